@@ -1,0 +1,55 @@
+"""The exception tree of `android_gym`: one subclass per failure, so callers catch the narrowest one."""
+
+from __future__ import annotations
+
+import difflib
+
+
+class AndroidGymError(Exception):
+    """Base of every error raised by `android_gym`."""
+
+
+class ConfigError(AndroidGymError, ValueError):
+    """A constructor or `gym.make` argument is invalid; the message names the argument."""
+
+
+class UnknownNameError(ConfigError, KeyError):
+    """A name (task, suite, app, preset, evaluator) is not known; the message suggests the closest match."""
+
+    def __str__(self) -> str:  # KeyError would repr() the message
+        return str(self.args[0]) if self.args else ""
+
+
+class DeviceError(AndroidGymError):
+    """A device failed; the env turns this into `truncated=True` with `info["error"]`, never a crash of `step()`."""
+
+
+class DeviceTimeoutError(DeviceError, TimeoutError):
+    """A device call did not finish within its deadline (the message states it in seconds)."""
+
+
+class DeviceOfflineError(DeviceError):
+    """The device is not reachable (not attached, offline, connection refused or dropped)."""
+
+
+class DeviceProtocolError(DeviceError):
+    """The device answered something that could not be understood (garbage, truncated image, bad XML)."""
+
+
+class UnsupportedError(AndroidGymError, NotImplementedError):
+    """A feature this device or evaluator does not support; the message says which and what to use instead."""
+
+
+class EnvStateError(AndroidGymError, RuntimeError):
+    """An API was used in the wrong state (step before reset, use after close)."""
+
+
+def unknown_name(kind: str, name: str, known: list[str] | tuple[str, ...]) -> UnknownNameError:
+    """Build an `UnknownNameError` that lists the known names and suggests the closest one.
+
+    >>> str(unknown_name("suite", "genral", ["general", "webshop"]))
+    "unknown suite 'genral'; did you mean 'general'? Known: general, webshop"
+    """
+    close = difflib.get_close_matches(name, known, n=1)
+    hint = f"; did you mean {close[0]!r}?" if close else ";"
+    return UnknownNameError(f"unknown {kind} {name!r}{hint} Known: {', '.join(sorted(known))}")

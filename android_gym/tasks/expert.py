@@ -1,0 +1,100 @@
+"""Building blocks for expert solvers: find elements, tap them, and get past pop-ups and spinners.
+
+Experts work from the UI elements (what a real device reports) and the device state; they never touch sim internals.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from android_gym.actions import Action, ActionType
+from android_gym.sim.layout import HEIGHT, WIDTH
+from android_gym.ui import UIElement
+
+DISMISS = ("No thanks", "Not now", "Don\u2019t allow", "Don't allow", "Reject all", "Accept all", "Later")
+
+
+def find(elements: Sequence[UIElement], *, text: str | None = None, desc: str | None = None, rid: str | None = None,
+         cls: str | None = None, contains: str | None = None, clickable: bool | None = None) -> UIElement | None:
+    """The first element matching every given criterion (exact text/desc/rid/cls; `contains` on the label)."""
+    for e in elements:
+        if text is not None and e.text != text:
+            continue
+        if desc is not None and e.desc != desc:
+            continue
+        if rid is not None and e.rid != rid:
+            continue
+        if cls is not None and e.cls != cls:
+            continue
+        if contains is not None and contains.lower() not in e.label.lower():
+            continue
+        if clickable is not None and e.clickable != clickable:
+            continue
+        return e
+    return None
+
+
+def tap(element: UIElement, width: int = WIDTH, height: int = HEIGHT) -> Action:
+    """A tap at the element's centre, in screen fractions."""
+    x, y = element.center
+    return Action.tap(x / width, y / height)
+
+
+def swipe_up(width: int = WIDTH, height: int = HEIGHT) -> Action:
+    """Scroll a list down (finger moves up the middle of the screen)."""
+    return Action.swipe(0.5, 0.7, 0.5, 0.35)
+
+
+def back() -> Action:
+    """The BACK key."""
+    return Action.key(ActionType.PRESS_BACK)
+
+
+def home() -> Action:
+    """The HOME key."""
+    return Action.key(ActionType.PRESS_HOME)
+
+
+def enter() -> Action:
+    """The ENTER key."""
+    return Action.key(ActionType.PRESS_ENTER)
+
+
+def wait() -> Action:
+    """Do nothing this step."""
+    return Action.key(ActionType.WAIT)
+
+
+def obstacle(elements: Sequence[UIElement], state: Mapping[str, Any]) -> Action | None:
+    """The action that gets past a pop-up or a spinner, or None when the screen is clear.
+
+    Pop-ups are dismissed with their dismissive button; a spinner is waited out.
+    """
+    if state.get("dialog"):
+        for label in DISMISS:
+            e = find(elements, text=label, clickable=True)
+            if e is not None:
+                return tap(e)
+        return back()
+    if state.get("screen", {}).get("loading"):
+        return wait()
+    return None
+
+
+def type_into(elements: Sequence[UIElement], state: Mapping[str, Any], rid: str, text: str) -> Action:
+    """Get `text` into field `rid` and submit it: focus it, clear wrong text, type, then press ENTER.
+
+    The caller is on the screen that has the field.
+    """
+    screen = state["screen"]
+    current = screen["fields"].get(rid, "")
+    if screen["focus"] != rid:
+        field = find(elements, rid=rid)
+        return tap(field) if field is not None else back()
+    if current == text:
+        return enter()
+    if text.startswith(current):
+        return Action.type(text[len(current):])
+    delete = find(elements, desc="Delete")  # wrong text (e.g. a typo by a noisy agent): delete a character
+    return tap(delete) if delete is not None else back()

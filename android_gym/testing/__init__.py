@@ -1,0 +1,1 @@
+"""Fakes and drivers that users and our tests share."""
