@@ -280,8 +280,14 @@ def _number(v: Any, key: str) -> float:
                 v = float(v.strip())
             except ValueError:
                 raise _Invalid(f"`{key}` must be numeric, got {v!r}") from None
-    if isinstance(v, bool) or not isinstance(v, int | float) or not math.isfinite(v):
-        raise _Invalid(f"`{key}` must be a finite number, got {v!r}")
+    if isinstance(v, bool) or not isinstance(v, int | float):
+        raise _Invalid(f"`{key}` must be a number, got {type(v).__name__} {_preview(repr(v), 40)}")
+    try:
+        is_finite = math.isfinite(v)
+    except OverflowError:  # an int too large for a float
+        is_finite = False
+    if not is_finite:
+        raise _Invalid(f"`{key}` must be a finite number, got {_preview(repr(v), 40)}")
     return v
 
 
