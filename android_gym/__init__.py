@@ -1,6 +1,13 @@
-"""android_gym: Android phones (real over ADB, or simulated) as Gymnasium environments."""
+"""android_gym: Android phones (real over ADB, or simulated) as Gymnasium environments.
 
-from android_gym.actions import Action, ActionType
+Importing the package registers `android_gym/General-v0` and `android_gym/WebShop-v0`; `gym.make` also finds them
+as `"android_gym:android_gym/General-v0"` without a prior import.
+"""
+
+from android_gym.actions import Action, ActionType, format_action, parse_action
+from android_gym.registration import ENV_IDS, register_envs
 
 __version__ = "0.1.0"
-__all__ = ["Action", "ActionType", "__version__"]
+register_envs()
+
+__all__ = ["ENV_IDS", "Action", "ActionType", "__version__", "format_action", "parse_action"]

@@ -1,0 +1,113 @@
+"""`android-gym`: list the task suites, and play an episode (expert or random agent) saved as a GIF and a log."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import sys
+from collections import Counter
+from pathlib import Path
+
+import gymnasium as gym
+import numpy as np
+from PIL import Image
+
+import android_gym  # noqa: F401  (registers the env ids)
+from android_gym.actions import ActionType, action_space, format_action
+from android_gym.registration import ENV_IDS
+from android_gym.tasks import suites
+
+log = logging.getLogger("android_gym")
+
+
+def cmd_tasks(args: argparse.Namespace) -> int:
+    """Print every suite's templates with train/test instance counts and example goals."""
+    for suite in [args.suite] if args.suite else suites.suite_names():
+        train, test = suites.tasks(suite, "train"), suites.tasks(suite, "test")
+        print(f"{suite}: {len(train)} train / {len(test)} test tasks")
+        n_train, n_test = Counter(t.template.name for t in train), Counter(t.template.name for t in test)
+        for template in suites.templates(suite):
+            example = next((t.goal for t in train if t.template is template), "")
+            print(f"  {template.name:<24} train {n_train[template.name]:>4}  test {n_test[template.name]:>4}  "
+                  f"max_steps {template.max_steps:>2}  e.g. {example!r}")
+    return 0
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    """Play one episode and save frames (GIF + PNG strip) and the action log (JSONL)."""
+    env_id = args.env if args.env.startswith("android_gym/") else f"android_gym/{args.env}"
+    if env_id not in ENV_IDS:
+        print(f"unknown env {args.env!r}; known: {', '.join(ENV_IDS)}", file=sys.stderr)
+        return 2
+    env = gym.make(env_id, split=args.split, screenshot_width=0, render_mode="rgb_array",
+                   render_width=args.width, perturbations=args.perturbations)
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    options = {"task": args.task} if args.task is not None else None
+    obs, info = env.reset(seed=args.seed, options=options)
+    rng = np.random.default_rng(args.seed)
+    space = action_space()
+    space.seed(args.seed)
+    frames = [env.render()]
+    records = []
+    print(f"task: {info['task']}  goal: {info['goal']!r}")
+    done = False
+    while not done:
+        if args.agent == "expert":
+            action = env.unwrapped.expert_action()
+        else:
+            action = space.sample()
+            action["action_type"] = int(rng.choice([a.value for a in ActionType if a.value <= 4]))
+        obs, reward, terminated, truncated, info = env.step(action)
+        done = terminated or truncated
+        frames.append(env.render())
+        act = info["action"]
+        try:
+            text = format_action(act)
+        except Exception:  # noqa: BLE001  (some actions have no AutoUI form; the repr is logged instead)
+            text = repr(act)
+        records.append({"step": info["step"], "action": text, "valid": info["action_valid"],
+                        "had_effect": info["had_effect"], "reward": reward, "error": info.get("error")})
+        print(f"  step {info['step']:>2}: {text}  reward={reward}")
+    env.close()
+    images = [Image.fromarray(f) for f in frames]
+    images[0].save(out / "episode.gif", save_all=True, append_images=images[1:], duration=700, loop=0)
+    strip = Image.new("RGB", (sum(i.width for i in images[:12]) + 8 * len(images[:12]), images[0].height), "white")
+    x = 0
+    for image in images[:12]:
+        strip.paste(image, (x, 0))
+        x += image.width + 8
+    strip.save(out / "strip.png")
+    (out / "actions.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
+    success = bool(records and records[-1]["reward"] > 0)
+    print(f"{'success' if success else 'failure'} in {len(records)} steps; wrote {out}/episode.gif, strip.png, "
+          "actions.jsonl")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of `android-gym`."""
+    parser = argparse.ArgumentParser(prog="android-gym", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+    p = sub.add_parser("tasks", help="list suites, templates and split sizes")
+    p.add_argument("--suite", choices=suites.suite_names())
+    p.set_defaults(func=cmd_tasks)
+    p = sub.add_parser("play", help="play one episode and save it as a GIF, a PNG strip and an action log")
+    p.add_argument("--env", default="General-v0", help="env id, e.g. General-v0 or WebShop-v0")
+    p.add_argument("--agent", choices=("expert", "random"), default="expert")
+    p.add_argument("--split", choices=("train", "test"), default="train")
+    p.add_argument("--task", type=int, default=None, help="task index in the split (default: drawn from the seed)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--perturbations", default="default", choices=("none", "default", "hard"))
+    p.add_argument("--width", type=int, default=360, help="frame width in pixels")
+    p.add_argument("--out", default="play-out", help="output folder")
+    p.set_defaults(func=cmd_play)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the `android-gym` command."""
+    logging.basicConfig(level=logging.INFO, format="%(message)s")
+    args = build_parser().parse_args(argv)
+    return int(args.func(args))

@@ -1,0 +1,84 @@
+"""`EnvConfig`: every knob of an android_gym environment, validated once; `gym.make` kwargs are its fields."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Any
+
+from android_gym.errors import ConfigError, unknown_name
+from android_gym.spaces import ObservationConfig
+
+RENDER_MODES = ("rgb_array",)
+
+
+@dataclass(frozen=True)
+class EnvConfig:
+    """Configuration of one environment.
+
+    Attributes:
+        suite: task suite ("general" or "webshop").
+        split: "train" or "test" (test parameter values never appear in train).
+        task: restrict to one template of the suite (e.g. "web_search"); None samples from all.
+        device: "sim" (the built-in simulated phone) or a `Device` instance (e.g. an `AdbDevice`).
+        evaluator: "oracle" (exact state checks) or an `Evaluator` instance.
+        screenshot_width: observation screenshot width in pixels; 0 for none (UI elements only, fastest).
+        include_elements: include the fixed-size UI-element arrays in observations.
+        max_elements: rows of the element arrays.
+        element_text_len: bytes of label per element.
+        perturbations: sim pop-ups/spinners/ignored taps level: "none", "default", "hard", or a dict.
+        latency: sim wall-clock delays: "off", "emulator", "fast-emulator", or a dict.
+        latency_time_scale: multiplies every latency delay (benchmarks shrink emulator time to fit a minute).
+        max_steps: step budget override; None uses the task's (10 general, 20 webshop).
+        render_width: width of `render()` frames in pixels.
+        include_xml: put the uiautomator XML in `info["ui_xml"]` every step (costs ~0.1 ms per changed screen).
+    """
+
+    suite: str = "general"
+    split: str = "train"
+    task: str | None = None
+    device: Any = "sim"
+    evaluator: Any = "oracle"
+    screenshot_width: int = 224
+    include_elements: bool = True
+    max_elements: int = 48
+    element_text_len: int = 32
+    perturbations: Any = "default"
+    latency: Any = "off"
+    latency_time_scale: float = 1.0
+    max_steps: int | None = None
+    render_width: int = 360
+    include_xml: bool = False
+
+    def __post_init__(self) -> None:
+        from android_gym.tasks.suites import suite_names  # suites load lazily (apps and content generators)
+
+        if self.suite not in suite_names():
+            raise unknown_name("suite", self.suite, suite_names())
+        if self.split not in ("train", "test"):
+            raise ConfigError(f"`split` must be 'train' or 'test', got {self.split!r}")
+        if self.max_steps is not None and (not isinstance(self.max_steps, int) or self.max_steps < 1):
+            raise ConfigError(f"`max_steps` must be a positive int or None, got {self.max_steps!r}")
+        if isinstance(self.device, str) and self.device != "sim":
+            raise ConfigError(f"`device` must be 'sim' or a Device instance, got {self.device!r}")
+        if isinstance(self.evaluator, str) and self.evaluator != "oracle":
+            raise ConfigError(f"`evaluator` must be 'oracle' or an Evaluator instance, got {self.evaluator!r}")
+        if not 16 <= self.render_width <= 1080:
+            raise ConfigError(f"`render_width` must be 16..1080 pixels, got {self.render_width}")
+        if self.latency_time_scale < 0:
+            raise ConfigError(f"`latency_time_scale` must be >= 0, got {self.latency_time_scale}")
+        self.observation  # validates the observation fields
+
+    @property
+    def observation(self) -> ObservationConfig:
+        """The observation part of the config."""
+        return ObservationConfig(self.screenshot_width, self.include_elements, self.max_elements,
+                                 self.element_text_len)
+
+    @classmethod
+    def from_kwargs(cls, **kwargs: Any) -> EnvConfig:
+        """Build from `gym.make` kwargs; unknown keys raise `ConfigError` naming the closest field."""
+        known = [f.name for f in fields(cls)]
+        for key in kwargs:
+            if key not in known:
+                raise unknown_name("env kwarg", key, known)
+        return cls(**kwargs)

@@ -1,0 +1,241 @@
+"""`AndroidEnv`: a phone (Device) + a task suite (Task) + a judge (Evaluator) as one Gymnasium environment."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+
+from android_gym.actions import Action, ActionType, action_space
+from android_gym.config import RENDER_MODES, EnvConfig
+from android_gym.devices.base import Device, Outcome
+from android_gym.errors import ConfigError, DeviceError, EnvStateError, unknown_name
+from android_gym.evaluators.base import Evaluator, Observation, OracleEvaluator, Verdict
+from android_gym.spaces import ObservationEncoder
+from android_gym.tasks import suites
+from android_gym.tasks.base import Task
+
+INVALID_PENALTY = 1.0
+"""`info["penalty"]` of an invalid or ineffective action (the trainer scales it by its own coefficient)."""
+
+
+class AndroidEnv(gym.Env):
+    """A phone-control task as a Gymnasium environment.
+
+    Observation: a Dict with `screenshot` (uint8 H x W x 3, if `screenshot_width` > 0), `goal` (text), and, if
+    `include_elements`, fixed-size arrays `element_mask`, `element_boxes` (x0, y0, x1, y1 screen fractions),
+    `element_class`, `element_flags`, `element_text` (UTF-8 bytes).
+    Action: a Dict sample of `android_gym.actions.action_space()`, an `Action`, or raw model output text (parsed
+    with `parse_action`; unparsable text is an invalid no-op, never an exception).
+
+    Reward is 1.0 on the step the evaluator first judges success, else 0.0 (shaping is left to the trainer: see
+    `info["penalty"]`). `terminated` is True on success or when the agent declares STATUS_TASK_COMPLETE/IMPOSSIBLE;
+    `truncated` is True at the step budget or on a device fault (then `info["error"]` says what failed and the device
+    is restarted at the next reset).
+
+    `info` keys on every step: `action` (the executed `Action`), `action_valid`, `had_effect`, `invalid_reason`,
+    `penalty`, `success`, `verdict`, `task`, `goal`, `split`, `step`, `ui_elements`; `ui_xml` if `include_xml`;
+    `error` on faults. `reset()` returns the same keys that describe the task.
+    """
+
+    metadata = {"render_modes": list(RENDER_MODES), "render_fps": 2}
+
+    def __init__(self, render_mode: str | None = None, **kwargs: Any) -> None:
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise ConfigError(f"`render_mode` must be one of {RENDER_MODES} or None, got {render_mode!r}")
+        self.config = EnvConfig.from_kwargs(**kwargs)
+        self.render_mode = render_mode
+        self.device: Device = self._make_device()
+        self.evaluator: Evaluator = self._make_evaluator()
+        self.tasks: tuple[Task, ...] = suites.tasks(self.config.suite, self.config.split, self.config.task)
+        self.encoder = ObservationEncoder(self.config.observation, self.device.screen_size)
+        self.observation_space = self.encoder.space
+        self.action_space = action_space()
+        self.task: Task | None = None
+        self.stats = {"episodes": 0, "steps": 0, "device_faults": 0, "device_restarts": 0, "invalid_actions": 0}
+        self._t = 0
+        self._done = True
+        self._needs_restart = False
+        self._last_obs: dict | None = None
+
+    # -- composition ----------------------------------------------------------------------------------------------------
+    def _make_device(self) -> Device:
+        c = self.config
+        if isinstance(c.device, Device):
+            return c.device
+        from android_gym.devices.sim import SimDevice
+        from android_gym.sim.latency import LatencyConfig
+
+        return SimDevice(c.perturbations, LatencyConfig.coerce(c.latency, c.latency_time_scale))
+
+    def _make_evaluator(self) -> Evaluator:
+        return self.config.evaluator if isinstance(self.config.evaluator, Evaluator) else OracleEvaluator()
+
+    # -- the Gymnasium API -----------------------------------------------------------------------------------------------
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[dict, dict]:
+        """Start an episode on a task drawn from the split (or chosen in `options`).
+
+        Args:
+            seed: seeds the task draw and the simulated world; the same seed and actions give the same observations.
+            options: {"task": a `Task`, a goal string, or an index into `env.unwrapped.tasks`}.
+
+        Raises:
+            ConfigError: bad `options`.
+            DeviceError: the device could not be reset even after a restart.
+        """
+        super().reset(seed=seed)
+        self.task = self._choose_task(options or {})
+        world_seed = int(self.np_random.integers(2**31))
+        if self._needs_restart:
+            self._restart_device()
+        try:
+            self.device.reset(world_seed, self.task.initial)
+        except DeviceError:
+            self._restart_device()
+            self.device.reset(world_seed, self.task.initial)
+        state = self._state()
+        if state is not None and self.task.check(state):
+            raise EnvStateError(f"{self.task} is already solved at reset (seed {seed}); the task's initial "
+                                "conditions are wrong")
+        self._t, self._done = 0, False
+        self.stats["episodes"] += 1
+        obs = self._observe()
+        return obs, self._task_info()
+
+    def step(self, action: Any) -> tuple[dict, float, bool, bool, dict]:
+        """Perform one action; see the class docstring for rewards, termination and `info`.
+
+        Raises:
+            EnvStateError: `step` before the first `reset`.
+        """
+        if self.task is None or self._last_obs is None:
+            raise EnvStateError("call reset() before step()")
+        if self._done:  # stepping a finished episode changes nothing and says so
+            info = {**self._task_info(), "action_valid": False, "had_effect": False, "penalty": 0.0,
+                    "invalid_reason": "the episode is over; call reset()", "success": False}
+            return self._last_obs, 0.0, True, False, info
+        try:
+            parsed = Action.from_any(action)
+        except ConfigError as e:  # a malformed dict: report it as an invalid action, keep the episode consistent
+            parsed = Action.invalid(str(e))
+        self._t += 1
+        self.stats["steps"] += 1
+        info = self._task_info()
+        try:
+            outcome = self.device.perform(parsed)
+            self.device.tick()
+            obs = self._observe()
+            verdict = self._judge(parsed)
+        except DeviceError as e:
+            return self._fault(e, parsed, info)
+        if not outcome.is_valid:
+            self.stats["invalid_actions"] += 1
+        success = verdict.success is True
+        declared = parsed.action_type in (ActionType.STATUS_TASK_COMPLETE, ActionType.STATUS_TASK_IMPOSSIBLE)
+        terminated = success or (declared and outcome.is_valid)
+        truncated = not terminated and self._t >= self.max_steps
+        self._done = terminated or truncated
+        info.update(self._action_info(parsed, outcome), success=success, verdict=verdict)
+        return obs, 1.0 if success else 0.0, terminated, truncated, info
+
+    def render(self) -> np.ndarray | None:
+        """The current screen as an RGB array `render_width` pixels wide (render_mode "rgb_array")."""
+        if self.render_mode != "rgb_array":
+            return None
+        return self.device.screenshot(self.config.render_width)
+
+    def close(self) -> None:
+        """Release the device and the evaluator."""
+        self.device.close()
+        self.evaluator.close()
+
+    # -- helpers for users ----------------------------------------------------------------------------------------------
+    @property
+    def max_steps(self) -> int:
+        """The current episode's step budget."""
+        if self.config.max_steps is not None:
+            return self.config.max_steps
+        return self.task.max_steps if self.task is not None else 10
+
+    def expert_action(self) -> Action:
+        """The expert's next action for the current task (from the device's UI elements and state)."""
+        if self.task is None:
+            raise EnvStateError("call reset() before expert_action()")
+        return self.task.expert_action(self.device.ui_elements(), self.device.state())
+
+    # -- internals --------------------------------------------------------------------------------------------------------
+    def _choose_task(self, options: dict[str, Any]) -> Task:
+        unknown = set(options) - {"task"}
+        if unknown:
+            raise ConfigError(f"reset `options` has unknown keys {sorted(unknown)}; known: ['task']")
+        choice = options.get("task")
+        if choice is None:
+            return self.tasks[int(self.np_random.integers(len(self.tasks)))]
+        if isinstance(choice, Task):
+            return choice
+        if isinstance(choice, (int, np.integer)):
+            if not 0 <= choice < len(self.tasks):
+                raise ConfigError(f"`options['task']` index {choice} is out of range 0..{len(self.tasks) - 1}")
+            return self.tasks[int(choice)]
+        if isinstance(choice, str):
+            for task in self.tasks:
+                if task.goal == choice:
+                    return task
+            raise unknown_name("goal", choice, [t.goal for t in self.tasks[:2000]])
+        raise ConfigError(f"`options['task']` must be a Task, an index or a goal string, got {choice!r}")
+
+    def _observe(self) -> dict:
+        width = self.config.screenshot_width
+        shot = self.device.screenshot(width) if width else None
+        assert self.task is not None
+        self._last_obs = self.encoder.encode(self.task.goal, self.device.ui_elements(), shot)
+        return self._last_obs
+
+    def _state(self) -> dict[str, Any] | None:
+        try:
+            return self.device.state()
+        except NotImplementedError:
+            return None
+
+    def _judge(self, action: Action) -> Verdict:
+        assert self.task is not None
+        shot = self.device.screenshot(self.config.render_width) if self.evaluator.needs_screenshot else None
+        return self.evaluator.judge(self.task, Observation(self._state(), shot, repr(action)))
+
+    def _task_info(self) -> dict[str, Any]:
+        assert self.task is not None
+        info: dict[str, Any] = {"task": self.task.name, "goal": self.task.goal, "split": self.task.split,
+                                "step": self._t}
+        try:
+            info["ui_elements"] = self.device.ui_elements()
+            if self.config.include_xml:
+                info["ui_xml"] = self.device.ui_xml()
+        except DeviceError:
+            pass
+        return info
+
+    @staticmethod
+    def _action_info(action: Action, outcome: Outcome) -> dict[str, Any]:
+        penalized = not outcome.is_valid or outcome.had_effect is False
+        if action.action_type in (ActionType.WAIT, ActionType.STATUS_TASK_COMPLETE,
+                                  ActionType.STATUS_TASK_IMPOSSIBLE) and outcome.is_valid:
+            penalized = False  # waiting and declaring are legitimate no-ops
+        return {"action": action, "action_valid": outcome.is_valid, "had_effect": outcome.had_effect,
+                "invalid_reason": outcome.reason, "penalty": INVALID_PENALTY if penalized else 0.0}
+
+    def _fault(self, error: DeviceError, action: Action, info: dict) -> tuple[dict, float, bool, bool, dict]:
+        self.stats["device_faults"] += 1
+        self._needs_restart = True
+        self._done = True
+        info.update(action=action, action_valid=True, had_effect=None, invalid_reason="", penalty=0.0,
+                    success=False, verdict=Verdict(None, raw="device fault"),
+                    error=f"{type(error).__name__}: {error}")
+        assert self._last_obs is not None
+        return self._last_obs, 0.0, False, True, info
+
+    def _restart_device(self) -> None:
+        self.stats["device_restarts"] += 1
+        self.device.close()
+        self.device.start()
+        self._needs_restart = False

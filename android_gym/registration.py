@@ -1,0 +1,16 @@
+"""Registers every suite with Gymnasium: `gym.make("android_gym/General-v0")`, `gym.make("android_gym/WebShop-v0")`."""
+
+from __future__ import annotations
+
+import gymnasium as gym
+
+ENV_IDS = {"android_gym/General-v0": "general", "android_gym/WebShop-v0": "webshop"}
+
+
+def register_envs() -> None:
+    """Register the env ids (idempotent)."""
+    for env_id, suite in ENV_IDS.items():
+        if env_id in gym.registry:
+            continue
+        gym.register(id=env_id, entry_point="android_gym.env:AndroidEnv", kwargs={"suite": suite},
+                     disable_env_checker=False)

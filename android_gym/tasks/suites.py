@@ -1,0 +1,48 @@
+"""The task suites: which templates make up `general` and `webshop`, and how to list or look up their tasks."""
+
+from __future__ import annotations
+
+from functools import cache
+
+from android_gym.errors import ConfigError, unknown_name
+from android_gym.tasks.base import SPLITS, Task, TaskTemplate
+
+
+@cache
+def _templates() -> dict[str, tuple[TaskTemplate, ...]]:
+    from android_gym.tasks.apps import APP_GENERAL_TEMPLATES
+    from android_gym.tasks.web import WEB_GENERAL_TEMPLATES, WEBSHOP_TEMPLATES
+
+    return {"general": (*WEB_GENERAL_TEMPLATES, *APP_GENERAL_TEMPLATES), "webshop": tuple(WEBSHOP_TEMPLATES)}
+
+
+def suite_names() -> list[str]:
+    """Names of every suite."""
+    return list(_templates())
+
+
+def templates(suite: str) -> tuple[TaskTemplate, ...]:
+    """The templates of `suite`."""
+    table = _templates()
+    if suite not in table:
+        raise unknown_name("suite", suite, list(table))
+    return table[suite]
+
+
+@cache
+def tasks(suite: str, split: str = "train", template: str | None = None) -> tuple[Task, ...]:
+    """Every task of `suite` in `split`, optionally only those of one template, in a fixed order.
+
+    Raises:
+        UnknownNameError: unknown suite or template (with the closest name).
+        ConfigError: unknown split.
+    """
+    if split not in SPLITS:
+        raise ConfigError(f"`split` must be one of {SPLITS}, got {split!r}")
+    chosen = templates(suite)
+    if template is not None:
+        names = [t.name for t in chosen]
+        if template not in names:
+            raise unknown_name(f"template of suite {suite!r}", template, names)
+        chosen = tuple(t for t in chosen if t.name == template)
+    return tuple(task for t in chosen for task in t.tasks(split))

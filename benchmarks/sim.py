@@ -1,0 +1,106 @@
+"""The simulated phone: expert and random success per suite and split, env throughput, memory per env."""
+
+from __future__ import annotations
+
+import gc
+import time
+from pathlib import Path
+
+import gymnasium as gym
+import numpy as np
+
+import android_gym  # noqa: F401  (registers the env ids)
+from android_gym.actions import ActionType, action_space
+from benchmarks.result import Result, markdown_table
+
+SUITES = {"general": "android_gym/General-v0", "webshop": "android_gym/WebShop-v0"}
+
+
+def success_rate(env_id: str, split: str, episodes: int, agent: str, seed: int = 0) -> float:
+    """Fraction of `episodes` the expert (or a uniformly random agent) solves, default perturbations."""
+    env = gym.make(env_id, split=split, screenshot_width=0)
+    space = action_space()
+    space.seed(seed)
+    rng = np.random.default_rng(seed)
+    wins = 0
+    for episode in range(episodes):
+        env.reset(seed=seed * 100_000 + episode)
+        done, reward = False, 0.0
+        while not done:
+            if agent == "expert":
+                action = env.unwrapped.expert_action()
+            else:  # uniform over the action kinds an agent would use, uniform points, random goal-free text
+                action = space.sample()
+                action["action_type"] = int(rng.choice([a.value for a in ActionType if a.value <= 4]))
+            _, reward, terminated, truncated, _ = env.step(action)
+            done = terminated or truncated
+        wins += reward > 0
+    env.close()
+    return wins / episodes
+
+
+def throughput(env_id: str, screenshot_width: int, seconds: float) -> float:
+    """Env steps per second (env.step only, expert actions, episodes reset as they end) on this process."""
+    env = gym.make(env_id, screenshot_width=screenshot_width, include_elements=True)
+    env.reset(seed=1)
+    steps, spent, episode = 0, 0.0, 1
+    while spent < seconds:
+        action = env.unwrapped.expert_action()
+        t0 = time.perf_counter()
+        _, _, terminated, truncated, _ = env.step(action)
+        if terminated or truncated:
+            episode += 1
+            env.reset(seed=episode)
+        spent += time.perf_counter() - t0
+        steps += 1
+    env.close()
+    return steps / spent
+
+
+def memory_per_env_mib(env_id: str, n: int = 16) -> float:
+    """Python heap growth per live env (tracemalloc), after one reset and a few steps each."""
+    import tracemalloc
+
+    gc.collect()
+    tracemalloc.start()
+    before = tracemalloc.get_traced_memory()[0]
+    envs = []
+    for i in range(n):
+        env = gym.make(env_id, screenshot_width=224)
+        env.reset(seed=i)
+        for _ in range(3):
+            env.step(env.unwrapped.expert_action())
+        envs.append(env)
+    after = tracemalloc.get_traced_memory()[0]
+    tracemalloc.stop()
+    return (after - before) / n / 2**20
+
+
+def run(quick: bool, out: Path) -> Result:
+    """Measure the sim's figures; `quick` uses fewer episodes and shorter timings."""
+    result = Result(config={"episodes_per_split": 200 if not quick else 100, "perturbations": "default"})
+    episodes = result.config["episodes_per_split"]
+    rows = []
+    for suite, env_id in SUITES.items():
+        row = [suite]
+        for split in ("train", "test"):
+            rate = success_rate(env_id, split, episodes, "expert")
+            result.add(f"expert_success/{suite}/{split}", 100 * rate, "%", target=98.0)
+            row.append(f"{100 * rate:.1f}%")
+        rate = success_rate(env_id, "train", episodes, "random", seed=1)
+        result.add(f"random_success/{suite}", 100 * rate, "%", target=2.0, higher_is_better=False)
+        row.append(f"{100 * rate:.1f}%")
+        rows.append(row)
+    result.tables.append(markdown_table(["suite", "expert train", "expert test", "random agent"], rows))
+    seconds = 2.0 if quick else 8.0
+    elements = throughput(SUITES["general"], 0, seconds)
+    pixels = throughput(SUITES["general"], 224, seconds)
+    result.add("steps_per_s/elements_only", elements, "steps/s", target=2000)
+    result.add("steps_per_s/screenshot_224", pixels, "steps/s", target=300)
+    mem = memory_per_env_mib(SUITES["general"], 8 if quick else 16)
+    result.add("memory_per_env", mem, "MiB")
+    result.tables.append(markdown_table(
+        ["observation", "steps/s (one core)"], [["UI elements only", f"{elements:,.0f}"],
+                                                ["elements + 224-px screenshot", f"{pixels:,.0f}"]]))
+    result.notes.append(f"Memory per env (Python heap, tracemalloc): {mem:.2f} MiB.")
+    return result

@@ -1,0 +1,23 @@
+"""The exception tree of `distrl_agent`: one subclass per failure, so callers catch the narrowest one."""
+
+from __future__ import annotations
+
+
+class DistrlError(Exception):
+    """Base of every error raised by `distrl_agent`."""
+
+
+class ConfigError(DistrlError, ValueError):
+    """A constructor argument or hyperparameter is invalid; the message names the argument and the valid range."""
+
+
+class DataError(DistrlError, ValueError):
+    """Data is malformed: NaN/inf values, an empty trajectory, mismatched lengths or shapes, a negative priority."""
+
+
+class ReplayError(DistrlError, RuntimeError):
+    """The replay buffer was used in a way its state does not allow (sampling an empty buffer, an oversized insert)."""
+
+
+class CheckpointError(DistrlError):
+    """A checkpoint could not be written or read back (unserialisable field, missing key, incompatible config)."""

@@ -1,0 +1,348 @@
+"""Field-named experience containers: `Trajectory` (one episode), `Batch` (padded tensors), `SampledBatch` (replay).
+
+Layouts, used by everything downstream (replay, `algorithms/`, the learner):
+
+* `Trajectory` holds numpy arrays with time on axis 0. An episode of T steps has T+1 observations (s_0 .. s_T; s_T
+  is the state the critic bootstraps from when the episode was truncated) and T of everything else.
+* `Batch` is **batch-major**: per-step tensors are [B, L] with L the longest trajectory in the batch, observations
+  are [B, L+1, ...]. Steps past a trajectory's length are zero padding with `mask == False`; the observation at index
+  `lengths[b]` is that trajectory's final state s_T. The `algorithms/retrace.py` functions take exactly this layout.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import torch
+
+from distrl_agent.errors import DataError
+
+# Per-step fields of a Trajectory and the dtype each is stored in.
+STEP_FIELDS: dict[str, type] = {
+    "rewards": np.float32,
+    "dones": np.bool_,
+    "log_mu": np.float32,
+    "policy_version": np.int64,
+    "penalty": np.float32,
+}
+_FINITE_FIELDS = ("rewards", "log_mu", "penalty")
+_TORCH_KINDS = "biuf"  # numpy dtype kinds that become tensors; strings and the like stay numpy arrays
+
+
+@dataclass(eq=False)
+class Trajectory:
+    """One episode for one goal, collected by one worker under behaviour policy mu.
+
+    The constructor coerces per-step fields to their dtypes (`STEP_FIELDS`); call `validate()` before trusting the
+    content (the replay buffer does on `add`).
+
+    Attributes:
+        observations: name -> array of shape [T+1, ...]: s_0 .. s_T, the last one is the final (bootstrap) state.
+        actions: name -> array of shape [T, ...]: a_0 .. a_{T-1}.
+        rewards: float32 [T], r_t (1.0 on judged success, else 0.0 in the paper's setting).
+        dones: bool [T]; true only on the last step and only when the episode terminated. False on every step of an
+            episode truncated by its step budget or a device fault, so the critic bootstraps from V(s_T).
+        log_mu: float32 [T], log mu(a_t|s_t) in nats, computed by the worker when it acted.
+        policy_version: int64 [T], the version of the weights that chose each action.
+        penalty: float32 [T], the invalid-action penalty P_t >= 0 (zeros when omitted).
+        goal: the instruction text.
+        task: the task name (for per-task metrics).
+        success: whether the judge declared the goal reached.
+        worker_id: the worker that collected it (-1 when unknown).
+        metadata: JSON-serialisable extras (seed, timings, errors).
+
+    >>> traj = Trajectory(
+    ...     observations={"x": np.zeros((3, 2))}, actions={"a": np.array([0, 1])},
+    ...     rewards=[0.0, 1.0], dones=[False, True], log_mu=[-0.5, -0.1], policy_version=[4, 5])
+    >>> traj.validate().length, traj.is_terminated, traj.behaviour_version, traj.penalty.tolist()
+    (2, True, 4, [0.0, 0.0])
+    """
+
+    observations: dict[str, np.ndarray]
+    actions: dict[str, np.ndarray]
+    rewards: np.ndarray
+    dones: np.ndarray
+    log_mu: np.ndarray
+    policy_version: np.ndarray
+    penalty: np.ndarray | None = None
+    goal: str = ""
+    task: str = ""
+    success: bool = False
+    worker_id: int = -1
+    metadata: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.penalty is None:
+            self.penalty = np.zeros(np.shape(self.rewards), np.float32)
+        for name, dtype in STEP_FIELDS.items():
+            try:
+                setattr(self, name, np.asarray(getattr(self, name), dtype=dtype))
+            except (TypeError, ValueError) as exc:
+                raise DataError(f"`{name}` could not be read as a {np.dtype(dtype)} array: {exc}") from exc
+        self.observations = {key: np.asarray(value) for key, value in self.observations.items()}
+        self.actions = {key: np.asarray(value) for key, value in self.actions.items()}
+
+    @property
+    def length(self) -> int:
+        """T, the number of steps (actions taken)."""
+        return int(self.rewards.shape[0]) if self.rewards.ndim else 0
+
+    @property
+    def is_terminated(self) -> bool:
+        """Whether the episode ended by termination (no bootstrap) rather than truncation."""
+        return bool(self.dones[-1]) if self.length else False
+
+    @property
+    def behaviour_version(self) -> int:
+        """The oldest policy version that acted in this episode (the one staleness caps are applied to)."""
+        return int(self.policy_version.min())
+
+    def validate(self) -> Trajectory:
+        """Check shapes and values; return `self` so calls chain.
+
+        Raises:
+            DataError: empty trajectory (T == 0), a per-step field that is not 1-D of length T, an observation
+                without T+1 entries or an action without T, NaN/inf in rewards, log_mu, penalty or any float
+                observation/action, a negative penalty or policy version, or `dones` true before the last step.
+        """
+        if self.rewards.ndim != 1 or self.length == 0:
+            raise DataError(f"`rewards` must be a non-empty 1-D array (T >= 1 steps), got shape {self.rewards.shape}")
+        length = self.length
+        for name in STEP_FIELDS:
+            shape = getattr(self, name).shape
+            if shape != (length,):
+                raise DataError(f"`{name}` has shape {shape}, expected ({length},) like `rewards`")
+        for group, arrays, expected in (("observations", self.observations, length + 1), ("actions", self.actions, length)):
+            for key, array in arrays.items():
+                if array.ndim == 0 or array.shape[0] != expected:
+                    raise DataError(
+                        f"`{group}[{key!r}]` has shape {array.shape}, expected {expected} entries on axis 0 "
+                        f"(T={length} steps: T+1 observations, T actions)"
+                    )
+                if array.dtype.kind in "fc" and not np.isfinite(array).all():
+                    raise DataError(f"`{group}[{key!r}]` contains NaN or inf")
+        for name in _FINITE_FIELDS:
+            bad = np.flatnonzero(~np.isfinite(getattr(self, name)))
+            if bad.size:
+                raise DataError(f"`{name}` contains NaN or inf at steps {bad[:10].tolist()}; drop this trajectory")
+        if (self.penalty < 0).any():
+            raise DataError(f"`penalty` must be >= 0, got min {float(self.penalty.min())}")
+        if (self.policy_version < 0).any():
+            raise DataError(f"`policy_version` must be >= 0, got min {int(self.policy_version.min())}")
+        if self.dones[:-1].any():
+            raise DataError(
+                f"`dones` is true before the last step (at {np.flatnonzero(self.dones[:-1]).tolist()}); "
+                "split concatenated episodes into one Trajectory each"
+            )
+        return self
+
+    def to_arrays(self, prefix: str = "") -> dict[str, np.ndarray]:
+        """Flatten into named numpy arrays (no Python objects), e.g. for `np.savez` or a pickle-free transport.
+
+        Raises:
+            DataError: an observation or action has dtype object, or `metadata` is not JSON-serialisable.
+        """
+        out: dict[str, np.ndarray] = {}
+        for group, arrays in (("obs", self.observations), ("act", self.actions)):
+            for key, array in arrays.items():
+                if array.dtype.kind == "O":
+                    raise DataError(f"`{group}[{key!r}]` has dtype object; store text as a numpy str array")
+                out[f"{prefix}{group}/{key}"] = array
+        for name in STEP_FIELDS:
+            out[prefix + name] = getattr(self, name)
+        header = {"goal": self.goal, "task": self.task, "success": bool(self.success), "worker_id": int(self.worker_id)}
+        try:
+            out[prefix + "header"] = np.array(json.dumps({**header, "metadata": self.metadata}))
+        except (TypeError, ValueError) as exc:
+            raise DataError(f"`metadata` must be JSON-serialisable: {exc}") from exc
+        return out
+
+    @classmethod
+    def from_arrays(cls, arrays: Mapping[str, np.ndarray], prefix: str = "") -> Trajectory:
+        """Rebuild a trajectory written by `to_arrays` with the same `prefix`.
+
+        Raises:
+            DataError: a required key is missing.
+        """
+        groups: dict[str, dict[str, np.ndarray]] = {"obs": {}, "act": {}}
+        for key, array in arrays.items():
+            if key.startswith(prefix):
+                group, _, name = key[len(prefix) :].partition("/")
+                if name and group in groups:
+                    groups[group][name] = np.asarray(array)
+        try:
+            header = json.loads(str(arrays[prefix + "header"]))
+            steps = {name: np.asarray(arrays[prefix + name]) for name in STEP_FIELDS}
+        except KeyError as exc:
+            raise DataError(f"`arrays` lacks key {exc.args[0]!r} (prefix {prefix!r})") from exc
+        return cls(observations=groups["obs"], actions=groups["act"], **steps, **header)
+
+
+@dataclass
+class Batch:
+    """B trajectories padded to a common length L, batch-major, as tensors (see the module docstring for layout).
+
+    Numeric observation/action fields are tensors; text fields stay numpy str arrays of the same padded shape.
+
+    Attributes:
+        observations: name -> [B, L+1, ...]; index `lengths[b]` holds trajectory b's final state s_T.
+        actions: name -> [B, L, ...].
+        rewards: float32 [B, L].
+        dones: bool [B, L] (true on the last step of terminated episodes only).
+        log_mu: float32 [B, L], behaviour log-probs (nats).
+        policy_version: int64 [B, L].
+        penalty: float32 [B, L], invalid-action penalty P_t.
+        mask: bool [B, L], true on real steps, false on padding.
+        lengths: int64 [B], T_b.
+        staleness: int64 [B, L], learner version minus behaviour version per step (0 on padding).
+        w_is: float32 [B], importance-sampling weights of the replay (ones when not sampled from a replay).
+        indices: int64 [B], replay slot of each trajectory (-1 when not from a replay).
+        goals: the B goal texts.
+    """
+
+    observations: dict[str, torch.Tensor | np.ndarray]
+    actions: dict[str, torch.Tensor | np.ndarray]
+    rewards: torch.Tensor
+    dones: torch.Tensor
+    log_mu: torch.Tensor
+    policy_version: torch.Tensor
+    penalty: torch.Tensor
+    mask: torch.Tensor
+    lengths: torch.Tensor
+    staleness: torch.Tensor
+    w_is: torch.Tensor
+    indices: torch.Tensor
+    goals: list[str]
+
+    @property
+    def batch_size(self) -> int:
+        """B."""
+        return int(self.rewards.shape[0])
+
+    @property
+    def num_steps(self) -> int:
+        """The number of real (unpadded) steps."""
+        return int(self.mask.sum())
+
+    @property
+    def observation_mask(self) -> torch.Tensor:
+        """Bool [B, L+1]: true on s_0 .. s_T of each trajectory (the real steps plus the final state)."""
+        positions = torch.arange(self.mask.shape[1] + 1, device=self.mask.device)
+        return positions[None, :] <= self.lengths[:, None]
+
+    def to(self, device: torch.device | str, non_blocking: bool = False) -> Batch:
+        """A copy with every tensor on `device`; numpy text fields are shared, not copied."""
+
+        def move(value: Any) -> Any:
+            return value.to(device, non_blocking=non_blocking) if isinstance(value, torch.Tensor) else value
+
+        values = {name: move(getattr(self, name)) for name in self.__dataclass_fields__}
+        values["observations"] = {key: move(value) for key, value in self.observations.items()}
+        values["actions"] = {key: move(value) for key, value in self.actions.items()}
+        return Batch(**values)
+
+
+def _pad_stack(arrays: Sequence[np.ndarray], length: int, name: str) -> np.ndarray:
+    """Stack arrays [T_b, ...] into [B, length, ...] with zero (or empty-string) padding after T_b."""
+    tails = {array.shape[1:] for array in arrays}
+    if len(tails) > 1:
+        raise DataError(f"`{name}` has different per-step shapes across trajectories: {sorted(tails)}")
+    out = np.zeros((len(arrays), length, *tails.pop()), dtype=np.result_type(*arrays))
+    for row, array in enumerate(arrays):
+        out[row, : array.shape[0]] = array
+    return out
+
+
+def _as_tensor(array: np.ndarray) -> torch.Tensor | np.ndarray:
+    return torch.from_numpy(array) if array.dtype.kind in _TORCH_KINDS else array
+
+
+def collate(
+    trajectories: Sequence[Trajectory],
+    *,
+    w_is: np.ndarray | None = None,
+    indices: np.ndarray | None = None,
+    learner_version: int | None = None,
+) -> Batch:
+    """Pad and stack trajectories into a batch-major `Batch` on the CPU.
+
+    Args:
+        trajectories: B >= 1 trajectories sharing observation/action keys and per-step shapes.
+        w_is: [B] importance-sampling weights (ones when None).
+        indices: [B] replay slots (-1 when None).
+        learner_version: the learner's current version; staleness is zero when None.
+
+    Raises:
+        DataError: no trajectories, or keys / per-step shapes differ between them.
+
+    >>> t = Trajectory({"x": np.ones((2, 1))}, {"a": np.array([1])}, [1.0], [True], [-0.1], [3])
+    >>> u = Trajectory({"x": np.ones((3, 1))}, {"a": np.array([0, 1])}, [0.0, 0.0], [False, False], [-1, -1], [3, 4])
+    >>> batch = collate([t, u], learner_version=5)
+    >>> batch.mask.tolist(), batch.staleness.tolist(), tuple(batch.observations["x"].shape)
+    ([[True, False], [True, True]], [[2, 0], [2, 1]], (2, 3, 1))
+    """
+    if not trajectories:
+        raise DataError("`trajectories` is empty; collate needs at least one")
+    first = trajectories[0]
+    for traj in trajectories[1:]:
+        if traj.observations.keys() != first.observations.keys() or traj.actions.keys() != first.actions.keys():
+            raise DataError(
+                f"`trajectories` disagree on keys: observations {sorted(first.observations)} vs "
+                f"{sorted(traj.observations)}, actions {sorted(first.actions)} vs {sorted(traj.actions)}"
+            )
+    lengths = np.array([traj.length for traj in trajectories], np.int64)
+    max_length = int(lengths.max())
+    steps = {name: _pad_stack([getattr(t, name) for t in trajectories], max_length, name) for name in STEP_FIELDS}
+    mask = np.arange(max_length)[None, :] < lengths[:, None]
+    if learner_version is None:
+        staleness = np.zeros_like(steps["policy_version"])
+    else:
+        staleness = np.where(mask, learner_version - steps["policy_version"], 0)
+    size = len(trajectories)
+    return Batch(
+        observations={
+            key: _as_tensor(_pad_stack([t.observations[key] for t in trajectories], max_length + 1, key))
+            for key in first.observations
+        },
+        actions={
+            key: _as_tensor(_pad_stack([t.actions[key] for t in trajectories], max_length, key)) for key in first.actions
+        },
+        **{name: torch.from_numpy(value) for name, value in steps.items()},
+        mask=torch.from_numpy(mask),
+        lengths=torch.from_numpy(lengths),
+        staleness=torch.from_numpy(staleness.astype(np.int64)),
+        w_is=torch.from_numpy(np.ones(size, np.float32) if w_is is None else np.asarray(w_is, np.float32)),
+        indices=torch.from_numpy(np.full(size, -1, np.int64) if indices is None else np.asarray(indices, np.int64)),
+        goals=[traj.goal for traj in trajectories],
+    )
+
+
+@dataclass
+class SampledBatch:
+    """Trajectories drawn from a `TrajectoryReplay`, with what the learner needs to correct and re-prioritise them.
+
+    Attributes:
+        trajectories: the B sampled trajectories (shared with the buffer: do not mutate them).
+        indices: int64 [B], replay slots; pass them back to `update_priorities`.
+        uids: int64 [B], insertion serial numbers; pass them back too so that a slot reused since is not updated.
+        w_is: float32 [B], (N * P(tau))^(-beta) / max w, in (0, 1] (times the stale down-weight, if any).
+        probabilities: float64 [B], P(tau) at sampling time.
+        staleness: per trajectory, int64 [T_b]: learner version minus behaviour version of each step.
+        learner_version: the learner version the staleness refers to.
+    """
+
+    trajectories: list[Trajectory]
+    indices: np.ndarray
+    uids: np.ndarray
+    w_is: np.ndarray
+    probabilities: np.ndarray
+    staleness: list[np.ndarray]
+    learner_version: int
+
+    def to_batch(self) -> Batch:
+        """Collate into a padded CPU `Batch` carrying `w_is`, `indices` and per-step staleness."""
+        return collate(self.trajectories, w_is=self.w_is, indices=self.indices, learner_version=self.learner_version)
