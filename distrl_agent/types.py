@@ -76,11 +76,12 @@ class Trajectory:
     metadata: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        if self.penalty is None:
-            self.penalty = np.zeros(np.shape(self.rewards), np.float32)
-        for name, dtype in STEP_FIELDS.items():
+        for name, dtype in STEP_FIELDS.items():  # rewards first: a missing penalty takes its shape
+            value = getattr(self, name)
+            if value is None and name == "penalty":
+                value = np.zeros(self.rewards.shape, np.float32)
             try:
-                setattr(self, name, np.asarray(getattr(self, name), dtype=dtype))
+                setattr(self, name, np.asarray(value, dtype=dtype))
             except (TypeError, ValueError) as exc:
                 raise DataError(f"`{name}` could not be read as a {np.dtype(dtype)} array: {exc}") from exc
         self.observations = {key: np.asarray(value) for key, value in self.observations.items()}
@@ -116,7 +117,10 @@ class Trajectory:
             shape = getattr(self, name).shape
             if shape != (length,):
                 raise DataError(f"`{name}` has shape {shape}, expected ({length},) like `rewards`")
-        for group, arrays, expected in (("observations", self.observations, length + 1), ("actions", self.actions, length)):
+        for group, arrays, expected in (
+            ("observations", self.observations, length + 1),
+            ("actions", self.actions, length),
+        ):
             for key, array in arrays.items():
                 if array.ndim == 0 or array.shape[0] != expected:
                     raise DataError(
@@ -309,7 +313,8 @@ def collate(
             for key in first.observations
         },
         actions={
-            key: _as_tensor(_pad_stack([t.actions[key] for t in trajectories], max_length, key)) for key in first.actions
+            key: _as_tensor(_pad_stack([t.actions[key] for t in trajectories], max_length, key))
+            for key in first.actions
         },
         **{name: torch.from_numpy(value) for name, value in steps.items()},
         mask=torch.from_numpy(mask),

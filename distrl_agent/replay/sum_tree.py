@@ -33,7 +33,7 @@ class SumTree:
     >>> tree.find(9.99), tree.total
     (2, 6.0)
     >>> tree.sample(3, np.random.default_rng(0)).tolist()
-    [1, 2, 2]
+    [1, 1, 2]
     """
 
     def __init__(self, capacity: int) -> None:
@@ -97,17 +97,31 @@ class SumTree:
         if values.shape != slots.shape:
             raise DataError(f"`priorities` has {values.size} entries for {slots.size} `indices`")
         if not (np.isfinite(values).all() and (values >= 0).all()):
-            raise DataError(f"`priorities` must be finite and >= 0, got {values[~(values >= 0) | ~np.isfinite(values)]}")
+            raise DataError(
+                f"`priorities` must be finite and >= 0, got {values[~(values >= 0) | ~np.isfinite(values)]}"
+            )
         if slots.size == 0:
             return
-        _, last = np.unique(slots[::-1], return_index=True)  # keep the last write to each slot
-        keep = slots.size - 1 - last
-        nodes, values = slots[keep] + self._size, values[keep]
+        if slots.size > 1:
+            _, last = np.unique(slots[::-1], return_index=True)  # keep the last write to each slot
+            keep = slots.size - 1 - last
+            slots, values = slots[keep], values[keep]
+        nodes = slots + self._size
         self._sum[nodes] = values
         self._max[nodes] = values
         self._min[nodes] = np.where(values > 0, values, np.inf)
+        if nodes.size == 1:  # the common single update: scalar walk to the root, no array overhead
+            total, largest, smallest = self._sum, self._max, self._min
+            node = int(nodes[0]) // 2
+            while node:
+                left = 2 * node
+                total[node] = total[left] + total[left + 1]
+                largest[node] = max(largest[left], largest[left + 1])
+                smallest[node] = min(smallest[left], smallest[left + 1])
+                node //= 2
+            return
         for _ in range(self._depth):
-            nodes = np.unique(nodes // 2)
+            nodes = nodes // 2  # repeated parents are recomputed to the same value, so no dedup is needed
             self._refresh(nodes)
 
     def set_all(self, priorities: ArrayLike) -> None:
@@ -158,8 +172,10 @@ class SumTree:
         return nodes - self._size
 
     def sample(self, count: int, rng: np.random.Generator) -> np.ndarray:
-        """Draw `count` slots with probability p_i / total, stratified: one uniform draw in each of `count` equal
-        segments of [0, total), which lowers the variance of the batch composition. Returns int64 [count].
+        """Draw `count` slots (int64 [count]) with probability p_i / total each, stratified.
+
+        Stratified: one uniform draw in each of `count` equal segments of [0, total), which lowers the variance of
+        the batch composition compared with independent draws.
 
         Raises:
             ConfigError: `count` < 1.
@@ -171,6 +187,7 @@ class SumTree:
         return self.find_many((np.arange(count) + rng.random(count)) * (total / count))
 
     def _refresh(self, nodes: np.ndarray) -> None:
+        """Recompute the aggregates of `nodes` from their two children."""
         left, right = 2 * nodes, 2 * nodes + 1
         self._sum[nodes] = self._sum[left] + self._sum[right]
         self._max[nodes] = np.maximum(self._max[left], self._max[right])

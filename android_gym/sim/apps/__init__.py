@@ -3,12 +3,22 @@
 from __future__ import annotations
 
 from android_gym.sim.app import App
+from android_gym.sim.apps.browser import Browser
+from android_gym.sim.apps.clock import ClockApp
 from android_gym.sim.apps.generic import GENERIC_APPS
 from android_gym.sim.apps.launcher import PACKAGE as LAUNCHER
 from android_gym.sim.apps.launcher import Launcher
+from android_gym.sim.apps.playstore import PlayStoreApp
+from android_gym.sim.apps.settings import SettingsApp
+from android_gym.sim.apps.youtube import YouTubeApp
 
 DEFAULT_APPS: tuple[type[App], ...] = (
     Launcher,
+    Browser,
+    SettingsApp,
+    ClockApp,
+    YouTubeApp,
+    PlayStoreApp,
     *GENERIC_APPS,
 )
 

@@ -1,48 +1,82 @@
-"""Text for the renderer: fonts cached per size, and glyph masks cached per string, fitted to a box.
+"""Text for the renderer: glyphs cached per font size, and string masks cached per (text, size, box).
 
-FreeType takes about 100 us to set one short label; pasting a cached mask takes about 5 us. Masks are greyscale
-("L") coverage images, colour-free, so one mask serves every colour and theme.
+FreeType costs about 6 us per character (Pillow loads every glyph twice), so a label set directly costs ~100 us.
+Here each character is rasterised once per size and strings are composed from those glyph images (~1.5 us per
+character), then the composed mask is cached too, so a label seen before costs one paste. Masks are greyscale ("L")
+coverage images, colour-free, so one mask serves every colour and theme. Kerning is not applied: at screenshot
+sizes it moves glyphs by less than a pixel.
 """
 
 from __future__ import annotations
 
-from collections import OrderedDict
+import math
 
 from PIL import Image, ImageDraw, ImageFont
+
+from android_gym.sim.render.cache import ImageLRU
 
 ELLIPSIS = "\u2026"
 LINE_SPACING = 1.15  # line pitch as a multiple of the font's ascent + descent, close to Android's default
 BOLD_MIN_PX = 9  # below this size a thickened glyph is a blob, so bold is dropped
+MAX_GLYPHS = 20_000  # per renderer; past it the glyph tables restart (only scripts with huge alphabets get there)
+
+
+class _Face:
+    """The bundled font at one pixel size, with its glyph images and advances (in pixels)."""
+
+    def __init__(self, px: int) -> None:
+        self.font = ImageFont.load_default(size=px)
+        self.ascent, self.descent = self.font.getmetrics()
+        self.height = self.ascent + self.descent
+        self.pitch = max(1, int(self.height * LINE_SPACING))
+        self.glyphs: dict[str, tuple[Image.Image | None, float]] = {}
+
+    def glyph(self, ch: str) -> tuple[Image.Image | None, float]:
+        """Coverage image of `ch` drawn at the origin (None for blank glyphs) and its advance width."""
+        found = self.glyphs.get(ch)
+        if found is None:
+            advance = self.font.getlength(ch)
+            right = self.font.getbbox(ch)[2]
+            image = None
+            if right > 0 and not ch.isspace():
+                image = Image.new("L", (int(right) + 1, self.height))
+                ImageDraw.Draw(image).text((0, 0), ch, fill=255, font=self.font)
+            found = self.glyphs[ch] = (image, advance)
+        return found
+
+    def measure(self, text: str) -> float:
+        """Width of `text` in pixels, as `compose` lays it out."""
+        glyph = self.glyph
+        return sum(glyph(ch)[1] for ch in text)
 
 
 class TextCache:
-    """Fonts per pixel size and glyph masks per (text, size, box), both least-recently-used bounded.
+    """Glyphs per pixel size, and string masks per (text, size, box) in a least-recently-used cache.
 
     Guarantees: a mask depends only on its arguments, never on what was cached before, so rendering stays
     deterministic whatever the cache holds.
 
     Args:
-        capacity: the most masks kept (each is a few hundred bytes at screenshot sizes).
+        budget_bytes: the most mask pixels kept, in bytes (a label is about 1 KB at 224 pixels wide).
     """
 
-    def __init__(self, capacity: int = 8192) -> None:
-        self.capacity = capacity
-        self._fonts: dict[int, ImageFont.FreeTypeFont | ImageFont.ImageFont] = {}
-        self._masks: OrderedDict[tuple, Image.Image] = OrderedDict()
-        self.hits = 0
-        self.misses = 0
+    def __init__(self, budget_bytes: int = 16 << 20) -> None:
+        self.budget_bytes = budget_bytes
+        self._faces: dict[int, _Face] = {}
+        self.masks = ImageLRU(budget_bytes)
 
-    def font(self, px: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-        """The bundled font (Pillow's FreeType build of Aileron) at `px` pixels."""
-        font = self._fonts.get(px)
-        if font is None:
-            font = self._fonts[px] = ImageFont.load_default(size=px)
-        return font
+    def face(self, px: int) -> _Face:
+        """The bundled font (Pillow's FreeType build of Aileron) at `px` pixels, with its glyph cache."""
+        face = self._faces.get(px)
+        if face is None:
+            if sum(len(f.glyphs) for f in self._faces.values()) > MAX_GLYPHS:
+                self._faces.clear()
+            face = self._faces[px] = _Face(px)
+        return face
 
     def line_height(self, px: int) -> int:
         """Pixels from one line's top to the next line's top at font size `px`."""
-        ascent, descent = self.font(px).getmetrics()
-        return max(1, int((ascent + descent) * LINE_SPACING))
+        return self.face(px).pitch
 
     def mask(self, text: str, px: int, box_w: int, box_h: int, bold: bool = False) -> Image.Image:
         """Coverage mask of `text` at `px` pixels that fits a `box_w` x `box_h` pixel box.
@@ -52,43 +86,29 @@ class TextCache:
         Lines are centred within the mask's width; the caller aligns the mask in its box.
         """
         bold = bold and px >= BOLD_MIN_PX
-        line = self._get(("line", text, px, bold))
+        line = self.masks.get(("line", text, px, bold))
         if line is not None and line.width <= box_w:
             return line
         if line is None and "\n" not in text:
-            line = self._put(("line", text, px, bold), self._draw([text], px, bold, center=False))
+            line = self.masks.put(("line", text, px, bold), self._compose([text], px, bold))
             if line.width <= box_w:
                 return line
         key = ("fit", text, px, bold, box_w, box_h)
-        fitted = self._get(key)
+        fitted = self.masks.get(key)
         if fitted is None:
-            max_lines = max(1, box_h // self.line_height(px))
-            fitted = self._put(key, self._draw(self._wrap(text, px, box_w, max_lines), px, bold, center=True))
+            lines = self._wrap(text, self.face(px), box_w, max(1, box_h // self.line_height(px)))
+            fitted = self.masks.put(key, self._compose(lines, px, bold))
         return fitted
 
     # -- internals ----------------------------------------------------------------------------------------------------
-    def _get(self, key: tuple) -> Image.Image | None:
-        mask = self._masks.get(key)
-        if mask is not None:
-            self._masks.move_to_end(key)
-            self.hits += 1
-        return mask
-
-    def _put(self, key: tuple, mask: Image.Image) -> Image.Image:
-        self.misses += 1
-        self._masks[key] = mask
-        if len(self._masks) > self.capacity:
-            self._masks.popitem(last=False)
-        return mask
-
-    def _wrap(self, text: str, px: int, box_w: int, max_lines: int) -> list[str]:
-        font = self.font(px)
+    @staticmethod
+    def _wrap(text: str, face: _Face, box_w: int, max_lines: int) -> list[str]:
         lines: list[str] = []
         for paragraph in text.split("\n"):
             current = ""
             for word in paragraph.split(" "):
                 candidate = f"{current} {word}" if current else word
-                if current and font.getlength(candidate) > box_w:
+                if current and face.measure(candidate) > box_w:
                     lines.append(current)
                     current = word
                 else:
@@ -97,33 +117,38 @@ class TextCache:
         if len(lines) > max_lines:
             lines = lines[:max_lines]
             lines[-1] += ELLIPSIS  # more text follows: force the ellipsis even if the cut line fits
-        return [self._ellipsize(line, font, box_w) for line in lines]
+        return [_ellipsize(line, face, box_w) for line in lines]
 
-    @staticmethod
-    def _ellipsize(line: str, font: ImageFont.FreeTypeFont | ImageFont.ImageFont, box_w: int) -> str:
-        if font.getlength(line) <= box_w:
-            return line
-        body = line.removesuffix(ELLIPSIS)
-        lo, hi = 0, len(body)  # longest prefix whose ellipsized form fits: binary search, getlength is monotone
-        while lo < hi:
-            mid = (lo + hi + 1) // 2
-            if font.getlength(body[:mid].rstrip() + ELLIPSIS) <= box_w:
-                lo = mid
-            else:
-                hi = mid - 1
-        return body[:lo].rstrip() + ELLIPSIS
-
-    def _draw(self, lines: list[str], px: int, bold: bool, center: bool) -> Image.Image:
-        font = self.font(px)
-        pitch = self.line_height(px)
-        widths = [int(font.getlength(line)) + 1 + bold for line in lines]
-        ascent, descent = font.getmetrics()
+    def _compose(self, lines: list[str], px: int, bold: bool) -> Image.Image:
+        """Lay `lines` out from cached glyphs, each line centred in the widest one."""
+        face = self.face(px)
+        widths = [math.ceil(face.measure(line)) + 1 + bold for line in lines]
         width = max(1, *widths)
-        mask = Image.new("L", (width, pitch * (len(lines) - 1) + ascent + descent))
-        draw = ImageDraw.Draw(mask)
-        for i, (line, w) in enumerate(zip(lines, widths, strict=True)):
-            x = (width - w) // 2 if center else 0
-            draw.text((x, i * pitch), line, fill=255, font=font)
-            if bold:  # the bundled font has no bold face: overstrike one pixel to the right
-                draw.text((x + 1, i * pitch), line, fill=255, font=font)
+        mask = Image.new("L", (width, face.pitch * (len(lines) - 1) + face.height))
+        for i, (line, line_w) in enumerate(zip(lines, widths, strict=True)):
+            x, y = (width - line_w) / 2, i * face.pitch
+            for ch in line:
+                image, advance = face.glyph(ch)
+                if image is not None:
+                    # Pasting solid ink through the glyph's coverage composites overlapping edges correctly.
+                    left = int(x + 0.5)
+                    mask.paste(255, (left, y, left + image.width, y + image.height), image)
+                    if bold:  # the bundled font has no bold face: overstrike one pixel to the right
+                        mask.paste(255, (left + 1, y, left + 1 + image.width, y + image.height), image)
+                x += advance
         return mask
+
+
+def _ellipsize(line: str, face: _Face, box_w: int) -> str:
+    """`line`, or its longest prefix plus an ellipsis that fits in `box_w` pixels."""
+    if face.measure(line) <= box_w:
+        return line
+    body = line.removesuffix(ELLIPSIS)
+    lo, hi = 0, len(body)  # binary search: the width of a prefix grows with its length
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if face.measure(body[:mid].rstrip() + ELLIPSIS) <= box_w:
+            lo = mid
+        else:
+            hi = mid - 1
+    return body[:lo].rstrip() + ELLIPSIS

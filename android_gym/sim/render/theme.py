@@ -85,7 +85,7 @@ class TextStyle:
     Attributes:
         size: font size in device pixels (Android's 14sp is about 37 px on a 1080-wide, 420 dpi panel).
         colour: the `Palette` attribute the text is painted with.
-        align: "left" or "center", horizontally; text is always centred vertically.
+        align: "left", "center" or "right", horizontally; text is always centred vertically.
         pad: horizontal padding inside the bounds, in device pixels.
         bold: whether glyphs are thickened (the bundled font has no bold face).
     """
@@ -118,6 +118,8 @@ TEXT_STYLES: dict[str, TextStyle] = {
     "tab": TextStyle(size=40, colour="text_secondary", align="center", pad=12),
     "toolbar": TextStyle(size=58, pad=48, bold=True),
     "secondary": TextStyle(size=36, colour="text_secondary"),
+    "sponsored_label": TextStyle(size=30, colour="sponsored_text", align="right", pad=24),
+    "checkbox": TextStyle(size=42),
 }
 """Text settings per view `style`; styles not listed here use the "" entry (plain text)."""
 

@@ -1,0 +1,253 @@
+"""The Play Store app: search a seeded catalogue of apps, open an app page, install (over a few agent steps).
+
+An install completes `INSTALL_STEPS` agent steps after the Install tap: progress is read from `phone.steps`, so no
+timer runs between steps. Installed apps do not appear in the launcher (the sim has no code to run them).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from android_gym.sim.app import App, Screen, stable_seed
+from android_gym.sim.layout import (
+    BUTTON,
+    CONTENT_BOTTOM,
+    CONTENT_TOP,
+    IMAGE_BUTTON,
+    IMAGE_VIEW,
+    LINEAR,
+    MARGIN,
+    TEXT_VIEW,
+    TOOLBAR_H,
+    WIDTH,
+    scroll_list,
+    text_field,
+)
+from android_gym.sim.view import View
+
+PACKAGE = "com.android.vending"
+SEARCH_RID = f"{PACKAGE}:id/search_bar_text_input"
+ROW_H = 260
+INSTALL_STEPS = 2
+MAX_RESULTS = 8
+
+_BRANDS = ("Blue", "Bright", "Quick", "Smart", "Happy", "Daily", "Simple", "Pocket", "Super", "Zen", "Nova", "Pixel",
+           "Sunny", "Lucky", "Cosmic", "Tiny", "Mega", "Green", "Swift", "Magic", "Bold", "Clever", "Fresh", "Urban")
+_KINDS = (("Notes", "Productivity"), ("Weather", "Weather"), ("Budget", "Finance"), ("Recipes", "Food & Drink"),
+          ("Fitness", "Health & Fitness"), ("Puzzle", "Puzzle"), ("Scanner", "Tools"), ("Translator", "Tools"),
+          ("Planner", "Productivity"), ("Radio", "Music & Audio"), ("Podcasts", "Music & Audio"),
+          ("Meditation", "Health & Fitness"), ("Chess", "Board"), ("Solitaire", "Card"), ("Flashlight", "Tools"),
+          ("Photo Editor", "Photography"), ("Run Tracker", "Health & Fitness"), ("Sleep Sounds", "Health & Fitness"),
+          ("Habit Tracker", "Productivity"), ("Wallpapers", "Personalization"), ("Sudoku", "Puzzle"),
+          ("Password Vault", "Tools"), ("Bus Times", "Maps & Navigation"), ("Flashcards", "Education"))
+_KIND_OF = dict(_KINDS)
+
+
+def _catalogue(size: int = 160) -> tuple[str, ...]:
+    """A fixed, process-independent pick of brand x kind names."""
+    names = [f"{b} {k}" for b in _BRANDS for k, _ in _KINDS]
+    order = np.random.default_rng(stable_seed("playstore-catalogue")).permutation(len(names))[:size]
+    return tuple(sorted(names[i] for i in order))
+
+
+STORE_APPS = _catalogue()
+"""Names of the apps the store offers (160), sorted; tasks ask to install them."""
+
+
+def app_info(name: str) -> dict[str, Any]:
+    """The store listing of `name`: developer, category, rating, downloads, size and blurb (seeded by the name)."""
+    rng = np.random.default_rng(stable_seed("playstore", name))
+    brand, kind = name.split(" ", 1)
+    return {"name": name, "developer": f"{brand}{['Soft', ' Labs', ' Apps', ' Studio'][int(rng.integers(4))]}",
+            "category": _KIND_OF[kind], "rating": f"{rng.uniform(3.4, 4.9):.1f}",
+            "downloads": ["100K+", "500K+", "1M+", "5M+", "10M+"][int(rng.integers(5))],
+            "size": f"{int(rng.integers(5, 120))} MB", "about": f"{name} is the simplest way to enjoy "
+            f"{kind.lower()} on your phone. Free, fast and private."}
+
+
+def search(query: str, perturbed_seed: int | None = None) -> list[tuple[str, bool]]:
+    """The result list for `query` as (name, is_sponsored), best match first.
+
+    Apps score by how many query words their name contains; a sponsored app (when `perturbed_seed` is given) may be
+    placed on top, seeded by the episode and the query.
+    """
+    words = set(query.lower().split())
+    scored = [(-len(words & set(n.lower().split())), n) for n in STORE_APPS]
+    hits = [(n, False) for s, n in sorted(scored) if s < 0][:MAX_RESULTS]
+    if perturbed_seed is not None and hits:
+        rng = np.random.default_rng(stable_seed("playstore-ads", perturbed_seed, query.lower()))
+        if rng.random() < 0.6:
+            shown = {n for n, _ in hits}
+            others = [n for n in STORE_APPS if n not in shown]
+            hits.insert(0, (others[int(rng.integers(len(others)))], True))
+    return hits
+
+
+class PlayStoreApp(App):
+    """Google Play Store. Screens: "home" (top charts), "search", "results" (args {"query"}), "details" ({"name"}).
+
+    Results and app pages load through `phone.push(..., slow=True)`.
+    """
+
+    package = PACKAGE
+    label = "Play Store"
+    icon = "playstore"
+    aliases = ("google play", "play store", "store", "google play store")
+
+    def reset(self) -> None:
+        """Nothing installed."""
+        self.installs: dict[str, int] = {}  # name -> phone.steps when its install began
+
+    def status(self, name: str) -> str:
+        """"installed", "installing" or "none"."""
+        if name not in self.installs:
+            return "none"
+        return "installed" if self.phone.steps >= self.installs[name] + INSTALL_STEPS else "installing"
+
+    def on_tick(self) -> bool:
+        """Whether an install finished at this step (called by the phone after each step, to redraw the page)."""
+        return any(start + INSTALL_STEPS == self.phone.steps for start in self.installs.values())
+
+    def state(self) -> dict[str, Any]:
+        """Installs and where the store is.
+
+        Returns:
+            {"installed": sorted names, "installing": sorted names, "page": front store screen name or None,
+            "query": the latest search in the back stack or None}.
+        """
+        mine = [s for s in self.phone.stack if s.package == PACKAGE]
+        queries = [s.args["query"] for s in mine if s.name == "results"]
+        return {"installed": sorted(n for n in self.installs if self.status(n) == "installed"),
+                "installing": sorted(n for n in self.installs if self.status(n) == "installing"),
+                "page": mine[-1].name if mine else None, "query": queries[-1] if queries else None}
+
+    # -- views --------------------------------------------------------------------------------------------------------
+    def build(self, screen: Screen) -> list[View]:
+        """The screen's views."""
+        top = CONTENT_TOP + TOOLBAR_H
+        if screen.name == "search":
+            typed = screen.fields.get(SEARCH_RID, "")
+            q = typed.strip().lower()
+            rows = [View(LINEAR, (0, top + i * 150, WIDTH, top + (i + 1) * 150), text=n, package=PACKAGE,
+                         clickable=True, focusable=True, on_tap=("query", n), style="suggestion", icon="search")
+                    for i, n in enumerate([n for n in STORE_APPS if q and n.lower().startswith(q)][:5])]
+            return [_back(), text_field((150, CONTENT_TOP + 12, WIDTH - MARGIN, top - 12), SEARCH_RID, typed,
+                                        "Search apps & games", screen.focus == SEARCH_RID, PACKAGE),
+                    scroll_list(top, CONTENT_BOTTOM, PACKAGE, rows, rid=f"{PACKAGE}:id/suggestions")]
+        if screen.name == "details":
+            return self._details(screen.args["name"])
+        if screen.name == "results":
+            query = screen.args["query"]
+            seed = self.phone.seed if self.phone.perturbations.sponsored else None
+            rows = [self._row(n, ad, top + i * ROW_H) for i, (n, ad) in enumerate(search(query, seed))]
+            if not rows:
+                rows = [View(TEXT_VIEW, (MARGIN, top + 100, WIDTH - MARGIN, top + 220), package=PACKAGE,
+                             text=f"No results for \u201c{query}\u201d", style="hint")]
+            return [_back(), _search_bar(query, 150), scroll_list(top, CONTENT_BOTTOM, PACKAGE, rows,
+                                                                  rid=f"{PACKAGE}:id/results")]
+        rng = np.random.default_rng(stable_seed("playstore-home", self.phone.seed))
+        charts = [STORE_APPS[i] for i in rng.permutation(len(STORE_APPS))[:10]]
+        head = View(TEXT_VIEW, (MARGIN, top + 10, WIDTH - MARGIN, top + 110), text="Top charts", package=PACKAGE,
+                    style="section")
+        rows = [self._row(n, False, top + 120 + i * ROW_H) for i, n in enumerate(charts)]
+        return [_search_bar("", MARGIN), head, scroll_list(top + 120, CONTENT_BOTTOM, PACKAGE, rows,
+                                                          rid=f"{PACKAGE}:id/top_charts")]
+
+    def _button(self, name: str, bounds: tuple[int, int, int, int]) -> View:
+        label = {"none": "Install", "installing": "Cancel", "installed": "Open"}[self.status(name)]
+        event = {"Install": ("install", name), "Cancel": ("cancel", name), "Open": ("noop",)}[label]
+        return View(BUTTON, bounds, text=label, desc=f"{label} {name}", rid=f"{PACKAGE}:id/install_button",
+                    package=PACKAGE, clickable=True, focusable=True, on_tap=event,
+                    style="button" if label != "Cancel" else "outlined_button")
+
+    def _row(self, name: str, ad: bool, y: int) -> View:
+        info = app_info(name)
+        status = self.status(name)
+        line = ("Installing..." if status == "installing" else "Installed" if status == "installed"
+                else f"{info['category']} - {info['rating']} stars - {info['size']}")
+        kids = [View(IMAGE_VIEW, (MARGIN, y + 40, MARGIN + 180, y + 220), package=PACKAGE, icon="app"),
+                View(TEXT_VIEW, (MARGIN + 220, y + 30, WIDTH - 330, y + 120), text=name,
+                     rid=f"{PACKAGE}:id/title", package=PACKAGE, style="title"),
+                View(TEXT_VIEW, (MARGIN + 220, y + 120, WIDTH - 330, y + 200), text=line, package=PACKAGE,
+                     style="meta")]
+        if ad:
+            kids.append(View(TEXT_VIEW, (MARGIN + 220, y + 195, MARGIN + 440, y + 250), text="Sponsored",
+                             package=PACKAGE, style="sponsored"))
+        kids.append(self._button(name, (WIDTH - 310, y + 70, WIDTH - MARGIN, y + 190)))
+        return View(LINEAR, (0, y, WIDTH, y + ROW_H), desc=f"{'Sponsored - ' if ad else ''}{name}", package=PACKAGE,
+                    clickable=True, focusable=True, on_tap=("open", name), style="sponsored" if ad else "row",
+                    children=kids)
+
+    def _details(self, name: str) -> list[View]:
+        info = app_info(name)
+        top = CONTENT_TOP + TOOLBAR_H
+        status = self.status(name)
+        views = [_back(),
+                 View(IMAGE_VIEW, (MARGIN, top + 20, MARGIN + 240, top + 260), package=PACKAGE, icon="app"),
+                 View(TEXT_VIEW, (MARGIN + 280, top + 30, WIDTH - MARGIN, top + 150), text=name,
+                      rid=f"{PACKAGE}:id/title", package=PACKAGE, style="title"),
+                 View(TEXT_VIEW, (MARGIN + 280, top + 150, WIDTH - MARGIN, top + 240), text=info["developer"],
+                      package=PACKAGE, style="link"),
+                 View(TEXT_VIEW, (MARGIN, top + 300, WIDTH - MARGIN, top + 400), package=PACKAGE,
+                      text=f"{info['rating']} stars   {info['downloads']} downloads   Rated for 3+")]
+        if status == "installed":
+            views.append(View(BUTTON, (MARGIN, top + 440, WIDTH // 2 - 20, top + 580), text="Uninstall",
+                              desc=f"Uninstall {name}", package=PACKAGE, clickable=True, focusable=True,
+                              on_tap=("uninstall", name), style="outlined_button"))
+            views.append(self._button(name, (WIDTH // 2 + 20, top + 440, WIDTH - MARGIN, top + 580)))
+        else:
+            if status == "installing":
+                views.append(View("android.widget.ProgressBar", (MARGIN, top + 600, WIDTH - MARGIN, top + 640),
+                                  desc="Installing...", package=PACKAGE, style="progress"))
+            views.append(self._button(name, (MARGIN, top + 440, WIDTH - MARGIN, top + 580)))
+        views += [View(TEXT_VIEW, (MARGIN, top + 700, WIDTH - MARGIN, top + 800), text="About this app",
+                       package=PACKAGE, style="section"),
+                  View(TEXT_VIEW, (MARGIN, top + 800, WIDTH - MARGIN, top + 1100), text=info["about"],
+                       package=PACKAGE)]
+        return views
+
+    # -- events -------------------------------------------------------------------------------------------------------
+    def handle(self, event: tuple, screen: Screen) -> bool:
+        """Search, open app pages, install / cancel / uninstall."""
+        kind = event[0]
+        if kind == "search":
+            prefill = event[1] if len(event) > 1 else ""
+            return self.phone.push(Screen(PACKAGE, "search", fields={SEARCH_RID: prefill}, focus=SEARCH_RID))
+        if kind == "query":
+            return self._query(event[1])
+        if kind == "open":
+            return self.phone.push(Screen(PACKAGE, "details", {"name": event[1]}), slow=True)
+        if kind == "install":
+            self.installs[event[1]] = self.phone.steps
+            return True
+        if kind == "cancel" and self.status(event[1]) == "installing":
+            del self.installs[event[1]]
+            return True
+        if kind == "uninstall" and self.status(event[1]) == "installed":
+            del self.installs[event[1]]
+            return True
+        return False
+
+    def submit(self, screen: Screen, rid: str) -> bool:
+        """ENTER in the search box runs the search."""
+        return self._query(screen.fields.get(rid, ""))
+
+    def _query(self, text: str) -> bool:
+        query = " ".join(text.split())
+        return bool(query) and self.phone.push(Screen(PACKAGE, "results", {"query": query}), slow=True)
+
+
+def _back() -> View:
+    return View(IMAGE_BUTTON, (0, CONTENT_TOP + 12, 150, CONTENT_TOP + TOOLBAR_H - 12), desc="Navigate up",
+                package=PACKAGE, clickable=True, focusable=True, on_tap=("nav", "back"), icon="back")
+
+
+def _search_bar(query: str, left: int) -> View:
+    """The store's search bar: tapping it opens the search page (prefilled with the current query)."""
+    b = (left, CONTENT_TOP + 12, WIDTH - MARGIN, CONTENT_TOP + TOOLBAR_H - 12)
+    return View(LINEAR, b, desc="Search apps & games", rid=f"{PACKAGE}:id/search_bar", package=PACKAGE,
+                clickable=True, focusable=True, on_tap=("search", query), style="searchbar", icon="search",
+                children=[View(TEXT_VIEW, (left + 130, b[1], b[2], b[3]), text=query or "Search apps & games",
+                               package=PACKAGE, style="" if query else "hint")])

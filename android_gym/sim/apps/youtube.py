@@ -1,0 +1,261 @@
+"""The YouTube app: a home feed, search with suggestions, result lists with sponsored entries, and a player.
+
+Videos are generated from the query with `stable_seed`, so the same query shows the same results in every process;
+which results are sponsored depends on the episode seed too (`phone.seed`), never on the episode RNG, so building a
+screen never consumes randomness.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from android_gym.sim.app import App, Screen, stable_seed
+from android_gym.sim.layout import (
+    CONTENT_BOTTOM,
+    CONTENT_TOP,
+    IMAGE_BUTTON,
+    IMAGE_VIEW,
+    LINEAR,
+    MARGIN,
+    TEXT_VIEW,
+    TOOLBAR_H,
+    WIDTH,
+    scroll_list,
+    text_field,
+)
+from android_gym.sim.view import View
+
+PACKAGE = "com.google.android.youtube"
+SEARCH_RID = f"{PACKAGE}:id/search_edit_text"
+CARD_RID = f"{PACKAGE}:id/video_card"
+PLAY_PAUSE_RID = f"{PACKAGE}:id/player_control_play_pause_replay_button"
+TABS = ("Home", "Shorts", "Subscriptions", "Library")
+TAB_H = 170
+CARD_H = 380
+RESULTS_PER_QUERY = 10
+
+TOPICS = (
+    "guitar lessons", "sourdough bread", "cat videos", "yoga for beginners", "chess openings", "home workout",
+    "piano tutorial", "space exploration", "python programming", "street food", "car reviews", "drawing tutorial",
+    "photography tips", "minecraft builds", "lofi music", "stand up comedy", "travel vlog", "origami", "card tricks",
+    "gardening tips", "woodworking", "makeup tutorial", "dog training", "basketball highlights", "soccer skills",
+    "marathon training", "meditation music", "jazz piano", "electric cars", "smartphone review", "budget travel",
+    "vegan recipes", "knitting", "skateboarding", "rock climbing", "camping gear", "bird watching",
+    "history documentary", "ancient rome", "black holes", "volcanoes", "ocean animals", "math tricks",
+    "learning spanish", "learning japanese", "public speaking", "coffee brewing", "pasta recipes", "thai curry",
+    "bike repair", "home organization", "interior design", "magic tricks", "tennis lessons", "golf swing", "surfing",
+    "watercolor painting", "calligraphy", "3d printing", "drone footage", "retro games", "pottery", "salsa dancing",
+    "beatboxing", "sushi making", "weight loss tips", "study music", "night sky timelapse", "train journeys",
+    "rubiks cube",
+)
+"""Video topics: the feed draws from them, search suggests them, tasks ask for them."""
+
+_TITLES = ("{T} | Complete Guide", "Top 10 {T} Moments", "{T} in 10 Minutes", "I Tried {T} for 30 Days",
+           "The Ultimate {T} Compilation", "{T} - Everything You Need to Know", "Relaxing {T} (4K)",
+           "{T}: Tips and Tricks", "Why {T} Is Amazing", "{T} Live Stream", "{T} for Absolute Beginners",
+           "My Favorite {T} of the Year")
+_CHANNELS = ("Daily Dose", "The Curious Mind", "Maker Lab", "Chill Beats", "Explained", "Weekend Pro", "Studio 9",
+             "Green Thumb", "Kitchen Stories", "Pixel Perfect", "Go Outside", "Brain Food", "Sunday Sessions",
+             "Tiny Desk Club", "Nerd Corner", "Urban Explorer")
+_ADVERTISERS = ("SkillHub", "LearnIt Pro", "MasterClassy", "Streamly", "CoursePeak")
+
+
+def videos(query: str, perturbed_seed: int | None = None) -> list[dict]:
+    """The result list for `query`: organic videos whose titles contain the query, plus sponsored ones.
+
+    Args:
+        query: what was searched (case and surrounding blanks are ignored for generation).
+        perturbed_seed: the episode seed when sponsored entries are on, else None (no ads).
+
+    Returns:
+        Video dicts {"title", "channel", "views", "duration", "age", "query", "rank", "ad"}; `rank` is the 0-based
+        position in the list (ads included).
+    """
+    q = " ".join(query.lower().split())
+    rng = np.random.default_rng(stable_seed("youtube", q))
+    titles = rng.permutation(len(_TITLES))[:RESULTS_PER_QUERY]
+    out = [{"title": _TITLES[t].replace("{T}", q.title()), "channel": _CHANNELS[int(rng.integers(len(_CHANNELS)))],
+            "views": _count(rng), "duration": f"{int(rng.integers(2, 59))}:{int(rng.integers(60)):02d}",
+            "age": f"{int(rng.integers(1, 12))} {['days', 'months', 'years'][int(rng.integers(3))]} ago",
+            "query": q, "ad": False} for t in titles]
+    if perturbed_seed is not None:
+        ad_rng = np.random.default_rng(stable_seed("youtube-ads", perturbed_seed, q))
+        for pos in (0, 3):  # ads sit on top of the list or among the first screenful, like the real feed
+            if ad_rng.random() < 0.5:
+                brand = _ADVERTISERS[int(ad_rng.integers(len(_ADVERTISERS)))]
+                out.insert(pos, {"title": f"{q.title()} Masterclass - Start Your Free Trial", "channel": brand,
+                                 "views": "", "duration": "0:30", "age": "", "query": q, "ad": True})
+    return [{**v, "rank": i} for i, v in enumerate(out)]
+
+
+def _count(rng: np.random.Generator) -> str:
+    n = int(10 ** rng.uniform(3, 7.5))
+    return f"{n / 1e6:.1f}M" if n >= 1e6 else f"{n // 1000}K"
+
+
+class YouTubeApp(App):
+    """YouTube: feed tabs, search, results and a player.
+
+    Screens: "home" / "shorts" / "subscriptions" / "library" (bottom tabs), "search" (args {}), "results" (args
+    {"query"}), "player" (args {"video": a `videos()` dict, "paused": bool}).
+
+    Results and the player load through `phone.push(..., slow=True)`, so they may show a spinner first.
+    """
+
+    package = PACKAGE
+    label = "YouTube"
+    icon = "youtube"
+    aliases = ("youtube app", "yt")
+
+    def home(self) -> Screen:
+        """The home feed."""
+        return Screen(PACKAGE, "home")
+
+    # -- views --------------------------------------------------------------------------------------------------------
+    def build(self, screen: Screen) -> list[View]:
+        """The screen's views."""
+        if screen.name == "search":
+            return self._search(screen)
+        if screen.name == "results":
+            return self._results(screen.args["query"])
+        if screen.name == "player":
+            return self._player(screen.args)
+        return self._tab(screen.name)
+
+    def _topbar(self) -> View:
+        y0, y1 = CONTENT_TOP, CONTENT_TOP + TOOLBAR_H
+        return View(LINEAR, (0, y0, WIDTH, y1), rid=f"{PACKAGE}:id/toolbar", package=PACKAGE, style="toolbar",
+                    children=[View(IMAGE_VIEW, (MARGIN, y0 + 30, 360, y1 - 30), desc="YouTube", package=PACKAGE,
+                                   icon="youtube_logo"),
+                              View(IMAGE_BUTTON, (WIDTH - 360, y0, WIDTH - 200, y1), desc="Cast", package=PACKAGE,
+                                   clickable=True, on_tap=("noop",), icon="cast"),
+                              View(IMAGE_BUTTON, (WIDTH - 190, y0, WIDTH - 30, y1), desc="Search",
+                                   rid=f"{PACKAGE}:id/menu_item_1", package=PACKAGE, clickable=True,
+                                   focusable=True, on_tap=("search",), icon="search")])
+
+    def _tab(self, name: str) -> list[View]:
+        top, bottom = CONTENT_TOP + TOOLBAR_H, CONTENT_BOTTOM - TAB_H
+        if name == "home":
+            rng = np.random.default_rng(stable_seed("youtube-home", self.phone.seed))
+            feed = [videos(TOPICS[int(rng.integers(len(TOPICS)))])[int(rng.integers(RESULTS_PER_QUERY))]
+                    for _ in range(8)]
+            body = scroll_list(top, bottom, PACKAGE, [_card(v, top + i * CARD_H) for i, v in enumerate(feed)],
+                               rid=f"{PACKAGE}:id/results")
+        else:
+            body = View(TEXT_VIEW, (MARGIN, top + 300, WIDTH - MARGIN, top + 500), package=PACKAGE, style="hint",
+                        text="Sign in to see updates from your favorite channels" if name == "subscriptions"
+                        else f"Nothing in {name.title()} yet")
+        w = WIDTH // len(TABS)
+        tabs = View(LINEAR, (0, bottom, WIDTH, CONTENT_BOTTOM), rid=f"{PACKAGE}:id/pivot_bar", package=PACKAGE,
+                    style="tabbar", children=[
+                        View(TEXT_VIEW, (i * w, bottom, (i + 1) * w, CONTENT_BOTTOM), text=t, desc=t, package=PACKAGE,
+                             clickable=True, focusable=True, selected=t.lower() == name, on_tap=("tab", t.lower()),
+                             style="tab", icon=t.lower()) for i, t in enumerate(TABS)])
+        return [self._topbar(), body, tabs]
+
+    def _search(self, screen: Screen) -> list[View]:
+        typed = screen.fields.get(SEARCH_RID, "")
+        y0, y1 = CONTENT_TOP + 12, CONTENT_TOP + TOOLBAR_H - 12
+        views = [View(IMAGE_BUTTON, (0, y0, 150, y1), desc="Navigate up", package=PACKAGE, clickable=True,
+                      focusable=True, on_tap=("nav", "back"), icon="back"),
+                 text_field((150, y0, WIDTH - MARGIN, y1), SEARCH_RID, typed, "Search YouTube",
+                            screen.focus == SEARCH_RID, PACKAGE)]
+        q = typed.strip().lower()
+        suggestions = [t for t in TOPICS if q and t.startswith(q)][:6]
+        top = CONTENT_TOP + TOOLBAR_H
+        rows = [View(LINEAR, (0, top + i * 150, WIDTH, top + (i + 1) * 150), text=t, package=PACKAGE,
+                     clickable=True, focusable=True, on_tap=("query", t), style="suggestion", icon="search")
+                for i, t in enumerate(suggestions)]
+        return [*views, scroll_list(top, CONTENT_BOTTOM, PACKAGE, rows, rid=f"{PACKAGE}:id/suggestions")]
+
+    def _results(self, query: str) -> list[View]:
+        y0, y1 = CONTENT_TOP, CONTENT_TOP + TOOLBAR_H
+        bar = View(LINEAR, (0, y0, WIDTH, y1), rid=f"{PACKAGE}:id/toolbar", package=PACKAGE, style="toolbar",
+                   children=[View(IMAGE_BUTTON, (0, y0, 150, y1), desc="Navigate up", package=PACKAGE,
+                                  clickable=True, focusable=True, on_tap=("nav", "back"), icon="back"),
+                             View(TEXT_VIEW, (150, y0 + 20, WIDTH - MARGIN, y1 - 20), text=query,
+                                  rid=f"{PACKAGE}:id/search_query", package=PACKAGE, clickable=True,
+                                  focusable=True, on_tap=("search", query), style="searchbar")])
+        seed = self.phone.seed if self.phone.perturbations.sponsored else None
+        cards = [_card(v, y1 + i * CARD_H) for i, v in enumerate(videos(query, seed))]
+        return [bar, scroll_list(y1, CONTENT_BOTTOM, PACKAGE, cards, rid=f"{PACKAGE}:id/results")]
+
+    def _player(self, args: dict) -> list[View]:
+        v, paused = args["video"], args["paused"]
+        top = CONTENT_TOP
+        player = View(LINEAR, (0, top, WIDTH, top + 608), desc="Video player", rid=f"{PACKAGE}:id/player_view",
+                      package=PACKAGE, style="video", children=[
+                          View(IMAGE_BUTTON, (WIDTH // 2 - 90, top + 214, WIDTH // 2 + 90, top + 394),
+                               desc="Play video" if paused else "Pause video", rid=PLAY_PAUSE_RID, package=PACKAGE,
+                               clickable=True, focusable=True, on_tap=("pause",), icon="play" if paused else "pause")])
+        meta = "Sponsored" if v["ad"] else f"{v['views']} views  {v['age']}"
+        views = [player,
+                 View(TEXT_VIEW, (MARGIN, top + 640, WIDTH - MARGIN, top + 800), text=v["title"],
+                      rid=f"{PACKAGE}:id/title", package=PACKAGE, style="title"),
+                 View(TEXT_VIEW, (MARGIN, top + 800, WIDTH - MARGIN, top + 880), text=meta, package=PACKAGE),
+                 View(TEXT_VIEW, (MARGIN, top + 900, WIDTH - MARGIN, top + 1000), text=v["channel"], package=PACKAGE,
+                      style="channel")]
+        for i, action in enumerate(("Like", "Dislike", "Share", "Save")):
+            x = MARGIN + i * 250
+            views.append(View(IMAGE_BUTTON, (x, top + 1030, x + 220, top + 1150), desc=action, package=PACKAGE,
+                              clickable=True, on_tap=("noop",), icon=action.lower()))
+        return views
+
+    # -- events -------------------------------------------------------------------------------------------------------
+    def handle(self, event: tuple, screen: Screen) -> bool:
+        """Tabs, search, opening a video, play/pause."""
+        kind = event[0]
+        if kind == "tab":
+            return event[1] != screen.name and self.phone.replace(Screen(PACKAGE, event[1]))
+        if kind == "search":
+            prefill = event[1] if len(event) > 1 else ""
+            return self.phone.push(Screen(PACKAGE, "search", fields={SEARCH_RID: prefill}, focus=SEARCH_RID))
+        if kind == "query":
+            return self._query(event[1])
+        if kind == "play":
+            return self.phone.push(Screen(PACKAGE, "player", {"video": dict(event[1]), "paused": False}), slow=True)
+        if kind == "pause":
+            screen.args["paused"] = not screen.args["paused"]
+            return True
+        return False
+
+    def submit(self, screen: Screen, rid: str) -> bool:
+        """ENTER in the search box runs the search."""
+        return self._query(screen.fields.get(rid, ""))
+
+    def _query(self, text: str) -> bool:
+        query = " ".join(text.lower().split())
+        return bool(query) and self.phone.push(Screen(PACKAGE, "results", {"query": query}), slow=True)
+
+    def state(self) -> dict:
+        """What is on and what plays.
+
+        Returns:
+            {"page": front YouTube screen name or None, "query": the latest search in the back stack or None,
+            "playing": None, or {"title", "query", "rank", "ad", "paused"} while the player is loaded in front}.
+        """
+        mine = [s for s in self.phone.stack if s.package == PACKAGE]
+        queries = [s.args["query"] for s in mine if s.name == "results"]
+        top = self.phone.top
+        playing = None
+        if top.package == PACKAGE and top.name == "player" and not top.loading:
+            v = top.args["video"]
+            playing = {"title": v["title"], "query": v["query"], "rank": v["rank"], "ad": v["ad"],
+                       "paused": top.args["paused"]}
+        return {"page": mine[-1].name if mine else None, "query": queries[-1] if queries else None,
+                "playing": playing}
+
+
+def _card(v: dict, y: int) -> View:
+    """A video in a list: thumbnail, title and a meta line; the whole card plays it."""
+    meta = f"{v['channel']} - {v['views']} views - {v['age']}" if not v["ad"] else f"Sponsored - {v['channel']}"
+    desc = (f"{'Sponsored - ' if v['ad'] else ''}{v['title']} - {v['duration']} - {v['channel']}"
+            f"{'' if v['ad'] else ' - ' + v['views'] + ' views'} - play video")
+    event = ("play", tuple(sorted(v.items())))  # events must be hashable
+    return View(LINEAR, (0, y, WIDTH, y + CARD_H), desc=desc, rid=CARD_RID, package=PACKAGE, clickable=True,
+                focusable=True, on_tap=event, style="sponsored" if v["ad"] else "card", children=[
+                    View(IMAGE_VIEW, (MARGIN, y + 20, 460, y + CARD_H - 20), package=PACKAGE, icon="thumbnail"),
+                    View(TEXT_VIEW, (500, y + 30, WIDTH - MARGIN, y + 230), text=v["title"],
+                         rid=f"{PACKAGE}:id/title", package=PACKAGE, style="title"),
+                    View(TEXT_VIEW, (500, y + 240, WIDTH - MARGIN, y + 340), text=meta, package=PACKAGE,
+                         style="sponsored" if v["ad"] else "meta")])

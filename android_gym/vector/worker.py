@@ -1,0 +1,175 @@
+"""One env in its own process: the worker loop (child side) and `WorkerProcess`, the parent's handle on it.
+
+The worker serves typed commands (`android_gym.vector.protocol`) until `CloseCommand` or until its pipe closes
+(the parent died). An exception in the env is reported as `Failed` with its traceback; the worker itself never
+decides to restart: the pool does (it kills and respawns the process, the only way to clear a wedged env).
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import traceback
+from collections.abc import Callable
+from multiprocessing.connection import Connection
+from multiprocessing.context import BaseContext
+from typing import Any
+
+import gymnasium as gym
+
+from android_gym.vector.protocol import (
+    ApplyCommand,
+    ApplyDone,
+    CloseCommand,
+    Command,
+    Failed,
+    Ready,
+    Reply,
+    ResetCommand,
+    ResetDone,
+    StepCommand,
+    StepDone,
+)
+
+EnvFactory = Callable[[], gym.Env]
+
+
+def _failed(phase: str, error: BaseException) -> Failed:
+    return Failed(phase, f"{type(error).__name__}: {error}", traceback.format_exc())
+
+
+def _reset(env: gym.Env, seed: int | None = None, options: dict[str, Any] | None = None) -> Reply:
+    try:
+        obs, info = env.reset(seed=seed, options=options)
+    except Exception as e:  # noqa: BLE001  (reported to the pool, which restarts this worker)
+        return _failed("reset", e)
+    return ResetDone(obs, dict(info))
+
+
+def _serve(env: gym.Env, command: Command) -> list[Reply]:
+    """The replies to one command (two for a step that ends an episode: the step, then the background reset)."""
+    match command:
+        case StepCommand(action=action):
+            try:
+                obs, reward, terminated, truncated, info = env.step(action)
+            except Exception as e:  # noqa: BLE001
+                return [_failed("step", e)]
+            done = StepDone(obs, float(reward), bool(terminated), bool(truncated), dict(info))
+            return [done, _reset(env)] if terminated or truncated else [done]
+        case ResetCommand(seed=seed, options=options):
+            return [_reset(env, seed, options)]
+        case ApplyCommand(fn=fn, args=args, kwargs=kwargs):
+            try:
+                return [ApplyDone(fn(env, *args, **kwargs))]
+            except Exception as e:  # noqa: BLE001
+                return [_failed("apply", e)]
+    return [Failed("protocol", f"unknown command {command!r}", "")]
+
+
+def _send(conn: Connection, reply: Reply) -> None:
+    try:
+        conn.send(reply)
+    except (OSError, EOFError):
+        raise
+    except Exception as e:  # noqa: BLE001  (an unpicklable obs/info: report it instead of dying silently)
+        conn.send(_failed(type(reply).__name__.removesuffix("Done").lower(), e))
+
+
+def worker_main(index: int, env_fn: EnvFactory, conn: Connection) -> None:
+    """The body of worker process `index`: build the env, then serve commands from `conn` until told to close.
+
+    SIGINT is ignored so that Ctrl-C reaches only the parent, which then closes the pool (and so this worker).
+    """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        env = env_fn()
+        conn.send(Ready(os.getpid(), env.observation_space, env.action_space, dict(env.metadata),
+                        getattr(env, "render_mode", None)))
+    except Exception as e:  # noqa: BLE001
+        conn.send(_failed("make", e))
+        return
+    try:
+        while True:
+            try:
+                command = conn.recv()
+            except (EOFError, OSError):  # the parent is gone
+                return
+            if isinstance(command, CloseCommand):
+                return
+            for reply in _serve(env, command):
+                _send(conn, reply)
+    except (OSError, EOFError):  # the parent closed the pipe mid-reply
+        return
+    finally:
+        try:
+            env.close()
+        except Exception:  # noqa: BLE001, S110  (closing on the way out must not mask why we are leaving)
+            pass
+
+
+class WorkerProcess:
+    """The parent's handle on one worker process: start, send, kill. Holds no episode state (the pool does).
+
+    Attributes:
+        index: the env id this worker serves.
+        conn: the parent's end of the pipe (None before `start`).
+        process: the `multiprocessing` process (None before `start`).
+        ready: the worker's `Ready` message once it has arrived.
+    """
+
+    def __init__(self, index: int, env_fn: EnvFactory, context: BaseContext) -> None:
+        self.index = index
+        self.env_fn = env_fn
+        self.context = context
+        self.conn: Connection | None = None
+        self.process: Any = None
+        self.ready: Ready | None = None
+
+    def start(self) -> None:
+        """Start the process; returns at once (the `Ready` message arrives later on `conn`)."""
+        parent_end, child_end = self.context.Pipe(duplex=True)
+        process = self.context.Process(target=worker_main, args=(self.index, self.env_fn, child_end),
+                                       name=f"android_gym-pool-{self.index}", daemon=True)
+        process.start()
+        child_end.close()
+        self.conn, self.process, self.ready = parent_end, process, None
+
+    @property
+    def pid(self) -> int | None:
+        """The process id (None before `start`)."""
+        return None if self.process is None else self.process.pid
+
+    @property
+    def sentinel(self) -> int:
+        """A file descriptor that becomes readable when the process ends."""
+        return self.process.sentinel
+
+    def send(self, command: Command) -> bool:
+        """Send `command`; False if the pipe is broken (the worker died)."""
+        assert self.conn is not None
+        try:
+            self.conn.send(command)
+        except (OSError, ValueError):
+            return False
+        return True
+
+    def exit_reason(self) -> str:
+        """Why the process ended, for `info["error"]` ("killed by SIGKILL", "exited with code 3")."""
+        code = self.process.exitcode if self.process is not None else None
+        if code is None:
+            return "stopped answering"
+        if code < 0:
+            try:
+                return f"was killed by {signal.Signals(-code).name}"
+            except ValueError:
+                return f"was killed by signal {-code}"
+        return f"exited with code {code}"
+
+    def kill(self, join_timeout_s: float = 5.0) -> None:
+        """SIGKILL the process (if alive), reap it within `join_timeout_s` seconds, and close the pipe."""
+        if self.process is not None:
+            if self.process.exitcode is None:
+                self.process.kill()
+            self.process.join(join_timeout_s)
+        if self.conn is not None:
+            self.conn.close()

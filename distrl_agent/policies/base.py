@@ -1,0 +1,153 @@
+"""The `Policy` contract every distrl_agent policy implements (the small UI policy, the VLM policy).
+
+A policy is a `torch.nn.Module` that turns a batch of raw env observations into model inputs (`preprocess`), samples
+actions with their behaviour log-probabilities on rollout workers (`act`), re-scores stored actions with gradients on
+the learner (`evaluate`), and converts between its own action ids and `android_gym.actions.Action`. Replay stores raw
+observation arrays and the policy's action ids, so the learner re-encodes with the current code and weights.
+
+Weights travel as a plain `state_dict`; `shape_signature()` names every tensor's shape so that loading a checkpoint of
+another architecture fails with a message that says which tensors differ, not with torch's size-mismatch dump.
+"""
+
+from __future__ import annotations
+
+import abc
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import torch
+from torch import nn
+
+from android_gym.actions import Action
+from distrl_agent.errors import CheckpointError, DataError
+
+Inputs = dict[str, torch.Tensor]
+"""Model inputs produced by `Policy.preprocess` (policy-specific keys, batch first)."""
+Actions = dict[str, torch.Tensor]
+"""A batch of policy actions: `Policy.action_keys` -> (B,) int64 tensors."""
+
+
+@dataclass(frozen=True)
+class PolicyOutput:
+    """What the learner needs from one forward pass over a batch of (s_t, a_t).
+
+    Attributes:
+        log_prob: (B,) log π_θ(a_t|s_t) in nats, differentiable.
+        entropy: (B,) H(π_θ(·|s_t)) in nats (exact for factorised categorical policies), differentiable.
+        value: (B,) V_φ(s_t), differentiable.
+    """
+
+    log_prob: torch.Tensor
+    entropy: torch.Tensor
+    value: torch.Tensor
+
+
+class Policy(nn.Module, abc.ABC):
+    """An actor-critic over phone observations.
+
+    Subclasses guarantee: `act` and `evaluate` agree (exp(log_mu) is the probability `evaluate` gives the same action
+    under the same weights); invalid choices (padded elements, out-of-range spans) are never sampled; `config` is a
+    frozen dataclass from which `type(policy)(config)` rebuilds a policy that accepts this one's `state_dict`.
+
+    Attributes:
+        config: the frozen dataclass the policy was built from.
+        action_keys: the names of the discrete action fields, in a fixed order.
+    """
+
+    config: Any
+    action_keys: tuple[str, ...] = ()
+
+    @property
+    def device(self) -> torch.device:
+        """The device of the policy's parameters (where `preprocess` puts its tensors)."""
+        return next(self.parameters()).device
+
+    @abc.abstractmethod
+    def preprocess(self, observations: Sequence[Mapping[str, Any]], goals: Sequence[str] | None = None) -> Inputs:
+        """Encode a batch of env observations (numpy dicts as the env returns them) into model inputs.
+
+        Args:
+            observations: one observation per batch row.
+            goals: goal texts overriding `observation["goal"]`; None reads them from the observations.
+
+        Raises:
+            DataError: an observation lacks what the policy reads or has malformed arrays.
+        """
+
+    @abc.abstractmethod
+    def act(self, inputs: Inputs, deterministic: bool = False,
+            generator: torch.Generator | None = None) -> tuple[Actions, torch.Tensor]:
+        """Sample (or, if `deterministic`, pick the mode of) one action per row, without gradients.
+
+        Returns:
+            (actions, log_mu): the action ids and their (B,) log-probabilities under the current weights.
+        """
+
+    @abc.abstractmethod
+    def evaluate(self, inputs: Inputs, actions: Actions) -> PolicyOutput:
+        """Return log π(a|s), H(π(·|s)) and V(s) for stored actions, with gradients."""
+
+    @abc.abstractmethod
+    def value(self, inputs: Inputs) -> torch.Tensor:
+        """(B,) state value V(s)."""
+
+    @abc.abstractmethod
+    def instruction_value(self, inputs: Inputs) -> torch.Tensor:
+        """(B,) instruction value V(g): a critic of the goal alone (DigiRL), blind to the screen."""
+
+    @abc.abstractmethod
+    def to_env_action(self, actions: Mapping[str, Any], observations: Sequence[Mapping[str, Any]]) -> list[Action]:
+        """The env `Action` of each row of `actions` (tensors, arrays or lists), given the observations acted on."""
+
+    @abc.abstractmethod
+    def from_env_action(self, action: Action, observation: Mapping[str, Any]) -> dict[str, int] | None:
+        """The policy's action ids for an expert's env `action` on `observation`; None if it cannot express it."""
+
+    # -- shared helpers ---------------------------------------------------------------------------------------------
+    def collate_actions(self, actions: Sequence[Mapping[str, int]]) -> Actions:
+        """Stack per-step action dicts (as `from_env_action` returns them) into a batch of tensors.
+
+        Raises:
+            DataError: an action lacks one of `action_keys`.
+        """
+        for i, a in enumerate(actions):
+            missing = [k for k in self.action_keys if k not in a]
+            if missing:
+                raise DataError(f"action {i} lacks {missing}; expected the keys {list(self.action_keys)}")
+        return {k: torch.tensor([int(a[k]) for a in actions], dtype=torch.long, device=self.device)
+                for k in self.action_keys}
+
+    def shape_signature(self) -> dict[str, tuple[int, ...]]:
+        """Every state_dict entry's shape, which two policies must share for weights to transfer."""
+        return {name: tuple(t.shape) for name, t in self.state_dict().items()}
+
+    def check_state_dict(self, state_dict: Mapping[str, Any]) -> None:
+        """Check that `state_dict` fits this policy's architecture.
+
+        Raises:
+            CheckpointError: names missing, unexpected and mis-shaped tensors (at most five of each) and the config
+                this policy was built with.
+        """
+        mine = self.shape_signature()
+        theirs = {name: tuple(getattr(t, "shape", ())) for name, t in state_dict.items()}
+        missing = sorted(set(mine) - set(theirs))
+        unexpected = sorted(set(theirs) - set(mine))
+        wrong = [f"{n}: checkpoint {theirs[n]} vs policy {mine[n]}" for n in sorted(set(mine) & set(theirs))
+                 if theirs[n] != mine[n]]
+        if not (missing or unexpected or wrong):
+            return
+        parts = [f"{label} {items[:5]}" + (f" and {len(items) - 5} more" if len(items) > 5 else "")
+                 for label, items in (("missing", missing), ("unexpected", unexpected), ("mis-shaped", wrong)) if items]
+        raise CheckpointError(f"the checkpoint does not fit {type(self).__name__}({self.config}): " + "; ".join(parts)
+                              + ". Build the policy with the config the checkpoint was trained with.")
+
+    def load_state_dict(self, state_dict: Mapping[str, Any], strict: bool = True, assign: bool = False) -> Any:
+        """Load weights after `check_state_dict` (when `strict`), so architecture mismatches raise `CheckpointError`.
+
+        Raises:
+            CheckpointError: `strict` and the checkpoint's tensors do not match this policy's shapes.
+        """
+        if strict:
+            self.check_state_dict(state_dict)
+        return super().load_state_dict(state_dict, strict=strict, assign=assign)

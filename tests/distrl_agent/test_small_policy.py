@@ -1,0 +1,323 @@
+"""Tests of `SmallPolicy`: exact log-probs and entropies, masks, gradients, env-action conversions, checkpoints, BC."""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections import Counter
+
+import numpy as np
+import pytest
+import torch
+
+from android_gym.actions import Action, ActionType
+from android_gym.spaces import ELEMENT_CLASSES, ELEMENT_FLAGS
+from distrl_agent.errors import CheckpointError, DataError
+from distrl_agent.policies import ACTION_KEYS, Mode, SmallPolicy, SmallPolicyConfig
+from distrl_agent.policies.base import Inputs
+
+TINY = SmallPolicyConfig(vocab_size=512, max_goal_words=6, max_label_words=4, max_span_length=3, word_dim=16,
+                         hidden_dim=32, class_dim=4)
+CLICKABLE, FOCUSED = ELEMENT_FLAGS.index("clickable"), ELEMENT_FLAGS.index("focused")
+EDIT_TEXT = ELEMENT_CLASSES.index("EditText")
+
+
+def observation(goal: str, labels: list[str | None], boxes: list[tuple[float, float, float, float]] | None = None,
+                clickable: list[bool] | None = None, focused: int | None = None, length: int = 32) -> dict:
+    """An observation in `AndroidEnv`'s format; a None label is a padded row (element_mask 0).
+
+    Boxes default to a vertical list of full-width rows; `focused` makes that element a focused EditText.
+    """
+    k = len(labels)
+    mask = np.array([label is not None for label in labels], np.int8)
+    text = np.zeros((k, length), np.uint8)
+    for i, label in enumerate(labels):
+        raw = (label or "").encode("utf-8")[:length]
+        text[i, : len(raw)] = np.frombuffer(raw, np.uint8)
+    if boxes is None:
+        boxes = [(0.0, i / k, 1.0, (i + 0.9) / k) for i in range(k)]
+    flags = np.zeros((k, len(ELEMENT_FLAGS)), np.int8)
+    flags[:, CLICKABLE] = clickable if clickable is not None else mask
+    classes = np.full(k, ELEMENT_CLASSES.index("Button"), np.int64)
+    if focused is not None:
+        classes[focused], flags[focused, FOCUSED] = EDIT_TEXT, 1
+    return {"goal": goal, "element_mask": mask, "element_boxes": np.asarray(boxes, np.float32) * mask[:, None],
+            "element_class": classes * mask, "element_flags": flags * mask[:, None], "element_text": text}
+
+
+def repeat(inputs: Inputs, n: int) -> Inputs:
+    """The first row of `inputs` repeated n times (a cheap batch of one observation)."""
+    return {k: v[:1].expand(n, *v.shape[1:]) for k, v in inputs.items()}
+
+
+def joint_actions(n_elements: int, n_words: int, max_length: int) -> list[dict[str, int]]:
+    """Every distinct joint action: TAP x element, TYPE x valid span, and each other mode."""
+    base = {"mode": 0, "element": 0, "span_start": 0, "span_length": 1}
+    out = [{**base, "mode": int(Mode.TAP), "element": k} for k in range(n_elements)]
+    out += [{**base, "mode": int(Mode.TYPE), "span_start": s, "span_length": n}
+            for s in range(n_words) for n in range(1, max_length + 1) if s + n <= n_words]
+    return out + [{**base, "mode": int(m)} for m in Mode if m not in (Mode.TAP, Mode.TYPE)]
+
+
+def joint_key(mode: int, element: int, start: int, length: int) -> tuple[int, ...]:
+    """The part of an action that matters for its mode."""
+    return (mode, element) if mode == Mode.TAP else (mode, start, length) if mode == Mode.TYPE else (mode,)
+
+
+@pytest.fixture()
+def tiny() -> tuple[SmallPolicy, dict]:
+    """A tiny policy (seeded) and a 4-word goal over 3 elements plus one padded row."""
+    torch.manual_seed(0)
+    return SmallPolicy(TINY), observation("open New York maps", ["maps", "New York", "cancel", None], focused=2)
+
+
+def test_entropy_equals_brute_force_enumeration(tiny: tuple[SmallPolicy, dict]) -> None:
+    policy, obs = tiny
+    for case in (obs, observation("ok", ["ok"]), observation("?!", [None, None]), observation("go", [None])):
+        n_elements, n_words = int(case["element_mask"].sum()), len(case["goal"].strip("?!").split())
+        actions = joint_actions(n_elements, n_words, TINY.max_span_length)
+        inputs = repeat(policy.preprocess([case]), len(actions))
+        with torch.no_grad():
+            out = policy.evaluate(inputs, policy.collate_actions(actions))
+        p = out.log_prob.double().exp()
+        assert float(p.sum()) == pytest.approx(1.0, abs=1e-5)
+        brute = -float((p * out.log_prob.double()).sum())
+        assert float(out.entropy[0]) == pytest.approx(brute, abs=1e-4)
+        assert torch.isfinite(out.entropy).all() and torch.isfinite(out.log_prob).all()
+
+
+def test_log_prob_matches_sampling_frequency(tiny: tuple[SmallPolicy, dict]) -> None:
+    policy, obs = tiny
+    n = 40_000
+    inputs = repeat(policy.preprocess([obs]), n)
+    actions, log_mu = policy.act(inputs, generator=torch.Generator().manual_seed(1))
+    columns = [actions[k].tolist() for k in ACTION_KEYS]
+    keys = [joint_key(*row) for row in zip(*columns, strict=True)]
+    counts = Counter(keys)
+    probability: dict[tuple[int, ...], float] = {}
+    for key, lm in zip(keys, log_mu.tolist(), strict=True):
+        assert probability.setdefault(key, math.exp(lm)) == pytest.approx(math.exp(lm), rel=1e-4)
+    assert len(counts) == len(joint_actions(3, 4, TINY.max_span_length))  # every joint action is reachable
+    for key, count in counts.items():
+        p = probability[key]
+        assert abs(count / n - p) < 5 * math.sqrt(p * (1 - p) / n) + 1e-4, key
+
+
+def test_act_and_evaluate_agree(tiny: tuple[SmallPolicy, dict]) -> None:
+    policy, obs = tiny
+    inputs = policy.preprocess([obs, observation("tap maps", ["maps", None, "x", "y"]), obs])
+    for deterministic in (False, True):
+        actions, log_mu = policy.act(inputs, deterministic=deterministic, generator=torch.Generator().manual_seed(0))
+        torch.testing.assert_close(policy.evaluate(inputs, actions).log_prob.detach(), log_mu)
+    assert not log_mu.requires_grad
+
+
+def test_masks_never_sample_padded_elements_or_out_of_range_spans() -> None:
+    torch.manual_seed(1)
+    policy = SmallPolicy(TINY)
+    obs = observation("open the maps", ["maps", None, None, "cancel", None])
+    actions, _ = policy.act(repeat(policy.preprocess([obs]), 20_000), generator=torch.Generator().manual_seed(2))
+    tap, typed = actions["mode"] == Mode.TAP, actions["mode"] == Mode.TYPE
+    assert tap.any() and typed.any()
+    assert set(actions["element"][tap].tolist()) == {0, 3}
+    assert (actions["span_start"][typed] + actions["span_length"][typed] <= 3).all()
+    assert (actions["span_length"] >= 1).all()
+    no_elements = observation("?!", [None, None])  # no element and no goal word: neither TAP nor TYPE is possible
+    actions, log_mu = policy.act(repeat(policy.preprocess([no_elements]), 2_000))
+    assert not ((actions["mode"] == Mode.TAP) | (actions["mode"] == Mode.TYPE)).any()
+    assert torch.isfinite(log_mu).all()
+
+
+def test_evaluate_gradients_reach_every_parameter(tiny: tuple[SmallPolicy, dict]) -> None:
+    policy, obs = tiny
+    observations = [obs] * 4
+    inputs = policy.preprocess(observations)
+    actions = policy.collate_actions([
+        {"mode": int(Mode.TAP), "element": 1, "span_start": 0, "span_length": 1},
+        {"mode": int(Mode.TYPE), "element": 0, "span_start": 1, "span_length": 2},
+        {"mode": int(Mode.BACK), "element": 0, "span_start": 0, "span_length": 1},
+        {"mode": int(Mode.SCROLL_DOWN), "element": 0, "span_start": 0, "span_length": 1},
+    ])
+    out = policy.evaluate(inputs, actions)
+    (out.log_prob.sum() + out.entropy.sum() + out.value.sum() + policy.instruction_value(inputs).sum()).backward()
+    for name, parameter in policy.named_parameters():
+        assert parameter.grad is not None and parameter.grad.abs().sum() > 0, name
+        assert torch.isfinite(parameter.grad).all(), name
+
+
+def test_log_prob_of_tap_ignores_span_heads(tiny: tuple[SmallPolicy, dict]) -> None:
+    policy, obs = tiny
+    actions = policy.collate_actions([{"mode": int(Mode.TAP), "element": 2, "span_start": 3, "span_length": 3}])
+    policy.evaluate(policy.preprocess([obs]), actions).log_prob.sum().backward()
+    assert all(p.grad is None or not p.grad.any() for p in policy.start_head.parameters())
+    assert any(p.grad is not None and p.grad.any() for p in policy.element_head.parameters())
+
+
+def test_single_valid_option_has_finite_entropy_and_gradients() -> None:
+    torch.manual_seed(0)
+    policy = SmallPolicy(TINY)
+    inputs = policy.preprocess([observation("go", ["go", None, None])])
+    actions = policy.collate_actions([{"mode": int(Mode.TYPE), "element": 0, "span_start": 0, "span_length": 1}])
+    out = policy.evaluate(inputs, actions)
+    (out.log_prob + out.entropy).sum().backward()
+    assert torch.isfinite(out.entropy).all()
+    assert all(torch.isfinite(p.grad).all() for p in policy.parameters() if p.grad is not None)
+
+
+def test_instruction_value_depends_only_on_the_goal(tiny: tuple[SmallPolicy, dict]) -> None:
+    policy, obs = tiny
+    other_screen = observation(obs["goal"], ["x", None, "y z", "open"], focused=0)
+    inputs = policy.preprocess([obs, other_screen, observation("something else entirely", ["maps"])])
+    with torch.no_grad():
+        v_instruction, v_state = policy.instruction_value(inputs), policy.value(inputs)
+    assert float(v_instruction[0]) == pytest.approx(float(v_instruction[1]), abs=1e-6)
+    assert float(v_instruction[0]) != pytest.approx(float(v_instruction[2]), abs=1e-6)
+    assert float(v_state[0]) != pytest.approx(float(v_state[1]), abs=1e-6)
+
+
+def test_to_env_action_then_from_env_action_round_trips(tiny: tuple[SmallPolicy, dict]) -> None:
+    policy, obs = tiny
+    actions = joint_actions(3, 4, TINY.max_span_length)
+    env_actions = policy.to_env_action(policy.collate_actions(actions), [obs] * len(actions))
+    for ids, env_action in zip(actions, env_actions, strict=True):
+        assert env_action.is_parsed
+        assert policy.from_env_action(env_action, obs) == ids, env_action
+    by_mode = dict(zip((a["mode"] for a in actions), env_actions, strict=False))
+    assert by_mode[Mode.SCROLL_DOWN] == Action.swipe(0.5, 0.7, 0.5, 0.35)
+    assert by_mode[Mode.HOME] == Action.key(ActionType.PRESS_HOME)
+    assert policy.to_env_action({"mode": [Mode.TYPE], "element": [0], "span_start": [1], "span_length": [2]},
+                                [obs])[0] == Action.type("New York")
+    tap = policy.to_env_action({"mode": [0], "element": [1], "span_start": [0], "span_length": [1]}, [obs])[0]
+    assert tap.is_tap and tap.touch == pytest.approx((0.5, (1 + 0.45) / 4))
+
+
+def test_to_env_action_of_impossible_ids_is_an_invalid_action(tiny: tuple[SmallPolicy, dict]) -> None:
+    policy, obs = tiny
+    bad = {"mode": [Mode.TAP, Mode.TYPE], "element": [3, 0], "span_start": [0, 3], "span_length": [1, 2]}
+    assert [a.is_parsed for a in policy.to_env_action(bad, [obs, obs])] == [False, False]
+    with pytest.raises(DataError, match="rows"):
+        policy.to_env_action({k: [0] for k in ACTION_KEYS}, [obs, obs])
+
+
+def test_from_env_action_tap_picks_smallest_clickable_box() -> None:
+    policy = SmallPolicy(TINY)
+    boxes = [(0.0, 0.0, 1.0, 1.0), (0.1, 0.1, 0.6, 0.6), (0.2, 0.2, 0.3, 0.3), (0.7, 0.7, 0.9, 0.9)]
+    obs = observation("x", ["page", "card", "caption", "icon"], boxes=boxes, clickable=[True, True, False, False])
+    assert policy.from_env_action(Action.tap(0.25, 0.25), obs)["element"] == 1  # not the smaller non-clickable
+    assert policy.from_env_action(Action.tap(0.5, 0.9), obs)["element"] == 0
+    obs["element_flags"][:, CLICKABLE] = 0
+    assert policy.from_env_action(Action.tap(0.25, 0.25), obs)["element"] == 2  # none clickable: the smallest
+    assert policy.from_env_action(Action.tap(0.8, 0.8).with_element(3), obs)["element"] == 3
+    obs["element_mask"][:] = 0
+    assert policy.from_env_action(Action.tap(0.25, 0.25), obs) is None
+
+
+def test_from_env_action_text_keys_swipes_and_unsupported() -> None:
+    policy = SmallPolicy(TINY)
+    obs = observation('Search "MacBook Air" on amazon.com', ["search"])
+    type_ids = policy.from_env_action(Action.type("macbook air"), obs)
+    assert (type_ids["mode"], type_ids["span_start"], type_ids["span_length"]) == (Mode.TYPE, 1, 2)
+    assert policy.from_env_action(Action.type("macbook pro"), obs) is None
+    assert policy.from_env_action(Action.key(ActionType.PRESS_ENTER), obs)["mode"] == Mode.ENTER
+    assert policy.from_env_action(Action.key(ActionType.WAIT), obs)["mode"] == Mode.WAIT
+    assert policy.from_env_action(Action.swipe(0.5, 0.8, 0.5, 0.2), obs)["mode"] == Mode.SCROLL_DOWN
+    assert policy.from_env_action(Action.swipe(0.5, 0.2, 0.5, 0.8), obs)["mode"] == Mode.SCROLL_UP
+    unsupported = [Action.swipe(0.9, 0.5, 0.1, 0.5), Action(ActionType.LONG_PRESS, (0.5, 0.5), (0.5, 0.5)),
+                   Action.key(ActionType.STATUS_TASK_COMPLETE), Action(ActionType.OPEN_APP, text="Maps"),
+                   Action.invalid("garbage")]
+    assert [policy.from_env_action(a, obs) for a in unsupported] == [None] * len(unsupported)
+
+
+def test_load_state_dict_of_another_shape_raises_checkpoint_error(tiny: tuple[SmallPolicy, dict]) -> None:
+    policy, obs = tiny
+    clone = SmallPolicy(TINY)
+    clone.load_state_dict(policy.state_dict())
+    assert clone.shape_signature() == policy.shape_signature()
+    inputs = policy.preprocess([obs])
+    torch.testing.assert_close(clone.value(inputs), policy.value(inputs))
+    wider = SmallPolicy(SmallPolicyConfig(**{**TINY.__dict__, "hidden_dim": 48}))
+    with pytest.raises(CheckpointError, match=r"hidden_dim=48.*mis-shaped .*element_encoder"):
+        wider.load_state_dict(policy.state_dict())
+    with pytest.raises(CheckpointError, match="missing"):
+        policy.load_state_dict({k: v for k, v in policy.state_dict().items() if not k.startswith("value_head")})
+
+
+def test_config_rejects_bad_values() -> None:
+    with pytest.raises(ValueError, match="vocab_size"):
+        SmallPolicyConfig(vocab_size=1)
+    with pytest.raises(ValueError, match="max_span_length"):
+        SmallPolicyConfig(max_span_length=0)
+
+
+def test_preprocess_rejects_observations_without_elements() -> None:
+    with pytest.raises(DataError, match="include_elements"):
+        SmallPolicy(TINY).preprocess([{"goal": "x", "screenshot": np.zeros((4, 4, 3), np.uint8)}])
+
+
+# -- behaviour cloning on synthetic screens: the matching features must generalise to unseen words -------------------
+def random_words(rng: np.random.Generator, n: int, avoid: set[str]) -> list[str]:
+    """`n` distinct made-up lower-case words, none in `avoid`."""
+    out: list[str] = []
+    while len(out) < n:
+        word = "".join(rng.choice(list("abcdefghijklmnopqrstuvwxyz"), rng.integers(4, 9)))
+        if word not in avoid and word not in out:
+            out.append(word)
+    return out
+
+
+def bc_example(rng: np.random.Generator, vocab: list[str], k: int = 10) -> tuple[dict, dict[str, int]]:
+    """A synthetic screen and its expert action: tap the element whose label is in the goal, or type the query.
+
+    TAP screens: the goal holds random words with the target's label word at a random position; distractor labels
+    share no word with the goal. TYPE screens: a focused empty EditText, and the goal says "search for <1-3 words>
+    on <site>" after 0-2 random words; the expert types the query span.
+    """
+    n_real = int(rng.integers(3, k + 1))
+    picks = list(rng.choice(vocab, 12, replace=False))
+    labels: list[str | None] = [None] * k
+    rows = sorted(rng.choice(k, n_real, replace=False).tolist())
+    if rng.random() < 0.5:
+        goal_words = picks[:int(rng.integers(2, 7))]
+        target = rows[int(rng.integers(n_real))]
+        target_word = goal_words[int(rng.integers(len(goal_words)))]
+        for j, row in enumerate(rows):
+            labels[row] = picks[6 + j % 6] if row != target else target_word
+        if rng.random() < 0.5:
+            labels[target] = f"{picks[11]} {target_word}"
+        ids = {"mode": int(Mode.TAP), "element": target, "span_start": 0, "span_length": 1}
+        return observation(" ".join(goal_words), labels), ids
+    prefix, query = picks[:int(rng.integers(0, 3))], picks[3:3 + int(rng.integers(1, 4))]
+    goal = " ".join([*prefix, "search", "for", *query, "on", picks[6]])
+    for j, row in enumerate(rows):
+        labels[row] = picks[7 + j % 5]
+    labels[rows[0]] = ""
+    ids = {"mode": int(Mode.TYPE), "element": 0, "span_start": len(prefix) + 2, "span_length": len(query)}
+    return observation(goal, labels, focused=rows[0]), ids
+
+
+def test_behaviour_cloning_generalises_to_unseen_words() -> None:
+    rng = np.random.default_rng(0)
+    train_vocab = random_words(rng, 300, {"search", "for", "on"})
+    test_vocab = random_words(rng, 300, {"search", "for", "on", *train_vocab})
+    torch.manual_seed(0)
+    policy = SmallPolicy()
+    train = [bc_example(rng, train_vocab) for _ in range(3000)]
+    inputs = policy.preprocess([obs for obs, _ in train])
+    actions = policy.collate_actions([ids for _, ids in train])
+    optimiser = torch.optim.Adam(policy.parameters(), lr=3e-3)
+    for _ in range(300):
+        batch = torch.randint(len(train), (64,))
+        loss = -policy.evaluate({k: v[batch] for k, v in inputs.items()},
+                                {k: v[batch] for k, v in actions.items()}).log_prob.mean()
+        optimiser.zero_grad()
+        loss.backward()
+        optimiser.step()
+
+    test = [bc_example(rng, test_vocab) for _ in range(400)]
+    predicted, _ = policy.act(policy.preprocess([obs for obs, _ in test]), deterministic=True)
+    expert = policy.collate_actions([ids for _, ids in test])
+    hits = [joint_key(*(int(predicted[k][i]) for k in ACTION_KEYS)) == joint_key(*(int(expert[k][i])
+            for k in ACTION_KEYS)) for i in range(len(test))]
+    is_tap = (expert["mode"] == Mode.TAP).numpy()
+    tap_accuracy, type_accuracy = np.mean(np.array(hits)[is_tap]), np.mean(np.array(hits)[~is_tap])
+    assert tap_accuracy > 0.9 and type_accuracy > 0.9, (tap_accuracy, type_accuracy)
