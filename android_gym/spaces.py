@@ -89,7 +89,7 @@ class ObservationEncoder:
             if screenshot is None or screenshot.shape != self.screenshot_shape:
                 raise ConfigError(f"screenshot must have shape {self.screenshot_shape}, got "
                                   f"{None if screenshot is None else screenshot.shape}")
-            obs["screenshot"] = screenshot
+            obs["screenshot"] = np.array(screenshot)  # a copy: the device caches (read-only) frames
         obs["goal"] = goal
         if self.config.include_elements:
             obs.update(self.encode_elements(elements))

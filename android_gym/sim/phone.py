@@ -242,6 +242,9 @@ class SimPhone:
             app = self.apps[self.foreground]
             self.dialog = draw_dialog(self.rng, self.foreground, app.label, getattr(app, "is_browser", False))
             changed = True
+        for app in self.apps.values():  # time-driven app state (e.g. an install finishing)
+            if hasattr(app, "on_tick") and app.on_tick():
+                changed = True
         if changed:
             self._changed()
 

@@ -113,7 +113,8 @@ class WorkerProcess:
     Attributes:
         index: the env id this worker serves.
         conn: the parent's end of the pipe (None before `start`).
-        process: the `multiprocessing` process (None before `start`).
+        process: the `multiprocessing` process (None before `start`; closed after `kill`).
+        pid: its process id (None before `start`).
         ready: the worker's `Ready` message once it has arrived.
     """
 
@@ -124,6 +125,7 @@ class WorkerProcess:
         self.conn: Connection | None = None
         self.process: Any = None
         self.ready: Ready | None = None
+        self.pid: int | None = None
 
     def start(self) -> None:
         """Start the process; returns at once (the `Ready` message arrives later on `conn`)."""
@@ -132,23 +134,18 @@ class WorkerProcess:
                                        name=f"android_gym-pool-{self.index}", daemon=True)
         process.start()
         child_end.close()
-        self.conn, self.process, self.ready = parent_end, process, None
-
-    @property
-    def pid(self) -> int | None:
-        """The process id (None before `start`)."""
-        return None if self.process is None else self.process.pid
+        self.conn, self.process, self.ready, self.pid = parent_end, process, None, process.pid
 
     @property
     def sentinel(self) -> int:
         """A file descriptor that becomes readable when the process ends."""
         return self.process.sentinel
 
-    def send(self, command: Command) -> bool:
-        """Send `command`; False if the pipe is broken (the worker died)."""
+    def send(self, payload: bytes) -> bool:
+        """Send a pickled command (see `supervisor.encode`); False if the pipe is broken (the worker died)."""
         assert self.conn is not None
         try:
-            self.conn.send(command)
+            self.conn.send_bytes(payload)
         except (OSError, ValueError):
             return False
         return True
@@ -166,10 +163,15 @@ class WorkerProcess:
         return f"exited with code {code}"
 
     def kill(self, join_timeout_s: float = 5.0) -> None:
-        """SIGKILL the process (if alive), reap it within `join_timeout_s` seconds, and close the pipe."""
+        """SIGKILL the process (if alive), reap it within `join_timeout_s` seconds, and close the pipe (idempotent)."""
+        if self.conn is None or self.conn.closed:
+            return
+        self.conn.close()
         if self.process is not None:
             if self.process.exitcode is None:
                 self.process.kill()
             self.process.join(join_timeout_s)
-        if self.conn is not None:
-            self.conn.close()
+            try:
+                self.process.close()  # frees its sentinel now rather than at garbage collection
+            except ValueError:  # still running after join_timeout_s (unkillable, e.g. in uninterruptible I/O)
+                pass

@@ -24,8 +24,10 @@ HOME_URL = f"https://www.{SEARCH_HOST}/"
 
 
 class Browser(App):
-    """Chrome. Screens are web pages: `Screen.name` is the page kind, `Screen.args` holds "url", "host" and the
-    page's own arguments (see `android_gym.sim.web.search` and `android_gym.sim.web.shops`).
+    """Chrome: web pages with a URL bar, one `Screen` per page.
+
+    `Screen.name` is the page kind, `Screen.args` holds "url", "host" and the page's own arguments (see
+    `android_gym.sim.web.search` and `android_gym.sim.web.shops`).
 
     Typing in the URL bar and pressing ENTER opens a known site's page for a web address ("amazon.com",
     "https://www.ebay.com/sch/i.html?_nkw=lamp"); anything else is searched for on the search engine.
@@ -49,7 +51,7 @@ class Browser(App):
         """A new tab: the search engine's home page."""
         return self.page(HOME_URL)
 
-    # -- navigation -----------------------------------------------------------------------------------------------------
+    # -- navigation ----------------------------------------------------------------------------------------------------
     def page(self, text: str) -> Screen:
         """The page for a web address, or the search engine's results for any other text."""
         parts = split_url(text)
@@ -73,7 +75,7 @@ class Browser(App):
         screen.focus = QUERY_BOX
         return self.phone.open(PACKAGE, screen)
 
-    # -- views and events -----------------------------------------------------------------------------------------------
+    # -- views and events ----------------------------------------------------------------------------------------------
     def site(self, screen: Screen) -> Site:
         """The site that owns a page."""
         return self.sites[screen.args["host"]]
@@ -112,7 +114,7 @@ class Browser(App):
             return bool(text) and self.go(text, screen)
         return self.site(screen).submit(screen, rid)
 
-    # -- state ----------------------------------------------------------------------------------------------------------
+    # -- state ---------------------------------------------------------------------------------------------------------
     def state(self) -> dict[str, Any]:
         """What task checks read, as plain data.
 

@@ -189,7 +189,7 @@ class ClockApp(App):
             y = top + 140 + j * 130
             views.append(View(BUTTON, (840, y, WIDTH - MARGIN, y + 120), text=label, package=PACKAGE, clickable=True,
                               focusable=True, checkable=True, checked=args["pm"] == bool(j), on_tap=("ampm", bool(j)),
-                              style="toggle"))
+                              style="chip"))
         for k in range(12):  # the dial: hour k (or minute 5k) sits k * 30 degrees clockwise from 12 o'clock
             value = (k or 12) if hour_mode else 5 * k
             x = DIAL_CENTER[0] + round(DIAL_RADIUS * math.sin(math.radians(30 * k)))

@@ -249,5 +249,5 @@ def _search_bar(query: str, left: int) -> View:
     b = (left, CONTENT_TOP + 12, WIDTH - MARGIN, CONTENT_TOP + TOOLBAR_H - 12)
     return View(LINEAR, b, desc="Search apps & games", rid=f"{PACKAGE}:id/search_bar", package=PACKAGE,
                 clickable=True, focusable=True, on_tap=("search", query), style="searchbar", icon="search",
-                children=[View(TEXT_VIEW, (left + 130, b[1], b[2], b[3]), text=query or "Search apps & games",
+                children=[View(TEXT_VIEW, (left + 190, b[1], b[2], b[3]), text=query or "Search apps & games",
                                package=PACKAGE, style="" if query else "hint")])

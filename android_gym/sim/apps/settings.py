@@ -15,6 +15,7 @@ from android_gym.sim.app import App, Screen
 from android_gym.sim.layout import (
     CONTENT_BOTTOM,
     CONTENT_TOP,
+    IMAGE_VIEW,
     LINEAR,
     MARGIN,
     ROW_H,
@@ -149,7 +150,7 @@ PAGES: dict[str, tuple[str, tuple[Row, ...]]] = {
 
 
 def _breadcrumbs() -> dict[str, tuple[str, ...]]:
-    """Page id -> the titles of the pages above it, found once by walking the links from "main"."""
+    """Page id -> the titles of the pages between the main list and it, found once by walking links from "main"."""
     out: dict[str, tuple[str, ...]] = {"main": ()}
     queue = ["main"]
     while queue:
@@ -157,7 +158,7 @@ def _breadcrumbs() -> dict[str, tuple[str, ...]]:
         title, rows = PAGES[page]
         for row in rows:
             if row.kind == "link" and row.key in PAGES and row.key not in out:
-                out[row.key] = (*out[page], title)
+                out[row.key] = (*out[page], title) if page != "main" else ()  # like Android, crumbs skip the root
                 queue.append(row.key)
     return out
 
@@ -202,7 +203,7 @@ class SettingsApp(App):
             views.append(View(LINEAR, (MARGIN, top + 24, WIDTH - MARGIN, top + 168), desc="Search settings",
                               rid=f"{PACKAGE}:id/search_action_bar", package=PACKAGE, clickable=True,
                               focusable=True, on_tap=("search",), style="searchbar", icon="search", children=[
-                                  View(TEXT_VIEW, (MARGIN + 140, top + 24, WIDTH - MARGIN, top + 168),
+                                  View(TEXT_VIEW, (MARGIN + 190, top + 24, WIDTH - MARGIN, top + 168),
                                        text="Search settings", package=PACKAGE, style="hint")]))
             top += 200
         col = Column(top, PACKAGE, left=0, right=WIDTH)
@@ -274,13 +275,15 @@ class SettingsApp(App):
 def _two_line(y: int, title: str, summary: str, event: tuple | None, icon: str) -> View:
     """A preference row: title over summary; clickable when it has an `event`."""
     text_left = MARGIN + 132 if icon else MARGIN
-    kids = [View(TEXT_VIEW, (text_left, y + 30, WIDTH - MARGIN, y + (110 if summary else LINK_H - 30)), text=title,
+    # The icon is its own child so the renderer draws it leading, not centred on the (text-less) row.
+    kids = [View(IMAGE_VIEW, (MARGIN, y + 50, MARGIN + 100, y + 150), package=PACKAGE, icon=icon)] if icon else []
+    kids += [View(TEXT_VIEW, (text_left, y + 30, WIDTH - MARGIN, y + (110 if summary else LINK_H - 30)), text=title,
                  rid="android:id/title", package=PACKAGE, style="row_title")]
     if summary:
         kids.append(View(TEXT_VIEW, (text_left, y + 110, WIDTH - MARGIN, y + LINK_H - 20), text=summary,
                          rid="android:id/summary", package=PACKAGE, style="row_summary"))
     return View(LINEAR, (0, y, WIDTH, y + LINK_H), package=PACKAGE, clickable=event is not None,
-                focusable=event is not None, on_tap=event, style="row", icon=icon, children=kids)
+                focusable=event is not None, on_tap=event, style="row", children=kids)
 
 
 def _slider(y: int, label: str, key: str, value: int) -> View:

@@ -6,20 +6,27 @@ pixel its top-left corner shows) so that a cached sub-image of one view is drawn
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
 from android_gym.sim.render.icons import IconCache
 from android_gym.sim.render.text import TextCache
-from android_gym.sim.render.theme import RGB, Palette, TextStyle
-from android_gym.sim.view import Bounds
+from android_gym.sim.render.theme import ICON_COLOURS, RGB, Palette, TextStyle, readable
+from android_gym.sim.view import Bounds, View
 
 Rect = tuple[int, int, int, int]
 """(left, top, right, bottom) in image pixels, right/bottom exclusive."""
 
+Painter = Callable[["Canvas", View, Rect, "RGB | None"], "RGB | None"]
+"""Draws one view (not its children) given its rectangle and the colour behind it (None if not flat); returns
+the colour its children are drawn on (None if not flat)."""
+
 MIN_FONT_PX = 5  # smaller FreeType text is unreadable noise; clipping a slightly big font is better
 LINE_FILL = 0.8  # single-line text may use up to this fraction of its view's height
+SMALL_ICON_VIEW_PX = 96  # device px: views this small are icon-sized, so their glyph fills them
+LEADING_ICON_PX = 132  # device px: the slot of a row's leading icon (Android's 48dp list icon column, minus margin)
 
 
 class Canvas:
@@ -97,7 +104,7 @@ class Canvas:
         box_w, box_h = right - left, r[3] - r[1]
         if box_w <= 0 or box_h <= 0:
             return None
-        mask = self.text.mask(text, self.font_px(r, style), box_w, box_h, style.bold)
+        mask = self.text.mask(text, self.font_px(r, style), box_w, box_h, style.bold, style.align)
         mw, mh = mask.size
         x = left + (box_w - mw) // 2 if style.align == "center" else right - mw if style.align == "right" else left
         y = r[1] + (box_h - mh) // 2
@@ -108,6 +115,38 @@ class Canvas:
             x, y = left, r[1] + (box_h - mh) // 2
         self.image.paste(colour, (x, y, x + mw, y + mh), mask)
         return (x, y, x + mw, y + mh)
+
+    def label(self, v: View, r: Rect, style: TextStyle, bg: RGB | None, colour: RGB | None = None,
+              leading: bool = False) -> Rect | None:
+        """Draw `v`'s icon and text in `r`; returns where the text landed (None if none was drawn).
+
+        The icon leads the text in a square slot at the left, or is centred when the view has no text (unless
+        `leading`, for rows whose text lives in child views). Colours that would vanish on `bg` (text over a video,
+        say) are swapped for white or black.
+
+        Args:
+            v: the view; its `icon`, `text` and `enabled` are used.
+            r: its rectangle in image pixels.
+            style: size, alignment, padding, weight and palette colour of the text.
+            bg: the colour under `r`, or None when unknown.
+            colour: overrides the style's text colour.
+            leading: put the icon in the leading slot even without text.
+        """
+        p = self.palette
+        ink = readable(colour or (getattr(p, style.colour) if v.enabled else p.hint), bg)
+        inset = 0
+        if v.icon:
+            glyph_ink = ICON_COLOURS.get(v.icon) or readable(p.system_icon, bg)
+            if v.text or leading:
+                pad = int(style.pad * self.scale + 0.5)
+                inset = min((r[3] - r[1]) * 4 // 5, int(LEADING_ICON_PX * self.scale + 0.5))
+                self.icon(v.icon, (r[0] + pad, r[1], r[0] + pad + inset, r[3]), glyph_ink, 0.55)
+            else:
+                b = v.bounds
+                small = min(b[2] - b[0], b[3] - b[1]) <= SMALL_ICON_VIEW_PX
+                self.icon(v.icon, r, glyph_ink, 0.85 if small else 0.42)
+                return None
+        return self.text_in(r, v.text, style, ink, inset)
 
     def icon(self, name: str, r: Rect, colour: RGB, frac: float) -> None:
         """Draw system glyph `name` centred in `r`, its side `frac` of the short side of `r`."""

@@ -94,21 +94,22 @@ class Renderer:
 
     def _draw_cached(self, c: Canvas, v: View, bg: RGB) -> None:
         """Paste the sub-image of `v` drawn on `bg`, drawing it first if it is not cached."""
-        x0, y0, x1, y1 = v.bounds
-        s = c.scale
-        w, h = int((x1 - x0) * s + 0.5), int((y1 - y0) * s + 0.5)
+        x, y, x1, y1 = c.box(v.bounds)
+        # The size comes from the rounded edges in place, so that stacked rows tile without overlapping; it is part
+        # of the key because the same row may round one pixel taller or shorter at another position.
+        w, h = x1 - x, y1 - y
         if w <= 0 or h <= 0:
             return
-        key = (self._signature(v), s, c.palette.name, bg)
+        key = (self._signature(v), w, h, c.scale, c.palette.name, bg)
         patch = self.patches.get(key)
         if patch is None:
             patch = Image.new("RGB", (w, h), bg)
-            sub = Canvas(patch, s, (x0, y0), c.palette, self.text, self.icons)
+            sub = Canvas(patch, c.scale, (v.bounds[0], v.bounds[1]), c.palette, self.text, self.icons)
             child_bg = painter_for(v)(sub, v, (0, 0, w, h), bg)
             for child in v.children:
                 self._draw(sub, child, child_bg)
             self.patches.put(key, patch)
-        c.image.paste(patch, (int((x0 - c.ox) * s + 0.5), int((y0 - c.oy) * s + 0.5)))
+        c.image.paste(patch, (x, y))
 
     def _signature(self, v: View) -> tuple:
         """Everything about `v`'s subtree that shows on screen, relative to `v`'s top-left corner.

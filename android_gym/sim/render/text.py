@@ -10,6 +10,7 @@ sizes it moves glyphs by less than a pixel.
 from __future__ import annotations
 
 import math
+import unicodedata
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -19,6 +20,11 @@ ELLIPSIS = "\u2026"
 LINE_SPACING = 1.15  # line pitch as a multiple of the font's ascent + descent, close to Android's default
 BOLD_MIN_PX = 9  # below this size a thickened glyph is a blob, so bold is dropped
 MAX_GLYPHS = 20_000  # per renderer; past it the glyph tables restart (only scripts with huge alphabets get there)
+MISSING = "\uffff"  # a noncharacter: every font draws its "missing glyph" box for it
+STAND_INS = {"\u2014": "-", "\u2013": "-", "\u2022": "\u00b7", "\u00d7": "x", "\u20ac": "EUR", "\u00a3": "GBP",
+             "\u2192": "->", "\u2190": "<-", "\u2605": "*", "\u2606": "*", "\u2713": "v", "\u00bd": "1/2",
+             "\u00ae": "(R)", "\u00df": "ss", "\u00a0": " "}
+"""ASCII stand-ins for characters the bundled font lacks (it covers ASCII and a little punctuation only)."""
 
 
 class _Face:
@@ -29,20 +35,32 @@ class _Face:
         self.ascent, self.descent = self.font.getmetrics()
         self.height = self.ascent + self.descent
         self.pitch = max(1, int(self.height * LINE_SPACING))
-        self.glyphs: dict[str, tuple[Image.Image | None, float]] = {}
+        self.glyphs: dict[str, tuple[Image.Image | None, float, int]] = {}
+        self._missing = bytes(self.font.getmask(MISSING))
 
-    def glyph(self, ch: str) -> tuple[Image.Image | None, float]:
-        """Coverage image of `ch` drawn at the origin (None for blank glyphs) and its advance width."""
+    def glyph(self, ch: str) -> tuple[Image.Image | None, float, int]:
+        """Coverage image of `ch` (None for blank glyphs), its advance width, and its left bearing (<= 0)."""
         found = self.glyphs.get(ch)
         if found is None:
-            advance = self.font.getlength(ch)
-            right = self.font.getbbox(ch)[2]
+            shown = self._stand_in(ch)
+            advance = self.font.getlength(shown)
+            left, _, right, _ = self.font.getbbox(shown)
+            left = min(0, int(left))  # glyphs like "s" can start left of the pen at small sizes
             image = None
-            if right > 0 and not ch.isspace():
-                image = Image.new("L", (int(right) + 1, self.height))
-                ImageDraw.Draw(image).text((0, 0), ch, fill=255, font=self.font)
-            found = self.glyphs[ch] = (image, advance)
+            if right > left and not shown.isspace():
+                image = Image.new("L", (int(right) - left + 1, self.height))
+                ImageDraw.Draw(image).text((-left, 0), shown, fill=255, font=self.font)
+            found = self.glyphs[ch] = (image, advance, left)
         return found
+
+    def _stand_in(self, ch: str) -> str:
+        """`ch` if the font has it; else an ASCII look-alike ("e" for "\u00e9", "-" for a dash), else `ch` (a box)."""
+        if ch.isascii() or bytes(self.font.getmask(ch)) != self._missing:
+            return ch
+        if ch in STAND_INS:
+            return STAND_INS[ch]
+        base = unicodedata.normalize("NFKD", ch)[:1]  # drop accents: the letter stays readable
+        return base if base.isascii() and base else ch
 
     def measure(self, text: str) -> float:
         """Width of `text` in pixels, as `compose` lays it out."""
@@ -78,26 +96,27 @@ class TextCache:
         """Pixels from one line's top to the next line's top at font size `px`."""
         return self.face(px).pitch
 
-    def mask(self, text: str, px: int, box_w: int, box_h: int, bold: bool = False) -> Image.Image:
+    def mask(self, text: str, px: int, box_w: int, box_h: int, bold: bool = False, align: str = "left") -> Image.Image:
         """Coverage mask of `text` at `px` pixels that fits a `box_w` x `box_h` pixel box.
 
         Text that fits on one line is returned as is. Longer text wraps at spaces onto as many lines as the box
         height holds, and the last line ends with an ellipsis, as Android's TextView does with `ellipsize=end`.
-        Lines are centred within the mask's width; the caller aligns the mask in its box.
+        Wrapped lines are aligned within the mask per `align` ("left", "center", "right"); the caller aligns the
+        mask in its box.
         """
         bold = bold and px >= BOLD_MIN_PX
         line = self.masks.get(("line", text, px, bold))
         if line is not None and line.width <= box_w:
             return line
         if line is None and "\n" not in text:
-            line = self.masks.put(("line", text, px, bold), self._compose([text], px, bold))
+            line = self.masks.put(("line", text, px, bold), self._compose([text], px, bold, "left"))
             if line.width <= box_w:
                 return line
-        key = ("fit", text, px, bold, box_w, box_h)
+        key = ("fit", text, px, bold, box_w, box_h, align)
         fitted = self.masks.get(key)
         if fitted is None:
             lines = self._wrap(text, self.face(px), box_w, max(1, box_h // self.line_height(px)))
-            fitted = self.masks.put(key, self._compose(lines, px, bold))
+            fitted = self.masks.put(key, self._compose(lines, px, bold, align))
         return fitted
 
     # -- internals ----------------------------------------------------------------------------------------------------
@@ -119,19 +138,19 @@ class TextCache:
             lines[-1] += ELLIPSIS  # more text follows: force the ellipsis even if the cut line fits
         return [_ellipsize(line, face, box_w) for line in lines]
 
-    def _compose(self, lines: list[str], px: int, bold: bool) -> Image.Image:
-        """Lay `lines` out from cached glyphs, each line centred in the widest one."""
+    def _compose(self, lines: list[str], px: int, bold: bool, align: str) -> Image.Image:
+        """Lay `lines` out from cached glyphs, each aligned per `align` within the widest one."""
         face = self.face(px)
         widths = [math.ceil(face.measure(line)) + 1 + bold for line in lines]
         width = max(1, *widths)
         mask = Image.new("L", (width, face.pitch * (len(lines) - 1) + face.height))
         for i, (line, line_w) in enumerate(zip(lines, widths, strict=True)):
-            x, y = (width - line_w) / 2, i * face.pitch
+            x, y = {"left": 0, "center": (width - line_w) // 2}.get(align, width - line_w), i * face.pitch
             for ch in line:
-                image, advance = face.glyph(ch)
+                image, advance, bearing = face.glyph(ch)
                 if image is not None:
                     # Pasting solid ink through the glyph's coverage composites overlapping edges correctly.
-                    left = int(x + 0.5)
+                    left = int(x + 0.5) + bearing
                     mask.paste(255, (left, y, left + image.width, y + image.height), image)
                     if bold:  # the bundled font has no bold face: overstrike one pixel to the right
                         mask.paste(255, (left + 1, y, left + 1 + image.width, y + image.height), image)

@@ -9,6 +9,7 @@ import zlib
 from dataclasses import dataclass
 
 RGB = tuple[int, int, int]
+MIN_CONTRAST = 70  # luminance gap below which text or a glyph is swapped for white or black to stay readable
 
 
 @dataclass(frozen=True)
@@ -108,7 +109,7 @@ TEXT_STYLES: dict[str, TextStyle] = {
     "price": TextStyle(size=48, colour="price", bold=True),
     "button": TextStyle(size=42, colour="on_accent", align="center", pad=24),
     "row": TextStyle(size=42, pad=48),
-    "sponsored": TextStyle(size=42, pad=48),
+    "sponsored": TextStyle(size=34, colour="sponsored_text", pad=8, bold=True),
     "card": TextStyle(size=42, pad=36),
     "field": TextStyle(size=42, pad=40),
     "searchbar": TextStyle(size=42, colour="hint", pad=40),
@@ -120,6 +121,25 @@ TEXT_STYLES: dict[str, TextStyle] = {
     "secondary": TextStyle(size=36, colour="text_secondary"),
     "sponsored_label": TextStyle(size=30, colour="sponsored_text", align="right", pad=24),
     "checkbox": TextStyle(size=42),
+    "display": TextStyle(size=150, align="center"),
+    "time": TextStyle(size=96),
+    "time_field": TextStyle(size=120, align="center"),
+    "dial": TextStyle(size=44, align="center"),
+    "toggle": TextStyle(size=40, align="center", pad=12),
+    "text_button": TextStyle(size=42, colour="accent", align="center", pad=16),
+    "outlined_button": TextStyle(size=42, colour="accent", align="center", pad=24),
+    "suggestion": TextStyle(size=42, pad=48),
+    "section": TextStyle(size=48, bold=True),
+    "tabs": TextStyle(size=38, colour="text_secondary"),
+    "rating": TextStyle(size=34, colour="text_secondary"),
+    "confirmation": TextStyle(size=42, colour="accent", bold=True),
+    "answer": TextStyle(size=46, bold=True),
+    "url": TextStyle(size=32, colour="text_secondary"),
+    "meta": TextStyle(size=34, colour="text_secondary"),
+    "channel": TextStyle(size=38, colour="text_secondary"),
+    "row_title": TextStyle(size=44),
+    "row_summary": TextStyle(size=36, colour="text_secondary"),
+    "banner": TextStyle(size=60, colour="on_accent", align="center", pad=48, bold=True),
 }
 """Text settings per view `style`; styles not listed here use the "" entry (plain text)."""
 
@@ -127,11 +147,40 @@ TEXT_STYLES: dict[str, TextStyle] = {
 APP_COLOURS: dict[str, RGB] = {
     "mail": (234, 67, 53), "map": (52, 168, 83), "photo": (251, 188, 4), "camera": (95, 99, 104),
     "phone": (26, 115, 232), "sms": (26, 115, 232), "calendar": (66, 133, 244), "contacts": (25, 103, 210),
-    "files": (26, 115, 232), "chrome": (255, 255, 255), "youtube": (255, 0, 0), "play_store": (1, 135, 95),
+    "files": (26, 115, 232), "chrome": (66, 133, 244), "youtube": (255, 0, 0), "play_store": (1, 135, 95),
     "store": (1, 135, 95), "settings": (95, 99, 104), "clock": (26, 115, 232), "launcher": (60, 64, 67),
-    "browser": (255, 255, 255), "shop": (255, 153, 0), "amazon": (35, 47, 62), "ebay": (255, 255, 255),
+    "browser": (66, 133, 244), "shop": (255, 153, 0), "amazon": (35, 47, 62), "ebay": (229, 50, 56),
     "music": (255, 87, 34), "notes": (251, 188, 4), "calculator": (60, 64, 67), "weather": (66, 133, 244),
+    "google": (66, 133, 244), "playstore": (1, 135, 95),
 }
+
+
+ICON_COLOURS: dict[str, RGB] = {"youtube_logo": (255, 0, 0)}
+"""Glyphs that keep their brand colour wherever they are drawn (others take the theme's icon colour)."""
+
+
+def luminance(colour: RGB) -> float:
+    """Perceived brightness of `colour`, 0 (black) to 255 (white), with the Rec. 601 weights.
+
+    >>> luminance((255, 255, 255))
+    255.0
+    """
+    r, g, b = colour
+    return 0.299 * r + 0.587 * g + 0.114 * b
+
+
+def readable(colour: RGB, background: RGB | None) -> RGB:
+    """`colour`, or white / near-black when it would not stand out on `background` (e.g. text over a video).
+
+    >>> readable((32, 33, 36), (0, 0, 0))
+    (255, 255, 255)
+    """
+    if background is None:
+        return colour
+    bg = luminance(background)
+    if abs(luminance(colour) - bg) >= MIN_CONTRAST:
+        return colour
+    return (255, 255, 255) if bg < 128 else (32, 33, 36)
 
 
 def name_colour(name: str) -> RGB:

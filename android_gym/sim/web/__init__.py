@@ -6,7 +6,8 @@ functions usable without a phone (task templates and experts read them).
 
 from __future__ import annotations
 
-from android_gym.sim.web.search import ARTICLE_SITES, HOST as SEARCH_HOST, SearchEngine
+from android_gym.sim.web.search import ARTICLE_SITES, SearchEngine
+from android_gym.sim.web.search import HOST as SEARCH_HOST
 from android_gym.sim.web.shop_specs import SHOPS
 from android_gym.sim.web.shops import make_shops
 from android_gym.sim.web.site import ArticleSite, Site, Web

@@ -8,6 +8,7 @@ or product, longest match first) and returns the answer card it shows, or None. 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -60,14 +61,14 @@ class Answer:
         return {"kind": self.kind, "subject": self.subject, "detail": self.detail, "text": self.lines[0]}
 
 
-def find_name(names: object, query: str) -> str | None:
+def find_name(names: Iterable[str], query: str) -> str | None:
     """The longest of `names` that occurs in normalised `query` as whole words, or None.
 
     >>> find_name(["york", "new york"], "weather in new york today")
     'new york'
     """
     padded = f" {query} "
-    hits = [n for n in names if f" {n} " in padded]  # type: ignore[attr-defined]
+    hits = [n for n in names if f" {n} " in padded]
     return max(hits, key=len) if hits else None
 
 

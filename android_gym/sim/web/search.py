@@ -20,12 +20,13 @@ from android_gym.sim.web.catalog import CATEGORY_OF, display_name, normalize
 from android_gym.sim.web.content import Answer, answer, find_name, slug
 from android_gym.sim.web.places import CITIES, title
 from android_gym.sim.web.shop_specs import SHOPS
-from android_gym.sim.web.site import PACKAGE, WEB_TOP, Site, display_url, search_field
+from android_gym.sim.web.site import PACKAGE, WEB_TOP, Site, Web, display_url, search_field
 
 HOST = "google.com"
 QUERY_BOX = "search-query"
 """Resource-id of the query box on both search pages."""
 RESULTS_PER_PAGE = 8
+_TRAVEL_ADS = (("booking.com", "Hotels in {city} - Book Now"), ("expedia.com", "Cheap Flights to {city} | Expedia"))
 
 ARTICLE_SITES: dict[str, str] = {
     "wikipedia.org": "Wikipedia", "weather.com": "The Weather Channel", "accuweather.com": "AccuWeather",
@@ -33,7 +34,7 @@ ARTICLE_SITES: dict[str, str] = {
     "theguardian.com": "The Guardian", "yelp.com": "Yelp", "tripadvisor.com": "Tripadvisor",
     "opentable.com": "OpenTable", "timeanddate.com": "timeanddate.com", "reddit.com": "Reddit", "quora.com": "Quora",
     "youtube.com": "YouTube", "rtings.com": "RTINGS.com", "cnet.com": "CNET", "britannica.com": "Britannica",
-    "booking.com": "Booking.com", "medium.com": "Medium",
+    "booking.com": "Booking.com", "expedia.com": "Expedia", "medium.com": "Medium",
 }
 """Non-shop sites results link to (each shows a seeded article)."""
 
@@ -113,7 +114,7 @@ def _topical(card: Answer) -> list[Result]:
 class SearchEngine(Site):
     """The search engine: home page, result pages (answer card, sponsored and organic links)."""
 
-    def __init__(self, web: Any) -> None:
+    def __init__(self, web: Web) -> None:
         super().__init__(web, HOST, "Google")
 
     def route(self, path: str, params: dict[str, str]) -> tuple[str, dict[str, Any]]:
@@ -140,14 +141,15 @@ class SearchEngine(Site):
         product = find_name(CATEGORY_OF, q)
         city = find_name(CITIES, q)
         ads = []
-        for host in rng.permutation(sorted(SHOPS))[:count]:
+        for i, host in enumerate(rng.permutation(sorted(SHOPS))[:count]):
             spec = SHOPS[str(host)]
             if product:
                 ads.append(Result(f"{display_name(product)} - Huge Savings | {spec.name}",
                                   spec.search_url(product), spec.name, "Shop today's deals.", sponsored=True))
             elif city:
-                ads.append(Result(f"Hotels in {title(city)} - Book Now", f"https://www.booking.com/city/{slug(city)}",
-                                  "Booking.com", "Free cancellation on most rooms.", sponsored=True))
+                travel, heading = _TRAVEL_ADS[i]
+                ads.append(Result(heading.format(city=title(city)), f"https://www.{travel}/city/{slug(city)}",
+                                  ARTICLE_SITES[travel], "Free cancellation on most bookings.", sponsored=True))
             else:
                 ads.append(Result(f"Shop millions of items | {spec.name}", f"https://www.{spec.host}/", spec.name,
                                   "Low prices every day.", sponsored=True))
@@ -193,7 +195,7 @@ class SearchEngine(Site):
         y = top
         kids = []
         if r.sponsored:
-            kids.append(View(TEXT_VIEW, (x0, y, x1, y + 56), text="Sponsored", package=PACKAGE, style="sponsored"))
+            kids.append(View(TEXT_VIEW, (x0, y, x1, y + 56), text="Sponsored", package=PACKAGE, style="meta"))
             y += 56
         kids += [View(TEXT_VIEW, (x0, y, x1, y + 60), text=f"{r.site} · {display_url(r.url)}", package=PACKAGE,
                       style="url"),

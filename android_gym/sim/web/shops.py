@@ -60,7 +60,7 @@ class ShopSite(Site):
             rng = web.phone.rng
             self.layout = ShopLayout(bool(rng.random() < 0.5), bool(rng.random() < 0.5), int(rng.integers(2)))
 
-    # -- addresses ------------------------------------------------------------------------------------------------------
+    # -- addresses -----------------------------------------------------------------------------------------------------
     def route(self, path: str, params: dict[str, str]) -> tuple[str, dict[str, Any]]:
         """Home, search (`search_path?search_param=`), product (`product_path<pid>?k=&r=|sp=`) and cart pages."""
         s = self.spec
@@ -89,7 +89,7 @@ class ShopSite(Site):
             return f"https://www.{self.host}/cart"
         return f"https://www.{self.host}/"
 
-    # -- content --------------------------------------------------------------------------------------------------------
+    # -- content -------------------------------------------------------------------------------------------------------
     def product(self, args: dict[str, Any]) -> Product:
         """The product a product page shows."""
         pool = catalog.adverts if args["sponsored"] else catalog.organic
@@ -113,7 +113,7 @@ class ShopSite(Site):
         """The resource-id of the search box in this episode's layout."""
         return self.spec.search_ids[self.layout.ids]
 
-    # -- pages ----------------------------------------------------------------------------------------------------------
+    # -- pages ---------------------------------------------------------------------------------------------------------
     def build(self, screen: Screen) -> list[View]:
         """The page's views."""
         col = Column(WEB_TOP, PACKAGE)
@@ -134,8 +134,7 @@ class ShopSite(Site):
         return col.views
 
     def _banner(self, col: Column) -> None:
-        col.add(View(FRAME, (0, col.y, WIDTH, col.y + 300), text=self.spec.banner, package=PACKAGE, style="banner",
-                     icon="promo"))
+        col.add(View(FRAME, (0, col.y, WIDTH, col.y + 300), text=self.spec.banner, package=PACKAGE, style="banner"))
         col.gap(24)
 
     def _home(self, col: Column) -> None:
@@ -161,13 +160,14 @@ class ShopSite(Site):
         x0, x1, y = MARGIN, WIDTH - MARGIN, col.y
         kids: list[View] = []
         if self.layout.cards:
-            kids.append(View(IMAGE_VIEW, (x0, y, x1, y + 240), desc="Product image", package=PACKAGE, icon="product"))
+            kids.append(View(IMAGE_VIEW, (x0, y, x1, y + 240), desc="Product image", package=PACKAGE, icon="image",
+                             style="image"))
             y += 240
         if p.sponsored:
             kids.append(View(TEXT_VIEW, (x0 + 24, y + 8, x1, y + 58), text="Sponsored", package=PACKAGE,
-                             style="sponsored"))
+                             style="meta"))
             y += 58
-        kids += [View(TEXT_VIEW, (x0 + 24, y, x1 - 24, y + 130), text=p.title, package=PACKAGE, style="title"),
+        kids += [View(TEXT_VIEW, (x0 + 24, y, x1 - 24, y + 130), text=p.title, package=PACKAGE, style="row_title"),
                  View(TEXT_VIEW, (x0 + 24, y + 130, x1 - 24, y + 190), text=f"{p.rating} out of 5 stars "
                       f"({p.reviews:,})", package=PACKAGE, style="rating"),
                  View(TEXT_VIEW, (x0 + 24, y + 190, x1 - 24, y + 260), text=f"${p.price:,.2f}", package=PACKAGE,
@@ -180,10 +180,10 @@ class ShopSite(Site):
     def _product(self, col: Column, screen: Screen) -> None:
         p = self.product(screen.args)
         if p.sponsored:
-            col.text("Sponsored", height=60, style="sponsored")
+            col.text("Sponsored", height=60, style="meta")
         col.text(p.title, height=200, style="title", rid="productTitle")
         col.add(View(IMAGE_VIEW, (MARGIN, col.y, WIDTH - MARGIN, col.y + 420), desc="Product image",
-                     package=PACKAGE, icon="product"))
+                     package=PACKAGE, icon="image", style="image"))
         col.text(f"{p.rating} out of 5 stars · {p.reviews:,} ratings", height=80, style="rating")
         col.text(f"${p.price:,.2f}", height=110, style="price", rid="price")
         col.button(self.spec.add_label, ("add_to_cart",), height=150, rid=self.spec.add_ids[self.layout.ids],
@@ -205,7 +205,7 @@ class ShopSite(Site):
         col.add(View(BUTTON, (MARGIN, col.y, WIDTH - MARGIN, col.y + 150), text="Proceed to checkout",
                      package=PACKAGE, clickable=True, focusable=True, on_tap=("checkout",), style="button"))
 
-    # -- events ---------------------------------------------------------------------------------------------------------
+    # -- events --------------------------------------------------------------------------------------------------------
     def handle(self, event: tuple, screen: Screen) -> bool:
         """Add to cart puts the page's product in the cart (again: one more); checkout and Buy Now are not built."""
         if event == ("add_to_cart",) and screen.name == "product":

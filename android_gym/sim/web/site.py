@@ -159,7 +159,7 @@ def header(col: Column, name: str, cart: int | None = None, cart_url: str = "", 
     """A site's top bar: its logo and, for shops, a cart button with the item count."""
     y = col.y
     kids = [View(TEXT_VIEW, (MARGIN, y, 640, y + 150), text=name, desc=f"{name} home", package=PACKAGE,
-                 style="logo", icon="logo")]
+                 style="logo")]
     if cart is not None:
         kids.append(View(BUTTON, (WIDTH - 340, y + 20, WIDTH - MARGIN, y + 130), text=f"Cart ({cart})",
                          desc=f"Cart, {cart} items", rid=cart_rid, package=PACKAGE, clickable=True, focusable=True,

@@ -11,8 +11,7 @@ from pathlib import Path
 import pytest
 
 from android_gym.errors import ConfigError
-from android_gym.sim.apps import DEFAULT_APPS, LAUNCHER
-from android_gym.sim.apps import clock, playstore, settings, youtube
+from android_gym.sim.apps import DEFAULT_APPS, LAUNCHER, clock, playstore, settings, youtube
 from android_gym.sim.perturbations import PerturbationConfig
 from android_gym.sim.phone import SimPhone
 from android_gym.tasks.expert import find
@@ -45,7 +44,7 @@ def finish_loading(phone: SimPhone) -> None:
         phone.tick()
 
 
-# -- catalogue --------------------------------------------------------------------------------------------------------
+# -- catalogue ---------------------------------------------------------------------------------------------------------
 def test_default_apps_include_new_apps_after_launcher() -> None:
     """The four apps are installed, after the launcher."""
     packages = [cls.package for cls in DEFAULT_APPS]
@@ -71,7 +70,7 @@ def test_launcher_icons_open_apps_when_tapped() -> None:
         assert phone.foreground == package
 
 
-# -- Settings ---------------------------------------------------------------------------------------------------------
+# -- Settings ----------------------------------------------------------------------------------------------------------
 def test_settings_wifi_switch_toggles_system_when_path_followed() -> None:
     """Network & internet > Internet > Wi-Fi turns Wi-Fi off and back on."""
     phone = make_phone()
@@ -150,7 +149,7 @@ def test_settings_placeholder_page_opens_when_row_not_modelled() -> None:
     assert phone.key("back") and phone.state()["apps"][settings.PACKAGE]["page"] == "main"
 
 
-# -- Clock --------------------------------------------------------------------------------------------------------------
+# -- Clock -------------------------------------------------------------------------------------------------------------
 def test_clock_picker_adds_alarm_when_time_chosen() -> None:
     """Add alarm, 7 on the dial, 30 minutes, PM, OK -> an enabled 19:30 alarm."""
     phone = make_phone()
@@ -215,7 +214,7 @@ def test_clock_tabs_switch_when_tapped() -> None:
     assert phone.top.name == "stopwatch"
 
 
-# -- YouTube ------------------------------------------------------------------------------------------------------------
+# -- YouTube -----------------------------------------------------------------------------------------------------------
 def search_youtube(phone: SimPhone, query: str) -> None:
     """Open YouTube, search `query` and wait for the results."""
     phone.launch("YouTube")
@@ -271,7 +270,7 @@ def test_youtube_suggestion_searches_when_tapped() -> None:
     assert phone.state()["apps"][youtube.PACKAGE]["page"] == "results"
 
 
-# -- Play Store ---------------------------------------------------------------------------------------------------------
+# -- Play Store --------------------------------------------------------------------------------------------------------
 def test_playstore_catalogue_is_large_when_listed() -> None:
     """The catalogue holds 100+ distinct names and every search ranks an exact name first."""
     assert len(set(playstore.STORE_APPS)) >= 100
@@ -299,6 +298,19 @@ def test_playstore_install_completes_when_two_steps_pass() -> None:
     assert store["installed"] == [name] and store["installing"] == [] and store["page"] == "results"
 
 
+def test_playstore_on_tick_reports_when_install_finishes() -> None:
+    """`on_tick` is true exactly at the step an install completes (so the phone can redraw "Open")."""
+    phone = make_phone()
+    store = phone.apps[playstore.PACKAGE]
+    phone.launch("Play Store")
+    store.handle(("install", playstore.STORE_APPS[0]), phone.top)
+    reports = []
+    for _ in range(3):
+        phone.tick()
+        reports.append(store.on_tick())
+    assert reports == [False, True, False]
+
+
 def test_playstore_cancel_stops_install_when_tapped() -> None:
     """Cancel during an install leaves the app uninstalled."""
     name = playstore.STORE_APPS[10]
@@ -313,7 +325,7 @@ def test_playstore_cancel_stops_install_when_tapped() -> None:
     assert phone.state()["apps"][playstore.PACKAGE]["installed"] == []
 
 
-# -- determinism ----------------------------------------------------------------------------------------------------------
+# -- determinism -------------------------------------------------------------------------------------------------------
 def visit_all(seed: int) -> list[str]:
     """The XML of each app's busiest screen on a default-perturbed phone."""
     phone = make_phone("default", seed=seed)

@@ -1,0 +1,110 @@
+"""A-RIDE: Advantage-based Retrace Improved by Distributed prioritized Experience replay.
+
+Paper: DistRL (Wang et al., ICLR 2025, arXiv:2410.14803); specification: shared/docs/A-RIDE.md.
+
+    critic:  L_V = mean_t w_IS (V_phi(s_t) - stopgrad(v_t))^2,      v_t the Retrace(lambda) target
+    actor:   A_t = r_t + gamma (1 - done_t) v_{t+1} - V(s_t)
+             rho_bar_t = min(rho_bar_max, pi(a_t|s_t) / mu(a_t|s_t))
+             L_pi = - mean_t w_IS rho_bar_t (A_t - lambda_P P_t) log pi_theta(a_t|s_t) - beta mean_t H(pi_theta(.|s_t))
+    priority p(tau) = w1 mean|delta_t| + w2 mean rho_bar_t + w3 mean(-log pi(a_t|s_t)) + eps
+
+The policy and critic share an encoder here, so the two losses are summed (L = L_pi + c_V L_V) and stepped together;
+the critic's target is computed from the pre-update values, as "critic, then actor" would see it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import torch
+
+from distrl_agent.algorithms.common import masked_mean, policy_pass
+from distrl_agent.algorithms.retrace import one_step_td_targets, retrace_advantages, retrace_targets, td_errors
+from distrl_agent.errors import ConfigError
+from distrl_agent.policies.base import Policy
+from distrl_agent.replay.priority import trajectory_priority
+from distrl_agent.types import Batch
+
+
+@dataclass(frozen=True)
+class ARideConfig:
+    """Coefficients of A-RIDE (defaults: the paper's code, with lambda = 0.95 as the paper states).
+
+    Attributes:
+        gamma: discount (0.5: short-horizon sparse reward).
+        lam: Retrace lambda.
+        rho_bar_max: clip of the actor's importance ratio.
+        entropy_coef: beta, the entropy bonus.
+        penalty_coef: lambda_P, weight of the invalid-action penalty folded into the advantage.
+        value_coef: c_V, weight of the critic loss in the summed loss.
+        use_retrace: False gives the "no Retrace" ablation (one-step TD targets, advantage from them).
+        w1, w2, w3, epsilon: priority weights of mean |delta|, mean rho_bar, mean -log pi, and the floor.
+    """
+
+    gamma: float = 0.5
+    lam: float = 0.95
+    rho_bar_max: float = 1.0
+    entropy_coef: float = 0.02
+    penalty_coef: float = 0.05
+    value_coef: float = 0.5
+    use_retrace: bool = True
+    w1: float = 50.0
+    w2: float = 1.0
+    w3: float = 0.01
+    epsilon: float = 1e-3
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.gamma <= 1 or not 0 <= self.lam <= 1:
+            raise ConfigError(f"`gamma` and `lam` must be in [0, 1], got {self.gamma}, {self.lam}")
+        if self.rho_bar_max <= 0:
+            raise ConfigError(f"`rho_bar_max` must be > 0, got {self.rho_bar_max}")
+        for name in ("entropy_coef", "penalty_coef", "value_coef", "w1", "w2", "w3", "epsilon"):
+            if getattr(self, name) < 0:
+                raise ConfigError(f"`{name}` must be >= 0, got {getattr(self, name)}")
+
+
+def a_ride_loss(policy: Policy, batch: Batch, config: ARideConfig) -> tuple[torch.Tensor, dict[str, float], np.ndarray]:
+    """The A-RIDE loss of one prioritised batch, its metrics, and the refreshed priority of each trajectory."""
+    c = config
+    out = policy_pass(policy, batch)
+    mask, w_is = batch.mask, batch.w_is
+    rewards, dones = batch.rewards, batch.dones
+    values = out.values.detach()
+
+    # Importance ratios of the stored actions under the current policy.
+    rho = torch.exp(torch.where(mask, out.log_pi.detach() - batch.log_mu, torch.zeros_like(batch.log_mu)))
+    rho_bar = rho.clamp(max=c.rho_bar_max)
+
+    # Critic: Retrace(lambda) targets (or one-step TD for the ablation), regressed with IS weights.
+    if c.use_retrace:
+        v_target = retrace_targets(rewards, values, dones, rho, mask, c.gamma, c.lam)
+    else:
+        v_target = one_step_td_targets(rewards, values, dones, mask, c.gamma)
+    critic_loss = masked_mean((out.values[:, :-1] - v_target) ** 2, mask, w_is)
+
+    # Actor: Retrace-corrected advantage, clipped ratio, penalty folded in, entropy bonus.
+    advantage = retrace_advantages(rewards, values, v_target, dones, mask, c.gamma)
+    signal = rho_bar * (advantage - c.penalty_coef * batch.penalty)
+    actor_loss = -masked_mean(signal.detach() * out.log_pi, mask, w_is)
+    entropy = masked_mean(out.entropy, mask)
+    loss = actor_loss - c.entropy_coef * entropy + c.value_coef * critic_loss
+
+    delta = td_errors(rewards, values[:, :-1], values[:, 1:], dones, c.gamma)
+    priorities = trajectory_priority(delta, rho_bar, out.log_pi.detach(), mask, w1=c.w1, w2=c.w2, w3=c.w3,
+                                     epsilon=c.epsilon)
+    m = mask.float()
+    n = m.sum().clamp(min=1)
+    metrics = {
+        "losses/actor": float(actor_loss), "losses/critic": float(critic_loss), "losses/entropy": float(entropy),
+        "losses/total": float(loss), "charts/rho_mean": float((rho * m).sum() / n),
+        "charts/clip_fraction": float(((rho > c.rho_bar_max).float() * m).sum() / n),
+        "charts/advantage_mean": float((advantage * m).sum() / n),
+        "charts/td_abs_mean": float((delta.abs() * m).sum() / n),
+        "charts/value_mean": float((values[:, :-1] * m).sum() / n),
+        "charts/penalty_mean": float((batch.penalty * m).sum() / n),
+        "replay/priority_mean": float(priorities.mean()),
+        "replay/staleness_mean": float((batch.staleness.float() * m).sum() / n),
+        "replay/w_is_mean": float(w_is.mean()),
+    }
+    return loss, metrics, priorities.cpu().numpy().astype(np.float64)

@@ -1,0 +1,71 @@
+"""One forward pass of a policy over a padded `Batch`: values of every state, log-probs and entropies of every step."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import torch
+
+from distrl_agent.policies.base import Policy
+from distrl_agent.types import Batch
+
+
+@dataclass
+class BatchPass:
+    """Policy outputs laid out like the batch (zeros on padding).
+
+    Attributes:
+        values: [B, L+1] V_phi(s_t) for t = 0..T_b (differentiable).
+        log_pi: [B, L] log pi_theta(a_t|s_t) (differentiable).
+        entropy: [B, L] H(pi_theta(.|s_t)) (differentiable).
+        instruction_values: [B] V(g) of each trajectory's goal (differentiable).
+    """
+
+    values: torch.Tensor
+    log_pi: torch.Tensor
+    entropy: torch.Tensor
+    instruction_values: torch.Tensor
+
+
+def policy_pass(policy: Policy, batch: Batch) -> BatchPass:
+    """Run `policy` over every real state and step of `batch` in one preprocess and two forward calls."""
+    b_size, l_size = batch.rewards.shape
+    obs_mask = batch.observation_mask.numpy()
+    rows, cols = np.nonzero(obs_mask)  # every s_t, t = 0..T_b
+    observations = [{k: _item(v, b, t) for k, v in batch.observations.items()} for b, t in zip(rows, cols)]
+    goals = [batch.goals[b] for b in rows]
+    inputs = policy.preprocess(observations, goals)
+    step = torch.from_numpy(cols < batch.lengths.numpy()[rows])  # states that have an action (t < T_b)
+    step_index = torch.nonzero(step).squeeze(1)
+    step_inputs = {k: v[step_index] for k, v in inputs.items()}
+    s_rows, s_cols = torch.from_numpy(rows)[step_index], torch.from_numpy(cols)[step_index]
+    actions = {k: torch.as_tensor(batch.actions[k])[s_rows, s_cols].long().to(policy.device)
+               for k in policy.action_keys}
+    out = policy.evaluate(step_inputs, actions)
+    # V for the final states (t = T_b) too: those rows had no action, so evaluate() did not see them.
+    final_index = torch.nonzero(~step).squeeze(1)
+    final_values = policy.value({k: v[final_index] for k, v in inputs.items()})
+    dev = out.value.device
+    values = torch.zeros(b_size, l_size + 1, device=dev)
+    values = values.index_put((s_rows.to(dev), s_cols.to(dev)), out.value)
+    values = values.index_put((torch.from_numpy(rows)[final_index].to(dev),
+                               torch.from_numpy(cols)[final_index].to(dev)), final_values)
+    log_pi = torch.zeros(b_size, l_size, device=dev).index_put((s_rows.to(dev), s_cols.to(dev)), out.log_prob)
+    entropy = torch.zeros(b_size, l_size, device=dev).index_put((s_rows.to(dev), s_cols.to(dev)), out.entropy)
+    first = torch.from_numpy(np.flatnonzero(cols == 0))  # s_0 of each trajectory, in row order
+    instruction_values = policy.instruction_value({k: v[first] for k, v in inputs.items()})
+    return BatchPass(values, log_pi, entropy, instruction_values)
+
+
+def _item(value: torch.Tensor | np.ndarray, b: int, t: int) -> np.ndarray:
+    item = value[b, t]
+    return item.numpy() if isinstance(item, torch.Tensor) else item
+
+
+def masked_mean(x: torch.Tensor, mask: torch.Tensor, weights: torch.Tensor | None = None) -> torch.Tensor:
+    """Mean of `x` over `mask` ([B, L]), each row weighted by `weights` ([B]) if given."""
+    m = mask.to(x.dtype)
+    if weights is not None:
+        m = m * weights[:, None].to(x.dtype)
+    return (x * m).sum() / mask.sum().clamp(min=1)

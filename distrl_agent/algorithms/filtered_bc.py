@@ -1,0 +1,33 @@
+"""Filtered behaviour cloning: imitate the steps of successful trajectories only (DigiRL's and DistRL's baseline).
+
+    L = - mean over steps of trajectories with success of log pi(a_t|s_t)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import torch
+
+from distrl_agent.algorithms.common import masked_mean, policy_pass
+from distrl_agent.policies.base import Policy
+from distrl_agent.types import Batch
+
+
+@dataclass(frozen=True)
+class FilteredBCConfig:
+    """Filtered BC has no coefficients beyond what counts as success (a positive episode return)."""
+
+    min_return: float = 0.5
+
+
+def filtered_bc_loss(policy: Policy, batch: Batch, config: FilteredBCConfig) -> tuple[torch.Tensor, dict[str, float],
+                                                                                      None]:
+    """Negative log-likelihood of the successful trajectories' actions; no priorities (None)."""
+    out = policy_pass(policy, batch)
+    good = (batch.rewards * batch.mask).sum(1) >= config.min_return
+    selected = batch.mask & good[:, None]
+    loss = -(out.log_pi * selected).sum() / selected.sum().clamp(min=1)
+    return loss, {"losses/actor": float(loss), "losses/total": float(loss),
+                  "charts/selected_fraction": float(good.float().mean()),
+                  "losses/entropy": float(masked_mean(out.entropy.detach(), batch.mask))}, None

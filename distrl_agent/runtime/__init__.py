@@ -1,0 +1,1 @@
+"""Rollout workers, the learner, and the transports that connect them (local processes by default, Ray at scale)."""

@@ -1,0 +1,136 @@
+"""`Worker`: steps a batch of environments with its copy of the policy and ships whole trajectories.
+
+Every step records the behaviour log-prob log mu(a_t|s_t) and the policy version that chose it, so the learner can
+correct for off-policy data. Episodes that end in a device fault are discarded (counted), never half-shipped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+import torch
+
+import android_gym  # noqa: F401  (registers the env ids)
+from distrl_agent.config import EnvSection
+from distrl_agent.policies import SmallPolicy, SmallPolicyConfig
+from distrl_agent.types import Trajectory
+
+OBS_KEYS = ("element_mask", "element_boxes", "element_class", "element_flags", "element_text")
+
+
+@dataclass
+class _Episode:
+    observations: list[dict[str, np.ndarray]] = field(default_factory=list)
+    actions: list[dict[str, int]] = field(default_factory=list)
+    rewards: list[float] = field(default_factory=list)
+    log_mu: list[float] = field(default_factory=list)
+    versions: list[int] = field(default_factory=list)
+    penalty: list[float] = field(default_factory=list)
+
+
+class Worker:
+    """One rollout worker: `envs_per_worker` environments stepped together with one batched policy call.
+
+    Args:
+        worker_id: tags the trajectories it ships.
+        env: which environments to make.
+        envs: how many.
+        split: "train" for collection, "test" for evaluation.
+        seed: seeds env resets and action sampling.
+        deterministic: act greedily (evaluation).
+        policy_config: the policy's shape (must match the learner's).
+    """
+
+    def __init__(self, worker_id: int, env: EnvSection, envs: int, split: str = "train", seed: int = 0,
+                 deterministic: bool = False, policy_config: SmallPolicyConfig | None = None) -> None:
+        self.worker_id, self.env_config, self.num_envs, self.split = worker_id, env, envs, split
+        self.seed, self.deterministic = seed, deterministic
+        self.policy = SmallPolicy(policy_config or SmallPolicyConfig())
+        self.policy.eval()
+        self.version = 0
+        self.stats = {"episodes": 0, "steps": 0, "successes": 0, "faulty_episodes": 0}
+        self._envs: list[gym.Env] = []
+        self._obs: list[dict[str, Any]] = []
+        self._episodes: list[_Episode] = []
+        self._next_seed = 0
+        self._generator = torch.Generator().manual_seed(seed)
+
+    def start(self) -> None:
+        """Make and reset the environments."""
+        e = self.env_config
+        for _ in range(self.num_envs):
+            self._envs.append(gym.make(e.env_id, split=self.split, screenshot_width=0, max_elements=e.max_elements,
+                                       perturbations=e.perturbations, latency=e.latency,
+                                       latency_time_scale=e.latency_time_scale))
+        for i in range(self.num_envs):
+            self._reset(i)
+
+    def close(self) -> None:
+        """Close the environments."""
+        for env in self._envs:
+            env.close()
+        self._envs.clear()
+
+    def set_weights(self, state_dict: Mapping[str, Any], version: int) -> None:
+        """Adopt new policy weights (between steps; collection never waits for them)."""
+        self.policy.load_state_dict({k: torch.as_tensor(v) for k, v in state_dict.items()})
+        self.version = int(version)
+
+    def _reset(self, i: int) -> None:
+        obs, _ = self._envs[i].reset(seed=self.seed * 1_000_003 + self.worker_id * 10_007 + self._next_seed)
+        self._next_seed += 1
+        if i < len(self._obs):
+            self._obs[i], self._episodes[i] = obs, _Episode()
+        else:
+            self._obs.append(obs)
+            self._episodes.append(_Episode())
+
+    def step(self) -> list[Trajectory]:
+        """One batched step of every environment; returns the trajectories that finished on it."""
+        inputs = self.policy.preprocess(self._obs)
+        actions, log_mu = self.policy.act(inputs, deterministic=self.deterministic, generator=self._generator)
+        env_actions = self.policy.to_env_action(actions, self._obs)
+        finished = []
+        for i, env in enumerate(self._envs):
+            ep = self._episodes[i]
+            ep.observations.append({k: self._obs[i][k] for k in OBS_KEYS})
+            ep.actions.append({k: int(v[i]) for k, v in actions.items()})
+            ep.log_mu.append(float(log_mu[i]))
+            ep.versions.append(self.version)
+            obs, reward, terminated, truncated, info = env.step(env_actions[i])
+            ep.rewards.append(float(reward))
+            ep.penalty.append(float(info.get("penalty", 0.0)))
+            self.stats["steps"] += 1
+            self._obs[i] = obs
+            if terminated or truncated:
+                self.stats["episodes"] += 1
+                if "error" in info:  # a device fault: the episode's data is not trustworthy
+                    self.stats["faulty_episodes"] += 1
+                else:
+                    self.stats["successes"] += int(reward > 0)
+                    finished.append(self._trajectory(ep, obs, terminated, env))
+                self._reset(i)
+        return finished
+
+    def run_episodes(self, count: int) -> list[Trajectory]:
+        """Step until `count` more episodes have finished; returns them (a synchronous round, or an evaluation)."""
+        out: list[Trajectory] = []
+        while len(out) < count:
+            out.extend(self.step())
+        return out[:count]
+
+    def _trajectory(self, ep: _Episode, final_obs: dict, terminated: bool, env: gym.Env) -> Trajectory:
+        observations = [*ep.observations, {k: final_obs[k] for k in OBS_KEYS}]
+        dones = np.zeros(len(ep.rewards), bool)
+        dones[-1] = terminated
+        task = env.unwrapped.task
+        return Trajectory(
+            observations={k: np.stack([o[k] for o in observations]) for k in OBS_KEYS},
+            actions={k: np.array([a[k] for a in ep.actions], np.int64) for k in ep.actions[0]},
+            rewards=np.array(ep.rewards, np.float32), dones=dones, log_mu=np.array(ep.log_mu, np.float32),
+            policy_version=np.array(ep.versions, np.int64), penalty=np.array(ep.penalty, np.float32),
+            goal=task.goal, task=task.name, success=bool(ep.rewards[-1] > 0), worker_id=self.worker_id)
