@@ -114,7 +114,7 @@ class AndroidEnv(gym.Env):
         if self._done:  # stepping a finished episode changes nothing and says so
             info = {**self._task_info(), "action_valid": False, "had_effect": False, "penalty": 0.0,
                     "invalid_reason": "the episode is over; call reset()", "success": False}
-            return self._last_obs, 0.0, True, False, info
+            return self._copy_obs(), 0.0, True, False, info
         try:
             parsed = Action.from_any(action)
         except ConfigError as e:  # a malformed dict: report it as an invalid action, keep the episode consistent
@@ -231,8 +231,12 @@ class AndroidEnv(gym.Env):
         info.update(action=action, action_valid=True, had_effect=None, invalid_reason="", penalty=0.0,
                     success=False, verdict=Verdict(None, raw="device fault"),
                     error=f"{type(error).__name__}: {error}")
+        return self._copy_obs(), 0.0, False, True, info
+
+    def _copy_obs(self) -> dict:
+        # Gymnasium's contract: every call returns fresh observation data the caller may keep and mutate.
         assert self._last_obs is not None
-        return self._last_obs, 0.0, False, True, info
+        return {k: v.copy() if isinstance(v, np.ndarray) else v for k, v in self._last_obs.items()}
 
     def _restart_device(self) -> None:
         self.stats["device_restarts"] += 1

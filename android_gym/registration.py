@@ -13,4 +13,5 @@ def register_envs() -> None:
         if env_id in gym.registry:
             continue
         gym.register(id=env_id, entry_point="android_gym.env:AndroidEnv", kwargs={"suite": suite},
-                     disable_env_checker=False)
+                     disable_env_checker=False,
+                     vector_entry_point="android_gym.vector.vector_env:make_android_vector_env")

@@ -24,7 +24,9 @@ def keyboard_view() -> View:
         for i, ch in enumerate(row):
             keys.append(_key((left + i * key_w, top, left + (i + 1) * key_w, top + key_h), ch, ("kb", ch)))
     top = KEYBOARD_TOP + 3 * key_h
-    keys.append(_key((WIDTH - 2 * (WIDTH // 10), KEYBOARD_TOP + 2 * key_h, WIDTH, KEYBOARD_TOP + 3 * key_h),
+    # Delete sits right of the last letter of the third row ("m"), never over it.
+    row3_right = (WIDTH + (WIDTH // 10) * len(ROWS[2])) // 2
+    keys.append(_key((row3_right, KEYBOARD_TOP + 2 * key_h, WIDTH, KEYBOARD_TOP + 3 * key_h),
                      "Delete", ("kb_del",), icon="backspace"))
     keys.append(_key((0, top, WIDTH // 5, top + key_h), "Symbols", ("kb_noop",)))
     keys.append(_key((WIDTH // 5, top, WIDTH * 7 // 10, top + key_h), "Space", ("kb", " ")))

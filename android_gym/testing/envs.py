@@ -77,7 +77,7 @@ class LatencyEnv(gym.Env):
         self.observation_space = spaces.Dict({
             "goal": spaces.Text(64, min_length=1, charset=TEXT_CHARSET),
             "position": spaces.Box(0.0, 1.0, (2,), np.float32),
-            "t": spaces.Box(0, episode_steps, (1,), np.int64),
+            "t": spaces.Box(0, 2**31 - 1, (1,), np.int64),
             "flags": spaces.MultiBinary(2),
         })
         self.action_space = spaces.Discrete(4)

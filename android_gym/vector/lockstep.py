@@ -47,13 +47,19 @@ class LockStepRow:
 
 
 def step_all(pool: AsyncEnvPool, actions: Sequence[Any]) -> list[LockStepRow]:
-    """Send one action to every env and wait for every step and for the resets of the episodes that ended.
+    """Send one action to every env, then `collect_all`.
 
     Raises:
         PoolStateError: an env of the pool is not idle (use `drain` first).
+        PoolArgumentError: not one action per env.
         WorkerFailedError: an env failed too often in a row.
     """
     pool.send(actions)
+    return collect_all(pool)
+
+
+def collect_all(pool: AsyncEnvPool) -> list[LockStepRow]:
+    """Wait for every env's step and for the resets of the episodes that ended; rows by env id."""
     rows: dict[int, LockStepRow] = {}
     waiting = set(range(pool.num_envs))
     while waiting:

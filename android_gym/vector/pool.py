@@ -56,7 +56,7 @@ class AsyncEnvPool:
         self._supervisor: Supervisor | None = None
         self._ready: Ready | None = None
 
-    # -- life cycle ------------------------------------------------------------------------------------------------------
+    # -- life cycle ----------------------------------------------------------------------------------------------------
     def start(self) -> AsyncEnvPool:
         """Start every worker and wait until every env is built (at most `config.start_timeout_s` seconds).
 
@@ -107,7 +107,7 @@ class AsyncEnvPool:
             except Exception:  # noqa: BLE001, S110  (at interpreter exit the daemon workers die with us anyway)
                 pass
 
-    # -- the async API ---------------------------------------------------------------------------------------------------
+    # -- the async API -------------------------------------------------------------------------------------------------
     def reset_async(self, env_ids: Iterable[int] | None = None, seeds: int | Sequence[int | None] | None = None,
                     options: dict[str, Any] | Sequence[dict[str, Any] | None] | None = None) -> None:
         """Start new episodes in `env_ids` (default: all); their reset rows arrive through `recv` (or use `reset`).
@@ -187,15 +187,15 @@ class AsyncEnvPool:
 
         Raises:
             PoolStateError: nothing is in flight, or fewer than `min_envs` envs are; pool not running.
-            PoolArgumentError: `min_envs` < 0 or `max_envs` < max(1, `min_envs`).
+            PoolArgumentError: `min_envs` < 0 or `max_envs` < 1.
             PoolTimeoutError: fewer than `min_envs` were ready after `timeout_s` seconds (nothing is lost).
             WorkerFailedError: an env failed `config.max_consecutive_failures` times in a row (it is now broken).
         """
         sup = self._running("recv")
         if isinstance(min_envs, bool) or not isinstance(min_envs, (int, np.integer)) or min_envs < 0:
             raise PoolArgumentError(f"`min_envs` must be an int >= 0, got {min_envs!r}")
-        if max_envs is not None and max_envs < max(1, min_envs):
-            raise PoolArgumentError(f"`max_envs` must be None or >= max(1, min_envs={min_envs}), got {max_envs!r}")
+        if max_envs is not None and (isinstance(max_envs, bool) or max_envs < 1):
+            raise PoolArgumentError(f"`max_envs` must be None or an int >= 1, got {max_envs!r}")
         outstanding = self.outstanding()
         if not outstanding:
             raise PoolStateError("recv() with nothing in flight: call send() or reset_async() first")
@@ -235,7 +235,7 @@ class AsyncEnvPool:
             values.append(value)
         return values
 
-    # -- introspection ---------------------------------------------------------------------------------------------------
+    # -- introspection -------------------------------------------------------------------------------------------------
     @property
     def num_envs(self) -> int:
         """The number of envs."""
@@ -292,7 +292,7 @@ class AsyncEnvPool:
         slots = self._supervisor.slots
         return {**self._supervisor.stats, "in_flight": sum(1 for s in slots if s.state in IN_FLIGHT)}
 
-    # -- internals -------------------------------------------------------------------------------------------------------
+    # -- internals -----------------------------------------------------------------------------------------------------
     def _require(self, state: PoolState, call: str) -> None:
         if self._state is not state:
             hint = {PoolState.CREATED: "call start() (or use `with AsyncEnvPool(...) as pool`) first",

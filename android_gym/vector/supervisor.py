@@ -76,7 +76,7 @@ class Supervisor:
         self._selector = selectors.DefaultSelector()
         self._arrivals = 0
 
-    # -- start and stop --------------------------------------------------------------------------------------------------
+    # -- start and stop ------------------------------------------------------------------------------------------------
     def start(self) -> Ready:
         """Start every worker and wait for every `Ready`; returns env 0's. Raises as `AsyncEnvPool.start`."""
         for slot in self.slots:
@@ -112,7 +112,7 @@ class Supervisor:
             worker.kill()
         self._selector.close()
 
-    # -- commands --------------------------------------------------------------------------------------------------------
+    # -- commands ------------------------------------------------------------------------------------------------------
     def step(self, slot: Slot, payload: bytes) -> None:
         """Send a pickled `StepCommand` to an idle env."""
         self._set(slot, EnvState.STEPPING, self.config.step_timeout_s)
@@ -141,7 +141,7 @@ class Supervisor:
         if not slot.worker.send(payload):
             self._on_exit(slot)
 
-    # -- waiting and delivering ------------------------------------------------------------------------------------------
+    # -- waiting and delivering ----------------------------------------------------------------------------------------
     def wait_until(self, is_done: Callable[[], bool], timeout_s: float | None, what: str) -> None:
         """Handle worker events until `is_done()`; raise the first `WorkerFailedError` or `PoolTimeoutError`."""
         deadline = None if timeout_s is None else time.monotonic() + timeout_s
@@ -192,7 +192,7 @@ class Supervisor:
                     what = {EnvState.STEPPING: "step", EnvState.RESETTING: "reset"}.get(slot.state, "apply")
                     self._fail(slot, "timeouts", f"its {what} overran its {slot.timeout_s:g} s deadline")
 
-    # -- internals -------------------------------------------------------------------------------------------------------
+    # -- internals -----------------------------------------------------------------------------------------------------
     def _read_one(self, slot: Slot) -> None:
         assert slot.worker.conn is not None
         try:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import signal
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from multiprocessing.connection import Connection
 from multiprocessing.context import BaseContext
 from typing import Any
@@ -46,24 +46,30 @@ def _reset(env: gym.Env, seed: int | None = None, options: dict[str, Any] | None
     return ResetDone(obs, dict(info))
 
 
-def _serve(env: gym.Env, command: Command) -> list[Reply]:
-    """The replies to one command (two for a step that ends an episode: the step, then the background reset)."""
+def _serve(env: gym.Env, command: Command) -> Iterator[Reply]:
+    """The replies to one command, each yielded as soon as it exists (a step that ends an episode yields the step,
+    then, once the background reset is done, the reset)."""  # noqa: D205, D209
     match command:
         case StepCommand(action=action):
             try:
                 obs, reward, terminated, truncated, info = env.step(action)
             except Exception as e:  # noqa: BLE001
-                return [_failed("step", e)]
-            done = StepDone(obs, float(reward), bool(terminated), bool(truncated), dict(info))
-            return [done, _reset(env)] if terminated or truncated else [done]
+                yield _failed("step", e)
+                return
+            yield StepDone(obs, float(reward), bool(terminated), bool(truncated), dict(info))
+            if terminated or truncated:
+                yield _reset(env)
         case ResetCommand(seed=seed, options=options):
-            return [_reset(env, seed, options)]
+            yield _reset(env, seed, options)
         case ApplyCommand(fn=fn, args=args, kwargs=kwargs):
             try:
-                return [ApplyDone(fn(env, *args, **kwargs))]
+                value = fn(env, *args, **kwargs)
             except Exception as e:  # noqa: BLE001
-                return [_failed("apply", e)]
-    return [Failed("protocol", f"unknown command {command!r}", "")]
+                yield _failed("apply", e)
+                return
+            yield ApplyDone(value)
+        case _:
+            yield Failed("protocol", f"unknown command {command!r}", "")
 
 
 def _send(conn: Connection, reply: Reply) -> None:

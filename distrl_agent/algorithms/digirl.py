@@ -26,13 +26,13 @@ class DigiRLConfig:
     """Coefficients of DigiRL's update.
 
     Attributes:
-        gamma: discount of the Monte-Carlo returns.
+        gamma: discount of the Monte-Carlo returns (0.9, as for A-RIDE, so the two compare at equal horizon).
         top_fraction: fraction of the batch's episodes (by G_0 - V(g)) the actor trains on (DigiRL: 10%).
         advantage_offset: subtracted from the advantage before the A > 0 filter (DigiRL: 0.05).
         value_coef: weight of the two critic losses in the summed loss.
     """
 
-    gamma: float = 0.5
+    gamma: float = 0.9
     top_fraction: float = 0.1
     advantage_offset: float = 0.05
     value_coef: float = 0.5

@@ -60,6 +60,6 @@ def behaviour_clone(policy: SmallPolicy, data: list[tuple[dict, str, dict[str, i
         optimizer.zero_grad(set_to_none=True)
         loss.backward()
         optimizer.step()
-        nll = float(loss)
+        nll = float(loss.detach())
     policy.eval()
     return nll

@@ -1,7 +1,7 @@
 """`Canvas`: an image being drawn plus the mapping from device pixels to its pixels, with the primitives painters use.
 
 Device pixels are the 1080x2400 panel's; image pixels are the screenshot's. A canvas has an origin (the device
-pixel its top-left corner shows) so that a cached sub-image of one view is drawn exactly as it would be in place.
+pixel its top-left corner shows), so a container can be drawn into its own cached sub-image by the same painters.
 """
 
 from __future__ import annotations

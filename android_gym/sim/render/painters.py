@@ -84,7 +84,7 @@ def paint_searchbar(c: Canvas, v: View, r: Rect, bg: RGB | None) -> RGB | None:
     c.round_fill(r, (r[3] - r[1]) / 2, p.surface_variant)
     h = r[3] - r[1]
     if v.icon:
-        c.icon(v.icon, (r[0] + h // 4, r[1], r[0] + h // 4 + h, r[3]), p.accent, 0.45)
+        c.icon(v.icon, (r[0] + h // 8, r[1], r[0] + h // 8 + h, r[3]), p.accent, 0.45)
     c.text_in(r, v.text, TEXT_STYLES["searchbar"], p.hint, h if v.icon else 0)
     return p.surface_variant
 

@@ -151,7 +151,9 @@ APP_COLOURS: dict[str, RGB] = {
     "store": (1, 135, 95), "settings": (95, 99, 104), "clock": (26, 115, 232), "launcher": (60, 64, 67),
     "browser": (66, 133, 244), "shop": (255, 153, 0), "amazon": (35, 47, 62), "ebay": (229, 50, 56),
     "music": (255, 87, 34), "notes": (251, 188, 4), "calculator": (60, 64, 67), "weather": (66, 133, 244),
-    "google": (66, 133, 244), "playstore": (1, 135, 95),
+    "google": (66, 133, 244), "playstore": (1, 135, 95), "walmart": (0, 113, 220), "target": (204, 0, 0),
+    "etsy": (241, 100, 30), "bestbuy": (0, 70, 190), "best buy": (0, 70, 190), "reddit": (255, 69, 0),
+    "wikipedia": (54, 54, 54),
 }
 
 
