@@ -49,6 +49,12 @@ class AndroidEnv(gym.Env):
         self.device: Device = self._make_device()
         self.evaluator: Evaluator = self._make_evaluator()
         self.tasks: tuple[Task, ...] = suites.tasks(self.config.suite, self.config.split, self.config.task)
+        # Tasks are drawn template first, then instance, so a template with many instances (restaurants x cities)
+        # does not crowd out one with few (open an app).
+        groups: dict[str, list[int]] = {}
+        for i, task in enumerate(self.tasks):
+            groups.setdefault(task.template.name, []).append(i)
+        self._template_groups = list(groups.values())
         self.encoder = ObservationEncoder(self.config.observation, self.device.screen_size)
         self.observation_space = self.encoder.space
         self.action_space = action_space()
@@ -78,7 +84,8 @@ class AndroidEnv(gym.Env):
 
         Args:
             seed: seeds the task draw and the simulated world; the same seed and actions give the same observations.
-            options: {"task": a `Task`, a goal string, or an index into `env.unwrapped.tasks`}.
+            options: {"task": a `Task`, a goal string, or an index into `env.unwrapped.tasks`}. Without it, a
+                template of the suite is drawn uniformly, then one of its tasks.
 
         Raises:
             ConfigError: bad `options`.
@@ -171,7 +178,8 @@ class AndroidEnv(gym.Env):
             raise ConfigError(f"reset `options` has unknown keys {sorted(unknown)}; known: ['task']")
         choice = options.get("task")
         if choice is None:
-            return self.tasks[int(self.np_random.integers(len(self.tasks)))]
+            group = self._template_groups[int(self.np_random.integers(len(self._template_groups)))]
+            return self.tasks[group[int(self.np_random.integers(len(group)))]]
         if isinstance(choice, Task):
             return choice
         if isinstance(choice, (int, np.integer)):

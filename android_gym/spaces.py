@@ -81,6 +81,7 @@ class ObservationEncoder:
             entries["element_flags"] = spaces.MultiBinary((k, len(ELEMENT_FLAGS)))
             entries["element_text"] = spaces.Box(0, 255, (k, length), np.uint8)
         self.space = spaces.Dict(entries)
+        self._last_elements: tuple[Sequence[UIElement], dict[str, np.ndarray]] | None = None
 
     def encode(self, goal: str, elements: Sequence[UIElement], screenshot: np.ndarray | None) -> dict:
         """One observation. `screenshot` must already be `screenshot_shape` when screenshots are on."""
@@ -96,21 +97,31 @@ class ObservationEncoder:
         return obs
 
     def encode_elements(self, elements: Sequence[UIElement]) -> dict[str, np.ndarray]:
-        """The fixed-size element arrays (boxes as screen fractions, class ids, flags, UTF-8 labels)."""
+        """The fixed-size element arrays (boxes as screen fractions, class ids, flags, UTF-8 labels).
+
+        Devices return the same list object while the screen is unchanged, so the last encoding is reused (copied).
+        """
+        if self._last_elements is None or self._last_elements[0] is not elements:
+            self._last_elements = (elements, self._encode_elements(elements))
+        return {key: value.copy() for key, value in self._last_elements[1].items()}
+
+    def _encode_elements(self, elements: Sequence[UIElement]) -> dict[str, np.ndarray]:
         k, length = self.config.max_elements, self.config.element_text_len
         w, h = self.screen_size
+        shown = elements[:k]
+        n = len(shown)
         mask = np.zeros(k, np.int8)
+        mask[:n] = 1
         boxes = np.zeros((k, 4), np.float32)
         classes = np.zeros(k, np.int64)
         flags = np.zeros((k, len(ELEMENT_FLAGS)), np.int8)
         text = np.zeros((k, length), np.uint8)
-        scale = np.array([w, h, w, h], np.float32)
-        for i, e in enumerate(elements[:k]):
-            mask[i] = 1
-            boxes[i] = np.clip(np.asarray(e.bounds, np.float32) / scale, 0.0, 1.0)
-            classes[i] = class_id(e.cls)
-            flags[i] = (e.clickable, e.focusable, e.focused, e.scrollable, e.checkable, e.checked)
-            raw = e.label.encode("utf-8")[:length]
-            text[i, : len(raw)] = np.frombuffer(raw, np.uint8)
+        if n:
+            boxes[:n] = np.array([e.bounds for e in shown], np.float32) / np.array([w, h, w, h], np.float32)
+            np.clip(boxes, 0.0, 1.0, out=boxes)
+            classes[:n] = [class_id(e.cls) for e in shown]
+            flags[:n] = [(e.clickable, e.focusable, e.focused, e.scrollable, e.checkable, e.checked) for e in shown]
+            raw = b"".join(e.label.encode("utf-8")[:length].ljust(length, b"\0") for e in shown)
+            text[:n] = np.frombuffer(raw, np.uint8).reshape(n, length)
         return {"element_mask": mask, "element_boxes": boxes, "element_class": classes, "element_flags": flags,
                 "element_text": text}

@@ -20,6 +20,7 @@ from benchmarks.result import Result, markdown_table
 BENCHMARKS: dict[str, str] = {
     "sim": "benchmarks.sim",
     "pool": "benchmarks.pool",
+    "training": "benchmarks.training",
 }
 """Benchmark name -> module exposing `run(quick: bool, out: Path) -> Result`."""
 

@@ -146,17 +146,22 @@ class SimPhone:
         return self._cache["xml"]
 
     def state(self) -> dict[str, Any]:
-        """Everything a task check may look at, as plain data (a deep copy)."""
-        return copy.deepcopy({
-            "foreground": self.foreground,
-            "screen": self.top.snapshot(),
-            "stack": [f"{s.package}/{s.name}" for s in self.stack],
-            "dialog": self.dialog.kind if self.dialog else None,
-            "keyboard": self.keyboard_up,
-            "system": self.system,
-            "apps": {pkg: app.state() for pkg, app in self.apps.items()},
-            "steps": self.steps,
-        })
+        """Everything a task check may look at, as plain data.
+
+        The nested values are a deep copy taken once per screen change and shared by every caller until the next
+        change: treat them as read-only (mutating them cannot affect the phone, only other readers).
+        """
+        if "state" not in self._cache:
+            self._cache["state"] = copy.deepcopy({
+                "foreground": self.foreground,
+                "screen": self.top.snapshot(),
+                "stack": [f"{s.package}/{s.name}" for s in self.stack],
+                "dialog": self.dialog.kind if self.dialog else None,
+                "keyboard": self.keyboard_up,
+                "system": self.system,
+                "apps": {pkg: app.state() for pkg, app in self.apps.items()},
+            })
+        return {**self._cache["state"], "steps": self.steps}
 
     # -- inputs (each returns whether anything changed) -----------------------------------------------------------------
     def tap(self, x: float, y: float) -> bool:

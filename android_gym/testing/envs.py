@@ -7,7 +7,7 @@ and per reset (`android_gym.sim.latency`), and faults on demand (crash, hang, ra
 >>> env = LatencyEnv(tag=3, episode_steps=2)
 >>> obs, info = env.reset(seed=0)
 >>> obs["goal"], info["episode"], int(obs["t"][0])
-('env 3 episode 1', 1, 0)
+('env 3 task 30', 1, 0)
 >>> env.step(0)[2:4]
 (False, False)
 >>> env.step(0)[2:4]  # the step budget ends the episode
@@ -42,11 +42,11 @@ def _sleep(seconds: float) -> None:
 class LatencyEnv(gym.Env):
     """A point moved on the unit square, slowed down like a phone, that fails when told to.
 
-    Observation: Dict of `goal` (Text: "env {tag} episode {n}"), `position` (float32 Box (2,)), `t` (int64 Box
+    Observation: Dict of `goal` (Text: "env {tag} task {k}", k drawn at reset), `position` (float32 Box (2,)), `t` (int64 Box
     (1,), the step within the episode) and `flags` (MultiBinary(2): at the right edge, at the top edge).
     Action: Discrete(4) moves by 0.1 (right, left, up, down). Reward 1.0 and terminated on reaching (1, 1);
-    truncated after `episode_steps` steps. `info` holds `tag`, `episode`, `pid` (the process stepping this env)
-    and, on steps, `action`.
+    truncated after `episode_steps` steps. `info` holds `tag`, `episode` (counted from the last seeded reset, so that
+    the same seed and actions give the same infos), `pid` (the process stepping this env) and, on steps, `action`.
 
     Args:
         latency: a `LatencyConfig` preset name ("off", "emulator", ...), dict or config; delays are real sleeps.
@@ -83,7 +83,7 @@ class LatencyEnv(gym.Env):
         self.action_space = spaces.Discrete(4)
         self._latency_rng = np.random.default_rng(tag if latency_seed is None else latency_seed)
         self._position = np.zeros(2, np.float32)
-        self._t, self._episode = 0, 0
+        self._t, self._episode, self._task = 0, 0, 0
         self._fault: tuple[str, float] | None = None
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[dict, dict]:
@@ -100,8 +100,9 @@ class LatencyEnv(gym.Env):
             raise RuntimeError(f"env {self.tag} cannot reset (fail_resets=True)")
         _sleep(self.reset_delay_s + self.latency.reset_s(self._latency_rng))
         self._position = self.np_random.uniform(0.0, 0.5, 2).astype(np.float32)
+        self._task = int(self.np_random.integers(100))
         self._t = 0
-        self._episode += 1
+        self._episode = 1 if seed is not None else self._episode + 1  # seeded resets replay identically
         return self._obs(), self._info()
 
     def step(self, action: Any) -> tuple[dict, float, bool, bool, dict]:
@@ -140,7 +141,7 @@ class LatencyEnv(gym.Env):
         self._fault = (fault, seconds)
 
     def _obs(self) -> dict[str, Any]:
-        return {"goal": f"env {self.tag} episode {self._episode}", "position": self._position.copy(),
+        return {"goal": f"env {self.tag} task {self._task}", "position": self._position.copy(),
                 "t": np.array([self._t], np.int64), "flags": (self._position >= 1.0 - 1e-6).astype(np.int8)}
 
     def _info(self) -> dict[str, Any]:

@@ -65,8 +65,8 @@ def test_reset_returns_first_observations_sorted_by_env_id(pool: AsyncEnvPool) -
     result = pool.reset(seeds=0)
     assert result.env_ids.tolist() == [0, 1, 2, 3]
     assert result.is_reset.all() and not result.dones.any() and (result.rewards == 0).all()
-    assert [obs["goal"] for obs in result.obs] == [f"env {i} episode 2" for i in range(4)]
-    assert [info["tag"] for info in result.infos] == [0, 1, 2, 3]
+    assert [obs["goal"].split(" task")[0] for obs in result.obs] == [f"env {i}" for i in range(4)]
+    assert [(info["tag"], info["episode"]) for info in result.infos] == [(i, 1) for i in range(4)]
     again = pool.reset(seeds=0)
     assert all(np.array_equal(a["position"], b["position"]) for a, b in zip(result.obs, again.obs, strict=True))
 
@@ -91,7 +91,7 @@ def test_rows_carry_their_env_ids(pool: AsyncEnvPool) -> None:
     for result in (first, second):
         for k, i in enumerate(result.env_ids.tolist()):
             assert result.infos[k]["tag"] == i and result.infos[k]["action"] == sent[i]
-            assert result.obs[k]["goal"] == f"env {i} episode 1" and not result.infos[k]["is_reset"]
+            assert result.obs[k]["goal"].startswith(f"env {i} ") and not result.infos[k]["is_reset"]
     assert sorted([*first.env_ids, *second.env_ids]) == [0, 2]
 
 
@@ -103,16 +103,17 @@ def test_episode_end_returns_final_row_then_reset_row() -> None:
             result = pool.recv(min_envs=2)
         assert result.truncations.all() and not result.is_reset.any()
         assert [int(obs["t"][0]) for obs in result.obs] == [2, 2]  # the final observations
-        with pytest.raises(PoolStateError, match="reset in flight"):
+        with pytest.raises(PoolStateError, match="reset in flight|undelivered"):  # whether its reset row arrived
             pool.send([0], env_ids=[0])
         rows = rows_by_env(pool)
         for i in (0, 1):
             (obs, reward, terminated, truncated, info), = rows[i]
             assert info["is_reset"] and reward == 0 and not terminated and not truncated
-            assert int(obs["t"][0]) == 0 and obs["goal"] == f"env {i} episode 2"
+            assert int(obs["t"][0]) == 0 and info["episode"] == 2
         assert pool.stats()["episodes"] == 2 and pool.stats()["resets"] == 4
 
 
+@pytest.mark.timeout(30)  # a hang guard, not a speed check: a step row held back by its reset would take SLOW_S
 def test_background_reset_does_not_block_other_envs() -> None:
     with AsyncEnvPool(envs(2, episode_steps={0: 1}), CONFIG) as pool:
         pool.reset()
