@@ -86,6 +86,35 @@ def cmd_play(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_serve_adb(args: argparse.Namespace) -> int:
+    """Serve simulated phones over the ADB host protocol (and optionally as adbd) until `adb kill-server` or Ctrl-C."""
+    from android_gym.sim.adb import AdbFront, FaultConfig
+    from android_gym.sim.adb.adbd import AdbdEndpoint
+
+    faults = FaultConfig.mixed(args.fault_rate, seed=args.seed) if args.fault_rate else None
+    front = AdbFront(args.devices, host=args.host, port=args.port, perturbations=args.perturbations,
+                     faults=faults).start()
+    endpoint = None
+    if args.adbd_port is not None:
+        endpoint = AdbdEndpoint(front.target("sim-0"), host=args.host, port=args.adbd_port).start()
+    try:
+        serials = ", ".join(front.targets)
+        print(f"serving {len(front.targets)} simulated phone(s) ({serials}) as an ADB server on {args.host}:"
+              f"{front.port}" + (f"; sim-0 as adbd on {args.host}:{endpoint.port} (adb connect it)" if endpoint
+                                 else ""), flush=True)
+        if args.ready_file:
+            Path(args.ready_file).write_text(json.dumps({"port": front.port,
+                                                         "adbd_port": endpoint.port if endpoint else None}))
+        front.wait(args.seconds)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        if endpoint is not None:
+            endpoint.stop()
+        front.stop()
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of `android-gym`."""
     parser = argparse.ArgumentParser(prog="android-gym", description=__doc__)
@@ -103,6 +132,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--width", type=int, default=360, help="frame width in pixels")
     p.add_argument("--out", default="play-out", help="output folder")
     p.set_defaults(func=cmd_play)
+    p = sub.add_parser("serve-adb", help="serve simulated phones over ADB (point adbutils or `adb -P` at the port)")
+    p.add_argument("--port", type=int, default=5037, help="ADB server port (0 picks a free one)")
+    p.add_argument("--host", default="127.0.0.1", help="interface (keep loopback: ADB has no authentication)")
+    p.add_argument("--devices", type=int, default=1, help="number of phones, served as sim-0, sim-1, ...")
+    p.add_argument("--perturbations", default="default", choices=("none", "default", "hard"))
+    p.add_argument("--adbd-port", type=int, default=None, help="also serve sim-0 as adbd here (`adb connect`)")
+    p.add_argument("--fault-rate", type=float, default=0.0, help="fraction of requests given injected faults")
+    p.add_argument("--seed", type=int, default=0, help="seed of the fault draws")
+    p.add_argument("--seconds", type=float, default=None, help="stop after this long (default: until killed)")
+    p.add_argument("--ready-file", default=None, help="write {\"port\": ..., \"adbd_port\": ...} here once serving")
+    p.set_defaults(func=cmd_serve_adb)
     return parser
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any
 
@@ -19,8 +20,14 @@ class EnvConfig:
         suite: task suite ("general" or "webshop").
         split: "train" or "test" (test parameter values never appear in train).
         task: restrict to one template of the suite (e.g. "web_search"); None samples from all.
-        device: "sim" (the built-in simulated phone) or a `Device` instance (e.g. an `AdbDevice`).
-        evaluator: "oracle" (exact state checks) or an `Evaluator` instance.
+        device: "sim" (the built-in simulated phone), "adb:<serial>" / "adb:<host>:<port>" (an `AdbDevice` on the
+            default ADB server; "adb" alone takes the only attached device), or a `Device` instance.
+        evaluator: "oracle" (exact state checks), "mllm:<local checkpoint>", "http:<OpenAI-compatible base URL>",
+            combinations ("oracle|mllm:<path>": the oracle where the device has state, else the judge;
+            "mllm:<path>&oracle": the judge, vetoed by the state check), or an `Evaluator` instance
+            (see `android_gym.evaluators.factory`).
+        evaluator_options: options of the judge in `evaluator` (e.g. {"model": "...", "timeout_s": 10} for http,
+            {"device": "cuda", "mode": "generate"} for mllm, {"cache": False}); None for the defaults.
         screenshot_width: observation screenshot width in pixels; 0 for none (UI elements only, fastest).
         include_elements: include the fixed-size UI-element arrays in observations.
         max_elements: rows of the element arrays.
@@ -31,6 +38,8 @@ class EnvConfig:
         max_steps: step budget override; None uses the task's (10 general, 20 webshop).
         render_width: width of `render()` frames in pixels.
         include_xml: put the uiautomator XML in `info["ui_xml"]` every step (costs ~0.1 ms per changed screen).
+        task_file: a goal list or JSONL of your own tasks (`android_gym.tasks.files`); when set it replaces `suite`
+            with the file's suite ("file:<stem>").
     """
 
     suite: str = "general"
@@ -38,6 +47,7 @@ class EnvConfig:
     task: str | None = None
     device: Any = "sim"
     evaluator: Any = "oracle"
+    evaluator_options: Mapping[str, Any] | None = None
     screenshot_width: int = 224
     include_elements: bool = True
     max_elements: int = 48
@@ -48,8 +58,13 @@ class EnvConfig:
     max_steps: int | None = None
     render_width: int = 360
     include_xml: bool = False
+    task_file: str | None = None
 
     def __post_init__(self) -> None:
+        if self.task_file is not None:  # the file's suite replaces `suite` (issue 7)
+            from android_gym.tasks.suites import register_task_file
+
+            object.__setattr__(self, "suite", register_task_file(str(self.task_file)))
         from android_gym.tasks.suites import suite_names  # suites load lazily (apps and content generators)
 
         if self.suite not in suite_names():
@@ -58,10 +73,14 @@ class EnvConfig:
             raise ConfigError(f"`split` must be 'train' or 'test', got {self.split!r}")
         if self.max_steps is not None and (not isinstance(self.max_steps, int) or self.max_steps < 1):
             raise ConfigError(f"`max_steps` must be a positive int or None, got {self.max_steps!r}")
-        if isinstance(self.device, str) and self.device != "sim":
-            raise ConfigError(f"`device` must be 'sim' or a Device instance, got {self.device!r}")
-        if isinstance(self.evaluator, str) and self.evaluator != "oracle":
-            raise ConfigError(f"`evaluator` must be 'oracle' or an Evaluator instance, got {self.evaluator!r}")
+        if isinstance(self.device, str) and not (self.device in ("sim", "adb") or self.device.startswith("adb:")):
+            raise ConfigError(f"`device` must be 'sim', 'adb:<serial>' or a Device instance, got {self.device!r}")
+        if isinstance(self.evaluator, str):
+            from android_gym.evaluators.factory import parse_spec
+
+            parse_spec(self.evaluator)  # syntax only; the judge itself is checked when the env builds it
+        if self.evaluator_options is not None and not isinstance(self.evaluator_options, Mapping):
+            raise ConfigError(f"`evaluator_options` must be a dict or None, got {self.evaluator_options!r}")
         if not 16 <= self.render_width <= 1080:
             raise ConfigError(f"`render_width` must be 16..1080 pixels, got {self.render_width}")
         if self.latency_time_scale < 0:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import deque
 from typing import Any
 
 import gymnasium as gym
@@ -11,7 +12,8 @@ from android_gym.actions import Action, ActionType, action_space
 from android_gym.config import RENDER_MODES, EnvConfig
 from android_gym.devices.base import Device, Outcome
 from android_gym.errors import ConfigError, DeviceError, EnvStateError, unknown_name
-from android_gym.evaluators.base import Evaluator, Observation, OracleEvaluator, Verdict
+from android_gym.evaluators.base import Evaluator, Observation, Verdict, action_text, unknown
+from android_gym.evaluators.factory import make_evaluator
 from android_gym.spaces import ObservationEncoder
 from android_gym.tasks import suites
 from android_gym.tasks.base import Task
@@ -36,7 +38,10 @@ class AndroidEnv(gym.Env):
 
     `info` keys on every step: `action` (the executed `Action`), `action_valid`, `had_effect`, `invalid_reason`,
     `penalty`, `success`, `verdict`, `task`, `goal`, `split`, `step`, `ui_elements`; `ui_xml` if `include_xml`;
-    `error` on faults. `reset()` returns the same keys that describe the task.
+    `error` on faults. `reset()` returns the same keys that describe the task. `verdict` is the evaluator's
+    `Verdict`; when the judge could not tell (`verdict.success is None`: failure, timeout, an answer that is neither
+    yes nor no) the step earns no reward and does not terminate, so a trainer can drop it; `stats["unknown_verdicts"]`
+    counts them.
     """
 
     metadata = {"render_modes": list(RENDER_MODES), "render_fps": 2}
@@ -59,7 +64,9 @@ class AndroidEnv(gym.Env):
         self.observation_space = self.encoder.space
         self.action_space = action_space()
         self.task: Task | None = None
-        self.stats = {"episodes": 0, "steps": 0, "device_faults": 0, "device_restarts": 0, "invalid_actions": 0}
+        self.stats = {"episodes": 0, "steps": 0, "device_faults": 0, "device_restarts": 0, "invalid_actions": 0,
+                      "unknown_verdicts": 0}
+        self._judged_screens: deque[np.ndarray] = deque(maxlen=max(0, self.evaluator.screenshot_history - 1))
         self._t = 0
         self._done = True
         self._needs_restart = False
@@ -70,13 +77,17 @@ class AndroidEnv(gym.Env):
         c = self.config
         if isinstance(c.device, Device):
             return c.device
+        if c.device.startswith("adb"):  # "adb", "adb:<serial>", "adb:<host>:<port>" (issue 7)
+            from android_gym.devices.adb import AdbDevice
+
+            return AdbDevice(c.device.partition(":")[2] or None)
         from android_gym.devices.sim import SimDevice
         from android_gym.sim.latency import LatencyConfig
 
         return SimDevice(c.perturbations, LatencyConfig.coerce(c.latency, c.latency_time_scale))
 
     def _make_evaluator(self) -> Evaluator:
-        return self.config.evaluator if isinstance(self.config.evaluator, Evaluator) else OracleEvaluator()
+        return make_evaluator(self.config.evaluator, self.config.evaluator_options)
 
     # -- the Gymnasium API -----------------------------------------------------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[dict, dict]:
@@ -106,6 +117,7 @@ class AndroidEnv(gym.Env):
             raise EnvStateError(f"{self.task} is already solved at reset (seed {seed}); the task's initial "
                                 "conditions are wrong")
         self._t, self._done = 0, False
+        self._judged_screens.clear()
         self.stats["episodes"] += 1
         obs = self._observe()
         return obs, self._task_info()
@@ -209,7 +221,16 @@ class AndroidEnv(gym.Env):
     def _judge(self, action: Action) -> Verdict:
         assert self.task is not None
         shot = self.device.screenshot(self.config.render_width) if self.evaluator.needs_screenshot else None
-        return self.evaluator.judge(self.task, Observation(self._state(), shot, repr(action)))
+        observation = Observation(self._state(), shot, action_text(action), tuple(self._judged_screens))
+        try:
+            verdict = self.evaluator.judge(self.task, observation)
+        except Exception as e:  # noqa: BLE001  (a judge bug must not crash step(); issue #6: report, never reward)
+            verdict = unknown(f"the evaluator raised {type(e).__name__}: {e}")
+        if shot is not None and self.evaluator.screenshot_history > 1:
+            self._judged_screens.append(shot)
+        if not verdict.is_known:
+            self.stats["unknown_verdicts"] += 1
+        return verdict
 
     def _task_info(self) -> dict[str, Any]:
         assert self.task is not None
@@ -237,7 +258,7 @@ class AndroidEnv(gym.Env):
         self._needs_restart = True
         self._done = True
         info.update(action=action, action_valid=True, had_effect=None, invalid_reason="", penalty=0.0,
-                    success=False, verdict=Verdict(None, raw="device fault"),
+                    success=False, verdict=unknown("device fault", source="env"),
                     error=f"{type(error).__name__}: {error}")
         return self._copy_obs(), 0.0, False, True, info
 

@@ -20,7 +20,9 @@ from benchmarks.result import Result, markdown_table
 BENCHMARKS: dict[str, str] = {
     "sim": "benchmarks.sim",
     "pool": "benchmarks.pool",
+    "collection": "benchmarks.collection",
     "training": "benchmarks.training",
+    "judges": "benchmarks.judges",
 }
 """Benchmark name -> module exposing `run(quick: bool, out: Path) -> Result`."""
 

@@ -1,27 +1,57 @@
-"""`distrl`: train (the main job), evaluate a checkpoint, or collect data only."""
+"""`distrl`: train (the main job), evaluate a checkpoint, or collect data only (throughput).
+
+Every subcommand takes `--config FILE`, flags built from the config's `runtime` section (`--workers 4 --sync
+--runtime ray --address auto ...`) and `section.key=value` overrides, applied in that order. Examples:
+
+    distrl train                                   # sim `general` suite, A-RIDE, local runtime, all cores
+    distrl train --minutes 5 --workers 2 learner.algorithm=digirl --sync
+    distrl train --resume runs/latest              # continue a run from its checkpoint and config.yaml
+    distrl eval --checkpoint runs/latest --split test --episodes 100
+    distrl collect --seconds 30 --envs-per-worker 16
+"""
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import logging
 import sys
-import time
+import typing
+from pathlib import Path
 
-from distrl_agent.config import load_config
-from distrl_agent.errors import DistrlError
+from distrl_agent.config import RuntimeSection, TrainConfig, load_config
+from distrl_agent.errors import CheckpointError, DistrlError
+
+_SHORTCUTS = {"algorithm": "learner.algorithm", "env_id": "env.env_id", "run_dir": "run_dir"}
+
+
+def resolve_config(args: argparse.Namespace, base: str | Path | None = None) -> TrainConfig:
+    """The config of a command: `--config` (else `base`, else defaults), then flags, then positional overrides."""
+    overrides = []
+    hints = typing.get_type_hints(RuntimeSection)
+    for name, dotted in [*((f.name, f"runtime.{f.name}") for f in dataclasses.fields(RuntimeSection)),
+                         *_SHORTCUTS.items()]:
+        value = getattr(args, name, None)
+        if value is not None:
+            is_flag = hints.get(name) is bool
+            overrides.append(f"{dotted}={'true' if is_flag else value}")
+    return load_config(args.config or base, [*overrides, *args.override])
 
 
 def cmd_train(args: argparse.Namespace) -> int:
     """Train with the resolved config; print it first and the summary last."""
     from distrl_agent.runtime.train import train
 
-    overrides = list(args.override)
+    base = None
     if args.resume:
-        overrides.append(f"run_dir={args.resume}")
-    config = load_config(args.config, overrides)
-    print("resolved config:\n" + json.dumps(config.to_dict(), indent=2))
-    summary = train(config, resume=args.resume)
+        args.run_dir = args.resume
+        if (Path(args.resume) / "config.yaml").exists():
+            base = Path(args.resume) / "config.yaml"
+    config = resolve_config(args, base)
+    print("resolved config (saved to run_dir/config.yaml):\n" + config.to_yaml(), flush=True)
+    summary = train(config, resume=args.resume, show_progress=not args.quiet)
+    print(json.dumps({k: v for k, v in summary.items() if k != "curve"}, indent=2))
     print(f"done: train success {summary['train_success']:.1%}, test success {summary['test_success']:.1%} "
           f"after {summary['minutes']} min, {summary['env_steps']} env steps, {summary['updates']} updates; "
           f"outputs in {config.run_dir}")
@@ -29,65 +59,99 @@ def cmd_train(args: argparse.Namespace) -> int:
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
-    """Evaluate a run's checkpoint on a split."""
+    """Evaluate a run's checkpoint on a split; print the result and write it to `--out`."""
     import torch
 
-    from distrl_agent.runtime.train import evaluate
+    from distrl_agent.policies import SmallPolicyConfig
+    from distrl_agent.runtime.collect import evaluate
+    from distrl_agent.runtime.train import find_checkpoint
 
-    config = load_config(args.config, args.override)
-    blob = torch.load(f"{args.checkpoint}/checkpoint/learner.pt", weights_only=False)
-    weights = {k: v.numpy() for k, v in blob["policy"].items()}
-    rate = evaluate(config, weights, 0, args.split, args.episodes)
-    print(json.dumps({"split": args.split, "episodes": args.episodes, "success": rate}))
+    run = Path(args.checkpoint)
+    base = run / "config.yaml" if (run / "config.yaml").exists() else None
+    config = resolve_config(args, base)
+    checkpoint = find_checkpoint(run)
+    try:
+        blob = torch.load(checkpoint / "learner.pt", weights_only=False)
+        policy_config = SmallPolicyConfig(**blob["policy_config"])
+        weights = {k: v.numpy() for k, v in blob["policy"].items()}
+    except (OSError, RuntimeError, KeyError, TypeError) as e:
+        raise CheckpointError(f"cannot read the policy of {checkpoint / 'learner.pt'}: {e}") from e
+    version = json.loads((checkpoint / "state.json").read_text()).get("version", 0)
+    rate = evaluate(config, weights, version, args.split, args.episodes, args.eval_seed, policy_config)
+    result = {"checkpoint": str(checkpoint), "version": version, "split": args.split, "episodes": args.episodes,
+              "success": rate}
+    out = Path(args.out) if args.out else run / f"eval_{args.split}.json"
+    out.write_text(json.dumps(result, indent=2))
+    print(json.dumps(result))
     return 0
 
 
 def cmd_collect(args: argparse.Namespace) -> int:
-    """Collect with the (untrained) policy for a while and report throughput; no learning."""
-    from distrl_agent.runtime.worker import Worker
+    """Collect with the untrained policy for `--seconds` and report throughput (written to run_dir/collect.json)."""
+    from distrl_agent.runtime.collect import collect
 
-    config = load_config(args.config, args.override)
-    worker = Worker(0, config.env, config.runtime.envs_per_worker, seed=config.runtime.seed)
-    worker.start()
-    start = time.monotonic()
-    trajectories = []
-    while time.monotonic() - start < args.seconds:
-        trajectories += worker.step()
-    elapsed = time.monotonic() - start
-    worker.close()
-    print(json.dumps({"seconds": round(elapsed, 2), "trajectories": len(trajectories),
-                      "steps": worker.stats["steps"], "steps_per_s": round(worker.stats["steps"] / elapsed, 1)}))
+    config = resolve_config(args)
+    run_dir = Path(config.run_dir)
+    run_dir.mkdir(parents=True, exist_ok=True)
+    (run_dir / "config.yaml").write_text(config.to_yaml())
+    result = collect(config, args.seconds, save_to=args.save)
+    (run_dir / "collect.json").write_text(json.dumps(result, indent=2))
+    print(json.dumps(result))
     return 0
+
+
+def _add_config_flags(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--config", help="YAML config file")
+    hints = typing.get_type_hints(RuntimeSection)
+    group = parser.add_argument_group("runtime (each sets runtime.<name>)")
+    for f in dataclasses.fields(RuntimeSection):
+        flag = "--" + f.name.replace("_", "-")
+        if hints[f.name] is bool:
+            group.add_argument(flag, dest=f.name, action="store_true", default=None, help=f"set runtime.{f.name}")
+        else:
+            group.add_argument(flag, dest=f.name, metavar="VALUE", help=f"runtime.{f.name} (YAML value)")
+    for name, dotted in _SHORTCUTS.items():
+        parser.add_argument("--" + name.replace("_", "-"), dest=name, metavar="VALUE", help=f"sets {dotted}")
+    parser.add_argument("override", nargs="*", help="overrides like learner.algorithm=digirl runtime.minutes=5")
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The `distrl` argument parser."""
-    parser = argparse.ArgumentParser(prog="distrl", description=__doc__)
+    parser = argparse.ArgumentParser(prog="distrl", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
-    for name, func, helptext in (("train", cmd_train, "train an agent (the main job)"),
-                                 ("eval", cmd_eval, "evaluate a checkpoint"),
-                                 ("collect", cmd_collect, "collect data only, for throughput measurement")):
-        p = sub.add_parser(name, help=helptext)
-        p.add_argument("--config", help="YAML config file")
-        p.add_argument("override", nargs="*", help="overrides like learner.algorithm=digirl runtime.minutes=5")
-        p.set_defaults(func=func)
-        if name == "train":
-            p.add_argument("--resume", help="a run directory to resume from its checkpoint")
-        if name == "eval":
-            p.add_argument("--checkpoint", required=True, help="a run directory")
-            p.add_argument("--split", choices=("train", "test"), default="test")
-            p.add_argument("--episodes", type=int, default=100)
-        if name == "collect":
-            p.add_argument("--seconds", type=float, default=30.0)
+    train_p = sub.add_parser("train", help="train an agent (the main job)")
+    train_p.add_argument("--resume", metavar="DIR", help="continue the run in DIR from its checkpoint")
+    train_p.add_argument("--quiet", action="store_true", help="no progress bar")
+    train_p.set_defaults(func=cmd_train)
+    eval_p = sub.add_parser("eval", help="evaluate a checkpoint")
+    eval_p.add_argument("--checkpoint", required=True, metavar="DIR", help="a run directory")
+    eval_p.add_argument("--split", choices=("train", "test"), default="test")
+    eval_p.add_argument("--episodes", type=int, default=100)
+    eval_p.add_argument("--eval-seed", type=int, default=12345, help="seeds the evaluation episodes")
+    eval_p.add_argument("--out", help="result file (default: DIR/eval_<split>.json)")
+    eval_p.set_defaults(func=cmd_eval)
+    collect_p = sub.add_parser("collect", help="collect data only, for throughput measurement")
+    collect_p.add_argument("--seconds", type=float, default=30.0, help="measured collection time")
+    collect_p.add_argument("--save", metavar="FILE", help="also write the trajectories to this .npz")
+    collect_p.set_defaults(func=cmd_collect)
+    for p in (train_p, eval_p, collect_p):
+        _add_config_flags(p)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Entry point of `distrl`."""
+    """Entry point of `distrl`; returns 2 on a usage, config, checkpoint or runtime error."""
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     args = build_parser().parse_args(argv)
+    if getattr(args, "episodes", 1) < 1:
+        print("distrl: error: `--episodes` must be >= 1", file=sys.stderr)
+        return 2
     try:
         return int(args.func(args))
     except DistrlError as e:
         print(f"distrl: error: {e}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print("distrl: interrupted (`distrl train` wrote a checkpoint first: continue with --resume)", file=sys.stderr)
+        return 130

@@ -1,17 +1,28 @@
-"""`TrainConfig`: one frozen tree of every knob of a training run, loaded from YAML with dotted overrides."""
+"""`TrainConfig`: one frozen tree of every knob of a training run, loaded from YAML with dotted overrides.
+
+Every field is validated when the tree is built: a wrong type or an out-of-range value raises `ConfigError` naming the
+dotted key (`runtime.workers`), an unknown key suggests the closest known one.
+"""
 
 from __future__ import annotations
 
 import dataclasses
 import difflib
+import types
+import typing
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import yaml
 
-from distrl_agent.algorithms import ALGORITHMS
+from distrl_agent.algorithms import ALGORITHMS, make_update_rule
 from distrl_agent.errors import ConfigError
+
+
+def _require(key: str, is_ok: bool, expected: str, value: Any) -> None:
+    if not is_ok:
+        raise ConfigError(f"`{key}` must be {expected}, got {value!r}")
 
 
 @dataclass(frozen=True)
@@ -20,10 +31,10 @@ class EnvSection:
 
     Attributes:
         env_id: a registered android_gym id.
-        perturbations: "none", "default" or "hard".
+        perturbations: sim perturbation level: "none", "default" or "hard".
         latency: sim latency preset ("off", "emulator", "fast-emulator"); off for training on the sim.
-        latency_time_scale: multiplies sim latency (benchmarks shrink emulator time).
-        max_elements: UI-element rows in observations.
+        latency_time_scale: multiplies sim latency (benchmarks shrink emulator time), >= 0.
+        max_elements: UI-element rows in observations (the small policy attends over them).
     """
 
     env_id: str = "android_gym/General-v0"
@@ -31,6 +42,27 @@ class EnvSection:
     latency: str = "off"
     latency_time_scale: float = 1.0
     max_elements: int = 48
+
+    def __post_init__(self) -> None:
+        import gymnasium as gym
+
+        import android_gym  # noqa: F401  (registers the env ids)
+        from android_gym.errors import AndroidGymError
+        from android_gym.sim.latency import LatencyConfig
+        from android_gym.sim.perturbations import PerturbationConfig
+
+        if self.env_id not in gym.registry:
+            known = sorted(k for k in gym.registry if k.startswith("android_gym/"))
+            close = difflib.get_close_matches(self.env_id, known, 1)
+            raise ConfigError(f"`env.env_id` {self.env_id!r} is not registered"
+                              f"{f'; did you mean {close[0]!r}?' if close else ''} Known: {', '.join(known)}")
+        for key, coerce in (("perturbations", PerturbationConfig.coerce), ("latency", LatencyConfig.coerce)):
+            try:
+                coerce(getattr(self, key))
+            except AndroidGymError as e:
+                raise ConfigError(f"`env.{key}`: {e}") from e
+        _require("env.latency_time_scale", self.latency_time_scale >= 0, ">= 0", self.latency_time_scale)
+        _require("env.max_elements", self.max_elements >= 1, ">= 1", self.max_elements)
 
 
 @dataclass(frozen=True)
@@ -42,8 +74,8 @@ class LearnerSection:
         coefficients: overrides of the algorithm's config dataclass (e.g. {"entropy_coef": 0.01}).
         lr: Adam learning rate (a small CPU policy wants more than the paper's 1e-4 for 7B models).
         batch_size: trajectories per update.
-        updates_per_round: updates after each ingest of new trajectories.
-        max_grad_norm: gradient clipping.
+        updates_per_round: updates after each ingest of new trajectories (then weights are published).
+        max_grad_norm: gradient clipping (L2 norm).
         replay_capacity_steps: replay size in steps (paper: 10,000).
         alpha: priority exponent; beta_start -> beta_end over `beta_anneal_updates` updates (IS correction).
         max_staleness: drop trajectories whose policy lags the learner by more versions (updates) than this.
@@ -66,21 +98,50 @@ class LearnerSection:
     refresh_every_updates: int = 200
     min_replay_trajectories: int = 32
 
+    def __post_init__(self) -> None:
+        if self.algorithm not in ALGORITHMS:
+            close = difflib.get_close_matches(self.algorithm, ALGORITHMS, 1)
+            raise ConfigError(f"`learner.algorithm` {self.algorithm!r} is unknown"
+                              f"{f'; did you mean {close[0]!r}?' if close else ''} Known: {', '.join(ALGORITHMS)}")
+        try:
+            make_update_rule(self.algorithm, self.coefficients)
+        except (ConfigError, TypeError) as e:
+            raise ConfigError(f"`learner.coefficients`: {e}") from e
+        for key in ("batch_size", "updates_per_round", "replay_capacity_steps", "refresh_every_updates",
+                    "min_replay_trajectories", "beta_anneal_updates"):
+            _require(f"learner.{key}", getattr(self, key) >= 1, ">= 1", getattr(self, key))
+        for key in ("lr", "max_grad_norm"):
+            _require(f"learner.{key}", getattr(self, key) > 0, "> 0", getattr(self, key))
+        _require("learner.alpha", self.alpha >= 0, ">= 0", self.alpha)
+        for key in ("beta_start", "beta_end"):
+            _require(f"learner.{key}", 0 <= getattr(self, key) <= 1, "in [0, 1]", getattr(self, key))
+        _require("learner.max_staleness", self.max_staleness >= 0, ">= 0", self.max_staleness)
+
 
 @dataclass(frozen=True)
 class RuntimeSection:
     """How collection runs.
 
     Attributes:
-        runtime: "local" (processes on this machine) or "ray".
-        address: Ray address ("auto" joins a running cluster; None starts a local one).
-        workers: rollout worker processes (default: cores - 1, at least 1).
+        runtime: "local" (processes on this machine) or "ray" (actors on a Ray cluster; `pip install ".[ray]"`).
+        address: Ray cluster to join ("auto": the one `ray start` made on this machine, "host:port": a head node);
+            None starts a private single-machine cluster.
+        connect_timeout_s: seconds to wait for the Ray address to answer before failing.
+        workers: rollout workers (default: cores - 1, at least 1); more than the cores warns and still runs.
         envs_per_worker: environments each worker steps in one batch.
-        sync: DigiRL's synchronous protocol (all workers finish a round, then the learner trains).
+        worker_cpus: CPUs each Ray worker actor reserves (the local runtime ignores it).
+        worker_resources: custom Ray resources each worker actor requires, e.g. {"emulator": 1} so workers land on
+            hosts started with `ray start --resources='{"emulator": 4}'` (the local runtime ignores it).
+        max_worker_restarts: restarts of one worker (after a crash or a kill) before the run fails.
+        worker_buffer_trajectories: finished trajectories a worker holds while the learner is not reading; beyond
+            it the oldest is dropped and counted (`runtime/dropped_trajectories`).
+        sync: DigiRL's synchronous protocol (all workers finish a round with the same weights, then the learner
+            trains, then weights go out).
         episodes_per_round: episodes each worker plays per round in sync mode.
-        minutes: wall-clock budget of the run.
+        minutes: wall-clock budget of the run, in minutes (counted across resumes).
         eval_every_s: seconds between evaluations on the test split.
         eval_episodes: episodes per evaluation (and in the final summary, per split).
+        checkpoint_every_s: seconds between checkpoints during training (one is also written at the end).
         warm_start_episodes: noisy expert demonstrations for behaviour cloning before RL (0 = cold start).
         warm_start_noise: probability a demonstration step is replaced by a random action.
         warm_start_updates: behaviour-cloning gradient steps.
@@ -89,55 +150,68 @@ class RuntimeSection:
 
     runtime: str = "local"
     address: str | None = None
+    connect_timeout_s: float = 30.0
     workers: int | None = None
     envs_per_worker: int = 8
+    worker_cpus: float = 1.0
+    worker_resources: dict[str, float] = field(default_factory=dict)
+    max_worker_restarts: int = 20
+    worker_buffer_trajectories: int = 256
     sync: bool = False
     episodes_per_round: int = 16
     minutes: float = 20.0
     eval_every_s: float = 120.0
     eval_episodes: int = 100
+    checkpoint_every_s: float = 300.0
     warm_start_episodes: int = 400
     warm_start_noise: float = 0.5
     warm_start_updates: int = 150
     seed: int = 0
 
+    def __post_init__(self) -> None:
+        _require("runtime.runtime", self.runtime in ("local", "ray"), "'local' or 'ray'", self.runtime)
+        if self.workers is not None:
+            _require("runtime.workers", self.workers >= 1, ">= 1 or null (cores - 1)", self.workers)
+        for key in ("envs_per_worker", "episodes_per_round", "eval_episodes", "worker_buffer_trajectories"):
+            _require(f"runtime.{key}", getattr(self, key) >= 1, ">= 1", getattr(self, key))
+        for key in ("minutes", "eval_every_s", "checkpoint_every_s", "connect_timeout_s"):
+            _require(f"runtime.{key}", getattr(self, key) > 0, "> 0", getattr(self, key))
+        for key in ("worker_cpus", "max_worker_restarts", "warm_start_episodes", "warm_start_updates", "seed"):
+            _require(f"runtime.{key}", getattr(self, key) >= 0, ">= 0", getattr(self, key))
+        _require("runtime.warm_start_noise", 0 <= self.warm_start_noise <= 1, "in [0, 1]", self.warm_start_noise)
+        for name, amount in self.worker_resources.items():
+            _require(f"runtime.worker_resources.{name}", isinstance(amount, (int, float)) and amount > 0,
+                     "a number > 0", amount)
+
 
 @dataclass(frozen=True)
 class TrainConfig:
-    """The whole run: env, learner, runtime, and where outputs go."""
+    """The whole run: env, learner, runtime, and where outputs go (`run_dir`)."""
 
     env: EnvSection = field(default_factory=EnvSection)
     learner: LearnerSection = field(default_factory=LearnerSection)
     runtime: RuntimeSection = field(default_factory=RuntimeSection)
     run_dir: str = "runs/latest"
 
-    def __post_init__(self) -> None:
-        if self.learner.algorithm not in ALGORITHMS:
-            close = difflib.get_close_matches(self.learner.algorithm, ALGORITHMS, 1)
-            raise ConfigError(f"`learner.algorithm` {self.learner.algorithm!r} is unknown"
-                              f"{f'; did you mean {close[0]!r}?' if close else ''} Known: {', '.join(ALGORITHMS)}")
-        if self.runtime.runtime not in ("local", "ray"):
-            raise ConfigError(f"`runtime.runtime` must be 'local' or 'ray', got {self.runtime.runtime!r}")
-        for name, value in (("runtime.envs_per_worker", self.runtime.envs_per_worker),
-                            ("learner.batch_size", self.learner.batch_size),
-                            ("runtime.eval_episodes", self.runtime.eval_episodes)):
-            if value < 1:
-                raise ConfigError(f"`{name}` must be >= 1, got {value}")
-        if self.runtime.workers is not None and self.runtime.workers < 1:
-            raise ConfigError(f"`runtime.workers` must be >= 1, got {self.runtime.workers}")
-        if self.runtime.minutes <= 0:
-            raise ConfigError(f"`runtime.minutes` must be > 0, got {self.runtime.minutes}")
-
     def to_dict(self) -> dict[str, Any]:
         """Plain data (for YAML)."""
         return dataclasses.asdict(self)
+
+    def to_yaml(self) -> str:
+        """The resolved config as YAML, loadable by `load_config`."""
+        return yaml.safe_dump(self.to_dict(), sort_keys=False)
+
+    def state_keys(self) -> dict[str, Any]:
+        """The flattened fields a learner checkpoint depends on (env and learner sections; runtime may change)."""
+        return _flatten({"env": dataclasses.asdict(self.env), "learner": dataclasses.asdict(self.learner)})
 
 
 def load_config(path: str | Path | None = None, overrides: list[str] | tuple[str, ...] = ()) -> TrainConfig:
     """A `TrainConfig` from an optional YAML file and `key.sub=value` overrides (values parsed as YAML).
 
     Raises:
-        ConfigError: unknown keys (with the closest name), bad values, unreadable file.
+        ConfigError: unknown keys (with the closest name), bad types or values (naming the dotted key), an unreadable
+            file.
 
     >>> load_config(overrides=["learner.algorithm=digirl", "runtime.workers=2"]).runtime.workers
     2
@@ -152,34 +226,63 @@ def load_config(path: str | Path | None = None, overrides: list[str] | tuple[str
             raise ConfigError(f"config file {path} must hold a mapping, got {type(data).__name__}")
     for item in overrides:
         key, sep, raw = item.partition("=")
-        if not sep:
+        if not sep or not key.strip():
             raise ConfigError(f"override {item!r} must look like section.key=value")
         node = data
         parts = key.strip().split(".")
         for part in parts[:-1]:
             node = node.setdefault(part, {})
-        node[parts[-1]] = yaml.safe_load(raw)
+            if not isinstance(node, dict):
+                raise ConfigError(f"override {item!r}: `{part}` is not a section")
+        try:
+            node[parts[-1]] = yaml.safe_load(raw)
+        except yaml.YAMLError as e:
+            raise ConfigError(f"override {item!r}: the value is not valid YAML: {e}") from e
     return _build(TrainConfig, data, "")
+
+
+_SECTIONS = {"EnvSection": EnvSection, "LearnerSection": LearnerSection, "RuntimeSection": RuntimeSection}
 
 
 def _build(cls: type, data: dict[str, Any], prefix: str) -> Any:
     fields = {f.name: f for f in dataclasses.fields(cls)}
+    hints = typing.get_type_hints(cls)
     kwargs = {}
     for key, value in data.items():
         if key not in fields:
-            close = difflib.get_close_matches(key, list(fields), 1)
-            hint = f"; did you mean {prefix}{close[0]!r}?" if close else ""
-            raise ConfigError(f"unknown config key {prefix}{key!r}{hint} Known: {', '.join(fields)}")
-        ftype = fields[key].type
-        sub = {"EnvSection": EnvSection, "LearnerSection": LearnerSection, "RuntimeSection": RuntimeSection}.get(
-            ftype if isinstance(ftype, str) else getattr(ftype, "__name__", ""))
+            close = difflib.get_close_matches(str(key), list(fields), 1)
+            hint = f"; did you mean `{prefix}{close[0]}`?" if close else ""
+            raise ConfigError(f"unknown config key `{prefix}{key}`{hint} Known: {', '.join(fields)}")
+        sub = _SECTIONS.get(getattr(hints[key], "__name__", ""))
         if sub is not None:
             if not isinstance(value, dict):
-                raise ConfigError(f"config key {prefix}{key!r} must be a mapping, got {value!r}")
+                raise ConfigError(f"`{prefix}{key}` must be a mapping of its fields, got {value!r}")
             kwargs[key] = _build(sub, value, f"{prefix}{key}.")
         else:
-            kwargs[key] = value
-    try:
-        return cls(**kwargs)
-    except TypeError as e:
-        raise ConfigError(f"bad config values in {prefix or 'the top level'}: {e}") from e
+            kwargs[key] = _coerce(f"{prefix}{key}", value, hints[key])
+    return cls(**kwargs)
+
+
+def _coerce(key: str, value: Any, hint: Any) -> Any:
+    """`value` checked against the field's type (ints are accepted as floats); raises `ConfigError` naming `key`."""
+    if isinstance(hint, types.UnionType) or typing.get_origin(hint) is typing.Union:
+        args = typing.get_args(hint)
+        if value is None and type(None) in args:
+            return None
+        hint = next(a for a in args if a is not type(None))
+    origin = typing.get_origin(hint) or hint
+    if origin is float and isinstance(value, int) and not isinstance(value, bool):
+        return float(value)
+    if origin is int and isinstance(value, bool) or not isinstance(value, origin):
+        raise ConfigError(f"`{key}` must be {getattr(origin, '__name__', origin)}, got {value!r}")
+    return value
+
+
+def _flatten(data: dict[str, Any], prefix: str = "") -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in data.items():
+        if isinstance(value, dict) and key != "coefficients":
+            out.update(_flatten(value, f"{prefix}{key}."))
+        else:
+            out[f"{prefix}{key}"] = value
+    return out

@@ -21,3 +21,14 @@ class ReplayError(DistrlError, RuntimeError):
 
 class CheckpointError(DistrlError):
     """A checkpoint could not be written or read back (unserialisable field, missing key, incompatible config)."""
+
+
+class WorkerError(DistrlError, RuntimeError):
+    """A rollout worker failed beyond recovery; the message carries the worker index and its last traceback.
+
+    Raised when a worker keeps crashing past `runtime.max_worker_restarts`, or breaks the synchronous protocol.
+    """
+
+
+class ClusterError(DistrlError, RuntimeError):
+    """The distributed runtime cannot run: Ray is not installed, or the cluster address did not answer in time."""

@@ -17,13 +17,13 @@ def _templates() -> dict[str, tuple[TaskTemplate, ...]]:
 
 
 def suite_names() -> list[str]:
-    """Names of every suite."""
-    return list(_templates())
+    """Names of every suite (task-file suites included once registered)."""
+    return [*_templates(), *_FILE_SUITES]
 
 
 def templates(suite: str) -> tuple[TaskTemplate, ...]:
     """The templates of `suite`."""
-    table = _templates()
+    table = {**_templates(), **_FILE_SUITES}
     if suite not in table:
         raise unknown_name("suite", suite, list(table))
     return table[suite]
@@ -46,3 +46,23 @@ def tasks(suite: str, split: str = "train", template: str | None = None) -> tupl
             raise unknown_name(f"template of suite {suite!r}", template, names)
         chosen = tuple(t for t in chosen if t.name == template)
     return tuple(task for t in chosen for task in t.tasks(split))
+
+
+# -- task files (issue 7): a goal list or JSONL registered as a suite -------------------------------------------------
+_FILE_SUITES: dict[str, tuple[TaskTemplate, ...]] = {}
+
+
+def register_task_file(path: str, name: str | None = None) -> str:
+    """Load a task file (see `android_gym.tasks.files`) as a suite and return its name ("file:<stem>" by default).
+
+    Registering the same name again replaces the suite (and clears the task cache).
+
+    Raises:
+        ConfigError: the file cannot be read or has a bad line.
+    """
+    from android_gym.tasks.files import load_task_file
+
+    loaded = load_task_file(path, name)
+    _FILE_SUITES[loaded[0].suite] = loaded
+    tasks.cache_clear()
+    return loaded[0].suite

@@ -42,11 +42,12 @@ def _sleep(seconds: float) -> None:
 class LatencyEnv(gym.Env):
     """A point moved on the unit square, slowed down like a phone, that fails when told to.
 
-    Observation: Dict of `goal` (Text: "env {tag} task {k}", k drawn at reset), `position` (float32 Box (2,)), `t` (int64 Box
-    (1,), the step within the episode) and `flags` (MultiBinary(2): at the right edge, at the top edge).
+    Observation: Dict of `goal` (Text: "env {tag} task {k}", k drawn at reset), `position` (float32 Box (2,)),
+    `t` (int64 Box (1,), the step within the episode) and `flags` (MultiBinary(2): at the right edge, at the top).
     Action: Discrete(4) moves by 0.1 (right, left, up, down). Reward 1.0 and terminated on reaching (1, 1);
     truncated after `episode_steps` steps. `info` holds `tag`, `episode` (counted from the last seeded reset, so that
-    the same seed and actions give the same infos), `pid` (the process stepping this env) and, on steps, `action`.
+    the same seed and actions give the same infos), `pid` (the process stepping this env), `delay_s` (the seconds
+    this call slept) and, on steps, `action`.
 
     Args:
         latency: a `LatencyConfig` preset name ("off", "emulator", ...), dict or config; delays are real sleeps.
@@ -98,12 +99,13 @@ class LatencyEnv(gym.Env):
             self._fault = None
         if self.fail_resets:
             raise RuntimeError(f"env {self.tag} cannot reset (fail_resets=True)")
-        _sleep(self.reset_delay_s + self.latency.reset_s(self._latency_rng))
+        delay_s = self.reset_delay_s + self.latency.reset_s(self._latency_rng)
+        _sleep(delay_s)
         self._position = self.np_random.uniform(0.0, 0.5, 2).astype(np.float32)
         self._task = int(self.np_random.integers(100))
         self._t = 0
         self._episode = 1 if seed is not None else self._episode + 1  # seeded resets replay identically
-        return self._obs(), self._info()
+        return self._obs(), {**self._info(), "delay_s": delay_s}
 
     def step(self, action: Any) -> tuple[dict, float, bool, bool, dict]:
         """Move, sleep the step delay, and apply an injected fault if there is one.
@@ -118,12 +120,14 @@ class LatencyEnv(gym.Env):
             if fault == "raise":
                 raise RuntimeError(f"injected fault in env {self.tag}")
             time.sleep(seconds)
-        _sleep(self.step_delay_s + self.latency.step_s(self._latency_rng))
+        delay_s = self.step_delay_s + self.latency.step_s(self._latency_rng)
+        _sleep(delay_s)
         self._position = np.clip(self._position + _MOVES[int(action)], 0.0, 1.0).astype(np.float32)
         self._t += 1
         terminated = bool(np.all(self._position >= 1.0 - 1e-6))
         truncated = not terminated and self._t >= self.episode_steps
-        return self._obs(), float(terminated), terminated, truncated, {**self._info(), "action": int(action)}
+        info = {**self._info(), "action": int(action), "delay_s": delay_s}
+        return self._obs(), float(terminated), terminated, truncated, info
 
     def render(self) -> np.ndarray | None:
         """A 16x16 RGB image with the point in white (render_mode "rgb_array")."""

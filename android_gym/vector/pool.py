@@ -15,6 +15,24 @@ The protocol (EnvPool-style, issue #3):
 
 Each env moves through `EnvState`; misuse (sending to a busy env, receiving with nothing in flight, use after
 `close`) raises `PoolStateError` and bad arguments `PoolArgumentError`, both before anything changes.
+
+An actor loop that acts on whatever is ready and never waits for the slowest env:
+
+>>> from functools import partial
+>>> from android_gym.testing.envs import LatencyEnv
+>>> with AsyncEnvPool([partial(LatencyEnv, tag=i, episode_steps=3) for i in range(4)]) as pool:
+...     first = pool.reset(seeds=0)  # one reset row per env, by env id
+...     pool.send([0] * 4)
+...     steps = 0
+...     while steps < 20:
+...         result = pool.recv(min_envs=1)
+...         steps += int((~result.is_reset).sum())
+...         ready = result.env_ids[~result.dones]  # an env whose episode ended resets first: no action for it now
+...         if len(ready):
+...             pool.send([0] * len(ready), ready)
+...     stats = pool.stats()
+>>> stats["steps"] >= 20 and stats["episodes"] >= 4
+True
 """
 
 from __future__ import annotations
@@ -67,6 +85,7 @@ class AsyncEnvPool:
             WorkerFailedError: an env factory raised (with the worker traceback) or its process died.
             PoolTimeoutError: an env was not built in time.
             ConfigError: the envs disagree on their observation or action space.
+            PoolArgumentError: an env factory cannot be pickled for the start method.
             PoolStateError: the pool is closed.
         """
         if self._state is PoolState.RUNNING:

@@ -3,7 +3,7 @@
 Commands go parent -> worker, replies worker -> parent, one `multiprocessing` Pipe per worker. A worker answers
 every command with exactly one reply, except that a step which ends an episode is followed, unasked, by the reply to
 the worker's own background reset (`StepDone(terminated or truncated)` then `ResetDone` or `Failed("reset")`).
-A worker's first message is `Ready` (or `Failed("make")` if the env factory raised).
+A worker's first message is `Ready` (or `Failed("factory")` if the env factory raised).
 
 >>> import pickle
 >>> pickle.loads(pickle.dumps(StepCommand(action=3)))
@@ -97,7 +97,7 @@ class Failed:
     """A command raised in the worker.
 
     Attributes:
-        phase: "make" (the env factory), "step", "reset" or "apply".
+        phase: "factory" (building the env), "step", "reset", "apply" or "protocol" (an unknown command).
         error: `ExceptionType: message`.
         traceback: the formatted worker-side traceback.
     """

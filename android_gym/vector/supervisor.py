@@ -4,6 +4,7 @@ enforces deadlines, and heals failures (kill, respawn, truncate, reset). `AsyncE
 
 from __future__ import annotations
 
+import pickle
 import selectors
 import time
 from collections import deque
@@ -80,7 +81,13 @@ class Supervisor:
     def start(self) -> Ready:
         """Start every worker and wait for every `Ready`; returns env 0's. Raises as `AsyncEnvPool.start`."""
         for slot in self.slots:
-            self._start_worker(slot)
+            try:
+                self._start_worker(slot)
+            except (pickle.PicklingError, AttributeError, TypeError) as e:  # only the first start pickles anew
+                raise PoolArgumentError(
+                    f"`env_fns[{slot.worker.index}]` cannot be sent to a {self.config.start_method!r} worker "
+                    f"({type(e).__name__}: {e}); use a module-level function or class, or functools.partial of "
+                    "one (or start_method='fork')") from e
         deadline = time.monotonic() + self.config.start_timeout_s
         for slot in self.slots:
             slot.worker.ready = self._await_ready(slot, deadline)

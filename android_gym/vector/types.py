@@ -23,7 +23,8 @@ class PoolConfig:
             from a small single-threaded server process: a respawn costs milliseconds (no re-import), it is safe
             while the trainer runs threads (torch, our own), and workers do not inherit the trainer's memory
             (weights, replay) or the other workers' pipes. "fork" inherits all three; "spawn" re-imports per worker.
-            forkserver and spawn need picklable env factories (module-level functions, classes, `functools.partial`).
+            forkserver and spawn need picklable env factories (module-level functions, classes, `functools.partial`)
+            and, in a script, the usual `if __name__ == "__main__":` guard (the workers import the main module).
         preload_modules: imported once in the forkserver so that workers start without importing them again; only
             applies if this process has not started its forkserver yet.
         step_timeout_s: seconds a step may take before its worker is killed and respawned and the episode

@@ -92,7 +92,7 @@ def worker_main(index: int, env_fn: EnvFactory, conn: Connection) -> None:
         conn.send(Ready(os.getpid(), env.observation_space, env.action_space, dict(env.metadata),
                         getattr(env, "render_mode", None)))
     except Exception as e:  # noqa: BLE001
-        conn.send(_failed("make", e))
+        conn.send(_failed("factory", e))
         return
     try:
         while True:

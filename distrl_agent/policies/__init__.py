@@ -1,12 +1,14 @@
-"""Policies that act on `android_gym` observations: the `Policy` contract and the small fast UI policy.
+"""Policies that act on `android_gym` observations: the `Policy` contract, the small fast UI policy, the VLM policy.
 
 `Policy` (base.py) is what workers and the learner program against; `SmallPolicy` (small.py) is the CPU-trainable
-factorised policy over UI-element arrays.
+factorised policy over UI-element arrays; `VLMPolicy` (vlm.py) is the AutoUI-style `transformers` policy that reads
+screenshots and writes action text.
 """
 
 from distrl_agent.policies.base import Actions, Inputs, Policy, PolicyOutput
 from distrl_agent.policies.factorised import ACTION_KEYS, FactorisedDistribution, Mode
 from distrl_agent.policies.small import SmallPolicy, SmallPolicyConfig, element_at
+from distrl_agent.policies.vlm import VLM_ACTION_KEYS, VLMPolicy, VLMPolicyConfig, previous_action_text
 
 __all__ = [
     "ACTION_KEYS",
@@ -18,5 +20,9 @@ __all__ = [
     "PolicyOutput",
     "SmallPolicy",
     "SmallPolicyConfig",
+    "VLMPolicy",
+    "VLMPolicyConfig",
+    "VLM_ACTION_KEYS",
     "element_at",
+    "previous_action_text",
 ]

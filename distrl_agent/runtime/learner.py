@@ -6,7 +6,8 @@ No transport here: the local and Ray runtimes wrap the same class.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+import time
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -26,13 +27,19 @@ class Learner:
 
     Guarantees: `version` increases by one per gradient step; a trajectory with NaN/inf or malformed arrays is dropped
     and counted (`stats()["learner/rejected"]`), never inserted; a non-finite loss skips the step (counted) so weights
-    never become NaN.
+    never become NaN; `save` then `load` into a fresh learner of the same config continues bit-identically (same
+    sampled indices, same weights after the next update).
+
+    Every public method is a plain call with plain-data arguments and results, so the Ray runtime runs this class
+    unchanged as an actor.
     """
 
     def __init__(self, config: TrainConfig, policy_config: SmallPolicyConfig | None = None) -> None:
         c = config.learner
         self.config = config
-        self.policy = SmallPolicy(policy_config or SmallPolicyConfig())
+        with torch.random.fork_rng():  # the same initial weights in any process (local, or a Ray actor)
+            torch.manual_seed(config.runtime.seed)
+            self.policy = SmallPolicy(policy_config or SmallPolicyConfig())
         self.rule = make_update_rule(c.algorithm, c.coefficients)
         self.optimizer = torch.optim.Adam(self.policy.parameters(), lr=c.lr)
         self.replay = TrajectoryReplay(c.replay_capacity_steps, alpha=c.alpha if self.rule.prioritized else 0.0,
@@ -41,6 +48,7 @@ class Learner:
         self.version = 0
         self.counters = {"learner/updates": 0, "learner/rejected": 0, "learner/skipped_nonfinite": 0,
                          "learner/ingested": 0}
+        self.last_indices = np.zeros(0, np.int64)  # replay slots of the last update's batch
 
     # -- data ----------------------------------------------------------------------------------------------------------
     def ingest(self, trajectories: Sequence[Trajectory]) -> int:
@@ -61,6 +69,14 @@ class Learner:
         """Whether the replay holds enough trajectories to train."""
         return len(self.replay) >= max(1, self.config.learner.min_replay_trajectories)
 
+    def ready(self) -> bool:
+        """`is_ready` as a method (callable on a Ray actor)."""
+        return self.is_ready
+
+    def get_version(self) -> int:
+        """The current weights version (callable on a Ray actor)."""
+        return self.version
+
     # -- training ------------------------------------------------------------------------------------------------------
     def update(self) -> dict[str, float]:
         """One gradient step on a (prioritised) batch; refreshes the sampled trajectories' priorities."""
@@ -68,6 +84,7 @@ class Learner:
         frac = min(1.0, self.counters["learner/updates"] / max(1, c.beta_anneal_updates))
         beta = c.beta_start + frac * (c.beta_end - c.beta_start)
         sample = self.replay.sample(c.batch_size, self.rng, beta=beta, learner_version=self.version)
+        self.last_indices = np.asarray(sample.indices, np.int64).copy()
         batch = sample.to_batch()
         self.policy.train()
         loss, metrics, priorities = self.rule.loss(self.policy, batch)
@@ -88,6 +105,27 @@ class Learner:
         metrics["replay/beta"] = beta
         return metrics
 
+    def train_steps(self, count: int) -> dict[str, float]:
+        """Up to `count` updates if the replay is ready; the last update's metrics plus `learner/update_s` (seconds).
+
+        Returns an empty dict when the replay is not ready yet.
+        """
+        if not self.is_ready or count < 1:
+            return {}
+        start = time.perf_counter()
+        metrics: dict[str, float] = {}
+        for _ in range(count):
+            metrics = self.update()
+        return {**metrics, "learner/update_s": time.perf_counter() - start, "learner/version": float(self.version)}
+
+    def set_policy_weights(self, weights: Mapping[str, Any]) -> None:
+        """Replace the policy weights (e.g. after a warm start); the version and optimiser state are unchanged.
+
+        Raises:
+            CheckpointError: `weights` do not fit the policy's architecture.
+        """
+        self.policy.load_state_dict({k: torch.as_tensor(np.asarray(v)) for k, v in weights.items()})
+
     def _priorities(self, trajectories: list[Trajectory]) -> np.ndarray:
         with torch.no_grad():
             _, _, priorities = self.rule.loss(self.policy, collate(trajectories, learner_version=self.version))
@@ -103,14 +141,20 @@ class Learner:
 
     # -- checkpoints ---------------------------------------------------------------------------------------------------
     def save(self, directory: str | Path) -> None:
-        """Write weights, optimiser, replay, counters and RNG state to `directory` (replaced atomically per file)."""
+        """Write weights, optimiser, replay, counters, RNG states and the config keys they depend on to `directory`.
+
+        Each file is replaced atomically; `runtime.train` swaps whole checkpoint directories for atomicity across
+        files.
+        """
         d = Path(directory)
         d.mkdir(parents=True, exist_ok=True)
         torch.save({"policy": self.policy.state_dict(), "optimizer": self.optimizer.state_dict(),
-                    "policy_config": self.policy.config.__dict__, "algorithm": self.rule.name}, d / "learner.pt.tmp")
+                    "policy_config": self.policy.config.__dict__, "algorithm": self.rule.name,
+                    "torch_rng": torch.get_rng_state()}, d / "learner.pt.tmp")
         (d / "learner.pt.tmp").replace(d / "learner.pt")
         self.replay.save(d / "replay.npz")
-        state = {"version": self.version, "counters": self.counters, "rng": self.rng.bit_generator.state}
+        state = {"version": self.version, "counters": self.counters, "rng": self.rng.bit_generator.state,
+                 "config": self.config.state_keys()}
         (d / "state.json.tmp").write_text(json.dumps(state))
         (d / "state.json.tmp").replace(d / "state.json")
 
@@ -118,14 +162,21 @@ class Learner:
         """Restore everything `save` wrote.
 
         Raises:
-            CheckpointError: missing files, another algorithm, or weights of another policy shape.
+            CheckpointError: missing or unreadable files, or a checkpoint written under another config (the message
+                lists the keys that differ), another algorithm, or weights of another policy shape.
         """
         d = Path(directory)
         try:
-            blob = torch.load(d / "learner.pt", weights_only=False)
             state = json.loads((d / "state.json").read_text())
-        except (OSError, ValueError) as e:
+            blob = torch.load(d / "learner.pt", weights_only=False)
+        except (OSError, ValueError, RuntimeError) as e:
             raise CheckpointError(f"cannot read a learner checkpoint in {d}: {e}") from e
+        saved, mine = state.get("config", {}), json.loads(json.dumps(self.config.state_keys()))
+        differ = sorted(k for k in set(saved) | set(mine) if saved.get(k) != mine.get(k))
+        if differ:
+            listed = "; ".join(f"`{k}` checkpoint {saved.get(k)!r} vs config {mine.get(k)!r}" for k in differ[:8])
+            raise CheckpointError(f"the checkpoint in {d} was written under another config: {listed}. Resume with "
+                                  "the run's own config.yaml (omit --config), or start a new run_dir")
         if blob.get("algorithm") != self.rule.name:
             raise CheckpointError(f"checkpoint in {d} was trained with {blob.get('algorithm')!r}, this run uses "
                                   f"{self.rule.name!r}")
@@ -135,3 +186,5 @@ class Learner:
         self.version = int(state["version"])
         self.counters.update(state["counters"])
         self.rng.bit_generator.state = state["rng"]
+        if "torch_rng" in blob:
+            torch.set_rng_state(blob["torch_rng"])

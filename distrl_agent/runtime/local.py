@@ -1,150 +1,279 @@
 """The local runtime (default): rollout workers as processes on this machine, the learner in the main process.
 
-Dataflow (`train_local`):
+Channels of worker process i (spawned, so torch's OpenMP state is never forked):
 
-    worker process i:  newest weights (queue i, drained to the last) -> Worker.step() -> finished trajectories
-                       -> trajectory queue (shared)                        [async: never waits for the learner]
-    main process:      trajectory queue (drained, never waited on while the replay has data) -> Learner.ingest
-                       -> Learner.update() x K -> weights to every worker queue (once per round, newest only)
-    sync mode:         each round every worker plays `episodes_per_round` episodes with the same weights, the learner
-                       waits for all of them, trains, then sends weights (DigiRL's protocol).
+    weights:   SharedWeights (one shared-memory copy per version, seqlock)  learner -> every worker
+    commands:  a pipe of ("round", version, episodes) / ("stop",)           learner -> worker i
+    results:   a pipe of ("trajectories" | "round" | "error", ...)          worker i -> learner
+
+One results pipe per worker, never shared: a worker killed mid-send (SIGKILL) leaves at most a truncated message in
+its own pipe, which the learner reads as end-of-file and discards; complete messages before it are whole
+trajectories and are kept. Its in-progress episodes were never sent, so nothing is half-inserted; they are counted
+(`runtime/discarded_partial_episodes`) and the worker is respawned with the current weights.
+
+Asynchronous mode: the worker's main thread steps and adopts the newest weights between steps; a sender thread
+drains its bounded outbox into the pipe, blocking while the learner is busy (the pipe is the retry: the data goes
+as soon as the learner reads), while collection continues and the outbox drops its oldest beyond
+`runtime.worker_buffer_trajectories` (counted).
+
+Synchronous mode: the learner publishes version v, then sends ("round", v, n) to every worker; a worker reads the
+shared weights only after the command arrives, checks that it holds exactly v, plays n episodes and answers
+("round", v, ...). The learner does not publish again before every worker has answered, so all of a round's steps
+carry version v.
 """
 
 from __future__ import annotations
 
 import logging
 import multiprocessing as mp
+import multiprocessing.connection as mpc
 import os
-import queue
+import threading
 import time
 import traceback
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from distrl_agent.config import TrainConfig
+from distrl_agent.errors import WorkerError
+from distrl_agent.runtime.base import Delivery, WorkerBook
+from distrl_agent.runtime.weights import SharedWeights
 
 log = logging.getLogger("distrl")
 _CTX = mp.get_context("spawn")  # torch + fork can deadlock in OpenMP; spawn is the safe default
+HEARTBEAT_S = 1.0  # a worker reports its counters at least this often, with or without trajectories
 
 
-@dataclass
-class WorkerHandle:
-    """The main process's view of one worker process."""
-
-    index: int
-    process: Any
-    weights: Any  # queue of (version, state_dict)
-    commands: Any  # queue of sync-mode commands
+def default_workers(config: TrainConfig) -> int:
+    """`runtime.workers`, or the cores minus one for the learner (at least one)."""
+    return config.runtime.workers or max(1, (os.cpu_count() or 2) - 1)
 
 
-def _worker_main(index: int, config: TrainConfig, weights_q: Any, commands_q: Any, out_q: Any, stop: Any) -> None:
+def _worker_main(index: int, config: TrainConfig, shared: SharedWeights, results: Any, commands: Any) -> None:
+    """Body of worker process `index`: serve rounds (sync) or collect continuously (async) until told to stop."""
     import torch
 
+    from distrl_agent.runtime.shell import WorkerShell
     from distrl_agent.runtime.worker import Worker
 
     torch.set_num_threads(1)
+    rt = config.runtime
+    send_lock = threading.Lock()
+
+    def send(message: tuple) -> None:
+        with send_lock:
+            results.send(message)
+
+    shell = WorkerShell(Worker(index, config.env, rt.envs_per_worker, seed=rt.seed * 1000 + index),
+                        rt.worker_buffer_trajectories)
     try:
-        worker = Worker(index, config.env, config.runtime.envs_per_worker, seed=config.runtime.seed * 1000 + index)
-        worker.start()
-        while not stop.is_set():
-            latest = None
-            try:
-                while True:
-                    latest = weights_q.get_nowait()
-            except queue.Empty:
-                pass
-            if latest is not None:
-                worker.set_weights(latest[1], latest[0])
-            if config.runtime.sync:
-                try:
-                    count = commands_q.get(timeout=0.2)
-                except queue.Empty:
-                    continue
-                if latest is None:  # the round's weights travel just before its command
-                    version, weights = weights_q.get(timeout=60)
-                    worker.set_weights(weights, version)
-                out_q.put(("trajectories", index, worker.run_episodes(count), dict(worker.stats)))
-            else:
-                finished = worker.step()
-                if finished:
-                    out_q.put(("trajectories", index, finished, dict(worker.stats)))
-        worker.close()
-    except Exception:  # noqa: BLE001  (reported to the main process, which restarts the worker)
-        out_q.put(("error", index, traceback.format_exc(), {}))
+        shell.start()
+        if not rt.sync:
+            threading.Thread(target=_send_outbox, args=(index, shell, send), daemon=True).start()
+        while True:
+            if commands.poll(0.0 if not rt.sync else 0.5):
+                command = commands.recv()
+                if command[0] == "stop":
+                    break
+                _, version, episodes = command
+                got = shared.read()
+                if got is None or got[0] != version:
+                    raise WorkerError(f"worker {index}: round for version {version}, but the shared weights hold "
+                                      f"{None if got is None else got[0]}")
+                trajectories = shell.run_round(*got, episodes)
+                send(("round", index, trajectories, shell.stats(), version))
+            elif not rt.sync:
+                if shared.version > shell.version and (got := shared.read()) is not None:
+                    shell.offer(*got)
+                shell.collect_step()
+    except (EOFError, BrokenPipeError):  # the learner process went away: nothing left to do
+        pass
+    except Exception:  # noqa: BLE001  (reported to the learner process, which restarts this worker)
+        try:
+            send(("error", index, traceback.format_exc(), shell.stats(), None))
+        except OSError:
+            pass
+        raise SystemExit(1) from None
+    finally:
+        shell.close()
+
+
+def _send_outbox(index: int, shell: Any, send: Any) -> None:
+    """Sender thread: outbox -> results pipe (blocks while the learner is not reading); heartbeats when idle."""
+    last = 0.0
+    try:
+        while True:
+            batch = shell.outbox.take(timeout_s=0.2, max_items=32)
+            if batch or time.monotonic() - last > HEARTBEAT_S:
+                send(("trajectories", index, batch, shell.stats(), None))
+                last = time.monotonic()
+    except OSError:  # the learner went away
+        return
+
+
+@dataclass
+class _Proc:
+    index: int
+    process: Any
+    results: Any  # our read end of the worker's results pipe
+    commands: Any  # our write end of its command pipe
+    round: tuple[int, int] | None = None  # (version, episodes) of the round it owes us
+    is_dead: bool = False
+    messages: list[tuple] = field(default_factory=list)
 
 
 class LocalRuntime:
-    """Starts, feeds, restarts and stops worker processes for one training run."""
+    """Starts, feeds, restarts and stops worker processes for one run (implements `runtime.base.Runtime`).
+
+    Args:
+        config: the run; reads the `runtime` and `env` sections.
+
+    Raises (from `poll` and `run_round`):
+        WorkerError: a worker died more than `runtime.max_worker_restarts` times.
+    """
 
     def __init__(self, config: TrainConfig) -> None:
         self.config = config
-        self.num_workers = config.runtime.workers or max(1, (os.cpu_count() or 2) - 1)
-        if self.num_workers > (os.cpu_count() or 1):
-            log.warning("%d workers on %d cores: they will share cores", self.num_workers, os.cpu_count())
-        self.out_q: Any = None
-        self.stop_event: Any = None
-        self.workers: list[WorkerHandle] = []
-        self.restarts = 0
+        self.num_workers = default_workers(config)
+        self.book = WorkerBook(self.num_workers, config.runtime.max_worker_restarts, config.runtime.envs_per_worker)
+        self.shared: SharedWeights | None = None
+        self.procs: list[_Proc] = []
 
-    def start(self) -> None:
-        """Spawn the worker processes."""
-        self.out_q = _CTX.Queue()
-        self.stop_event = _CTX.Event()
-        self.workers = [self._spawn(i) for i in range(self.num_workers)]
+    @property
+    def restarts(self) -> int:
+        """Worker restarts so far, all workers together."""
+        return sum(self.book.restarts)
 
-    def _spawn(self, index: int) -> WorkerHandle:
-        weights_q, commands_q = _CTX.Queue(), _CTX.Queue()
-        p = _CTX.Process(target=_worker_main, args=(index, self.config, weights_q, commands_q, self.out_q,
-                                                    self.stop_event), daemon=True, name=f"distrl-worker-{index}")
-        p.start()
-        return WorkerHandle(index, p, weights_q, commands_q)
+    def start(self, version: int, weights: Any) -> None:
+        """Publish the initial weights and spawn the worker processes (warns when they outnumber the cores)."""
+        cores = os.cpu_count() or 1
+        if self.num_workers > cores:
+            log.warning("%d workers on %d cores: they will share cores (throughput per worker drops)",
+                        self.num_workers, cores)
+        self.shared = SharedWeights(weights, _CTX)
+        self.shared.publish(version, weights)
+        self.procs = [self._spawn(i) for i in range(self.num_workers)]
 
-    def broadcast(self, version: int, weights: dict) -> None:
-        """Send the newest weights to every worker (workers drain to the newest)."""
-        for w in self.workers:
-            w.weights.put((version, weights))
+    def _spawn(self, index: int) -> _Proc:
+        results_r, results_w = _CTX.Pipe(duplex=False)
+        commands_r, commands_w = _CTX.Pipe(duplex=False)
+        process = _CTX.Process(target=_worker_main, args=(index, self.config, self.shared, results_w, commands_r),
+                               daemon=True, name=f"distrl-worker-{index}")
+        process.start()
+        results_w.close()  # only the child holds the write end, so its death reads as end-of-file here
+        commands_r.close()
+        return _Proc(index, process, results_r, commands_w)
 
-    def command_round(self, episodes: int) -> None:
-        """Sync mode: ask every worker for `episodes` episodes with the weights just broadcast."""
-        for w in self.workers:
-            w.commands.put(episodes)
+    def publish(self, version: int, weights: Any) -> None:
+        """Write `version` into shared memory once; workers pick it up between steps."""
+        self.shared.publish(version, weights)  # type: ignore[union-attr]
 
-    def poll(self, timeout: float) -> list[tuple]:
-        """Messages from workers within `timeout` seconds (the first one waits, the rest are drained)."""
-        messages = []
+    def fetch(self, handle: Any) -> Any:
+        """Local handles are the values themselves."""
+        return handle
+
+    def poll(self, timeout_s: float) -> list[Delivery]:
+        """Deliveries that arrived, waiting up to `timeout_s` seconds for the first; heals dead workers."""
+        return [d for d in self._receive(timeout_s) if d.version is None]
+
+    def run_round(self, version: int, episodes: int, deadline: float) -> list[Delivery]:
+        """Every worker plays `episodes` episodes with the published `version` (see the module docstring)."""
+        if self.shared is None or self.shared.version != version:
+            raise WorkerError(f"publish version {version} before commanding its round")
+        for proc in self.procs:
+            self._command_round(proc, version, episodes)
+        deliveries: list[Delivery] = []
+        while any(p.round is not None for p in self.procs) and time.monotonic() < deadline:
+            for delivery in self._receive(min(1.0, max(0.0, deadline - time.monotonic()))):
+                proc = self.procs[delivery.worker]
+                if delivery.version == version and proc.round is not None:
+                    proc.round = None
+                    deliveries.append(delivery)
+        return deliveries
+
+    def _command_round(self, proc: _Proc, version: int, episodes: int) -> None:
+        proc.round = (version, episodes)
         try:
-            messages.append(self.out_q.get(timeout=timeout))
-            while True:
-                messages.append(self.out_q.get_nowait())
-        except queue.Empty:
-            pass
-        self._heal(messages)
-        return [m for m in messages if m[0] == "trajectories"]
+            proc.commands.send(("round", version, episodes))
+        except OSError:
+            proc.is_dead = True  # healed (and re-commanded) by the next _receive
 
-    def _heal(self, messages: list[tuple]) -> None:
-        dead = {m[1] for m in messages if m[0] == "error"}
-        for m in messages:
-            if m[0] == "error":
-                log.error("worker %d failed:\n%s", m[1], m[2])
-        for w in self.workers:
-            if not w.process.is_alive():
-                dead.add(w.index)
-        for index in dead:  # a dead worker loses its partial episodes (never shipped) and is replaced
-            old = self.workers[index]
-            if old.process.is_alive():
-                old.process.kill()
-            old.process.join(timeout=5)
-            self.workers[index] = self._spawn(index)
-            self.restarts += 1
+    def _receive(self, timeout_s: float) -> list[Delivery]:
+        readers = {p.results: p for p in self.procs}
+        sentinels = {p.process.sentinel: p for p in self.procs}
+        for ready in mpc.wait([*readers, *sentinels], timeout=timeout_s):
+            proc = readers.get(ready) or sentinels[ready]
+            self._drain(proc, until_eof=ready in sentinels)
+        for proc in self.procs:
+            if not proc.is_dead and not proc.process.is_alive():
+                self._drain(proc, until_eof=True)  # keep the whole messages it sent before dying
+                proc.is_dead = True
+        deliveries = []
+        for proc in self.procs:
+            for kind, index, payload, stats, version in proc.messages:
+                self.book.update(index, stats)
+                if kind == "error":
+                    self.book.last_error[index] = payload
+                    log.error("worker %d failed:\n%s", index, payload)
+                elif payload or kind == "round":
+                    deliveries.append(Delivery(index, payload, [t.success for t in payload],
+                                               sum(t.length for t in payload), version))
+            proc.messages.clear()
+        for proc in list(self.procs):
+            if proc.is_dead:
+                self._restart(proc)
+        return deliveries
+
+    def _drain(self, proc: _Proc, until_eof: bool) -> None:
+        """Read every complete message of `proc`; a truncated one (killed mid-send) marks it dead, unread."""
+        try:
+            while proc.results.poll(0.05 if until_eof else 0.0):
+                proc.messages.append(proc.results.recv())
+        except (EOFError, OSError):
+            proc.is_dead = True
+
+    def _restart(self, proc: _Proc) -> None:
+        if proc.process.is_alive():
+            proc.process.kill()
+        proc.process.join(timeout=5)
+        proc.results.close()
+        proc.commands.close()
+        self.book.retire(proc.index)
+        log.warning("worker %d died (exit code %s); restarting it (restart %d)", proc.index, proc.process.exitcode,
+                    self.book.restarts[proc.index])
+        fresh = self._spawn(proc.index)
+        self.procs[proc.index] = fresh
+        if proc.round is not None:  # it owed us a round: the replacement plays it from scratch
+            self._command_round(fresh, *proc.round)
+
+    def stats(self) -> dict[str, float]:
+        """`runtime/` counters (see `WorkerBook.totals`)."""
+        return self.book.totals()
+
+    def kill_worker(self, index: int) -> int:
+        """SIGKILL worker `index` (fault injection for tests and drills); returns its pid."""
+        pid = self.procs[index].process.pid
+        self.procs[index].process.kill()
+        return pid
 
     def close(self) -> None:
-        """Stop every worker within a deadline."""
-        if self.stop_event is not None:
-            self.stop_event.set()
+        """Ask every worker to stop, then kill those still alive after 10 s."""
+        for proc in self.procs:
+            try:
+                proc.commands.send(("stop",))
+            except OSError:
+                pass
         deadline = time.monotonic() + 10
-        for w in self.workers:
-            w.process.join(timeout=max(0.1, deadline - time.monotonic()))
-            if w.process.is_alive():
-                w.process.kill()
-                w.process.join(timeout=5)
-        self.workers = []
+        while any(p.process.is_alive() for p in self.procs) and time.monotonic() < deadline:
+            readers = {p.results: p for p in self.procs if not p.is_dead}
+            for ready in mpc.wait([*readers, *(p.process.sentinel for p in self.procs)], timeout=0.1):
+                if ready in readers:  # keep reading so that no worker blocks on a full pipe instead of stopping
+                    self._drain(readers[ready], until_eof=False)
+                    readers[ready].messages.clear()
+        for proc in self.procs:
+            if proc.process.is_alive():
+                proc.process.kill()
+            proc.process.join(timeout=5)
+            proc.results.close()
+            proc.commands.close()
+        self.procs = []

@@ -1,150 +1,248 @@
-"""`train(config)`: the main job — warm start, asynchronous (or synchronous) collection, A-RIDE updates, evaluation,
-checkpoints, metrics and a final summary."""
+"""`train(config)`: the main job — warm start, asynchronous (or synchronous) collection, updates, evaluation,
+checkpoints, metrics and a final summary. `run_loop` wires the dataflow, the same for both runtimes and protocols.
+
+Outputs in `run_dir`: config.yaml (the resolved config), metrics.jsonl (+ tb/ when tensorboard is installed),
+checkpoint/ (learner weights, optimiser, replay, counters, RNG, and run_state.json; rewritten every
+`runtime.checkpoint_every_s` seconds, on Ctrl-C or a worker failure, and at the end) and summary.json.
+"""
 
 from __future__ import annotations
 
 import json
 import logging
+import shutil
 import time
-from collections import deque
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import torch
-import yaml
-from tqdm import tqdm
 
 from distrl_agent.config import TrainConfig
+from distrl_agent.errors import CheckpointError
+from distrl_agent.runtime.base import Runtime
+from distrl_agent.runtime.collect import evaluate
 from distrl_agent.runtime.learner import Learner
 from distrl_agent.runtime.local import LocalRuntime
+from distrl_agent.runtime.progress import MetricsWriter, Progress, RunState
 from distrl_agent.runtime.warm_start import behaviour_clone, collect_demonstrations
-from distrl_agent.runtime.worker import Worker
 
 log = logging.getLogger("distrl")
+WAIT_S = 0.5  # the longest the learner blocks on collection while it has nothing to train on
+METRICS_EVERY_S = 1.0  # one metrics.jsonl record per this many seconds
+_ADDITIVE = ("runtime/env_steps", "runtime/episodes", "runtime/successes", "runtime/faulty_episodes",
+             "runtime/dropped_trajectories", "runtime/worker_restarts", "runtime/discarded_partial_episodes",
+             "runtime/weights_adopted")
 
 
-class MetricsWriter:
-    """JSONL metrics (always) and TensorBoard scalars (when tensorboard is installed)."""
+def make_runtime(config: TrainConfig, with_learner: bool = True) -> tuple[Runtime, Any]:
+    """The composition root: the transport named by `runtime.runtime` and its learner (in-process, or an actor).
 
-    def __init__(self, run_dir: Path) -> None:
-        self.file = (run_dir / "metrics.jsonl").open("a")
-        try:
-            from torch.utils.tensorboard import SummaryWriter
+    Raises:
+        ClusterError: the Ray runtime was asked for and Ray is missing or its address does not answer.
+    """
+    if config.runtime.runtime == "ray":
+        from distrl_agent.runtime.ray import RayRuntime
 
-            self.tb: Any = SummaryWriter(str(run_dir / "tb"))
-        except ImportError:
-            self.tb = None
-
-    def write(self, step: int, elapsed_s: float, metrics: dict[str, float]) -> None:
-        """Append one record."""
-        self.file.write(json.dumps({"step": step, "time_s": round(elapsed_s, 2), **metrics}) + "\n")
-        self.file.flush()
-        if self.tb is not None:
-            for k, v in metrics.items():
-                if isinstance(v, (int, float)):
-                    self.tb.add_scalar(k, v, step)
-
-    def close(self) -> None:
-        """Flush and close."""
-        self.file.close()
-        if self.tb is not None:
-            self.tb.close()
+        ray_runtime = RayRuntime(config)
+        return ray_runtime, ray_runtime.make_learner(Learner) if with_learner else None
+    return LocalRuntime(config), Learner(config) if with_learner else None
 
 
-def evaluate(config: TrainConfig, weights: dict, version: int, split: str, episodes: int, seed: int = 12345) -> float:
-    """Greedy success rate of `weights` on `split` over `episodes` episodes, in this process."""
-    worker = Worker(-1, config.env, min(8, episodes), split=split, seed=seed, deterministic=True)
-    worker.start()
-    worker.set_weights(weights, version)
-    trajectories = worker.run_episodes(episodes)
-    worker.close()
-    return sum(t.success for t in trajectories) / len(trajectories)
+def warm_start(config: TrainConfig) -> dict[str, Any] | None:
+    """Behaviour cloning from noisy expert demonstrations; the cloned weights, or None when disabled."""
+    rt = config.runtime
+    if rt.warm_start_episodes <= 0:
+        return None
+    learner = Learner(config)  # a scratch copy: only its policy is used
+    demos = collect_demonstrations(config.env, rt.warm_start_episodes, rt.warm_start_noise, learner.policy, rt.seed)
+    nll = behaviour_clone(learner.policy, demos, rt.warm_start_updates, seed=rt.seed)
+    log.info("warm start: %d demonstration steps, final NLL %.3f", len(demos), nll)
+    return learner.weights()
 
 
-def train(config: TrainConfig, resume: str | None = None) -> dict[str, Any]:
-    """Run training to the wall-clock budget; returns the summary (also written to run_dir/summary.json)."""
+def find_checkpoint(run_dir: str | Path) -> Path:
+    """`run_dir/checkpoint`, or the previous one if a checkpoint swap was interrupted.
+
+    Raises:
+        CheckpointError: `run_dir` holds no checkpoint.
+    """
+    for name in ("checkpoint", "checkpoint.old"):
+        if (Path(run_dir) / name / "state.json").exists():
+            return Path(run_dir) / name
+    raise CheckpointError(f"no checkpoint in {run_dir} (expected {Path(run_dir) / 'checkpoint'}/state.json); "
+                          "pass the run_dir of an earlier `distrl train`")
+
+
+def save_checkpoint(learner: Any, state: RunState, run_dir: Path) -> None:
+    """Write a whole checkpoint beside the current one, then swap directories (a crash keeps one intact)."""
+    tmp, current, old = run_dir / "checkpoint.tmp", run_dir / "checkpoint", run_dir / "checkpoint.old"
+    shutil.rmtree(tmp, ignore_errors=True)
+    learner.save(str(tmp.resolve()))  # absolute: a Ray learner actor has another working directory
+    state.save(tmp / "run_state.json")
+    shutil.rmtree(old, ignore_errors=True)
+    if current.exists():
+        current.rename(old)
+    tmp.rename(current)
+    shutil.rmtree(old, ignore_errors=True)
+
+
+def combine_totals(before: dict[str, float], now: dict[str, float]) -> dict[str, float]:
+    """`runtime/` counters of previous sessions plus this session's (latency mean weighted, max kept)."""
+    out = {**now, **{k: before.get(k, 0.0) + now.get(k, 0.0) for k in _ADDITIVE}}
+    adopted = out["runtime/weights_adopted"]
+    latency_sum = (before.get("runtime/broadcast_latency_ms_mean", 0.0) * before.get("runtime/weights_adopted", 0.0)
+                   + now.get("runtime/broadcast_latency_ms_mean", 0.0) * now.get("runtime/weights_adopted", 0.0))
+    out["runtime/broadcast_latency_ms_mean"] = latency_sum / adopted if adopted else 0.0
+    out["runtime/broadcast_latency_ms_max"] = max(before.get("runtime/broadcast_latency_ms_max", 0.0),
+                                                  now.get("runtime/broadcast_latency_ms_max", 0.0))
+    return out
+
+
+def run_loop(config: TrainConfig, learner: Any, runtime: Runtime, state: RunState, writer: MetricsWriter,
+             progress: Progress, run_dir: Path) -> RunState:
+    """Run the actor-learner dataflow until the budget is spent; returns the state to checkpoint.
+
+        workers --Delivery--> learner.ingest --> learner.train_steps(K) --> learner.weights() --> runtime.publish
+           ^                                                                                         |
+           +------------------ newest version, adopted by every worker between env steps ------------+
+
+    Asynchronous: workers never wait (they keep the newest weights they have); the learner polls without waiting
+    whenever its replay can train, so it never waits on collection while it has data.
+    Synchronous (DigiRL): publish v -> every worker plays `episodes_per_round` episodes with v -> ingest all of
+    them -> train -> publish v' -> ...; no worker starts round v' before the learner has published v'.
+    """
+    rt = config.runtime
+    session_start = time.monotonic()
+    deadline = session_start + max(0.0, rt.minutes * 60 - state.elapsed_s)
+    version = learner.get_version()
+    runtime.start(version, learner.weights())  # every worker starts with the learner's weights
+    is_ready, metrics = False, {}
+    last_eval = last_checkpoint = last_metrics = session_start
+    last_eval -= rt.eval_every_s  # evaluate once at the start
+    while (now := time.monotonic()) < deadline:
+        if now - last_eval >= rt.eval_every_s:  # the learning curve (learner paused; workers keep collecting)
+            weights = runtime.fetch(learner.weights())
+            rate = evaluate(config, weights, version, "test", min(rt.eval_episodes, 50))
+            state.curve.append({"time_s": round(state.elapsed_s + now - session_start, 1), "version": version,
+                                "test_success": rate})
+            writer.write(version, state.elapsed_s + now - session_start, {"charts/test_success": rate})
+            last_eval = time.monotonic()
+        if now - last_checkpoint >= rt.checkpoint_every_s:  # periodic: a crash loses at most this much
+            state.checkpoints += 1
+            save_checkpoint(learner, snapshot(state, now - session_start, runtime.stats()), run_dir)
+            last_checkpoint = time.monotonic()
+        tick = time.monotonic()
+        # 1. collection: a synchronous round, or whatever has arrived
+        if rt.sync:
+            deliveries = runtime.run_round(version, rt.episodes_per_round, deadline)
+        else:
+            deliveries = runtime.poll(timeout_s=0.0 if is_ready else WAIT_S)
+        waited = time.monotonic() - tick
+        # 2. ingestion: whole trajectories only (local: the objects; Ray: refs the learner actor resolves)
+        for delivery in deliveries:
+            learner.ingest(delivery.trajectories)
+        progress.record(deliveries)
+        # 3. training: K updates once the replay is warm
+        train_tick = time.monotonic()
+        step_metrics = learner.train_steps(config.learner.updates_per_round)
+        busy = time.monotonic() - train_tick
+        # 4. publication: one copy of the new version for every worker
+        if step_metrics:
+            is_ready, metrics = True, step_metrics
+            version = int(step_metrics["learner/version"])
+            publish_tick = time.monotonic()
+            runtime.publish(version, learner.weights())
+            state.publish_s += time.monotonic() - publish_tick
+            state.publishes += 1
+        if rt.sync or not step_metrics:  # blocked on collection with nothing to train
+            state.learner_wait_s += waited
+        state.loop_s += time.monotonic() - tick
+        state.learner_busy_s += busy
+        # 5. reporting
+        elapsed = state.elapsed_s + time.monotonic() - session_start
+        stats = {**runtime.stats(), **state.metrics()}
+        progress.show(elapsed, time.monotonic() - session_start,
+                      {**stats, "runtime/session_steps": stats["runtime/env_steps"]}, version,
+                      state.curve[-1]["test_success"] if state.curve else None)
+        if metrics and time.monotonic() - last_metrics >= METRICS_EVERY_S:
+            writer.write(version, elapsed, {**metrics, "charts/train_success": progress.success, **stats})
+            last_metrics = time.monotonic()
+    return snapshot(state, time.monotonic() - session_start, runtime.stats())
+
+
+def snapshot(state: RunState, session_s: float, runtime_stats: dict[str, float]) -> RunState:
+    """`state` as it should be saved now: elapsed time and counters including this session's."""
+    return replace(state, elapsed_s=state.elapsed_s + session_s, curve=list(state.curve),
+                   totals=combine_totals(state.totals, runtime_stats))
+
+
+def train(config: TrainConfig, resume: str | Path | None = None, show_progress: bool = True) -> dict[str, Any]:
+    """Run training to the wall-clock budget; returns the summary (also written to run_dir/summary.json).
+
+    Args:
+        config: the run.
+        resume: a run directory whose checkpoint to continue (same env and learner config; runtime may differ);
+            the budget `runtime.minutes` counts the time already spent.
+        show_progress: draw the progress bar.
+
+    Raises:
+        CheckpointError: `resume` holds no checkpoint, or one written under another config.
+        WorkerError: a worker kept crashing (a checkpoint is written first, so the run can be resumed).
+        ClusterError: the Ray runtime cannot start.
+    """
     run_dir = Path(config.run_dir)
     run_dir.mkdir(parents=True, exist_ok=True)
-    (run_dir / "config.yaml").write_text(yaml.safe_dump(config.to_dict(), sort_keys=False))
+    (run_dir / "config.yaml").write_text(config.to_yaml())
     torch.manual_seed(config.runtime.seed)
     torch.set_num_threads(1)
-    learner = Learner(config)
+    runtime, learner = make_runtime(config)
+    state = RunState()
+    if resume is not None:
+        checkpoint = find_checkpoint(resume)
+        learner.load(str(checkpoint.resolve()))
+        state = RunState.load(checkpoint / "run_state.json")
+        state.resumes += 1
+        log.info("resumed from %s at version %d after %.1f min", checkpoint, learner.get_version(),
+                 state.elapsed_s / 60)
+        if state.elapsed_s >= config.runtime.minutes * 60:
+            log.warning("the budget runtime.minutes=%s is already spent; raise it to train longer",
+                        config.runtime.minutes)
+    elif (weights := warm_start(config)) is not None:
+        learner.set_policy_weights(weights)
     writer = MetricsWriter(run_dir)
-    start = time.monotonic()
-    if resume:
-        learner.load(Path(resume) / "checkpoint")
-        log.info("resumed from %s at version %d", resume, learner.version)
-    elif config.runtime.warm_start_episodes > 0:
-        rt = config.runtime
-        demos = collect_demonstrations(config.env, rt.warm_start_episodes, rt.warm_start_noise, learner.policy,
-                                       rt.seed)
-        nll = behaviour_clone(learner.policy, demos, rt.warm_start_updates, seed=rt.seed)
-        log.info("warm start: %d demonstration steps, final NLL %.3f", len(demos), nll)
-    runtime = LocalRuntime(config)
-    runtime.start()
-    budget_s = config.runtime.minutes * 60
-    recent = deque(maxlen=200)
-    curve: list[dict[str, float]] = []
-    totals = {"episodes": 0, "steps": 0}
-    worker_stats: dict[int, dict] = {}
-    last_eval = -float("inf")
-    runtime.broadcast(learner.version, learner.weights())
-    bar = tqdm(total=int(budget_s), unit="s", desc="distrl train", dynamic_ncols=True, mininterval=1.0)
+    progress = Progress(config.runtime.minutes * 60, state.elapsed_s, enabled=show_progress)
+    final = state
     try:
-        while (elapsed := time.monotonic() - start) < budget_s:
-            if elapsed - last_eval >= config.runtime.eval_every_s:
-                rate = evaluate(config, learner.weights(), learner.version, "test",
-                                min(config.runtime.eval_episodes, 50))
-                curve.append({"time_s": round(elapsed, 1), "version": learner.version, "test_success": rate})
-                writer.write(learner.version, elapsed, {"charts/test_success": rate})
-                last_eval = time.monotonic() - start
-            if config.runtime.sync:
-                runtime.broadcast(learner.version, learner.weights())
-                runtime.command_round(config.runtime.episodes_per_round)
-                pending = set(range(runtime.num_workers))
-                messages = []
-                while pending and time.monotonic() - start < budget_s:
-                    got = runtime.poll(timeout=1.0)
-                    messages += got
-                    pending -= {m[1] for m in got}
-            else:  # never wait on collection while the replay can train
-                messages = runtime.poll(timeout=0.0 if learner.is_ready else 1.0)
-            for _, index, trajectories, stats in messages:
-                learner.ingest(trajectories)
-                recent.extend(t.success for t in trajectories)
-                worker_stats[index] = stats
-            totals["episodes"] = sum(s.get("episodes", 0) for s in worker_stats.values())
-            totals["steps"] = sum(s.get("steps", 0) for s in worker_stats.values())
-            metrics: dict[str, float] = {}
-            if learner.is_ready:
-                for _ in range(config.learner.updates_per_round):
-                    metrics = learner.update()
-                if not config.runtime.sync:
-                    runtime.broadcast(learner.version, learner.weights())
-            elapsed = time.monotonic() - start
-            success = sum(recent) / len(recent) if recent else 0.0
-            if metrics:
-                writer.write(learner.version, elapsed, {**metrics, "charts/train_success": success,
-                                                        "runtime/env_steps": totals["steps"],
-                                                        "runtime/episodes": totals["episodes"]})
-            bar.n = int(min(elapsed, budget_s))
-            bar.set_postfix(steps=totals["steps"], episodes=totals["episodes"], success=f"{success:.2f}",
-                            test=f"{curve[-1]['test_success']:.2f}" if curve else "-", updates=learner.version,
-                            steps_per_s=f"{totals['steps'] / max(elapsed, 1e-9):.0f}", refresh=False)
-            bar.refresh()
-    finally:
-        bar.close()
+        final = run_loop(config, learner, runtime, state, writer, progress, run_dir)
+    except BaseException:
+        log.exception("training stopped; writing a checkpoint to resume from")
+        try:
+            save_checkpoint(learner, state, run_dir)
+        except Exception:  # noqa: BLE001  (the original error matters more)
+            log.exception("could not write the checkpoint")
         runtime.close()
-    learner.save(run_dir / "checkpoint")
-    weights = learner.weights()
+        writer.close()
+        progress.close()
+        raise
+    progress.close()
+    final.checkpoints += 1
+    save_checkpoint(learner, final, run_dir)
+    weights, version = runtime.fetch(learner.weights()), learner.get_version()
+    learner_stats = {k: v for k, v in learner.stats().items() if isinstance(v, (int, float))}
+    runtime.close()
+    rt = config.runtime
     summary = {
-        "algorithm": config.learner.algorithm, "minutes": round((time.monotonic() - start) / 60, 2),
-        "updates": learner.version, "env_steps": totals["steps"], "episodes": totals["episodes"],
-        "worker_restarts": runtime.restarts,
-        "train_success": evaluate(config, weights, learner.version, "train", config.runtime.eval_episodes, 777),
-        "test_success": evaluate(config, weights, learner.version, "test", config.runtime.eval_episodes, 778),
-        "curve": curve, **{k: v for k, v in learner.stats().items() if isinstance(v, (int, float))},
+        "algorithm": config.learner.algorithm, "runtime": rt.runtime, "sync": rt.sync,
+        "minutes": round(final.elapsed_s / 60, 2), "updates": version,
+        "env_steps": int(final.totals["runtime/env_steps"]), "episodes": int(final.totals["runtime/episodes"]),
+        "worker_restarts": int(final.totals["runtime/worker_restarts"]), "resumes": final.resumes,
+        "train_success": evaluate(config, weights, version, "train", rt.eval_episodes, 777),
+        "test_success": evaluate(config, weights, version, "test", rt.eval_episodes, 778),
+        "curve": final.curve, **learner_stats, **final.totals, **final.metrics(),
+        "runtime/steps_per_s": final.totals["runtime/env_steps"] / max(final.loop_s, 1e-9),
     }
-    (run_dir / "summary.json").write_text(json.dumps(summary, indent=2))
+    writer.write(version, final.elapsed_s, {k: v for k, v in summary.items() if isinstance(v, (int, float))})
     writer.close()
+    (run_dir / "summary.json").write_text(json.dumps(summary, indent=2))
     return summary

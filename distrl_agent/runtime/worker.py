@@ -2,11 +2,14 @@
 
 Every step records the behaviour log-prob log mu(a_t|s_t) and the policy version that chose it, so the learner can
 correct for off-policy data. Episodes that end in a device fault are discarded (counted), never half-shipped.
+
+No transport here: `runtime/shell.py` adds weight adoption and buffering, and the local and Ray runtimes run that
+same shell in a process or an actor.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -33,7 +36,11 @@ class _Episode:
 
 
 class Worker:
-    """One rollout worker: `envs_per_worker` environments stepped together with one batched policy call.
+    """One rollout worker: `envs` environments stepped together with one batched policy call.
+
+    Each environment slot is either running an episode or idle; `step()` starts episodes on idle slots (async
+    collection), `run_episodes(n)` plays exactly n episodes and leaves every slot idle (a synchronous round, or an
+    evaluation), so no episode straddles two rounds and evaluations are not biased towards short episodes.
 
     Args:
         worker_id: tags the trajectories it ships.
@@ -43,6 +50,10 @@ class Worker:
         seed: seeds env resets and action sampling.
         deterministic: act greedily (evaluation).
         policy_config: the policy's shape (must match the learner's).
+
+    Attributes:
+        stats: counters `episodes`, `steps`, `successes`, `faulty_episodes` (faulted episodes are not shipped).
+        version: the policy version of the weights held (0 before any `set_weights`).
     """
 
     def __init__(self, worker_id: int, env: EnvSection, envs: int, split: str = "train", seed: int = 0,
@@ -54,54 +65,101 @@ class Worker:
         self.version = 0
         self.stats = {"episodes": 0, "steps": 0, "successes": 0, "faulty_episodes": 0}
         self._envs: list[gym.Env] = []
-        self._obs: list[dict[str, Any]] = []
-        self._episodes: list[_Episode] = []
+        self._obs: list[dict[str, Any] | None] = []
+        self._episodes: list[_Episode | None] = []  # None: the slot is idle
         self._next_seed = 0
         self._generator = torch.Generator().manual_seed(seed)
 
+    def __enter__(self) -> Worker:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
     def start(self) -> None:
-        """Make and reset the environments."""
+        """Make the environments and start an episode on each."""
         e = self.env_config
         for _ in range(self.num_envs):
             self._envs.append(gym.make(e.env_id, split=self.split, screenshot_width=0, max_elements=e.max_elements,
                                        perturbations=e.perturbations, latency=e.latency,
                                        latency_time_scale=e.latency_time_scale))
+            self._obs.append(None)
+            self._episodes.append(None)
         for i in range(self.num_envs):
             self._reset(i)
 
     def close(self) -> None:
-        """Close the environments."""
+        """Close the environments (in-progress episodes are dropped)."""
         for env in self._envs:
             env.close()
         self._envs.clear()
+        self._obs.clear()
+        self._episodes.clear()
 
     def set_weights(self, state_dict: Mapping[str, Any], version: int) -> None:
-        """Adopt new policy weights (between steps; collection never waits for them)."""
+        """Adopt new policy weights (numpy arrays or tensors); the next action uses them."""
         self.policy.load_state_dict({k: torch.as_tensor(v) for k, v in state_dict.items()})
         self.version = int(version)
+
+    @property
+    def in_progress(self) -> int:
+        """Episodes running with at least one step taken (what a crash now would discard)."""
+        return sum(ep is not None and len(ep.rewards) > 0 for ep in self._episodes)
+
+    def step(self) -> list[Trajectory]:
+        """One batched step of every environment (idle ones start an episode); returns the episodes that ended."""
+        for i, ep in enumerate(self._episodes):
+            if ep is None:
+                self._reset(i)
+        return self._step(list(range(self.num_envs)))
+
+    def run_episodes(self, count: int) -> list[Trajectory]:
+        """Play exactly `count` more episodes and finish every one of them; returns those not lost to a device fault.
+
+        Running episodes count towards `count`; no slot starts a new episode once `count` have been started, and
+        every slot is idle on return.
+        """
+        budget = count
+        active = []
+        for i in range(self.num_envs):
+            if budget == 0:
+                break
+            if self._episodes[i] is None:
+                self._reset(i)
+            active.append(i)
+            budget -= 1
+        for i in range(len(active), self.num_envs):  # episodes beyond the budget are abandoned, not shipped
+            self._episodes[i] = None
+        out: list[Trajectory] = []
+        while active:
+            out.extend(self._step(active))
+            for i in [i for i in active if self._episodes[i] is None]:  # the episodes that just ended
+                if budget > 0:
+                    self._reset(i)
+                    budget -= 1
+                else:
+                    active.remove(i)
+        return out
 
     def _reset(self, i: int) -> None:
         obs, _ = self._envs[i].reset(seed=self.seed * 1_000_003 + self.worker_id * 10_007 + self._next_seed)
         self._next_seed += 1
-        if i < len(self._obs):
-            self._obs[i], self._episodes[i] = obs, _Episode()
-        else:
-            self._obs.append(obs)
-            self._episodes.append(_Episode())
+        self._obs[i], self._episodes[i] = obs, _Episode()
 
-    def step(self) -> list[Trajectory]:
-        """One batched step of every environment; returns the trajectories that finished on it."""
-        inputs = self.policy.preprocess(self._obs)
+    def _step(self, slots: Sequence[int]) -> list[Trajectory]:
+        observations = [self._obs[i] for i in slots]
+        inputs = self.policy.preprocess(observations)
         actions, log_mu = self.policy.act(inputs, deterministic=self.deterministic, generator=self._generator)
-        env_actions = self.policy.to_env_action(actions, self._obs)
+        env_actions = self.policy.to_env_action(actions, observations)
         finished = []
-        for i, env in enumerate(self._envs):
-            ep = self._episodes[i]
-            ep.observations.append({k: self._obs[i][k] for k in OBS_KEYS})
-            ep.actions.append({k: int(v[i]) for k, v in actions.items()})
-            ep.log_mu.append(float(log_mu[i]))
+        for row, i in enumerate(slots):
+            ep, env = self._episodes[i], self._envs[i]  # callers step running slots only
+            ep.observations.append({k: observations[row][k] for k in OBS_KEYS})
+            ep.actions.append({k: int(v[row]) for k, v in actions.items()})
+            ep.log_mu.append(float(log_mu[row]))
             ep.versions.append(self.version)
-            obs, reward, terminated, truncated, info = env.step(env_actions[i])
+            obs, reward, terminated, truncated, info = env.step(env_actions[row])
             ep.rewards.append(float(reward))
             ep.penalty.append(float(info.get("penalty", 0.0)))
             self.stats["steps"] += 1
@@ -113,15 +171,8 @@ class Worker:
                 else:
                     self.stats["successes"] += int(reward > 0)
                     finished.append(self._trajectory(ep, obs, terminated, env))
-                self._reset(i)
+                self._episodes[i] = None
         return finished
-
-    def run_episodes(self, count: int) -> list[Trajectory]:
-        """Step until `count` more episodes have finished; returns them (a synchronous round, or an evaluation)."""
-        out: list[Trajectory] = []
-        while len(out) < count:
-            out.extend(self.step())
-        return out[:count]
 
     def _trajectory(self, ep: _Episode, final_obs: dict, terminated: bool, env: gym.Env) -> Trajectory:
         observations = [*ep.observations, {k: final_obs[k] for k in OBS_KEYS}]

@@ -177,6 +177,17 @@ def test_hung_step_is_killed_at_its_deadline() -> None:
         assert not pool.recv(min_envs=2).truncations.any()
 
 
+def test_hung_background_reset_is_killed_and_retried() -> None:
+    config = PoolConfig(close_timeout_s=1.0, reset_timeout_s=0.5)
+    with AsyncEnvPool(envs(2, episode_steps={0: 1}), config) as pool:
+        pool.reset()
+        pool.apply(inject_fault, "slow_reset", SLOW_S, env_ids=[0])
+        pool.send([0], env_ids=[0])
+        (_, _, _, truncated, _), (_, _, _, _, reset_info) = rows_by_env(pool)[0]
+        assert truncated and reset_info["is_reset"] and reset_info["episode"] == 1  # a fresh worker's first episode
+        assert pool.stats()["timeouts"] == 1 and pool.stats()["restarts"] == 1
+
+
 def test_exception_in_step_truncates_with_traceback(pool: AsyncEnvPool) -> None:
     pool.apply(inject_fault, "raise", env_ids=[2])
     pool.send([0], env_ids=[2])
@@ -209,6 +220,11 @@ def test_factory_error_fails_start_with_worker_traceback() -> None:
     assert not any(is_running(pid) for pid in pool.pids)
     with pytest.raises(PoolStateError, match="closed"):
         pool.reset()
+
+
+def test_unpicklable_factory_raises_argument_error() -> None:
+    with pytest.raises(PoolArgumentError, match="env_fns"):
+        AsyncEnvPool([lambda: LatencyEnv()], CONFIG).start()
 
 
 BAD_CALLS = {
@@ -309,3 +325,16 @@ def test_pool_config_rejects_bad_values() -> None:
         PoolConfig(step_timeout_s=0)
     with pytest.raises(KeyError, match="start_method"):
         PoolConfig.coerce({"start_methd": "fork"})
+
+
+@pytest.mark.parametrize("start_method", ["fork", "spawn"])
+def test_other_start_methods_serve_and_heal(start_method: str) -> None:
+    config = PoolConfig(start_method=start_method, close_timeout_s=1.0)
+    with AsyncEnvPool(envs(2), config) as pool:
+        pool.reset(seeds=0)
+        os.kill(pool.pids[0], signal.SIGKILL)
+        pool.send([0, 0])
+        rows = rows_by_env(pool)
+        assert rows[0][0][3] and "error" in rows[0][0][4] and not rows[1][0][3]
+        pids = pool.pids
+    assert not any(is_running(pid) for pid in pids)

@@ -1,0 +1,345 @@
+"""Android emulators (AVDs) as devices: headless launch, boot wait, snapshot resets, health, relaunch, pools.
+
+`Emulator` owns one emulator process: ports allocated without clashes (`PortAllocator`), `-no-window -no-audio
+-no-boot-anim -read-only -no-snapshot-save`, a boot wait on `sys.boot_completed` with a deadline, kill. `EmulatorDevice`
+is an `AdbDevice` that launches (or attaches to) an emulator, resets by loading a snapshot through the console,
+relaunches it on failure (bounded), and restarts it every `restart_every` episodes. `EmulatorPool` starts N of
+them staggered.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import subprocess
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from android_gym.devices.adb import AdbConfig, AdbDevice
+from android_gym.devices.adb_channel import AdbChannel
+from android_gym.devices.emulator_console import GRPC_OFFSET, EmulatorConsole, PortAllocator
+from android_gym.errors import ConfigError, DeviceError, DeviceOfflineError, DeviceTimeoutError
+
+log = logging.getLogger(__name__)
+HEADLESS_FLAGS = ("-no-window", "-no-audio", "-no-boot-anim", "-read-only", "-no-snapshot-save")
+KILL_TIMEOUT_S = 10.0
+BOOT_POLL_S = 0.25
+
+
+@dataclass(frozen=True)
+class EmulatorConfig:
+    """How to launch and manage one AVD.
+
+    Attributes:
+        avd: the AVD name (`emulator -list-avds`).
+        sdk_root: the Android SDK; None means $ANDROID_SDK_ROOT, else $ANDROID_HOME (read at launch).
+        binary: the emulator executable; None means <sdk_root>/emulator/emulator.
+        flags: launch flags (headless and read-only by default, so N instances can share one AVD).
+        extra_args: more arguments (e.g. ("-gpu", "swiftshader_indirect")).
+        snapshot: snapshot loaded at every reset (None: no snapshot load; the device just goes HOME).
+        boot_timeout_s: deadline for the emulator to come online and finish booting, seconds.
+        console_timeout_s: deadline of each console command, seconds.
+        max_relaunches: extra launch attempts when a launch or boot fails.
+        restart_every: relaunch after this many episodes (0 = never), against slow leaks in long runs.
+        console_token_path: the console auth token; None means ~/.emulator_console_auth_token.
+    """
+
+    avd: str
+    sdk_root: str | None = None
+    binary: str | None = None
+    flags: tuple[str, ...] = HEADLESS_FLAGS
+    extra_args: tuple[str, ...] = ()
+    snapshot: str | None = None
+    boot_timeout_s: float = 300.0
+    console_timeout_s: float = 10.0
+    max_relaunches: int = 2
+    restart_every: int = 0
+    console_token_path: str | None = None
+
+    def __post_init__(self) -> None:
+        if not self.avd:
+            raise ConfigError("`avd` must name an AVD (see `emulator -list-avds`)")
+        if self.boot_timeout_s <= 0 or self.max_relaunches < 0 or self.restart_every < 0:
+            raise ConfigError("`boot_timeout_s` must be > 0 s; `max_relaunches`, `restart_every` must be >= 0")
+
+    def executable(self) -> str:
+        """The emulator binary to run."""
+        if self.binary:
+            return self.binary
+        root = self.sdk_root or os.environ.get("ANDROID_SDK_ROOT") or os.environ.get("ANDROID_HOME")
+        if not root:
+            raise ConfigError("set `sdk_root` (or $ANDROID_SDK_ROOT) or `binary` to find the emulator")
+        return str(Path(root) / "emulator" / "emulator")
+
+
+class Emulator:
+    """One emulator process on its own console/ADB/gRPC ports.
+
+    Args:
+        config: what to launch.
+        adb_port: the ADB server the emulator announces itself to.
+        adb_host: that server's host.
+    """
+
+    def __init__(self, config: EmulatorConfig, adb_port: int, adb_host: str = "127.0.0.1") -> None:
+        self.config, self.adb_port, self.adb_host = config, adb_port, adb_host
+        self.console_port: int | None = None
+        self.process: subprocess.Popen | None = None
+        self.log_path: Path | None = None
+
+    @property
+    def serial(self) -> str:
+        """"emulator-<console port>"."""
+        if self.console_port is None:
+            raise ConfigError("the emulator has no port yet; call launch() first")
+        return f"emulator-{self.console_port}"
+
+    @property
+    def console(self) -> EmulatorConsole:
+        """The console of this instance."""
+        return EmulatorConsole(int(self.serial.split("-")[1]), self.config.console_timeout_s,
+                               self.config.console_token_path)
+
+    def launch(self) -> None:
+        """Start the process on freshly allocated ports (its output goes to `log_path`)."""
+        self.console_port = PortAllocator.allocate()
+        c = self.config
+        argv = [c.executable(), "-avd", c.avd, "-port", str(self.console_port),
+                "-grpc", str(self.console_port + GRPC_OFFSET), *c.flags, *c.extra_args]
+        fd, name = tempfile.mkstemp(prefix=f"emulator-{self.console_port}-", suffix=".log")
+        self.log_path = Path(name)
+        env = {**os.environ, "ANDROID_ADB_SERVER_PORT": str(self.adb_port)}
+        if c.sdk_root:
+            env["ANDROID_SDK_ROOT"] = c.sdk_root
+        try:
+            self.process = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=fd, stderr=subprocess.STDOUT,
+                                            env=env, start_new_session=True)
+        except OSError as e:
+            PortAllocator.release(self.console_port)
+            raise DeviceOfflineError(f"cannot run the emulator `{argv[0]}`: {e}") from e
+        finally:
+            os.close(fd)
+        log.info("launched %s: %s", self.serial, " ".join(argv))
+
+    def wait_booted(self, sleep: Callable[[float], None] = time.sleep) -> None:
+        """Block until the emulator is online and `sys.boot_completed` is 1, or `boot_timeout_s` passes.
+
+        Raises:
+            DeviceOfflineError: the process exited (the message carries its log tail).
+            DeviceTimeoutError: not booted in time (a stuck boot).
+        """
+        channel = AdbChannel(self.serial, self.adb_host, self.adb_port)
+        end = time.monotonic() + self.config.boot_timeout_s
+        while True:
+            if not self.is_running():
+                raise DeviceOfflineError(f"{self.serial} ({self.config.avd}) exited with code "
+                                         f"{self.process.returncode if self.process else None}: {self.log_tail()}")
+            try:
+                left = max(0.1, min(5.0, end - time.monotonic()))
+                if channel.shell("getprop sys.boot_completed", left).text.strip() == "1":
+                    return
+            except DeviceError:
+                pass  # not announced yet, or still starting adbd
+            if time.monotonic() >= end:
+                raise DeviceTimeoutError(f"{self.serial} ({self.config.avd}) did not finish booting within "
+                                         f"{self.config.boot_timeout_s:g} s (boot_timeout_s)")
+            sleep(BOOT_POLL_S)
+
+    def is_running(self) -> bool:
+        """Whether the process is alive."""
+        return self.process is not None and self.process.poll() is None
+
+    def load_snapshot(self, name: str) -> None:
+        """Load snapshot `name` through the console (raises `DeviceError` subclasses on failure)."""
+        self.console.send(f"avd snapshot load {name}")
+
+    def kill(self) -> None:
+        """Stop the emulator: console `kill`, then SIGTERM, then SIGKILL, each bounded; frees its ports."""
+        if self.process is not None and self.process.poll() is None:
+            try:
+                self.console.send("kill")
+                self.process.wait(KILL_TIMEOUT_S)
+            except (DeviceError, subprocess.TimeoutExpired):
+                self.process.terminate()
+                try:
+                    self.process.wait(KILL_TIMEOUT_S)
+                except subprocess.TimeoutExpired:
+                    self.process.kill()
+                    self.process.wait(KILL_TIMEOUT_S)
+        if self.console_port is not None:
+            PortAllocator.release(self.console_port)
+        self.process = None
+
+    def log_tail(self, n: int = 400) -> str:
+        """The last `n` characters of the emulator's output."""
+        try:
+            return self.log_path.read_text(errors="replace")[-n:] if self.log_path else ""
+        except OSError:
+            return ""
+
+
+class EmulatorDevice(AdbDevice):
+    """An emulator as a Device: launched (or attached to) on `start()`, snapshot-reset, relaunched on failure.
+
+    Guarantees: `start()` makes at most `1 + max_relaunches` launch attempts, each bounded by `boot_timeout_s`;
+    `close()` kills an emulator this device launched (never one it attached to); `stats()` adds emulator counters.
+
+    Args:
+        emulator: what to launch; None attaches to the running emulator named by `serial` ("emulator-5554").
+        serial: attach target (with `emulator=None`).
+        snapshot: snapshot for resets when attaching (launching uses `emulator.snapshot`).
+        sleep: how to wait between staggered launches and boot polls (tests inject a fake).
+        **adb: `AdbConfig` fields (port, timeout_s, ...).
+    """
+
+    def __init__(self, emulator: EmulatorConfig | None = None, serial: str | None = None,
+                 snapshot: str | None = None, sleep: Callable[[float], None] = time.sleep, **adb: Any) -> None:
+        if emulator is None and not (serial or "").startswith("emulator-"):
+            raise ConfigError(f"pass `emulator` to launch one, or an emulator `serial` to attach; got {serial!r}")
+        super().__init__(serial, **adb)
+        self.emulator_config = emulator
+        self.snapshot = snapshot or (emulator.snapshot if emulator else None)
+        self.instance: Emulator | None = None
+        self.episodes = 0
+        self._sleep = sleep
+        self.emulator_counters: Counter[str] = Counter()
+
+    def start(self) -> None:
+        """Launch the emulator if this device owns none running, wait for boot, then connect."""
+        if self.emulator_config is not None and (self.instance is None or not self.instance.is_running()):
+            self._launch()
+        super().start()
+
+    def _launch(self) -> None:
+        assert self.emulator_config is not None
+        last: DeviceError | None = None
+        for attempt in range(self.emulator_config.max_relaunches + 1):
+            if self.instance is not None:
+                self.instance.kill()
+                self.emulator_counters["relaunches"] += 1
+            self.instance = Emulator(self.emulator_config, self.connector.port, self.config.host)
+            try:
+                self.instance.launch()
+                self.emulator_counters["launches"] += 1
+                self.instance.wait_booted(self._sleep)
+                self.config = _with_serial(self.config, self.instance.serial)
+                self.connector.config = self.config
+                self.connector.disconnect()
+                return
+            except DeviceError as e:
+                last = e
+                self.emulator_counters["boot_failures"] += 1
+                log.warning("launch %d of %s failed: %s", attempt + 1, self.emulator_config.avd, e)
+        assert last is not None
+        self.instance.kill() if self.instance else None
+        raise type(last)(f"{self.emulator_config.avd} failed to boot {self.emulator_config.max_relaunches + 1} "
+                         f"times; last: {last}") from last
+
+    def close(self) -> None:
+        """Disconnect, and kill the emulator if this device launched it."""
+        super().close()
+        if self.instance is not None:
+            self.instance.kill()
+            self.emulator_counters["kills"] += 1
+            self.instance = None
+
+    def reset(self, seed: int, initial: dict[str, dict[str, Any]] | None = None) -> None:
+        """Start an episode: periodic restart if due, snapshot load, HOME, `system` conditions.
+
+        The snapshot is the task's `initial["snapshot"]["name"]`, else the configured one; it is loaded through the
+        emulator console, after which the ADB connection is re-established.
+        """
+        rest = dict(initial or {})
+        snapshot = rest.pop("snapshot", {}).get("name") or self.snapshot
+        self.episodes += 1
+        every = self.emulator_config.restart_every if self.emulator_config else 0
+        if every and self.episodes > 1 and (self.episodes - 1) % every == 0:
+            self.emulator_counters["periodic_restarts"] += 1
+            self.close()
+        self.start()
+        if snapshot:
+            self._console().send(f"avd snapshot load {snapshot}")
+            self.emulator_counters["snapshot_loads"] += 1
+            super().close()  # the device was replaced under the ADB connection: reconnect and re-probe
+        super().reset(seed, rest)
+
+    def _console(self) -> EmulatorConsole:
+        if self.instance is not None:
+            return self.instance.console
+        serial = self.serial or ""
+        timeout = self.emulator_config.console_timeout_s if self.emulator_config else self.config.timeout_s
+        return EmulatorConsole(int(serial.split("-")[1]), timeout)
+
+    def health(self) -> bool:
+        """Process alive (when owned) and the device answers."""
+        if self.instance is not None and not self.instance.is_running():
+            return False
+        return super().health()
+
+    def stats(self) -> dict[str, int]:
+        """ADB counters plus emulator/… counters (launches, relaunches, boot_failures, snapshot_loads, ...)."""
+        return {**super().stats(), **{f"emulator/{k}": v for k, v in self.emulator_counters.items()}}
+
+
+def _with_serial(config: AdbConfig, serial: str) -> AdbConfig:
+    return replace(config, serial=serial)
+
+
+@dataclass
+class EmulatorPool:
+    """N emulators of one AVD, launched `stagger_s` apart (simultaneous cold boots starve each other).
+
+    Attributes:
+        config: the AVD and its management settings (shared by every instance).
+        size: number of instances.
+        stagger_s: seconds between launches.
+        adb: `AdbConfig` fields for every device (port, timeout_s, ...).
+        sleep: how to wait (tests inject a fake).
+    """
+
+    config: EmulatorConfig
+    size: int
+    stagger_s: float = 10.0
+    adb: dict[str, Any] = field(default_factory=dict)
+    sleep: Callable[[float], None] = time.sleep
+    devices: list[EmulatorDevice] = field(default_factory=list)
+
+    def start(self) -> list[EmulatorDevice]:
+        """Launch every instance (staggered) and wait for each to boot; returns the devices."""
+        if self.size < 1:
+            raise ConfigError(f"`size` must be >= 1, got {self.size}")
+        for i in range(self.size):
+            if i:
+                self.sleep(self.stagger_s)
+            device = EmulatorDevice(self.config, sleep=self.sleep, **self.adb)
+            device.start()
+            self.devices.append(device)
+        return self.devices
+
+    def heal(self) -> int:
+        """Relaunch every unhealthy instance; returns how many were relaunched."""
+        healed = 0
+        for device in self.devices:
+            if not device.health():
+                device.close()
+                device.start()
+                healed += 1
+        return healed
+
+    def stats(self) -> dict[str, int]:
+        """Counters summed over instances."""
+        total: Counter[str] = Counter()
+        for device in self.devices:
+            total.update(device.stats())
+        return dict(total)
+
+    def close(self) -> None:
+        """Kill every instance."""
+        for device in self.devices:
+            device.close()
+        self.devices.clear()

@@ -1,0 +1,132 @@
+"""The emulator console client and the allocator of emulator ports.
+
+`EmulatorConsole` drives the Android emulator's telnet console (snapshot loads, kill, ping) under deadlines;
+`PortAllocator` hands out console/ADB/gRPC ports for emulator instances that never clash within a process.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import threading
+import time
+from pathlib import Path
+
+from android_gym.errors import ConfigError, DeviceOfflineError, DeviceProtocolError, DeviceTimeoutError
+
+FIRST_CONSOLE_PORT, LAST_CONSOLE_PORT = 5554, 5682  # the emulator's own range; the ADB port is console + 1
+GRPC_OFFSET = 3000  # gRPC port = console port + 3000 (8554 for emulator-5554, the emulator's default)
+
+
+class EmulatorConsole:
+    """One command at a time to the console on `127.0.0.1:port`, authenticated with the user's token.
+
+    Args:
+        port: the console port (the number in "emulator-5554").
+        timeout_s: deadline of each command (connect, banner, auth, reply), seconds.
+        token_path: the auth token file; None means ~/.emulator_console_auth_token (read when needed).
+    """
+
+    def __init__(self, port: int, timeout_s: float = 10.0, token_path: str | None = None) -> None:
+        self.port, self.timeout_s, self.token_path = port, timeout_s, token_path
+
+    def send(self, command: str) -> str:
+        """Run `command` ("avd snapshot load clean", "kill", "ping") and return its reply text before "OK".
+
+        Raises:
+            DeviceOfflineError: nothing listens on the port (the emulator is gone).
+            DeviceTimeoutError: no complete reply within `timeout_s`.
+            DeviceProtocolError: the console answered "KO: ..." or garbage.
+        """
+        if "\n" in command or "\r" in command:
+            raise ConfigError(f"`command` must be one line, got {command!r}")
+        end = time.monotonic() + self.timeout_s
+        what = f"emulator console {self.port} `{command}`"
+        try:
+            with socket.create_connection(("127.0.0.1", self.port), timeout=self.timeout_s) as sock:
+                buf = bytearray()
+                banner = self._until_ok(sock, buf, end, what)
+                if "Authentication required" in banner:
+                    self._send(sock, f"auth {self._token()}")
+                    self._until_ok(sock, buf, end, what)
+                self._send(sock, command)
+                return self._until_ok(sock, buf, end, what, closing=command == "kill")
+        except ConnectionRefusedError as e:
+            raise DeviceOfflineError(f"{what}: nothing listens on port {self.port} (is the emulator running?)") from e
+        except TimeoutError as e:
+            raise DeviceTimeoutError(f"{what} did not answer within {self.timeout_s:g} s") from e
+        except OSError as e:
+            raise DeviceOfflineError(f"{what}: {e}") from e
+
+    def _token(self) -> str:
+        path = Path(self.token_path or os.path.join(os.path.expanduser("~"), ".emulator_console_auth_token"))
+        try:
+            return path.read_text().strip()
+        except OSError as e:
+            raise DeviceProtocolError(f"the emulator console asks for a token but {path} cannot be read ({e})") from e
+
+    @staticmethod
+    def _send(sock: socket.socket, line: str) -> None:
+        sock.sendall(line.encode("utf-8") + b"\r\n")
+
+    def _until_ok(self, sock: socket.socket, buf: bytearray, end: float, what: str, closing: bool = False) -> str:
+        """Read lines until "OK" (returning what came before) or "KO: reason" (raising)."""
+        lines: list[str] = []
+        while True:
+            while b"\n" not in buf:
+                left = end - time.monotonic()
+                if left <= 0:
+                    raise DeviceTimeoutError(f"{what} did not answer within {self.timeout_s:g} s")
+                sock.settimeout(left)
+                chunk = sock.recv(4096)
+                if not chunk:
+                    if closing:
+                        return "\n".join(lines)
+                    raise DeviceOfflineError(f"{what}: the console closed the connection")
+                buf += chunk
+            raw, _, rest = bytes(buf).partition(b"\n")
+            buf[:] = rest
+            line = raw.decode("utf-8", "replace").rstrip("\r")
+            if line == "OK" or line.startswith("OK:"):
+                return "\n".join(lines + ([line[3:].strip()] if line.startswith("OK:") else []))
+            if line.startswith("KO"):
+                raise DeviceProtocolError(f"{what} failed: {line}")
+            lines.append(line)
+
+
+class PortAllocator:
+    """Hands out even console ports whose console, ADB and gRPC ports are all free, never twice in one process."""
+
+    _reserved: set[int] = set()
+    _lock = threading.Lock()
+
+    @classmethod
+    def allocate(cls, first: int = FIRST_CONSOLE_PORT, last: int = LAST_CONSOLE_PORT) -> int:
+        """A free console port in [first, last] (even), reserved until `release`.
+
+        Raises:
+            DeviceOfflineError: every port pair in the range is taken.
+        """
+        with cls._lock:
+            for port in range(first + first % 2, last + 1, 2):
+                if port in cls._reserved:
+                    continue
+                if all(_is_free(p) for p in (port, port + 1, port + GRPC_OFFSET)):
+                    cls._reserved.add(port)
+                    return port
+        raise DeviceOfflineError(f"no free emulator console port pair in {first}..{last}; stop some emulators")
+
+    @classmethod
+    def release(cls, port: int) -> None:
+        """Give `port` back."""
+        with cls._lock:
+            cls._reserved.discard(port)
+
+
+def _is_free(port: int) -> bool:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        try:
+            s.bind(("127.0.0.1", port))
+            return True
+        except OSError:
+            return False

@@ -1,0 +1,362 @@
+"""`HttpEvaluator`: an OpenAI-compatible chat-completion server (vLLM, SGLang, hosted APIs) as the success judge.
+
+Each request posts the few-shot prompt with the screenshot(s) as `data:` URLs to `<base_url>/chat/completions`.
+Every call ends by its deadline with a verdict or "unknown", never an exception: attempts time out
+(`timeout_s`), 429/409/5xx and connection failures are retried with exponential backoff (honouring `Retry-After`),
+a watchdog closes the socket when the call's `deadline_s` runs out, and at most `max_concurrency` requests are in flight
+per judge. The API key is read from the environment variable named by `api_key_env` when the judge starts; it is sent
+only in the Authorization header and redacted from every message, log line and `raw` text.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import logging
+import math
+import os
+import random
+import socket
+import threading
+import time
+import urllib.parse
+from collections.abc import Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+from android_gym.errors import ConfigError
+from android_gym.evaluators.base import Evaluator, Observation, Verdict, unknown
+from android_gym.evaluators.images import screenshot_problem, to_data_url
+from android_gym.evaluators.prompts import MODES, JudgePrompt, parse_answer
+from android_gym.tasks.base import Task
+
+log = logging.getLogger(__name__)
+
+RETRY_STATUSES = frozenset({409, 429, 500, 502, 503, 504})
+"""HTTP statuses worth another attempt (rate limits, conflicts, overloaded or restarting servers)."""
+
+MAX_RAW_CHARS = 4000
+"""Characters of a server's body kept in `Verdict.raw` (whole answers fit; error pages are cut)."""
+
+
+@dataclass(frozen=True)
+class HttpJudgeConfig:
+    """Configuration of an HTTP judge.
+
+    Attributes:
+        base_url: the server's OpenAI-compatible root, e.g. "http://localhost:8000/v1" (or the full
+            ".../chat/completions" URL).
+        model: the model name the server expects (vLLM: the served model, e.g. "Qwen/Qwen2.5-VL-7B-Instruct").
+        api_key_env: the environment variable holding the API key; unset or empty sends no Authorization header.
+        mode: "generate" (parse the answer text) or "logits" (one token with `top_logprobs`; P(yes) vs P(no)).
+        timeout_s: limit of one attempt, in seconds.
+        deadline_s: limit of one call, retries and backoff included, in seconds; then the verdict is unknown.
+        max_retries: attempts after the first one.
+        backoff_s: first retry delay in seconds; doubles per retry (with jitter) up to `max_backoff_s`.
+        max_backoff_s: longest delay between attempts, in seconds, also the cap on `Retry-After`.
+        max_concurrency: requests in flight at once through this judge (servers rate-limit).
+        max_tokens: answer budget in tokens (generate mode).
+        temperature: sampling temperature; 0 for reproducible verdicts.
+        threshold: P(yes) at or above which the verdict is success (logits mode).
+        image_width: resize screenshots to this many pixels wide before upload; None keeps the env's width.
+        image_format: "png" (exact) or "jpeg" (smaller uploads).
+        screenshot_history: screens per request, the current one included.
+        prompt_path: a prompt file (see `android_gym.evaluators.prompts`); None uses the default few-shot prompt.
+        extra_body: more JSON fields for every request (e.g. {"top_p": 1.0}).
+        seed: seeds the backoff jitter.
+    """
+
+    base_url: str
+    model: str = ""
+    api_key_env: str = "OPENAI_API_KEY"
+    mode: str = "generate"
+    timeout_s: float = 30.0
+    deadline_s: float = 60.0
+    max_retries: int = 4
+    backoff_s: float = 0.5
+    max_backoff_s: float = 8.0
+    max_concurrency: int = 4
+    max_tokens: int = 256
+    temperature: float = 0.0
+    threshold: float = 0.5
+    image_width: int | None = None
+    image_format: str = "png"
+    screenshot_history: int = 1
+    prompt_path: str | None = None
+    extra_body: Mapping[str, Any] = field(default_factory=dict)
+    seed: int = 0
+
+    def __post_init__(self) -> None:
+        url = urllib.parse.urlsplit(self.base_url)
+        if url.scheme not in ("http", "https") or not url.hostname:
+            raise ConfigError(f"`base_url` must be an http(s) URL such as 'http://localhost:8000/v1', got "
+                              f"{self.base_url!r}")
+        if not self.model:
+            raise ConfigError("`model` is required by OpenAI-compatible servers: pass the served model name, e.g. "
+                              "evaluator_options={'model': 'Qwen/Qwen2.5-VL-7B-Instruct'}")
+        if self.mode not in MODES:
+            raise ConfigError(f"`mode` must be one of {MODES}, got {self.mode!r}")
+        if not (self.timeout_s > 0 and self.deadline_s > 0 and self.backoff_s >= 0 and self.max_backoff_s >= 0):
+            raise ConfigError(f"`timeout_s` and `deadline_s` must be > 0 and the backoffs >= 0 seconds, got "
+                              f"{self.timeout_s}, {self.deadline_s}, {self.backoff_s}, {self.max_backoff_s}")
+        if self.max_retries < 0 or self.max_concurrency < 1 or self.max_tokens < 1:
+            raise ConfigError("`max_retries` must be >= 0, `max_concurrency` and `max_tokens` >= 1")
+        if self.image_width is not None and not 16 <= self.image_width <= 4096:
+            raise ConfigError(f"`image_width` must be 16..4096 pixels or None, got {self.image_width}")
+        if self.image_format.lower() not in ("png", "jpeg", "jpg"):
+            raise ConfigError(f"`image_format` must be 'png' or 'jpeg', got {self.image_format!r}")
+        if not 1 <= self.screenshot_history <= 8 or not 0.0 <= self.threshold <= 1.0:
+            raise ConfigError("`screenshot_history` must be 1..8 screens and `threshold` in [0, 1]")
+
+    @property
+    def endpoint(self) -> str:
+        """The chat-completions URL."""
+        base = self.base_url.rstrip("/")
+        return base if base.endswith("/chat/completions") else base + "/chat/completions"
+
+
+class _Retry(Exception):
+    """An attempt failed in a way worth retrying; `delay_s` is the server's Retry-After, if any."""
+
+    def __init__(self, reason: str, raw: str = "", delay_s: float | None = None) -> None:
+        super().__init__(reason)
+        self.raw, self.delay_s = raw, delay_s
+
+
+class HttpEvaluator(Evaluator):
+    """An OpenAI-compatible chat-completion judge (see the module docstring).
+
+    Guarantees: `judge`/`judge_batch` never raise and return within `deadline_s` (plus thread scheduling); the API
+    key never appears in `repr`, logs, errors or `raw`. Thread-safe.
+
+    Raises:
+        ConfigError: at construction, for a bad config or prompt file.
+    """
+
+    needs_screenshot = True
+
+    def __init__(self, config: HttpJudgeConfig) -> None:
+        self.config = config
+        self.prompt = JudgePrompt.load(config.prompt_path)
+        self.screenshot_history = config.screenshot_history
+        self._url = urllib.parse.urlsplit(config.endpoint)
+        self._api_key: str | None = None
+        self._is_started = False
+        self._slots = threading.BoundedSemaphore(config.max_concurrency)
+        self._lock = threading.Lock()
+        self._pool: ThreadPoolExecutor | None = None
+        self._rng = random.Random(config.seed)
+        self._counts = {"judge/requests": 0, "judge/calls": 0, "judge/retries": 0, "judge/timeouts": 0,
+                        "judge/unknown": 0}
+
+    def __repr__(self) -> str:
+        return f"HttpEvaluator(endpoint={self._public_url()!r}, model={self.config.model!r})"
+
+    # -- lifecycle -----------------------------------------------------------------------------------------------------
+    def start(self) -> None:
+        """Read the API key from the environment (idempotent)."""
+        with self._lock:
+            if not self._is_started:
+                self._api_key = os.environ.get(self.config.api_key_env) or None
+                self._is_started = True
+
+    def close(self) -> None:
+        """Stop the batch thread pool."""
+        with self._lock:
+            pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)
+
+    def stats(self) -> dict[str, float]:
+        """`judge/requests`, `judge/calls` (HTTP attempts), `judge/retries`, `judge/timeouts`, `judge/unknown`."""
+        return dict(self._counts)
+
+    # -- judging -------------------------------------------------------------------------------------------------------
+    def judge_batch(self, items: Sequence[tuple[Task, Observation]]) -> list[Verdict]:
+        """Verdicts for many requests, at most `max_concurrency` in flight; never raises."""
+        if len(items) <= 1:
+            return [self.judge(task, observation) for task, observation in items]
+        with self._lock:
+            if self._pool is None:
+                self._pool = ThreadPoolExecutor(self.config.max_concurrency, thread_name_prefix="http-judge")
+            pool = self._pool
+        return list(pool.map(lambda item: self.judge(*item), items))
+
+    def judge(self, task: Task, observation: Observation) -> Verdict:
+        """The verdict on `task` from the server; unknown (with the reason and any body) on every failure."""
+        self.start()
+        started = time.monotonic()
+        self._count("judge/requests")
+        verdict = self._judge(task, observation, started + self.config.deadline_s)
+        verdict = Verdict(verdict.success, verdict.score, self._redact(verdict.raw), time.monotonic() - started,
+                          False, self._redact(verdict.error), "http")
+        if not verdict.is_known:
+            self._count("judge/unknown")
+        return verdict
+
+    def _judge(self, task: Task, observation: Observation, deadline: float) -> Verdict:
+        screens = [*observation.history, observation.screenshot][-self.config.screenshot_history:]
+        problem = screenshot_problem(observation.screenshot)
+        if problem:
+            return unknown(problem)
+        try:
+            body = json.dumps(self._payload(task.goal, observation.last_action,
+                                            [s for s in screens if screenshot_problem(s) is None])).encode()
+        except Exception as e:  # noqa: BLE001  (an unencodable image or extra_body is this call's failure only)
+            return unknown(f"could not build the request: {type(e).__name__}: {e}")
+        if not self._slots.acquire(timeout=max(0.0, deadline - time.monotonic())):
+            return unknown(f"no request slot free within the {self.config.deadline_s} s deadline "
+                           f"(max_concurrency {self.config.max_concurrency})")
+        try:
+            return self._post_with_retries(body, deadline)
+        finally:
+            self._slots.release()
+
+    def _post_with_retries(self, body: bytes, deadline: float) -> Verdict:
+        c = self.config
+        reason, raw, attempts = "no attempt made", "", 0
+        for attempt in range(c.max_retries + 1):
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                break
+            if attempt:
+                self._count("judge/retries")
+            attempts += 1
+            try:
+                status, text = self._post(body, min(c.timeout_s, remaining))
+                return self._read_reply(status, text)
+            except _Retry as e:
+                reason, raw = str(e), e.raw
+                delay = e.delay_s if e.delay_s is not None else c.backoff_s * 2**attempt * self._jitter()
+                delay = min(delay, c.max_backoff_s)
+                if attempt == c.max_retries or time.monotonic() + delay >= deadline:
+                    break
+                log.warning("http judge: %s from %s (attempt %d of %d); retrying in %.2f s", self._redact(reason),
+                            self._public_url(), attempt + 1, c.max_retries + 1, delay)
+                time.sleep(delay)
+        if time.monotonic() >= deadline or attempts < c.max_retries + 1:
+            reason = f"the {c.deadline_s} s deadline leaves no time for another attempt; last failure: {reason}"
+        return unknown(f"gave up after {attempts} attempt(s): {reason}", raw[:MAX_RAW_CHARS])
+
+    def _post(self, body: bytes, timeout_s: float) -> tuple[int, str]:
+        """One attempt: (status, body text) or `_Retry`; a watchdog closes the socket after `timeout_s`."""
+        self._count("judge/calls")
+        url = self._url
+        kind = http.client.HTTPSConnection if url.scheme == "https" else http.client.HTTPConnection
+        conn = kind(url.hostname, url.port, timeout=timeout_s)
+        headers = {"Content-Type": "application/json", "Accept": "application/json"}
+        if self._api_key:
+            headers["Authorization"] = f"Bearer {self._api_key}"
+        fired = threading.Event()
+        watchdog = threading.Timer(timeout_s, _abort, args=(conn, fired))
+        watchdog.daemon = True
+        watchdog.start()
+        try:
+            path = url.path + (f"?{url.query}" if url.query else "")
+            conn.request("POST", path, body=body, headers=headers)
+            response = conn.getresponse()
+            text = response.read().decode("utf-8", errors="replace")
+            retry_after = _seconds(response.getheader("Retry-After"))
+        except TimeoutError as e:
+            self._count("judge/timeouts")
+            raise _Retry(f"no reply within {timeout_s:.3g} s") from e
+        except (OSError, http.client.HTTPException) as e:
+            timed_out = fired.is_set()
+            if timed_out:
+                self._count("judge/timeouts")
+            raise _Retry(f"no reply within {timeout_s:.3g} s" if timed_out
+                         else f"connection failed: {type(e).__name__}: {e}") from e
+        finally:
+            watchdog.cancel()
+            conn.close()
+        if response.status in RETRY_STATUSES:
+            raise _Retry(f"HTTP {response.status}", text[:MAX_RAW_CHARS], retry_after)
+        return response.status, text
+
+    # -- the OpenAI wire format ----------------------------------------------------------------------------------------
+    def _payload(self, goal: str, last_action: str, screens: list[Any]) -> dict[str, Any]:
+        c = self.config
+        head, _, tail = self.prompt.render(goal, last_action, c.mode)
+        images = [{"type": "image_url", "image_url": {"url": to_data_url(s, c.image_width, c.image_format)}}
+                  for s in screens]
+        content = [{"type": "text", "text": head.text}, *images, {"type": "text", "text": tail.text}]
+        payload: dict[str, Any] = {"model": c.model, "messages": [{"role": "user", "content": content}],
+                                   "temperature": c.temperature, "max_tokens": c.max_tokens}
+        if c.mode == "logits":
+            payload.update(max_tokens=1, logprobs=True, top_logprobs=20)
+        return {**payload, **dict(c.extra_body)}
+
+    def _read_reply(self, status: int, text: str) -> Verdict:
+        raw = text[:MAX_RAW_CHARS]
+        if not 200 <= status < 300:
+            return unknown(f"HTTP {status} (not retried)", raw)
+        try:
+            choice = json.loads(text)["choices"][0]
+            content = choice["message"].get("content") or ""
+        except (ValueError, KeyError, IndexError, TypeError, AttributeError) as e:
+            kind = "non-JSON" if isinstance(e, ValueError) else "JSON without choices[0].message"
+            return unknown(f"the server returned {kind} (HTTP {status})", raw)
+        if isinstance(content, list):  # some servers return content parts
+            content = "".join(p.get("text", "") for p in content if isinstance(p, dict))
+        if self.config.mode == "logits":
+            score = _p_yes_from_logprobs(choice)
+            if score is not None:
+                return Verdict(score >= self.config.threshold, score, f"P(yes)={score:.4f} text {content!r}")
+        answer = parse_answer(content)
+        if answer is None:
+            return unknown("the answer has neither 'Status: success|failure' nor yes/no", content)
+        return Verdict(answer, 1.0 if answer else 0.0, content)
+
+    # -- helpers -------------------------------------------------------------------------------------------------------
+    def _count(self, key: str) -> None:
+        with self._lock:
+            self._counts[key] += 1
+
+    def _jitter(self) -> float:
+        with self._lock:
+            return 0.5 + 0.5 * self._rng.random()
+
+    def _redact(self, text: str) -> str:
+        return text.replace(self._api_key, "[redacted]") if self._api_key and text else text
+
+    def _public_url(self) -> str:
+        """The endpoint without query or user info (which may hold credentials)."""
+        url = self._url
+        host = url.hostname or ""
+        return f"{url.scheme}://{host}{f':{url.port}' if url.port else ''}{url.path}"
+
+
+def _abort(conn: http.client.HTTPConnection, fired: threading.Event) -> None:
+    """Watchdog: unblock a read stuck past its time limit by shutting the socket down."""
+    fired.set()
+    sock = conn.sock
+    if sock is not None:
+        try:
+            sock.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+
+
+def _seconds(value: str | None) -> float | None:
+    """A `Retry-After` header in seconds (the HTTP-date form is ignored: the backoff applies)."""
+    try:
+        seconds = float(value) if value is not None else None
+    except ValueError:
+        return None
+    return seconds if seconds is not None and math.isfinite(seconds) and seconds >= 0 else None
+
+
+def _p_yes_from_logprobs(choice: Mapping[str, Any]) -> float | None:
+    """P(yes) / (P(yes) + P(no)) from the first token's `top_logprobs`, or None when neither appears."""
+    try:
+        top = choice["logprobs"]["content"][0]["top_logprobs"]
+    except (KeyError, IndexError, TypeError):
+        return None
+    p = {"yes": 0.0, "no": 0.0}
+    for entry in top:
+        word = str(entry.get("token", "")).strip().lower()
+        if word in p:
+            p[word] += math.exp(float(entry.get("logprob", -math.inf)))
+    total = p["yes"] + p["no"]
+    return p["yes"] / total if total > 0 else None

@@ -1,0 +1,353 @@
+"""The Android programs the ADB front's shell knows, with the real programs' output text.
+
+`input`, `screencap`, `wm`, `uiautomator`, `am`, `monkey`, `settings`, `getprop`, `dumpsys`, `ime`, `pm`, `svc`,
+`cmd android_gym` (the sim's control service), and a few coreutils.
+
+Each program is `(target, argv, stdin) -> (stdout, stderr, exit status)`, acting on the target's `SimPhone` the
+way the real program acts on a phone, with the real program's output text. `programs(target)` binds them.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+import re
+from collections.abc import Callable
+from functools import partial
+from typing import TYPE_CHECKING
+
+from android_gym.devices.adb_shell import ADB_KEYBOARD_IME, KEYCODE_NAMES, SETTINGS, encode_raw_screencap
+from android_gym.errors import AndroidGymError
+from android_gym.sim.adb import dump
+from android_gym.sim.adb.coreutils import COREUTILS, Out, err, ok
+
+if TYPE_CHECKING:
+    from android_gym.sim.adb.shell import Shell
+    from android_gym.sim.adb.target import SimTarget
+
+_KEYS = {4: "back", 3: "home", 66: "enter", 187: "recents"}
+_SOURCES = {"touchscreen", "touchpad", "keyboard", "mouse", "trackball", "stylus", "dpad", "gamepad", "joystick"}
+_LONG_PRESS_MS = 500
+
+
+def _ints(args: list[str], n: int) -> list[int] | None:
+    try:
+        return [int(float(a)) for a in args[:n]] if len(args) >= n else None
+    except ValueError:
+        return None
+
+
+# -- input -------------------------------------------------------------------------------------------------------------
+def android_input_text(text: str) -> str:
+    """What `input text` types for its argument: "%s" becomes a space, exactly as Android's InputShellCommand does.
+
+    >>> android_input_text("a%sb%%sc")
+    'a b% c'
+    """
+    buf, i, escaped = list(text), 0, False
+    while i < len(buf):
+        if escaped:
+            escaped = False
+            if buf[i] == "s":
+                buf[i] = " "
+                i -= 1
+                del buf[i]
+        if buf[i] == "%":
+            escaped = True
+        i += 1
+    return "".join(buf)
+
+
+def _type(t: SimTarget, text: str) -> None:
+    """Type through the phone; a newline is the ENTER key, as the virtual key map sends it."""
+    for k, line in enumerate(text.split("\n")):
+        if k:
+            t.phone.key("enter")
+        if line:
+            t.phone.type_text(line)
+
+
+def cmd_input(t: SimTarget, argv: list[str], stdin: bytes) -> Out:
+    """`input [source] tap|swipe|draganddrop|text|keyevent|press ...`."""
+    args = argv[1:]
+    if args and args[0] in _SOURCES:
+        args = args[1:]
+    if not args:
+        return err("Usage: input [<source>] <command> [<arg>...]")
+    verb, rest = args[0], args[1:]
+    phone = t.phone
+    try:
+        if verb == "tap":
+            xy = _ints(rest, 2)
+            if xy is None:
+                return err("Error: Invalid arguments for command: tap")
+            if _on_screen(t, *xy):
+                phone.tap(*xy)
+        elif verb in ("swipe", "draganddrop"):
+            pts = _ints(rest, 4)
+            if pts is None:
+                return err(f"Error: Invalid arguments for command: {verb}")
+            duration = _ints(rest[4:], 1) or [300]
+            if _on_screen(t, *pts[:2]) and _on_screen(t, *pts[2:]):
+                still = abs(pts[2] - pts[0]) < 60 and abs(pts[3] - pts[1]) < 60
+                if still and duration[0] >= _LONG_PRESS_MS:
+                    phone.long_press(*pts[:2])
+                else:
+                    phone.swipe(*pts)
+        elif verb == "text":
+            if not rest:
+                return err("Error: Invalid arguments for command: text")
+            text = android_input_text(rest[0])
+            bad = [c for c in text if not (" " <= c <= "~" or c in "\n\t")]
+            if bad:
+                return err("Exception occurred while executing 'text':\njava.lang.NullPointerException: Attempt to "
+                            "get length of null array\n\tat com.android.server.input.InputShellCommand.sendText",
+                            255)
+            _type(t, text)
+        elif verb == "keyevent":
+            codes = [a for a in rest if not a.startswith("--")]
+            for code in codes:
+                number = KEYCODE_NAMES.get(code) if not code.isdigit() else int(code)
+                if number is None:
+                    return err(f"Error: Unknown keycode: {code}")
+                if number in _KEYS:
+                    phone.key(_KEYS[number])
+        elif verb in ("press", "roll", "motionevent", "keycombination"):
+            pass
+        else:
+            return err(f"Error: Unknown command: {verb}")
+    except AndroidGymError as e:  # the phone refused (e.g. a launch it cannot do); a real device would just ignore it
+        return err(f"Error: {e}")
+    return ok()
+
+
+def _on_screen(t: SimTarget, x: int, y: int) -> bool:
+    return 0 <= x < t.phone.width and 0 <= y < t.phone.height  # off-screen events are injected into nothing
+
+
+# -- screen ------------------------------------------------------------------------------------------------------------
+def cmd_screencap(t: SimTarget, argv: list[str], stdin: bytes) -> Out:
+    """`screencap [-p] [-d display] [file]`: raw RGBA (16-byte header) or PNG, to stdout or a file."""
+    args = [a for a in argv[1:] if a not in ("-p", "-j")]
+    if "-d" in args:
+        i = args.index("-d")
+        del args[i:i + 2]
+    data = t.png() if "-p" in argv or (args and args[-1].endswith(".png")) else encode_raw_screencap(t.frame())
+    if args:
+        t.files[args[-1]] = data
+        return ok()
+    return data, b"", 0
+
+
+def cmd_wm(t: SimTarget, argv: list[str], stdin: bytes) -> Out:
+    """`wm size` / `wm density` (read-only: the sim's panel is fixed)."""
+    sub = argv[1] if len(argv) > 1 else ""
+    if sub == "size":
+        return ok(f"Physical size: {t.phone.width}x{t.phone.height}\n")
+    if sub == "density":
+        return ok("Physical density: 420\n")
+    return err(f"Error: unknown command '{sub}'", 255) if sub else ok("usage: wm [size|density] ...\n")
+
+
+def cmd_uiautomator(t: SimTarget, argv: list[str], stdin: bytes) -> Out:
+    """`uiautomator dump [--compressed] [file]`; the default file is /sdcard/window_dump.xml."""
+    args = [a for a in argv[1:] if not a.startswith("--")]
+    if not args or args[0] != "dump":
+        return err("Usage: uiautomator <subcommand> [options]\n  dump: creates an XML dump of current UI hierarchy")
+    path = args[1] if len(args) > 1 else "/sdcard/window_dump.xml"
+    xml = dump.uiautomator_xml(t.phone).encode("utf-8")
+    message = f"UI hierchary dumped to: {path}\n".encode()  # sic: uiautomator's own spelling
+    if path == "/dev/tty":
+        return xml + message, b"", 0
+    t.files[path] = xml
+    return message, b"", 0
+
+
+# -- apps and intents --------------------------------------------------------------------------------------------------
+def _installed(t: SimTarget, package: str) -> bool:
+    return package in t.phone.apps
+
+
+def cmd_am(t: SimTarget, argv: list[str], stdin: bytes) -> Out:
+    """`am start [-n pkg/.Act] ...`, `am force-stop pkg`, `am broadcast -a ACTION [--es key value]...`."""
+    sub, args = (argv[1] if len(argv) > 1 else ""), argv[2:]
+    opts = _options(args)
+    if sub == "start":
+        component = opts.get("-n", "")
+        package = component.split("/")[0] if component else opts.get("package", "")
+        if not package or not _installed(t, package):
+            return err(f"Error: Activity not started, unable to resolve Intent {{ cmp={component} }}")
+        t.phone.launch(package)
+        return ok(f"Starting: Intent {{ cmp={component} }}\n")
+    if sub == "force-stop":
+        if args and t.phone.foreground == args[-1]:
+            t.phone.go_home()
+        return ok()
+    if sub == "broadcast":
+        action = opts.get("-a", "")
+        extras = opts.get("extras", {})
+        if action in ("ADB_INPUT_B64", "ADB_INPUT_TEXT") and _adb_keyboard_active(t):
+            try:
+                text = base64.b64decode(extras.get("msg", ""), validate=True).decode("utf-8") \
+                    if action == "ADB_INPUT_B64" else extras.get("msg", "")
+            except (binascii.Error, UnicodeDecodeError):
+                text = ""
+            if text:
+                t.phone.type_text(text)  # the IME commits the text as is: newlines and Unicode included
+        return ok(f"Broadcasting: Intent {{ act={action} flg=0x400000 (has extras) }}\nBroadcast completed: "
+                   "result=0\n")
+    return err(f"Error: unknown command '{sub}'" if sub else "usage: am [subcommand] [options]")
+
+
+def _options(args: list[str]) -> dict:
+    opts: dict = {"extras": {}}
+    i = 0
+    while i < len(args):
+        a = args[i]
+        if a in ("--es", "--ei", "--ez") and i + 2 < len(args):
+            opts["extras"][args[i + 1]] = args[i + 2]
+            i += 3
+        elif a in ("-n", "-a", "-c", "-d", "-t", "-f", "--user") and i + 1 < len(args):
+            opts[a] = args[i + 1]
+            i += 2
+        else:
+            if not a.startswith("-"):
+                opts["package"] = a
+            i += 1
+    return opts
+
+
+def _adb_keyboard_active(t: SimTarget) -> bool:
+    return t.settings.get(("secure", "default_input_method")) == ADB_KEYBOARD_IME and ADB_KEYBOARD_IME in t.imes
+
+
+def cmd_monkey(t: SimTarget, argv: list[str], stdin: bytes) -> Out:
+    """`monkey -p <package> [-c category] <count>`: the usual way to launch an app without knowing its activity."""
+    package = argv[argv.index("-p") + 1] if "-p" in argv and argv.index("-p") + 1 < len(argv) else ""
+    if not package or not _installed(t, package):
+        return err("** No activities found to run, monkey aborted.", 251)
+    t.phone.launch(package)
+    return ok(f"  bash arg: -p\n  bash arg: {package}\nEvents injected: 1\n## Network stats: elapsed time=12ms\n")
+
+
+def cmd_pm(t: SimTarget, argv: list[str], stdin: bytes) -> Out:
+    """`pm list packages` and `pm path <package>`."""
+    if argv[1:3] == ["list", "packages"]:
+        return ok("".join(f"package:{p}\n" for p in sorted(t.phone.apps)))
+    if len(argv) > 2 and argv[1] == "path":
+        return ok(f"package:/data/app/{argv[2]}/base.apk\n") if _installed(t, argv[2]) else err("", 1)
+    return err("usage: pm list packages | pm path PACKAGE")
+
+
+def cmd_ime(t: SimTarget, argv: list[str], stdin: bytes) -> Out:
+    """`ime list -s`, `ime set ID`, `ime enable ID`."""
+    if len(argv) > 1 and argv[1] == "list":
+        return ok("".join(i + "\n" for i in t.imes))
+    if len(argv) > 2 and argv[1] in ("set", "enable"):
+        if argv[2] not in t.imes:
+            return err(f"Unknown input method {argv[2]} cannot be selected for user #0")
+        if argv[1] == "set":
+            t.settings[("secure", "default_input_method")] = argv[2]
+        return ok(f"Input method {argv[2]} selected for user #0\n")
+    return err("usage: ime list|set|enable")
+
+
+# -- settings and properties -------------------------------------------------------------------------------------------
+_MAPPED = {(s.namespace, s.name): s for s in SETTINGS}
+
+
+def cmd_settings(t: SimTarget, argv: list[str], stdin: bytes) -> Out:
+    """`settings get|put|delete <namespace> <key> [value]` (keys the sim models map onto `phone.system`)."""
+    if len(argv) < 4 or argv[1] not in ("get", "put", "delete") or argv[2] not in ("global", "secure", "system"):
+        return err("usage:  settings [--user <USER_ID>] get namespace key\n        settings put namespace key value")
+    verb, key = argv[1], (argv[2], argv[3])
+    mapped = _MAPPED.get(key)
+    if verb == "get":
+        if mapped is not None:
+            return ok(mapped.encode(t.phone.system[mapped.key]) + "\n")
+        return ok(t.settings.get(key, "null") + "\n")
+    if verb == "delete":
+        t.settings.pop(key, None)
+        return ok("Deleted 1 rows\n")
+    if len(argv) < 5:
+        return err("Error: put requires a value")
+    if mapped is not None:
+        t.phone.system[mapped.key] = mapped.decode(argv[4])
+        t.phone._changed()  # the phone caches its screens; a settings write is a change it must see
+    else:
+        t.settings[key] = argv[4]
+    return ok()
+
+
+def cmd_svc(t: SimTarget, argv: list[str], stdin: bytes) -> Out:
+    """`svc wifi|bluetooth enable|disable`."""
+    keys = {"wifi": "wifi", "bluetooth": "bluetooth"}
+    if len(argv) < 3 or argv[1] not in keys or argv[2] not in ("enable", "disable"):
+        return err("usage: svc wifi|bluetooth enable|disable")
+    t.phone.system[keys[argv[1]]] = argv[2] == "enable"
+    t.phone._changed()  # see cmd_settings
+    return ok()
+
+
+def cmd_getprop(t: SimTarget, argv: list[str], stdin: bytes) -> Out:
+    """`getprop [key]`."""
+    if len(argv) > 1:
+        return ok(t.props.get(argv[1], "") + "\n")
+    return ok(dump.getprop_listing(t.props))
+
+
+def cmd_setprop(t: SimTarget, argv: list[str], stdin: bytes) -> Out:
+    """`setprop key value`."""
+    if len(argv) != 3:
+        return err("usage: setprop NAME VALUE")
+    t.props[argv[1]] = argv[2]
+    return ok()
+
+
+def cmd_dumpsys(t: SimTarget, argv: list[str], stdin: bytes) -> Out:
+    """`dumpsys window [windows|displays]`, `dumpsys alarm`, `dumpsys input_method`."""
+    service = argv[1] if len(argv) > 1 else ""
+    if service == "window":
+        return ok(dump.dumpsys_window(t.phone, argv[2] if len(argv) > 2 else ""))
+    if service == "alarm":
+        return ok(dump.dumpsys_alarm(t.phone))
+    if service == "input_method":
+        return ok(f"  mCurInputMethodId={t.settings.get(('secure', 'default_input_method'))}\n")
+    return err(f"Can't find service: {service}", 0)
+
+
+def cmd_cmd(t: SimTarget, argv: list[str], stdin: bytes) -> Out:
+    """`cmd android_gym reset SEED B64JSON | tick | state`: the sim's control service (absent on real phones)."""
+    if len(argv) < 3 or argv[1] != "android_gym":
+        return err(f"cmd: Can't find service: {argv[1] if len(argv) > 1 else ''}", 20)
+    verb = argv[2]
+    if verb == "state":
+        return ok(json.dumps(t.phone.state(), separators=(",", ":")) + "\n")
+    if verb == "tick":
+        t.phone.tick()
+        return ok()
+    if verb == "reset" and len(argv) >= 4 and re.fullmatch(r"-?\d+", argv[3]):
+        try:
+            initial = json.loads(base64.b64decode(argv[4]).decode("utf-8")) if len(argv) > 4 else None
+            t.phone.reset(int(argv[3]), initial)
+        except (ValueError, binascii.Error) as e:  # ConfigError is a ValueError
+            return err(f"Error: {e}", 2)
+        return ok()
+    return err("usage: cmd android_gym reset SEED [B64JSON] | tick | state", 2)
+
+
+def programs(t: SimTarget) -> dict[str, Callable[[Shell, list[str], bytes], Out]]:
+    """Every program bound to `t`, by name."""
+    table: dict[str, Callable[[SimTarget, list[str], bytes], Out]] = {
+        "input": cmd_input, "screencap": cmd_screencap, "wm": cmd_wm, "uiautomator": cmd_uiautomator,
+        "am": cmd_am, "monkey": cmd_monkey, "pm": cmd_pm, "ime": cmd_ime, "settings": cmd_settings,
+        "svc": cmd_svc, "getprop": cmd_getprop, "setprop": cmd_setprop, "dumpsys": cmd_dumpsys, "cmd": cmd_cmd,
+        **COREUTILS,
+    }
+    return {name: partial(_call, fn, t) for name, fn in table.items()}
+
+
+def _call(fn: Callable[[SimTarget, list[str], bytes], Out], t: SimTarget, shell: Shell, argv: list[str],
+          stdin: bytes) -> Out:
+    return fn(t, argv, stdin)

@@ -1,0 +1,115 @@
+"""What the ADB front prints for a simulated phone, in the shape of real Android output.
+
+`uiautomator dump` XML in the modern attribute set (one top-level node per window, `hint`, `visible-to-user`,
+`drawing-order`, `display-id`), and `dumpsys window` / `dumpsys alarm` / `getprop` texts laid out like the captures in
+`../shared/fixtures/real/shell`.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import zlib
+from xml.sax.saxutils import escape
+
+from android_gym.sim.phone import SimPhone
+from android_gym.sim.view import View
+
+_ESCAPES = {'"': "&quot;", "\n": "&#10;", "\r": "&#13;", "\t": "&#9;"}
+SIM_EPOCH = dt.datetime(2024, 1, 15, 9, 41, tzinfo=dt.UTC)
+"""The simulated phone's wall clock (its status bar shows 9:41); alarm times are computed from it."""
+
+
+def _attr(s: str) -> str:
+    # Android's XmlSerializer writes newlines as &#10; and characters outside the BMP as numeric references.
+    text = escape(s, _ESCAPES)
+    return "".join(c if ord(c) < 0x10000 else f"&#{ord(c)};" for c in text)
+
+
+def _b(flag: bool) -> str:
+    return "true" if flag else "false"
+
+
+def _node(v: View, index: int, order: int, out: list[str]) -> None:
+    x0, y0, x1, y1 = v.bounds
+    out.append(
+        f'<node index="{index}" text="{_attr(v.text)}" resource-id="{_attr(v.rid)}" class="{_attr(v.cls)}" '
+        f'package="{_attr(v.package)}" content-desc="{_attr(v.desc)}" checkable="{_b(v.checkable)}" '
+        f'checked="{_b(v.checked)}" clickable="{_b(v.clickable)}" enabled="{_b(v.enabled)}" '
+        f'focusable="{_b(v.focusable)}" focused="{_b(v.focused)}" scrollable="{_b(v.scrollable)}" '
+        f'long-clickable="{_b(v.long_clickable)}" password="{_b(v.password)}" selected="{_b(v.selected)}" '
+        f'visible-to-user="true" bounds="[{x0},{y0}][{x1},{y1}]" drawing-order="{order}" '
+        f'hint="{_attr(v.hint)}" display-id="0"'
+    )
+    if not v.children:
+        out.append(" />")
+        return
+    out.append(">")
+    for i, child in enumerate(v.children):
+        _node(child, i, i + 1, out)
+    out.append("</node>")
+
+
+def uiautomator_xml(phone: SimPhone) -> str:
+    """The screen as `uiautomator dump` writes it on Android 12+: one line, each window a top-level node.
+
+    The sim's root view is a window container with no attributes of interest, so its children (content, status bar,
+    navigation bar, keyboard, dialog) become the `<hierarchy>`'s windows, like a real multi-window dump.
+    """
+    parts = ["<?xml version='1.0' encoding='UTF-8' standalone='yes' ?>", '<hierarchy rotation="0">']
+    for i, window in enumerate(phone.tree().children):
+        _node(window, i, 0, parts)
+    parts.append("</hierarchy>")
+    return "".join(parts)
+
+
+def _hex_id(*parts: object) -> str:
+    return format(zlib.crc32("/".join(map(str, parts)).encode()), "x")[:7]
+
+
+def activity_of(phone: SimPhone) -> str:
+    """The front activity as "package/.Activity" (the sim names every activity after its screen)."""
+    name = phone.top.name.replace("_", " ").title().replace(" ", "")
+    return f"{phone.foreground}/.{name}Activity"
+
+
+def dumpsys_window(phone: SimPhone, section: str = "") -> str:
+    """`dumpsys window [windows|displays]` with the lines tools grep for (`mCurrentFocus`, `mFocusedApp`, `cur=`)."""
+    w, h = phone.width, phone.height
+    if section == "displays":
+        return ("WINDOW MANAGER DISPLAY CONTENTS (dumpsys window displays)\n  Display: mDisplayId=0\n"
+                f"    init={w}x{h} 420dpi cur={w}x{h} app={w}x{h - 126} rng={w}x{w - 63}-{h}x{h - 63}\n"
+                "    deferred=false layoutNeeded=false\n")
+    package, act = activity_of(phone).split("/")
+    task = 100 + len(phone.stack)
+    window = f"Window{{{_hex_id('w', package, act)} u0 {package}/{package}{act}}}"
+    lines = ["WINDOW MANAGER WINDOWS (dumpsys window windows)",
+             f"  Window #0 {window}:",
+             f"    mDisplayId=0 rootTaskId={task} mSession=Session{{{_hex_id('s', package)} 1234:u0a10100}}",
+             f"    mOwnerUid=10100 showForAllUsers=false package={package} appop=NONE",
+             f"  mCurrentFocus={window}",
+             f"  mFocusedApp=ActivityRecord{{{_hex_id('a', package, act)} u0 {package}/{act} t{task}}}"]
+    return "\n".join(lines) + "\n"
+
+
+def dumpsys_alarm(phone: SimPhone) -> str:
+    """`dumpsys alarm` batches holding the Clock app's enabled alarms, timed from `SIM_EPOCH`."""
+    from android_gym.sim.apps import clock
+
+    alarms = [a for a in phone.apps[clock.PACKAGE].state()["alarms"] if a["enabled"]] if clock.PACKAGE in \
+        phone.apps else []
+    lines = [f"Pending alarm batches: {len(alarms)}"]
+    for i, a in enumerate(alarms):
+        when = SIM_EPOCH.replace(hour=a["hour"], minute=a["minute"])
+        if when <= SIM_EPOCH:
+            when += dt.timedelta(days=1)
+        ms = int(when.timestamp() * 1000)
+        lines += [f"Batch{{{_hex_id('b', i)} num=1 start={ms} end={ms}}}:",
+                  f"    RTC_WAKEUP #0: Alarm{{{_hex_id('al', i)} type 0 when {ms} {clock.PACKAGE}}}",
+                  f"      tag=*walarm*:com.android.deskclock.ALARM_ALERT label={a['label']}",
+                  f"      type=0 when={when:%Y-%m-%d %H:%M:%S}.000 window=0 repeatInterval=0 count=0 flags=0x3"]
+    return "\n".join(lines) + "\n"
+
+
+def getprop_listing(props: dict[str, str]) -> str:
+    """`getprop` without arguments: every property as "[key]: [value]", sorted."""
+    return "".join(f"[{k}]: [{v}]\n" for k, v in sorted(props.items()))

@@ -1,0 +1,245 @@
+"""`AdbFront`: a loopback ADB server (the host protocol of port 5037) whose devices are simulated phones.
+
+It speaks what `adbutils` and the `adb` command line send: `host:version`, `host:devices[-l]`, `host:track-devices`,
+`host:transport…`/`host:tport:…`, `host-serial:<s>:features|get-state|get-serialno`, `host:connect`/`disconnect`,
+`host:emulator:<port>` (an emulator announcing itself), `host:kill`, then the device services of `services.py`.
+
+>>> import adbutils
+>>> with AdbFront(devices=1, perturbations="none") as front:
+...     client = adbutils.AdbClient(port=front.port, socket_timeout=5)
+...     print(client.device("sim-0").shell("wm size"))
+Physical size: 1080x2400
+"""
+
+from __future__ import annotations
+
+import re
+import socket
+import threading
+from collections.abc import Sequence
+
+from android_gym.errors import ConfigError
+from android_gym.sim.adb.faults import FaultConfig
+from android_gym.sim.adb.services import serve
+from android_gym.sim.adb.target import SimTarget
+
+SERVER_VERSION = 41  # what adb 1.0.41 (platform-tools 29+) reports; adbutils then uses host:tport
+_HOST_PORT = re.compile(r"^(.+?:\d+):(.*)$")
+
+
+class _SocketStream:
+    """A client socket as a `services.Stream`."""
+
+    def __init__(self, sock: socket.socket) -> None:
+        self.sock = sock
+
+    def send(self, data: bytes) -> None:
+        self.sock.sendall(data)
+
+    def recv(self, n: int) -> bytes:
+        return self.sock.recv(n)
+
+    def close(self) -> None:
+        try:
+            self.sock.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+        self.sock.close()
+
+
+class AdbFront:
+    """Simulated phones served over the ADB host protocol on `host:port` (loopback by default).
+
+    Guarantees: each request is answered (or faulted) on its own thread, so a hung request never blocks others;
+    `stop()` ends every hang and closes every connection. Constructing starts nothing: call `start()` or use `with`.
+
+    Args:
+        devices: how many phones ("sim-0", "sim-1", ...), or their serials, or ready `SimTarget`s.
+        host: interface to listen on (keep loopback: the protocol has no authentication).
+        port: TCP port; 0 picks a free one (read it from `port` after `start()`).
+        perturbations: the phones' pop-up/spinner level.
+        faults: fault injection shared by the phones built here.
+        emulator_boot_s: seconds an emulator that announces itself (`host:emulator`) takes to boot; inf = never.
+    """
+
+    def __init__(self, devices: int | Sequence[str | SimTarget] = 1, host: str = "127.0.0.1", port: int = 0,
+                 perturbations: str | dict | None = "default", faults: FaultConfig | None = None,
+                 emulator_boot_s: float = 0.0) -> None:
+        if isinstance(devices, int) and devices < 0:
+            raise ConfigError(f"`devices` must be >= 0, got {devices}")
+        self.host, self.requested_port = host, port
+        self.perturbations, self.fault_config, self.emulator_boot_s = perturbations, faults, emulator_boot_s
+        specs = [f"sim-{i}" for i in range(devices)] if isinstance(devices, int) else list(devices)
+        self.targets: dict[str, SimTarget] = {}
+        self._next_id = 1
+        self._lock = threading.Lock()
+        for spec in specs:
+            self.add(spec if isinstance(spec, SimTarget) else SimTarget(spec, perturbations, faults))
+        self._listener: socket.socket | None = None
+        self._stop = threading.Event()
+        self._clients: set[socket.socket] = set()
+        self.requests = 0
+
+    # -- lifecycle -----------------------------------------------------------------------------------------------------
+    def start(self) -> AdbFront:
+        """Bind and start accepting (idempotent); returns self."""
+        if self._listener is None:
+            sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            sock.bind((self.host, self.requested_port))
+            sock.listen(64)
+            self._listener = sock
+            self._stop.clear()
+            threading.Thread(target=self._accept, name=f"adb-front:{self.port}", daemon=True).start()
+        return self
+
+    def stop(self) -> None:
+        """Stop accepting, end hangs, close every connection (idempotent)."""
+        self._stop.set()
+        for target in list(self.targets.values()):
+            target.stop_event.set()
+        if self._listener is not None:
+            self._listener.close()
+            self._listener = None
+        with self._lock:
+            clients, self._clients = list(self._clients), set()
+        for sock in clients:
+            _SocketStream(sock).close()
+
+    def wait(self, timeout_s: float | None = None) -> bool:
+        """Block until the front stops (`stop()` or `host:kill`) or `timeout_s` passes; True if it stopped."""
+        return self._stop.wait(timeout_s)
+
+    def __enter__(self) -> AdbFront:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    @property
+    def port(self) -> int:
+        """The TCP port served (after `start()`)."""
+        if self._listener is None:
+            raise ConfigError("the ADB front is not started; call start() first")
+        return int(self._listener.getsockname()[1])
+
+    def add(self, target: SimTarget) -> SimTarget:
+        """Serve `target` (replacing one with the same serial)."""
+        with self._lock:
+            target.transport_id = self._next_id
+            self._next_id += 1
+            self.targets[target.serial] = target
+        return target
+
+    def target(self, serial: str) -> SimTarget:
+        """The target served as `serial`."""
+        return self.targets[serial]
+
+    # -- connections ---------------------------------------------------------------------------------------------------
+    def _accept(self) -> None:
+        listener = self._listener
+        while not self._stop.is_set() and listener is not None:
+            try:
+                sock, _ = listener.accept()
+            except OSError:
+                return
+            sock.settimeout(30.0)  # a client that stops mid-request is dropped, not waited on forever
+            with self._lock:
+                self._clients.add(sock)
+            threading.Thread(target=self._handle, args=(sock,), daemon=True).start()
+
+    def _handle(self, sock: socket.socket) -> None:
+        stream = _SocketStream(sock)
+        try:
+            self._requests(stream)
+        except (OSError, ValueError, EOFError):
+            pass  # the client went away or sent garbage: drop it, as adb does
+        finally:
+            stream.close()
+            with self._lock:
+                self._clients.discard(sock)
+
+    def _requests(self, stream: _SocketStream) -> None:
+        target: SimTarget | None = None
+        while not self._stop.is_set():
+            request = _read_request(stream)
+            if request is None:
+                return
+            self.requests += 1
+            if target is not None:
+                serve(target, request, stream, lambda: stream.send(b"OKAY"), lambda m: _fail(stream, m))
+                return
+            if request.startswith(("host:transport", "host:tport:")):
+                target = self._select(stream, request)
+                if target is None:
+                    return
+                continue
+            self._host(stream, request)
+            return
+
+    def _select(self, stream: _SocketStream, request: str) -> SimTarget | None:
+        for prefix in ("host:tport:serial:", "host:transport:"):
+            if request.startswith(prefix):
+                serial = request[len(prefix):]
+                break
+        else:
+            serial = None  # transport-any / tport:any / transport-local / -usb
+        target, error = self._lookup(serial)
+        if target is None or target.offline_requests > 0:
+            if target is not None:
+                target.offline_requests -= 1
+            _fail(stream, error or "device offline")
+            return None
+        stream.send(b"OKAY" + (target.transport_id.to_bytes(8, "little") if "tport" in request else b""))
+        return target
+
+    def _lookup(self, serial: str | None) -> tuple[SimTarget | None, str]:
+        with self._lock:
+            for s, t in list(self.targets.items()):
+                if not t.alive():
+                    del self.targets[s]
+            visible = [t for t in self.targets.values() if t.is_connected]
+        if serial is None:
+            if len(visible) != 1:
+                return None, "no devices/emulators found" if not visible else "more than one device/emulator"
+            return visible[0], ""
+        for t in visible:
+            if t.serial == serial:
+                return t, ""
+        return None, f"device '{serial}' not found"
+
+    def _host(self, stream: _SocketStream, request: str) -> None:
+        from android_gym.sim.adb.host_services import host_service
+
+        host_service(self, stream, request)
+
+
+def _read_request(stream: _SocketStream) -> str | None:
+    header = _recv_exact(stream, 4)
+    if header is None:
+        return None
+    length = int(header.decode("ascii"), 16)  # ValueError on garbage: the connection is dropped
+    body = _recv_exact(stream, length) if length else b""
+    if body is None:
+        return None
+    return body.decode("utf-8")
+
+
+def _recv_exact(stream: _SocketStream, n: int) -> bytes | None:
+    buf = bytearray()
+    while len(buf) < n:
+        chunk = stream.recv(n - len(buf))
+        if not chunk:
+            return None
+        buf += chunk
+    return bytes(buf)
+
+
+def _fail(stream: _SocketStream, message: str) -> None:
+    data = message.encode("utf-8")
+    stream.send(b"FAIL" + f"{len(data):04x}".encode() + data)
+
+
+def _okay_block(stream: _SocketStream, text: str) -> None:
+    data = text.encode("utf-8")
+    stream.send(b"OKAY" + f"{len(data):04x}".encode() + data)

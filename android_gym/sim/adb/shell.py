@@ -1,0 +1,183 @@
+r"""A small POSIX-sh interpreter for the ADB front: quoting, `;` `&&` `||` `|`, `$(...)`, backticks, `$VAR`, redirects.
+
+The front runs every `shell:` command line through this interpreter the way Android's `/system/bin/sh` (mksh) would,
+so a client that fails to quote model-generated text gets the injected command *executed* — and recorded in
+`Shell.history`. That is what the text-input safety tests look for: a quoting bug shows up as an extra command.
+
+Only what clients send is supported; anything else is a syntax error with sh's exit status 2.
+
+>>> sh = Shell({"echo": lambda ctx, argv, stdin: ((" ".join(argv[1:]) + "\n").encode(), b"", 0)})
+>>> sh.run("echo 'a;b' && echo $(echo x)y; echo `echo z`")
+Result(out=b'a;b\nxy\nz\n', err=b'', code=0)
+>>> [argv[0] for argv in sh.history]
+['echo', 'echo', 'echo', 'echo', 'echo']
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import NamedTuple
+
+from android_gym.sim.adb.shell_parse import Part, Pipeline, ShellSyntaxError, SimpleCommand, parse
+
+__all__ = ["Command", "Result", "Shell", "ShellSyntaxError", "parse"]
+
+
+class Result(NamedTuple):
+    """What a command printed and its exit status."""
+
+    out: bytes
+    err: bytes
+    code: int
+
+
+Command = Callable[["Shell", list[str], bytes], tuple[bytes, bytes, int]]
+"""A program: (shell, argv, stdin bytes) -> (stdout, stderr, exit status)."""
+
+
+_ASSIGN = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)=(.*)", re.S)
+_MAX_DEPTH = 16  # nested substitutions; deeper is refused like a fork bomb would be
+
+
+class _Exit(Exception):
+    def __init__(self, code: int) -> None:
+        super().__init__(code)
+        self.code = code
+
+
+class Shell:
+    """Runs command lines against a table of programs, recording every executed argv in `history`.
+
+    Args:
+        programs: command name -> program; unknown names fail with mksh's message and status 127.
+        env: initial variables.
+        files: the file system that redirections read and write (path -> bytes); shared with the programs.
+    """
+
+    def __init__(self, programs: dict[str, Command], env: dict[str, str] | None = None,
+                 files: dict[str, bytes] | None = None) -> None:
+        self.programs = programs
+        self.env = dict(env or {})
+        self.files = files if files is not None else {}
+        self.history: list[list[str]] = []
+        self.status = 0
+        self._depth = 0
+
+    def run(self, src: str, stdin: bytes = b"") -> Result:
+        """Run one command line; syntax errors print sh's message to stderr with status 2."""
+        try:
+            program = parse(src)
+        except ShellSyntaxError as e:
+            self.status = 2
+            return Result(b"", f"/system/bin/sh: {e}\n".encode(), 2)
+        out, err = bytearray(), bytearray()
+        for and_or in program:
+            for op, pipeline in and_or:
+                if (op == "&&" and self.status != 0) or (op == "||" and self.status == 0):
+                    continue
+                try:
+                    o, e, self.status = self._pipeline(pipeline, stdin)
+                except _Exit as stop:
+                    self.status = stop.code
+                    return Result(bytes(out), bytes(err), self.status)
+                out += o
+                err += e
+        return Result(bytes(out), bytes(err), self.status)
+
+    def _pipeline(self, pipeline: Pipeline, stdin: bytes) -> tuple[bytes, bytes, int]:
+        data, err, code = stdin, bytearray(), 0
+        for cmd in pipeline:
+            data, e, code = self._simple(cmd, data)
+            err += e
+        return data, bytes(err), code
+
+    def _simple(self, cmd: SimpleCommand, stdin: bytes) -> tuple[bytes, bytes, int]:
+        argv: list[str] = []
+        for word in cmd.words:
+            argv.extend(self._expand(word))
+        assignments: dict[str, str] = {}
+        while argv and (m := _ASSIGN.fullmatch(argv[0])):
+            assignments[m.group(1)] = m.group(2)
+            argv.pop(0)
+        if not argv:
+            self.env.update(assignments)
+            return b"", b"", 0
+        for _fd, op, target in cmd.redirects:
+            if op == "<":
+                path = "".join(self._expand(target))
+                if path not in self.files:
+                    return b"", f"/system/bin/sh: can't open {path}: No such file or directory\n".encode(), 1
+                stdin = self.files[path]
+        self.history.append(argv)
+        if argv[0] == "exit":
+            raise _Exit(int(argv[1]) if len(argv) > 1 and argv[1].isdigit() else self.status)
+        program = self.programs.get(argv[0])
+        if program is None:
+            out, err, code = b"", f"/system/bin/sh: {argv[0]}: inaccessible or not found\n".encode(), 127
+        else:
+            out, err, code = program(self, argv, stdin)
+        return self._redirect(cmd, out, err, code)
+
+    def _redirect(self, cmd: SimpleCommand, out: bytes, err: bytes, code: int) -> tuple[bytes, bytes, int]:
+        for fd, op, target in cmd.redirects:
+            if op == "<":
+                continue
+            path = "".join(self._expand(target))
+            if op == ">&":
+                if fd == 2 and path == "1":
+                    out, err = out + err, b""
+                elif fd == 1 and path == "2":
+                    out, err = b"", err + out
+                continue
+            data = out if fd == 1 else err
+            if fd == 1:
+                out = b""
+            else:
+                err = b""
+            if path != "/dev/null":
+                self.files[path] = (self.files.get(path, b"") if op == ">>" else b"") + data
+        return out, err, code
+
+    def _expand(self, word: list[Part]) -> list[str]:
+        """Expand a word into fields: quoted parts stay whole, unquoted expansions split on whitespace."""
+        fields: list[str] = []
+        current: str | None = None
+        for part in word:
+            if part.kind == "lit":
+                value = part.text
+            elif part.kind == "var":
+                value = str(self.status) if part.text == "?" else self.env.get(part.text, "")
+            else:
+                value = self._substitute(part.text)
+            if part.quoted or part.kind == "lit":
+                current = (current or "") + value
+                continue
+            pieces = value.split()
+            if not pieces:
+                continue
+            if value[:1].isspace() and current is not None:
+                fields.append(current)
+                current = None
+            for k, piece in enumerate(pieces):
+                if k == 0:
+                    current = (current or "") + piece
+                else:
+                    fields.append(current or "")
+                    current = piece
+            if value[-1:].isspace():
+                fields.append(current or "")
+                current = None
+        if current is not None:
+            fields.append(current)
+        return fields
+
+    def _substitute(self, src: str) -> str:
+        if self._depth >= _MAX_DEPTH:
+            return ""
+        self._depth += 1
+        try:
+            out = self.run(src).out
+        finally:
+            self._depth -= 1
+        return out.decode("utf-8", "replace").rstrip("\n")

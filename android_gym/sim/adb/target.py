@@ -1,0 +1,116 @@
+"""`SimTarget`: one simulated phone as the ADB front serves it — shell, files, properties, settings, screen, faults."""
+
+from __future__ import annotations
+
+import io
+import threading
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+from PIL import Image
+
+from android_gym.devices.adb_shell import ADB_KEYBOARD_IME
+from android_gym.sim.adb.faults import FaultConfig, FaultInjector
+from android_gym.sim.adb.shell import Result, Shell
+from android_gym.sim.perturbations import PerturbationConfig
+from android_gym.sim.phone import SimPhone
+
+LATIN_IME = "com.google.android.inputmethod.latin/com.android.inputmethod.latin.LatinIME"
+
+DEFAULT_PROPS = {
+    "ro.product.model": "android_gym_sim", "ro.product.name": "sdk_gphone64_x86_64", "ro.product.device": "emu64x",
+    "ro.product.manufacturer": "Google", "ro.build.version.release": "14", "ro.build.version.sdk": "34",
+    "ro.build.type": "userdebug", "ro.kernel.qemu": "1", "ro.adb.secure": "0", "sys.boot_completed": "1",
+    "init.svc.bootanim": "stopped", "ro.android_gym.sim": "1",
+}
+"""Properties of a simulated phone: an Android 14 emulator image, plus `ro.android_gym.sim` so clients can tell."""
+
+DIRECTORIES = frozenset({"/", "/sdcard", "/sdcard/", "/data", "/data/local", "/data/local/tmp", "/data/local/tmp/",
+                         "/storage/emulated/0", "/dev"})
+
+
+class SimTarget:
+    """A `SimPhone` behind the ADB front.
+
+    Guarantees: commands run one at a time per target (`lock`); the phone starts reset with seed 0; `history` lists
+    every argv the shell executed (command substitutions included), which is how tests detect injection.
+
+    Args:
+        serial: the serial clients select it by.
+        perturbations: the phone's pop-up/spinner/ignored-tap level (as `SimDevice` takes it).
+        faults: fault injection for this target's requests (none by default).
+        adb_keyboard: install and select the ADBKeyBoard IME (Unicode text input by broadcast), as test farms do.
+        is_connected: False for a remote device that appears only after `adb connect` (`host:connect`).
+    """
+
+    def __init__(self, serial: str, perturbations: str | dict | PerturbationConfig | None = "default",
+                 faults: FaultConfig | None = None, adb_keyboard: bool = True, is_connected: bool = True) -> None:
+        from android_gym.sim.adb.commands import programs
+
+        self.serial = serial
+        self.phone = SimPhone(PerturbationConfig.coerce(perturbations))
+        self.phone.reset(0)
+        self.faults = FaultInjector(faults)
+        self.lock = threading.RLock()
+        self.files: dict[str, bytes] = {}
+        self.props = dict(DEFAULT_PROPS)
+        self.settings: dict[tuple[str, str], str] = {
+            ("secure", "default_input_method"): ADB_KEYBOARD_IME if adb_keyboard else LATIN_IME}
+        self.imes = [LATIN_IME] + ([ADB_KEYBOARD_IME] if adb_keyboard else [])
+        self.canned: dict[str, Result] = {}
+        self.is_connected = is_connected
+        self.offline_requests = 0
+        self.transport_id = 0
+        self.alive: Callable[[], bool] = lambda: True
+        self.shell = Shell(programs(self), env={"PATH": "/system/bin", "HOME": "/", "USER": "shell"}, files=self.files)
+        self._renderer: Any = None
+        self._frame: tuple[int, np.ndarray] | None = None
+        self.stop_event = threading.Event()
+
+    @property
+    def history(self) -> list[list[str]]:
+        """Every argv the shell executed, in order."""
+        return self.shell.history
+
+    @property
+    def state(self) -> str:
+        """"device" or "offline" (what `adb devices` lists)."""
+        return "offline" if self.offline_requests > 0 else "device"
+
+    def run(self, command: str) -> Result:
+        """Run one shell command line (a canned output wins, for tests replaying real captures)."""
+        with self.lock:
+            if command in self.canned:
+                self.shell.history.append(["<canned>", command])
+                return self.canned[command]
+            return self.shell.run(command)
+
+    def frame(self) -> np.ndarray:
+        """The screen at full resolution, uint8 RGB (H, W, 3), cached while the phone does not change."""
+        with self.lock:
+            if self._frame is None or self._frame[0] != self.phone.version:
+                if self._renderer is None:
+                    from android_gym.sim.render import Renderer
+
+                    self._renderer = Renderer()
+                image = self._renderer.render(self.phone.tree(), self.phone.width,
+                                              dark=bool(self.phone.system["dark_theme"]))
+                self._frame = (self.phone.version, image)
+            return self._frame[1]
+
+    def png(self) -> bytes:
+        """The screen as `screencap -p` writes it."""
+        buf = io.BytesIO()
+        Image.fromarray(self.frame()).save(buf, "PNG")
+        return buf.getvalue()
+
+    def features(self) -> str:
+        """The adbd feature list this target advertises."""
+        return "shell_v2,cmd,fixed_push_mkdir,apex,abb,abb_exec"
+
+    def banner(self) -> str:
+        """The device banner of an adbd CNXN reply."""
+        p = self.props
+        return (f"device::ro.product.name={p['ro.product.name']};ro.product.model={p['ro.product.model']};"
+                f"ro.product.device={p['ro.product.device']};features={self.features()}")

@@ -1,0 +1,182 @@
+r"""Task files: a user's own goal list (one goal per line) or JSONL becomes a suite of Tasks for any device.
+
+This is how AitW-style task lists run on emulators and phones. A JSONL line holds:
+
+* `goal` (required): the instruction;
+* `app`: the app the task is about (kept in `task.params` for judges);
+* `snapshot`: an emulator snapshot loaded at reset (`EmulatorDevice`; other devices refuse it);
+* `max_steps`: the step budget (default 10);
+* `check`: a state check, so the oracle evaluator can judge without a model, e.g.
+  `{"path": "system.wifi", "equals": false}`, `{"path": "foreground", "equals": "com.android.settings"}`,
+  `{"path": "screen.args.query", "contains": "lamp"}`, `{"path": "...", "in": [..]}`, `{"all": [...]}`,
+  `{"any": [...]}`; paths are dotted keys into `device.state()` (list items by number);
+* `split`: "train" or "test" (default: both), `name`, and `initial` (extra initial conditions for the device).
+
+A task without `check` never reports success from state (`check` is False): judge it with an MLLM/HTTP evaluator.
+
+>>> import tempfile, os
+>>> path = os.path.join(tempfile.mkdtemp(), "goals.jsonl")
+>>> _ = open(path, "w").write('{"goal": "turn off wifi", "check": {"path": "system.wifi", "equals": false}}\n')
+>>> task = load_task_file(path)[0].tasks("train")[0]
+>>> task.goal, task.check({"system": {"wifi": False}}), task.check({"system": {"wifi": True}})
+('turn off wifi', True, False)
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from android_gym.actions import Action
+from android_gym.errors import ConfigError, UnsupportedError
+from android_gym.tasks.base import SPLITS, TaskTemplate
+from android_gym.ui import UIElement
+
+FIELDS = {"goal", "app", "snapshot", "max_steps", "check", "split", "name", "initial"}
+_OPS = ("equals", "contains", "in")
+
+
+class FileTaskTemplate(TaskTemplate):
+    """All tasks of one file; each task's params are its (validated) JSONL object."""
+
+    def __init__(self, name: str, suite: str, entries: Sequence[Mapping[str, Any]]) -> None:
+        self.name = name  # type: ignore[misc]  # instance attributes override the ClassVars of code templates
+        self.suite = suite  # type: ignore[misc]
+        self.entries = [dict(e) for e in entries]
+
+    def values(self, split: str) -> list[dict[str, Any]]:
+        """Entries of `split` (an entry without "split" is in both)."""
+        return [e for e in self.entries if e.get("split", split) == split]
+
+    def goal(self, params: Mapping[str, Any]) -> str:
+        """The line's goal."""
+        return str(params["goal"])
+
+    def initial(self, params: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+        """The line's `initial`, plus {"snapshot": {"name": ...}} when it names a snapshot."""
+        out = {k: dict(v) for k, v in params.get("initial", {}).items()}
+        if params.get("snapshot"):
+            out["snapshot"] = {"name": params["snapshot"]}
+        return out
+
+    def check(self, params: Mapping[str, Any], state: Mapping[str, Any]) -> bool:
+        """The line's state check (False when it has none)."""
+        spec = params.get("check")
+        return bool(spec) and evaluate_check(spec, state)
+
+    def expert(self, params: Mapping[str, Any], elements: Sequence[UIElement], state: Mapping[str, Any]) -> Action:
+        """Task files have no expert."""
+        raise UnsupportedError(f"tasks from a file ({self.suite}) have no expert; collect demonstrations by hand")
+
+
+def lookup(state: Any, path: str) -> Any:
+    """The value at dotted `path` in `state` (list items by index); raises KeyError when absent.
+
+    >>> lookup({"a": [{"b": 3}]}, "a.0.b")
+    3
+    """
+    value = state
+    for key in path.split("."):
+        if isinstance(value, Mapping):
+            value = value[key]
+        elif isinstance(value, Sequence) and not isinstance(value, str) and key.lstrip("-").isdigit():
+            try:
+                value = value[int(key)]
+            except IndexError as e:
+                raise KeyError(key) from e
+        else:
+            raise KeyError(key)
+    return value
+
+
+def evaluate_check(spec: Mapping[str, Any], state: Mapping[str, Any]) -> bool:
+    """Whether `state` satisfies a check spec (see the module docstring); a missing path is False."""
+    if "all" in spec:
+        return all(evaluate_check(s, state) for s in spec["all"])
+    if "any" in spec:
+        return any(evaluate_check(s, state) for s in spec["any"])
+    try:
+        value = lookup(state, spec["path"])
+    except KeyError:
+        return False
+    if "equals" in spec:
+        return bool(value == spec["equals"])
+    if "contains" in spec:
+        return isinstance(value, str | list | tuple | dict) and spec["contains"] in value
+    return value in spec["in"]
+
+
+def validate_check(spec: Any, where: str) -> None:
+    """Raise `ConfigError` naming `where` unless `spec` is a well-formed check."""
+    if not isinstance(spec, Mapping):
+        raise ConfigError(f"{where}: `check` must be an object, got {spec!r}")
+    for combo in ("all", "any"):
+        if combo in spec:
+            if not isinstance(spec[combo], list) or not spec[combo]:
+                raise ConfigError(f"{where}: `check.{combo}` must be a non-empty list")
+            for sub in spec[combo]:
+                validate_check(sub, where)
+            return
+    ops = [op for op in _OPS if op in spec]
+    if not isinstance(spec.get("path"), str) or len(ops) != 1:
+        raise ConfigError(f"{where}: `check` needs a string `path` and exactly one of {_OPS}, got {dict(spec)}")
+    if ops[0] == "in" and not isinstance(spec["in"], list):
+        raise ConfigError(f"{where}: `check.in` must be a list")
+
+
+def _parse_line(line: str, where: str, is_jsonl: bool) -> dict[str, Any]:
+    if not is_jsonl:
+        return {"goal": line}
+    try:
+        entry = json.loads(line)
+    except json.JSONDecodeError as e:
+        raise ConfigError(f"{where}: not valid JSON ({e.msg} at column {e.colno})") from e
+    if not isinstance(entry, dict):
+        raise ConfigError(f"{where}: each line must be a JSON object, got {type(entry).__name__}")
+    unknown = set(entry) - FIELDS
+    if unknown:
+        raise ConfigError(f"{where}: unknown fields {sorted(unknown)}; known: {sorted(FIELDS)}")
+    if not isinstance(entry.get("goal"), str) or not entry["goal"].strip():
+        raise ConfigError(f"{where}: `goal` must be a non-empty string")
+    if "max_steps" in entry and (not isinstance(entry["max_steps"], int) or entry["max_steps"] < 1):
+        raise ConfigError(f"{where}: `max_steps` must be a positive int, got {entry['max_steps']!r}")
+    if "split" in entry and entry["split"] not in SPLITS:
+        raise ConfigError(f"{where}: `split` must be one of {SPLITS}, got {entry['split']!r}")
+    if "check" in entry:
+        validate_check(entry["check"], where)
+    if "initial" in entry and not (isinstance(entry["initial"], dict)
+                                   and all(isinstance(v, dict) for v in entry["initial"].values())):
+        raise ConfigError(f"{where}: `initial` must map targets to objects, e.g. {{\"system\": {{\"wifi\": false}}}}")
+    return entry
+
+
+def load_task_file(path: str | Path, suite: str | None = None) -> tuple[FileTaskTemplate, ...]:
+    """Parse a goal list (.txt: one goal per line, `#` comments) or JSONL (.jsonl, or lines starting with `{`).
+
+    Returns:
+        One template per distinct `max_steps` (the Task contract reads the budget from the template).
+
+    Raises:
+        ConfigError: unreadable file, bad line (the message names file and line), or no tasks.
+    """
+    p = Path(path)
+    try:
+        lines = p.read_text(encoding="utf-8").splitlines()
+    except OSError as e:
+        raise ConfigError(f"`task_file` {str(p)!r} cannot be read: {e}") from e
+    suite = suite or f"file:{p.stem}"
+    content = [(i + 1, ln.strip()) for i, ln in enumerate(lines) if ln.strip() and not ln.lstrip().startswith("#")]
+    is_jsonl = p.suffix in (".jsonl", ".json") or bool(content and content[0][1].startswith("{"))
+    entries = [_parse_line(text, f"{p.name}:{number}", is_jsonl) for number, text in content]
+    if not entries:
+        raise ConfigError(f"`task_file` {str(p)!r} holds no tasks")
+    budgets = sorted({int(e.get("max_steps", 10)) for e in entries})
+    templates = []
+    for budget in budgets:
+        template = FileTaskTemplate(p.stem if len(budgets) == 1 else f"{p.stem}_{budget}", suite,
+                                    [e for e in entries if int(e.get("max_steps", 10)) == budget])
+        template.max_steps = budget  # type: ignore[misc]
+        templates.append(template)
+    return tuple(templates)

@@ -1,0 +1,223 @@
+"""The async env pool against lock-step vector envs, with the sim's emulator latency preset (issue #3).
+
+Every env is a `LatencyEnv` whose step and reset sleep for delays drawn from
+`LatencyConfig.coerce("emulator", time_scale=TIME_SCALE)` (lognormal, heavy-tailed), episodes last `EPISODE_STEPS`
+steps, and the policy is instant (action 0). For N = 4, 8, 16, 32 envs it reports steps/s of
+
+(a) gymnasium's `SyncVectorEnv` (one process, lock-step), (b) gymnasium's `AsyncVectorEnv` (processes, lock-step),
+both with same-step autoreset so that no action is spent on resets; (c) `AsyncEnvPool` driven asynchronously
+(`recv(min_envs=1)`, then at once `send` to every env that is ready); (d) Little's-law bound N / (mean seconds an env
+spends per step), with a reset's cost spread over its episode: `mean_step_s + mean_reset_s / EPISODE_STEPS`.
+
+The pool's efficiency is its env utilisation: the delays its envs completed over the time they took to complete
+them (each env's clock stops at its last result). That is throughput over the bound of the delays actually drawn,
+free of the sampling noise of a few seconds of lognormal draws (the bound from the preset's mean is reported
+beside it). Also: the pool's overhead per step with zero latency
+and the memory (RSS and PSS) of its worker processes.
+"""
+
+from __future__ import annotations
+
+import functools
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from gymnasium.vector import AsyncVectorEnv, AutoresetMode, SyncVectorEnv
+
+from android_gym.sim.latency import LatencyConfig
+from android_gym.testing.envs import LatencyEnv
+from android_gym.vector import AsyncEnvPool, PoolConfig
+from android_gym.vector.vector_env import EnvFactory
+from benchmarks.result import Result, markdown_table
+
+TIME_SCALE = 0.01
+"""Emulator seconds -> benchmark seconds: a 1.5 s median step becomes 15 ms, a 12 s median reset 120 ms."""
+EPISODE_STEPS = 10
+"""Steps per episode (the general suite's budget)."""
+SIZES = (4, 8, 16, 32)
+WARMUP_S = 1.0
+"""Seconds the pool runs before its clock starts (longer than an episode, so that resets are in steady state)."""
+POOL_CONFIG = PoolConfig(step_timeout_s=30.0, reset_timeout_s=60.0, close_timeout_s=5.0)
+
+
+def latency_envs(n: int, latency: str = "emulator", time_scale: float = TIME_SCALE) -> list[functools.partial]:
+    """`n` LatencyEnv factories with the preset's delays (env i draws from its own seeded generator)."""
+    return [functools.partial(LatencyEnv, latency=latency, time_scale=time_scale, episode_steps=EPISODE_STEPS, tag=i)
+            for i in range(n)]
+
+
+def bound_steps_per_s(n: int) -> float:
+    """Little's law: N envs, each busy `mean_step_s + mean_reset_s / EPISODE_STEPS` seconds per step."""
+    latency = LatencyConfig.coerce("emulator", TIME_SCALE)
+    return n / (latency.mean_step_s + latency.mean_reset_s / EPISODE_STEPS)
+
+
+def lockstep_steps_per_s(kind: str, n: int, seconds: float) -> float:
+    """Steps/s of gymnasium's Sync- or AsyncVectorEnv stepping all `n` envs together.
+
+    At least `EPISODE_STEPS` batches, so that the measurement holds one round of resets per `EPISODE_STEPS` steps,
+    as in steady state (fewer batches would leave resets out and flatter the lock-step envs).
+    """
+    fns = latency_envs(n)
+    if kind == "sync":
+        envs = SyncVectorEnv(fns, autoreset_mode=AutoresetMode.SAME_STEP)
+    else:  # no shared memory: gymnasium 1.4's shared-memory Text returns garbage
+        envs = AsyncVectorEnv(fns, shared_memory=False, autoreset_mode=AutoresetMode.SAME_STEP)
+    try:
+        envs.reset(seed=0)
+        actions = np.zeros(n, np.int64)
+        batches, start = 0, time.perf_counter()
+        while time.perf_counter() - start < seconds or batches < EPISODE_STEPS:
+            envs.step(actions)
+            batches += 1
+        return batches * n / (time.perf_counter() - start)
+    finally:
+        envs.close()
+
+
+def pool_steps_per_s(n: int, seconds: float) -> tuple[float, float]:
+    """(steps/s, env utilisation) of the pool driven asynchronously with an instant policy for `seconds`.
+
+    Utilisation: the delays each env completed over the time it took, from its first result after the clock
+    started to its last (so that neither the command each env has in flight when the clock starts nor the one when
+    it stops, drawn but not yet done, biases anything).
+    """
+    with AsyncEnvPool(latency_envs(n), POOL_CONFIG) as pool:
+        pool.reset(seeds=0)
+        pool.send(np.zeros(n, np.int64))
+        start = time.perf_counter() + WARMUP_S  # every env starts a fresh episode: skip to the steady state first
+        steps, delay_s, first_s, last_s = 0, np.zeros(n), np.full(n, np.nan), np.zeros(n)
+        while time.perf_counter() < start + seconds:
+            result = pool.recv(min_envs=1)
+            now = time.perf_counter()
+            for k, env_id in enumerate(result.env_ids.tolist()):
+                info = result.infos[k]
+                if now < start:
+                    continue
+                steps += not info["is_reset"]
+                if np.isnan(first_s[env_id]):
+                    first_s[env_id] = now  # this env's clock starts here
+                else:
+                    delay_s[env_id] += info["delay_s"]
+                    last_s[env_id] = now
+            ready = result.env_ids[~result.dones]  # a finished episode's env resets first; its reset row comes later
+            if len(ready):
+                pool.send([0] * len(ready), ready)
+        wall_s = time.perf_counter() - start
+    busy = ~np.isnan(first_s)
+    return steps / wall_s, float(delay_s[busy].sum() / (last_s[busy] - first_s[busy]).sum())
+
+
+def overhead_us(seconds: float) -> tuple[float, float]:
+    """(round-trip overhead per step with one zero-latency env, parent CPU per step with 8 envs), microseconds.
+
+    The round trip is the pool's wall time per step minus the env's own in-process step time.
+    """
+    env = LatencyEnv(episode_steps=10**9)
+    env.reset(seed=0)
+    start, count = time.perf_counter(), 20_000
+    for _ in range(count):
+        env.step(0)
+    direct_s = (time.perf_counter() - start) / count
+    results = []
+    for n in (1, 8):
+        with AsyncEnvPool([functools.partial(LatencyEnv, episode_steps=10**9, tag=i) for i in range(n)],
+                          POOL_CONFIG) as pool:
+            pool.reset(seeds=0)
+            pool.send([0] * n)
+            steps, start, cpu = 0, time.perf_counter(), time.process_time()
+            while time.perf_counter() - start < seconds:
+                result = pool.recv(min_envs=1)
+                steps += len(result)
+                pool.send([0] * len(result), result.env_ids)
+            wall_s, cpu_s = time.perf_counter() - start, time.process_time() - cpu
+        results.append((wall_s / steps - direct_s, cpu_s / steps))
+    return 1e6 * results[0][0], 1e6 * results[1][1]
+
+
+def _memory_mib(pid: int) -> tuple[float, float]:
+    fields = {}
+    with open(f"/proc/{pid}/smaps_rollup") as f:
+        for line in f:
+            parts = line.split()
+            if parts[0] in ("Rss:", "Pss:"):
+                fields[parts[0]] = int(parts[1]) / 1024
+    return fields["Rss:"], fields["Pss:"]
+
+
+def memory_per_env_mib(env_fns: list[Any], steps: int = 5) -> tuple[float, float]:
+    """(mean RSS, mean PSS) in MiB of the pool's workers after a reset and a few random steps each."""
+    with AsyncEnvPool(env_fns, POOL_CONFIG) as pool:
+        pool.reset(seeds=0)
+        space = pool.action_space
+        space.seed(0)
+        for _ in range(steps):
+            pool.send([space.sample() for _ in env_fns])
+            while pool.outstanding():  # the steps, and the background resets of episodes that ended
+                pool.recv(min_envs=1)
+        rows = [_memory_mib(pid) for pid in pool.pids if pid is not None]
+    return float(np.mean([r[0] for r in rows])), float(np.mean([r[1] for r in rows]))
+
+
+def _android_env_fns(n: int) -> list[EnvFactory] | None:
+    try:
+        import android_gym.tasks.apps  # noqa: F401
+        import android_gym.tasks.web  # noqa: F401
+    except ImportError:
+        return None
+    return [EnvFactory("android_gym.env:AndroidEnv", {"screenshot_width": 224})] * n
+
+
+def run(quick: bool, out: Path | None = None) -> Result:
+    """Measure everything; `quick` uses ~2 s per measurement (the full suite ~5 s). `out` is unused (no plots)."""
+    seconds = 2.0 if quick else 5.0
+    result = Result(config={"latency": "emulator", "time_scale": TIME_SCALE, "episode_steps": EPISODE_STEPS,
+                            "seconds_per_measurement": seconds, "sizes": list(SIZES),
+                            "start_method": POOL_CONFIG.start_method})
+    rows = []
+    for n in SIZES:
+        sync = lockstep_steps_per_s("sync", n, seconds)
+        async_ = lockstep_steps_per_s("async", n, seconds)
+        pool, utilisation = pool_steps_per_s(n, seconds)
+        bound = bound_steps_per_s(n)
+        result.add(f"steps_per_s/sync_vector_env/N={n}", sync, "steps/s")
+        result.add(f"steps_per_s/async_vector_env/N={n}", async_, "steps/s")
+        result.add(f"steps_per_s/pool/N={n}", pool, "steps/s")
+        result.add(f"steps_per_s/bound/N={n}", bound, "steps/s")
+        result.add(f"pool_efficiency/N={n}", 100 * utilisation, "%", target=90.0)
+        if n == SIZES[-1]:
+            result.add(f"speedup_vs_lockstep_async/N={n}", pool / async_, "x", target=2.0)
+            result.add(f"speedup_vs_lockstep_sync/N={n}", pool / sync, "x")
+        rows.append([n, f"{sync:,.0f}", f"{async_:,.0f}", f"{pool:,.0f}", f"{bound:,.0f}",
+                     f"{100 * utilisation:.1f}%", f"{100 * pool / bound:.1f}%", f"{pool / async_:.2f}x",
+                     f"{pool / sync:.1f}x"])
+    table = markdown_table(["N", "(a) SyncVectorEnv", "(b) AsyncVectorEnv", "(c) pool", "(d) bound N/latency",
+                            "pool efficiency (utilisation)", "pool / preset bound", "pool / (b)", "pool / (a)"], rows)
+    roundtrip_us, parent_cpu_us = overhead_us(1.0 if quick else 3.0)
+    result.add("pool_overhead_us_per_step/round_trip", roundtrip_us, "us", target=200.0, higher_is_better=False)
+    result.add("pool_overhead_us_per_step/parent_cpu_N=8", parent_cpu_us, "us")
+    memory_rows = []
+    rss, pss = memory_per_env_mib(latency_envs(8, "off"))
+    result.add("memory_per_env/latency_env_rss", rss, "MiB")
+    memory_rows.append(["LatencyEnv", f"{rss:.1f}", f"{pss:.1f}"])
+    android_fns = _android_env_fns(4)
+    if android_fns is not None:
+        rss, pss = memory_per_env_mib(android_fns)
+        result.add("memory_per_env/android_env_rss", rss, "MiB")
+        result.add("memory_per_env/android_env_pss", pss, "MiB")
+        memory_rows.append(["AndroidEnv (general, 224-px screenshots)", f"{rss:.1f}", f"{pss:.1f}"])
+    result.tables += [table, markdown_table(["pool overhead per step", "µs"], [
+        ["round trip, 1 env, zero latency (minus the env's own step)", f"{roundtrip_us:.0f}"],
+        ["parent CPU, 8 envs, zero latency", f"{parent_cpu_us:.0f}"]]),
+        markdown_table(["worker env", "RSS MiB / env", "PSS MiB / env"], memory_rows)]
+    result.notes.append(
+        f"Emulator latency preset x{TIME_SCALE} (step median {1.5 * TIME_SCALE * 1e3:.0f} ms, sigma 0.8; reset median "
+        f"{12 * TIME_SCALE * 1e3:.0f} ms, sigma 0.5), {EPISODE_STEPS}-step episodes, instant policy, "
+        f"{seconds:g} s per measurement. Lock-step baselines use same-step autoreset (no action spent on a reset). "
+        "Pool efficiency = the delays each env completed / the time it took (until its last result): throughput "
+        "over the bound of the delays actually drawn. 'pool / preset bound' uses the preset's mean instead; it is "
+        "subject to sampling noise and, over a few seconds, to every env starting with a fresh episode.")
+    print("\n\n".join(result.tables))  # the benchmark's report on stdout; the runner also writes it to report.md
+    return result

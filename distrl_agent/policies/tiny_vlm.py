@@ -1,0 +1,112 @@
+"""Tiny random-weight vision-language checkpoints, built offline, for testing `VLMPolicy` on the real loading path.
+
+`build_tiny_idefics3(directory)` writes an Idefics3 checkpoint (SmolVLM's model type: a SigLIP-style vision
+encoder, a pixel-shuffle connector and a Llama text model) of ~60k parameters together with its processor, so that
+`AutoProcessor.from_pretrained(directory)` + `AutoModelForImageTextToText.from_pretrained(directory)` load it exactly
+as they load SmolVLM. Nothing is downloaded and torchvision is not needed (the PIL image processor is used).
+
+The tokenizer is byte-level: every UTF-8 byte is one token (the 256 symbols of `tokenizers`' ByteLevel alphabet,
+no merges), after a few special tokens, so any text round-trips and action strings cost one token per byte.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import torch
+from tokenizers import AddedToken, Tokenizer, decoders, models, pre_tokenizers
+from transformers import (
+    Idefics3Config,
+    Idefics3ForConditionalGeneration,
+    Idefics3Processor,
+    LlamaConfig,
+    LlamaForCausalLM,
+    PreTrainedTokenizerFast,
+)
+from transformers.models.idefics3.image_processing_pil_idefics3 import Idefics3ImageProcessorPil
+
+SPECIAL_TOKENS = ("<pad>", "<s>", "</s>", "<image>", "<fake_token_around_image>", "<global-img>",
+                  "<end_of_utterance>")
+"""Special tokens, ids 0..6: padding, BOS, EOS, and the image tokens the Idefics3 processor writes."""
+PAD_ID, BOS_ID, EOS_ID = 0, 1, 2
+
+
+def byte_level_tokenizer() -> PreTrainedTokenizerFast:
+    """A byte-level tokenizer (7 special tokens + 256 bytes = 263 ids), built offline with `tokenizers`.
+
+    >>> tok = byte_level_tokenizer()
+    >>> len(tok), tok.decode(tok("hé!").input_ids)
+    (263, 'hé!')
+    """
+    vocab = {token: i for i, token in enumerate(SPECIAL_TOKENS)}
+    for symbol in sorted(pre_tokenizers.ByteLevel.alphabet()):
+        vocab[symbol] = len(vocab)
+    backend = Tokenizer(models.BPE(vocab=vocab, merges=[]))
+    backend.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=False)
+    backend.decoder = decoders.ByteLevel()
+    backend.add_special_tokens([AddedToken(t, special=True, normalized=False) for t in SPECIAL_TOKENS])
+    return PreTrainedTokenizerFast(tokenizer_object=backend, pad_token="<pad>", bos_token="<s>", eos_token="</s>")
+
+
+def build_tiny_idefics3(directory: str | Path, *, hidden_size: int = 32, num_layers: int = 2, image_size: int = 32,
+                        seed: int = 0) -> Path:
+    """Write a tiny random Idefics3 checkpoint and its processor into `directory` (created if needed).
+
+    Args:
+        directory: where `save_pretrained` writes (config, safetensors weights, tokenizer, processor config).
+        hidden_size: width of the text model (and twice the vision width floor); another value gives a checkpoint
+            of another shape.
+        num_layers: text-model decoder layers (the vision encoder has one).
+        image_size: pixels of the square the screenshot is resized to (patches of 8 pixels; with the connector's
+            scale factor 2 an image becomes (image_size / 16)² tokens).
+        seed: seeds the random weights.
+
+    Returns:
+        The directory, as a `Path`.
+
+    Raises:
+        ValueError: `image_size` is not a positive multiple of 16, or `hidden_size` is not even.
+    """
+    if image_size < 16 or image_size % 16:
+        raise ValueError(f"`image_size` must be a positive multiple of 16 pixels, got {image_size}")
+    if hidden_size < 2 or hidden_size % 2:
+        raise ValueError(f"`hidden_size` must be even (two attention heads), got {hidden_size}")
+    directory = Path(directory)
+    tokenizer = byte_level_tokenizer()
+    image_processor = Idefics3ImageProcessorPil(do_image_splitting=False, size={"longest_edge": image_size},
+                                                max_image_size={"longest_edge": image_size})
+    image_seq_len = (image_size // 8) ** 2 // 4
+    processor = Idefics3Processor(image_processor=image_processor, tokenizer=tokenizer, image_seq_len=image_seq_len)
+    config = Idefics3Config(
+        vision_config={"hidden_size": 16, "intermediate_size": 32, "num_hidden_layers": 1, "num_attention_heads": 2,
+                       "image_size": image_size, "patch_size": 8},
+        text_config={"model_type": "llama", "hidden_size": hidden_size, "intermediate_size": 2 * hidden_size,
+                     "num_hidden_layers": num_layers, "num_attention_heads": 2, "num_key_value_heads": 2,
+                     "vocab_size": len(tokenizer), "max_position_embeddings": 1024, "pad_token_id": PAD_ID,
+                     "bos_token_id": BOS_ID, "eos_token_id": EOS_ID},
+        image_token_id=tokenizer.convert_tokens_to_ids("<image>"), scale_factor=2, pad_token_id=PAD_ID)
+    with torch.random.fork_rng(devices=[]):
+        torch.manual_seed(seed)
+        model = Idefics3ForConditionalGeneration(config)
+    model.generation_config.eos_token_id = EOS_ID
+    model.save_pretrained(directory)
+    processor.save_pretrained(directory)
+    return directory
+
+
+def build_tiny_text_model(directory: str | Path, *, seed: int = 0) -> Path:
+    """Write a tiny random text-only Llama checkpoint (not a VLM) and its tokenizer into `directory`.
+
+    Used to check that `VLMPolicy` refuses checkpoints that cannot see screenshots.
+    """
+    directory = Path(directory)
+    tokenizer = byte_level_tokenizer()
+    config = LlamaConfig(hidden_size=16, intermediate_size=32, num_hidden_layers=1, num_attention_heads=2,
+                         num_key_value_heads=2, vocab_size=len(tokenizer), pad_token_id=PAD_ID, bos_token_id=BOS_ID,
+                         eos_token_id=EOS_ID)
+    with torch.random.fork_rng(devices=[]):
+        torch.manual_seed(seed)
+        model = LlamaForCausalLM(config)
+    model.save_pretrained(directory)
+    tokenizer.save_pretrained(directory)
+    return directory

@@ -1,0 +1,383 @@
+"""`VLMPolicy`: an AutoUI-style vision-language policy on `transformers` that writes actions as text.
+
+Input: the screenshot, the goal and the previous action (AutoUI's "Previous Actions"), formatted by
+`VLMPolicyConfig.prompt_template`. Output: action text in the AutoUI/DigiRL string form, e.g.
+``Action Decision: "action_type": "DUAL_POINT", "touch_point": "[y, x]", ...``, read by
+`android_gym.actions.parse_action`; text it cannot parse becomes `Action.invalid` (executed as a flagged no-op).
+
+The policy π(a|s) over token sequences a = (a_1 .. a_n) is
+    log π(a|s) = Σ_j log softmax(z_j / temperature)[a_j],      z_j = logits after s, a_<j,
+with image-placeholder ids (and ids the tokenizer cannot decode) masked out, so sampling (`act`) and teacher forcing
+(`evaluate`) score the very same distribution, and `act`'s log_mu equals `evaluate`'s log_prob up to float error.
+A sequence ends at an EOS id (counted in the sequence) or after `max_new_tokens` tokens (then it has no EOS).
+
+Entropy: the exact entropy of a distribution over sequences is intractable. `evaluate` returns, per
+`entropy_estimate`, either −log π(a|s) of the stored sequence ("neg_log_prob", the sampled estimate A-RIDE.md
+allows for text policies, unbiased when a ~ π) or Σ_j H(π(·|s, a_<j)), the exact per-token entropies along the
+stored sequence ("token_entropy", also unbiased for a ~ π by the chain rule, with lower variance).
+
+Action storage (replay, `Trajectory.actions`, `Batch.actions`): two integer keys, `action_keys = ("tokens", "length")`:
+    tokens: int64 [max_new_tokens] per step: the generated token ids, EOS included, zero-padded after `length`;
+    length: int64 scalar per step: the number of real tokens, 1..max_new_tokens.
+So a trajectory of T steps stores tokens [T, max_new_tokens] and length [T]; a `Batch` holds [B, L, max_new_tokens]
+and [B, L], which `algorithms.common.policy_pass` indexes to [N, max_new_tokens] and [N] for `evaluate`.
+
+Observations: `screenshot` (uint8 H×W×3, make the env with `screenshot_width > 0`), `goal` (or the `goals`
+argument), and optionally `previous_action` (AutoUI text of the last action, see `previous_action_text`; missing or
+empty reads "None", as at the first step).
+
+Critics: V(s) and the instruction value V(g) are MLPs on [mean, last] of the text model's final hidden states, of
+the prompt (screen + goal + previous action) and of the goal alone (no image) respectively. Unless
+`critic_trains_backbone`, they read detached features, so critic losses train only the heads and never move the
+actor's weights.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import torch
+from torch import nn
+
+from android_gym.actions import Action
+from android_gym.actions_text import format_action, parse_action
+from android_gym.errors import ConfigError as EnvConfigError
+from distrl_agent.errors import ConfigError, DataError
+from distrl_agent.policies.base import Actions, Inputs, Policy, PolicyOutput
+from distrl_agent.policies.vlm_backbone import attach_lora, load_backbone
+
+VLM_ACTION_KEYS = ("tokens", "length")
+"""`VLMPolicy.action_keys`: token ids [max_new_tokens] (zero-padded) and the number of real ones."""
+ENTROPY_ESTIMATES = ("neg_log_prob", "token_entropy")
+_TEXT_KEYS = ("input_ids", "attention_mask", "token_type_ids", "goal_ids", "goal_mask")
+
+
+@dataclass(frozen=True)
+class VLMPolicyConfig:
+    """Shape and behaviour of a `VLMPolicy`; two policies exchange weights only if their checkpoints and heads match.
+
+    Attributes:
+        model_path: local directory of an image-text-to-text checkpoint and its processor (`save_pretrained`).
+        max_new_tokens: longest action in tokens (128: an AutoUI tap string is ~40 BPE tokens, ~120 bytes).
+        temperature: π = softmax(logits / temperature), both when sampling and when scoring (1.0: the model's own
+            distribution).
+        prompt_template: the prompt; `{image}` is replaced by the processor's image token, `{goal}` and
+            `{previous_action}` by the step's texts (AutoUI's "Previous Actions / Goal / Next Action" layout).
+        goal_template: the text the instruction value V(g) reads.
+        value_hidden_dim: width of the value heads' hidden layer.
+        critic_trains_backbone: whether critic gradients reach the VLM (False: heads on detached features).
+        entropy_estimate: "neg_log_prob" (−log π of the stored sequence) or "token_entropy" (Σ per-token entropies).
+        lora_rank: LoRA rank (0: no LoRA, every weight trains). Needs `peft`.
+        lora_alpha: LoRA scaling numerator (scale = alpha / rank).
+        lora_dropout: dropout on the LoRA input (0 keeps act and evaluate exactly consistent in train mode).
+        lora_target_modules: names of the linear layers that get adapters.
+        dtype: torch dtype name of the backbone ("float32", "bfloat16", "float16"); heads stay float32.
+        device: where the policy lives ("cpu", "cuda", "cuda:1").
+    """
+
+    model_path: str
+    max_new_tokens: int = 128
+    temperature: float = 1.0
+    prompt_template: str = "{image}Previous Actions: {previous_action}\nGoal: {goal}\nNext Action: "
+    goal_template: str = "Goal: {goal}"
+    value_hidden_dim: int = 256
+    critic_trains_backbone: bool = False
+    entropy_estimate: str = "neg_log_prob"
+    lora_rank: int = 0
+    lora_alpha: float = 16.0
+    lora_dropout: float = 0.0
+    lora_target_modules: tuple[str, ...] = ("q_proj", "k_proj", "v_proj", "o_proj")
+    dtype: str = "float32"
+    device: str = "cpu"
+
+    def __post_init__(self) -> None:
+        if self.max_new_tokens < 1 or self.value_hidden_dim < 1 or self.lora_rank < 0:
+            raise ConfigError(f"`max_new_tokens` and `value_hidden_dim` must be >= 1 and `lora_rank` >= 0, got "
+                              f"{self.max_new_tokens}, {self.value_hidden_dim}, {self.lora_rank}")
+        if not self.temperature > 0:
+            raise ConfigError(f"`temperature` must be > 0, got {self.temperature}")
+        if self.entropy_estimate not in ENTROPY_ESTIMATES:
+            raise ConfigError(f"`entropy_estimate` must be one of {ENTROPY_ESTIMATES}, got {self.entropy_estimate!r}")
+        if not isinstance(getattr(torch, self.dtype, None), torch.dtype):
+            raise ConfigError(f"`dtype` must name a torch dtype such as 'float32' or 'bfloat16', got {self.dtype!r}")
+        if "{image}" not in self.prompt_template or "{goal}" not in self.prompt_template:
+            raise ConfigError("`prompt_template` must contain {image} and {goal}")
+        try:
+            torch.device(self.device)
+        except RuntimeError as exc:
+            raise ConfigError(f"`device` {self.device!r} is not a torch device: {exc}") from exc
+
+
+def previous_action_text(action: Action | None) -> str:
+    """The `previous_action` observation text for `action`: its AutoUI string, its type name, or "None".
+
+    >>> previous_action_text(None)
+    'None'
+    >>> previous_action_text(Action.invalid("garbled")), previous_action_text(Action.type("hi"))[:17]
+    ('INVALID', 'Action Decision: ')
+    """
+    if action is None:
+        return "None"
+    if not action.is_parsed:
+        return "INVALID"
+    try:
+        return format_action(action)
+    except EnvConfigError:  # AutoUI cannot write it (WAIT, OPEN_APP, an element index): name it
+        return action.action_type.name
+
+
+def _mlp(n_in: int, n_hidden: int) -> nn.Sequential:
+    return nn.Sequential(nn.Linear(n_in, n_hidden), nn.Tanh(), nn.Linear(n_hidden, 1))
+
+
+class VLMPolicy(Policy):
+    """The text-action policy: samples action strings from a VLM, scores them by teacher forcing, and values states.
+
+    See the module docstring for the distribution, the action storage and the critics. `act` and `evaluate` agree
+    when the model has no active dropout (call `eval()` on workers; real VLMs ship with dropout 0).
+
+    Raises (constructor):
+        CheckpointError: `config.model_path` is not a local VLM checkpoint with a processor.
+        ConfigError: LoRA is requested and `peft` is missing or matches no module.
+    """
+
+    action_keys = VLM_ACTION_KEYS
+
+    def __init__(self, config: VLMPolicyConfig) -> None:
+        super().__init__()
+        self.config = config
+        parts = load_backbone(config.model_path, getattr(torch, config.dtype), config.device)
+        if config.lora_rank:
+            attach_lora(parts.model, config.lora_rank, config.lora_alpha, config.lora_dropout,
+                        config.lora_target_modules)
+        self.backbone = parts.model
+        self.parts = parts  # processor, ids and the model's sub-modules (registered through `backbone`)
+        width = 2 * parts.hidden_size
+        self.value_head = _mlp(width, config.value_hidden_dim).to(config.device)
+        self.instruction_value_head = _mlp(width, config.value_hidden_dim).to(config.device)
+        self.register_buffer("_eos_ids", torch.tensor(parts.eos_ids, device=config.device), persistent=False)
+        vocab_mask = torch.zeros(parts.vocab_size, dtype=torch.bool, device=config.device)
+        vocab_mask[list(parts.banned_ids)] = True
+        self.register_buffer("_banned", vocab_mask, persistent=False)
+
+    @property
+    def device(self) -> torch.device:
+        """The device of the value heads (the backbone lives on the same one)."""
+        return self.value_head[0].weight.device
+
+    # -- inputs -------------------------------------------------------------------------------------------------------
+    def preprocess(self, observations: Sequence[Mapping[str, Any]], goals: Sequence[str] | None = None) -> Inputs:
+        """Tokenise prompts and process screenshots into model inputs on the policy's device.
+
+        Returns:
+            `input_ids`/`attention_mask` (B, S) left-padded prompts, the processor's image tensors (`pixel_values`,
+            `pixel_attention_mask` for Idefics3; batch first, floats in `dtype`) and `goal_ids`/`goal_mask` (B, G).
+
+        Raises:
+            DataError: an observation lacks a uint8 H×W×3 `screenshot` or a goal; `goals` has the wrong length.
+        """
+        if goals is not None and len(goals) != len(observations):
+            raise DataError(f"`goals` has {len(goals)} entries for {len(observations)} observations")
+        c, parts = self.config, self.parts
+        prompts, images, goal_texts = [], [], []
+        for i, obs in enumerate(observations):
+            goal = str(goals[i] if goals is not None else obs.get("goal", ""))
+            screenshot = np.asarray(obs.get("screenshot", np.zeros(0, np.uint8)))
+            if screenshot.dtype != np.uint8 or screenshot.ndim != 3 or screenshot.shape[-1] != 3:
+                raise DataError(f"observation {i} needs a uint8 H×W×3 `screenshot` (make the env with "
+                                f"screenshot_width > 0), got {screenshot.dtype} {screenshot.shape}")
+            if not goal:
+                raise DataError(f"observation {i} has no goal text; pass `goals` or an observation with `goal`")
+            previous = str(obs.get("previous_action", "")) or "None"
+            prompts.append(c.prompt_template.format(image=parts.image_token, goal=goal, previous_action=previous))
+            goal_texts.append(c.goal_template.format(goal=goal))
+            images.append([screenshot])
+        if not prompts:
+            raise DataError("`observations` is empty")
+        batch = parts.processor(text=prompts, images=images, return_tensors="pt", padding=True)
+        goal_batch = parts.tokenizer(goal_texts, return_tensors="pt", padding=True)
+        dtype = getattr(torch, c.dtype)
+        inputs = {k: v.to(self.device, dtype if v.is_floating_point() else None) for k, v in batch.items()
+                  if isinstance(v, torch.Tensor) and k != "token_type_ids"}
+        inputs["goal_ids"] = goal_batch["input_ids"].to(self.device)
+        inputs["goal_mask"] = goal_batch["attention_mask"].to(self.device)
+        return inputs
+
+    # -- the network --------------------------------------------------------------------------------------------------
+    def _run(self, input_ids: torch.Tensor, attention_mask: torch.Tensor, extra: Mapping[str, torch.Tensor],
+             cache: Any = None, use_cache: bool = False) -> tuple[torch.Tensor, Any]:
+        """Final hidden states (B, n, h) of `input_ids` (the last n columns of `attention_mask`), and the cache.
+
+        Positions count only unmasked tokens, so a left-padded row sees the same positions as an unpadded one.
+        """
+        positions = (attention_mask.long().cumsum(-1) - 1).clamp(min=0)[:, -input_ids.shape[1]:]
+        out = self.parts.base(input_ids=input_ids, attention_mask=attention_mask, position_ids=positions,
+                              use_cache=use_cache, **{self.parts.cache_argument: cache}, **extra)
+        return out.last_hidden_state, getattr(out, self.parts.cache_argument, None)
+
+    def _log_softmax(self, hidden: torch.Tensor) -> torch.Tensor:
+        """Log π(·|...) over the vocabulary (float32), temperature applied, banned ids at -inf."""
+        logits = self.parts.head(hidden).float() / self.config.temperature
+        return torch.log_softmax(logits.masked_fill(self._banned, float("-inf")), -1)
+
+    def _image_inputs(self, inputs: Inputs) -> dict[str, torch.Tensor]:
+        return {k: v for k, v in inputs.items() if k not in _TEXT_KEYS}
+
+    def _features(self, hidden: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+        """[masked mean, last column] of hidden states (B, S, h) -> (B, 2h) float32, detached unless configured."""
+        keep = mask.bool().unsqueeze(-1)
+        mean = torch.where(keep, hidden, 0).sum(1) / keep.sum(1).clamp(min=1)
+        features = torch.cat([mean, hidden[:, -1]], -1).float()
+        return features if self.config.critic_trains_backbone else features.detach()
+
+    def act(self, inputs: Inputs, deterministic: bool = False,
+            generator: torch.Generator | None = None) -> tuple[Actions, torch.Tensor]:
+        """Generate one action string per row (greedy if `deterministic`) with a KV cache, without gradients.
+
+        Returns:
+            ({"tokens": (B, max_new_tokens) int64 zero-padded, "length": (B,) int64}, log_mu (B,) float32 nats),
+            log_mu being log π of the generated tokens (EOS included) under the temperature-scaled distribution.
+        """
+        ids, mask = inputs["input_ids"], inputs["attention_mask"]
+        b, n_max = ids.shape[0], self.config.max_new_tokens
+        tokens = torch.zeros(b, n_max, dtype=torch.long, device=ids.device)
+        length = torch.zeros(b, dtype=torch.long, device=ids.device)
+        log_mu = torch.zeros(b, dtype=torch.float32, device=ids.device)
+        done = torch.zeros(b, dtype=torch.bool, device=ids.device)
+        with torch.no_grad():
+            hidden, cache = self._run(ids, mask, self._image_inputs(inputs), use_cache=True)
+            for t in range(n_max):
+                log_p = self._log_softmax(hidden[:, -1])
+                if deterministic:
+                    token = log_p.argmax(-1)
+                else:
+                    probs = log_p.exp()
+                    on = generator.device if generator is not None else probs.device
+                    token = torch.multinomial(probs.to(on), 1, generator=generator).squeeze(1).to(ids.device)
+                token = token.masked_fill(done, 0)
+                tokens[:, t] = token
+                log_mu += torch.where(done, 0.0, log_p.gather(1, token[:, None]).squeeze(1))
+                length += (~done).long()
+                done |= torch.isin(token, self._eos_ids)
+                if bool(done.all()) or t == n_max - 1:
+                    break
+                mask = torch.cat([mask, torch.ones_like(mask[:, :1])], 1)
+                hidden, cache = self._run(token[:, None], mask, {}, cache=cache, use_cache=True)
+        return {"tokens": tokens, "length": length}, log_mu
+
+    def evaluate(self, inputs: Inputs, actions: Actions) -> PolicyOutput:
+        """Teacher-forced log π(a|s) (sum over the stored tokens), the entropy estimate and V(s), with gradients.
+
+        Raises:
+            DataError: `actions` lacks `tokens`/`length`, has the wrong shape, a length outside 1..max_new_tokens,
+                or a token id the policy never emits (an image placeholder, an id past the vocabulary).
+        """
+        tokens, length = self._check_actions(actions, inputs["input_ids"].shape[0])
+        ids, mask = inputs["input_ids"], inputs["attention_mask"]
+        n = int(length.max()) if len(length) else 1
+        tokens = tokens[:, :n]
+        token_mask = torch.arange(n, device=tokens.device)[None] < length[:, None]
+        hidden, _ = self._run(torch.cat([ids, tokens], 1), torch.cat([mask, token_mask.to(mask.dtype)], 1),
+                              self._image_inputs(inputs))
+        s = ids.shape[1]
+        log_p = self._log_softmax(hidden[:, s - 1:s - 1 + n])  # position s-1+j predicts token j
+        token_log_p = log_p.gather(-1, tokens[..., None]).squeeze(-1)
+        log_prob = torch.where(token_mask, token_log_p, 0.0).sum(1)
+        if self.config.entropy_estimate == "token_entropy":
+            per_token = -(log_p.exp() * log_p.clamp(min=torch.finfo(log_p.dtype).min)).sum(-1)
+            entropy = torch.where(token_mask, per_token, 0.0).sum(1)
+        else:
+            entropy = -log_prob
+        value = self.value_head(self._features(hidden[:, :s], mask)).squeeze(-1)
+        return PolicyOutput(log_prob, entropy, value)
+
+    def value(self, inputs: Inputs) -> torch.Tensor:
+        """(B,) V(s) from the prompt's hidden states (screen, goal and previous action)."""
+        with torch.set_grad_enabled(torch.is_grad_enabled() and self.config.critic_trains_backbone):
+            hidden, _ = self._run(inputs["input_ids"], inputs["attention_mask"], self._image_inputs(inputs))
+            features = self._features(hidden, inputs["attention_mask"])
+        return self.value_head(features).squeeze(-1)
+
+    def instruction_value(self, inputs: Inputs) -> torch.Tensor:
+        """(B,) V(g) from the goal text alone (reads only `goal_ids` and `goal_mask`; no image)."""
+        with torch.set_grad_enabled(torch.is_grad_enabled() and self.config.critic_trains_backbone):
+            hidden, _ = self._run(inputs["goal_ids"], inputs["goal_mask"], {})
+            features = self._features(hidden, inputs["goal_mask"])
+        return self.instruction_value_head(features).squeeze(-1)
+
+    # -- actions ------------------------------------------------------------------------------------------------------
+    def _check_actions(self, actions: Mapping[str, Any], rows: int) -> tuple[torch.Tensor, torch.Tensor]:
+        missing = [k for k in VLM_ACTION_KEYS if k not in actions]
+        if missing:
+            raise DataError(f"`actions` lacks {missing}; expected {list(VLM_ACTION_KEYS)}")
+        tokens = torch.as_tensor(actions["tokens"], device=self.device).long()
+        length = torch.as_tensor(actions["length"], device=self.device).long().reshape(-1)
+        n_max = self.config.max_new_tokens
+        if tokens.shape != (rows, n_max) or length.shape != (rows,):
+            raise DataError(f"`actions` must hold tokens ({rows}, {n_max}) and length ({rows},), got "
+                            f"{tuple(tokens.shape)} and {tuple(length.shape)}")
+        if rows and (int(length.min()) < 1 or int(length.max()) > n_max):
+            raise DataError(f"`actions['length']` must lie in 1..{n_max}, got {length.tolist()[:10]}")
+        real = torch.arange(n_max, device=tokens.device)[None] < length[:, None]
+        vocab = self._banned.shape[0]
+        bad = real & ((tokens < 0) | (tokens >= vocab) | self._banned[tokens.clamp(0, vocab - 1)])
+        if bool(bad.any()):
+            raise DataError(f"`actions['tokens']` holds ids the policy never emits in rows "
+                            f"{torch.nonzero(bad.any(1)).flatten().tolist()[:10]} (image placeholders or ids "
+                            "outside the vocabulary); drop those steps")
+        return tokens, length
+
+    def decode(self, actions: Mapping[str, Any]) -> list[str]:
+        """The action text of each row (special tokens such as EOS removed)."""
+        tokens = np.asarray(torch.as_tensor(actions["tokens"]).cpu()).reshape(-1, self.config.max_new_tokens)
+        length = np.asarray(torch.as_tensor(actions["length"]).cpu()).reshape(-1)
+        return [self.parts.tokenizer.decode(row[:max(0, int(n))].tolist(), skip_special_tokens=True)
+                for row, n in zip(tokens, length, strict=True)]
+
+    def to_env_action(self, actions: Mapping[str, Any], observations: Sequence[Mapping[str, Any]]) -> list[Action]:
+        """`parse_action` of each row's decoded text; unparsable text gives `Action.invalid` (never raises on it).
+
+        Raises:
+            DataError: `actions` lacks a key or its rows do not match `observations`.
+        """
+        if any(k not in actions for k in VLM_ACTION_KEYS):
+            raise DataError(f"`actions` must hold {list(VLM_ACTION_KEYS)}, got {sorted(actions)}")
+        texts = self.decode(actions)
+        if len(texts) != len(observations):
+            raise DataError(f"`actions` has {len(texts)} rows for {len(observations)} observations")
+        return [parse_action(text) for text in texts]
+
+    def from_env_action(self, action: Action, observation: Mapping[str, Any]) -> dict[str, Any] | None:
+        """`{"tokens": int64 [max_new_tokens], "length": int}` of the AutoUI text of `action` plus EOS.
+
+        Returns None when AutoUI cannot write the action (WAIT, OPEN_APP, LONG_PRESS, element indices, unparsed
+        actions), when its text holds ids the policy never emits, or when it is longer than `max_new_tokens`.
+        """
+        if not action.is_parsed:
+            return None
+        try:
+            text = format_action(action)
+        except EnvConfigError:
+            return None
+        ids = [*self.parts.tokenizer(text, add_special_tokens=False)["input_ids"], self.parts.eos_ids[0]]
+        if len(ids) > self.config.max_new_tokens or any(i >= len(self._banned) or self._banned[i] for i in ids[:-1]):
+            return None
+        tokens = np.zeros(self.config.max_new_tokens, np.int64)
+        tokens[:len(ids)] = ids
+        return {"tokens": tokens, "length": len(ids)}
+
+    def collate_actions(self, actions: Sequence[Mapping[str, Any]]) -> Actions:
+        """Stack `from_env_action` dicts into {"tokens": (B, max_new_tokens), "length": (B,)} int64 tensors.
+
+        Raises:
+            DataError: an action lacks a key or has tokens of another length.
+        """
+        for i, a in enumerate(actions):
+            if any(k not in a for k in VLM_ACTION_KEYS) or np.shape(a["tokens"]) != (self.config.max_new_tokens,):
+                raise DataError(f"action {i} must hold tokens ({self.config.max_new_tokens},) and a length")
+        return {"tokens": torch.as_tensor(np.stack([np.asarray(a["tokens"]) for a in actions]), dtype=torch.long,
+                                          device=self.device),
+                "length": torch.tensor([int(a["length"]) for a in actions], dtype=torch.long, device=self.device)}

@@ -1,0 +1,159 @@
+"""Loading a `transformers` image-text-to-text checkpoint for `VLMPolicy`: model, processor, LoRA, token bookkeeping.
+
+`load_backbone(path)` loads a local `save_pretrained` directory through `AutoProcessor` +
+`AutoModelForImageTextToText` (the code path of real checkpoints such as SmolVLM / Idefics3), and returns a
+`Backbone` that names what the policy needs: the base model returning hidden states and a KV cache, the LM head, the
+EOS ids that end an action, and the ids an action may never contain (image placeholders, ids the tokenizer cannot
+decode). `attach_lora` injects `peft` LoRA adapters in place; `peft` is imported only then.
+
+Tested on Idefics3; LLaVA and PaliGemma expose the same pieces (`model.model`, `get_output_embeddings()`, an
+`image_token` on the processor) and should load too.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import torch
+from torch import nn
+
+from distrl_agent.errors import CheckpointError, ConfigError
+
+IMAGE_TOKEN_ATTRIBUTES = ("image_token_id", "fake_image_token_id", "global_image_token_id", "image_token_index")
+"""Processor/config attributes naming image placeholder ids: an action containing one would be read as an image."""
+
+
+@dataclass
+class Backbone:
+    """The pieces of a loaded VLM checkpoint that `VLMPolicy` uses.
+
+    Attributes:
+        model: the `AutoModelForImageTextToText` model (LoRA-injected in place when `attach_lora` ran).
+        processor: its `AutoProcessor` (tokenizer padding set to the left, so prompts end at the last column).
+        base: `model.model`, called with `input_ids`, `attention_mask`, `position_ids`, image inputs and a cache;
+            returns `last_hidden_state` (after the final norm).
+        head: the LM head mapping hidden states to vocabulary logits.
+        hidden_size: width of the text model's hidden states.
+        vocab_size: width of the LM head's logits (may exceed the tokenizer's length).
+        eos_ids: ids that end a generated action (the generation config's EOS ids, then the tokenizer's).
+        banned_ids: ids an action never contains (image placeholders, ids past the tokenizer); masked to -inf.
+        image_token: the text the processor expands into an image's tokens.
+        cache_argument: the name of the KV-cache keyword of `base` ("cache" in transformers 5, else
+            "past_key_values").
+    """
+
+    model: nn.Module
+    processor: Any
+    base: nn.Module
+    head: nn.Module
+    hidden_size: int
+    vocab_size: int
+    eos_ids: tuple[int, ...]
+    banned_ids: tuple[int, ...]
+    image_token: str
+    cache_argument: str
+
+    @property
+    def tokenizer(self) -> Any:
+        """The processor's tokenizer."""
+        return self.processor.tokenizer
+
+
+def load_backbone(path: str | Path, dtype: torch.dtype = torch.float32, device: str | torch.device = "cpu") -> Backbone:
+    """Load the VLM checkpoint and processor saved in directory `path`, in `dtype` on `device`.
+
+    Raises:
+        CheckpointError: `path` is not a directory; it holds no loadable checkpoint; it is not an image-text-to-text
+            model (e.g. a text-only LLM); or its processor has no image processor, tokenizer or image token.
+    """
+    from transformers import AutoModelForImageTextToText, AutoProcessor
+
+    directory = Path(path)
+    if not directory.is_dir():
+        raise CheckpointError(f"`model_path` {str(path)!r} is not a directory; VLMPolicy loads local checkpoints "
+                              "written by save_pretrained (model + processor), never downloads")
+    try:
+        model = AutoModelForImageTextToText.from_pretrained(directory, dtype=dtype, local_files_only=True)
+    except (ValueError, KeyError, OSError) as exc:
+        raise CheckpointError(f"`model_path` {str(path)!r} does not hold an image-text-to-text checkpoint "
+                              f"(AutoModelForImageTextToText: {type(exc).__name__}: {str(exc)[:300]}). VLMPolicy needs "
+                              "a vision-language model such as Idefics3/SmolVLM, LLaVA or PaliGemma") from exc
+    try:
+        processor = AutoProcessor.from_pretrained(directory, local_files_only=True)
+    except (ValueError, KeyError, OSError) as exc:
+        raise CheckpointError(f"`model_path` {str(path)!r} has no loadable processor: {exc}") from exc
+    for part in ("image_processor", "tokenizer"):
+        if getattr(processor, part, None) is None:
+            raise CheckpointError(f"the processor in {str(path)!r} ({type(processor).__name__}) has no `{part}`; "
+                                  "save the model's full processor next to it")
+    image_token = getattr(processor, "image_token", None)
+    base, head = getattr(model, "model", None), model.get_output_embeddings()
+    if not isinstance(image_token, str) or base is None or head is None:
+        raise CheckpointError(f"{type(model).__name__} in {str(path)!r} lacks an image token, a `model` base or an "
+                              "LM head; VLMPolicy supports Idefics3/SmolVLM-like checkpoints")
+    processor.tokenizer.padding_side = "left"
+    model.to(device)
+    return Backbone(model=model, processor=processor, base=base, head=head,
+                    hidden_size=int(model.config.get_text_config().hidden_size), vocab_size=int(head.out_features),
+                    eos_ids=_eos_ids(model, processor.tokenizer), banned_ids=_banned_ids(model, processor, head),
+                    image_token=image_token, cache_argument=_cache_argument(base))
+
+
+def attach_lora(model: nn.Module, rank: int, alpha: float, dropout: float, target_modules: Sequence[str]) -> int:
+    """Inject LoRA adapters into `model` in place and freeze every other backbone weight.
+
+    Returns:
+        The number of trainable (adapter) parameters.
+
+    Raises:
+        ConfigError: `peft` is not installed, or no module of `model` matches `target_modules`.
+    """
+    try:
+        peft = importlib.import_module("peft")
+    except ImportError as exc:
+        raise ConfigError(f"`lora_rank`={rank} needs the `peft` package, which is not installed; install it "
+                          "(pip install peft) or set `lora_rank=0` to fine-tune every weight") from exc
+    config = peft.LoraConfig(r=rank, lora_alpha=alpha, lora_dropout=dropout, target_modules=list(target_modules))
+    try:
+        peft.inject_adapter_in_model(config, model)
+    except ValueError as exc:
+        raise ConfigError(f"`lora_target_modules`={list(target_modules)} match no module of "
+                          f"{type(model).__name__}: {exc}") from exc
+    trainable = 0
+    for name, parameter in model.named_parameters():
+        parameter.requires_grad_("lora_" in name)
+        trainable += parameter.numel() if parameter.requires_grad else 0
+    return trainable
+
+
+def _eos_ids(model: nn.Module, tokenizer: Any) -> tuple[int, ...]:
+    """The generation config's EOS ids first (the first one ends expert actions), then the tokenizer's."""
+    ids: list[int] = []
+    for eos in (getattr(getattr(model, "generation_config", None), "eos_token_id", None), tokenizer.eos_token_id):
+        for i in [eos] if isinstance(eos, int) else list(eos or ()):
+            if int(i) not in ids:
+                ids.append(int(i))
+    if not ids:
+        raise CheckpointError("the checkpoint names no EOS token (generation_config or tokenizer); an action could "
+                              "never end")
+    return tuple(ids)
+
+
+def _banned_ids(model: nn.Module, processor: Any, head: nn.Module) -> tuple[int, ...]:
+    banned = set(range(len(processor.tokenizer), int(head.out_features)))
+    for owner in (processor, model.config):
+        for attribute in IMAGE_TOKEN_ATTRIBUTES:
+            value = getattr(owner, attribute, None)
+            if isinstance(value, int) and value >= 0:
+                banned.add(value)
+    return tuple(sorted(banned))
+
+
+def _cache_argument(base: nn.Module) -> str:
+    parameters = inspect.signature(base.forward).parameters
+    return "cache" if "cache" in parameters else "past_key_values"

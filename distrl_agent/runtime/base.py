@@ -1,0 +1,127 @@
+"""What the training loop needs from a transport (`Runtime`), what it receives (`Delivery`), and worker accounting.
+
+`LocalRuntime` (runtime/local.py) and `RayRuntime` (runtime/ray.py) implement `Runtime` around the same
+`WorkerShell`; `train.run_loop` is written against this file only.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from distrl_agent.errors import WorkerError
+
+
+@dataclass
+class Delivery:
+    """Whole trajectories from one worker, as they arrived.
+
+    Attributes:
+        worker: the worker index.
+        trajectories: the `Trajectory` list (local), or a Ray object ref to it (the learner actor resolves it, so
+            trajectories travel worker -> learner without passing through the driver).
+        successes: one flag per trajectory (what the progress bar needs without fetching the data).
+        steps: the number of steps in the trajectories.
+        version: the weights version of a synchronous round; None for asynchronous collection.
+    """
+
+    worker: int
+    trajectories: Any
+    successes: list[bool] = field(default_factory=list)
+    steps: int = 0
+    version: int | None = None
+
+
+class Runtime(Protocol):
+    """A set of rollout workers behind one transport.
+
+    Callers must `start` before anything else and `close` at the end (both are idempotent). No method blocks longer
+    than its timeout or deadline; crashed workers are restarted inside `poll`/`run_round` and counted.
+    """
+
+    num_workers: int
+    book: WorkerBook  # per-worker counters (`book.current[i]` is empty until worker i has reported)
+
+    def start(self, version: int, weights: Any) -> None:
+        """Start the workers with initial weights (a numpy state_dict, or what `Learner.weights` returned)."""
+
+    def publish(self, version: int, weights: Any) -> None:
+        """Make `version` the newest weights for every worker (one copy per version); never waits for workers."""
+
+    def poll(self, timeout_s: float) -> list[Delivery]:
+        """Asynchronous mode: what arrived, waiting up to `timeout_s` seconds for the first delivery."""
+
+    def run_round(self, version: int, episodes: int, deadline: float) -> list[Delivery]:
+        """Synchronous mode: every worker plays `episodes` episodes with `version`; returns when all have finished.
+
+        A worker that crashes mid-round is restarted and replays its share; on `deadline` (time.monotonic()) the
+        round is abandoned and what finished is returned.
+        """
+
+    def fetch(self, handle: Any) -> Any:
+        """The value behind a handle: weights, or a delivery's trajectories (the handle itself when local)."""
+
+    def stats(self) -> dict[str, float]:
+        """`runtime/` counters summed over workers and their incarnations."""
+
+    def close(self) -> None:
+        """Stop every worker within a deadline."""
+
+
+class WorkerBook:
+    """Worker counters across incarnations: a restarted worker's counters start from zero, the totals do not.
+
+    Args:
+        num_workers: worker indices are 0..num_workers-1.
+        max_restarts: restarts allowed per worker.
+        envs_per_worker: what a crash discards when a worker never reported (every slot mid-episode).
+    """
+
+    SUMMED = ("episodes", "steps", "successes", "faulty_episodes", "dropped_trajectories", "adopted",
+              "latency_s_sum")
+
+    def __init__(self, num_workers: int, max_restarts: int, envs_per_worker: int) -> None:
+        self.max_restarts, self.envs_per_worker = max_restarts, envs_per_worker
+        self.current: list[dict[str, float]] = [{} for _ in range(num_workers)]
+        self.retired = dict.fromkeys(self.SUMMED, 0.0)
+        self.latency_s_max = 0.0
+        self.restarts = [0] * num_workers
+        self.discarded_partial = 0
+        self.last_error: list[str] = [""] * num_workers
+
+    def update(self, index: int, stats: dict[str, float]) -> None:
+        """Record the newest counters of worker `index` (its current incarnation)."""
+        if stats:
+            self.current[index] = stats
+            self.latency_s_max = max(self.latency_s_max, float(stats.get("latency_s_max", 0.0)))
+
+    def retire(self, index: int) -> None:
+        """Worker `index` died: keep its counters, count its in-progress episodes as discarded and the restart.
+
+        Raises:
+            WorkerError: the worker has now been restarted more than `max_restarts` times.
+        """
+        last = self.current[index]
+        for key in self.SUMMED:
+            self.retired[key] += float(last.get(key, 0.0))
+        self.discarded_partial += int(last.get("in_progress", self.envs_per_worker))
+        self.current[index] = {}
+        self.restarts[index] += 1
+        if self.restarts[index] > self.max_restarts:
+            raise WorkerError(f"worker {index} died {self.restarts[index]} times (`runtime.max_worker_restarts`="
+                              f"{self.max_restarts}); last error:\n{self.last_error[index] or 'killed (no traceback)'}")
+
+    def totals(self) -> dict[str, float]:
+        """`runtime/` counters summed over workers, plus restarts, discarded partial episodes and latency."""
+        sums = {key: self.retired[key] + sum(float(s.get(key, 0.0)) for s in self.current) for key in self.SUMMED}
+        adopted = sums["adopted"]
+        return {
+            "runtime/env_steps": sums["steps"], "runtime/episodes": sums["episodes"],
+            "runtime/successes": sums["successes"], "runtime/faulty_episodes": sums["faulty_episodes"],
+            "runtime/dropped_trajectories": sums["dropped_trajectories"],
+            "runtime/worker_restarts": float(sum(self.restarts)),
+            "runtime/discarded_partial_episodes": float(self.discarded_partial),
+            "runtime/weights_adopted": adopted,
+            "runtime/broadcast_latency_ms_mean": 1000 * sums["latency_s_sum"] / adopted if adopted else 0.0,
+            "runtime/broadcast_latency_ms_max": 1000 * self.latency_s_max,
+        }

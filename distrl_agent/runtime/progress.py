@@ -1,0 +1,132 @@
+"""What a run reports and remembers: JSONL/TensorBoard metrics, the progress bar, and the driver's resumable state."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import time
+from collections import deque
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from tqdm import tqdm
+
+from distrl_agent.runtime.base import Delivery
+
+
+class MetricsWriter:
+    """JSONL metrics (always, `run_dir/metrics.jsonl`) and TensorBoard scalars (when tensorboard is installed)."""
+
+    def __init__(self, run_dir: Path) -> None:
+        self.file = (run_dir / "metrics.jsonl").open("a")
+        try:
+            from torch.utils.tensorboard import SummaryWriter
+
+            self.tb: Any = SummaryWriter(str(run_dir / "tb"))
+        except ImportError:
+            self.tb = None
+
+    def write(self, step: int, elapsed_s: float, metrics: dict[str, Any]) -> None:
+        """Append one record at learner version `step`, `elapsed_s` seconds into the run."""
+        self.file.write(json.dumps({"step": step, "time_s": round(elapsed_s, 2), **metrics}) + "\n")
+        self.file.flush()
+        if self.tb is not None:
+            for k, v in metrics.items():
+                if isinstance(v, (int, float)):
+                    self.tb.add_scalar(k, v, step)
+
+    def close(self) -> None:
+        """Flush and close."""
+        self.file.close()
+        if self.tb is not None:
+            self.tb.close()
+
+
+@dataclass
+class RunState:
+    """The driver's side of a run, saved beside each learner checkpoint so that a resume continues it.
+
+    Attributes:
+        elapsed_s: training wall-clock seconds of previous sessions (the budget `runtime.minutes` spans sessions).
+        curve: test-split evaluations: {time_s, version, test_success}.
+        totals: `runtime/` counters of previous sessions (added to this session's).
+        checkpoints: checkpoints written.
+        loop_s: seconds in the training loop, evaluation and checkpoint time excluded.
+        learner_busy_s: seconds of `train_steps` calls (the learner doing gradient work).
+        learner_wait_s: seconds blocked on collection (waiting for data or for a synchronous round).
+        publish_s: seconds spent publishing weights, over `publishes` publications.
+        resumes: how many times the run was resumed.
+    """
+
+    elapsed_s: float = 0.0
+    curve: list[dict[str, float]] = field(default_factory=list)
+    totals: dict[str, float] = field(default_factory=dict)
+    checkpoints: int = 0
+    loop_s: float = 0.0
+    learner_busy_s: float = 0.0
+    learner_wait_s: float = 0.0
+    publish_s: float = 0.0
+    publishes: int = 0
+    resumes: int = 0
+
+    def metrics(self) -> dict[str, float]:
+        """The learner-side `runtime/` metrics: idle fraction, wait time, publish latency, checkpoints."""
+        return {
+            "runtime/learner_idle_fraction": 1.0 - self.learner_busy_s / self.loop_s if self.loop_s > 0 else 1.0,
+            "runtime/learner_wait_s": self.learner_wait_s,
+            "runtime/publish_ms_mean": 1000 * self.publish_s / self.publishes if self.publishes else 0.0,
+            "runtime/publishes": float(self.publishes),
+            "runtime/checkpoints": float(self.checkpoints),
+        }
+
+    def save(self, path: Path) -> None:
+        """Write as JSON."""
+        path.write_text(json.dumps(dataclasses.asdict(self)))
+
+    @classmethod
+    def load(cls, path: Path) -> RunState:
+        """Read a `save`d state; a missing file gives a fresh state (checkpoints of older versions)."""
+        if not path.exists():
+            return cls()
+        known = {f.name for f in dataclasses.fields(cls)}
+        return cls(**{k: v for k, v in json.loads(path.read_text()).items() if k in known})
+
+
+class Progress:
+    """The progress bar (steps, episodes, recent train success, last test success, updates, throughput)."""
+
+    def __init__(self, budget_s: float, start_s: float, enabled: bool = True) -> None:
+        self.bar = tqdm(total=int(budget_s), initial=int(min(start_s, budget_s)), unit="s", desc="distrl train",
+                        dynamic_ncols=True, mininterval=1.0, disable=not enabled)
+        self.recent: deque[bool] = deque(maxlen=200)
+        self._last = 0.0
+
+    @property
+    def success(self) -> float:
+        """Success rate of the last 200 delivered episodes."""
+        return sum(self.recent) / len(self.recent) if self.recent else 0.0
+
+    def record(self, deliveries: list[Delivery]) -> None:
+        """Note the successes of newly delivered episodes."""
+        for d in deliveries:
+            self.recent.extend(d.successes)
+
+    def show(self, elapsed_s: float, session_s: float, stats: dict[str, float], version: int,
+             test_success: float | None) -> None:
+        """Refresh the bar at most once a second."""
+        if time.monotonic() - self._last < 1.0:
+            return
+        self._last = time.monotonic()
+        self.bar.n = int(min(elapsed_s, self.bar.total))
+        steps = int(stats.get("runtime/env_steps", 0))
+        self.bar.set_postfix(steps=steps, episodes=int(stats.get("runtime/episodes", 0)),
+                             success=f"{self.success:.2f}",
+                             test="-" if test_success is None else f"{test_success:.2f}", updates=version,
+                             steps_per_s=f"{stats.get('runtime/session_steps', 0) / max(session_s, 1e-9):.0f}",
+                             refresh=False)
+        self.bar.refresh()
+
+    def close(self) -> None:
+        """Close the bar."""
+        self.bar.close()

@@ -1,0 +1,389 @@
+"""The Ray runtime (`runtime.runtime=ray`, `pip install ".[ray]"`): workers and the learner as Ray actors.
+
+The actors run the same classes as the local runtime: `RayWorker` wraps a `WorkerShell` (whose `Worker` collects in a
+background thread of the actor), and the learner actor is `Learner` itself. Dataflow (driven by `train.run_loop`):
+
+    worker actor i:  WorkerShell.collect_step() in a thread -> bounded outbox
+    driver:          one `collect` call in flight per worker; `ray.wait` returns whichever finish first; each result
+                     is (trajectories ref, small info); the ref goes to `learner.ingest` untouched, so trajectories
+                     travel worker -> learner through the object store, never through the driver
+    learner actor:   ingest -> train_steps -> `weights()`: its return value is stored in the object store once per
+                     version and that one ref is passed to every worker's `set_weights`
+    sync mode:       every worker's `run_round(weights ref, v, n)`; the driver waits for all of them
+
+Placement: workers reserve `runtime.worker_cpus` CPUs and `runtime.worker_resources` (e.g. {"emulator": 1}, so they
+land on hosts started with `ray start --resources='{"emulator": 4}'`); the learner reserves no CPU and is pinned to
+the driver's node, so its checkpoints land in the driver's run directory. A crashed worker actor is restarted by Ray
+(`max_restarts`); the driver sees its call fail, counts the restart and the discarded in-progress episodes, and
+re-sends the newest weights.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import socket
+import threading
+import time
+import traceback
+from typing import Any
+
+from distrl_agent.config import TrainConfig
+from distrl_agent.errors import ClusterError, WorkerError
+from distrl_agent.runtime.base import Delivery, WorkerBook
+from distrl_agent.runtime.local import default_workers
+
+log = logging.getLogger("distrl")
+COLLECT_WAIT_S = 0.25  # a collect call returns after this long even if no episode finished (keeps stats fresh)
+
+
+def import_ray() -> Any:
+    """The `ray` module.
+
+    Raises:
+        ClusterError: Ray is not installed (the message names the extra to install).
+    """
+    try:
+        import ray
+    except ImportError as e:
+        raise ClusterError('the Ray runtime needs Ray: pip install ".[ray]" (the `ray` extra of distrl), or use '
+                           "runtime.runtime=local") from e
+    return ray
+
+
+def resolve_address(address: str, timeout_s: float) -> str:
+    """`address` ("auto" or "host:port") as host:port, after checking that it answers within `timeout_s` seconds.
+
+    Raises:
+        ClusterError: no cluster found for "auto", or nothing accepts connections at the address in time.
+    """
+    import_ray()
+    from ray._private import services
+
+    resolved = services.canonicalize_bootstrap_address(address)
+    if resolved is None:
+        raise ClusterError(f"`runtime.address` {address!r}: no running Ray cluster found on this machine; start one "
+                           "with `ray start --head`, pass its host:port, or use runtime.address=null for a private one")
+    host, _, port = resolved.rpartition(":")
+    try:
+        with socket.create_connection((host, int(port)), timeout=timeout_s):
+            pass
+    except (OSError, ValueError) as e:
+        raise ClusterError(f"`runtime.address` {resolved!r} did not answer within {timeout_s} s "
+                           f"(`runtime.connect_timeout_s`): {e}. Is `ray start --head` running there?") from e
+    return resolved
+
+
+class RayWorker:
+    """A Ray actor around one `WorkerShell`; asynchronous collection runs in a background thread.
+
+    Args:
+        index: the worker index.
+        config: the run's config.
+    """
+
+    def __init__(self, index: int, config: TrainConfig) -> None:
+        self.index, self.config = index, config
+        self.shell: Any = None
+        self._thread: threading.Thread | None = None
+        self._stop = threading.Event()
+        self._error = ""
+        self._start_lock = threading.Lock()  # methods run on two threads (max_concurrency=2)
+
+    def _ensure_started(self) -> None:
+        with self._start_lock:
+            self._start_unlocked()
+
+    def _start_unlocked(self) -> None:
+        if self.shell is None:
+            import torch
+
+            from distrl_agent.runtime.shell import WorkerShell
+            from distrl_agent.runtime.worker import Worker
+
+            torch.set_num_threads(1)
+            rt = self.config.runtime
+            shell = WorkerShell(Worker(self.index, self.config.env, rt.envs_per_worker,
+                                       seed=rt.seed * 1000 + self.index), rt.worker_buffer_trajectories)
+            shell.start()
+            self.shell = shell
+
+    def pid(self) -> int:
+        """The actor's process id (for fault injection)."""
+        return os.getpid()
+
+    def set_weights(self, weights: dict, version: int, published_at: float) -> None:
+        """Offer newer weights; the collection thread adopts them before its next step."""
+        self._ensure_started()
+        self.shell.offer(version, weights, published_at)
+
+    def collect(self, timeout_s: float) -> tuple[list, dict]:
+        """Finished trajectories since the last call (waiting up to `timeout_s` seconds), and an info dict.
+
+        Raises:
+            WorkerError: the collection thread failed (with its traceback).
+        """
+        with self._start_lock:
+            self._start_unlocked()
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._collect_forever, daemon=True)
+                self._thread.start()
+        if self._error:
+            raise WorkerError(f"worker {self.index}: collection failed:\n{self._error}")
+        trajectories = self.shell.outbox.take(timeout_s)
+        return trajectories, self._info(trajectories)
+
+    def run_round(self, weights: dict, version: int, published_at: float, episodes: int) -> tuple[list, dict]:
+        """Synchronous mode: play `episodes` episodes with `version`; returns them and an info dict."""
+        self._ensure_started()
+        trajectories = self.shell.run_round(version, weights, published_at, episodes)
+        return trajectories, self._info(trajectories)
+
+    def stop(self) -> None:
+        """Stop collecting and close the environments."""
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=10)
+        if self.shell is not None:
+            self.shell.close()
+
+    def _info(self, trajectories: list) -> dict:
+        return {"successes": [t.success for t in trajectories], "steps": sum(t.length for t in trajectories),
+                "stats": self.shell.stats()}
+
+    def _collect_forever(self) -> None:
+        try:
+            while not self._stop.is_set():
+                self.shell.collect_step()
+        except Exception:  # noqa: BLE001  (surfaced by the next `collect`, which the driver treats as a crash)
+            self._error = traceback.format_exc()
+
+
+class RayLearner:
+    """The learner actor behind the calls `train.run_loop` makes on a local `Learner` (ingest is fire-and-forget)."""
+
+    def __init__(self, actor: Any) -> None:
+        self.actor = actor
+        self._ray = import_ray()
+
+    def ingest(self, trajectories: Any) -> None:
+        """Queue a ref (or list) of trajectories on the learner; it runs before any later call."""
+        self.actor.ingest.remote(trajectories)
+
+    def ready(self) -> bool:
+        """Whether the replay holds enough trajectories to train."""
+        return self._ray.get(self.actor.ready.remote())
+
+    def train_steps(self, count: int) -> dict[str, float]:
+        """Up to `count` updates (see `Learner.train_steps`)."""
+        return self._ray.get(self.actor.train_steps.remote(count))
+
+    def weights(self) -> Any:
+        """A ref to the current weights, stored once in the object store."""
+        return self.actor.weights.remote()
+
+    def __getattr__(self, name: str) -> Any:
+        """Any other `Learner` method, called and awaited (stats, save, load, set_policy_weights, get_version)."""
+        method = getattr(self.actor, name)
+        return lambda *args, **kwargs: self._ray.get(method.remote(*args, **kwargs))
+
+
+class RayRuntime:
+    """Worker actors on a Ray cluster (implements `runtime.base.Runtime`), plus the learner actor (`connect`).
+
+    Args:
+        config: the run; reads the `runtime` and `env` sections.
+
+    Raises (from `connect`, `poll`, `run_round`):
+        ClusterError: Ray is missing, or the cluster address does not answer.
+        WorkerError: a worker died more than `runtime.max_worker_restarts` times.
+    """
+
+    def __init__(self, config: TrainConfig) -> None:
+        self.config = config
+        self.num_workers = default_workers(config)
+        self.book = WorkerBook(self.num_workers, config.runtime.max_worker_restarts, config.runtime.envs_per_worker)
+        self.actors: list[Any] = []
+        self.learner_actor: Any = None
+        self._calls: dict[Any, tuple[int, Any]] = {}  # info ref -> (worker index, trajectories ref)
+        self._latest: tuple[int, Any, float] | None = None  # (version, weights ref, published_at)
+        self._owns_cluster = False
+        self._connected = False
+
+    @property
+    def restarts(self) -> int:
+        """Worker restarts so far, all workers together."""
+        return sum(self.book.restarts)
+
+    def connect(self) -> None:
+        """Join the cluster at `runtime.address` (or start a private one); a no-op if Ray is already initialised.
+
+        Raises:
+            ClusterError: Ray is missing, or the address does not answer within `runtime.connect_timeout_s`.
+        """
+        ray = import_ray()
+        rt = self.config.runtime
+        if self._connected:
+            return
+        address = resolve_address(rt.address, rt.connect_timeout_s) if rt.address else None
+        self._connected = True
+        if not ray.is_initialized():
+            self._owns_cluster = True
+            if address is None:
+                needed = self.num_workers * rt.worker_cpus
+                if needed > (os.cpu_count() or 1):
+                    log.warning("%d workers x %s CPUs on %d cores: the private cluster oversubscribes them",
+                                self.num_workers, rt.worker_cpus, os.cpu_count())
+                resources = {k: v * self.num_workers for k, v in rt.worker_resources.items()}
+                ray.init(num_cpus=max(os.cpu_count() or 1, int(needed + 0.999)), resources=resources or None,
+                         include_dashboard=False, object_store_memory=256 << 20, log_to_driver=False)
+            else:
+                self._init_with_timeout(ray, address, rt.connect_timeout_s)
+
+    def make_learner(self, learner_cls: type) -> RayLearner:
+        """Create the learner actor (no CPU reserved) on the driver's node; returns its proxy."""
+        ray = import_ray()
+        self.connect()
+        from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
+
+        here = NodeAffinitySchedulingStrategy(node_id=ray.get_runtime_context().get_node_id(), soft=False)
+        self.learner_actor = ray.remote(learner_cls).options(num_cpus=0, scheduling_strategy=here).remote(self.config)
+        return RayLearner(self.learner_actor)
+
+    @staticmethod
+    def _init_with_timeout(ray: Any, address: str, timeout_s: float) -> None:
+        failure: list[BaseException] = []
+
+        def join() -> None:
+            try:
+                ray.init(address=address, log_to_driver=False)
+            except BaseException as e:  # noqa: BLE001  (re-raised below in the caller's thread)
+                failure.append(e)
+
+        thread = threading.Thread(target=join, daemon=True)
+        thread.start()
+        thread.join(timeout_s)
+        if thread.is_alive():
+            raise ClusterError(f"`runtime.address` {address!r} accepted a connection but Ray did not join it within "
+                               f"{timeout_s} s (`runtime.connect_timeout_s`); is it a Ray head node of this version?")
+        if failure:
+            raise ClusterError(f"could not join the Ray cluster at {address!r}: {failure[0]}") from failure[0]
+
+    def start(self, version: int, weights: Any) -> None:
+        """Create the worker actors, hand them the weights and (async mode) start collection."""
+        ray = import_ray()
+        self.connect()
+        rt = self.config.runtime
+        cls = ray.remote(RayWorker).options(num_cpus=rt.worker_cpus, resources=dict(rt.worker_resources) or None,
+                                            max_restarts=rt.max_worker_restarts, max_concurrency=2)
+        available = ray.cluster_resources()
+        for name, amount in {"CPU": rt.worker_cpus, **rt.worker_resources}.items():
+            if amount * self.num_workers > available.get(name, 0):
+                log.warning("%d workers need %s %s in all, the cluster has %s: some wait for resources",
+                            self.num_workers, amount * self.num_workers, name, available.get(name, 0))
+        self.actors = [cls.remote(i, self.config) for i in range(self.num_workers)]
+        self.publish(version, weights)
+        if not rt.sync:
+            for index in range(self.num_workers):
+                self._issue_collect(index)
+
+    def publish(self, version: int, weights: Any) -> None:
+        """Pass the one weights ref of `version` to every worker (a plain state_dict is `ray.put` once first)."""
+        ray = import_ray()
+        if not isinstance(weights, ray.ObjectRef):
+            weights = ray.put(weights)
+        self._latest = (version, weights, time.time())
+        for actor in self.actors:
+            actor.set_weights.remote(*self._latest)
+
+    def fetch(self, handle: Any) -> Any:
+        """The value behind a ref (weights, or a delivery's trajectories)."""
+        ray = import_ray()
+        return ray.get(handle) if isinstance(handle, ray.ObjectRef) else handle
+
+    def _issue_collect(self, index: int) -> None:
+        trajectories, info = self.actors[index].collect.options(num_returns=2).remote(COLLECT_WAIT_S)
+        self._calls[info] = (index, trajectories)
+
+    def poll(self, timeout_s: float) -> list[Delivery]:
+        """Results of the collect calls that finished (`ray.wait`, up to `timeout_s` s for the first); re-issues them."""
+        ray = import_ray()
+        pending = list(self._calls)
+        ready, _ = ray.wait(pending, num_returns=1, timeout=timeout_s)
+        if ready:
+            ready, _ = ray.wait(pending, num_returns=len(pending), timeout=0)
+        deliveries = []
+        for ref in ready:
+            index, trajectories = self._calls.pop(ref)
+            info = self._get(ref, index)
+            if info is not None:
+                self.book.update(index, info["stats"])
+                if info["successes"]:
+                    deliveries.append(Delivery(index, trajectories, info["successes"], info["steps"]))
+            self._issue_collect(index)
+        return deliveries
+
+    def run_round(self, version: int, episodes: int, deadline: float) -> list[Delivery]:
+        """Every worker plays `episodes` episodes with the published `version`; crashed ones replay their share."""
+        ray = import_ray()
+        if self._latest is None or self._latest[0] != version:
+            raise WorkerError(f"publish version {version} before commanding its round")
+        calls = {}
+        for index in range(self.num_workers):
+            calls.update(self._issue_round(index, episodes))
+        deliveries = []
+        while calls and time.monotonic() < deadline:
+            ready, _ = ray.wait(list(calls), num_returns=1, timeout=min(1.0, max(0.0, deadline - time.monotonic())))
+            for ref in ready:
+                index, trajectories = calls.pop(ref)
+                info = self._get(ref, index)
+                if info is None:
+                    calls.update(self._issue_round(index, episodes))
+                    continue
+                self.book.update(index, info["stats"])
+                deliveries.append(Delivery(index, trajectories, info["successes"], info["steps"], version))
+        return deliveries
+
+    def _issue_round(self, index: int, episodes: int) -> dict[Any, tuple[int, Any]]:
+        trajectories, info = self.actors[index].run_round.options(num_returns=2).remote(*self._latest, episodes)
+        return {info: (index, trajectories)}
+
+    def _get(self, ref: Any, index: int) -> dict | None:
+        """The info of a finished call, or None after counting a crash (the actor is restarted and re-fed weights)."""
+        ray = import_ray()
+        try:
+            return ray.get(ref)
+        except (ray.exceptions.RayActorError, ray.exceptions.ActorUnavailableError, ray.exceptions.RayTaskError) as e:
+            self.book.last_error[index] = str(e)
+            log.warning("worker %d failed (%s); Ray restarts it", index, type(e).__name__)
+            if isinstance(e, ray.exceptions.RayTaskError):  # alive but broken: make Ray replace it
+                ray.kill(self.actors[index], no_restart=False)
+            self.book.retire(index)
+            self.actors[index].set_weights.remote(*self._latest)
+            return None
+
+    def stats(self) -> dict[str, float]:
+        """`runtime/` counters (see `WorkerBook.totals`)."""
+        return self.book.totals()
+
+    def kill_worker(self, index: int) -> int:
+        """SIGKILL worker actor `index`'s process (fault injection); returns its pid."""
+        import signal
+
+        pid = import_ray().get(self.actors[index].pid.remote())
+        os.kill(pid, signal.SIGKILL)
+        return pid
+
+    def close(self) -> None:
+        """Stop the worker and learner actors; shut Ray down if this runtime started or joined it."""
+        ray = import_ray()
+        if not ray.is_initialized():
+            return
+        ray.wait([actor.stop.remote() for actor in self.actors], num_returns=len(self.actors), timeout=10)
+        for actor in self.actors:
+            ray.kill(actor, no_restart=True)
+        if self.learner_actor is not None:
+            ray.kill(self.learner_actor, no_restart=True)
+        self.actors, self.learner_actor, self._calls = [], None, {}
+        if self._owns_cluster and ray.is_initialized():
+            ray.shutdown()

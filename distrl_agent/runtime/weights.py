@@ -1,0 +1,95 @@
+"""`SharedWeights`: the local runtime's weight broadcast, one copy in shared memory per version (a seqlock).
+
+The learner process writes each version once into a shared byte buffer; worker processes copy it out when they see a
+newer version, between steps. Readers never take a lock, so a worker killed mid-read (SIGKILL) cannot block the
+learner or the other workers:
+
+    writer:  seq += 1 (odd: writing) -> copy tensors, version, published_at -> seq += 1 (even: stable)
+    reader:  s1 = seq (retry while odd) -> copy the buffer -> s2 = seq; the copy is whole iff s1 == s2
+
+One writer only (the learner's process). The handles are multiprocessing shared ctypes, passed to worker processes
+as `Process` arguments (they cannot travel through queues).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from distrl_agent.errors import CheckpointError
+
+
+class SharedWeights:
+    """A versioned state_dict in shared memory: `publish` in the learner process, `read` in workers.
+
+    Args:
+        template: name -> array of every tensor (shapes and dtypes are fixed from here on).
+        context: the multiprocessing context whose shared ctypes to use.
+    """
+
+    def __init__(self, template: Mapping[str, Any], context: Any) -> None:
+        self.layout: list[tuple[str, tuple[int, ...], str, int]] = []  # (name, shape, dtype, offset)
+        offset = 0
+        for name, value in template.items():
+            array = np.asarray(value)
+            self.layout.append((name, tuple(array.shape), array.dtype.str, offset))
+            offset += array.nbytes
+        self.nbytes = offset
+        self._buffer = context.RawArray("B", max(1, offset))
+        self._seq = context.RawValue("q", 0)
+        self._version = context.RawValue("q", -1)
+        self._published_at = context.RawValue("d", 0.0)
+
+    @property
+    def version(self) -> int:
+        """The newest published version (-1 before the first `publish`); a cheap read, no copy."""
+        return int(self._version.value)
+
+    def publish(self, version: int, weights: Mapping[str, Any]) -> None:
+        """Write `weights` as `version` (single writer; readers see either the old or the new version whole).
+
+        Raises:
+            CheckpointError: `weights` lacks a tensor of the template or has another shape or dtype.
+        """
+        buffer = np.frombuffer(self._buffer, np.uint8)
+        arrays = []
+        for name, shape, dtype, offset in self.layout:
+            if name not in weights:
+                raise CheckpointError(f"`weights` lacks {name!r}; the broadcast layout was fixed at start")
+            array = np.ascontiguousarray(np.asarray(weights[name]))
+            if array.shape != shape or array.dtype.str != dtype:
+                raise CheckpointError(f"`weights[{name!r}]` is {array.shape} {array.dtype.str}, expected {shape} "
+                                      f"{dtype}")
+            arrays.append((array, offset))
+        self._seq.value += 1  # odd: a write is in progress
+        for array, offset in arrays:
+            buffer[offset:offset + array.nbytes] = array.view(np.uint8).reshape(-1)
+        self._version.value = int(version)
+        self._published_at.value = time.time()
+        self._seq.value += 1  # even: stable again
+
+    def read(self, timeout_s: float = 10.0) -> tuple[int, dict[str, np.ndarray], float] | None:
+        """A consistent copy: (version, name -> array, published_at wall-clock seconds), or None if none published.
+
+        Raises:
+            TimeoutError: no consistent copy within `timeout_s` seconds (the writer would have to publish
+                continuously faster than one copy takes).
+        """
+        deadline = time.monotonic() + timeout_s
+        while time.monotonic() < deadline:
+            before = self._seq.value
+            if before % 2:
+                time.sleep(0.0005)
+                continue
+            data = np.frombuffer(self._buffer, np.uint8).copy()
+            version, published_at = int(self._version.value), float(self._published_at.value)
+            if self._seq.value == before:
+                if version < 0:
+                    return None
+                weights = {name: np.frombuffer(data, np.dtype(dtype), int(np.prod(shape)), offset).reshape(shape)
+                           for name, shape, dtype, offset in self.layout}
+                return version, weights, published_at
+        raise TimeoutError(f"no consistent copy of the shared weights within {timeout_s} s")

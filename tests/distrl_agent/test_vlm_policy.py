@@ -1,0 +1,238 @@
+"""Tests of `VLMPolicy` on tiny random-weight Idefics3 checkpoints built offline (the real from_pretrained path)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+
+from android_gym.actions import Action, ActionType
+from distrl_agent.algorithms import make_update_rule
+from distrl_agent.algorithms.common import policy_pass
+from distrl_agent.errors import CheckpointError, ConfigError, DataError
+from distrl_agent.policies import VLMPolicy, VLMPolicyConfig, previous_action_text
+from distrl_agent.policies.tiny_vlm import build_tiny_idefics3, build_tiny_text_model
+from distrl_agent.types import Trajectory, collate
+
+GOALS = ("open the settings", "search for a macbook air on amazon.com", "set an alarm for 7:30")
+TARGET = Action.tap(0.5, 0.25)
+
+
+@pytest.fixture(scope="module")
+def checkpoints(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """Tiny checkpoints: `vlm` (hidden 32), `vlm_seed1` (same shape, other weights), `vlm_wide` (hidden 48), `text`."""
+    root = tmp_path_factory.mktemp("checkpoints")
+    return {"vlm": build_tiny_idefics3(root / "vlm"), "vlm_seed1": build_tiny_idefics3(root / "vlm_seed1", seed=1),
+            "vlm_wide": build_tiny_idefics3(root / "vlm_wide", hidden_size=48),
+            "text": build_tiny_text_model(root / "text")}
+
+
+def make_policy(path: Path, **overrides: object) -> VLMPolicy:
+    torch.manual_seed(0)  # the value heads are initialised in the constructor
+    return VLMPolicy(VLMPolicyConfig(model_path=str(path), **overrides))
+
+
+def make_observations(n: int, seed: int = 0, goal: str | None = None) -> list[dict]:
+    """`n` observations with random 48x24 screenshots; goals cycle through `GOALS` unless `goal` is given."""
+    rng = np.random.default_rng(seed)
+    observations = [{"screenshot": rng.integers(0, 256, (48, 24, 3), dtype=np.uint8), "goal": goal or GOALS[i % 3]}
+                    for i in range(n)]
+    if n > 1:
+        observations[1]["previous_action"] = previous_action_text(Action.key(ActionType.PRESS_HOME))
+    return observations
+
+
+def test_policy_loads_checkpoint_through_from_pretrained(checkpoints: dict[str, Path]) -> None:
+    policy = make_policy(checkpoints["vlm"])
+    assert type(policy.backbone).__name__ == "Idefics3ForConditionalGeneration"
+    inputs = policy.preprocess(make_observations(3))
+    assert inputs["input_ids"].shape[0] == inputs["pixel_values"].shape[0] == inputs["goal_ids"].shape[0] == 3
+    assert (inputs["attention_mask"][:, -1] == 1).all()  # left padding: every prompt ends at the last column
+
+
+def test_act_gives_parsed_or_invalid_actions_without_crashing(checkpoints: dict[str, Path]) -> None:
+    policy = make_policy(checkpoints["vlm"], max_new_tokens=24)
+    observations = make_observations(3)
+    actions, log_mu = policy.act(policy.preprocess(observations), generator=torch.Generator().manual_seed(0))
+    assert actions["tokens"].shape == (3, 24) and actions["tokens"].dtype == torch.long
+    assert ((actions["length"] >= 1) & (actions["length"] <= 24)).all()
+    padding = torch.arange(24)[None] >= actions["length"][:, None]
+    assert (actions["tokens"][padding] == 0).all()
+    assert torch.isfinite(log_mu).all() and (log_mu < 0).all()
+    env_actions = policy.to_env_action(actions, observations)
+    assert len(env_actions) == 3 and all(isinstance(a, Action) for a in env_actions)
+    assert all(a.is_parsed or a.action_type == ActionType.WAIT for a in env_actions)
+
+
+@pytest.mark.parametrize("temperature", [1.0, 0.7])
+def test_act_log_mu_equals_evaluate_log_prob_same_weights(checkpoints: dict[str, Path], temperature: float) -> None:
+    policy = make_policy(checkpoints["vlm"], max_new_tokens=32, temperature=temperature)
+    inputs = policy.preprocess(make_observations(3))
+    for deterministic in (False, True):
+        actions, log_mu = policy.act(inputs, deterministic, generator=torch.Generator().manual_seed(1))
+        log_prob = policy.evaluate(inputs, actions).log_prob
+        torch.testing.assert_close(log_prob.detach(), log_mu, rtol=1e-5, atol=1e-3)
+
+
+def test_act_same_generator_seed_same_actions(checkpoints: dict[str, Path]) -> None:
+    policy = make_policy(checkpoints["vlm"], max_new_tokens=16)
+    inputs = policy.preprocess(make_observations(2))
+    first, _ = policy.act(inputs, generator=torch.Generator().manual_seed(3))
+    second, _ = policy.act(inputs, generator=torch.Generator().manual_seed(3))
+    assert torch.equal(first["tokens"], second["tokens"])
+
+
+def test_teacher_forcing_raises_log_prob_until_greedy_action_is_target(checkpoints: dict[str, Path]) -> None:
+    policy = make_policy(checkpoints["vlm"])
+    observations = make_observations(1)
+    inputs = policy.preprocess(observations)
+    actions = policy.collate_actions([policy.from_env_action(TARGET, observations[0])])
+    optimizer = torch.optim.Adam(policy.parameters(), lr=1e-2)
+    log_probs = []
+    for _ in range(100):
+        out = policy.evaluate(inputs, actions)
+        loss = -out.log_prob.mean()
+        optimizer.zero_grad()
+        loss.backward()
+        assert policy.backbone.lm_head.weight.grad is not None
+        optimizer.step()
+        log_probs.append(float(out.log_prob.detach()))
+    assert log_probs[5] > log_probs[0] and log_probs[-1] > log_probs[0] + 100
+    greedy, _ = policy.act(inputs, deterministic=True)
+    assert policy.to_env_action(greedy, observations) == [TARGET]
+
+
+@pytest.mark.parametrize("action", [
+    TARGET, Action.swipe(0.5, 0.7, 0.5, 0.3), Action.type("macbook air"), Action.key(ActionType.PRESS_BACK),
+    Action.key(ActionType.PRESS_HOME), Action.key(ActionType.PRESS_ENTER), Action.key(ActionType.STATUS_TASK_COMPLETE),
+])
+def test_from_env_action_then_to_env_action_round_trips(checkpoints: dict[str, Path], action: Action) -> None:
+    policy = make_policy(checkpoints["vlm"], max_new_tokens=160)
+    observation = make_observations(1)[0]
+    ids = policy.from_env_action(action, observation)
+    assert ids is not None and ids["tokens"].shape == (160,) and ids["tokens"][ids["length"] - 1] == 2  # EOS
+    assert policy.to_env_action(policy.collate_actions([ids]), [observation]) == [action]
+
+
+def test_from_env_action_unrepresentable_gives_none(checkpoints: dict[str, Path]) -> None:
+    policy = make_policy(checkpoints["vlm"], max_new_tokens=64)
+    observation = make_observations(1)[0]
+    assert policy.from_env_action(Action.key(ActionType.WAIT), observation) is None  # AutoUI has no WAIT
+    assert policy.from_env_action(Action.invalid("garbled"), observation) is None
+    assert policy.from_env_action(TARGET, observation) is None  # ~120 byte tokens > 64
+    assert policy.from_env_action(Action.type("<image>"), make_observations(1)[0]) is None  # a placeholder id
+
+
+def test_state_dict_transport_makes_outputs_equal(checkpoints: dict[str, Path]) -> None:
+    source, target = make_policy(checkpoints["vlm"], max_new_tokens=16), make_policy(checkpoints["vlm_seed1"],
+                                                                                     max_new_tokens=16)
+    inputs = source.preprocess(make_observations(2))
+    actions, log_mu = source.act(inputs, generator=torch.Generator().manual_seed(0))
+    assert not torch.allclose(target.evaluate(inputs, actions).log_prob, log_mu, atol=1e-3)
+    target.load_state_dict({k: v.clone() for k, v in source.state_dict().items()})
+    out, reference = target.evaluate(inputs, actions), source.evaluate(inputs, actions)
+    torch.testing.assert_close(out.log_prob, reference.log_prob)
+    torch.testing.assert_close(out.value, reference.value)
+    torch.testing.assert_close(target.instruction_value(inputs), source.instruction_value(inputs))
+
+
+def test_load_state_dict_other_shape_raises_checkpoint_error(checkpoints: dict[str, Path]) -> None:
+    policy, wide = make_policy(checkpoints["vlm"]), make_policy(checkpoints["vlm_wide"])
+    with pytest.raises(CheckpointError, match="mis-shaped"):
+        policy.load_state_dict(wide.state_dict())
+
+
+def test_non_vlm_checkpoint_raises_clear_error(checkpoints: dict[str, Path], tmp_path: Path) -> None:
+    with pytest.raises(CheckpointError, match="image-text-to-text"):
+        make_policy(checkpoints["text"])
+    with pytest.raises(CheckpointError, match="not a directory"):
+        make_policy(tmp_path / "missing")
+
+
+def test_lora_without_peft_raises_config_error(checkpoints: dict[str, Path], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "peft", None)  # importing peft now fails, as when it is not installed
+    with pytest.raises(ConfigError, match="peft"):
+        make_policy(checkpoints["vlm"], lora_rank=4)
+
+
+def test_evaluate_rejects_actions_it_cannot_score(checkpoints: dict[str, Path]) -> None:
+    policy = make_policy(checkpoints["vlm"], max_new_tokens=8)
+    inputs = policy.preprocess(make_observations(2))
+    tokens = torch.full((2, 8), 70)
+    with pytest.raises(DataError, match="1..8"):
+        policy.evaluate(inputs, {"tokens": tokens, "length": torch.tensor([0, 3])})
+    image_id = policy.parts.processor.image_token_id
+    with pytest.raises(DataError, match="never emits"):
+        policy.evaluate(inputs, {"tokens": tokens.index_fill(1, torch.tensor([1]), image_id),
+                                 "length": torch.tensor([3, 3])})
+    with pytest.raises(DataError, match="tokens"):
+        policy.evaluate(inputs, {"tokens": tokens[:, :4], "length": torch.tensor([3, 3])})
+
+
+def test_preprocess_without_screenshot_raises_data_error(checkpoints: dict[str, Path]) -> None:
+    policy = make_policy(checkpoints["vlm"])
+    with pytest.raises(DataError, match="screenshot_width"):
+        policy.preprocess([{"goal": "open the settings"}])
+
+
+def test_critics_detached_from_backbone_and_instruction_value_blind_to_screen(checkpoints: dict[str, Path]) -> None:
+    policy = make_policy(checkpoints["vlm"])
+    observations = make_observations(2)
+    inputs = policy.preprocess(observations)
+    (policy.value(inputs).sum() + policy.instruction_value(inputs).sum()).backward()
+    assert policy.value_head[0].weight.grad is not None and policy.instruction_value_head[0].weight.grad is not None
+    assert all(p.grad is None for p in policy.backbone.parameters())
+    actions, _ = policy.act(inputs, generator=torch.Generator().manual_seed(0))
+    torch.testing.assert_close(policy.evaluate(inputs, actions).value, policy.value(inputs))  # V(s) ignores a_t
+    other = policy.preprocess([{**o, "screenshot": 255 - o["screenshot"]} for o in observations])
+    torch.testing.assert_close(policy.instruction_value(other), policy.instruction_value(inputs))
+    assert not torch.allclose(policy.value(other), policy.value(inputs))
+
+
+def test_token_entropy_estimate_is_finite_positive_and_differentiable(checkpoints: dict[str, Path]) -> None:
+    policy = make_policy(checkpoints["vlm"], max_new_tokens=12, entropy_estimate="token_entropy")
+    inputs = policy.preprocess(make_observations(2))
+    actions, _ = policy.act(inputs, generator=torch.Generator().manual_seed(0))
+    entropy = policy.evaluate(inputs, actions).entropy
+    assert torch.isfinite(entropy).all() and (entropy > 0).all()
+    entropy.sum().backward()
+    assert policy.backbone.lm_head.weight.grad is not None
+
+
+def test_learner_update_rules_run_on_stored_token_actions(checkpoints: dict[str, Path]) -> None:
+    policy = make_policy(checkpoints["vlm"], max_new_tokens=16)
+    trajectories = []
+    for length, seed in ((2, 0), (3, 1)):
+        observations = make_observations(length + 1, seed, goal=GOALS[seed])
+        inputs = policy.preprocess(observations[:-1])
+        actions, log_mu = policy.act(inputs, generator=torch.Generator().manual_seed(seed))
+        rewards = np.zeros(length, np.float32)
+        rewards[-1] = 1.0
+        trajectories.append(Trajectory(
+            observations={"screenshot": np.stack([o["screenshot"] for o in observations]),
+                          "goal": np.array([o["goal"] for o in observations]),
+                          "previous_action": np.array([o.get("previous_action", "") for o in observations])},
+            actions={k: v.numpy() for k, v in actions.items()}, rewards=rewards, dones=rewards > 0,
+            log_mu=log_mu.numpy(), policy_version=np.zeros(length, np.int64), goal=GOALS[seed]).validate())
+    batch = collate(trajectories)
+    stored = policy_pass(policy, batch)
+    torch.testing.assert_close(stored.log_pi.detach()[batch.mask], batch.log_mu[batch.mask], rtol=1e-5, atol=1e-3)
+    for name in ("a-ride", "digirl"):
+        loss, metrics, _ = make_update_rule(name).loss(policy, batch)
+        assert torch.isfinite(loss)
+        policy.zero_grad()
+        loss.backward()
+        assert policy.value_head[0].weight.grad is not None
+
+
+def test_bfloat16_backbone_acts_and_scores_consistently(checkpoints: dict[str, Path]) -> None:
+    policy = make_policy(checkpoints["vlm"], max_new_tokens=16, dtype="bfloat16")
+    inputs = policy.preprocess(make_observations(2))
+    assert inputs["pixel_values"].dtype == torch.bfloat16 and policy.backbone.dtype == torch.bfloat16
+    actions, log_mu = policy.act(inputs, generator=torch.Generator().manual_seed(0))
+    out = policy.evaluate(inputs, actions)
+    assert out.log_prob.dtype == out.value.dtype == torch.float32  # scores and heads stay float32
+    torch.testing.assert_close(out.log_prob.detach(), log_mu, rtol=1e-2, atol=0.1)
