@@ -108,19 +108,23 @@ class AndroidEnv(gym.Env):
         if self._needs_restart:
             self._restart_device()
         try:
-            self.device.reset(world_seed, self.task.initial)
-        except DeviceError:
+            obs, state = self._reset_device(world_seed)
+        except DeviceError:  # one restart and retry covers the reset and the first observation alike
             self._restart_device()
-            self.device.reset(world_seed, self.task.initial)
-        state = self._state()
+            obs, state = self._reset_device(world_seed)
         if state is not None and self.task.check(state):
             raise EnvStateError(f"{self.task} is already solved at reset (seed {seed}); the task's initial "
                                 "conditions are wrong")
         self._t, self._done = 0, False
         self._judged_screens.clear()
         self.stats["episodes"] += 1
-        obs = self._observe()
         return obs, self._task_info()
+
+    def _reset_device(self, world_seed: int) -> tuple[dict, dict[str, Any] | None]:
+        assert self.task is not None
+        self.device.reset(world_seed, self.task.initial)
+        state = self._state()
+        return self._observe(), state
 
     def step(self, action: Any) -> tuple[dict, float, bool, bool, dict]:
         """Perform one action; see the class docstring for rewards, termination and `info`.

@@ -24,7 +24,7 @@ from benchmarks.result import Result, markdown_table
 FAULT_TIMEOUT_S, FAULT_RETRIES = 0.25, 4
 
 
-def latency_ms(fn: Callable[[], object], calls: int, warmup: int = 2) -> tuple[float, float]:
+def latency_ms(fn: Callable[[], object], calls: int, warmup: int = 5) -> tuple[float, float]:
     """(median, p90) wall-clock milliseconds of `fn` over `calls` calls after `warmup` calls."""
     for _ in range(warmup):
         fn()

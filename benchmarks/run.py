@@ -23,6 +23,7 @@ BENCHMARKS: dict[str, str] = {
     "collection": "benchmarks.collection",
     "training": "benchmarks.training",
     "judges": "benchmarks.judges",
+    "devices": "benchmarks.devices",
 }
 """Benchmark name -> module exposing `run(quick: bool, out: Path) -> Result`."""
 

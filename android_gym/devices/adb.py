@@ -139,6 +139,8 @@ class AdbDevice(Device):
                     raise type(e)(f"{what} failed {attempt + 1} times; last: {e}") from e
                 self.counters["retries"] += 1
                 log.debug("retrying %s on %s after %s", what, self.serial, e)
+                if self.config.retry_backoff_s:
+                    time.sleep(min(1.0, self.config.retry_backoff_s * 2**attempt))
         raise AssertionError("unreachable")
 
     def _input(self, command: str, check: bool = True) -> ShellResult:

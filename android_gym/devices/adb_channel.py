@@ -167,15 +167,23 @@ class AdbChannel:
         return bytes(buf)
 
     def _read_all(self, sock: socket.socket, deadline: _Deadline) -> bytes:
-        chunks, total = [], 0
+        buf = bytearray(1 << 20)
+        view, size = memoryview(buf), 0
         while True:
-            chunk = self._io(deadline, sock, lambda: sock.recv(1 << 20))
-            if not chunk:
-                return b"".join(chunks)
-            total += len(chunk)
-            if total > MAX_OUTPUT_BYTES:
-                raise DeviceProtocolError(f"{deadline.what}: output exceeds {MAX_OUTPUT_BYTES >> 20} MiB (garbage?)")
-            chunks.append(chunk)
+            if size == len(buf):  # grow geometrically; recv_into avoids a copy per chunk (screenshots are ~10 MB)
+                if size >= MAX_OUTPUT_BYTES:
+                    raise DeviceProtocolError(f"{deadline.what}: output exceeds {MAX_OUTPUT_BYTES >> 20} MiB "
+                                              "(garbage?)")
+                view.release()
+                buf.extend(bytes(size))
+                view = memoryview(buf)
+            start = size
+            n = self._io(deadline, sock, lambda: sock.recv_into(view[start:]))  # noqa: B023  (called at once)
+            if not n:
+                view.release()
+                del buf[size:]
+                return bytes(buf)
+            size += n
 
     def _read_v2(self, sock: socket.socket, deadline: _Deadline, what: str) -> ShellResult:
         out, err = bytearray(), bytearray()

@@ -42,6 +42,7 @@ class AdbConfig:
         timeout_s: deadline of every single ADB call, seconds (a 1080p screenshot takes ~0.3 s on an emulator).
         connect_timeout_s: how long `start()` waits for the device to come online and finish booting, seconds.
         retries: extra attempts for read-only calls and for `start()`/`reset()` (inputs are never retried).
+        retry_backoff_s: pause before the first retry, doubling per retry up to 1 s (rides out offline blips).
         screenshot: "auto" (raw `exec-out screencap`, falling back to PNG where raw fails), "raw" or "png".
         text_input: "auto" (the ADBKeyBoard IME when it is selected, else `input text`), "ime" or "input".
         settle_s: seconds `tick()` waits after each step for animations on a real device (0 for the sim).
@@ -58,6 +59,7 @@ class AdbConfig:
     timeout_s: float = 10.0
     connect_timeout_s: float = 30.0
     retries: int = 3
+    retry_backoff_s: float = 0.05
     screenshot: str = "auto"
     text_input: str = "auto"
     settle_s: float = 0.0
@@ -77,8 +79,9 @@ class AdbConfig:
             raise ConfigError(f"`screenshot` must be 'auto', 'raw' or 'png', got {self.screenshot!r}")
         if self.text_input not in ("auto", "ime", "input"):
             raise ConfigError(f"`text_input` must be 'auto', 'ime' or 'input', got {self.text_input!r}")
-        if self.settle_s < 0:
-            raise ConfigError(f"`settle_s` must be >= 0 seconds, got {self.settle_s}")
+        if self.settle_s < 0 or self.retry_backoff_s < 0:
+            raise ConfigError(f"`settle_s` and `retry_backoff_s` must be >= 0 seconds, got {self.settle_s}, "
+                              f"{self.retry_backoff_s}")
 
 
 @dataclass(frozen=True)

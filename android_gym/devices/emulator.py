@@ -343,3 +343,9 @@ class EmulatorPool:
         for device in self.devices:
             device.close()
         self.devices.clear()
+
+    def __enter__(self) -> list[EmulatorDevice]:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

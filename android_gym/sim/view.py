@@ -131,7 +131,7 @@ def _dump(v: View, index: int, out: list[str]) -> None:
         f'checked="{_flag(v.checked)}" clickable="{_flag(v.clickable)}" enabled="{_flag(v.enabled)}" '
         f'focusable="{_flag(v.focusable)}" focused="{_flag(v.focused)}" scrollable="{_flag(v.scrollable)}" '
         f'long-clickable="{_flag(v.long_clickable)}" password="{_flag(v.password)}" '
-        f'selected="{_flag(v.selected)}" bounds="[{x0},{y0}][{x1},{y1}]"'
+        f'selected="{_flag(v.selected)}" bounds="[{x0},{y0}][{x1},{y1}]" hint={_attr(v.hint)}'
     )
     if not v.children:
         out.append(" />")

@@ -61,6 +61,10 @@ class FileTaskTemplate(TaskTemplate):
             out["snapshot"] = {"name": params["snapshot"]}
         return out
 
+    def has_check(self, params: Mapping[str, Any]) -> bool:
+        """Whether this task line carries a state check (the oracle judges only those; others need a judge)."""
+        return "check" in params
+
     def check(self, params: Mapping[str, Any], state: Mapping[str, Any]) -> bool:
         """The line's state check (False when it has none)."""
         spec = params.get("check")

@@ -98,8 +98,8 @@ def a_ride_loss(policy: Policy, batch: Batch, config: ARideConfig) -> tuple[torc
     m = mask.float()
     n = m.sum().clamp(min=1)
     metrics = {
-        "losses/actor": float(actor_loss), "losses/critic": float(critic_loss), "losses/entropy": float(entropy),
-        "losses/total": float(loss), "charts/rho_mean": float((rho * m).sum() / n),
+        "losses/actor": float(actor_loss.detach()), "losses/critic": float(critic_loss.detach()), "losses/entropy": float(entropy.detach()),
+        "losses/total": float(loss.detach()), "charts/rho_mean": float((rho * m).sum() / n),
         "charts/clip_fraction": float(((rho > c.rho_bar_max).float() * m).sum() / n),
         "charts/advantage_mean": float((advantage * m).sum() / n),
         "charts/td_abs_mean": float((delta.abs() * m).sum() / n),

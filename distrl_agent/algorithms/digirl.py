@@ -64,8 +64,8 @@ def digirl_loss(policy: Policy, batch: Batch, config: DigiRLConfig) -> tuple[tor
     selected = mask & keep[:, None] & (advantage > 0)
     actor_loss = -(out.log_pi * selected).sum() / selected.sum().clamp(min=1)
     loss = actor_loss + c.value_coef * (step_critic + instruction_critic)
-    metrics = {"losses/actor": float(actor_loss), "losses/critic": float(step_critic),
-               "losses/instruction_critic": float(instruction_critic), "losses/total": float(loss),
+    metrics = {"losses/actor": float(actor_loss.detach()), "losses/critic": float(step_critic.detach()),
+               "losses/instruction_critic": float(instruction_critic.detach()), "losses/total": float(loss.detach()),
                "charts/selected_fraction": float(selected.sum() / mask.sum().clamp(min=1)),
                "charts/advantage_mean": float(masked_mean(advantage, mask)),
                "losses/entropy": float(masked_mean(out.entropy.detach(), mask))}

@@ -28,6 +28,6 @@ def filtered_bc_loss(policy: Policy, batch: Batch, config: FilteredBCConfig) -> 
     good = (batch.rewards * batch.mask).sum(1) >= config.min_return
     selected = batch.mask & good[:, None]
     loss = -(out.log_pi * selected).sum() / selected.sum().clamp(min=1)
-    return loss, {"losses/actor": float(loss), "losses/total": float(loss),
+    return loss, {"losses/actor": float(loss.detach()), "losses/total": float(loss.detach()),
                   "charts/selected_fraction": float(good.float().mean()),
                   "losses/entropy": float(masked_mean(out.entropy.detach(), batch.mask))}, None

@@ -74,7 +74,7 @@ class WorkerBook:
     Args:
         num_workers: worker indices are 0..num_workers-1.
         max_restarts: restarts allowed per worker.
-        envs_per_worker: what a crash discards when a worker never reported (every slot mid-episode).
+        envs_per_worker: environments per worker.
     """
 
     SUMMED = ("episodes", "steps", "successes", "faulty_episodes", "dropped_trajectories", "adopted",
@@ -95,8 +95,8 @@ class WorkerBook:
             self.current[index] = stats
             self.latency_s_max = max(self.latency_s_max, float(stats.get("latency_s_max", 0.0)))
 
-    def retire(self, index: int) -> None:
-        """Worker `index` died: keep its counters, count its in-progress episodes as discarded and the restart.
+    def retire(self, index: int, in_progress: int) -> None:
+        """Worker `index` died: keep its counters, count the restart and its `in_progress` episodes as discarded.
 
         Raises:
             WorkerError: the worker has now been restarted more than `max_restarts` times.
@@ -104,12 +104,19 @@ class WorkerBook:
         last = self.current[index]
         for key in self.SUMMED:
             self.retired[key] += float(last.get(key, 0.0))
-        self.discarded_partial += int(last.get("in_progress", self.envs_per_worker))
+        self.discarded_partial += in_progress
         self.current[index] = {}
         self.restarts[index] += 1
         if self.restarts[index] > self.max_restarts:
             raise WorkerError(f"worker {index} died {self.restarts[index]} times (`runtime.max_worker_restarts`="
                               f"{self.max_restarts}); last error:\n{self.last_error[index] or 'killed (no traceback)'}")
+
+    def in_progress(self, is_sync: bool, round_episodes: int | None) -> int:
+        """Episodes a worker loses when it dies now: every slot while collecting asynchronously (slots restart at
+        once), the slots its round keeps busy while it owes one (`round_episodes`), none between rounds."""
+        if not is_sync:
+            return self.envs_per_worker
+        return min(self.envs_per_worker, round_episodes) if round_episodes else 0
 
     def totals(self) -> dict[str, float]:
         """`runtime/` counters summed over workers, plus restarts, discarded partial episodes and latency."""

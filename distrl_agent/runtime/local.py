@@ -238,7 +238,7 @@ class LocalRuntime:
         proc.process.join(timeout=5)
         proc.results.close()
         proc.commands.close()
-        self.book.retire(proc.index)
+        self.book.retire(proc.index, self.book.in_progress(self.config.runtime.sync, proc.round and proc.round[1]))
         log.warning("worker %d died (exit code %s); restarting it (restart %d)", proc.index, proc.process.exitcode,
                     self.book.restarts[proc.index])
         fresh = self._spawn(proc.index)

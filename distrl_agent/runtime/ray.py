@@ -35,6 +35,7 @@ from distrl_agent.runtime.local import default_workers
 
 log = logging.getLogger("distrl")
 COLLECT_WAIT_S = 0.25  # a collect call returns after this long even if no episode finished (keeps stats fresh)
+MAX_CONSECUTIVE_FAILURES = 20  # calls to one worker failing in a row, never answering in between, fail the run
 
 
 def import_ray() -> Any:
@@ -112,7 +113,7 @@ class RayWorker:
         """The actor's process id (for fault injection)."""
         return os.getpid()
 
-    def set_weights(self, weights: dict, version: int, published_at: float) -> None:
+    def set_weights(self, version: int, weights: dict, published_at: float) -> None:
         """Offer newer weights; the collection thread adopts them before its next step."""
         self._ensure_started()
         self.shell.offer(version, weights, published_at)
@@ -133,7 +134,7 @@ class RayWorker:
         trajectories = self.shell.outbox.take(timeout_s)
         return trajectories, self._info(trajectories)
 
-    def run_round(self, weights: dict, version: int, published_at: float, episodes: int) -> tuple[list, dict]:
+    def run_round(self, version: int, weights: dict, published_at: float, episodes: int) -> tuple[list, dict]:
         """Synchronous mode: play `episodes` episodes with `version`; returns them and an info dict."""
         self._ensure_started()
         trajectories = self.shell.run_round(version, weights, published_at, episodes)
@@ -206,6 +207,7 @@ class RayRuntime:
         self.actors: list[Any] = []
         self.learner_actor: Any = None
         self._calls: dict[Any, tuple[int, Any]] = {}  # info ref -> (worker index, trajectories ref)
+        self._failures: list[int] = []  # consecutive failed calls per worker
         self._latest: tuple[int, Any, float] | None = None  # (version, weights ref, published_at)
         self._owns_cluster = False
         self._connected = False
@@ -282,6 +284,7 @@ class RayRuntime:
                 log.warning("%d workers need %s %s in all, the cluster has %s: some wait for resources",
                             self.num_workers, amount * self.num_workers, name, available.get(name, 0))
         self.actors = [cls.remote(i, self.config) for i in range(self.num_workers)]
+        self._failures = [0] * self.num_workers
         self.publish(version, weights)
         if not rt.sync:
             for index in range(self.num_workers):
@@ -336,7 +339,7 @@ class RayRuntime:
             ready, _ = ray.wait(list(calls), num_returns=1, timeout=min(1.0, max(0.0, deadline - time.monotonic())))
             for ref in ready:
                 index, trajectories = calls.pop(ref)
-                info = self._get(ref, index)
+                info = self._get(ref, index, episodes)
                 if info is None:
                     calls.update(self._issue_round(index, episodes))
                     continue
@@ -348,17 +351,24 @@ class RayRuntime:
         trajectories, info = self.actors[index].run_round.options(num_returns=2).remote(*self._latest, episodes)
         return {info: (index, trajectories)}
 
-    def _get(self, ref: Any, index: int) -> dict | None:
+    def _get(self, ref: Any, index: int, round_episodes: int | None = None) -> dict | None:
         """The info of a finished call, or None after counting a crash (the actor is restarted and re-fed weights)."""
         ray = import_ray()
         try:
-            return ray.get(ref)
+            info = ray.get(ref)
+            self._failures[index] = 0
+            return info
         except (ray.exceptions.RayActorError, ray.exceptions.ActorUnavailableError, ray.exceptions.RayTaskError) as e:
             self.book.last_error[index] = str(e)
-            log.warning("worker %d failed (%s); Ray restarts it", index, type(e).__name__)
-            if isinstance(e, ray.exceptions.RayTaskError):  # alive but broken: make Ray replace it
-                ray.kill(self.actors[index], no_restart=False)
-            self.book.retire(index)
+            self._failures[index] += 1
+            if self._failures[index] > MAX_CONSECUTIVE_FAILURES:
+                raise WorkerError(f"worker {index} failed {self._failures[index]} calls in a row without answering "
+                                  f"once; last error:\n{e}") from e
+            if self._failures[index] == 1:  # later failures are calls that met the same death while it restarts
+                log.warning("worker %d failed (%s); Ray restarts it", index, type(e).__name__)
+                if isinstance(e, ray.exceptions.RayTaskError):  # alive but broken: make Ray replace it
+                    ray.kill(self.actors[index], no_restart=False)
+                self.book.retire(index, self.book.in_progress(self.config.runtime.sync, round_episodes))
             self.actors[index].set_weights.remote(*self._latest)
             return None
 

@@ -5,7 +5,7 @@ The local runtime runs a `WorkerShell` in a worker process, the Ray runtime in a
 
 * weights are adopted between batched steps, never mid-step, newest version only (older offers are ignored);
 * the broadcast latency of a version is measured from the learner's `published_at` (wall clock, seconds) to the
-  moment the worker acts with it;
+  moment the worker acts with it (a worker's first weights, which also waited for it to start, are not counted);
 * while the learner is not reading, finished trajectories wait in a bounded FIFO; when it is full the oldest is
   dropped and counted (`dropped_trajectories`), so a worker that cannot reach the learner keeps collecting with
   bounded memory and delivers the newest data when the learner reads again.
@@ -118,7 +118,9 @@ class WorkerShell:
             return
         version, weights, published_at = pending
         self.worker.set_weights(weights, version)
-        self._held = version
+        is_first, self._held = self._held < 0, version
+        if is_first:  # the first weights of a (re)started worker also waited for it to start: not a broadcast
+            return
         latency = max(0.0, time.time() - published_at)
         self._latency["adopted"] += 1
         self._latency["latency_s_sum"] += latency

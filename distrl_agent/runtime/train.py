@@ -193,7 +193,6 @@ def train(config: TrainConfig, resume: str | Path | None = None, show_progress: 
     """
     run_dir = Path(config.run_dir)
     run_dir.mkdir(parents=True, exist_ok=True)
-    (run_dir / "config.yaml").write_text(config.to_yaml())
     torch.manual_seed(config.runtime.seed)
     torch.set_num_threads(1)
     runtime, learner = make_runtime(config)
@@ -210,6 +209,7 @@ def train(config: TrainConfig, resume: str | Path | None = None, show_progress: 
                         config.runtime.minutes)
     elif (weights := warm_start(config)) is not None:
         learner.set_policy_weights(weights)
+    (run_dir / "config.yaml").write_text(config.to_yaml())  # after a resume's config check passed
     writer = MetricsWriter(run_dir)
     progress = Progress(config.runtime.minutes * 60, state.elapsed_s, enabled=show_progress)
     final = state

@@ -59,14 +59,14 @@ class SharedWeights:
         for name, shape, dtype, offset in self.layout:
             if name not in weights:
                 raise CheckpointError(f"`weights` lacks {name!r}; the broadcast layout was fixed at start")
-            array = np.ascontiguousarray(np.asarray(weights[name]))
+            array = np.asarray(weights[name], order="C")
             if array.shape != shape or array.dtype.str != dtype:
                 raise CheckpointError(f"`weights[{name!r}]` is {array.shape} {array.dtype.str}, expected {shape} "
                                       f"{dtype}")
             arrays.append((array, offset))
         self._seq.value += 1  # odd: a write is in progress
         for array, offset in arrays:
-            buffer[offset:offset + array.nbytes] = array.view(np.uint8).reshape(-1)
+            buffer[offset:offset + array.nbytes] = array.reshape(-1).view(np.uint8)
         self._version.value = int(version)
         self._published_at.value = time.time()
         self._seq.value += 1  # even: stable again

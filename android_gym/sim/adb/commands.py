@@ -17,7 +17,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING
 
-from android_gym.devices.adb_shell import ADB_KEYBOARD_IME, KEYCODE_NAMES, SETTINGS, encode_raw_screencap
+from android_gym.devices.adb_shell import ADB_KEYBOARD_IME, KEYCODE_NAMES, SETTINGS
 from android_gym.errors import AndroidGymError
 from android_gym.sim.adb import dump
 from android_gym.sim.adb.coreutils import COREUTILS, Out, err, ok
@@ -133,7 +133,7 @@ def cmd_screencap(t: SimTarget, argv: list[str], stdin: bytes) -> Out:
     if "-d" in args:
         i = args.index("-d")
         del args[i:i + 2]
-    data = t.png() if "-p" in argv or (args and args[-1].endswith(".png")) else encode_raw_screencap(t.frame())
+    data = t.png() if "-p" in argv or (args and args[-1].endswith(".png")) else t.raw()
     if args:
         t.files[args[-1]] = data
         return ok()

@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 from PIL import Image
 
-from android_gym.devices.adb_shell import ADB_KEYBOARD_IME
+from android_gym.devices.adb_shell import ADB_KEYBOARD_IME, encode_raw_screencap
 from android_gym.sim.adb.faults import FaultConfig, FaultInjector
 from android_gym.sim.adb.shell import Result, Shell
 from android_gym.sim.perturbations import PerturbationConfig
@@ -66,6 +66,7 @@ class SimTarget:
         self.shell = Shell(programs(self), env={"PATH": "/system/bin", "HOME": "/", "USER": "shell"}, files=self.files)
         self._renderer: Any = None
         self._frame: tuple[int, np.ndarray] | None = None
+        self._raw: tuple[np.ndarray, bytes] | None = None
         self.stop_event = threading.Event()
 
     @property
@@ -98,6 +99,14 @@ class SimTarget:
                                               dark=bool(self.phone.system["dark_theme"]))
                 self._frame = (self.phone.version, image)
             return self._frame[1]
+
+    def raw(self) -> bytes:
+        """The screen as `screencap` (no -p) writes it; kept per frame, like the compositor's RGBA buffer."""
+        with self.lock:
+            frame = self.frame()
+            if self._raw is None or self._raw[0] is not frame:
+                self._raw = (frame, encode_raw_screencap(frame))
+            return self._raw[1]
 
     def png(self) -> bytes:
         """The screen as `screencap -p` writes it."""

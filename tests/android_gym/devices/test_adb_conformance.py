@@ -10,6 +10,7 @@ from __future__ import annotations
 import gymnasium as gym
 import numpy as np
 import pytest
+from gymnasium.utils.env_checker import check_env
 
 from android_gym.devices.adb import AdbDevice
 from android_gym.sim.adb import AdbFront
@@ -60,11 +61,20 @@ def run_pair(env_id: str, seeds: list[int], screenshot_width: int) -> list[tuple
 @pytest.mark.parametrize("env_id", SUITES)
 def test_expert_episodes_match_the_sim_with_elements(env_id):
     """Element observations, rewards and success agree over many seeds (pop-ups and spinners included)."""
-    results = run_pair(env_id, list(range(10)), screenshot_width=0)
-    assert sum(success for _, success in results) >= 8  # the expert mostly succeeds, through ADB too
+    results = run_pair(env_id, list(range(16)), screenshot_width=0)
+    assert sum(success for _, success in results) >= 12  # the expert mostly succeeds, through ADB too
 
 
 @pytest.mark.parametrize("env_id", SUITES)
 def test_expert_episodes_match_the_sim_with_native_screenshots(env_id):
     """Full-resolution screenshots fetched raw over ADB equal the sim's render, step by step."""
-    run_pair(env_id, [3], screenshot_width=1080)
+    run_pair(env_id, [3, 11], screenshot_width=1080)
+
+
+@pytest.mark.parametrize("env_id", SUITES)
+def test_check_env_passes_with_an_adb_device(env_id):
+    """Gymnasium's own checker accepts the env on an AdbDevice (screenshots and elements)."""
+    with AdbFront(devices=1, perturbations="default") as front:
+        env = gym.make(env_id, device=AdbDevice("sim-0", port=front.port, timeout_s=10), screenshot_width=64)
+        check_env(env.unwrapped, skip_render_check=True)
+        env.close()

@@ -1,0 +1,69 @@
+"""Tests of `distrl_agent.runtime.train`: the synchronous protocol end to end, checkpoints, resume errors.
+
+The asynchronous run end to end is `tests/distrl_agent/test_cli.py` (`distrl train`), to keep the suite short.
+"""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from distrl_agent.config import load_config
+from distrl_agent.errors import CheckpointError
+from distrl_agent.runtime.learner import Learner
+from distrl_agent.runtime.progress import RunState
+from distrl_agent.runtime.train import combine_totals, find_checkpoint, save_checkpoint, train
+
+TINY = ["runtime.minutes=0.1", "runtime.envs_per_worker=2", "runtime.warm_start_episodes=4",
+        "runtime.warm_start_updates=5", "runtime.eval_episodes=4", "learner.batch_size=4",
+        "learner.min_replay_trajectories=4"]
+
+
+def test_train_sync_end_to_end_rounds_use_one_version(tmp_path) -> None:
+    """Sync mode on the sim: rounds of 2 workers x 3 episodes, training between them, each episode one version."""
+    config = load_config(overrides=[*TINY, "runtime.workers=2", "runtime.sync=true", "runtime.episodes_per_round=3",
+                                    f"run_dir={tmp_path}"])
+    summary = train(config, show_progress=False)
+    assert summary["sync"] is True and summary["updates"] > 0
+    assert summary["episodes"] >= 6 and summary["learner/ingested"] % 3 == 0
+    assert summary["runtime/publishes"] >= 1 and 0 <= summary["runtime/learner_idle_fraction"] <= 1
+    with np.load(tmp_path / "checkpoint" / "replay.npz") as replay:
+        versions = [replay[k] for k in replay.files if k.endswith("/policy_version")]
+    assert versions and all(v.min() == v.max() for v in versions)
+    assert len({int(v[0]) for v in versions}) >= 2  # later rounds ran with newer weights
+    assert json.loads((tmp_path / "summary.json").read_text())["updates"] == summary["updates"]
+
+
+def test_train_resume_rejects_checkpoint_of_another_config(tmp_path) -> None:
+    """Resuming with a different learner config fails before any worker starts, naming the key."""
+    learner = Learner(load_config(overrides=[*TINY, f"run_dir={tmp_path}"]))
+    save_checkpoint(learner, RunState(), tmp_path)
+    other = load_config(overrides=[*TINY, f"run_dir={tmp_path}", "learner.batch_size=8"])
+    with pytest.raises(CheckpointError, match="learner.batch_size"):
+        train(other, resume=tmp_path, show_progress=False)
+
+
+def test_find_checkpoint_falls_back_to_previous_after_interrupted_swap(tmp_path) -> None:
+    """A crash between the two renames of a checkpoint swap leaves the previous checkpoint usable."""
+    learner = Learner(load_config(overrides=TINY))
+    save_checkpoint(learner, RunState(checkpoints=1), tmp_path)
+    assert find_checkpoint(tmp_path) == tmp_path / "checkpoint"
+    (tmp_path / "checkpoint").rename(tmp_path / "checkpoint.old")
+    assert find_checkpoint(tmp_path) == tmp_path / "checkpoint.old"
+    assert RunState.load(find_checkpoint(tmp_path) / "run_state.json").checkpoints == 1
+    with pytest.raises(CheckpointError, match="no checkpoint"):
+        find_checkpoint(tmp_path / "elsewhere")
+
+
+def test_combine_totals_adds_counters_and_weights_latency() -> None:
+    """Counters of two sessions add up; the mean latency is weighted by adoptions and the max kept."""
+    before = {"runtime/env_steps": 10.0, "runtime/weights_adopted": 1.0, "runtime/broadcast_latency_ms_mean": 4.0,
+              "runtime/broadcast_latency_ms_max": 4.0}
+    now = {"runtime/env_steps": 5.0, "runtime/weights_adopted": 3.0, "runtime/broadcast_latency_ms_mean": 8.0,
+           "runtime/broadcast_latency_ms_max": 9.0}
+    total = combine_totals(before, now)
+    assert total["runtime/env_steps"] == 15.0 and total["runtime/weights_adopted"] == 4.0
+    assert total["runtime/broadcast_latency_ms_mean"] == pytest.approx(7.0)
+    assert total["runtime/broadcast_latency_ms_max"] == 9.0

@@ -1,0 +1,61 @@
+"""Tests of `distrl_agent.runtime.weights.SharedWeights`: one shared copy per version, consistent reads."""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+
+import numpy as np
+import pytest
+
+from distrl_agent.errors import CheckpointError
+from distrl_agent.runtime.weights import SharedWeights
+
+CTX = mp.get_context("spawn")
+
+
+def _template(value: float) -> dict[str, np.ndarray]:
+    return {"w": np.full((3, 4), value, np.float32), "b": np.full(5, value, np.float64), "n": np.array(7)}
+
+
+def _read_in_child(shared: SharedWeights, out) -> None:
+    version, weights, _ = shared.read()
+    out.send((version, {k: v.tolist() for k, v in weights.items()}))
+
+
+def test_read_returns_none_before_first_publish() -> None:
+    """A reader sees nothing until the writer publishes."""
+    shared = SharedWeights(_template(0.0), CTX)
+    assert shared.version == -1 and shared.read() is None
+
+
+def test_publish_then_read_round_trips_every_tensor() -> None:
+    """The newest version comes back whole, with shapes and dtypes."""
+    shared = SharedWeights(_template(0.0), CTX)
+    shared.publish(1, _template(1.0))
+    shared.publish(2, _template(2.5))
+    version, weights, published_at = shared.read()
+    assert version == 2 and shared.version == 2 and published_at > 0
+    for key, value in _template(2.5).items():
+        np.testing.assert_array_equal(weights[key], value)
+        assert weights[key].dtype == value.dtype
+
+
+def test_publish_rejects_weights_of_another_layout() -> None:
+    """A tensor of another shape or a missing one raises CheckpointError naming it."""
+    shared = SharedWeights(_template(0.0), CTX)
+    with pytest.raises(CheckpointError, match="'w'"):
+        shared.publish(1, {**_template(0.0), "w": np.zeros((4, 3), np.float32)})
+    with pytest.raises(CheckpointError, match="lacks 'b'"):
+        shared.publish(1, {"w": np.zeros((3, 4), np.float32), "n": np.array(7)})
+
+
+def test_reader_in_another_process_sees_the_published_version() -> None:
+    """A spawned process reads the version published before it started."""
+    shared = SharedWeights(_template(0.0), CTX)
+    shared.publish(9, _template(4.0))
+    reader, writer = CTX.Pipe(duplex=False)
+    child = CTX.Process(target=_read_in_child, args=(shared, writer))
+    child.start()
+    version, weights = reader.recv()
+    child.join(timeout=30)
+    assert version == 9 and weights["b"] == [4.0] * 5

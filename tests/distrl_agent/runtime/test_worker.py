@@ -1,0 +1,53 @@
+"""Tests of `distrl_agent.runtime.worker.Worker`: episode accounting, recorded versions, faults."""
+
+from __future__ import annotations
+
+import pytest
+
+from distrl_agent.config import EnvSection
+from distrl_agent.runtime.learner import Learner
+from distrl_agent.runtime.worker import Worker
+from distrl_agent.config import load_config
+
+
+@pytest.fixture
+def worker():
+    """A started worker with three environments and the learner's initial weights at version 7."""
+    with Worker(2, EnvSection(), 3, seed=1) as w:
+        w.set_weights(Learner(load_config()).weights(), 7)
+        yield w
+
+
+def test_run_episodes_plays_exact_count_and_leaves_slots_idle(worker) -> None:
+    """`run_episodes(n)` returns n episodes (no faults on the sim) and no episode is left running."""
+    trajectories = worker.run_episodes(5)
+    assert len(trajectories) == 5 and worker.stats["episodes"] == 5
+    assert worker.in_progress == 0
+    assert len(worker.run_episodes(2)) == 2 and worker.stats["episodes"] == 7
+
+
+def test_step_records_behaviour_version_and_valid_trajectories(worker) -> None:
+    """Every shipped step carries the version of the weights that chose it and a finite log mu."""
+    finished = []
+    while len(finished) < 3:
+        finished += worker.step()
+    for trajectory in finished:
+        trajectory.validate()
+        assert set(trajectory.policy_version.tolist()) == {7}
+        assert trajectory.worker_id == 2 and (trajectory.log_mu <= 0).all()
+    assert worker.in_progress >= 0 and worker.stats["steps"] >= sum(t.length for t in finished)
+
+
+def test_faulty_episode_is_discarded_and_counted(worker) -> None:
+    """An episode that ends with `info["error"]` (a device fault) is counted, never shipped."""
+    env = worker._envs[0]
+    real_step = env.step
+
+    def faulty_step(action):
+        obs, reward, terminated, truncated, info = real_step(action)
+        return obs, reward, False, True, {**info, "error": "device went away"}
+
+    env.step = faulty_step
+    trajectories = worker.run_episodes(3)
+    assert worker.stats["faulty_episodes"] >= 1
+    assert worker.stats["episodes"] == 3 and len(trajectories) == 3 - worker.stats["faulty_episodes"]

@@ -1,0 +1,99 @@
+"""Tests of the `distrl` CLI: each subcommand runs on a tiny budget and writes what it promises.
+
+`test_train_writes_config_checkpoint_metrics_and_summary` is also the asynchronous end-to-end run on the sim.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+import yaml
+
+from distrl_agent.cli import main
+from distrl_agent.config import load_config
+
+TINY = ["--minutes", "0.1", "--workers", "1", "--envs-per-worker", "2", "--warm-start-episodes", "4",
+        "--warm-start-updates", "5", "--eval-episodes", "4", "--checkpoint-every-s", "1", "--quiet",
+        "learner.batch_size=4", "learner.min_replay_trajectories=4"]
+
+
+@pytest.fixture(scope="module")
+def trained_run(tmp_path_factory) -> tuple[Path, dict, str]:
+    """One tiny `distrl train` run: (run_dir, summary, stdout)."""
+    run_dir = tmp_path_factory.mktemp("run")
+    with pytest.MonkeyPatch.context() as mp:
+        captured = []
+        mp.setattr("builtins.print", lambda *a, **k: captured.append(" ".join(map(str, a))))
+        assert main(["train", "--run-dir", str(run_dir), *TINY]) == 0
+    return run_dir, json.loads((run_dir / "summary.json").read_text()), "\n".join(captured)
+
+
+def test_train_writes_config_checkpoint_metrics_and_summary(trained_run) -> None:
+    """Async run: the resolved config is printed and saved, checkpoints are periodic, metrics and summary written."""
+    run_dir, summary, stdout = trained_run
+    saved = yaml.safe_load((run_dir / "config.yaml").read_text())
+    assert saved["runtime"]["minutes"] == 0.1 and saved["run_dir"] == str(run_dir)
+    assert load_config(run_dir / "config.yaml").to_yaml() in stdout
+    for key in ("algorithm", "minutes", "updates", "env_steps", "episodes", "train_success", "test_success", "curve",
+                "worker_restarts", "learner/updates", "replay/inserted", "runtime/learner_idle_fraction",
+                "runtime/broadcast_latency_ms_mean", "runtime/steps_per_s"):
+        assert key in summary
+    assert summary["updates"] > 0 and summary["env_steps"] > 0 and summary["sync"] is False
+    assert summary["runtime/checkpoints"] >= 2  # periodic ones during the run, plus the final one
+    assert summary["curve"] and 0 <= summary["test_success"] <= 1
+    assert {"learner.pt", "replay.npz", "state.json", "run_state.json"} <= {
+        p.name for p in (run_dir / "checkpoint").iterdir()}
+    records = [json.loads(line) for line in (run_dir / "metrics.jsonl").read_text().splitlines()]
+    assert any("losses/actor" in r and "runtime/env_steps" in r for r in records)
+
+
+def test_train_resume_continues_from_checkpoint(trained_run) -> None:
+    """`distrl train --resume DIR` continues the version, the totals and the clock of the run."""
+    run_dir, before, _ = trained_run
+    assert main(["train", "--resume", str(run_dir), "--minutes", "0.18", "--quiet"]) == 0
+    after = json.loads((run_dir / "summary.json").read_text())
+    assert after["resumes"] == 1 and after["updates"] >= before["updates"]
+    assert after["env_steps"] > before["env_steps"] and after["minutes"] >= before["minutes"]
+    assert yaml.safe_load((run_dir / "config.yaml").read_text())["runtime"]["minutes"] == 0.18
+
+
+def test_train_resume_with_other_config_exits_2(trained_run, capsys) -> None:
+    """A resume whose learner config differs from the checkpoint's fails with the key named."""
+    run_dir, _, _ = trained_run
+    assert main(["train", "--resume", str(run_dir), "--quiet", "learner.lr=0.5"]) == 2
+    assert "learner.lr" in capsys.readouterr().err
+
+
+def test_eval_writes_success_of_checkpoint(trained_run) -> None:
+    """`distrl eval` evaluates the run's checkpoint and writes eval_<split>.json."""
+    run_dir, _, _ = trained_run
+    assert main(["eval", "--checkpoint", str(run_dir), "--split", "train", "--episodes", "3"]) == 0
+    result = json.loads((run_dir / "eval_train.json").read_text())
+    assert result["split"] == "train" and result["episodes"] == 3 and 0 <= result["success"] <= 1
+
+
+def test_eval_without_checkpoint_exits_2(tmp_path, capsys) -> None:
+    """Evaluating a directory without a checkpoint says so."""
+    assert main(["eval", "--checkpoint", str(tmp_path), "--episodes", "1"]) == 2
+    assert "no checkpoint" in capsys.readouterr().err
+
+
+def test_collect_writes_throughput_and_trajectories(tmp_path) -> None:
+    """`distrl collect` writes collect.json with throughput and, with --save, the trajectories."""
+    save = tmp_path / "data.npz"
+    assert main(["collect", "--seconds", "1", "--workers", "1", "--envs-per-worker", "2", "--run-dir",
+                 str(tmp_path), "--save", str(save)]) == 0
+    result = json.loads((tmp_path / "collect.json").read_text())
+    assert result["env_steps"] > 0 and result["steps_per_s"] > 0 and result["workers"] == 1
+    with np.load(save) as data:
+        assert sum(k.endswith("/rewards") for k in data.files) == result["trajectories"] > 0
+
+
+def test_train_with_bad_override_exits_2_naming_key(tmp_path, capsys) -> None:
+    """A misspelt key is reported with the closest known one, and nothing runs."""
+    assert main(["train", "--run-dir", str(tmp_path), "runtime.wokers=2"]) == 2
+    assert "runtime.workers" in capsys.readouterr().err
+    assert not (tmp_path / "config.yaml").exists()

@@ -1,0 +1,101 @@
+"""Tests of `distrl_agent.runtime.learner.Learner`: ingestion, updates, and checkpoint/resume with identical state."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+
+from distrl_agent.config import load_config
+from distrl_agent.errors import CheckpointError
+from distrl_agent.runtime.learner import Learner
+from distrl_agent.runtime.worker import Worker
+from distrl_agent.types import Trajectory
+
+TINY = ["learner.batch_size=4", "learner.min_replay_trajectories=4", "learner.refresh_every_updates=3"]
+
+
+@pytest.fixture(scope="module")
+def sim_trajectories() -> list[Trajectory]:
+    """Sixteen trajectories of the untrained policy on the sim (train split)."""
+    config = load_config(overrides=TINY)
+    with Worker(0, config.env, 4, seed=3) as worker:
+        worker.set_weights(Learner(config).weights(), 0)
+        return worker.run_episodes(16)
+
+
+def _weights_equal(a: Learner, b: Learner) -> bool:
+    return all(torch.equal(a.policy.state_dict()[k], b.policy.state_dict()[k]) for k in a.policy.state_dict())
+
+
+def test_train_steps_return_nothing_until_replay_ready(sim_trajectories) -> None:
+    """No update happens before `min_replay_trajectories` are held; then each update bumps the version."""
+    learner = Learner(load_config(overrides=TINY))
+    learner.ingest(sim_trajectories[:3])
+    assert learner.train_steps(2) == {} and learner.version == 0
+    learner.ingest(sim_trajectories[3:4])
+    metrics = learner.train_steps(2)
+    assert learner.version == 2 and metrics["learner/version"] == 2.0 and metrics["learner/update_s"] >= 0
+    assert len(learner.last_indices) == 4
+
+
+def test_ingest_rejects_malformed_trajectory_and_counts_it(sim_trajectories) -> None:
+    """A trajectory with NaN log-probs is counted as rejected and never inserted."""
+    learner = Learner(load_config(overrides=TINY))
+    bad = sim_trajectories[0]
+    bad = Trajectory(bad.observations, bad.actions, bad.rewards, bad.dones, np.full(bad.length, np.nan),
+                     bad.policy_version)
+    assert learner.ingest([bad, sim_trajectories[1]]) == 1
+    assert learner.stats()["learner/rejected"] == 1 and len(learner.replay) == 1
+
+
+def test_resume_continues_with_identical_indices_and_weights(sim_trajectories, tmp_path) -> None:
+    """Save, load into a fresh learner: the next updates sample the same slots and produce the same weights."""
+    config = load_config(overrides=TINY)
+    uninterrupted = Learner(config)
+    uninterrupted.ingest(sim_trajectories)
+    for _ in range(4):  # past a priority refresh (every 3 updates), so refreshed priorities are saved too
+        uninterrupted.update()
+    uninterrupted.save(tmp_path / "ckpt")
+    resumed = Learner(config)
+    resumed.load(tmp_path / "ckpt")
+    assert resumed.version == uninterrupted.version and resumed.counters == uninterrupted.counters
+    for _ in range(3):
+        uninterrupted.update()
+        resumed.update()
+        np.testing.assert_array_equal(resumed.last_indices, uninterrupted.last_indices)
+        assert _weights_equal(resumed, uninterrupted)
+    assert resumed.stats() == uninterrupted.stats()
+
+
+def test_load_rejects_checkpoint_from_another_config(sim_trajectories, tmp_path) -> None:
+    """A checkpoint written under another learner config names the keys that differ."""
+    learner = Learner(load_config(overrides=TINY))
+    learner.ingest(sim_trajectories[:4])
+    learner.save(tmp_path)
+    other = Learner(load_config(overrides=[*TINY, "learner.lr=0.05", "learner.replay_capacity_steps=500"]))
+    with pytest.raises(CheckpointError, match="learner.lr") as info:
+        other.load(tmp_path)
+    assert "learner.replay_capacity_steps" in str(info.value)
+
+
+def test_load_accepts_checkpoint_with_other_runtime_section(sim_trajectories, tmp_path) -> None:
+    """The runtime section (workers, minutes) may change between a run and its resume."""
+    learner = Learner(load_config(overrides=TINY))
+    learner.ingest(sim_trajectories[:4])
+    learner.save(tmp_path)
+    Learner(load_config(overrides=[*TINY, "runtime.workers=7", "runtime.minutes=60"])).load(tmp_path)
+
+
+def test_load_rejects_missing_checkpoint(tmp_path) -> None:
+    """An empty directory raises CheckpointError naming it."""
+    with pytest.raises(CheckpointError, match=str(tmp_path)):
+        Learner(load_config(overrides=TINY)).load(tmp_path)
+
+
+def test_set_policy_weights_keeps_version_and_changes_weights(sim_trajectories) -> None:
+    """Warm-start weights replace the policy without touching the version."""
+    a, b = Learner(load_config(overrides=TINY)), Learner(load_config(overrides=[*TINY, "runtime.seed=5"]))
+    assert not _weights_equal(a, b)
+    a.set_policy_weights(b.weights())
+    assert _weights_equal(a, b) and a.version == 0
