@@ -22,6 +22,7 @@ BENCHMARKS: dict[str, str] = {
     "pool": "benchmarks.pool",
     "collection": "benchmarks.collection",
     "training": "benchmarks.training",
+    "sb3": "benchmarks.sb3",
     "judges": "benchmarks.judges",
     "devices": "benchmarks.devices",
 }

@@ -70,7 +70,10 @@ def test_ray_train_async_end_to_end_on_emulator_hosts(ray_cluster, tmp_path) -> 
     assert summary["runtime"] == "ray" and summary["updates"] > 0 and summary["env_steps"] > 0
     assert summary["runtime/weights_adopted"] > 0 and summary["learner/ingested"] > 0
     assert (tmp_path / "checkpoint" / "learner.pt").exists()
-    assert ray_cluster.available_resources().get("emulator") == 2  # actors released
+    deadline = time.monotonic() + 30  # actors are released asynchronously after `ray.kill`
+    while ray_cluster.available_resources().get("emulator") != 2 and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert ray_cluster.available_resources().get("emulator") == 2
 
 
 @needs_ray
