@@ -26,7 +26,7 @@ import android_gym  # noqa: F401  (registers the env ids)
 from android_gym.actions import Action, ActionType
 from android_gym.sim.latency import LatencyConfig
 from android_gym.vector import AsyncEnvPool, PoolConfig
-from benchmarks.result import Result, markdown_table
+from benchmarks.result import Result, is_tiny, markdown_table
 
 TIME_SCALE = 0.01
 PAPER_BUDGET_S = 6000.0
@@ -105,9 +105,9 @@ def _drain(pool: AsyncEnvPool) -> None:
 
 
 def run(quick: bool, out: Path) -> Result:
-    """Measure async vs sync collection for several numbers of environments."""
-    sizes = (4, 16, 32) if quick else (4, 8, 16, 32, 64)
-    seconds = 6.0 if quick else PAPER_BUDGET_S * TIME_SCALE
+    """Measure async vs sync collection for several numbers of environments (tiny mode: 2 envs for 1 s)."""
+    sizes = (2,) if is_tiny() else (4, 16, 32) if quick else (4, 8, 16, 32, 64)
+    seconds = 1.0 if is_tiny() else 6.0 if quick else PAPER_BUDGET_S * TIME_SCALE
     latency = LatencyConfig.coerce("emulator", TIME_SCALE)
     result = Result(config={"sizes": list(sizes), "seconds_per_measurement": seconds, "time_scale": TIME_SCALE,
                             "latency": "emulator", "policy": "instant random taps"})

@@ -19,7 +19,7 @@ import android_gym  # noqa: F401  (registers the env ids)
 from android_gym.actions import Action
 from android_gym.devices.adb import AdbDevice
 from android_gym.sim.adb import AdbFront, FaultConfig
-from benchmarks.result import Result, markdown_table
+from benchmarks.result import Result, is_tiny, markdown_table
 
 FAULT_TIMEOUT_S, FAULT_RETRIES = 0.25, 4
 
@@ -132,9 +132,14 @@ def fault_run(episodes: int, rate: float, seed: int = 0) -> dict[str, float]:
 
 
 def run(quick: bool, out: Path) -> Result:
-    """Measure the device layer; `quick` takes fewer samples (the fault run is 200 episodes either way)."""
-    calls = 20 if quick else 60
-    result = Result(config={"calls_per_figure": calls, "fault_episodes": 200, "fault_rate": 0.12,
+    """Measure the device layer; `quick` takes fewer samples (the fault run is 200 episodes either way).
+
+    Tiny mode (`DISTRL_BENCH_TINY`): 3 calls per figure, 0.2 s per step rate, a 10-episode fault run.
+    """
+    tiny = is_tiny()
+    calls = 3 if tiny else 20 if quick else 60
+    fault_episodes = 10 if tiny else 200
+    result = Result(config={"calls_per_figure": calls, "fault_episodes": fault_episodes, "fault_rate": 0.12,
                             "fault_timeout_s": FAULT_TIMEOUT_S, "fault_retries": FAULT_RETRIES})
     lat = call_latencies(calls)
     rows = [[name, f"{median:.2f}", f"{p90:.2f}"] for name, (median, p90) in lat.items()]
@@ -146,19 +151,21 @@ def run(quick: bool, out: Path) -> Result:
     result.add("speedup/raw_vs_png", png_ms / raw_ms, "x", target=1.0)
     result.add("latency_ms/tap", lat["tap (input tap)"][0], "ms", higher_is_better=False)
     result.add("latency_ms/ui_dump", lat["UI dump (uiautomator dump + parse)"][0], "ms", higher_is_better=False)
-    direct, over_adb = step_rates(1.5 if quick else 5.0)
+    direct, over_adb = step_rates(0.2 if tiny else 1.5 if quick else 5.0)
     result.add("steps_per_s/sim_direct", direct, "steps/s")
     result.add("steps_per_s/through_adb", over_adb, "steps/s")
-    faults = fault_run(200, 0.12)
+    faults = fault_run(fault_episodes, 0.12)
     bound_s = FAULT_TIMEOUT_S * (FAULT_RETRIES + 1) * 8  # generous: ~8 device calls per step, each retried
     result.add("faults/injected_rate", 100 * faults["injected"] / max(1, faults["requests"]), "%", target=10.0)
-    result.add("faults/episodes_finished", faults["episodes"] + faults["reset_failures"], "episodes", target=200)
+    result.add("faults/episodes_finished", faults["episodes"] + faults["reset_failures"], "episodes",
+               target=fault_episodes)
     result.add("faults/faulty_truncated_with_error", 100 * faults["faulty_with_error"] / max(1, faults["faulty"]),
                "%", target=100.0)
-    result.add("faults/escaped_exceptions", faults["escaped_exceptions"], "", target=0, higher_is_better=False)
-    result.add("faults/silent_mismatches", faults["silent_mismatches"], "", target=0, higher_is_better=False)
+    result.add("faults/escaped_exceptions", faults["escaped_exceptions"], "exceptions", target=0,
+               higher_is_better=False)
+    result.add("faults/silent_mismatches", faults["silent_mismatches"], "episodes", target=0, higher_is_better=False)
     result.add("faults/max_step_s", faults["max_step_s"], "s", target=bound_s, higher_is_better=False)
-    result.tables.append(markdown_table(["fault run (200 expert episodes, General)", "value"],
+    result.tables.append(markdown_table([f"fault run ({fault_episodes} expert episodes, General)", "value"],
                                         [[k, f"{v:g}"] for k, v in faults.items()]))
     result.notes.append(
         f"Raw screenshots are {png_ms / raw_ms:.1f}x faster than PNG through the same stack "

@@ -40,7 +40,7 @@ from android_gym.evaluators.factory import make_evaluator
 from android_gym.evaluators.mllm import MllmEvaluator, MllmJudgeConfig
 from android_gym.tasks.base import Task
 from android_gym.testing.tiny_vlm import build_tiny_idefics3
-from benchmarks.result import Result, markdown_table
+from benchmarks.result import Result, is_tiny, markdown_table
 
 SUITES = {"general": "android_gym/General-v0", "webshop": "android_gym/WebShop-v0"}
 SCREEN_WIDTH_PX = 360
@@ -159,10 +159,11 @@ def calls_saved(tasks_per_round: int, rounds: int, seed: int = 0) -> tuple[float
     return stats["cache/saved_fraction"], first_round, int(stats["cache/requests"])
 
 
-def batch_ratio(judge: MllmEvaluator, cases: Sequence[Case], repeats: int) -> tuple[float, float, float]:
-    """(batched / sequential time, sequential s per call, batched s per call) for `BATCH_ENVS` requests."""
+def batch_ratio(judge: MllmEvaluator, cases: Sequence[Case], repeats: int,
+                envs: int = BATCH_ENVS) -> tuple[float, float, float]:
+    """(batched / sequential time, sequential s per call, batched s per call) for `envs` requests."""
     items = [(c.task, Observation(None, c.observation.screenshot, c.observation.last_action))
-             for c in cases[:BATCH_ENVS]]
+             for c in cases[:envs]]
     judge.judge_batch(items)  # warm-up (first-call allocations)
     sequential = batched = float("inf")
     for _ in range(repeats):
@@ -185,8 +186,14 @@ def plugged_judges(judges: Sequence[tuple[str, dict[str, Any] | None]] | None) -
 
 
 def run(quick: bool, out: Path, judges: Sequence[tuple[str, dict[str, Any] | None]] | None = None) -> Result:
-    """Measure judge accuracy, calls saved and latency; `quick` plays fewer episodes and repeats less."""
-    episodes = 40 if quick else 100
+    """Measure judge accuracy, calls saved and latency; `quick` plays fewer episodes and repeats less.
+
+    Tiny mode (`DISTRL_BENCH_TINY`): 2 episodes per agent (4 screens), batches of 2, one repeat, 2 tasks x 2
+    rounds.
+    """
+    tiny_mode = is_tiny()
+    episodes = 2 if tiny_mode else 40 if quick else 100
+    envs = 2 if tiny_mode else BATCH_ENVS
     suites = ["general"] if quick else list(SUITES)
     result = Result(config={"episodes_per_agent_and_suite": episodes, "suites": suites, "noise": NOISE,
                             "screen_width_px": SCREEN_WIDTH_PX, "torch_threads": _torch_threads()})
@@ -197,14 +204,15 @@ def run(quick: bool, out: Path, judges: Sequence[tuple[str, dict[str, Any] | Non
                         f"from the expert and a noisy agent ({NOISE:.0%} random actions) on {', '.join(suites)}; "
                         "ground truth: the sim's oracle. Model judges see the screen and the previous action only.")
     rows = []
-    oracle_us = oracle_us_per_call(cases, 20 if quick else 100)
+    oracle_us = oracle_us_per_call(cases, 1 if tiny_mode else 20 if quick else 100)
     result.add("oracle/us_per_call", oracle_us, "µs", target=50.0, higher_is_better=False)
     rows.append(_row("oracle (state checks)", score(OracleEvaluator(), cases, with_state=True), oracle_us * 1e-6))
 
-    saved, saved_first, requests = calls_saved(10 if quick else 30, 4)
+    rounds = 2 if tiny_mode else 4
+    saved, saved_first, requests = calls_saved(2 if tiny_mode else 10 if quick else 30, rounds)
     result.add("cache/calls_saved_expert", 100 * saved, "%", target=50.0)
     result.notes.append(f"Caching on expert episodes (judge called every step, {requests} requests, each task "
-                        f"attempted 4 times with different seeds): {saved:.0%} of calls avoided; first attempts "
+                        f"attempted {rounds} times with different seeds): {saved:.0%} of calls avoided; first attempts "
                         f"alone: {saved_first:.0%}.")
 
     with tempfile.TemporaryDirectory() as folder:
@@ -213,14 +221,16 @@ def run(quick: bool, out: Path, judges: Sequence[tuple[str, dict[str, Any] | Non
         metrics = score(tiny, cases, with_state=False)
         rows.append(_row("tiny Idefics3, random weights (chance)", metrics, metrics["s_per_call"]))
         result.add("tiny_mllm/balanced_accuracy", 100 * metrics["balanced_accuracy"], "%")
-        repeats = 3 if quick else 10
-        ratio, sequential_s, batched_s = batch_ratio(tiny, cases, repeats)
-        result.add("tiny_mllm/batched_over_sequential_8", ratio, "x", target=1.0, higher_is_better=False)
+        repeats = 1 if tiny_mode else 3 if quick else 10
+        ratio, sequential_s, batched_s = batch_ratio(tiny, cases, repeats, envs)
+        result.add(f"tiny_mllm/batched_over_sequential_{envs}", ratio, "x", target=1.0, higher_is_better=False)
         result.add("tiny_mllm/ms_per_call_sequential", 1000 * sequential_s, "ms")
         plain = MllmEvaluator(MllmJudgeConfig(str(path), reuse_prefix=False))
-        plain_ratio, plain_sequential_s, plain_batched_s = batch_ratio(plain, cases, max(1, repeats // 2))
+        plain_ratio, plain_sequential_s, plain_batched_s = batch_ratio(plain, cases, max(1, repeats // 2),
+                                                                      envs)
         result.tables.append(markdown_table(
-            ["tiny Idefics3, 8 envs", "one by one (ms/call)", "one batch of 8 (ms/call)", "batched / sequential"],
+            [f"tiny Idefics3, {envs} envs", "one by one (ms/call)", f"one batch of {envs} (ms/call)",
+             "batched / sequential"],
             [["shared-prefix reuse (default)", f"{1000 * sequential_s:.1f}", f"{1000 * batched_s:.1f}",
               f"{ratio:.2f}"],
              ["no prefix reuse", f"{1000 * plain_sequential_s:.1f}", f"{1000 * plain_batched_s:.1f}",

@@ -30,7 +30,7 @@ from android_gym.sim.latency import LatencyConfig
 from android_gym.testing.envs import LatencyEnv
 from android_gym.vector import AsyncEnvPool, PoolConfig
 from android_gym.vector.vector_env import EnvFactory
-from benchmarks.result import Result, markdown_table
+from benchmarks.result import Result, is_tiny, markdown_table
 
 TIME_SCALE = 0.01
 """Emulator seconds -> benchmark seconds: a 1.5 s median step becomes 15 ms, a 12 s median reset 120 ms."""
@@ -77,17 +77,17 @@ def lockstep_steps_per_s(kind: str, n: int, seconds: float) -> float:
         envs.close()
 
 
-def pool_steps_per_s(n: int, seconds: float) -> tuple[float, float]:
+def pool_steps_per_s(n: int, seconds: float, warmup_s: float = WARMUP_S) -> tuple[float, float]:
     """(steps/s, env utilisation) of the pool driven asynchronously with an instant policy for `seconds`.
 
     Utilisation: the delays each env completed over the time it took, from its first result after the clock
     started to its last (so that neither the command each env has in flight when the clock starts nor the one when
-    it stops, drawn but not yet done, biases anything).
+    it stops, drawn but not yet done, biases anything). `warmup_s`: seconds before the clock starts.
     """
     with AsyncEnvPool(latency_envs(n), POOL_CONFIG) as pool:
         pool.reset(seeds=0)
         pool.send(np.zeros(n, np.int64))
-        start = time.perf_counter() + WARMUP_S  # every env starts a fresh episode: skip to the steady state first
+        start = time.perf_counter() + warmup_s  # every env starts a fresh episode: skip to the steady state first
         steps, delay_s, first_s, last_s = 0, np.zeros(n), np.full(n, np.nan), np.zeros(n)
         while time.perf_counter() < start + seconds:
             result = pool.recv(min_envs=1)
@@ -110,14 +110,15 @@ def pool_steps_per_s(n: int, seconds: float) -> tuple[float, float]:
     return steps / wall_s, float(delay_s[busy].sum() / (last_s[busy] - first_s[busy]).sum())
 
 
-def overhead_us(seconds: float) -> tuple[float, float]:
+def overhead_us(seconds: float, direct_steps: int = 20_000) -> tuple[float, float]:
     """(round-trip overhead per step with one zero-latency env, parent CPU per step with 8 envs), microseconds.
 
-    The round trip is the pool's wall time per step minus the env's own in-process step time.
+    The round trip is the pool's wall time per step minus the env's own in-process step time (timed over
+    `direct_steps` steps).
     """
     env = LatencyEnv(episode_steps=10**9)
     env.reset(seed=0)
-    start, count = time.perf_counter(), 20_000
+    start, count = time.perf_counter(), direct_steps
     for _ in range(count):
         env.step(0)
     direct_s = (time.perf_counter() - start) / count
@@ -171,23 +172,30 @@ def _android_env_fns(n: int) -> list[EnvFactory] | None:
 
 
 def run(quick: bool, out: Path | None = None) -> Result:
-    """Measure everything; `quick` uses ~2 s per measurement (the full suite ~5 s). `out` is unused (no plots)."""
-    seconds = 2.0 if quick else 5.0
+    """Measure everything; `quick` uses ~2 s per measurement (the full suite ~5 s). `out` is unused (no plots).
+
+    Tiny mode (`DISTRL_BENCH_TINY`): 2 envs, 0.2 s per measurement, no warm-up, 2 envs per memory figure.
+    """
+    tiny = is_tiny()
+    seconds = 0.2 if tiny else 2.0 if quick else 5.0
+    sizes = (2,) if tiny else SIZES
+    warmup_s = 0.0 if tiny else WARMUP_S
+    memory_envs = 2 if tiny else 8
     result = Result(config={"latency": "emulator", "time_scale": TIME_SCALE, "episode_steps": EPISODE_STEPS,
-                            "seconds_per_measurement": seconds, "sizes": list(SIZES),
+                            "seconds_per_measurement": seconds, "sizes": list(sizes), "warmup_s": warmup_s,
                             "start_method": POOL_CONFIG.start_method})
     rows = []
-    for n in SIZES:
+    for n in sizes:
         sync = lockstep_steps_per_s("sync", n, seconds)
         async_ = lockstep_steps_per_s("async", n, seconds)
-        pool, utilisation = pool_steps_per_s(n, seconds)
+        pool, utilisation = pool_steps_per_s(n, seconds, warmup_s)
         bound = bound_steps_per_s(n)
         result.add(f"steps_per_s/sync_vector_env/N={n}", sync, "steps/s")
         result.add(f"steps_per_s/async_vector_env/N={n}", async_, "steps/s")
         result.add(f"steps_per_s/pool/N={n}", pool, "steps/s")
         result.add(f"steps_per_s/bound/N={n}", bound, "steps/s")
         result.add(f"pool_efficiency/N={n}", 100 * utilisation, "%", target=90.0)
-        if n == SIZES[-1]:
+        if n == sizes[-1]:
             result.add(f"speedup_vs_lockstep_async/N={n}", pool / async_, "x", target=2.0)
             result.add(f"speedup_vs_lockstep_sync/N={n}", pool / sync, "x")
         rows.append([n, f"{sync:,.0f}", f"{async_:,.0f}", f"{pool:,.0f}", f"{bound:,.0f}",
@@ -195,14 +203,15 @@ def run(quick: bool, out: Path | None = None) -> Result:
                      f"{pool / sync:.1f}x"])
     table = markdown_table(["N", "(a) SyncVectorEnv", "(b) AsyncVectorEnv", "(c) pool", "(d) bound N/latency",
                             "pool efficiency (utilisation)", "pool / preset bound", "pool / (b)", "pool / (a)"], rows)
-    roundtrip_us, parent_cpu_us = overhead_us(1.0 if quick else 3.0)
+    roundtrip_us, parent_cpu_us = overhead_us(seconds if tiny else 1.0 if quick else 3.0,
+                                             1_000 if tiny else 20_000)
     result.add("pool_overhead_us_per_step/round_trip", roundtrip_us, "us", target=200.0, higher_is_better=False)
     result.add("pool_overhead_us_per_step/parent_cpu_N=8", parent_cpu_us, "us")
     memory_rows = []
-    rss, pss = memory_per_env_mib(latency_envs(8, "off"))
+    rss, pss = memory_per_env_mib(latency_envs(memory_envs, "off"))
     result.add("memory_per_env/latency_env_rss", rss, "MiB")
     memory_rows.append(["LatencyEnv", f"{rss:.1f}", f"{pss:.1f}"])
-    android_fns = _android_env_fns(4)
+    android_fns = _android_env_fns(2 if tiny else 4)
     if android_fns is not None:
         rss, pss = memory_per_env_mib(android_fns)
         result.add("memory_per_env/android_env_rss", rss, "MiB")

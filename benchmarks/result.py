@@ -2,8 +2,25 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import asdict, dataclass, field
 from typing import Any
+
+TINY_ENV = "DISTRL_BENCH_TINY"
+"""Environment variable that shrinks every benchmark to seconds (see `is_tiny`)."""
+
+
+def is_tiny() -> bool:
+    """Whether the tiny mode is on: `DISTRL_BENCH_TINY` set to anything but "", "0", "false" or "no".
+
+    In tiny mode every benchmark runs the same code paths as the quick suite with the fewest sizes, episodes and
+    seconds, so that the whole suite takes seconds: its numbers prove that the code runs, not how fast it is. The
+    runner records the mode in results.json and in the report's title.
+
+    Returns:
+        True when tiny mode is on.
+    """
+    return os.environ.get(TINY_ENV, "").strip().lower() not in ("", "0", "false", "no")
 
 
 @dataclass
@@ -44,7 +61,13 @@ class Result:
 
     def add(self, name: str, value: float, unit: str, target: float | None = None,
             higher_is_better: bool = True) -> Figure:
-        """Record a figure and return it."""
+        """Record a figure and return it.
+
+        Raises:
+            ValueError: `unit` is empty (every figure in results.json carries its unit; counts name what they count).
+        """
+        if not unit.strip():
+            raise ValueError(f"`unit` of figure {name!r} is empty; give its unit (e.g. 's', '%', 'episodes')")
         fig = Figure(name, float(value), unit, target, higher_is_better)
         self.figures.append(fig)
         return fig

@@ -4,18 +4,24 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
+import difflib
 import importlib
+import importlib.metadata
+import inspect
 import json
+import math
 import os
 import platform
 import shutil
+import subprocess
 import sys
 import time
 import traceback
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
-from benchmarks.result import Result, markdown_table
+from benchmarks.result import TINY_ENV, Result, is_tiny, markdown_table
 
 BENCHMARKS: dict[str, str] = {
     "sim": "benchmarks.sim",
@@ -29,50 +35,121 @@ BENCHMARKS: dict[str, str] = {
 """Benchmark name -> module exposing `run(quick: bool, out: Path) -> Result`."""
 
 
+PACKAGES = ("distrl", "gymnasium", "numpy", "torch", "transformers", "stable-baselines3", "matplotlib", "adbutils",
+            "pillow", "ray")
+"""Distributions whose versions results.json records ("not installed" where absent)."""
+OUTPUT_FILES = ("results.json", "report.md")
+"""What marks a folder as an earlier run's output (`--force` replaces only such folders, or empty ones)."""
+
+
 def machine_facts() -> dict[str, Any]:
-    """Facts about the machine a result came from."""
-    import numpy
+    """Facts about the machine a result came from: OS, CPU count and model, memory (GiB), accelerator."""
     import torch
 
-    import android_gym
-
+    cpu_model = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo") as f:
+            cpu_model = next((line.split(":", 1)[1].strip() for line in f if line.startswith("model name")),
+                             cpu_model)
+    except OSError:  # not Linux: platform's answer stands
+        pass
+    try:
+        memory_gib = round(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30, 1)
+    except (ValueError, OSError, AttributeError):
+        memory_gib = None
+    cuda = torch.cuda.is_available()
     return {"python": platform.python_version(), "platform": platform.platform(), "cpus": os.cpu_count(),
-            "torch": torch.__version__, "numpy": numpy.__version__, "android_gym": android_gym.__version__,
-            "cuda": torch.cuda.is_available()}
+            "cpu_model": cpu_model, "memory_gib": memory_gib, "torch": torch.__version__, "cuda": cuda,
+            "gpu": torch.cuda.get_device_name(0) if cuda else None}
+
+
+def versions() -> dict[str, str]:
+    """Installed versions of `PACKAGES`, plus the git commit of this checkout ("unknown" outside git)."""
+    found = {}
+    for name in PACKAGES:
+        try:
+            found[name] = importlib.metadata.version(name)
+        except importlib.metadata.PackageNotFoundError:
+            found[name] = "not installed"
+    try:  # a tarball or wheel install has no git: the versions above still say what ran
+        commit = subprocess.run(["git", "describe", "--always", "--dirty"], capture_output=True, text=True,
+                                timeout=5, cwd=Path(__file__).resolve().parent, check=True).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        commit = "unknown"
+    found["git"] = commit or "unknown"
+    return found
+
+
+def about(module: ModuleType) -> str:
+    """The first paragraph of a benchmark module's docstring, on one line (the report's "How to read this")."""
+    doc = inspect.getdoc(module) or ""
+    return " ".join(doc.split("\n\n", 1)[0].split())
 
 
 def run(names: list[str], quick: bool, out: Path) -> dict[str, Any]:
-    """Run `names` into `out`; a crashing benchmark is recorded with its traceback and the others still run."""
-    results: dict[str, Any] = {"suite": "quick" if quick else "full", "date": dt.datetime.now(dt.UTC).isoformat(),
-                               "machine": machine_facts(), "benchmarks": {}}
+    """Run `names` into `out`; a crashing benchmark is recorded with its traceback and the others still run.
+
+    Writes `out/results.json` (date, the runner's config, versions, machine facts, then per benchmark its status,
+    seconds, figures with units and targets, tables, plots, config, notes, or its traceback) and `out/report.md`.
+    Non-finite figures (an unbounded speed-up) are written as the strings "inf", "-inf", "nan" so that the file
+    stays strict JSON.
+
+    Returns:
+        The results as written (figures as floats).
+    """
+    results: dict[str, Any] = {
+        "suite": "quick" if quick else "full", "date": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+        "config": {"suite": "quick" if quick else "full", "benchmarks": list(names), "tiny": is_tiny(),
+                   "out": str(out), "env": {k: os.environ[k] for k in (TINY_ENV, "ANDROID_GYM_JUDGE")
+                                            if k in os.environ}},
+        "versions": versions(), "machine": machine_facts(), "benchmarks": {}}
     for name in names:
         print(f"[benchmarks] {name} ...", flush=True)
         start = time.perf_counter()
+        entry: dict[str, Any] = {}
         try:
             module = importlib.import_module(BENCHMARKS[name])
+            entry["about"] = about(module)
             result: Result = module.run(quick=quick, out=out)
-            entry = {"status": "ok", **result.to_json()}
+            entry = {"status": "ok", **entry, **result.to_json()}
         except Exception:  # noqa: BLE001  (a benchmark's crash is data for the report, not the end of the run)
-            entry = {"status": "failed", "traceback": traceback.format_exc()}
+            entry = {"status": "failed", **entry, "traceback": traceback.format_exc()}
             print(entry["traceback"], file=sys.stderr)
         entry["seconds"] = round(time.perf_counter() - start, 1)
         results["benchmarks"][name] = entry
         print(f"[benchmarks] {name}: {entry['status']} in {entry['seconds']} s", flush=True)
-    (out / "results.json").write_text(json.dumps(results, indent=2, default=str))
+    (out / "results.json").write_text(json.dumps(_finite(results), indent=2, default=str, allow_nan=False))
     (out / "report.md").write_text(report(results))
     return results
 
 
+def _finite(data: Any) -> Any:
+    """`data` with every non-finite float replaced by its name ("inf", "-inf", "nan")."""
+    if isinstance(data, float) and not math.isfinite(data):
+        return str(data)
+    if isinstance(data, dict):
+        return {k: _finite(v) for k, v in data.items()}
+    if isinstance(data, (list, tuple)):
+        return [_finite(v) for v in data]
+    return data
+
+
 def report(results: dict[str, Any]) -> str:
     """The Markdown report: a headline table of every figure with its target, then each benchmark's tables."""
-    m = results["machine"]
-    lines = [f"# Benchmark report ({results['suite']} suite)", "",
-             f"{results['date']} — {m['cpus']} CPUs, Python {m['python']}, torch {m['torch']}, "
-             f"CUDA {'yes' if m['cuda'] else 'no'}", "", "## Headline figures", ""]
+    m, v = results["machine"], results["versions"]
+    lines = [f"# Benchmark report ({results['suite']} suite{', TINY mode' if results['config']['tiny'] else ''})",
+             "", f"{results['date']} — {m['cpus']} CPUs ({m['cpu_model']}), {m['memory_gib']} GiB, "
+             f"Python {m['python']}, torch {m['torch']}, CUDA {'yes (' + str(m['gpu']) + ')' if m['cuda'] else 'no'}"
+             f", git {v['git']}", ""]
+    if results["config"]["tiny"]:
+        lines += [f"> **Tiny mode** (`{TINY_ENV}=1`): every benchmark ran its code paths on the smallest sizes "
+                  "for seconds. These numbers prove that the suite runs, not what the system achieves; missed "
+                  "targets below are expected.", ""]
+    lines += ["## Headline figures", ""]
     rows = []
     for name, entry in results["benchmarks"].items():
         if entry["status"] != "ok":
-            rows.append([name, "FAILED (see below)", "", "", ""])
+            rows.append([name, "(none: the benchmark crashed; traceback in its section)", "", "", "**FAILED**"])
             continue
         for f in entry["figures"]:
             target = "" if f["target"] is None else f"{'≥' if f['higher_is_better'] else '≤'} {f['target']:g}"
@@ -81,6 +158,8 @@ def report(results: dict[str, Any]) -> str:
     lines += [markdown_table(["benchmark", "figure", "value", "target", "status"], rows), ""]
     for name, entry in results["benchmarks"].items():
         lines += [f"## {name}", "", f"_{entry['seconds']} s_", ""]
+        if entry.get("about"):
+            lines += [f"_How to read this:_ {entry['about']} (More in `benchmarks/README.md`, section {name}.)", ""]
         if entry["status"] != "ok":
             lines += ["```", entry["traceback"].rstrip(), "```", ""]
             continue
@@ -101,18 +180,32 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--suite", choices=("quick", "full"), default="quick")
     p.add_argument("--only", nargs="+", metavar="NAME", help=f"a subset of: {', '.join(BENCHMARKS)}")
     p.add_argument("--out", required=True, help="output folder (must not exist unless --force)")
-    p.add_argument("--force", action="store_true", help="overwrite an existing output folder")
+    p.add_argument("--force", action="store_true",
+                   help="replace an existing output folder (an earlier run's output, or an empty folder)")
     args = parser.parse_args(argv)
-    names = args.only or list(BENCHMARKS)
+    names = list(dict.fromkeys(args.only or BENCHMARKS))  # in the order given, each once
     unknown = [n for n in names if n not in BENCHMARKS]
     if unknown:
-        parser.error(f"unknown benchmark(s) {unknown}; known: {', '.join(BENCHMARKS)}")
+        hints = [f"{n!r} (did you mean {close[0]!r}?)" if (close := difflib.get_close_matches(n, BENCHMARKS, 1))
+                 else repr(n) for n in unknown]
+        parser.error(f"`--only`: unknown benchmark(s) {', '.join(hints)}; known: {', '.join(BENCHMARKS)}")
     out = Path(args.out)
     if out.exists():
         if not args.force:
-            parser.error(f"output folder {out} exists; pass --force to overwrite it")
+            parser.error(f"`--out`: output folder {out} exists; pass --force to overwrite it, or choose another")
+        if not out.is_dir() or not _is_replaceable(out):
+            parser.error(f"`--out`: {out} is not an earlier benchmark output (no {' or '.join(OUTPUT_FILES)}) and "
+                         "is not empty; --force replaces only those. Choose a new folder")
         shutil.rmtree(out)
     out.mkdir(parents=True)
     results = run(names, quick=args.suite == "quick", out=out)
     print(f"wrote {out / 'report.md'} and {out / 'results.json'}")
-    return 0 if all(e["status"] == "ok" for e in results["benchmarks"].values()) else 1
+    failed = [n for n, e in results["benchmarks"].items() if e["status"] != "ok"]
+    if failed:
+        print(f"failed: {', '.join(failed)} (tracebacks in {out / 'report.md'})", file=sys.stderr)
+    return 1 if failed else 0
+
+
+def _is_replaceable(out: Path) -> bool:
+    """Whether `--force` may delete `out`: it is empty or holds an earlier run's results.json or report.md."""
+    return not any(out.iterdir()) or any((out / name).is_file() for name in OUTPUT_FILES)

@@ -13,7 +13,7 @@ from stable_baselines3 import PPO
 from stable_baselines3.common.callbacks import BaseCallback
 
 from android_gym.wrappers import make_sb3_env
-from benchmarks.result import Result, markdown_table
+from benchmarks.result import Result, is_tiny, markdown_table
 
 
 class _Deadline(BaseCallback):
@@ -44,17 +44,21 @@ def success_rate(model: PPO, split: str, episodes: int, seed: int = 0) -> float:
 
 
 def run(quick: bool, out: Path) -> Result:
-    """Train PPO for the budget and report train/test success."""
+    """Train PPO for the budget and report train/test success (tiny mode: 256 steps, 3 evaluation episodes)."""
+    tiny = is_tiny()
     minutes = 1.0 if quick else 20.0
-    episodes = 50 if quick else 200
+    episodes = 3 if tiny else 50 if quick else 200
+    n_steps = 128 if tiny else 512
+    total_steps = 2 * n_steps if tiny else 10**9  # tiny: two rollouts and their updates; else the deadline stops it
     env = make_sb3_env("android_gym/General-v0", screenshot_width=0)
-    model = PPO("MultiInputPolicy", env, n_steps=512, batch_size=128, seed=0, device="cpu", verbose=0)
+    model = PPO("MultiInputPolicy", env, n_steps=n_steps, batch_size=min(128, n_steps), seed=0, device="cpu",
+                verbose=0)
     start = time.monotonic()
-    model.learn(total_timesteps=10**9, callback=_Deadline(minutes * 60))
+    model.learn(total_timesteps=total_steps, callback=_Deadline(minutes * 60))
     elapsed = time.monotonic() - start
     train_rate, test_rate = success_rate(model, "train", episodes), success_rate(model, "test", episodes, 10_000)
-    result = Result(config={"algorithm": "PPO (SB3 defaults, n_steps 512)", "minutes": minutes,
-                            "eval_episodes": episodes})
+    result = Result(config={"algorithm": f"PPO (SB3 defaults, n_steps {n_steps})", "minutes": minutes,
+                            "max_env_steps": total_steps, "eval_episodes": episodes})
     result.add("ppo/train_success", 100 * train_rate, "%")
     result.add("ppo/test_success", 100 * test_rate, "%")
     result.add("ppo/env_steps_per_s", model.num_timesteps / elapsed, "steps/s")

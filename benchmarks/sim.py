@@ -11,7 +11,7 @@ import numpy as np
 
 import android_gym  # noqa: F401  (registers the env ids)
 from android_gym.actions import ActionType, action_space
-from benchmarks.result import Result, markdown_table
+from benchmarks.result import Result, is_tiny, markdown_table
 
 SUITES = {"general": "android_gym/General-v0", "webshop": "android_gym/WebShop-v0"}
 
@@ -77,9 +77,13 @@ def memory_per_env_mib(env_id: str, n: int = 16) -> float:
 
 
 def run(quick: bool, out: Path) -> Result:
-    """Measure the sim's figures; `quick` uses fewer episodes and shorter timings."""
-    result = Result(config={"episodes_per_split": 200 if not quick else 100, "perturbations": "default"})
-    episodes = result.config["episodes_per_split"]
+    """Measure the sim's figures; `quick` uses fewer episodes and shorter timings, tiny mode the fewest."""
+    tiny = is_tiny()
+    episodes = 3 if tiny else 100 if quick else 200
+    seconds = 0.2 if tiny else 2.0 if quick else 8.0
+    memory_envs = 2 if tiny else 8 if quick else 16
+    result = Result(config={"episodes_per_split": episodes, "perturbations": "default",
+                            "seconds_per_throughput": seconds, "envs_for_memory": memory_envs})
     rows = []
     for suite, env_id in SUITES.items():
         row = [suite]
@@ -92,12 +96,11 @@ def run(quick: bool, out: Path) -> Result:
         row.append(f"{100 * rate:.1f}%")
         rows.append(row)
     result.tables.append(markdown_table(["suite", "expert train", "expert test", "random agent"], rows))
-    seconds = 2.0 if quick else 8.0
     elements = throughput(SUITES["general"], 0, seconds)
     pixels = throughput(SUITES["general"], 224, seconds)
     result.add("steps_per_s/elements_only", elements, "steps/s", target=2000)
     result.add("steps_per_s/screenshot_224", pixels, "steps/s", target=300)
-    mem = memory_per_env_mib(SUITES["general"], 8 if quick else 16)
+    mem = memory_per_env_mib(SUITES["general"], memory_envs)
     result.add("memory_per_env", mem, "MiB")
     result.tables.append(markdown_table(
         ["observation", "steps/s (one core)"], [["UI elements only", f"{elements:,.0f}"],

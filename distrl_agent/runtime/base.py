@@ -112,8 +112,11 @@ class WorkerBook:
                               f"{self.max_restarts}); last error:\n{self.last_error[index] or 'killed (no traceback)'}")
 
     def in_progress(self, is_sync: bool, round_episodes: int | None) -> int:
-        """Episodes a worker loses when it dies now: every slot while collecting asynchronously (slots restart at
-        once), the slots its round keeps busy while it owes one (`round_episodes`), none between rounds."""
+        """Episodes a worker loses when it dies now.
+
+        Every slot while collecting asynchronously (a slot starts its next episode at once), the slots its round
+        keeps busy while it owes one (`round_episodes`), none between rounds.
+        """
         if not is_sync:
             return self.envs_per_worker
         return min(self.envs_per_worker, round_episodes) if round_episodes else 0

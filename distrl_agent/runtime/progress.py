@@ -101,6 +101,7 @@ class Progress:
                         dynamic_ncols=True, mininterval=1.0, disable=not enabled)
         self.recent: deque[bool] = deque(maxlen=200)
         self._last = 0.0
+        self._elapsed_s = start_s
 
     @property
     def success(self) -> float:
@@ -112,9 +113,10 @@ class Progress:
         for d in deliveries:
             self.recent.extend(d.successes)
 
-    def show(self, elapsed_s: float, session_s: float, stats: dict[str, float], version: int,
+    def show(self, elapsed_s: float, session_s: float, session_steps: float, stats: dict[str, float], version: int,
              test_success: float | None) -> None:
-        """Refresh the bar at most once a second."""
+        """Refresh the bar at most once a second (throughput: this session's steps over its seconds)."""
+        self._elapsed_s = elapsed_s
         if time.monotonic() - self._last < 1.0:
             return
         self._last = time.monotonic()
@@ -123,10 +125,11 @@ class Progress:
         self.bar.set_postfix(steps=steps, episodes=int(stats.get("runtime/episodes", 0)),
                              success=f"{self.success:.2f}",
                              test="-" if test_success is None else f"{test_success:.2f}", updates=version,
-                             steps_per_s=f"{stats.get('runtime/session_steps', 0) / max(session_s, 1e-9):.0f}",
+                             steps_per_s=f"{session_steps / max(session_s, 1e-9):.0f}",
                              refresh=False)
         self.bar.refresh()
 
     def close(self) -> None:
-        """Close the bar."""
+        """Show the final elapsed time and close the bar."""
+        self.bar.n = int(min(self._elapsed_s, self.bar.total))
         self.bar.close()

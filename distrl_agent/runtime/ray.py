@@ -1,7 +1,8 @@
 """The Ray runtime (`runtime.runtime=ray`, `pip install ".[ray]"`): workers and the learner as Ray actors.
 
-The actors run the same classes as the local runtime: `RayWorker` wraps a `WorkerShell` (whose `Worker` collects in a
-background thread of the actor), and the learner actor is `Learner` itself. Dataflow (driven by `train.run_loop`):
+The actors run the same classes as the local runtime: `RayWorker` (runtime/ray_actors.py) wraps a `WorkerShell`
+(whose `Worker` collects in a background thread of the actor), and the learner actor is `Learner` itself. Dataflow
+(driven by `train.run_loop`):
 
     worker actor i:  WorkerShell.collect_step() in a thread -> bounded outbox
     driver:          one `collect` call in flight per worker; `ray.wait` returns whichever finish first; each result
@@ -25,31 +26,19 @@ import os
 import socket
 import threading
 import time
-import traceback
 from typing import Any
 
 from distrl_agent.config import TrainConfig
 from distrl_agent.errors import ClusterError, WorkerError
 from distrl_agent.runtime.base import Delivery, WorkerBook
 from distrl_agent.runtime.local import default_workers
+from distrl_agent.runtime.ray_actors import RayLearner, RayWorker, import_ray
+
+__all__ = ["RayLearner", "RayRuntime", "RayWorker", "import_ray", "resolve_address"]
 
 log = logging.getLogger("distrl")
 COLLECT_WAIT_S = 0.25  # a collect call returns after this long even if no episode finished (keeps stats fresh)
 MAX_CONSECUTIVE_FAILURES = 20  # calls to one worker failing in a row, never answering in between, fail the run
-
-
-def import_ray() -> Any:
-    """The `ray` module.
-
-    Raises:
-        ClusterError: Ray is not installed (the message names the extra to install).
-    """
-    try:
-        import ray
-    except ImportError as e:
-        raise ClusterError('the Ray runtime needs Ray: pip install ".[ray]" (the `ray` extra of distrl), or use '
-                           "runtime.runtime=local") from e
-    return ray
 
 
 def resolve_address(address: str, timeout_s: float) -> str:
@@ -73,121 +62,6 @@ def resolve_address(address: str, timeout_s: float) -> str:
         raise ClusterError(f"`runtime.address` {resolved!r} did not answer within {timeout_s} s "
                            f"(`runtime.connect_timeout_s`): {e}. Is `ray start --head` running there?") from e
     return resolved
-
-
-class RayWorker:
-    """A Ray actor around one `WorkerShell`; asynchronous collection runs in a background thread.
-
-    Args:
-        index: the worker index.
-        config: the run's config.
-    """
-
-    def __init__(self, index: int, config: TrainConfig) -> None:
-        self.index, self.config = index, config
-        self.shell: Any = None
-        self._thread: threading.Thread | None = None
-        self._stop = threading.Event()
-        self._error = ""
-        self._start_lock = threading.Lock()  # methods run on two threads (max_concurrency=2)
-
-    def _ensure_started(self) -> None:
-        with self._start_lock:
-            self._start_unlocked()
-
-    def _start_unlocked(self) -> None:
-        if self.shell is None:
-            import torch
-
-            from distrl_agent.runtime.shell import WorkerShell
-            from distrl_agent.runtime.worker import Worker
-
-            torch.set_num_threads(1)
-            rt = self.config.runtime
-            shell = WorkerShell(Worker(self.index, self.config.env, rt.envs_per_worker,
-                                       seed=rt.seed * 1000 + self.index), rt.worker_buffer_trajectories)
-            shell.start()
-            self.shell = shell
-
-    def pid(self) -> int:
-        """The actor's process id (for fault injection)."""
-        return os.getpid()
-
-    def set_weights(self, version: int, weights: dict, published_at: float) -> None:
-        """Offer newer weights; the collection thread adopts them before its next step."""
-        self._ensure_started()
-        self.shell.offer(version, weights, published_at)
-
-    def collect(self, timeout_s: float) -> tuple[list, dict]:
-        """Finished trajectories since the last call (waiting up to `timeout_s` seconds), and an info dict.
-
-        Raises:
-            WorkerError: the collection thread failed (with its traceback).
-        """
-        with self._start_lock:
-            self._start_unlocked()
-            if self._thread is None:
-                self._thread = threading.Thread(target=self._collect_forever, daemon=True)
-                self._thread.start()
-        if self._error:
-            raise WorkerError(f"worker {self.index}: collection failed:\n{self._error}")
-        trajectories = self.shell.outbox.take(timeout_s)
-        return trajectories, self._info(trajectories)
-
-    def run_round(self, version: int, weights: dict, published_at: float, episodes: int) -> tuple[list, dict]:
-        """Synchronous mode: play `episodes` episodes with `version`; returns them and an info dict."""
-        self._ensure_started()
-        trajectories = self.shell.run_round(version, weights, published_at, episodes)
-        return trajectories, self._info(trajectories)
-
-    def stop(self) -> None:
-        """Stop collecting and close the environments."""
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join(timeout=10)
-        if self.shell is not None:
-            self.shell.close()
-
-    def _info(self, trajectories: list) -> dict:
-        return {"successes": [t.success for t in trajectories], "steps": sum(t.length for t in trajectories),
-                "stats": self.shell.stats()}
-
-    def _collect_forever(self) -> None:
-        try:
-            while not self._stop.is_set():
-                self.shell.collect_step()
-        except Exception:  # noqa: BLE001  (surfaced by the next `collect`, which the driver treats as a crash)
-            self._error = traceback.format_exc()
-
-
-class RayLearner:
-    """The learner actor behind the calls `train.run_loop` makes on a local `Learner` (ingest is fire-and-forget)."""
-
-    def __init__(self, actor: Any) -> None:
-        self.actor = actor
-        self._ray = import_ray()
-
-    def ingest(self, trajectories: Any) -> None:
-        """Queue a ref (or list) of trajectories on the learner; it runs before any later call."""
-        self.actor.ingest.remote(trajectories)
-
-    def ready(self) -> bool:
-        """Whether the replay holds enough trajectories to train."""
-        return self._ray.get(self.actor.ready.remote())
-
-    def train_steps(self, count: int) -> dict[str, float]:
-        """Up to `count` updates (see `Learner.train_steps`)."""
-        return self._ray.get(self.actor.train_steps.remote(count))
-
-    def weights(self) -> Any:
-        """A ref to the current weights, stored once in the object store."""
-        return self.actor.weights.remote()
-
-    def __getattr__(self, name: str) -> Any:
-        """Any other `Learner` method, called and awaited (stats, save, load, set_policy_weights, get_version)."""
-        method = getattr(self.actor, name)
-        return lambda *args, **kwargs: self._ray.get(method.remote(*args, **kwargs))
-
 
 class RayRuntime:
     """Worker actors on a Ray cluster (implements `runtime.base.Runtime`), plus the learner actor (`connect`).
@@ -309,7 +183,7 @@ class RayRuntime:
         self._calls[info] = (index, trajectories)
 
     def poll(self, timeout_s: float) -> list[Delivery]:
-        """Results of the collect calls that finished (`ray.wait`, up to `timeout_s` s for the first); re-issues them."""
+        """Results of finished collect calls (`ray.wait`, up to `timeout_s` s for the first); re-issues them."""
         ray = import_ray()
         pending = list(self._calls)
         ready, _ = ray.wait(pending, num_returns=1, timeout=timeout_s)

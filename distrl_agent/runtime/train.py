@@ -1,5 +1,6 @@
-"""`train(config)`: the main job — warm start, asynchronous (or synchronous) collection, updates, evaluation,
-checkpoints, metrics and a final summary. `run_loop` wires the dataflow, the same for both runtimes and protocols.
+"""`train(config)`: the main job — warm start, collection, updates, evaluation, checkpoints, metrics, a summary.
+
+`run_loop` wires the dataflow, the same for both runtimes (local, Ray) and both protocols (asynchronous, sync).
 
 Outputs in `run_dir`: config.yaml (the resolved config), metrics.jsonl (+ tb/ when tensorboard is installed),
 checkpoint/ (learner weights, optimiser, replay, counters, RNG, and run_state.json; rewritten every
@@ -111,65 +112,95 @@ def run_loop(config: TrainConfig, learner: Any, runtime: Runtime, state: RunStat
     whenever its replay can train, so it never waits on collection while it has data.
     Synchronous (DigiRL): publish v -> every worker plays `episodes_per_round` episodes with v -> ingest all of
     them -> train -> publish v' -> ...; no worker starts round v' before the learner has published v'.
+    On any exception (a worker that keeps crashing, Ctrl-C) a checkpoint is written before it propagates.
     """
-    rt = config.runtime
-    session_start = time.monotonic()
-    deadline = session_start + max(0.0, rt.minutes * 60 - state.elapsed_s)
+    rt, clock = config.runtime, _Clock(time.monotonic(), config.runtime)
     version = learner.get_version()
     runtime.start(version, learner.weights())  # every worker starts with the learner's weights
     is_ready, metrics = False, {}
-    last_eval = last_checkpoint = last_metrics = session_start
-    last_eval -= rt.eval_every_s  # evaluate once at the start
-    while (now := time.monotonic()) < deadline:
-        if now - last_eval >= rt.eval_every_s:  # the learning curve (learner paused; workers keep collecting)
-            weights = runtime.fetch(learner.weights())
-            rate = evaluate(config, weights, version, "test", min(rt.eval_episodes, 50))
-            state.curve.append({"time_s": round(state.elapsed_s + now - session_start, 1), "version": version,
-                                "test_success": rate})
-            writer.write(version, state.elapsed_s + now - session_start, {"charts/test_success": rate})
-            last_eval = time.monotonic()
-        if now - last_checkpoint >= rt.checkpoint_every_s:  # periodic: a crash loses at most this much
+    try:
+        while (now := time.monotonic()) < clock.deadline(state):
+            if clock.is_due("eval", now, rt.eval_every_s):  # the learning curve (workers keep collecting)
+                _evaluate_into(config, state, writer, runtime.fetch(learner.weights()), version, clock.session(state))
+            if clock.is_due("checkpoint", now, rt.checkpoint_every_s):  # a crash loses at most this much
+                state.checkpoints += 1
+                save_checkpoint(learner, snapshot(state, clock.session_s(), runtime.stats()), run_dir)
+            tick = time.monotonic()
+            # 1. collection: a synchronous round, or whatever has arrived
+            if rt.sync:
+                deliveries = runtime.run_round(version, rt.episodes_per_round, clock.deadline(state))
+            else:
+                deliveries = runtime.poll(timeout_s=0.0 if is_ready else WAIT_S)
+            waited = time.monotonic() - tick
+            # 2. ingestion: whole trajectories only (local: the objects; Ray: refs the learner actor resolves)
+            for delivery in deliveries:
+                learner.ingest(delivery.trajectories)
+            progress.record(deliveries)
+            # 3. training: K updates once the replay is warm
+            train_tick = time.monotonic()
+            step_metrics = learner.train_steps(config.learner.updates_per_round)
+            state.learner_busy_s += time.monotonic() - train_tick
+            # 4. publication: one copy of the new version for every worker
+            if step_metrics:
+                is_ready, metrics, version = True, step_metrics, int(step_metrics["learner/version"])
+                publish_tick = time.monotonic()
+                runtime.publish(version, learner.weights())
+                state.publish_s += time.monotonic() - publish_tick
+                state.publishes += 1
+            if rt.sync or not step_metrics:  # blocked on collection with nothing to train
+                state.learner_wait_s += waited
+            state.loop_s += time.monotonic() - tick
+            # 5. reporting (bar at most once a second, metrics.jsonl once per METRICS_EVERY_S)
+            session_stats = runtime.stats()
+            stats = {**combine_totals(state.totals, session_stats), **state.metrics()}
+            progress.show(clock.session(state), clock.session_s(), session_stats["runtime/env_steps"], stats, version,
+                          state.curve[-1]["test_success"] if state.curve else None)
+            if metrics and clock.is_due("metrics", time.monotonic(), METRICS_EVERY_S):
+                writer.write(version, clock.session(state), {**metrics, "charts/train_success": progress.success,
+                                                             **stats})
+    except BaseException as e:
+        log.warning("training stopped (%s); writing a checkpoint to resume from", type(e).__name__)
+        try:
             state.checkpoints += 1
-            save_checkpoint(learner, snapshot(state, now - session_start, runtime.stats()), run_dir)
-            last_checkpoint = time.monotonic()
-        tick = time.monotonic()
-        # 1. collection: a synchronous round, or whatever has arrived
-        if rt.sync:
-            deliveries = runtime.run_round(version, rt.episodes_per_round, deadline)
-        else:
-            deliveries = runtime.poll(timeout_s=0.0 if is_ready else WAIT_S)
-        waited = time.monotonic() - tick
-        # 2. ingestion: whole trajectories only (local: the objects; Ray: refs the learner actor resolves)
-        for delivery in deliveries:
-            learner.ingest(delivery.trajectories)
-        progress.record(deliveries)
-        # 3. training: K updates once the replay is warm
-        train_tick = time.monotonic()
-        step_metrics = learner.train_steps(config.learner.updates_per_round)
-        busy = time.monotonic() - train_tick
-        # 4. publication: one copy of the new version for every worker
-        if step_metrics:
-            is_ready, metrics = True, step_metrics
-            version = int(step_metrics["learner/version"])
-            publish_tick = time.monotonic()
-            runtime.publish(version, learner.weights())
-            state.publish_s += time.monotonic() - publish_tick
-            state.publishes += 1
-        if rt.sync or not step_metrics:  # blocked on collection with nothing to train
-            state.learner_wait_s += waited
-        state.loop_s += time.monotonic() - tick
-        state.learner_busy_s += busy
-        # 5. reporting
-        elapsed = state.elapsed_s + time.monotonic() - session_start
-        stats = {**runtime.stats(), **state.metrics()}
-        progress.show(elapsed, time.monotonic() - session_start,
-                      {**stats, "runtime/session_steps": stats["runtime/env_steps"]}, version,
-                      state.curve[-1]["test_success"] if state.curve else None)
-        if metrics and time.monotonic() - last_metrics >= METRICS_EVERY_S:
-            writer.write(version, elapsed, {**metrics, "charts/train_success": progress.success, **stats})
-            last_metrics = time.monotonic()
-    return snapshot(state, time.monotonic() - session_start, runtime.stats())
+            save_checkpoint(learner, snapshot(state, clock.session_s(), runtime.stats()), run_dir)
+        except Exception:  # noqa: BLE001  (the original error matters more)
+            log.exception("could not write the checkpoint")
+        raise
+    return snapshot(state, clock.session_s(), runtime.stats())
 
+
+class _Clock:
+    """The session's timers: the budget deadline and the periodic evaluation, checkpoint and metrics records."""
+
+    def __init__(self, start: float, rt: Any) -> None:
+        self.start, self.budget_s = start, rt.minutes * 60
+        self.last = {"eval": -float("inf"), "checkpoint": start, "metrics": start}  # evaluate once at the start
+
+    def deadline(self, state: RunState) -> float:
+        """When this session's share of the budget runs out (time.monotonic())."""
+        return self.start + max(0.0, self.budget_s - state.elapsed_s)
+
+    def session_s(self) -> float:
+        """Seconds since the session started."""
+        return time.monotonic() - self.start
+
+    def session(self, state: RunState) -> float:
+        """Seconds since the run started (previous sessions included)."""
+        return state.elapsed_s + self.session_s()
+
+    def is_due(self, name: str, now: float, every_s: float) -> bool:
+        """Whether `every_s` seconds have passed since `name` was last due (and restart its timer if so)."""
+        if now - self.last[name] < every_s:
+            return False
+        self.last[name] = now
+        return True
+
+
+def _evaluate_into(config: TrainConfig, state: RunState, writer: MetricsWriter, weights: dict, version: int,
+                   elapsed_s: float) -> None:
+    rate = evaluate(config, weights, version, "test", min(config.runtime.eval_episodes, 50))
+    state.curve.append({"time_s": round(elapsed_s, 1), "version": version, "test_success": rate})
+    writer.write(version, elapsed_s, {"charts/test_success": rate})
 
 def snapshot(state: RunState, session_s: float, runtime_stats: dict[str, float]) -> RunState:
     """`state` as it should be saved now: elapsed time and counters including this session's."""
@@ -215,12 +246,7 @@ def train(config: TrainConfig, resume: str | Path | None = None, show_progress: 
     final = state
     try:
         final = run_loop(config, learner, runtime, state, writer, progress, run_dir)
-    except BaseException:
-        log.exception("training stopped; writing a checkpoint to resume from")
-        try:
-            save_checkpoint(learner, state, run_dir)
-        except Exception:  # noqa: BLE001  (the original error matters more)
-            log.exception("could not write the checkpoint")
+    except BaseException:  # run_loop has written a checkpoint if it got as far as training
         runtime.close()
         writer.close()
         progress.close()

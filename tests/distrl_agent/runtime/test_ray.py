@@ -15,8 +15,10 @@ from distrl_agent.runtime.collect import initial_weights
 from distrl_agent.runtime.ray import RayRuntime, import_ray
 from distrl_agent.runtime.train import train
 
-needs_ray = pytest.mark.skipif(importlib.util.find_spec("ray") is None, reason='needs the ray extra (pip install ".[ray]")')
-TINY = ["runtime.runtime=ray", "runtime.workers=1", "runtime.envs_per_worker=2", "runtime.worker_resources={emulator: 1}"]
+needs_ray = pytest.mark.skipif(importlib.util.find_spec("ray") is None,
+                               reason='needs the ray extra (pip install ".[ray]")')
+TINY = ["runtime.runtime=ray", "runtime.workers=1", "runtime.envs_per_worker=2",
+        "runtime.worker_resources={emulator: 1}"]
 
 
 @pytest.fixture(scope="module")
@@ -36,7 +38,7 @@ def _poll_until(runtime: RayRuntime, condition, timeout_s: float = 90) -> list:
     deliveries, deadline = [], time.monotonic() + timeout_s
     while not condition(deliveries) and time.monotonic() < deadline:
         deliveries += runtime.poll(timeout_s=0.5)
-    assert condition(deliveries), f"timed out waiting for the worker actors: {runtime.stats()} {runtime.book.last_error}"
+    assert condition(deliveries), f"timed out waiting for the workers: {runtime.stats()} {runtime.book.last_error}"
     return deliveries
 
 

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from distrl_agent.config import EnvSection
+from distrl_agent.config import EnvSection, load_config
 from distrl_agent.runtime.learner import Learner
 from distrl_agent.runtime.worker import Worker
-from distrl_agent.config import load_config
 
 
 @pytest.fixture

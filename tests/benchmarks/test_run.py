@@ -1,0 +1,201 @@
+"""Tests of the benchmark runner: a tiny quick suite through the CLI, and the runner's answers to bad input.
+
+The suite runs once per module, as `python -m benchmarks run --suite quick --out DIR` in a subprocess with
+`DISTRL_BENCH_TINY=1` (every benchmark's code paths, on the smallest sizes); the bad-input tests call `main` in process
+with fake benchmark modules, so they take well under a second each. Nothing here asserts on wall-clock time.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import os
+import subprocess
+import sys
+import types
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PIL import Image
+
+from benchmarks import run as runner
+from benchmarks.result import TINY_ENV, Result
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+SUITE_TIMEOUT_S = 600
+"""Deadline of the tiny suite's subprocess, seconds (it takes tens of seconds; this only stops a hang)."""
+
+
+def _strict_json(path: Path) -> dict[str, Any]:
+    """`path` parsed as strict JSON (NaN and Infinity, which Python would accept, fail the test)."""
+
+    def refuse(name: str) -> None:
+        raise AssertionError(f"{path.name} holds the non-standard JSON constant {name}")
+
+    return json.loads(path.read_text(), parse_constant=refuse)
+
+
+@pytest.fixture(scope="module")
+def tiny_suite(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, subprocess.CompletedProcess[str]]:
+    """The tiny quick suite run once through the CLI: (its output folder, the finished process)."""
+    out = tmp_path_factory.mktemp("bench") / "out"
+    env = {**os.environ, TINY_ENV: "1", "PYTHONPATH": str(REPO_ROOT)}
+    done = subprocess.run([sys.executable, "-m", "benchmarks", "run", "--suite", "quick", "--out", str(out)],
+                          cwd=REPO_ROOT, env=env, capture_output=True, text=True, timeout=SUITE_TIMEOUT_S)
+    return out, done
+
+
+def test_tiny_suite_exits_0_with_every_benchmark_ok(tiny_suite) -> None:
+    """Every benchmark ran to the end and recorded figures, each with a unit and a finite or named value."""
+    out, done = tiny_suite
+    assert done.returncode == 0, done.stderr[-4000:]
+    results = _strict_json(out / "results.json")
+    assert list(results["benchmarks"]) == list(runner.BENCHMARKS)
+    for name, entry in results["benchmarks"].items():
+        assert entry["status"] == "ok", f"{name}: {entry.get('traceback')}"
+        assert entry["figures"], name
+        assert entry["about"] and entry["config"], name
+        for figure in entry["figures"]:
+            assert figure["unit"].strip(), f"{name}/{figure['name']} has no unit"
+            assert isinstance(figure["value"], float) or figure["value"] in ("inf", "-inf", "nan")
+            assert figure["met"] in (True, False, None)
+
+
+def test_tiny_suite_results_record_config_versions_machine_and_date(tiny_suite) -> None:
+    """results.json says what ran (suite, names, tiny mode), with which versions, where and when."""
+    out, _ = tiny_suite
+    results = _strict_json(out / "results.json")
+    assert results["config"]["suite"] == "quick" and results["config"]["tiny"] is True
+    assert results["config"]["benchmarks"] == list(runner.BENCHMARKS)
+    assert dt.datetime.fromisoformat(results["date"]).tzinfo is not None
+    assert {"distrl", "gymnasium", "numpy", "torch", "stable-baselines3", "git"} <= set(results["versions"])
+    assert results["machine"]["cpus"] >= 1 and results["machine"]["python"] == sys.version.split()[0]
+
+
+def test_tiny_suite_report_has_headline_table_and_every_section(tiny_suite) -> None:
+    """report.md opens with the tiny-mode warning and the headline table, then one section per benchmark."""
+    out, _ = tiny_suite
+    report = (out / "report.md").read_text()
+    results = _strict_json(out / "results.json")
+    assert report.startswith("# Benchmark report (quick suite, TINY mode)")
+    assert "**Tiny mode**" in report
+    assert "## Headline figures\n\n| benchmark | figure | value | target | status |" in report
+    headline = report.split("## Headline figures", 1)[1].split("\n## ", 1)[0]
+    for name, entry in results["benchmarks"].items():
+        assert f"\n## {name}\n" in report
+        assert f"_How to read this:_ {entry['about']}" in report
+        for figure in entry["figures"]:
+            assert f"| {name} | {figure['name']} |" in headline
+            if figure["met"] is False:
+                assert f"| {figure['name']} | " in headline and "**MISSED**" in headline
+
+
+def test_tiny_suite_plots_are_pngs_shown_in_report(tiny_suite) -> None:
+    """Every plot a benchmark lists is a valid PNG in the output folder, and the report shows it inline."""
+    out, _ = tiny_suite
+    results = _strict_json(out / "results.json")
+    report = (out / "report.md").read_text()
+    plots = [Path(p) for entry in results["benchmarks"].values() for p in entry["plots"]]
+    assert {"collection_scaling.png", "training_curves.png"} <= {p.name for p in plots}
+    for plot in plots:
+        assert plot.parent == out
+        with Image.open(plot) as image:
+            assert image.format == "PNG"
+            image.verify()
+        assert f"![{plot.stem}]({plot.name})" in report
+
+
+def _fake_benchmarks(monkeypatch: pytest.MonkeyPatch, **runs: Any) -> None:
+    """Replace the runner's benchmarks by fake modules named `name` whose `run` is `runs[name]`.
+
+    A run of None maps the name to a module that does not exist (a crash at import).
+    """
+    table = {}
+    for name, run in runs.items():
+        module_name = f"_fake_benchmark_{name}"
+        table[name] = module_name
+        if run is not None:
+            module = types.ModuleType(module_name, f"Fake {name}: a figure to read.\n\nMore text.")
+            module.run = run
+            monkeypatch.setitem(sys.modules, module_name, module)
+    monkeypatch.setattr(runner, "BENCHMARKS", table)
+
+
+def _fine(quick: bool, out: Path) -> Result:
+    result = Result(config={"quick": quick})
+    result.add("answer", 42, "things", target=40)
+    return result
+
+
+def _boom(quick: bool, out: Path) -> Result:
+    raise RuntimeError("injected crash for the runner's test")
+
+
+def test_crashing_benchmark_is_reported_and_others_still_run(tmp_path, monkeypatch, capsys) -> None:
+    """A crash in `run` and a failed import are recorded with tracebacks; the next benchmark runs; exit code 1."""
+    _fake_benchmarks(monkeypatch, boom=_boom, missing=None, fine=_fine)
+    out = tmp_path / "out"
+    assert runner.main(["run", "--out", str(out)]) == 1
+    results = _strict_json(out / "results.json")
+    entries = results["benchmarks"]
+    assert [entries[n]["status"] for n in ("boom", "missing", "fine")] == ["failed", "failed", "ok"]
+    assert "RuntimeError: injected crash for the runner's test" in entries["boom"]["traceback"]
+    assert "ModuleNotFoundError" in entries["missing"]["traceback"]
+    assert entries["fine"]["figures"][0]["met"] is True
+    report = (out / "report.md").read_text()
+    assert "| boom | (none: the benchmark crashed; traceback in its section) |  |  | **FAILED** |" in report
+    boom_section = report.split("\n## boom\n", 1)[1].split("\n## ", 1)[0]
+    assert "```\nTraceback (most recent call last):" in boom_section
+    assert "RuntimeError: injected crash for the runner's test\n```" in boom_section
+    assert "_How to read this:_ Fake boom: a figure to read." in boom_section
+    assert "| fine | answer | 42 things | ≥ 40 | met |" in report
+    assert "failed: boom, missing" in capsys.readouterr().err
+
+
+def test_unknown_benchmark_name_exits_2_listing_known_names(tmp_path, capsys) -> None:
+    """An unknown `--only` name is refused before anything runs; the message suggests and lists the known ones."""
+    out = tmp_path / "out"
+    with pytest.raises(SystemExit) as exit_info:
+        runner.main(["run", "--only", "sim", "colection", "nope", "--out", str(out)])
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err
+    assert "'colection' (did you mean 'collection'?)" in err and "'nope'" in err
+    assert f"known: {', '.join(runner.BENCHMARKS)}" in err
+    assert not out.exists()
+
+
+def test_existing_output_folder_is_refused_without_force(tmp_path, capsys) -> None:
+    """An existing `--out` folder is left untouched unless --force is given."""
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "keep.txt").write_text("mine")
+    with pytest.raises(SystemExit) as exit_info:
+        runner.main(["run", "--only", "sim", "--out", str(out)])
+    assert exit_info.value.code == 2
+    assert "exists; pass --force" in capsys.readouterr().err
+    assert (out / "keep.txt").read_text() == "mine"
+
+
+def test_force_replaces_an_earlier_output(tmp_path, monkeypatch) -> None:
+    """With --force, an earlier run's output folder is replaced by the new run's."""
+    _fake_benchmarks(monkeypatch, fine=_fine)
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "results.json").write_text("{}")
+    (out / "stale.png").write_bytes(b"old")
+    assert runner.main(["run", "--out", str(out), "--force"]) == 0
+    assert not (out / "stale.png").exists()
+    assert _strict_json(out / "results.json")["benchmarks"]["fine"]["status"] == "ok"
+
+
+def test_force_refuses_a_folder_that_is_not_an_output(tmp_path, capsys) -> None:
+    """--force never deletes a non-empty folder that holds no earlier results.json or report.md."""
+    out = tmp_path / "project"
+    out.mkdir()
+    (out / "notes.md").write_text("precious")
+    with pytest.raises(SystemExit) as exit_info:
+        runner.main(["run", "--only", "sim", "--out", str(out), "--force"])
+    assert exit_info.value.code == 2
+    assert "is not an earlier benchmark output" in capsys.readouterr().err
+    assert (out / "notes.md").read_text() == "precious"
