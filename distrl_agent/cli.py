@@ -87,15 +87,18 @@ def cmd_eval(args: argparse.Namespace) -> int:
 
 
 def cmd_collect(args: argparse.Namespace) -> int:
-    """Collect with the untrained policy for `--seconds` and report throughput (written to run_dir/collect.json)."""
+    """Collect with the untrained policy for `--seconds`; print throughput and write it to run_dir/collect.json.
+
+    collect.json holds the resolved config too (a run's own config.yaml in the same run_dir is left alone).
+    """
     from distrl_agent.runtime.collect import collect
 
     config = resolve_config(args)
+    print("resolved config:\n" + config.to_yaml(), flush=True)
     run_dir = Path(config.run_dir)
     run_dir.mkdir(parents=True, exist_ok=True)
-    (run_dir / "config.yaml").write_text(config.to_yaml())
     result = collect(config, args.seconds, save_to=args.save)
-    (run_dir / "collect.json").write_text(json.dumps(result, indent=2))
+    (run_dir / "collect.json").write_text(json.dumps({**result, "config": config.to_dict()}, indent=2))
     print(json.dumps(result))
     return 0
 

@@ -28,6 +28,7 @@ import logging
 import multiprocessing as mp
 import multiprocessing.connection as mpc
 import os
+import signal
 import threading
 import time
 import traceback
@@ -57,6 +58,7 @@ def _worker_main(index: int, config: TrainConfig, shared: SharedWeights, results
     from distrl_agent.runtime.worker import Worker
 
     torch.set_num_threads(1)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the learner's to handle: it checkpoints, then stops us
     rt = config.runtime
     send_lock = threading.Lock()
 

@@ -88,6 +88,7 @@ def test_collect_writes_throughput_and_trajectories(tmp_path) -> None:
                  str(tmp_path), "--save", str(save)]) == 0
     result = json.loads((tmp_path / "collect.json").read_text())
     assert result["env_steps"] > 0 and result["steps_per_s"] > 0 and result["workers"] == 1
+    assert result["config"]["runtime"]["envs_per_worker"] == 2 and not (tmp_path / "config.yaml").exists()
     with np.load(save) as data:
         assert sum(k.endswith("/rewards") for k in data.files) == result["trajectories"] > 0
 
