@@ -124,7 +124,8 @@ class Action:
             return np.clip(np.asarray(p, dtype=np.float32), 0.0, 1.0)
 
         text = "".join(ch for ch in self.text if ch in _CHARSET_SET)[:TEXT_MAX_LENGTH]
-        return {"action_type": int(self.action_type), "touch": point(self.touch), "lift": point(self.lift), "text": text}
+        return {"action_type": int(self.action_type), "touch": point(self.touch), "lift": point(self.lift),
+                "text": text}
 
     @classmethod
     def from_any(cls, action: Any) -> Action:
@@ -140,7 +141,8 @@ class Action:
         if isinstance(action, dict):
             return cls._from_dict(action)
         raise ConfigError(
-            f"`action` must be an Action, a dict from action_space() or a model output string, got {type(action).__name__}"
+            "`action` must be an Action, a dict from action_space() or a model output string, "
+            f"got {type(action).__name__}"
         )
 
     @classmethod

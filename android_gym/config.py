@@ -85,7 +85,7 @@ class EnvConfig:
             raise ConfigError(f"`render_width` must be 16..1080 pixels, got {self.render_width}")
         if self.latency_time_scale < 0:
             raise ConfigError(f"`latency_time_scale` must be >= 0, got {self.latency_time_scale}")
-        self.observation  # validates the observation fields
+        _ = self.observation  # builds (and so validates) the observation fields
 
     @property
     def observation(self) -> ObservationConfig:

@@ -72,7 +72,7 @@ class AndroidEnv(gym.Env):
         self._needs_restart = False
         self._last_obs: dict | None = None
 
-    # -- composition ----------------------------------------------------------------------------------------------------
+    # -- composition ---------------------------------------------------------------------------------------------------
     def _make_device(self) -> Device:
         c = self.config
         if isinstance(c.device, Device):
@@ -89,7 +89,7 @@ class AndroidEnv(gym.Env):
     def _make_evaluator(self) -> Evaluator:
         return make_evaluator(self.config.evaluator, self.config.evaluator_options)
 
-    # -- the Gymnasium API -----------------------------------------------------------------------------------------------
+    # -- the Gymnasium API ---------------------------------------------------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[dict, dict]:
         """Start an episode on a task drawn from the split (or chosen in `options`).
 
@@ -173,7 +173,7 @@ class AndroidEnv(gym.Env):
         self.device.close()
         self.evaluator.close()
 
-    # -- helpers for users ----------------------------------------------------------------------------------------------
+    # -- helpers for users ---------------------------------------------------------------------------------------------
     @property
     def max_steps(self) -> int:
         """The current episode's step budget."""
@@ -187,7 +187,7 @@ class AndroidEnv(gym.Env):
             raise EnvStateError("call reset() before expert_action()")
         return self.task.expert_action(self.device.ui_elements(), self.device.state())
 
-    # -- internals --------------------------------------------------------------------------------------------------------
+    # -- internals -----------------------------------------------------------------------------------------------------
     def _choose_task(self, options: dict[str, Any]) -> Task:
         unknown = set(options) - {"task"}
         if unknown:

@@ -62,9 +62,9 @@ def is_interesting(cls: str, text: str, desc: str, clickable: bool, focusable: b
 
 
 def parse_uiautomator_xml(xml: str) -> list[UIElement]:
-    """Parse a `uiautomator dump` into the interesting elements, in document order.
+    r"""Parse a `uiautomator dump` into the interesting elements, in document order.
 
-    Handles real dumps: several top-level windows, CRLF (or \\r\\r\\n) line endings, numeric character references,
+    Handles real dumps: several top-level windows, CRLF (or \r\r\n) line endings, numeric character references,
     zero-area nodes (dropped), and attributes this parser does not know (ignored).
 
     Raises:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import re
 import types
 import typing
 from dataclasses import dataclass, field
@@ -35,6 +36,9 @@ class EnvSection:
         latency: sim latency preset ("off", "emulator", "fast-emulator"); off for training on the sim.
         latency_time_scale: multiplies sim latency (benchmarks shrink emulator time), >= 0.
         max_elements: UI-element rows in observations (the small policy attends over them).
+        env_processes: run each env in its own process and act on whichever is ready (DistRL's collection); None
+            turns it on whenever `latency` is not "off" (slow devices), and off for the instant sim, where processes
+            would only add overhead.
     """
 
     env_id: str = "android_gym/General-v0"
@@ -42,6 +46,12 @@ class EnvSection:
     latency: str = "off"
     latency_time_scale: float = 1.0
     max_elements: int = 48
+    env_processes: bool | None = None
+
+    @property
+    def uses_processes(self) -> bool:
+        """Whether workers run one process per env (see `env_processes`)."""
+        return self.latency != "off" if self.env_processes is None else bool(self.env_processes)
 
     def __post_init__(self) -> None:
         import gymnasium as gym
@@ -81,6 +91,8 @@ class LearnerSection:
         max_staleness: drop trajectories whose policy lags the learner by more versions (updates) than this.
         refresh_every_updates: recompute every priority this often (they go stale as pi moves).
         min_replay_trajectories: updates start once the replay holds this many.
+        critic_warmup_updates: the first updates train only the critic (actor loss weight 0), so that a critic
+            initialised at random does not feed noise advantages to a warm-started actor.
     """
 
     algorithm: str = "a-ride"
@@ -97,6 +109,7 @@ class LearnerSection:
     max_staleness: int = 1000
     refresh_every_updates: int = 200
     min_replay_trajectories: int = 32
+    critic_warmup_updates: int = 100
 
     def __post_init__(self) -> None:
         if self.algorithm not in ALGORITHMS:
@@ -116,6 +129,8 @@ class LearnerSection:
         for key in ("beta_start", "beta_end"):
             _require(f"learner.{key}", 0 <= getattr(self, key) <= 1, "in [0, 1]", getattr(self, key))
         _require("learner.max_staleness", self.max_staleness >= 0, ">= 0", self.max_staleness)
+        _require("learner.critic_warmup_updates", self.critic_warmup_updates >= 0, ">= 0",
+                 self.critic_warmup_updates)
 
 
 @dataclass(frozen=True)
@@ -235,7 +250,7 @@ def load_config(path: str | Path | None = None, overrides: list[str] | tuple[str
             if not isinstance(node, dict):
                 raise ConfigError(f"override {item!r}: `{part}` is not a section")
         try:
-            node[parts[-1]] = yaml.safe_load(raw)
+            node[parts[-1]] = _parse_value(raw)
         except yaml.YAMLError as e:
             raise ConfigError(f"override {item!r}: the value is not valid YAML: {e}") from e
     return _build(TrainConfig, data, "")
@@ -286,3 +301,18 @@ def _flatten(data: dict[str, Any], prefix: str = "") -> dict[str, Any]:
         else:
             out[f"{prefix}{key}"] = value
     return out
+
+
+def _parse_value(raw: str) -> Any:
+    """An override value parsed as YAML, with the float forms YAML 1.1 leaves as strings ("3e-4") read as floats.
+
+    >>> _parse_value("3e-4"), _parse_value("true"), _parse_value("{a: 1}")
+    (0.0003, True, {'a': 1})
+    """
+    value = yaml.safe_load(raw)
+    if isinstance(value, str) and _EXPONENT_FLOAT.fullmatch(value.strip()):
+        return float(value)
+    return value
+
+
+_EXPONENT_FLOAT = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)[eE][+-]?\d+")

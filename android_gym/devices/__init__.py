@@ -1,0 +1,1 @@
+"""Devices: the Device contract and its implementations (simulated phone, ADB, emulators)."""

@@ -73,7 +73,7 @@ class Device(abc.ABC):
     def tick(self) -> None:
         """End of an agent step (simulated devices advance spinners and pop-ups; real ones do nothing)."""
 
-    # -- observations ---------------------------------------------------------------------------------------------------
+    # -- observations --------------------------------------------------------------------------------------------------
     @abc.abstractmethod
     def screenshot(self, width: int | None = None) -> np.ndarray:
         """The screen as uint8 RGB (H, W, 3), resized to `width` pixels wide (aspect kept) when given."""
@@ -90,7 +90,7 @@ class Device(abc.ABC):
         """Device state for task checks (what a real device can report: foreground app, settings, ...)."""
         raise UnsupportedError(f"{type(self).__name__} cannot report state; use an MLLM evaluator instead")
 
-    # -- inputs ----------------------------------------------------------------------------------------------------------
+    # -- inputs --------------------------------------------------------------------------------------------------------
     def perform(self, action: Action) -> Outcome:
         """Execute an agent action and say whether it was valid and had an effect.
 

@@ -37,7 +37,8 @@ class PerturbationConfig:
                 raise ConfigError(f"`{name}` must be a probability in [0, 1], got {p}")
         lo, hi = self.slow_load_steps
         if not 0 <= lo <= hi:
-            raise ConfigError(f"`slow_load_steps` must be (low, high) with 0 <= low <= high, got {self.slow_load_steps}")
+            raise ConfigError("`slow_load_steps` must be (low, high) with 0 <= low <= high, "
+                              f"got {self.slow_load_steps}")
 
     @classmethod
     def preset(cls, name: str) -> PerturbationConfig:

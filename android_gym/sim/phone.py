@@ -163,7 +163,7 @@ class SimPhone:
             })
         return {**self._cache["state"], "steps": self.steps}
 
-    # -- inputs (each returns whether anything changed) -----------------------------------------------------------------
+    # -- inputs (each returns whether anything changed) ----------------------------------------------------------------
     def tap(self, x: float, y: float) -> bool:
         """A finger tap at device pixels (x, y)."""
         self._check_point(x, y)
@@ -253,7 +253,7 @@ class SimPhone:
         if changed:
             self._changed()
 
-    # -- navigation API for apps ----------------------------------------------------------------------------------------
+    # -- navigation API for apps ---------------------------------------------------------------------------------------
     def find_app(self, name: str) -> App:
         """The installed app called `name` (package, label or alias, case-insensitive)."""
         key = name.strip().lower()
@@ -288,7 +288,7 @@ class SimPhone:
         self.stack = [self.apps[self.launcher_package].home(), screen]
         return self._changed()
 
-    # -- internals ------------------------------------------------------------------------------------------------------
+    # -- internals -----------------------------------------------------------------------------------------------------
     def _changed(self) -> bool:
         self.version += 1
         self._cache.clear()

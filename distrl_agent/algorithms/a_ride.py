@@ -40,6 +40,7 @@ class ARideConfig:
             paper's 0.01-0.05 pushed the small policy to uniform in our runs).
         penalty_coef: lambda_P, weight of the invalid-action penalty folded into the advantage.
         value_coef: c_V, weight of the critic loss in the summed loss.
+        actor_coef: weight of the actor terms (policy gradient and entropy); 0 trains the critic alone (warm-up).
         use_retrace: False gives the "no Retrace" ablation (one-step TD targets, advantage from them).
         w1, w2, w3, epsilon: priority weights of mean |delta|, mean rho_bar, mean -log pi, and the floor.
     """
@@ -50,6 +51,7 @@ class ARideConfig:
     entropy_coef: float = 0.002
     penalty_coef: float = 0.05
     value_coef: float = 0.5
+    actor_coef: float = 1.0
     use_retrace: bool = True
     w1: float = 50.0
     w2: float = 1.0
@@ -61,7 +63,7 @@ class ARideConfig:
             raise ConfigError(f"`gamma` and `lam` must be in [0, 1], got {self.gamma}, {self.lam}")
         if self.rho_bar_max <= 0:
             raise ConfigError(f"`rho_bar_max` must be > 0, got {self.rho_bar_max}")
-        for name in ("entropy_coef", "penalty_coef", "value_coef", "w1", "w2", "w3", "epsilon"):
+        for name in ("entropy_coef", "penalty_coef", "value_coef", "actor_coef", "w1", "w2", "w3", "epsilon"):
             if getattr(self, name) < 0:
                 raise ConfigError(f"`{name}` must be >= 0, got {getattr(self, name)}")
 
@@ -90,7 +92,7 @@ def a_ride_loss(policy: Policy, batch: Batch, config: ARideConfig) -> tuple[torc
     signal = rho_bar * (advantage - c.penalty_coef * batch.penalty)
     actor_loss = -masked_mean(signal.detach() * out.log_pi, mask, w_is)
     entropy = masked_mean(out.entropy, mask)
-    loss = actor_loss - c.entropy_coef * entropy + c.value_coef * critic_loss
+    loss = c.actor_coef * (actor_loss - c.entropy_coef * entropy) + c.value_coef * critic_loss
 
     delta = td_errors(rewards, values[:, :-1], values[:, 1:], dones, c.gamma)
     priorities = trajectory_priority(delta, rho_bar, out.log_pi.detach(), mask, w1=c.w1, w2=c.w2, w3=c.w3,
@@ -98,7 +100,8 @@ def a_ride_loss(policy: Policy, batch: Batch, config: ARideConfig) -> tuple[torc
     m = mask.float()
     n = m.sum().clamp(min=1)
     metrics = {
-        "losses/actor": float(actor_loss.detach()), "losses/critic": float(critic_loss.detach()), "losses/entropy": float(entropy.detach()),
+        "losses/actor": float(actor_loss.detach()), "losses/critic": float(critic_loss.detach()),
+        "losses/entropy": float(entropy.detach()),
         "losses/total": float(loss.detach()), "charts/rho_mean": float((rho * m).sum() / n),
         "charts/clip_fraction": float(((rho > c.rho_bar_max).float() * m).sum() / n),
         "charts/advantage_mean": float((advantage * m).sum() / n),

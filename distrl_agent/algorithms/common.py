@@ -33,7 +33,7 @@ def policy_pass(policy: Policy, batch: Batch) -> BatchPass:
     b_size, l_size = batch.rewards.shape
     obs_mask = batch.observation_mask.numpy()
     rows, cols = np.nonzero(obs_mask)  # every s_t, t = 0..T_b
-    observations = [{k: _item(v, b, t) for k, v in batch.observations.items()} for b, t in zip(rows, cols)]
+    observations = [{k: _item(v, b, t) for k, v in batch.observations.items()} for b, t in zip(rows, cols, strict=True)]
     goals = [batch.goals[b] for b in rows]
     inputs = policy.preprocess(observations, goals)
     step = torch.from_numpy(cols < batch.lengths.numpy()[rows])  # states that have an action (t < T_b)

@@ -30,12 +30,14 @@ class DigiRLConfig:
         top_fraction: fraction of the batch's episodes (by G_0 - V(g)) the actor trains on (DigiRL: 10%).
         advantage_offset: subtracted from the advantage before the A > 0 filter (DigiRL: 0.05).
         value_coef: weight of the two critic losses in the summed loss.
+        actor_coef: weight of the actor loss; 0 trains the critics alone (warm-up).
     """
 
     gamma: float = 0.9
     top_fraction: float = 0.1
     advantage_offset: float = 0.05
     value_coef: float = 0.5
+    actor_coef: float = 1.0
 
     def __post_init__(self) -> None:
         if not 0 < self.top_fraction <= 1:
@@ -63,7 +65,7 @@ def digirl_loss(policy: Policy, batch: Batch, config: DigiRLConfig) -> tuple[tor
     keep[torch.topk(surprise, k).indices] = True
     selected = mask & keep[:, None] & (advantage > 0)
     actor_loss = -(out.log_pi * selected).sum() / selected.sum().clamp(min=1)
-    loss = actor_loss + c.value_coef * (step_critic + instruction_critic)
+    loss = c.actor_coef * actor_loss + c.value_coef * (step_critic + instruction_critic)
     metrics = {"losses/actor": float(actor_loss.detach()), "losses/critic": float(step_critic.detach()),
                "losses/instruction_critic": float(instruction_critic.detach()), "losses/total": float(loss.detach()),
                "charts/selected_fraction": float(selected.sum() / mask.sum().clamp(min=1)),

@@ -1,7 +1,8 @@
 """Goal and label tokenisation for the small policy: words, stable hashed word ids, and goal spans.
 
 A *word* is a whitespace-separated token with its surrounding quotes, brackets and sentence punctuation stripped
-(`STRIP_CHARS`); characters inside a word are kept, so "amazon.com", "what's" and "7:30" survive whole. Words are
+(`STRIP_CHARS`); characters inside a word are kept, so "amazon.com" and "what's" survive whole, except that a clock
+time splits at its colon ("7:30" -> "7", "30"), because time pickers label hours and minutes apart. Words are
 hashed with CRC-32 of their lower-cased UTF-8 bytes, which is the same in every process and on every machine (unlike
 Python's salted `hash`), so a checkpoint trained by a learner means the same thing on every rollout worker.
 
@@ -36,7 +37,7 @@ def words(text: str, max_words: int | None = None) -> tuple[str, ...]:
     >>> words('Search "MacBook Air" on amazon.com, please!')
     ('Search', 'MacBook', 'Air', 'on', 'amazon.com', 'please')
     >>> words("What's the alarm at 7:30? -- set it (now)", max_words=6)
-    ("What's", 'the', 'alarm', 'at', '7:30', '--')
+    ("What's", 'the', 'alarm', 'at', '7', '30')
     """
     return _words(str(text), max_words)
 
@@ -46,11 +47,14 @@ def _words(text: str, max_words: int | None) -> tuple[str, ...]:
     out = []
     for raw in text.split():
         word = raw.strip(STRIP_CHARS)
-        if word:
-            out.append(word)
-            if max_words is not None and len(out) >= max_words:
-                break
-    return tuple(out)
+        hours, colon, minutes = word.partition(":")
+        parts = [hours, minutes] if colon and hours.isdigit() and minutes.isdigit() else [word]
+        for part in parts:
+            if part:
+                out.append(part)
+        if max_words is not None and len(out) >= max_words:
+            break
+    return tuple(out[:max_words] if max_words is not None else out)
 
 
 def label_text(row: np.ndarray | bytes) -> str:

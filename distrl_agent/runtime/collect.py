@@ -11,7 +11,7 @@ import numpy as np
 
 from distrl_agent.config import TrainConfig
 from distrl_agent.policies import SmallPolicy, SmallPolicyConfig
-from distrl_agent.runtime.worker import Worker
+from distrl_agent.runtime.pool_worker import make_worker
 from distrl_agent.types import Trajectory
 
 log = logging.getLogger("distrl")
@@ -23,7 +23,7 @@ def evaluate(config: TrainConfig, weights: dict, version: int, split: str, episo
 
     Episodes lost to a device fault count as failures.
     """
-    with Worker(-1, config.env, min(8, episodes), split=split, seed=seed, deterministic=True,
+    with make_worker(-1, config.env, min(8, episodes), split=split, seed=seed, deterministic=True,
                 policy_config=policy_config) as worker:
         worker.set_weights(weights, version)
         trajectories = worker.run_episodes(episodes)

@@ -41,6 +41,10 @@ class Learner:
             torch.manual_seed(config.runtime.seed)
             self.policy = SmallPolicy(policy_config or SmallPolicyConfig())
         self.rule = make_update_rule(c.algorithm, c.coefficients)
+        # Critic warm-up: the same rule with the actor switched off (rules without a critic have nothing to warm up).
+        has_actor_coef = "actor_coef" in getattr(self.rule.config, "__dataclass_fields__", {})
+        self._warmup_rule = (make_update_rule(c.algorithm, {**c.coefficients, "actor_coef": 0.0}) if has_actor_coef
+                             else self.rule)
         self.optimizer = torch.optim.Adam(self.policy.parameters(), lr=c.lr)
         self.replay = TrajectoryReplay(c.replay_capacity_steps, alpha=c.alpha if self.rule.prioritized else 0.0,
                                        prioritized=self.rule.prioritized, max_staleness=c.max_staleness)
@@ -87,7 +91,8 @@ class Learner:
         self.last_indices = np.asarray(sample.indices, np.int64).copy()
         batch = sample.to_batch()
         self.policy.train()
-        loss, metrics, priorities = self.rule.loss(self.policy, batch)
+        rule = self._warmup_rule if self.counters["learner/updates"] < c.critic_warmup_updates else self.rule
+        loss, metrics, priorities = rule.loss(self.policy, batch)
         if not torch.isfinite(loss):
             self.counters["learner/skipped_nonfinite"] += 1
             return metrics

@@ -55,7 +55,7 @@ def _worker_main(index: int, config: TrainConfig, shared: SharedWeights, results
     import torch
 
     from distrl_agent.runtime.shell import WorkerShell
-    from distrl_agent.runtime.worker import Worker
+    from distrl_agent.runtime.pool_worker import make_worker
 
     torch.set_num_threads(1)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the learner's to handle: it checkpoints, then stops us
@@ -66,7 +66,7 @@ def _worker_main(index: int, config: TrainConfig, shared: SharedWeights, results
         with send_lock:
             results.send(message)
 
-    shell = WorkerShell(Worker(index, config.env, rt.envs_per_worker, seed=rt.seed * 1000 + index),
+    shell = WorkerShell(make_worker(index, config.env, rt.envs_per_worker, seed=rt.seed * 1000 + index),
                         rt.worker_buffer_trajectories)
     try:
         shell.start()

@@ -53,11 +53,11 @@ class RayWorker:
             import torch
 
             from distrl_agent.runtime.shell import WorkerShell
-            from distrl_agent.runtime.worker import Worker
+            from distrl_agent.runtime.pool_worker import make_worker
 
             torch.set_num_threads(1)
             rt = self.config.runtime
-            shell = WorkerShell(Worker(self.index, self.config.env, rt.envs_per_worker,
+            shell = WorkerShell(make_worker(self.index, self.config.env, rt.envs_per_worker,
                                        seed=rt.seed * 1000 + self.index), rt.worker_buffer_trajectories)
             shell.start()
             self.shell = shell

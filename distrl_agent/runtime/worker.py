@@ -25,6 +25,12 @@ from distrl_agent.types import Trajectory
 OBS_KEYS = ("element_mask", "element_boxes", "element_class", "element_flags", "element_text")
 
 
+def make_env(env: EnvSection, split: str) -> gym.Env:
+    """One environment as the workers run it (UI elements only: the small policy needs no pixels)."""
+    return gym.make(env.env_id, split=split, screenshot_width=0, max_elements=env.max_elements,
+                    perturbations=env.perturbations, latency=env.latency, latency_time_scale=env.latency_time_scale)
+
+
 @dataclass
 class _Episode:
     observations: list[dict[str, np.ndarray]] = field(default_factory=list)
@@ -79,11 +85,8 @@ class Worker:
 
     def start(self) -> None:
         """Make the environments and start an episode on each."""
-        e = self.env_config
         for _ in range(self.num_envs):
-            self._envs.append(gym.make(e.env_id, split=self.split, screenshot_width=0, max_elements=e.max_elements,
-                                       perturbations=e.perturbations, latency=e.latency,
-                                       latency_time_scale=e.latency_time_scale))
+            self._envs.append(make_env(self.env_config, self.split))
             self._obs.append(None)
             self._episodes.append(None)
         for i in range(self.num_envs):

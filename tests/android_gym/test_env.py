@@ -54,7 +54,8 @@ def test_same_seed_same_actions_give_same_observations():
 
 def test_make_without_prior_import_finds_the_id():
     """`gym.make("android_gym:android_gym/General-v0")` imports the package itself."""
-    code = "import gymnasium as gym; e = gym.make('android_gym:android_gym/General-v0'); print(e.reset(seed=0)[1]['goal'])"
+    code = ("import gymnasium as gym; e = gym.make('android_gym:android_gym/General-v0'); "
+            "print(e.reset(seed=0)[1]['goal'])")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip()

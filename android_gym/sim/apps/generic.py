@@ -5,8 +5,18 @@ from __future__ import annotations
 import numpy as np
 
 from android_gym.sim.app import App, Screen, stable_seed
-from android_gym.sim.layout import CONTENT_BOTTOM, CONTENT_TOP, LINEAR, MARGIN, ROW_H, TEXT_VIEW, TOOLBAR_H, WIDTH
-from android_gym.sim.layout import scroll_list, toolbar
+from android_gym.sim.layout import (
+    CONTENT_BOTTOM,
+    CONTENT_TOP,
+    LINEAR,
+    MARGIN,
+    ROW_H,
+    TEXT_VIEW,
+    TOOLBAR_H,
+    WIDTH,
+    scroll_list,
+    toolbar,
+)
 from android_gym.sim.view import View
 
 _WORDS = ("Meeting notes", "Weekend plans", "Invoice", "Photos from the trip", "Order shipped", "Team lunch",
@@ -24,7 +34,8 @@ class GenericApp(App):
         if screen.name == "detail":
             title = screen.args["title"]
             return [toolbar(title, prefix, prefix),
-                    View(TEXT_VIEW, (MARGIN, CONTENT_TOP + TOOLBAR_H + 40, WIDTH - MARGIN, CONTENT_TOP + TOOLBAR_H + 400),
+                    View(TEXT_VIEW,
+                         (MARGIN, CONTENT_TOP + TOOLBAR_H + 40, WIDTH - MARGIN, CONTENT_TOP + TOOLBAR_H + 400),
                          text=f"{title}. Nothing else to see here.", package=prefix)]
         rng = np.random.default_rng(stable_seed(self.package))
         top = CONTENT_TOP + TOOLBAR_H

@@ -1,0 +1,162 @@
+"""`PoolWorker`: a `Worker` whose environments run in their own processes and are acted on as soon as they are ready.
+
+This is DistRL's collection: with emulators (or the sim's emulator-like latency), a step takes 0.5-5 s with a heavy
+tail, so a worker that steps its environments one after another, or in lock-step, waits for the slowest one. Here each
+environment lives in an `android_gym.vector.AsyncEnvPool` worker process; `step()` waits for whichever environments
+have an observation ready, chooses their actions in one batched policy call and sends them, so no environment waits for
+another. Same public API and trajectory format as `Worker`.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+import numpy as np
+
+from android_gym.vector import AsyncEnvPool, PoolConfig
+from distrl_agent.config import EnvSection
+from distrl_agent.policies import SmallPolicyConfig
+from distrl_agent.runtime.worker import OBS_KEYS, Worker, _Episode, make_env
+from distrl_agent.types import Trajectory
+
+RECV_TIMEOUT_S = 600.0  # a step or reset the pool has not healed within this is a dead worker process
+
+
+class PoolWorker(Worker):
+    """A rollout worker over an `AsyncEnvPool` (one process per environment).
+
+    Slots: each environment has at most one thing in flight. A slot whose observation is waiting ("ready") gets an
+    action in the next `step()`; the result comes back in a later `step()`. When an episode ends, the pool resets the
+    environment in the background and its first observation arrives as its own row.
+    """
+
+    def __init__(self, worker_id: int, env: EnvSection, envs: int, split: str = "train", seed: int = 0,
+                 deterministic: bool = False, policy_config: SmallPolicyConfig | None = None,
+                 pool_config: PoolConfig | None = None) -> None:
+        super().__init__(worker_id, env, envs, split, seed, deterministic, policy_config)
+        self.pool_config = pool_config or PoolConfig()
+        self._pool: AsyncEnvPool | None = None
+        self._info: list[dict[str, Any]] = []
+        self._ready: set[int] = set()  # slots with an observation waiting for an action
+        self._accepting = True  # run_episodes: whether finished slots may start another episode
+
+    def start(self) -> None:
+        """Start one process per environment and reset them all."""
+        factory = functools.partial(make_env, self.env_config, self.split)
+        self._pool = AsyncEnvPool([factory] * self.num_envs, self.pool_config)
+        self._obs = [None] * self.num_envs
+        self._episodes = [None] * self.num_envs
+        self._info = [{} for _ in range(self.num_envs)]
+        first = self._pool.reset(seeds=[self._seed_for_next() for _ in range(self.num_envs)])
+        for k, i in enumerate(first.env_ids.tolist()):
+            self._arrive(i, first.obs[k], first.infos[k])
+
+    def close(self) -> None:
+        """Stop the environment processes (in-progress episodes are dropped)."""
+        if self._pool is not None:
+            self._pool.close()
+            self._pool = None
+        self._obs, self._episodes, self._ready = [], [], set()
+
+    def step(self) -> list[Trajectory]:
+        """Act on every ready environment, then wait for at least one result; returns the episodes that ended."""
+        self._accepting = True
+        self._act(sorted(self._ready))
+        return self._collect()
+
+    def run_episodes(self, count: int) -> list[Trajectory]:
+        """Play exactly `count` more episodes and finish every one; returns those not lost to a device fault.
+
+        Running episodes count towards `count`; fresh episodes start only while the budget lasts, so on return
+        nothing is in flight but background resets (whose first observations wait for the next call).
+        """
+        budget = count - sum(ep is not None and bool(ep.actions) for ep in self._episodes)
+        out: list[Trajectory] = []
+        while True:
+            ready = sorted(self._ready)
+            continuing = [i for i in ready if self._episodes[i].actions]
+            fresh = [i for i in ready if not self._episodes[i].actions][:max(0, budget)]
+            budget -= len(fresh)
+            self._act(continuing + fresh)
+            if not any(ep is not None and len(ep.actions) > len(ep.rewards) for ep in self._episodes):
+                return out
+            out.extend(self._collect())
+
+    # -- internals ----------------------------------------------------------------------------------------------------
+    def _seed_for_next(self) -> int:
+        seed = self.seed * 1_000_003 + self.worker_id * 10_007 + self._next_seed
+        self._next_seed += 1
+        return seed
+
+    def _arrive(self, i: int, obs: dict, info: dict) -> None:
+        """Slot `i` has the first observation of a new episode."""
+        self._obs[i], self._info[i], self._episodes[i] = obs, info, _Episode()
+        self._ready.add(i)
+
+    def _act(self, slots: list[int]) -> None:
+        if not slots:
+            return
+        assert self._pool is not None
+        observations = [self._obs[i] for i in slots]
+        inputs = self.policy.preprocess(observations)
+        actions, log_mu = self.policy.act(inputs, deterministic=self.deterministic, generator=self._generator)
+        env_actions = self.policy.to_env_action(actions, observations)
+        for row, i in enumerate(slots):
+            ep = self._episodes[i]
+            ep.observations.append({k: observations[row][k] for k in OBS_KEYS})
+            ep.actions.append({k: int(v[row]) for k, v in actions.items()})
+            ep.log_mu.append(float(log_mu[row]))
+            ep.versions.append(self.version)
+            self._ready.discard(i)
+        self._pool.send(env_actions, slots)
+
+    def _collect(self) -> list[Trajectory]:
+        assert self._pool is not None
+        if not self._pool.outstanding():
+            return []
+        result = self._pool.recv(min_envs=1, timeout_s=RECV_TIMEOUT_S)
+        finished = []
+        for k, i in enumerate(result.env_ids.tolist()):
+            info = result.infos[k]
+            if info.get("is_reset"):
+                self._arrive(i, result.obs[k], info)
+                continue
+            ep = self._episodes[i]
+            reward = float(result.rewards[k])
+            ep.rewards.append(reward)
+            ep.penalty.append(float(info.get("penalty", 0.0)))
+            self.stats["steps"] += 1
+            self._obs[i] = result.obs[k]
+            if result.terminations[k] or result.truncations[k]:
+                self.stats["episodes"] += 1
+                if "error" in info:  # a device fault or a dead env process: the data is not trustworthy
+                    self.stats["faulty_episodes"] += 1
+                else:
+                    self.stats["successes"] += int(reward > 0)
+                    finished.append(self._pool_trajectory(ep, result.obs[k], bool(result.terminations[k]),
+                                                          self._info[i]))
+                self._episodes[i] = None  # the pool resets it in the background; its first row re-arms the slot
+            else:
+                self._ready.add(i)
+        return finished
+
+    def _pool_trajectory(self, ep: _Episode, final_obs: dict, terminated: bool, info: dict) -> Trajectory:
+        observations = [*ep.observations, {k: final_obs[k] for k in OBS_KEYS}]
+        dones = np.zeros(len(ep.rewards), bool)
+        dones[-1] = terminated
+        return Trajectory(
+            observations={k: np.stack([o[k] for o in observations]) for k in OBS_KEYS},
+            actions={k: np.array([a[k] for a in ep.actions], np.int64) for k in ep.actions[0]},
+            rewards=np.array(ep.rewards, np.float32), dones=dones, log_mu=np.array(ep.log_mu, np.float32),
+            policy_version=np.array(ep.versions, np.int64), penalty=np.array(ep.penalty, np.float32),
+            goal=str(info.get("goal", "")), task=str(info.get("task", "")), success=bool(ep.rewards[-1] > 0),
+            worker_id=self.worker_id)
+
+
+
+def make_worker(worker_id: int, env: EnvSection, envs: int, split: str = "train", seed: int = 0,
+                deterministic: bool = False, policy_config: SmallPolicyConfig | None = None) -> Worker:
+    """A `PoolWorker` when `env.env_processes` says so (default: whenever env latency is on), else a `Worker`."""
+    cls = PoolWorker if env.uses_processes else Worker
+    return cls(worker_id, env, envs, split, seed, deterministic, policy_config)

@@ -1,0 +1,68 @@
+"""Tests of `PoolWorker`: DistRL collection over one process per env, acting on whichever env is ready."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from distrl_agent.config import EnvSection, load_config
+from distrl_agent.runtime.learner import Learner
+from distrl_agent.runtime.pool_worker import PoolWorker, make_worker
+from distrl_agent.runtime.worker import Worker
+
+SLOW = EnvSection(latency="emulator", latency_time_scale=0.002)  # heavy-tailed delays of a few milliseconds
+
+
+@pytest.fixture
+def pool_worker():
+    """A started pool worker with four slow environments and the learner's initial weights at version 3."""
+    with PoolWorker(1, SLOW, 4, seed=2) as w:
+        w.set_weights(Learner(load_config()).weights(), 3)
+        yield w
+
+
+def test_make_worker_uses_processes_only_for_slow_envs() -> None:
+    """The factory picks the pool for latency-bound envs and in-process stepping for the instant sim."""
+    assert type(make_worker(0, SLOW, 2)) is PoolWorker
+    assert type(make_worker(0, EnvSection(), 2)) is Worker
+    assert type(make_worker(0, EnvSection(env_processes=True), 2)) is PoolWorker
+
+
+def test_step_ships_valid_trajectories_with_goal_and_version(pool_worker) -> None:
+    """Trajectories from the pool are whole, validated, tagged with the task and the acting version."""
+    finished = []
+    for _ in range(2000):
+        finished += pool_worker.step()
+        if len(finished) >= 4:
+            break
+    assert len(finished) >= 4
+    for trajectory in finished:
+        trajectory.validate()
+        assert trajectory.goal and trajectory.task.startswith("general/")
+        assert set(trajectory.policy_version.tolist()) == {3} and trajectory.worker_id == 1
+        assert trajectory.observations["element_mask"].shape[0] == trajectory.length + 1
+        assert np.isfinite(trajectory.log_mu).all()
+
+
+def test_run_episodes_plays_exact_count_and_leaves_nothing_running(pool_worker) -> None:
+    """`run_episodes(n)` finishes exactly n episodes (no faults on the sim) and leaves no step in flight."""
+    assert len(pool_worker.run_episodes(6)) == 6
+    assert pool_worker.in_progress == 0 and pool_worker.stats["episodes"] == 6
+    assert len(pool_worker.run_episodes(3)) == 3 and pool_worker.stats["episodes"] == 9
+
+
+def test_killed_env_process_truncates_its_episode_and_is_discarded(pool_worker) -> None:
+    """An env process killed mid-episode comes back as a faulty episode: counted, never shipped."""
+    import os
+    import signal
+
+    pool_worker.step()
+    os.kill(pool_worker._pool.pids[0], signal.SIGKILL)
+    shipped = []
+    for _ in range(3000):
+        shipped += pool_worker.step()
+        if pool_worker.stats["faulty_episodes"]:
+            break
+    assert pool_worker.stats["faulty_episodes"] >= 1
+    for trajectory in shipped:
+        trajectory.validate()
