@@ -54,8 +54,8 @@ def _worker_main(index: int, config: TrainConfig, shared: SharedWeights, results
     """Body of worker process `index`: serve rounds (sync) or collect continuously (async) until told to stop."""
     import torch
 
-    from distrl_agent.runtime.shell import WorkerShell
     from distrl_agent.runtime.pool_worker import make_worker
+    from distrl_agent.runtime.shell import WorkerShell
 
     torch.set_num_threads(1)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the learner's to handle: it checkpoints, then stops us

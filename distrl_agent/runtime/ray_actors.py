@@ -52,8 +52,8 @@ class RayWorker:
         if self.shell is None:
             import torch
 
-            from distrl_agent.runtime.shell import WorkerShell
             from distrl_agent.runtime.pool_worker import make_worker
+            from distrl_agent.runtime.shell import WorkerShell
 
             torch.set_num_threads(1)
             rt = self.config.runtime
