@@ -182,6 +182,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--out", required=True, help="output folder (must not exist unless --force)")
     p.add_argument("--force", action="store_true",
                    help="replace an existing output folder (an earlier run's output, or an empty folder)")
+    p.add_argument("--publish", action="store_true",
+                   help="also copy the report and plots to docs/benchmarks/ and refresh the README's table")
     args = parser.parse_args(argv)
     names = list(dict.fromkeys(args.only or BENCHMARKS))  # in the order given, each once
     unknown = [n for n in names if n not in BENCHMARKS]
@@ -201,6 +203,11 @@ def main(argv: list[str] | None = None) -> int:
     results = run(names, quick=args.suite == "quick", out=out)
     print(f"wrote {out / 'report.md'} and {out / 'results.json'}")
     failed = [n for n, e in results["benchmarks"].items() if e["status"] != "ok"]
+    if args.publish:
+        from benchmarks.publish import publish
+
+        publish(out, Path(__file__).resolve().parents[1])
+        print("published to docs/benchmarks/ and README.md")
     if failed:
         print(f"failed: {', '.join(failed)} (tracebacks in {out / 'report.md'})", file=sys.stderr)
     return 1 if failed else 0

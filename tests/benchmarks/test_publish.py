@@ -1,0 +1,44 @@
+"""Tests of `benchmarks.publish`: the README block and docs/benchmarks are refreshed from a run's output."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from benchmarks.publish import END, START, publish
+
+
+def fake_run(out):
+    """A minimal benchmark output folder: results.json, report.md and a plot."""
+    out.mkdir()
+    results = {"suite": "quick", "date": "2026-01-01T00:00:00", "machine": {"cpus": 2, "cpu_model": "X"},
+               "benchmarks": {"sim": {"status": "ok", "figures": [
+                   {"name": "hit", "value": 99.0, "unit": "%", "target": 98.0, "higher_is_better": True, "met": True},
+                   {"name": "miss", "value": 1.0, "unit": "x", "target": 2.4, "higher_is_better": True, "met": False},
+                   {"name": "info", "value": 5.0, "unit": "s", "target": None, "higher_is_better": True, "met": None},
+               ]}, "pool": {"status": "failed", "traceback": "boom"}}}
+    (out / "results.json").write_text(json.dumps(results))
+    (out / "report.md").write_text("# report")
+    (out / "training_curves.png").write_bytes(b"\x89PNG fake")
+
+
+def test_publish_replaces_only_the_marked_block_and_copies_outputs(tmp_path):
+    """The block between the markers gets the targeted figures (missed ones flagged); the rest stays."""
+    fake_run(tmp_path / "out")
+    readme = tmp_path / "README.md"
+    readme.write_text(f"intro\n{START}\nold table\n{END}\noutro\n")
+    publish(tmp_path / "out", tmp_path, readme)
+    text = readme.read_text()
+    assert text.startswith("intro\n") and text.endswith("\noutro\n") and "old table" not in text
+    assert "| sim | hit | 99 % | ≥ 98 | met |" in text and "**MISSED**" in text and "| pool | FAILED" in text
+    assert "info" not in text and "docs/benchmarks/training_curves.png" in text
+    assert (tmp_path / "docs/benchmarks/report.md").read_text() == "# report"
+
+
+def test_publish_refuses_a_readme_without_markers(tmp_path):
+    """A README without the block is an error, not a silent append."""
+    fake_run(tmp_path / "out")
+    (tmp_path / "README.md").write_text("no markers")
+    with pytest.raises(ValueError, match="benchmarks:start"):
+        publish(tmp_path / "out", tmp_path)
