@@ -120,6 +120,8 @@ class Learner:
         start = time.perf_counter()
         metrics: dict[str, float] = {}
         for _ in range(count):
+            if not self.is_ready:  # the staleness cap can empty the replay as the version advances
+                break
             metrics = self.update()
         return {**metrics, "learner/update_s": time.perf_counter() - start, "learner/version": float(self.version)}
 

@@ -39,6 +39,15 @@ def test_train_steps_return_nothing_until_replay_ready(sim_trajectories) -> None
     assert len(learner.last_indices) == 4
 
 
+def test_train_steps_stop_when_staleness_cap_empties_the_replay(sim_trajectories) -> None:
+    """A tight staleness cap drops held data as versions advance; training stops instead of sampling nothing."""
+    learner = Learner(load_config(overrides=[*TINY, "learner.max_staleness=2"]))
+    learner.ingest(sim_trajectories[:4])
+    learner.train_steps(10)
+    assert learner.version == 3 and len(learner.replay) == 0
+    assert learner.replay.stats()["replay/dropped_stale"] == 4 and learner.train_steps(1) == {}
+
+
 def test_ingest_rejects_malformed_trajectory_and_counts_it(sim_trajectories) -> None:
     """A trajectory with NaN log-probs is counted as rejected and never inserted."""
     learner = Learner(load_config(overrides=TINY))
