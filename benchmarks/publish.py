@@ -1,5 +1,6 @@
-"""Publish a benchmark run into the repository: its report and plots under docs/benchmarks/, its headline table in
-the README between the `<!-- benchmarks:start -->` and `<!-- benchmarks:end -->` markers.
+"""Publish a benchmark run: report and plots to docs/benchmarks/, headline table to the README.
+
+The README's table sits between the `<!-- benchmarks:start -->` and `<!-- benchmarks:end -->` markers.
 """
 
 from __future__ import annotations
