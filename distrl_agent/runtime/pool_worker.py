@@ -12,8 +12,6 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-import numpy as np
-
 from android_gym.vector import AsyncEnvPool, PoolConfig
 from distrl_agent.config import EnvSection
 from distrl_agent.policies import SmallPolicyConfig
@@ -134,25 +132,13 @@ class PoolWorker(Worker):
                     self.stats["faulty_episodes"] += 1
                 else:
                     self.stats["successes"] += int(reward > 0)
-                    finished.append(self._pool_trajectory(ep, result.obs[k], bool(result.terminations[k]),
-                                                          self._info[i]))
+                    finished.append(self._trajectory(ep, result.obs[k], bool(result.terminations[k]),
+                                                     str(self._info[i].get("goal", "")),
+                                                     str(self._info[i].get("task", ""))))
                 self._episodes[i] = None  # the pool resets it in the background; its first row re-arms the slot
             else:
                 self._ready.add(i)
         return finished
-
-    def _pool_trajectory(self, ep: _Episode, final_obs: dict, terminated: bool, info: dict) -> Trajectory:
-        observations = [*ep.observations, {k: final_obs[k] for k in OBS_KEYS}]
-        dones = np.zeros(len(ep.rewards), bool)
-        dones[-1] = terminated
-        return Trajectory(
-            observations={k: np.stack([o[k] for o in observations]) for k in OBS_KEYS},
-            actions={k: np.array([a[k] for a in ep.actions], np.int64) for k in ep.actions[0]},
-            rewards=np.array(ep.rewards, np.float32), dones=dones, log_mu=np.array(ep.log_mu, np.float32),
-            policy_version=np.array(ep.versions, np.int64), penalty=np.array(ep.penalty, np.float32),
-            goal=str(info.get("goal", "")), task=str(info.get("task", "")), success=bool(ep.rewards[-1] > 0),
-            worker_id=self.worker_id)
-
 
 
 def make_worker(worker_id: int, env: EnvSection, envs: int, split: str = "train", seed: int = 0,

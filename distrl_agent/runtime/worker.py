@@ -173,18 +173,19 @@ class Worker:
                     self.stats["faulty_episodes"] += 1
                 else:
                     self.stats["successes"] += int(reward > 0)
-                    finished.append(self._trajectory(ep, obs, terminated, env))
+                    task = env.unwrapped.task
+                    finished.append(self._trajectory(ep, obs, terminated, task.goal, task.name))
                 self._episodes[i] = None
         return finished
 
-    def _trajectory(self, ep: _Episode, final_obs: dict, terminated: bool, env: gym.Env) -> Trajectory:
+    def _trajectory(self, ep: _Episode, final_obs: dict, terminated: bool, goal: str, task: str) -> Trajectory:
+        """The finished episode `ep` as a `Trajectory` (T+1 observations, `dones` set only if it terminated)."""
         observations = [*ep.observations, {k: final_obs[k] for k in OBS_KEYS}]
         dones = np.zeros(len(ep.rewards), bool)
         dones[-1] = terminated
-        task = env.unwrapped.task
         return Trajectory(
             observations={k: np.stack([o[k] for o in observations]) for k in OBS_KEYS},
             actions={k: np.array([a[k] for a in ep.actions], np.int64) for k in ep.actions[0]},
             rewards=np.array(ep.rewards, np.float32), dones=dones, log_mu=np.array(ep.log_mu, np.float32),
             policy_version=np.array(ep.versions, np.int64), penalty=np.array(ep.penalty, np.float32),
-            goal=task.goal, task=task.name, success=bool(ep.rewards[-1] > 0), worker_id=self.worker_id)
+            goal=goal, task=task, success=bool(ep.rewards[-1] > 0), worker_id=self.worker_id)
