@@ -10,7 +10,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from benchmarks.result import markdown_table
+from benchmarks.result import Figure, markdown_table
 
 START, END = "<!-- benchmarks:start -->", "<!-- benchmarks:end -->"
 PLOT = "training_curves.png"
@@ -27,8 +27,8 @@ def headline(results: dict[str, Any]) -> str:
             if f["target"] is None:
                 continue
             target = f"{'≥' if f['higher_is_better'] else '≤'} {f['target']:g}"
-            rows.append([name, f["name"], f"{f['value']:.4g} {f['unit']}", target,
-                         "met" if f["met"] else "**MISSED**"])
+            met = Figure(f["name"], f["value"], f["unit"], f["target"], f["higher_is_better"]).met
+            rows.append([name, f["name"], f"{f['value']:.4g} {f['unit']}", target, "met" if met else "**MISSED**"])
     return markdown_table(["benchmark", "figure", "value", "target", "status"], rows)
 
 

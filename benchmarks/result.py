@@ -43,10 +43,15 @@ class Figure:
 
     @property
     def met(self) -> bool | None:
-        """Whether the target is met (None without a target)."""
+        """Whether the target is met (None without a target); a value equal to the target up to float rounding meets it.
+
+        >>> Figure("gain", 100 * (0.9 / 0.75 - 1), "%", target=20.0).met  # 19.999999999999996
+        True
+        """
         if self.target is None:
             return None
-        return self.value >= self.target if self.higher_is_better else self.value <= self.target
+        slack = 1e-9 * max(1.0, abs(self.target))  # float rounding only: 0.9 / 0.75 - 1 is not exactly 0.2
+        return self.value >= self.target - slack if self.higher_is_better else self.value <= self.target + slack
 
 
 @dataclass

@@ -21,7 +21,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from benchmarks.result import TINY_ENV, Result, is_tiny, markdown_table
+from benchmarks.result import TINY_ENV, Figure, Result, is_tiny, markdown_table
 
 BENCHMARKS: dict[str, str] = {
     "sim": "benchmarks.sim",
@@ -153,7 +153,8 @@ def report(results: dict[str, Any]) -> str:
             continue
         for f in entry["figures"]:
             target = "" if f["target"] is None else f"{'≥' if f['higher_is_better'] else '≤'} {f['target']:g}"
-            met = {True: "met", False: "**MISSED**", None: ""}[f["met"]]
+            met = {True: "met", False: "**MISSED**", None: ""}[Figure(f["name"], f["value"], f["unit"], f["target"],
+                                                                    f["higher_is_better"]).met]
             rows.append([name, f["name"], f"{f['value']:.4g} {f['unit']}", target, met])
     lines += [markdown_table(["benchmark", "figure", "value", "target", "status"], rows), ""]
     for name, entry in results["benchmarks"].items():
