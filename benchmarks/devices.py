@@ -20,6 +20,7 @@ from android_gym.actions import Action
 from android_gym.devices.adb import AdbDevice
 from android_gym.sim.adb import AdbFront, FaultConfig
 from benchmarks.result import Result, is_tiny, markdown_table
+from benchmarks.sim import expert_steps_per_s
 
 FAULT_TIMEOUT_S, FAULT_RETRIES = 0.25, 4
 
@@ -71,19 +72,10 @@ def step_rates(seconds: float) -> tuple[float, float]:
     with AdbFront(devices=1, perturbations="default") as front:
         for device in ("sim", AdbDevice("sim-0", port=front.port)):
             env = gym.make("android_gym/General-v0", device=device, screenshot_width=0)
-            env.reset(seed=0)
-            steps, spent, episode = 0, 0.0, 0
-            while spent < seconds:
-                action = env.unwrapped.expert_action()
-                t0 = time.perf_counter()
-                _, _, terminated, truncated, _ = env.step(action)
-                if terminated or truncated:
-                    episode += 1
-                    env.reset(seed=episode)
-                spent += time.perf_counter() - t0
-                steps += 1
-            env.close()
-            rates.append(steps / spent)
+            try:
+                rates.append(expert_steps_per_s(env, seconds))
+            finally:
+                env.close()
     return rates[0], rates[1]
 
 
