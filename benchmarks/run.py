@@ -100,8 +100,8 @@ def run(names: list[str], quick: bool, out: Path) -> dict[str, Any]:
     results: dict[str, Any] = {
         "suite": "quick" if quick else "full", "date": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
         "config": {"suite": "quick" if quick else "full", "benchmarks": list(names), "tiny": is_tiny(),
-                   "out": str(out), "env": {k: os.environ[k] for k in (TINY_ENV, "ANDROID_GYM_JUDGE")
-                                            if k in os.environ}},
+                   "out": str(out), "env": {k: v for k, v in os.environ.items()
+                                            if k in (TINY_ENV, "ANDROID_GYM_JUDGE") or k.startswith("DISTRL_BENCH_")}},
         "versions": versions(), "machine": machine_facts(), "benchmarks": {}}
     for name in names:
         print(f"[benchmarks] {name} ...", flush=True)

@@ -4,6 +4,11 @@ The features that generalise to unseen cities, products and topics compare words
 goal words occur in which element label (`match`), what fraction of a label the goal covers, whether a label equals a
 goal span, and whether a goal word is already in the focused text field. Hashed word ids only add what a word means
 when it has been seen in training.
+
+Two layout facts are read from the element boxes, because uiautomator trees put the words and the click target on
+different nodes: a clickable element without a label of its own is labelled by the words of the elements inside it
+(a Settings row is a clickable container around its title and summary), and every element also sees the match
+features of the nearest labelled element that encloses it (each result row's Install button sees the row's app name).
 """
 
 from __future__ import annotations
@@ -22,8 +27,12 @@ ELEMENT_KEYS = ("element_mask", "element_boxes", "element_class", "element_flags
 
 _FOCUSED = ELEMENT_FLAGS.index("focused")
 _EDIT_TEXT = ELEMENT_CLASSES.index("EditText")
-LABEL_FEATURES = 3
-"""Per-element match features: fraction of label words found in the goal, label equals a goal span, any overlap."""
+_CLICKABLE = ELEMENT_FLAGS.index("clickable")
+LABEL_FEATURES = 7
+"""Per-element match features: for its label, the fraction of label words found in the goal, whether the label equals
+a goal span, any overlap; the same three for its nearest labelled enclosing element (the row an Install button sits
+in); and the fraction of its matched goal words that an unrelated element also shows (a time picker whose header
+already reads "10" next to the dial's "10")."""
 GOAL_FEATURES = 2
 """Per-goal-word screen features: appears in some element label, appears in the focused text field."""
 
@@ -69,8 +78,8 @@ def encode_observations(observations: Sequence[Mapping[str, Any]], goals: Sequen
     Returns:
         goal_ids (B, G) int64, goal_mask (B, G) bool, goal_features (B, G, 2) float32, element_mask (B, K) bool,
         element_boxes (B, K, 4) float32, element_class (B, K) int64, element_flags (B, K, 6) float32,
-        label_ids (B, K, W) int64, label_features (B, K, 3) float32, match (B, K, G) float32 (1 where goal word g
-        occurs in the label of element k).
+        label_ids (B, K, W) int64, label_features (B, K, LABEL_FEATURES) float32, match (B, K, G) float32 (1 where
+        goal word g occurs in the label of element k).
 
     Raises:
         DataError: an observation lacks UI-element arrays or has mismatched shapes, or `goals` has the wrong length.
@@ -98,6 +107,17 @@ def encode_observations(observations: Sequence[Mapping[str, Any]], goals: Sequen
     return out
 
 
+def _enclosure(boxes: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """encloses[i, j]: element i's box contains element j's (both valid, i != j; equal boxes enclose each other)."""
+    eps = 1e-4
+    b = boxes
+    encloses = ((b[:, None, 0] <= b[None, :, 0] + eps) & (b[:, None, 1] <= b[None, :, 1] + eps)
+                & (b[:, None, 2] >= b[None, :, 2] - eps) & (b[:, None, 3] >= b[None, :, 3] - eps))
+    encloses &= mask[:, None] & mask[None, :]
+    np.fill_diagonal(encloses, False)
+    return encloses
+
+
 def _encode_one(out: dict[str, np.ndarray], i: int, obs: Mapping[str, Any], goal_words: tuple[str, ...],
                 max_label_words: int, vocab_size: int) -> None:
     """Fill row `i` of the batch arrays `out` from one observation."""
@@ -111,17 +131,29 @@ def _encode_one(out: dict[str, np.ndarray], i: int, obs: Mapping[str, Any], goal
 
     mask = np.asarray(obs["element_mask"]).astype(bool)
     k = mask.shape[0]
+    boxes = np.asarray(obs["element_boxes"], np.float32)
     classes = np.clip(np.asarray(obs["element_class"], np.int64), 0, len(ELEMENT_CLASSES) - 1)
     flags = np.asarray(obs["element_flags"], np.float32)
     out["element_mask"][i, :k] = mask
-    out["element_boxes"][i, :k] = np.asarray(obs["element_boxes"], np.float32)
+    out["element_boxes"][i, :k] = boxes
     out["element_class"][i, :k] = classes
     out["element_flags"][i, :k] = flags
     text = np.ascontiguousarray(obs["element_text"], np.uint8)
+    encloses = _enclosure(boxes, mask)
+    valid = np.flatnonzero(mask)
+    own = {int(e): label_words(text[e].tobytes(), max_label_words) for e in valid}
+    labels = dict(own)
+    for e in valid:  # an unlabelled clickable container speaks with the words inside it
+        if not own[e] and flags[e, _CLICKABLE]:
+            inner = [t for j in np.flatnonzero(encloses[e]) for t in own[int(j)]]
+            labels[int(e)] = tuple(inner[:max_label_words])
+
+    match = out["match"][i]
+    own_match = np.zeros((k, match.shape[1]), np.float32)
+    features = out["label_features"][i]
     focused_words: set[str] = set()
     ngrams: dict[int, frozenset[tuple[str, ...]]] = {}
-    for e in np.flatnonzero(mask):
-        label = label_words(text[e].tobytes(), max_label_words)
+    for e, label in labels.items():
         if not label:
             continue
         out["label_ids"][i, e] = hash_words(label, max_label_words, vocab_size)
@@ -129,14 +161,32 @@ def _encode_one(out: dict[str, np.ndarray], i: int, obs: Mapping[str, Any], goal
         for token in label:
             found = positions.get(token)
             if found:
-                out["match"][i, e, found] = 1.0
+                match[e, found] = 1.0
                 hits += 1
+        if own[e]:
+            own_match[e] = match[e, :own_match.shape[1]]
         n = len(label)
         if n not in ngrams:
             ngrams[n] = goal_ngrams(lowered, n)
-        out["label_features"][i, e] = (hits / n, float(label in ngrams[n]), float(hits > 0))
+        features[e, :3] = (hits / n, float(label in ngrams[n]), float(hits > 0))
         if flags[e, _FOCUSED] and classes[e] == _EDIT_TEXT:
             focused_words.update(label)
-    if out["match"].shape[1]:  # an empty element axis has no max
-        out["goal_features"][i, :, 0] = out["match"][i].max(axis=0)
+
+    if valid.size:
+        # Context: the match features of the smallest labelled element enclosing each element.
+        labelled = np.array([bool(labels.get(j)) for j in range(k)])
+        area = (boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1])
+        candidate = np.where(encloses & labelled[:, None], area[:, None], np.inf)
+        parent = candidate.argmin(axis=0)
+        has_parent = np.isfinite(candidate.min(axis=0)) & mask
+        features[:k, 3:6] = np.where(has_parent[:, None], features[parent, :3], 0.0)
+        # Shown elsewhere: matched goal words that an element outside this one's own subtree also shows.
+        unrelated = ~(encloses | encloses.T) & mask[None, :]
+        np.fill_diagonal(unrelated, False)
+        elsewhere = (unrelated.astype(np.float32) @ own_match) > 0
+        matched = match[:k] > 0
+        n_matched = matched.sum(axis=1)
+        features[:k, 6] = np.where(n_matched > 0, (matched & elsewhere).sum(axis=1) / np.maximum(n_matched, 1), 0.0)
+    if match.shape[0]:  # an empty element axis has no max
+        out["goal_features"][i, :, 0] = match.max(axis=0)
     out["goal_features"][i, :n_goal, 1] = [float(t in focused_words) for t in lowered]

@@ -208,7 +208,8 @@ def snapshot(state: RunState, session_s: float, runtime_stats: dict[str, float])
                    totals=combine_totals(state.totals, runtime_stats))
 
 
-def train(config: TrainConfig, resume: str | Path | None = None, show_progress: bool = True) -> dict[str, Any]:
+def train(config: TrainConfig, resume: str | Path | None = None, show_progress: bool = True,
+          initial_weights: dict[str, Any] | None = None) -> dict[str, Any]:
     """Run training to the wall-clock budget; returns the summary (also written to run_dir/summary.json).
 
     Args:
@@ -216,6 +217,8 @@ def train(config: TrainConfig, resume: str | Path | None = None, show_progress: 
         resume: a run directory whose checkpoint to continue (same env and learner config; runtime may differ);
             the budget `runtime.minutes` counts the time already spent.
         show_progress: draw the progress bar.
+        initial_weights: start from these policy weights instead of running the configured warm start (benchmarks
+            give every run of a comparison the same starting policy); ignored when resuming.
 
     Raises:
         CheckpointError: `resume` holds no checkpoint, or one written under another config.
@@ -238,6 +241,8 @@ def train(config: TrainConfig, resume: str | Path | None = None, show_progress: 
         if state.elapsed_s >= config.runtime.minutes * 60:
             log.warning("the budget runtime.minutes=%s is already spent; raise it to train longer",
                         config.runtime.minutes)
+    elif initial_weights is not None:
+        learner.set_policy_weights(initial_weights)
     elif (weights := warm_start(config)) is not None:
         learner.set_policy_weights(weights)
     (run_dir / "config.yaml").write_text(config.to_yaml())  # after a resume's config check passed

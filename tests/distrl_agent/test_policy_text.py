@@ -17,8 +17,12 @@ from distrl_agent.policies.features import encode_observations
 from distrl_agent.policies.text import find_span, hash_word, hash_words, join_span, label_text, label_words, words
 
 
-def observation(goal: str, labels: list[str], k: int = 4, length: int = 32, focused: int | None = None) -> dict:
-    """An observation in the env's format with one element per label (element `focused` a focused EditText)."""
+def observation(goal: str, labels: list[str], k: int = 4, length: int = 32, focused: int | None = None,
+                boxes: list[tuple[float, float, float, float]] | None = None, clickable: tuple[int, ...] = ()) -> dict:
+    """An observation in the env's format with one element per label (element `focused` a focused EditText).
+
+    Elements are stacked rows that do not overlap unless `boxes` says where they are.
+    """
     text = np.zeros((k, length), np.uint8)
     for i, label in enumerate(labels):
         raw = label.encode("utf-8")[:length]
@@ -28,9 +32,13 @@ def observation(goal: str, labels: list[str], k: int = 4, length: int = 32, focu
     if focused is not None:
         classes[focused] = ELEMENT_CLASSES.index("EditText")
         flags[focused, ELEMENT_FLAGS.index("focused")] = 1
+    flags[list(clickable), ELEMENT_FLAGS.index("clickable")] = 1
     mask = np.zeros(k, np.int8)
     mask[: len(labels)] = 1
-    return {"goal": goal, "element_mask": mask, "element_boxes": np.zeros((k, 4), np.float32),
+    rows = np.array(boxes if boxes is not None else [(0.0, i / k, 1.0, (i + 0.9) / k) for i in range(k)], np.float32)
+    element_boxes = np.zeros((k, 4), np.float32)
+    element_boxes[: len(rows)] = rows
+    return {"goal": goal, "element_mask": mask, "element_boxes": element_boxes,
             "element_class": classes, "element_flags": flags, "element_text": text}
 
 
@@ -86,7 +94,10 @@ def test_encode_observations_match_features() -> None:
     out = encode_observations([obs], None, max_goal_words=8, max_label_words=4, vocab_size=64)
     np.testing.assert_array_equal(out["goal_mask"][0], [1] * 6 + [0] * 2)
     # fraction of label words in the goal, label equals a goal span, any overlap
-    np.testing.assert_allclose(out["label_features"][0], [[1, 1, 1], [1, 1, 1], [0, 0, 0], [1, 1, 1]])
+    np.testing.assert_allclose(out["label_features"][0, :, :3], [[1, 1, 1], [1, 1, 1], [0, 0, 0], [1, 1, 1]])
+    np.testing.assert_allclose(out["label_features"][0, :, 3:6], 0)  # no element encloses another
+    # matched goal words another element also shows: "York" is on both of the first two
+    np.testing.assert_allclose(out["label_features"][0, :, 6], [0.5, 1, 0, 0])
     assert out["match"][0, 0].nonzero()[0].tolist() == [3, 4]
     assert out["match"][0, 2].sum() == 0
     np.testing.assert_array_equal(out["goal_features"][0, :, 0], [1, 1, 0, 1, 1, 0, 0, 0])  # in some label
@@ -97,7 +108,32 @@ def test_encode_observations_match_features() -> None:
 def test_encode_observations_partial_overlap_is_not_a_span() -> None:
     obs = observation("buy red shoes", ["shoes red", "red hat"])
     out = encode_observations([obs], None, max_goal_words=4, max_label_words=4, vocab_size=64)
-    np.testing.assert_allclose(out["label_features"][0, :2], [[1, 0, 1], [0.5, 0, 1]])
+    np.testing.assert_allclose(out["label_features"][0, :2, :3], [[1, 0, 1], [0.5, 0, 1]])
+
+
+def test_unlabelled_clickable_container_reads_the_words_inside_it() -> None:
+    # A Settings row: a clickable container with no text around its title and summary, then an unrelated row.
+    boxes = [(0.0, 0.2, 1.0, 0.3), (0.1, 0.21, 0.9, 0.25), (0.1, 0.25, 0.9, 0.29), (0.0, 0.4, 1.0, 0.5)]
+    obs = observation("turn off dark theme", ["", "Display", "Dark theme, font size", ""], boxes=boxes,
+                      clickable=(0, 3))
+    out = encode_observations([obs], None, max_goal_words=6, max_label_words=8, vocab_size=64)
+    assert out["match"][0, 0].nonzero()[0].tolist() == [2, 3]  # "dark theme" through its summary line
+    assert out["label_ids"][0, 0, 0] == hash_word("display", 64)
+    np.testing.assert_allclose(out["label_features"][0, 0, :3], [2 / 5, 0, 1])
+    assert out["match"][0, 3].sum() == 0 and out["label_ids"][0, 3].sum() == 0  # nothing inside: still no label
+    # the summary line is inside the container, so sharing its words is not "shown elsewhere"
+    np.testing.assert_allclose(out["label_features"][0, :3, 6], 0)
+
+
+def test_elements_see_the_match_of_their_nearest_labelled_enclosure() -> None:
+    # Two result rows, each a labelled clickable row with its own Install button.
+    boxes = [(0.0, 0.1, 1.0, 0.2), (0.7, 0.12, 0.95, 0.18), (0.0, 0.2, 1.0, 0.3), (0.7, 0.22, 0.95, 0.28)]
+    obs = observation("get Quick Fitness", ["Blue Fitness", "Install", "Quick Fitness", "Install"], boxes=boxes,
+                      clickable=(0, 1, 2, 3))
+    out = encode_observations([obs], None, max_goal_words=4, max_label_words=4, vocab_size=64)
+    np.testing.assert_allclose(out["label_features"][0, 1, 3:6], [0.5, 0, 1])  # inside "Blue Fitness"
+    np.testing.assert_allclose(out["label_features"][0, 3, 3:6], [1, 1, 1])  # inside "Quick Fitness"
+    np.testing.assert_allclose(out["label_features"][0, [0, 2], 3:6], 0)  # the rows themselves are not enclosed
 
 
 def test_encode_observations_pads_mixed_element_counts() -> None:
