@@ -65,7 +65,7 @@ def run(quick: bool, out: Path) -> Result:
     tiny = is_tiny()
     sizes = (2,) if tiny else (4, 16, 32) if quick else (4, 8, 16, 32, 64)
     runtimes = ("local",) if tiny or quick else ("local", "ray")
-    seconds = 2.0 if tiny else 40.0 if quick else 60.0
+    seconds = 2.0 if tiny else 30.0 if quick else 40.0
     result = Result(config={"sizes": list(sizes), "runtimes": list(runtimes), "seconds_per_measurement": seconds,
                             "time_scale": TIME_SCALE, "latency": "emulator", "workers": 1,
                             "policy": "warm-started small policy (noisy-expert behaviour cloning)"})

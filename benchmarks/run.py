@@ -28,6 +28,7 @@ BENCHMARKS: dict[str, str] = {
     "pool": "benchmarks.pool",
     "collection": "benchmarks.collection",
     "training": "benchmarks.training",
+    "learner": "benchmarks.learner",
     "sb3": "benchmarks.sb3",
     "judges": "benchmarks.judges",
     "devices": "benchmarks.devices",

@@ -47,6 +47,12 @@ def time_to(curve: list[dict[str, float]], level: float) -> float:
     return next((p["time_s"] for p in curve if p["test_success"] >= level), math.inf)
 
 
+def success_at(curve: list[dict[str, float]], key: str, x: float) -> float:
+    """Test success of the last evaluation at or before `x` (in `key` units: time_s or env_steps)."""
+    before = [p for p in curve if p.get(key, 0) <= x]
+    return before[-1]["test_success"] if before else math.nan
+
+
 def fraction_above(curve: list[dict[str, float]], level: float, start_s: float, end_s: float) -> float:
     """Fraction of evaluations in [start_s, end_s) whose test success is >= `level` (the paper's Fig. b measure)."""
     points = [p for p in curve if start_s <= p["time_s"] < end_s]
@@ -135,6 +141,13 @@ def _compare(result: Result, a_ride: list[dict[str, Any]], digirl: list[dict[str
     else:
         result.notes.append(f"Sync DigiRL never evaluated at or above 60% test success; A-RIDE spent {100 * f_a:.0f}% "
                             "of its evaluations there, so the efficiency ratio is unbounded.")
+    # "At equal steps": each seed's two curves read at the env steps the shorter of the two runs collected.
+    equal = [(success_at(a["curve"], "env_steps", x), success_at(d["curve"], "env_steps", x))
+             for a, d in zip(a_ride, digirl, strict=True)
+             if (x := min(a["curve"][-1].get("env_steps", 0), d["curve"][-1].get("env_steps", 0))) > 0]
+    if equal:
+        result.add("a_ride_minus_sync_digirl_at_equal_env_steps", 100 * float(np.mean([a - d for a, d in equal])),
+                   "points", target=0.0)
     t_a = float(np.mean([time_to(r["curve"], 0.6) for r in a_ride]))
     t_d = float(np.mean([time_to(r["curve"], 0.6) for r in digirl]))
     if math.isfinite(t_a) and math.isfinite(t_d):
@@ -142,30 +155,33 @@ def _compare(result: Result, a_ride: list[dict[str, Any]], digirl: list[dict[str
 
 
 def _plot(summaries: dict[str, list[dict[str, Any]]], path: Path) -> Path:
+    """Fig. a: test success vs wall-clock (left) and vs env steps collected (right), mean ± std over seeds."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(7, 4.2))
-    for name, runs in summaries.items():
-        times = sorted({p["time_s"] for r in runs for p in r["curve"]})
-        if not times:
-            continue
-        grid = np.array(times)
-        curves = []
-        for r in runs:  # step-hold each run's evaluations onto the common time grid
-            t = np.array([p["time_s"] for p in r["curve"]])
-            s = np.array([p["test_success"] for p in r["curve"]])
-            curves.append([s[max(0, np.searchsorted(t, g, side="right") - 1)] for g in grid])
-        mean, std = np.mean(curves, 0), np.std(curves, 0)
-        ax.plot(grid / 60, 100 * mean, label=name)
-        ax.fill_between(grid / 60, 100 * (mean - std), 100 * (mean + std), alpha=0.15)
-    ax.axhline(60, color="grey", lw=0.8, ls="--")
-    ax.set_xlabel("wall-clock (min)")
-    ax.set_ylabel("test success (%)")
-    ax.set_title("Sim `general` suite, small policy, 2 CPU cores")
-    ax.legend(fontsize=8)
+    fig, axes = plt.subplots(1, 2, figsize=(12, 4.2), sharey=True)
+    for ax, key, scale, label in ((axes[0], "time_s", 1 / 60, "wall-clock (min)"),
+                                  (axes[1], "env_steps", 1e-3, "env steps collected (thousands)")):
+        for name, runs in summaries.items():
+            points = sorted({p.get(key, 0) for r in runs for p in r["curve"]})
+            if not points:
+                continue
+            grid = np.array(points, dtype=float)
+            curves = []
+            for r in runs:  # step-hold each run's evaluations onto the common grid
+                x = np.array([p.get(key, 0) for p in r["curve"]], dtype=float)
+                y = np.array([p["test_success"] for p in r["curve"]])
+                curves.append(y[np.maximum(0, np.searchsorted(x, grid, side="right") - 1)])
+            mean, std = np.mean(curves, 0), np.std(curves, 0)
+            ax.plot(grid * scale, 100 * mean, label=name)
+            ax.fill_between(grid * scale, 100 * (mean - std), 100 * (mean + std), alpha=0.15)
+        ax.axhline(60, color="grey", lw=0.8, ls="--")
+        ax.set_xlabel(label)
+    axes[0].set_ylabel("test success (%)")
+    axes[0].legend(fontsize=8)
+    fig.suptitle("Sim `general` suite, small policy, 2 CPU cores (mean ± std over seeds)")
     fig.tight_layout()
     fig.savefig(path, dpi=120)
     plt.close(fig)

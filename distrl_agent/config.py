@@ -181,8 +181,8 @@ class RuntimeSection:
     eval_episodes: int = 100
     checkpoint_every_s: float = 300.0
     warm_start_episodes: int = 400
-    warm_start_noise: float = 0.5
-    warm_start_updates: int = 150
+    warm_start_noise: float = 0.7
+    warm_start_updates: int = 120
     seed: int = 0
 
     def __post_init__(self) -> None:

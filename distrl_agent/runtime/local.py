@@ -24,6 +24,7 @@ carry version v.
 
 from __future__ import annotations
 
+import atexit
 import logging
 import multiprocessing as mp
 import multiprocessing.connection as mpc
@@ -155,12 +156,15 @@ class LocalRuntime:
         self.shared = SharedWeights(weights, _CTX)
         self.shared.publish(version, weights)
         self.procs = [self._spawn(i) for i in range(self.num_workers)]
+        atexit.register(self.close)  # runs before multiprocessing's own exit hook would wait for the workers
 
     def _spawn(self, index: int) -> _Proc:
         results_r, results_w = _CTX.Pipe(duplex=False)
         commands_r, commands_w = _CTX.Pipe(duplex=False)
+        # Not a daemon: a worker whose envs run in their own processes (slow devices) must be able to start them. An
+        # atexit hook (see `start`) stops workers if the learner exits without closing the runtime.
         process = _CTX.Process(target=_worker_main, args=(index, self.config, self.shared, results_w, commands_r),
-                               daemon=True, name=f"distrl-worker-{index}")
+                               daemon=False, name=f"distrl-worker-{index}")
         process.start()
         results_w.close()  # only the child holds the write end, so its death reads as end-of-file here
         commands_r.close()
@@ -279,3 +283,4 @@ class LocalRuntime:
             proc.results.close()
             proc.commands.close()
         self.procs = []
+        atexit.unregister(self.close)

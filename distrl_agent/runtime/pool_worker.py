@@ -77,7 +77,9 @@ class PoolWorker(Worker):
             fresh = [i for i in ready if not self._episodes[i].actions][:max(0, budget)]
             budget -= len(fresh)
             self._act(continuing + fresh)
-            if not any(ep is not None and len(ep.actions) > len(ep.rewards) for ep in self._episodes):
+            stepping = any(ep is not None and len(ep.actions) > len(ep.rewards) for ep in self._episodes)
+            resetting = budget > 0 and any(ep is None for ep in self._episodes)  # episodes still owed: wait for one
+            if not stepping and not resetting:
                 return out
             out.extend(self._collect())
 

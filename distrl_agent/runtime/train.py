@@ -121,7 +121,9 @@ def run_loop(config: TrainConfig, learner: Any, runtime: Runtime, state: RunStat
     try:
         while (now := time.monotonic()) < clock.deadline(state):
             if clock.is_due("eval", now, rt.eval_every_s):  # the learning curve (workers keep collecting)
-                _evaluate_into(config, state, writer, runtime.fetch(learner.weights()), version, clock.session(state))
+                env_steps = combine_totals(state.totals, runtime.stats())["runtime/env_steps"]
+                _evaluate_into(config, state, writer, runtime.fetch(learner.weights()), version, clock.session(state),
+                               env_steps)
             if clock.is_due("checkpoint", now, rt.checkpoint_every_s):  # a crash loses at most this much
                 state.checkpoints += 1
                 save_checkpoint(learner, snapshot(state, clock.session_s(), runtime.stats()), run_dir)
@@ -197,9 +199,10 @@ class _Clock:
 
 
 def _evaluate_into(config: TrainConfig, state: RunState, writer: MetricsWriter, weights: dict, version: int,
-                   elapsed_s: float) -> None:
+                   elapsed_s: float, env_steps: float) -> None:
     rate = evaluate(config, weights, version, "test", min(config.runtime.eval_episodes, 50))
-    state.curve.append({"time_s": round(elapsed_s, 1), "version": version, "test_success": rate})
+    state.curve.append({"time_s": round(elapsed_s, 1), "env_steps": int(env_steps), "version": version,
+                        "test_success": rate})
     writer.write(version, elapsed_s, {"charts/test_success": rate})
 
 def snapshot(state: RunState, session_s: float, runtime_stats: dict[str, float]) -> RunState:

@@ -90,3 +90,23 @@ def test_worker_buffers_bounded_while_learner_does_not_read(tmp_path) -> None:
         assert all(t.length > 0 for d in deliveries for t in d.trajectories)
     finally:
         runtime.close()
+
+
+@pytest.mark.parametrize("sync", [False, True])
+def test_workers_with_env_processes_collect(tmp_path, sync: bool) -> None:
+    """With slow (emulator-like) envs each worker runs its envs in processes of its own, in both protocols.
+
+    Regression: worker processes were daemons, which may not start children, so this died at the first reset.
+    """
+    runtime = _runtime(tmp_path, "env.latency=fast-emulator", "env.latency_time_scale=0.001",
+                       f"runtime.sync={str(sync).lower()}")
+    runtime.start(0, initial_weights(runtime.config))
+    try:
+        if sync:
+            deliveries = runtime.run_round(0, 3, time.monotonic() + 60)
+        else:
+            deliveries = _poll_until(runtime, lambda got: sum(len(d.successes) for d in got) >= 3)
+        assert sum(len(d.successes) for d in deliveries) >= 3
+        assert runtime.stats()["runtime/worker_restarts"] == 0
+    finally:
+        runtime.close()

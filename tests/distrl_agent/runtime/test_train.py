@@ -67,3 +67,30 @@ def test_combine_totals_adds_counters_and_weights_latency() -> None:
     assert total["runtime/env_steps"] == 15.0 and total["runtime/weights_adopted"] == 4.0
     assert total["runtime/broadcast_latency_ms_mean"] == pytest.approx(7.0)
     assert total["runtime/broadcast_latency_ms_max"] == 9.0
+
+
+def test_train_from_initial_weights_skips_the_warm_start(tmp_path, monkeypatch) -> None:
+    """Given starting weights (a benchmark's shared warm start), train uses them and runs no warm start of its own.
+
+    Its learning curve records the env steps collected at each evaluation.
+    """
+    import distrl_agent.runtime.train as train_module
+
+    def no_warm_start(config):
+        raise AssertionError("the configured warm start ran although initial weights were given")
+
+    received = []
+    original = Learner.set_policy_weights
+
+    def record(self, weights):
+        received.append(weights)
+        original(self, weights)
+
+    monkeypatch.setattr(train_module, "warm_start", no_warm_start)
+    monkeypatch.setattr(Learner, "set_policy_weights", record)
+    config = load_config(overrides=[*TINY, "runtime.workers=1", "runtime.eval_every_s=2", f"run_dir={tmp_path}"])
+    start = Learner(load_config(overrides=["runtime.seed=7"])).weights()
+    summary = train(config, show_progress=False, initial_weights=start)
+    assert len(received) == 1 and received[0] is start
+    steps = [p["env_steps"] for p in summary["curve"]]
+    assert steps[0] == 0 and steps == sorted(steps) and len(steps) >= 2 and steps[-1] > 0

@@ -1,0 +1,38 @@
+"""Tests of the training benchmark's plan and comparison helpers (the runs themselves are in the tiny suite)."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from benchmarks.training import QUICK_RUNS, RUNS, fraction_above, plan, success_at, time_to
+
+CURVE = [{"time_s": 0.0, "env_steps": 0, "test_success": 0.4}, {"time_s": 60.0, "env_steps": 5000, "test_success": 0.7},
+         {"time_s": 120.0, "env_steps": 9000, "test_success": 0.5}]
+
+
+def test_plan_defaults_and_environment_overrides(monkeypatch: pytest.MonkeyPatch) -> None:
+    for key in ("DISTRL_BENCH_TINY", "DISTRL_BENCH_TRAINING_RUNS", "DISTRL_BENCH_TRAINING_SEEDS",
+                "DISTRL_BENCH_TRAINING_MINUTES"):
+        monkeypatch.delenv(key, raising=False)
+    assert plan(quick=True) == (QUICK_RUNS, (0,), 2.0)
+    assert plan(quick=False) == (tuple(RUNS), (0, 1, 2), 20.0)
+    monkeypatch.setenv("DISTRL_BENCH_TRAINING_RUNS", "A-RIDE (async), Filtered BC (async)")
+    monkeypatch.setenv("DISTRL_BENCH_TRAINING_SEEDS", "2")
+    monkeypatch.setenv("DISTRL_BENCH_TRAINING_MINUTES", "3.5")
+    assert plan(quick=False) == (("A-RIDE (async)", "Filtered BC (async)"), (0, 1), 3.5)
+
+
+def test_plan_rejects_unknown_run_names(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DISTRL_BENCH_TRAINING_RUNS", "A-RIDE (async),PPO")
+    with pytest.raises(ValueError, match=r"unknown runs \['PPO'\]"):
+        plan(quick=False)
+
+
+def test_curve_readers_hold_the_last_evaluation() -> None:
+    assert time_to(CURVE, 0.6) == 60.0 and math.isinf(time_to(CURVE, 0.9))
+    assert success_at(CURVE, "env_steps", 8999) == 0.7 and success_at(CURVE, "time_s", 120.0) == 0.5
+    assert math.isnan(success_at(CURVE, "env_steps", -1))
+    assert fraction_above(CURVE, 0.6, 0.0, 180.0) == pytest.approx(1 / 3)
+    assert fraction_above(CURVE, 0.6, 200.0, 300.0) == 0.0  # no evaluation in the window
