@@ -90,7 +90,12 @@ class RayWorker:
     def run_round(self, version: int, weights: dict, published_at: float, episodes: int) -> tuple[list, dict]:
         """Synchronous mode: play `episodes` episodes with `version`; returns them and an info dict."""
         self._ensure_started()
-        trajectories = self.shell.run_round(version, weights, published_at, episodes)
+        try:
+            trajectories = self.shell.run_round(version, weights, published_at, episodes)
+        except Exception:
+            if self._stop.is_set():  # `stop` closed the envs under a round the run no longer waits for: drop it
+                return [], {"successes": [], "steps": 0, "stats": {}}
+            raise
         return trajectories, self._info(trajectories)
 
     def stop(self) -> None:
