@@ -160,6 +160,10 @@ def report(results: dict[str, Any]) -> str:
     lines += [markdown_table(["benchmark", "figure", "value", "target", "status"], rows), ""]
     for name, entry in results["benchmarks"].items():
         lines += [f"## {name}", "", f"_{entry['seconds']} s_", ""]
+        if source := entry.get("source"):  # a merged report says which run each section comes from
+            settings = ", ".join(f"{k}={v}" for k, v in source.get("env", {}).items())
+            lines += [f"_From the {source['suite']} suite run of {source['date']} (git {source['git']}"
+                      f"{'; ' + settings if settings else ''})._", ""]
         if entry.get("about"):
             lines += [f"_How to read this:_ {entry['about']} (More in `benchmarks/README.md`, section {name}.)", ""]
         if entry["status"] != "ok":
@@ -175,7 +179,11 @@ def report(results: dict[str, Any]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """`python -m benchmarks run --suite quick|full [--only NAME ...] --out DIR [--force]`."""
+    """The command line: `run` benchmarks, or `merge` the outputs of earlier runs.
+
+    `python -m benchmarks run --suite quick|full [--only NAME ...] --out DIR [--force] [--publish]`;
+    `python -m benchmarks merge SRC [SRC ...] --out DIR [--force] [--publish]`.
+    """
     parser = argparse.ArgumentParser(prog="python -m benchmarks")
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("run", help="run benchmarks")
@@ -186,7 +194,14 @@ def main(argv: list[str] | None = None) -> int:
                    help="replace an existing output folder (an earlier run's output, or an empty folder)")
     p.add_argument("--publish", action="store_true",
                    help="also copy the report and plots to docs/benchmarks/ and refresh the README's table")
+    m = sub.add_parser("merge", help="merge benchmark output folders into one report (later folders win)")
+    m.add_argument("sources", nargs="+", help="output folders of earlier `run`s")
+    m.add_argument("--out", required=True, help="output folder for the merged report (must not exist unless --force)")
+    m.add_argument("--force", action="store_true", help="replace an existing output folder (as for `run`)")
+    m.add_argument("--publish", action="store_true", help="also publish the merged report (as for `run`)")
     args = parser.parse_args(argv)
+    if args.command == "merge":
+        return _merge_command(parser, args)
     names = list(dict.fromkeys(args.only or BENCHMARKS))  # in the order given, each once
     unknown = [n for n in names if n not in BENCHMARKS]
     if unknown:
@@ -194,14 +209,7 @@ def main(argv: list[str] | None = None) -> int:
                  else repr(n) for n in unknown]
         parser.error(f"`--only`: unknown benchmark(s) {', '.join(hints)}; known: {', '.join(BENCHMARKS)}")
     out = Path(args.out)
-    if out.exists():
-        if not args.force:
-            parser.error(f"`--out`: output folder {out} exists; pass --force to overwrite it, or choose another")
-        if not out.is_dir() or not _is_replaceable(out):
-            parser.error(f"`--out`: {out} is not an earlier benchmark output (no {' or '.join(OUTPUT_FILES)}) and "
-                         "is not empty; --force replaces only those. Choose a new folder")
-        shutil.rmtree(out)
-    out.mkdir(parents=True)
+    _prepare_out(parser, out, args.force)
     results = run(names, quick=args.suite == "quick", out=out)
     print(f"wrote {out / 'report.md'} and {out / 'results.json'}")
     failed = [n for n, e in results["benchmarks"].items() if e["status"] != "ok"]
@@ -213,6 +221,37 @@ def main(argv: list[str] | None = None) -> int:
     if failed:
         print(f"failed: {', '.join(failed)} (tracebacks in {out / 'report.md'})", file=sys.stderr)
     return 1 if failed else 0
+
+
+def _prepare_out(parser: argparse.ArgumentParser, out: Path, force: bool) -> None:
+    """Create `out`, refusing to overwrite anything but an earlier benchmark output (with --force)."""
+    if out.exists():
+        if not force:
+            parser.error(f"`--out`: output folder {out} exists; pass --force to overwrite it, or choose another")
+        if not out.is_dir() or not _is_replaceable(out):
+            parser.error(f"`--out`: {out} is not an earlier benchmark output (no {' or '.join(OUTPUT_FILES)}) and "
+                         "is not empty; --force replaces only those. Choose a new folder")
+        shutil.rmtree(out)
+    out.mkdir(parents=True)
+
+
+def _merge_command(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    from benchmarks.merge import merge
+
+    sources = [Path(s) for s in args.sources]
+    missing = [str(s) for s in sources if not (s / "results.json").is_file()]
+    if missing:
+        parser.error(f"merge: {', '.join(missing)} hold no results.json (not benchmark output folders)")
+    out = Path(args.out)
+    _prepare_out(parser, out, args.force)
+    results = merge(sources, out)
+    print(f"wrote {out / 'report.md'} and {out / 'results.json'}")
+    if args.publish:
+        from benchmarks.publish import publish
+
+        publish(out, Path(__file__).resolve().parents[1])
+        print("published to docs/benchmarks/ and README.md")
+    return 1 if any(e["status"] != "ok" for e in results["benchmarks"].values()) else 0
 
 
 def _is_replaceable(out: Path) -> bool:

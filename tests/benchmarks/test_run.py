@@ -199,3 +199,53 @@ def test_force_refuses_a_folder_that_is_not_an_output(tmp_path, capsys) -> None:
     assert exit_info.value.code == 2
     assert "is not an earlier benchmark output" in capsys.readouterr().err
     assert (out / "notes.md").read_text() == "precious"
+
+
+def _fake_output(folder: Path, suite: str, figures: dict[str, float], plot: str | None = None) -> Path:
+    """A benchmark output folder holding results.json for benchmarks named by `figures` (one figure each)."""
+    folder.mkdir(parents=True)
+    benchmarks = {}
+    for name, value in figures.items():
+        plots = []
+        if plot:
+            Image.new("RGB", (4, 4)).save(folder / plot)
+            plots = [str(folder / plot)]
+        benchmarks[name] = {"status": "ok", "about": f"{name}.", "seconds": 1.0, "config": {}, "tables": [],
+                            "notes": [], "plots": plots,
+                            "figures": [{"name": "x", "value": value, "unit": "%", "target": 50.0,
+                                         "higher_is_better": True, "met": value >= 50}]}
+    results = {"suite": suite, "date": "2026-11-30T00:00:00+00:00",
+               "config": {"suite": suite, "tiny": False, "env": {"DISTRL_BENCH_TRAINING_SEEDS": "3"}},
+               "versions": {"git": "abc123"}, "machine": {"cpus": 2, "cpu_model": "cpu", "memory_gib": 8,
+                                                          "python": "3.11", "torch": "2", "cuda": False, "gpu": None},
+               "benchmarks": benchmarks}
+    (folder / "results.json").write_text(json.dumps(results))
+    return folder
+
+
+def test_merge_takes_each_benchmark_from_the_last_folder_that_has_it(tmp_path: Path) -> None:
+    quick = _fake_output(tmp_path / "quick", "quick", {"sim": 90.0, "training": 10.0})
+    full = _fake_output(tmp_path / "full", "full", {"training": 70.0}, plot="training_curves.png")
+    out = tmp_path / "merged"
+    done = subprocess.run([sys.executable, "-m", "benchmarks", "merge", str(quick), str(full), "--out", str(out)],
+                          cwd=REPO_ROOT, env={**os.environ, "PYTHONPATH": str(REPO_ROOT)}, capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    merged = _strict_json(out / "results.json")
+    assert list(merged["benchmarks"]) == ["sim", "training"]
+    assert merged["benchmarks"]["training"]["figures"][0]["value"] == 70.0
+    assert merged["benchmarks"]["sim"]["source"]["suite"] == "quick"
+    assert (out / "training_curves.png").is_file()
+    assert merged["benchmarks"]["training"]["plots"] == [str(out / "training_curves.png")]
+    report = (out / "report.md").read_text()
+    source = "_From the full suite run of 2026-11-30T00:00:00+00:00 (git abc123; DISTRL_BENCH_TRAINING_SEEDS=3)._"
+    assert source in report
+    assert "| training | x | 70 % | ≥ 50 | met |" in report
+
+
+def test_merge_refuses_a_folder_without_results(tmp_path: Path) -> None:
+    (tmp_path / "empty").mkdir()
+    done = subprocess.run([sys.executable, "-m", "benchmarks", "merge", str(tmp_path / "empty"), "--out",
+                           str(tmp_path / "m")], cwd=REPO_ROOT, env={**os.environ, "PYTHONPATH": str(REPO_ROOT)},
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2 and "hold no results.json" in done.stderr and not (tmp_path / "m").exists()

@@ -1,0 +1,58 @@
+"""Merge benchmark outputs: the quick suite for most benchmarks and longer runs of a few, in one report.
+
+`python -m benchmarks merge --out DIR SRC [SRC ...] [--publish]` takes each SRC's results.json in order (a benchmark
+that appears in several comes from the last), records where each benchmark came from (its suite, date, git commit and
+DISTRL_BENCH_* settings), copies the plots, and writes results.json and report.md to DIR as `run` would.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+from benchmarks.run import _finite, report
+
+
+def merge(sources: list[Path], out: Path) -> dict[str, Any]:
+    """Merge the results in `sources` (later ones win per benchmark) into `out`; returns the merged results.
+
+    Raises:
+        FileNotFoundError: a source has no results.json.
+        ValueError: no source given, or the sources mix tiny and real runs.
+    """
+    if not sources:
+        raise ValueError("give at least one benchmark output folder to merge")
+    loaded = []
+    for source in sources:
+        path = source / "results.json"
+        if not path.is_file():
+            raise FileNotFoundError(f"{source} holds no results.json: not a benchmark output folder")
+        loaded.append((source, json.loads(path.read_text())))
+    if len({bool(r["config"]["tiny"]) for _, r in loaded}) > 1:
+        raise ValueError("the sources mix tiny-mode and real runs; merge only real runs (or only tiny ones)")
+    out.mkdir(parents=True, exist_ok=True)
+    last = loaded[-1][1]
+    merged: dict[str, Any] = {
+        "suite": " + ".join(dict.fromkeys(r["suite"] for _, r in loaded)) + " (merged)", "date": last["date"],
+        "config": {"tiny": bool(last["config"]["tiny"]), "merged_from": [str(s) for s, _ in loaded]},
+        "versions": last["versions"], "machine": last["machine"], "benchmarks": {}}
+    for source, results in loaded:
+        for name, entry in results["benchmarks"].items():
+            entry = dict(entry)
+            entry["source"] = {"folder": str(source), "suite": results["suite"], "date": results["date"],
+                               "git": results["versions"].get("git", "unknown"),
+                               "env": results["config"].get("env", {})}
+            plots = []
+            for plot in entry.get("plots", []):
+                name_only = Path(plot).name
+                if (source / name_only).is_file():
+                    shutil.copy2(source / name_only, out / name_only)
+                plots.append(str(out / name_only))
+            entry["plots"] = plots
+            merged["benchmarks"].pop(name, None)  # re-insert: the order follows the sources
+            merged["benchmarks"][name] = entry
+    (out / "results.json").write_text(json.dumps(_finite(merged), indent=2, default=str, allow_nan=False))
+    (out / "report.md").write_text(report(merged))
+    return merged
