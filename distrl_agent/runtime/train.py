@@ -29,6 +29,9 @@ from distrl_agent.runtime.progress import MetricsWriter, Progress, RunState
 from distrl_agent.runtime.warm_start import behaviour_clone, collect_demonstrations
 
 log = logging.getLogger("distrl")
+EVAL_SEEDS = {"train": 777, "test": 778}
+"""Evaluation seeds per split: the periodic test evaluations and the final one play the same episodes, so the points of
+the learning curve and the summary's test success differ only by what the policy learned."""
 WAIT_S = 0.5  # the longest the learner blocks on collection while it has nothing to train on
 METRICS_EVERY_S = 1.0  # one metrics.jsonl record per this many seconds
 _ADDITIVE = ("runtime/env_steps", "runtime/episodes", "runtime/successes", "runtime/faulty_episodes",
@@ -200,7 +203,7 @@ class _Clock:
 
 def _evaluate_into(config: TrainConfig, state: RunState, writer: MetricsWriter, weights: dict, version: int,
                    elapsed_s: float, env_steps: float) -> None:
-    rate = evaluate(config, weights, version, "test", min(config.runtime.eval_episodes, 50))
+    rate = evaluate(config, weights, version, "test", config.runtime.eval_episodes, EVAL_SEEDS["test"])
     state.curve.append({"time_s": round(elapsed_s, 1), "env_steps": int(env_steps), "version": version,
                         "test_success": rate})
     writer.write(version, elapsed_s, {"charts/test_success": rate})
@@ -271,8 +274,8 @@ def train(config: TrainConfig, resume: str | Path | None = None, show_progress: 
         "minutes": round(final.elapsed_s / 60, 2), "updates": version,
         "env_steps": int(final.totals["runtime/env_steps"]), "episodes": int(final.totals["runtime/episodes"]),
         "worker_restarts": int(final.totals["runtime/worker_restarts"]), "resumes": final.resumes,
-        "train_success": evaluate(config, weights, version, "train", rt.eval_episodes, 777),
-        "test_success": evaluate(config, weights, version, "test", rt.eval_episodes, 778),
+        "train_success": evaluate(config, weights, version, "train", rt.eval_episodes, EVAL_SEEDS["train"]),
+        "test_success": evaluate(config, weights, version, "test", rt.eval_episodes, EVAL_SEEDS["test"]),
         "curve": final.curve, **learner_stats, **final.totals, **final.metrics(),
         "runtime/steps_per_s": final.totals["runtime/env_steps"] / max(final.loop_s, 1e-9),
     }
