@@ -148,6 +148,10 @@ def _compare(result: Result, a_ride: list[dict[str, Any]], digirl: list[dict[str
     if equal:
         result.add("a_ride_minus_sync_digirl_at_equal_env_steps", 100 * float(np.mean([a - d for a, d in equal])),
                    "points", target=0.0)
+        result.notes.append("At equal env steps means at the steps the sync run collected: on the instant sim the "
+                            "learner, not collection, bounds both protocols, so async runs collect several times more "
+                            "steps per update and this figure favours sync; compare A-RIDE with DigiRL (async) for "
+                            "the update rules at equal updates.")
     t_a = float(np.mean([time_to(r["curve"], 0.6) for r in a_ride]))
     t_d = float(np.mean([time_to(r["curve"], 0.6) for r in digirl]))
     if math.isfinite(t_a) and math.isfinite(t_d):
