@@ -78,7 +78,8 @@ class PoolWorker(Worker):
             budget -= len(fresh)
             self._act(continuing + fresh)
             stepping = any(ep is not None and len(ep.actions) > len(ep.rewards) for ep in self._episodes)
-            resetting = budget > 0 and any(ep is None for ep in self._episodes)  # episodes still owed: wait for one
+            # Episodes still owed and a reset on its way: wait for it (never spin when nothing can arrive).
+            resetting = budget > 0 and any(ep is None for ep in self._episodes) and bool(self._pool.outstanding())
             if not stepping and not resetting:
                 return out
             out.extend(self._collect())
