@@ -41,6 +41,11 @@ class Figure:
     target: float | None = None
     higher_is_better: bool = True
 
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Figure:
+        """The figure a results.json entry describes (its stored `met` is recomputed, not trusted)."""
+        return cls(data["name"], data["value"], data["unit"], data["target"], data["higher_is_better"])
+
     @property
     def met(self) -> bool | None:
         """Whether the target is met (None without a target); a value equal to the target up to float rounding meets it.

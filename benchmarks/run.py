@@ -154,8 +154,7 @@ def report(results: dict[str, Any]) -> str:
             continue
         for f in entry["figures"]:
             target = "" if f["target"] is None else f"{'≥' if f['higher_is_better'] else '≤'} {f['target']:g}"
-            met = {True: "met", False: "**MISSED**", None: ""}[Figure(f["name"], f["value"], f["unit"], f["target"],
-                                                                    f["higher_is_better"]).met]
+            met = {True: "met", False: "**MISSED**", None: ""}[Figure.from_json(f).met]
             rows.append([name, f["name"], f"{f['value']:.4g} {f['unit']}", target, met])
     lines += [markdown_table(["benchmark", "figure", "value", "target", "status"], rows), ""]
     for name, entry in results["benchmarks"].items():
@@ -211,13 +210,8 @@ def main(argv: list[str] | None = None) -> int:
     out = Path(args.out)
     _prepare_out(parser, out, args.force)
     results = run(names, quick=args.suite == "quick", out=out)
-    print(f"wrote {out / 'report.md'} and {out / 'results.json'}")
+    _finish(out, args.publish)
     failed = [n for n, e in results["benchmarks"].items() if e["status"] != "ok"]
-    if args.publish:
-        from benchmarks.publish import publish
-
-        publish(out, Path(__file__).resolve().parents[1])
-        print("published to docs/benchmarks/ and README.md")
     if failed:
         print(f"failed: {', '.join(failed)} (tracebacks in {out / 'report.md'})", file=sys.stderr)
     return 1 if failed else 0
@@ -245,13 +239,18 @@ def _merge_command(parser: argparse.ArgumentParser, args: argparse.Namespace) ->
     out = Path(args.out)
     _prepare_out(parser, out, args.force)
     results = merge(sources, out)
-    print(f"wrote {out / 'report.md'} and {out / 'results.json'}")
-    if args.publish:
-        from benchmarks.publish import publish
-
-        publish(out, Path(__file__).resolve().parents[1])
-        print("published to docs/benchmarks/ and README.md")
+    _finish(out, args.publish)
     return 1 if any(e["status"] != "ok" for e in results["benchmarks"].values()) else 0
+
+
+def _finish(out: Path, publish: bool) -> None:
+    """Say where the report is, and publish it to docs/benchmarks/ and the README if asked."""
+    print(f"wrote {out / 'report.md'} and {out / 'results.json'}")
+    if publish:
+        from benchmarks.publish import publish as publish_report
+
+        publish_report(out, Path(__file__).resolve().parents[1])
+        print("published to docs/benchmarks/ and README.md")
 
 
 def _is_replaceable(out: Path) -> bool:

@@ -164,7 +164,7 @@ def _encode_one(out: dict[str, np.ndarray], i: int, obs: Mapping[str, Any], goal
                 match[e, found] = 1.0
                 hits += 1
         if own[e]:
-            own_match[e] = match[e, :own_match.shape[1]]
+            own_match[e] = match[e]
         n = len(label)
         if n not in ngrams:
             ngrams[n] = goal_ngrams(lowered, n)
