@@ -1,15 +1,9 @@
 """`SmallPolicy`: a fast CPU-trainable UI policy over UI-element arrays, with goal-label word matching.
 
-Architecture (d = `hidden_dim`, w = `word_dim`):
-
-- goal words: hashed embedding + position, a width-3 convolution for neighbour context -> c_g (w); the goal alone
-  pools (mean + attention) into g (d), which feeds the instruction value V(g) and queries the elements. Screen features
-  (the word is in some label / in the focused field) are added to c_g after that pooling, so V(g) never sees the screen.
-- elements: box, centre, size, class embedding, flags, mean hashed-word embedding of the label, match features against
-  the goal, and the mean c_g of the goal words the label contains -> MLP -> h_k (d).
-- state: s = MLP([g, attention-pool of h_k queried by g, mean h_k, mean c_g]).
-- heads (see `factorised`): mode from s; element from [h_k, s]; span start from [c_g, s]; span length from the start
-  word, the end word (whose convolution sees the word after it), a length embedding and s; V(s) from s.
+Architecture: a `UIEncoder` (goal words, UI elements -> goal-word encodings c_g, element encodings h_k, state s;
+see `ui_encoder`) and factorised heads (see `factorised`): mode from s; element from [h_k, s]; span start from
+[c_g, s]; span length from the start word, the end word (whose convolution sees the word after it), a length embedding
+and s. The critic heads V(s) and V(g) read a second encoder of their own by default (`critic_encoder`).
 
 Matching features are what carry over to unseen cities, products and topics; the hashed embeddings of words never
 seen in training are random and add little.
@@ -17,7 +11,6 @@ seen in training are random and add little.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -27,7 +20,7 @@ import torch
 from torch import nn
 
 from android_gym.actions import Action, ActionType
-from android_gym.spaces import ELEMENT_CLASSES, ELEMENT_FLAGS
+from android_gym.spaces import ELEMENT_FLAGS
 from distrl_agent.errors import ConfigError, DataError
 from distrl_agent.policies.base import Actions, Inputs, Policy, PolicyOutput
 from distrl_agent.policies.factorised import (
@@ -36,8 +29,9 @@ from distrl_agent.policies.factorised import (
     Mode,
     masked_log_softmax,
 )
-from distrl_agent.policies.features import GOAL_FEATURES, LABEL_FEATURES, encode_observations, observation_goal
+from distrl_agent.policies.features import encode_observations, observation_goal
 from distrl_agent.policies.text import find_span, join_span, words
+from distrl_agent.policies.ui_encoder import UIEncoder, mlp
 
 SCROLL_DOWN_SWIPE = (0.5, 0.7, 0.5, 0.35)
 """(x0, y0, x1, y1) screen fractions of the SCROLL_DOWN swipe (finger moves up, revealing content below)."""
@@ -47,6 +41,8 @@ _KEY_MODES = {Mode.BACK: ActionType.PRESS_BACK, Mode.HOME: ActionType.PRESS_HOME
               Mode.WAIT: ActionType.WAIT}
 _MODE_OF_KEY = {kind: mode for mode, kind in _KEY_MODES.items()}
 _CLICKABLE = ELEMENT_FLAGS.index("clickable")
+CRITIC_ENCODERS = ("separate", "detached", "shared")
+"""`SmallPolicyConfig.critic_encoder` choices."""
 
 
 @dataclass(frozen=True)
@@ -61,10 +57,15 @@ class SmallPolicyConfig:
         word_dim: width of word embeddings and goal-word encodings.
         hidden_dim: d, width of element encodings, the state and the heads (128 keeps a batch of 64 fast on CPU).
         class_dim: width of the element-class embedding.
-        critic_trains_encoder: whether critic gradients reach the shared encoder. Off by default: a critic head that
-            starts at random sends large gradients into the features the warm-started actor relies on, which
-            collapsed test success from 0.68 to 0.12 within 20 s of training in our runs; the critic heads learn
-            on detached features instead (as the VLM policy's do).
+        critic_encoder: what the critic heads V(s), V(g) read.
+            "separate" (default): an encoder of their own, trained only by the critic loss and started as a copy of
+            the actor's (`copy_actor_encoder_to_critic`, done after the warm start). The actor's features need only
+            rank the elements of a screen; a critic on them (detached) valued "tap Search" above "open Clock" for an
+            alarm goal (0.51 vs 0.35 where the truth was 0 vs > 0), so its advantages taught every goal the web
+            tasks' first step and A-RIDE unlearned the Settings and Clock tasks.
+            "detached": the actor's features, cut from its graph (the critic cannot move the actor's features).
+            "shared": the actor's features with critic gradients reaching them (a randomly initialised critic then
+            collapsed a warm-started actor from 68% to 12% test success within 20 s in our runs).
     """
 
     vocab_size: int = 8192
@@ -74,7 +75,7 @@ class SmallPolicyConfig:
     word_dim: int = 64
     hidden_dim: int = 128
     class_dim: int = 16
-    critic_trains_encoder: bool = False
+    critic_encoder: str = "separate"
 
     def __post_init__(self) -> None:
         if self.vocab_size < 2:
@@ -82,28 +83,8 @@ class SmallPolicyConfig:
         for name in ("max_goal_words", "max_label_words", "max_span_length", "word_dim", "hidden_dim", "class_dim"):
             if getattr(self, name) < 1:
                 raise ConfigError(f"`{name}` must be >= 1, got {getattr(self, name)}")
-
-
-def _mlp(*sizes: int) -> nn.Sequential:
-    """Linear layers of the given widths with ReLU between them (none after the last)."""
-    layers: list[nn.Module] = []
-    for i in range(len(sizes) - 1):
-        layers.append(nn.Linear(sizes[i], sizes[i + 1]))
-        if i < len(sizes) - 2:
-            layers.append(nn.ReLU())
-    return nn.Sequential(*layers)
-
-
-def _masked_mean(x: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
-    """Mean of x (B, N, D) over the rows where mask (B, N) is True; zeros when none is."""
-    m = mask.to(x.dtype).unsqueeze(-1)
-    return (x * m).sum(1) / m.sum(1).clamp(min=1.0)
-
-
-def _attention_pool(x: torch.Tensor, scores: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
-    """Softmax(scores)-weighted sum of x (B, N, D) over valid rows; zeros when no row is valid."""
-    weights = masked_log_softmax(scores, mask).exp() * mask.any(1, keepdim=True).to(x.dtype)
-    return (weights.unsqueeze(-1) * x).sum(1)
+        if self.critic_encoder not in CRITIC_ENCODERS:
+            raise ConfigError(f"`critic_encoder` must be one of {list(CRITIC_ENCODERS)}, got {self.critic_encoder!r}")
 
 
 class SmallPolicy(Policy):
@@ -118,29 +99,24 @@ class SmallPolicy(Policy):
     def __init__(self, config: SmallPolicyConfig | None = None) -> None:
         super().__init__()
         self.config = config = config or SmallPolicyConfig()
-        w, d, g, n_len = config.word_dim, config.hidden_dim, config.max_goal_words, config.max_span_length
-        self.word_embedding = nn.Embedding(config.vocab_size, w, padding_idx=0)
-        self.goal_position = nn.Embedding(g, w)
-        self.goal_context = nn.Conv1d(w, w, kernel_size=3, padding=1)
-        self.goal_norm = nn.LayerNorm(w)
-        self.goal_attention = nn.Linear(w, 1)
-        self.goal_pool = _mlp(2 * w, d, d)
-        self.goal_screen = nn.Linear(GOAL_FEATURES, w)
-        self.class_embedding = nn.Embedding(len(ELEMENT_CLASSES), config.class_dim)
-        element_in = 8 + config.class_dim + len(ELEMENT_FLAGS) + w + LABEL_FEATURES + w + 1
-        self.element_encoder = _mlp(element_in, d, d)
-        self.element_query = nn.Linear(d, d)
-        self.state_encoder = _mlp(3 * d + w, d, d)
-        self.mode_head = _mlp(d, d, len(Mode))
-        self.element_head = _mlp(2 * d, d, 1)
-        self.start_head = _mlp(w + d, d // 2 or 1, 1)
+        w, d, n_len = config.word_dim, config.hidden_dim, config.max_span_length
+        self.encoder = UIEncoder(config)
+        self.critic_encoder = UIEncoder(config) if config.critic_encoder == "separate" else None
+        self.mode_head = mlp(d, d, len(Mode))
+        self.element_head = mlp(2 * d, d, 1)
+        self.start_head = mlp(w + d, d // 2 or 1, 1)
         self.length_start = nn.Linear(w, d // 2 or 1)
         self.length_end = nn.Linear(w, d // 2 or 1, bias=False)
         self.length_state = nn.Linear(d, d // 2 or 1, bias=False)
         self.length_embedding = nn.Embedding(n_len, d // 2 or 1)
         self.length_out = nn.Linear(d // 2 or 1, 1)
-        self.value_head = _mlp(d, d, 1)
-        self.instruction_value_head = _mlp(d, d, 1)
+        self.value_head = mlp(d, d, 1)
+        self.instruction_value_head = mlp(d, d, 1)
+
+    def copy_actor_encoder_to_critic(self) -> None:
+        """Start the separate critic encoder from the actor's features (after behaviour cloning); no-op otherwise."""
+        if self.critic_encoder is not None:
+            self.critic_encoder.load_state_dict(self.encoder.state_dict())
 
     # -- the Policy contract ------------------------------------------------------------------------------------------
     def preprocess(self, observations: Sequence[Mapping[str, Any]], goals: Sequence[str] | None = None) -> Inputs:
@@ -173,28 +149,33 @@ class SmallPolicy(Policy):
         if missing:
             raise DataError(f"`actions` lacks {missing}; expected {list(ACTION_KEYS)}")
         dist, state = self.distribution(inputs)
-        value = self.value_head(self._critic_input(state)).squeeze(-1)
-        return PolicyOutput(dist.log_prob(actions), dist.entropy(), value)
+        return PolicyOutput(dist.log_prob(actions), dist.entropy(), self._value_of(inputs, state))
 
     def value(self, inputs: Inputs) -> torch.Tensor:
         """(B,) V(s)."""
-        goal_words, goal = self._encode_goal(inputs)
-        return self.value_head(self._critic_input(self._encode_state(inputs, goal_words, goal)[1])).squeeze(-1)
+        state = None if self.critic_encoder is not None else self.encoder(inputs)[2]
+        return self._value_of(inputs, state)
 
     def instruction_value(self, inputs: Inputs) -> torch.Tensor:
         """(B,) V(g) from the goal encoding alone (reads only `goal_ids` and `goal_mask`)."""
-        goal = self._pool_goal(self._goal_context(inputs), inputs["goal_mask"])
-        return self.instruction_value_head(self._critic_input(goal)).squeeze(-1)
+        if self.critic_encoder is not None:
+            return self.instruction_value_head(self.critic_encoder.goal_only(inputs)).squeeze(-1)
+        return self.instruction_value_head(self._shared_features(self.encoder.goal_only(inputs))).squeeze(-1)
 
-    def _critic_input(self, features: torch.Tensor) -> torch.Tensor:
-        """The critic heads' input: `features`, cut from the encoder's graph unless `critic_trains_encoder`."""
-        return features if self.config.critic_trains_encoder else features.detach()
+    def _value_of(self, inputs: Inputs, actor_state: torch.Tensor | None) -> torch.Tensor:
+        """V(s) from the critic's own encoder, or from the actor's state `actor_state` (detached unless "shared")."""
+        if self.critic_encoder is not None:
+            return self.value_head(self.critic_encoder(inputs)[2]).squeeze(-1)
+        assert actor_state is not None
+        return self.value_head(self._shared_features(actor_state)).squeeze(-1)
+
+    def _shared_features(self, features: torch.Tensor) -> torch.Tensor:
+        return features if self.config.critic_encoder == "shared" else features.detach()
 
     # -- the network --------------------------------------------------------------------------------------------------
     def distribution(self, inputs: Inputs) -> tuple[FactorisedDistribution, torch.Tensor]:
         """The masked factorised action distribution and the state encoding s (B, d)."""
-        goal_words, goal = self._encode_goal(inputs)
-        elements, state = self._encode_state(inputs, goal_words, goal)
+        goal_words, elements, state = self.encoder(inputs)
         goal_mask, element_mask = inputs["goal_mask"], inputs["element_mask"]
         b, g = goal_mask.shape
         n_len = self.config.max_span_length
@@ -221,45 +202,6 @@ class SmallPolicy(Policy):
         n_words = goal_mask.sum(1)[:, None, None]
         log_p_length = masked_log_softmax(self.length_out(hidden).squeeze(-1), (starts + lengths)[None] <= n_words)
         return FactorisedDistribution(log_p_mode, log_p_element, log_p_start, log_p_length), state
-
-    def _goal_context(self, inputs: Inputs) -> torch.Tensor:
-        """Goal-only word encodings (B, G, w): embedding + position + neighbour context; zero on padding."""
-        mask = inputs["goal_mask"].unsqueeze(-1).to(self.goal_position.weight.dtype)
-        x = (self.word_embedding(inputs["goal_ids"]) + self.goal_position.weight) * mask
-        x = x + torch.relu(self.goal_context(x.transpose(1, 2))).transpose(1, 2)
-        return self.goal_norm(x) * mask
-
-    def _pool_goal(self, words_g: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
-        """Return g (B, d): the goal pooled by mean and by learned attention."""
-        attended = _attention_pool(words_g, self.goal_attention(words_g).squeeze(-1), mask)
-        return self.goal_pool(torch.cat([_masked_mean(words_g, mask), attended], -1))
-
-    def _encode_goal(self, inputs: Inputs) -> tuple[torch.Tensor, torch.Tensor]:
-        """(c_g (B, G, w) with screen features, g (B, d) goal only)."""
-        context = self._goal_context(inputs)
-        goal = self._pool_goal(context, inputs["goal_mask"])
-        mask = inputs["goal_mask"].unsqueeze(-1).to(context.dtype)
-        return context + self.goal_screen(inputs["goal_features"]) * mask, goal
-
-    def _encode_state(self, inputs: Inputs, goal_words: torch.Tensor,
-                      goal: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        """(h_k (B, K, d), s (B, d))."""
-        boxes, label_ids = inputs["element_boxes"], inputs["label_ids"]
-        centre, size = (boxes[..., :2] + boxes[..., 2:]) / 2, boxes[..., 2:] - boxes[..., :2]
-        has_word = (label_ids > 0).unsqueeze(-1).to(boxes.dtype)
-        label_bag = (self.word_embedding(label_ids) * has_word).sum(2) / has_word.sum(2).clamp(min=1.0)
-        match = inputs["match"]
-        matched_words = (match / match.sum(-1, keepdim=True).clamp(min=1.0)) @ goal_words
-        features = torch.cat([boxes, centre, size, self.class_embedding(inputs["element_class"]),
-                              inputs["element_flags"], label_bag, inputs["label_features"], matched_words,
-                              has_word.amax(2)], -1)
-        elements = self.element_encoder(features)
-        mask = inputs["element_mask"]
-        scores = (elements @ self.element_query(goal).unsqueeze(-1)).squeeze(-1) / math.sqrt(elements.shape[-1])
-        pooled = [_attention_pool(elements, scores, mask), _masked_mean(elements, mask),
-                  _masked_mean(goal_words, inputs["goal_mask"])]
-        state = self.state_encoder(torch.cat([goal, *pooled], -1))
-        return elements, state
 
     # -- env actions --------------------------------------------------------------------------------------------------
     def to_env_action(self, actions: Mapping[str, Any], observations: Sequence[Mapping[str, Any]]) -> list[Action]:

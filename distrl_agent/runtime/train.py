@@ -61,6 +61,7 @@ def warm_start(config: TrainConfig) -> dict[str, Any] | None:
     learner = Learner(config)  # a scratch copy: only its policy is used
     demos = collect_demonstrations(config.env, rt.warm_start_episodes, rt.warm_start_noise, learner.policy, rt.seed)
     nll = behaviour_clone(learner.policy, demos, rt.warm_start_updates, seed=rt.seed)
+    learner.policy.copy_actor_encoder_to_critic()  # the critic starts from the cloned features, not from noise
     log.info("warm start: %d demonstration steps, final NLL %.3f", len(demos), nll)
     return learner.weights()
 

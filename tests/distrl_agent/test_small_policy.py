@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections import Counter
 
@@ -144,6 +145,33 @@ def test_evaluate_gradients_reach_every_parameter(tiny: tuple[SmallPolicy, dict]
         assert torch.isfinite(parameter.grad).all(), name
 
 
+@pytest.mark.parametrize("critic_encoder", ["separate", "detached", "shared"])
+def test_critic_loss_moves_the_actor_encoder_only_when_shared(tiny: tuple[SmallPolicy, dict],
+                                                              critic_encoder: str) -> None:
+    _, obs = tiny
+    policy = SmallPolicy(dataclasses.replace(TINY, critic_encoder=critic_encoder))
+    inputs = policy.preprocess([obs, observation("close the maps", ["maps", None])])
+    (policy.value(inputs).sum() + policy.instruction_value(inputs).sum()).backward()
+    actor_grads = [p.grad is not None and bool(p.grad.any()) for p in policy.encoder.parameters()]
+    assert any(actor_grads) == (critic_encoder == "shared")
+    assert all(p.grad is not None for p in policy.value_head.parameters())
+    assert (policy.critic_encoder is not None) == (critic_encoder == "separate")
+    if policy.critic_encoder is not None:
+        assert any(p.grad is not None and p.grad.any() for p in policy.critic_encoder.parameters())
+
+
+def test_copy_actor_encoder_to_critic_starts_the_critic_from_the_actor_features(tiny: tuple[SmallPolicy, dict]) -> None:
+    policy, obs = tiny
+    inputs = policy.preprocess([obs])
+    detached = SmallPolicy(dataclasses.replace(TINY, critic_encoder="detached"))
+    detached.load_state_dict({k: v for k, v in policy.state_dict().items() if not k.startswith("critic_encoder.")})
+    with torch.no_grad():
+        assert float(policy.value(inputs)[0]) != pytest.approx(float(detached.value(inputs)[0]), abs=1e-6)
+        policy.copy_actor_encoder_to_critic()  # same heads, and now the same features: the same values
+        torch.testing.assert_close(policy.value(inputs), detached.value(inputs))
+        torch.testing.assert_close(policy.instruction_value(inputs), detached.instruction_value(inputs))
+
+
 def test_log_prob_of_tap_ignores_span_heads(tiny: tuple[SmallPolicy, dict]) -> None:
     policy, obs = tiny
     actions = policy.collate_actions([{"mode": int(Mode.TAP), "element": 2, "span_start": 3, "span_length": 3}])
@@ -246,6 +274,8 @@ def test_config_rejects_bad_values() -> None:
         SmallPolicyConfig(vocab_size=1)
     with pytest.raises(ValueError, match="max_span_length"):
         SmallPolicyConfig(max_span_length=0)
+    with pytest.raises(ValueError, match="critic_encoder.*'separate'"):
+        SmallPolicyConfig(critic_encoder="twin")
 
 
 def test_preprocess_rejects_observations_without_elements() -> None:

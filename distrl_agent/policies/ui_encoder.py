@@ -1,0 +1,119 @@
+"""`UIEncoder`: goal words and UI elements -> goal-word encodings, element encodings and a state vector.
+
+The small policy's actor heads read one; with `critic_encoder="separate"` its critic heads read a second one of the
+same shape (see `SmallPolicyConfig`). Architecture (d = `hidden_dim`, w = `word_dim`):
+
+- goal words: hashed embedding + position, a width-3 convolution for neighbour context -> c_g (w); the goal alone
+  pools (mean + attention) into g (d), which feeds the instruction value V(g) and queries the elements. Screen features
+  (the word is in some label / in the focused field) are added to c_g after that pooling, so V(g) never sees the screen.
+- elements: box, centre, size, class embedding, flags, mean hashed-word embedding of the label, match features against
+  the goal, and the mean c_g of the goal words the label contains -> MLP -> h_k (d).
+- state: s = MLP([g, attention-pool of h_k queried by g, mean h_k, mean c_g]).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+import torch
+from torch import nn
+
+from android_gym.spaces import ELEMENT_CLASSES, ELEMENT_FLAGS
+from distrl_agent.policies.base import Inputs
+from distrl_agent.policies.factorised import masked_log_softmax
+from distrl_agent.policies.features import GOAL_FEATURES, LABEL_FEATURES
+
+if TYPE_CHECKING:
+    from distrl_agent.policies.small import SmallPolicyConfig
+
+
+def mlp(*sizes: int) -> nn.Sequential:
+    """Linear layers of the given widths with ReLU between them (none after the last)."""
+    layers: list[nn.Module] = []
+    for i in range(len(sizes) - 1):
+        layers.append(nn.Linear(sizes[i], sizes[i + 1]))
+        if i < len(sizes) - 2:
+            layers.append(nn.ReLU())
+    return nn.Sequential(*layers)
+
+
+def masked_mean(x: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+    """Mean of x (B, N, D) over the rows where mask (B, N) is True; zeros when none is."""
+    m = mask.to(x.dtype).unsqueeze(-1)
+    return (x * m).sum(1) / m.sum(1).clamp(min=1.0)
+
+
+def attention_pool(x: torch.Tensor, scores: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+    """Softmax(scores)-weighted sum of x (B, N, D) over valid rows; zeros when no row is valid."""
+    weights = masked_log_softmax(scores, mask).exp() * mask.any(1, keepdim=True).to(x.dtype)
+    return (weights.unsqueeze(-1) * x).sum(1)
+
+
+class UIEncoder(nn.Module):
+    """Encodes a preprocessed batch (`features.encode_observations`); see the module docstring for the layers."""
+
+    def __init__(self, config: SmallPolicyConfig) -> None:
+        super().__init__()
+        w, d, g = config.word_dim, config.hidden_dim, config.max_goal_words
+        self.word_embedding = nn.Embedding(config.vocab_size, w, padding_idx=0)
+        self.goal_position = nn.Embedding(g, w)
+        self.goal_context = nn.Conv1d(w, w, kernel_size=3, padding=1)
+        self.goal_norm = nn.LayerNorm(w)
+        self.goal_attention = nn.Linear(w, 1)
+        self.goal_pool = mlp(2 * w, d, d)
+        self.goal_screen = nn.Linear(GOAL_FEATURES, w)
+        self.class_embedding = nn.Embedding(len(ELEMENT_CLASSES), config.class_dim)
+        element_in = 8 + config.class_dim + len(ELEMENT_FLAGS) + w + LABEL_FEATURES + w + 1
+        self.element_encoder = mlp(element_in, d, d)
+        self.element_query = nn.Linear(d, d)
+        self.state_encoder = mlp(3 * d + w, d, d)
+
+    def forward(self, inputs: Inputs) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        """(c_g (B, G, w) with screen features, h_k (B, K, d), s (B, d))."""
+        goal_words, goal = self.encode_goal(inputs)
+        elements, state = self.encode_state(inputs, goal_words, goal)
+        return goal_words, elements, state
+
+    def goal_only(self, inputs: Inputs) -> torch.Tensor:
+        """The pooled goal g (B, d) from the goal words alone (reads only `goal_ids` and `goal_mask`)."""
+        return self._pool_goal(self._goal_context(inputs), inputs["goal_mask"])
+
+    def encode_goal(self, inputs: Inputs) -> tuple[torch.Tensor, torch.Tensor]:
+        """(c_g (B, G, w) with screen features, g (B, d) goal only)."""
+        context = self._goal_context(inputs)
+        goal = self._pool_goal(context, inputs["goal_mask"])
+        mask = inputs["goal_mask"].unsqueeze(-1).to(context.dtype)
+        return context + self.goal_screen(inputs["goal_features"]) * mask, goal
+
+    def encode_state(self, inputs: Inputs, goal_words: torch.Tensor,
+                     goal: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """(h_k (B, K, d), s (B, d))."""
+        boxes, label_ids = inputs["element_boxes"], inputs["label_ids"]
+        centre, size = (boxes[..., :2] + boxes[..., 2:]) / 2, boxes[..., 2:] - boxes[..., :2]
+        has_word = (label_ids > 0).unsqueeze(-1).to(boxes.dtype)
+        label_bag = (self.word_embedding(label_ids) * has_word).sum(2) / has_word.sum(2).clamp(min=1.0)
+        match = inputs["match"]
+        matched_words = (match / match.sum(-1, keepdim=True).clamp(min=1.0)) @ goal_words
+        features = torch.cat([boxes, centre, size, self.class_embedding(inputs["element_class"]),
+                              inputs["element_flags"], label_bag, inputs["label_features"], matched_words,
+                              has_word.amax(2)], -1)
+        elements = self.element_encoder(features)
+        mask = inputs["element_mask"]
+        scores = (elements @ self.element_query(goal).unsqueeze(-1)).squeeze(-1) / math.sqrt(elements.shape[-1])
+        pooled = [attention_pool(elements, scores, mask), masked_mean(elements, mask),
+                  masked_mean(goal_words, inputs["goal_mask"])]
+        state = self.state_encoder(torch.cat([goal, *pooled], -1))
+        return elements, state
+
+    def _goal_context(self, inputs: Inputs) -> torch.Tensor:
+        """Goal-only word encodings (B, G, w): embedding + position + neighbour context; zero on padding."""
+        mask = inputs["goal_mask"].unsqueeze(-1).to(self.goal_position.weight.dtype)
+        x = (self.word_embedding(inputs["goal_ids"]) + self.goal_position.weight) * mask
+        x = x + torch.relu(self.goal_context(x.transpose(1, 2))).transpose(1, 2)
+        return self.goal_norm(x) * mask
+
+    def _pool_goal(self, words_g: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+        """Return g (B, d): the goal pooled by mean and by learned attention."""
+        attended = attention_pool(words_g, self.goal_attention(words_g).squeeze(-1), mask)
+        return self.goal_pool(torch.cat([masked_mean(words_g, mask), attended], -1))
