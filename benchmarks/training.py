@@ -22,7 +22,8 @@ import numpy as np
 
 from benchmarks.result import Result, is_tiny, markdown_table
 from distrl_agent.config import load_config
-from distrl_agent.runtime.train import train, warm_start
+from distrl_agent.runtime.collect import evaluate_by_task
+from distrl_agent.runtime.train import EVAL_SEEDS, train, warm_start
 
 # name -> config overrides. "DigiRL (sync)" is DigiRL's protocol and update; "async DigiRL" separates system gains
 # from algorithm gains; the ablations remove one A-RIDE ingredient each.
@@ -90,8 +91,13 @@ def run(quick: bool, out: Path) -> Result:
     result = Result(config={"runs": list(names), "seeds": list(seeds), "minutes": minutes, "suite": "general",
                             "policy": "small", "tiny_overrides": TINY_OVERRIDES if is_tiny() else []})
     summaries: dict[str, list[dict[str, Any]]] = {n: [] for n in names}
+    start_by_task: list[dict[str, float]] = []  # the warm start's test success per template, one dict per seed
     for seed in seeds:
-        start = warm_start(load_config(overrides=run_config("", seed, minutes, out, quick)))
+        config = load_config(overrides=run_config("", seed, minutes, out, quick))
+        start = warm_start(config)
+        assert start is not None  # every run config warm-starts
+        start_by_task.append(evaluate_by_task(config, start, 0, "test", config.runtime.eval_episodes,
+                                              EVAL_SEEDS["test"])[1])
         for name in names:
             summaries[name].append(train(load_config(overrides=run_config(name, seed, minutes, out, quick)),
                                          initial_weights=start))
@@ -112,6 +118,7 @@ def run(quick: bool, out: Path) -> Result:
     result.tables.append(markdown_table(
         ["run", "train success %", "test success %", "time to 60% test (s)", "time above 60% (thirds)", "env steps",
          "updates"], rows))
+    result.tables.append(by_task_table(start_by_task, summaries))
     if "A-RIDE (async)" in summaries and "DigiRL (sync)" in summaries:
         _compare(result, summaries["A-RIDE (async)"], summaries["DigiRL (sync)"], budget)
     result.plots.append(str(_plot(summaries, out / "training_curves.png")))
@@ -119,6 +126,15 @@ def run(quick: bool, out: Path) -> Result:
                         "runs of its seed (behaviour cloning on noisy expert demonstrations, not counted), small "
                         "policy, sim `general` suite, test-split success of the greedy policy.")
     return result
+
+
+def by_task_table(start: list[dict[str, float]], summaries: dict[str, list[dict[str, Any]]]) -> str:
+    """Final test success per template (mean over seeds, %): the warm start, then each run — which tasks RL added."""
+    columns = {"warm start": start, **{n: [r["test_success_by_task"] for r in runs] for n, runs in summaries.items()}}
+    templates = sorted({t for per_seed in columns.values() for d in per_seed for t in d})
+    rows = [[t.split("/")[-1], *(f"{100 * np.mean([d.get(t, math.nan) for d in per_seed]):.0f}"
+                                 for per_seed in columns.values())] for t in templates]
+    return markdown_table(["template", *columns], rows)
 
 
 def _compare(result: Result, a_ride: list[dict[str, Any]], digirl: list[dict[str, Any]], budget: float) -> None:

@@ -63,7 +63,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
     import torch
 
     from distrl_agent.policies import SmallPolicyConfig
-    from distrl_agent.runtime.collect import evaluate
+    from distrl_agent.runtime.collect import evaluate_by_task
     from distrl_agent.runtime.train import find_checkpoint
 
     run = Path(args.checkpoint)
@@ -77,9 +77,10 @@ def cmd_eval(args: argparse.Namespace) -> int:
     except (OSError, RuntimeError, KeyError, TypeError) as e:
         raise CheckpointError(f"cannot read the policy of {checkpoint / 'learner.pt'}: {e}") from e
     version = json.loads((checkpoint / "state.json").read_text()).get("version", 0)
-    rate = evaluate(config, weights, version, args.split, args.episodes, args.eval_seed, policy_config)
+    rate, by_task = evaluate_by_task(config, weights, version, args.split, args.episodes, args.eval_seed,
+                                     policy_config)
     result = {"checkpoint": str(checkpoint), "version": version, "split": args.split, "episodes": args.episodes,
-              "success": rate}
+              "success": rate, "success_by_task": by_task}
     out = Path(args.out) if args.out else run / f"eval_{args.split}.json"
     out.write_text(json.dumps(result, indent=2))
     print(json.dumps(result))

@@ -10,6 +10,7 @@ another. Same public API and trajectory format as `Worker`.
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 from typing import Any
 
 from android_gym.vector import AsyncEnvPool, PoolConfig
@@ -63,12 +64,19 @@ class PoolWorker(Worker):
         self._act(sorted(self._ready))
         return self._collect()
 
-    def run_episodes(self, count: int) -> list[Trajectory]:
+    def run_episodes(self, count: int, tasks: Sequence[Any] | None = None) -> list[Trajectory]:
         """Play exactly `count` more episodes and finish every one; returns those not lost to a device fault.
 
         Running episodes count towards `count`; fresh episodes start only while the budget lasts, so on return
         nothing is in flight but background resets (whose first observations wait for the next call).
+
+        Raises:
+            ValueError: `tasks` is given: the pool resets environments in the background, on tasks of its own
+                choosing (plans run on the in-process `Worker`, as `collect.evaluate` does).
         """
+        if tasks is not None:
+            raise ValueError("PoolWorker cannot play a task plan (its environments reset in the background); "
+                             "use the in-process Worker")
         budget = count - sum(ep is not None and bool(ep.actions) for ep in self._episodes)
         out: list[Trajectory] = []
         while True:

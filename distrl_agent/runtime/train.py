@@ -22,7 +22,7 @@ import torch
 from distrl_agent.config import TrainConfig
 from distrl_agent.errors import CheckpointError
 from distrl_agent.runtime.base import Runtime
-from distrl_agent.runtime.collect import evaluate
+from distrl_agent.runtime.collect import evaluate, evaluate_by_task
 from distrl_agent.runtime.learner import Learner
 from distrl_agent.runtime.local import LocalRuntime
 from distrl_agent.runtime.progress import MetricsWriter, Progress, RunState
@@ -270,13 +270,15 @@ def train(config: TrainConfig, resume: str | Path | None = None, show_progress: 
     learner_stats = {k: v for k, v in learner.stats().items() if isinstance(v, (int, float))}
     runtime.close()
     rt = config.runtime
+    test_success, test_by_task = evaluate_by_task(config, weights, version, "test", rt.eval_episodes,
+                                                  EVAL_SEEDS["test"])
     summary = {
         "algorithm": config.learner.algorithm, "runtime": rt.runtime, "sync": rt.sync,
         "minutes": round(final.elapsed_s / 60, 2), "updates": version,
         "env_steps": int(final.totals["runtime/env_steps"]), "episodes": int(final.totals["runtime/episodes"]),
         "worker_restarts": int(final.totals["runtime/worker_restarts"]), "resumes": final.resumes,
         "train_success": evaluate(config, weights, version, "train", rt.eval_episodes, EVAL_SEEDS["train"]),
-        "test_success": evaluate(config, weights, version, "test", rt.eval_episodes, EVAL_SEEDS["test"]),
+        "test_success": test_success, "test_success_by_task": test_by_task,
         "curve": final.curve, **learner_stats, **final.totals, **final.metrics(),
         "runtime/steps_per_s": final.totals["runtime/env_steps"] / max(final.loop_s, 1e-9),
     }

@@ -75,6 +75,7 @@ class Worker:
         self._episodes: list[_Episode | None] = []  # None: the slot is idle
         self._next_seed = 0
         self._generator = torch.Generator().manual_seed(seed)
+        self._plan: list[Any] | None = None  # run_episodes(tasks=...): the tasks still to start, in order
 
     def __enter__(self) -> Worker:
         self.start()
@@ -117,12 +118,33 @@ class Worker:
                 self._reset(i)
         return self._step(list(range(self.num_envs)))
 
-    def run_episodes(self, count: int) -> list[Trajectory]:
+    def run_episodes(self, count: int, tasks: Sequence[Any] | None = None) -> list[Trajectory]:
         """Play exactly `count` more episodes and finish every one of them; returns those not lost to a device fault.
 
         Running episodes count towards `count`; no slot starts a new episode once `count` have been started, and
         every slot is idle on return.
+
+        Args:
+            count: episodes to play.
+            tasks: play exactly these tasks, in order (one `reset(options={"task": ...})` value each: an index into
+                the env's task list or a goal); `count` must equal its length, and no episode may be in progress.
+
+        Raises:
+            ValueError: `tasks` has another length than `count`, or episodes are in progress.
         """
+        if tasks is not None:
+            if len(tasks) != count:
+                raise ValueError(f"`tasks` lists {len(tasks)} tasks for `count`={count} episodes")
+            if self.in_progress:
+                raise ValueError(f"{self.in_progress} episodes are in progress; a task plan starts from idle slots")
+            self._plan = list(tasks)
+            self._episodes = [None] * self.num_envs  # unstarted episodes of random tasks make way for the plan
+        try:
+            return self._run_episodes(count)
+        finally:
+            self._plan = None
+
+    def _run_episodes(self, count: int) -> list[Trajectory]:
         budget = count
         active = []
         for i in range(self.num_envs):
@@ -146,7 +168,9 @@ class Worker:
         return out
 
     def _reset(self, i: int) -> None:
-        obs, _ = self._envs[i].reset(seed=self.seed * 1_000_003 + self.worker_id * 10_007 + self._next_seed)
+        options = {"task": self._plan.pop(0)} if self._plan else None
+        obs, _ = self._envs[i].reset(seed=self.seed * 1_000_003 + self.worker_id * 10_007 + self._next_seed,
+                                     options=options)
         self._next_seed += 1
         self._obs[i], self._episodes[i] = obs, _Episode()
 

@@ -249,3 +249,11 @@ def test_merge_refuses_a_folder_without_results(tmp_path: Path) -> None:
                            str(tmp_path / "m")], cwd=REPO_ROOT, env={**os.environ, "PYTHONPATH": str(REPO_ROOT)},
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 2 and "hold no results.json" in done.stderr and not (tmp_path / "m").exists()
+
+
+def test_tiny_suite_training_reports_success_per_template(tiny_suite) -> None:
+    """The training section tabulates each template's test success for the warm start and every run."""
+    out, _ = tiny_suite
+    report = (out / "report.md").read_text()
+    assert "| template | warm start | A-RIDE (async) | DigiRL (sync) |" in report
+    assert "| install_app | " in report and "| open_app | " in report  # tiny: 2 evaluation episodes, 2 templates

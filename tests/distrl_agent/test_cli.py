@@ -44,6 +44,7 @@ def test_train_writes_config_checkpoint_metrics_and_summary(trained_run) -> None
     assert summary["updates"] > 0 and summary["env_steps"] > 0 and summary["sync"] is False
     assert summary["runtime/checkpoints"] >= 2  # periodic ones during the run, plus the final one
     assert summary["curve"] and 0 <= summary["test_success"] <= 1
+    assert len(summary["test_success_by_task"]) == min(14, saved["runtime"]["eval_episodes"])  # one entry per template
     assert {"learner.pt", "replay.npz", "state.json", "run_state.json"} <= {
         p.name for p in (run_dir / "checkpoint").iterdir()}
     records = [json.loads(line) for line in (run_dir / "metrics.jsonl").read_text().splitlines()]
@@ -73,6 +74,8 @@ def test_eval_writes_success_of_checkpoint(trained_run) -> None:
     assert main(["eval", "--checkpoint", str(run_dir), "--split", "train", "--episodes", "3"]) == 0
     result = json.loads((run_dir / "eval_train.json").read_text())
     assert result["split"] == "train" and result["episodes"] == 3 and 0 <= result["success"] <= 1
+    assert len(result["success_by_task"]) == 3  # three episodes: the first three templates, one each
+    assert result["success"] == pytest.approx(sum(result["success_by_task"].values()) / 3)
 
 
 def test_eval_without_checkpoint_exits_2(tmp_path, capsys) -> None:

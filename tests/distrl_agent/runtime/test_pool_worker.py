@@ -66,3 +66,8 @@ def test_killed_env_process_truncates_its_episode_and_is_discarded(pool_worker) 
     assert pool_worker.stats["faulty_episodes"] >= 1
     for trajectory in shipped:
         trajectory.validate()
+
+
+def test_run_episodes_refuses_a_task_plan(pool_worker) -> None:
+    with pytest.raises(ValueError, match="in-process Worker"):
+        pool_worker.run_episodes(1, tasks=[0])

@@ -50,3 +50,30 @@ def test_faulty_episode_is_discarded_and_counted(worker) -> None:
     trajectories = worker.run_episodes(3)
     assert worker.stats["faulty_episodes"] >= 1
     assert worker.stats["episodes"] == 3 and len(trajectories) == 3 - worker.stats["faulty_episodes"]
+
+
+def test_run_episodes_plays_a_task_plan_in_order(worker) -> None:
+    """With `tasks`, exactly those tasks are played (an unstarted episode of a random task makes way)."""
+    tasks = worker._envs[0].unwrapped.tasks
+    plan = [5, 0, 5, len(tasks) - 1]
+    trajectories = worker.run_episodes(len(plan), tasks=plan)
+    assert sorted(t.goal for t in trajectories) == sorted(tasks[i].goal for i in plan)
+    assert worker.in_progress == 0
+    with pytest.raises(ValueError, match="2 tasks for `count`=3"):
+        worker.run_episodes(3, tasks=[0, 1])
+
+
+def test_evaluation_tasks_are_balanced_over_templates_and_fixed_by_the_seed() -> None:
+    from collections import Counter
+
+    from distrl_agent.runtime.collect import evaluation_tasks
+
+    env = EnvSection()
+    plan = evaluation_tasks(env, "test", 45, seed=3)
+    counts = Counter(name for _, name in plan)
+    assert len(plan) == 45 and max(counts.values()) - min(counts.values()) <= 1 and len(counts) == 14
+    assert plan == evaluation_tasks(env, "test", 45, seed=3)
+    assert plan != evaluation_tasks(env, "test", 45, seed=4)
+    with Worker(0, env, 1, split="test") as w:
+        names = {i: t.name for i, t in enumerate(w._envs[0].unwrapped.tasks)}
+    assert all(names[index] == name for index, name in plan)
