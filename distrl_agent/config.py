@@ -84,6 +84,8 @@ class LearnerSection:
         coefficients: overrides of the algorithm's config dataclass (e.g. {"entropy_coef": 0.01}).
         lr: Adam learning rate (1e-4, the paper's: at 1e-3 and 3e-4 the small policy's success oscillated or
             collapsed in 3-4 minute async runs; at 1e-4 with the staleness cap of 20 it rose steadily).
+        lr_final_fraction: the learning rate falls linearly from `lr` to `lr * lr_final_fraction` over the run's
+            wall-clock budget (`runtime.minutes`, IMPALA-style annealing; 1.0 keeps it constant).
         batch_size: trajectories per update.
         updates_per_round: updates after each ingest of new trajectories (then weights are published).
         max_grad_norm: gradient clipping (L2 norm).
@@ -100,6 +102,7 @@ class LearnerSection:
     algorithm: str = "a-ride"
     coefficients: dict[str, Any] = field(default_factory=dict)
     lr: float = 1e-4
+    lr_final_fraction: float = 1.0
     batch_size: int = 32
     updates_per_round: int = 4
     max_grad_norm: float = 1.0
@@ -128,6 +131,7 @@ class LearnerSection:
         for key in ("lr", "max_grad_norm"):
             _require(f"learner.{key}", getattr(self, key) > 0, "> 0", getattr(self, key))
         _require("learner.alpha", self.alpha >= 0, ">= 0", self.alpha)
+        _require("learner.lr_final_fraction", 0 <= self.lr_final_fraction <= 1, "in [0, 1]", self.lr_final_fraction)
         for key in ("beta_start", "beta_end"):
             _require(f"learner.{key}", 0 <= getattr(self, key) <= 1, "in [0, 1]", getattr(self, key))
         _require("learner.max_staleness", self.max_staleness >= 0, ">= 0", self.max_staleness)

@@ -110,6 +110,11 @@ class Learner:
         metrics["replay/beta"] = beta
         return metrics
 
+    def set_lr_scale(self, scale: float) -> None:
+        """Train from now on at `learner.lr * scale` (the run loop anneals it over the budget)."""
+        for group in self.optimizer.param_groups:
+            group["lr"] = self.config.learner.lr * float(scale)
+
     def train_steps(self, count: int) -> dict[str, float]:
         """Up to `count` updates if the replay is ready; the last update's metrics plus `learner/update_s` (seconds).
 

@@ -121,7 +121,7 @@ def run_loop(config: TrainConfig, learner: Any, runtime: Runtime, state: RunStat
     rt, clock = config.runtime, _Clock(time.monotonic(), config.runtime)
     version = learner.get_version()
     runtime.start(version, learner.weights())  # every worker starts with the learner's weights
-    is_ready, metrics = False, {}
+    is_ready, metrics, lr_now = False, {}, None
     try:
         while (now := time.monotonic()) < clock.deadline(state):
             if clock.is_due("eval", now, rt.eval_every_s):  # the learning curve (workers keep collecting)
@@ -131,6 +131,8 @@ def run_loop(config: TrainConfig, learner: Any, runtime: Runtime, state: RunStat
             if clock.is_due("checkpoint", now, rt.checkpoint_every_s):  # a crash loses at most this much
                 state.checkpoints += 1
                 save_checkpoint(learner, snapshot(state, clock.session_s(), runtime.stats()), run_dir)
+            if (scale := lr_scale(config, clock.session(state))) != lr_now:  # annealing, in 1% steps
+                learner.set_lr_scale(lr_now := scale)
             tick = time.monotonic()
             # 1. collection: a synchronous round, or whatever has arrived
             if rt.sync:
@@ -173,6 +175,15 @@ def run_loop(config: TrainConfig, learner: Any, runtime: Runtime, state: RunStat
             log.exception("could not write the checkpoint")
         raise
     return snapshot(state, clock.session_s(), runtime.stats())
+
+
+def lr_scale(config: TrainConfig, elapsed_s: float) -> float:
+    """The learning-rate multiplier `elapsed_s` into the run (linear from 1 to `learner.lr_final_fraction`).
+
+    Rounded to 1% steps, so a Ray learner actor is told at most 100 times.
+    """
+    progress = min(1.0, elapsed_s / max(config.runtime.minutes * 60, 1e-9))
+    return round(1.0 - (1.0 - config.learner.lr_final_fraction) * progress, 2)
 
 
 class _Clock:

@@ -11,10 +11,10 @@ import numpy as np
 import pytest
 
 from distrl_agent.config import load_config
-from distrl_agent.errors import CheckpointError
+from distrl_agent.errors import CheckpointError, ConfigError
 from distrl_agent.runtime.learner import Learner
 from distrl_agent.runtime.progress import RunState
-from distrl_agent.runtime.train import combine_totals, find_checkpoint, save_checkpoint, train
+from distrl_agent.runtime.train import combine_totals, find_checkpoint, lr_scale, save_checkpoint, train
 
 TINY = ["runtime.minutes=0.1", "runtime.envs_per_worker=2", "runtime.warm_start_episodes=4",
         "runtime.warm_start_updates=5", "runtime.eval_episodes=4", "learner.batch_size=4",
@@ -94,3 +94,14 @@ def test_train_from_initial_weights_skips_the_warm_start(tmp_path, monkeypatch) 
     assert len(received) == 1 and received[0] is start
     steps = [p["env_steps"] for p in summary["curve"]]
     assert steps[0] == 0 and steps == sorted(steps) and len(steps) >= 2 and steps[-1] > 0
+
+
+def test_learning_rate_anneals_linearly_over_the_budget_when_asked() -> None:
+    config = load_config(overrides=["runtime.minutes=10", "learner.lr_final_fraction=0.1"])
+    assert [lr_scale(config, s) for s in (0, 300, 600, 900)] == [1.0, 0.55, 0.1, 0.1]
+    assert lr_scale(load_config(), 600) == 1.0  # constant by default
+    learner = Learner(config)
+    learner.set_lr_scale(0.5)
+    assert [g["lr"] for g in learner.optimizer.param_groups] == [pytest.approx(5e-5)]
+    with pytest.raises(ConfigError, match="learner.lr_final_fraction"):
+        load_config(overrides=["learner.lr_final_fraction=1.5"])
