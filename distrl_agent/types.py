@@ -206,6 +206,8 @@ class Batch:
         w_is: float32 [B], importance-sampling weights of the replay (ones when not sampled from a replay).
         indices: int64 [B], replay slot of each trajectory (-1 when not from a replay).
         goals: the B goal texts.
+        inputs: optional `Policy.preprocess` output for every state (rows in `observation_mask` order: trajectory
+            by trajectory, s_0 .. s_T), so the learner can reuse encodings; None means encode `observations`.
     """
 
     observations: dict[str, torch.Tensor | np.ndarray]
@@ -221,6 +223,7 @@ class Batch:
     w_is: torch.Tensor
     indices: torch.Tensor
     goals: list[str]
+    inputs: dict[str, torch.Tensor] | None = None
 
     @property
     def batch_size(self) -> int:
@@ -247,6 +250,8 @@ class Batch:
         values = {name: move(getattr(self, name)) for name in self.__dataclass_fields__}
         values["observations"] = {key: move(value) for key, value in self.observations.items()}
         values["actions"] = {key: move(value) for key, value in self.actions.items()}
+        if self.inputs is not None:
+            values["inputs"] = {key: move(value) for key, value in self.inputs.items()}
         return Batch(**values)
 
 

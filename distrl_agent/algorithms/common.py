@@ -29,13 +29,19 @@ class BatchPass:
 
 
 def policy_pass(policy: Policy, batch: Batch) -> BatchPass:
-    """Run `policy` over every real state and step of `batch` in one preprocess and two forward calls."""
+    """Run `policy` over every real state and step of `batch` in one preprocess and two forward calls.
+
+    The preprocess is skipped when `batch.inputs` already holds the encodings (the learner's `EncodingCache`).
+    """
     b_size, l_size = batch.rewards.shape
     obs_mask = batch.observation_mask.numpy()
     rows, cols = np.nonzero(obs_mask)  # every s_t, t = 0..T_b
-    observations = [{k: _item(v, b, t) for k, v in batch.observations.items()} for b, t in zip(rows, cols, strict=True)]
-    goals = [batch.goals[b] for b in rows]
-    inputs = policy.preprocess(observations, goals)
+    if batch.inputs is not None:
+        inputs = batch.inputs
+    else:
+        observations = [{k: _item(v, b, t) for k, v in batch.observations.items()}
+                        for b, t in zip(rows, cols, strict=True)]
+        inputs = policy.preprocess(observations, [batch.goals[b] for b in rows])
     step = torch.from_numpy(cols < batch.lengths.numpy()[rows])  # states that have an action (t < T_b)
     step_index = torch.nonzero(step).squeeze(1)
     step_inputs = {k: v[step_index] for k, v in inputs.items()}

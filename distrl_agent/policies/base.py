@@ -104,6 +104,14 @@ class Policy(nn.Module, abc.ABC):
     def from_env_action(self, action: Action, observation: Mapping[str, Any]) -> dict[str, int] | None:
         """The policy's action ids for an expert's env `action` on `observation`; None if it cannot express it."""
 
+    def concat_inputs(self, parts: Sequence[Inputs]) -> Inputs | None:
+        """Stack `preprocess` outputs of separate calls row-wise, as one call over all their rows would return them.
+
+        The learner uses it to encode each replayed trajectory once instead of at every update. The default returns
+        None: the policy's inputs cannot be merged (the learner then re-encodes every batch).
+        """
+        return None
+
     # -- shared helpers ---------------------------------------------------------------------------------------------
     def collate_actions(self, actions: Sequence[Mapping[str, int]]) -> Actions:
         """Stack per-step action dicts (as `from_env_action` returns them) into a batch of tensors.

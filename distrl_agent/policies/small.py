@@ -41,6 +41,9 @@ _KEY_MODES = {Mode.BACK: ActionType.PRESS_BACK, Mode.HOME: ActionType.PRESS_HOME
               Mode.WAIT: ActionType.WAIT}
 _MODE_OF_KEY = {kind: mode for mode, kind in _KEY_MODES.items()}
 _CLICKABLE = ELEMENT_FLAGS.index("clickable")
+_ELEMENT_AXIS_KEYS = frozenset(("element_mask", "element_boxes", "element_class", "element_flags", "label_ids",
+                                "label_features", "match"))
+"""`preprocess` outputs whose axis 1 is the element axis K (padded with zeros when batches are merged)."""
 CRITIC_ENCODERS = ("separate", "detached", "shared")
 """`SmallPolicyConfig.critic_encoder` choices."""
 
@@ -130,6 +133,17 @@ class SmallPolicy(Policy):
                                      max_label_words=c.max_label_words, vocab_size=c.vocab_size)
         device = self.device
         return {k: torch.from_numpy(v).to(device) for k, v in arrays.items()}
+
+    def concat_inputs(self, parts: Sequence[Inputs]) -> Inputs:
+        """Row-wise concatenation of `preprocess` outputs, zero-padding the element axis K to the largest part's."""
+        k_max = max(part["element_mask"].shape[1] for part in parts)
+        out = {}
+        for key in parts[0]:
+            tensors = [part[key] for part in parts]
+            if key in _ELEMENT_AXIS_KEYS:
+                tensors = [nn.functional.pad(t, (0, 0) * (t.dim() - 2) + (0, k_max - t.shape[1])) for t in tensors]
+            out[key] = torch.cat(tensors)
+        return out
 
     def act(self, inputs: Inputs, deterministic: bool = False,
             generator: torch.Generator | None = None) -> tuple[Actions, torch.Tensor]:

@@ -265,6 +265,10 @@ class TrajectoryReplay:
             self.update_priorities(chunk, values)
         return int(slots.size)
 
+    def live_uids(self) -> np.ndarray:
+        """The insertion serial numbers (`SampledBatch.uids`) of the trajectories held now."""
+        return self._uids[self._uids >= 0].copy()
+
     def stats(self) -> dict[str, float]:
         """Counters and gauges under the `replay/` namespace."""
         live = self._priorities[self._uids >= 0]

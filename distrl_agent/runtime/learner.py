@@ -5,6 +5,7 @@ No transport here: the local and Ray runtimes wrap the same class.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import time
 from collections.abc import Mapping, Sequence
@@ -19,6 +20,7 @@ from distrl_agent.config import TrainConfig
 from distrl_agent.errors import CheckpointError, DataError
 from distrl_agent.policies import SmallPolicy, SmallPolicyConfig
 from distrl_agent.replay import TrajectoryReplay
+from distrl_agent.runtime.encoding_cache import EncodingCache
 from distrl_agent.types import Trajectory, collate
 
 
@@ -48,6 +50,7 @@ class Learner:
         self.optimizer = torch.optim.Adam(self.policy.parameters(), lr=c.lr)
         self.replay = TrajectoryReplay(c.replay_capacity_steps, alpha=c.alpha if self.rule.prioritized else 0.0,
                                        prioritized=self.rule.prioritized, max_staleness=c.max_staleness)
+        self.encodings = EncodingCache(self.policy)  # each replayed trajectory is encoded once, not every update
         self.rng = np.random.default_rng(config.runtime.seed)
         self.version = 0
         self.counters = {"learner/updates": 0, "learner/rejected": 0, "learner/skipped_nonfinite": 0,
@@ -90,6 +93,8 @@ class Learner:
         sample = self.replay.sample(c.batch_size, self.rng, beta=beta, learner_version=self.version)
         self.last_indices = np.asarray(sample.indices, np.int64).copy()
         batch = sample.to_batch()
+        if self.encodings.supported:
+            batch = dataclasses.replace(batch, inputs=self.encodings.inputs(sample.trajectories, sample.uids))
         self.policy.train()
         rule = self._warmup_rule if self.counters["learner/updates"] < c.critic_warmup_updates else self.rule
         loss, metrics, priorities = rule.loss(self.policy, batch)
@@ -107,6 +112,7 @@ class Learner:
             self.replay.update_priorities(sample.indices, priorities, sample.uids)
             if self.counters["learner/updates"] % c.refresh_every_updates == 0:
                 self.replay.refresh_all(self._priorities)
+        self.encodings.retain(self.replay.live_uids())
         metrics["replay/beta"] = beta
         return metrics
 
@@ -195,6 +201,7 @@ class Learner:
         self.policy.load_state_dict(blob["policy"])
         self.optimizer.load_state_dict(blob["optimizer"])
         self.replay.load(d / "replay.npz")
+        self.encodings.clear()
         self.version = int(state["version"])
         self.counters.update(state["counters"])
         self.rng.bit_generator.state = state["rng"]

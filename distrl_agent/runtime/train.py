@@ -215,10 +215,13 @@ class _Clock:
 
 def _evaluate_into(config: TrainConfig, state: RunState, writer: MetricsWriter, weights: dict, version: int,
                    elapsed_s: float, env_steps: float) -> None:
-    rate = evaluate(config, weights, version, "test", config.runtime.eval_episodes, EVAL_SEEDS["test"])
+    rate, by_task = evaluate_by_task(config, weights, version, "test", config.runtime.eval_episodes,
+                                     EVAL_SEEDS["test"])
     state.curve.append({"time_s": round(elapsed_s, 1), "env_steps": int(env_steps), "version": version,
                         "test_success": rate})
-    writer.write(version, elapsed_s, {"charts/test_success": rate})
+    writer.write(version, elapsed_s, {"charts/test_success": rate,
+                                      **{f"test_by_task/{task}": r for task, r in by_task.items()}})
+
 
 def snapshot(state: RunState, session_s: float, runtime_stats: dict[str, float]) -> RunState:
     """`state` as it should be saved now: elapsed time and counters including this session's."""

@@ -8,6 +8,7 @@ import torch
 
 from distrl_agent.config import load_config
 from distrl_agent.errors import CheckpointError
+from distrl_agent.runtime.encoding_cache import EncodingCache
 from distrl_agent.runtime.learner import Learner
 from distrl_agent.runtime.worker import Worker
 from distrl_agent.types import Trajectory
@@ -46,6 +47,22 @@ def test_train_steps_stop_when_staleness_cap_empties_the_replay(sim_trajectories
     learner.train_steps(10)
     assert learner.version == 3 and len(learner.replay) == 0
     assert learner.replay.stats()["replay/dropped_stale"] == 4 and learner.train_steps(1) == {}
+
+
+def test_cached_encodings_train_exactly_like_re_encoding(sim_trajectories, monkeypatch) -> None:
+    """Each replayed trajectory is encoded once, training exactly as re-encoding would; dropped ones are forgotten."""
+    config = load_config(overrides=[*TINY, "learner.max_staleness=3"])
+    cached = Learner(config)
+    cached.ingest(sim_trajectories[:8])
+    cached.train_steps(3)
+    assert cached.encodings.hits > 0 and len(cached.encodings) <= len(cached.replay)
+    monkeypatch.setattr(EncodingCache, "supported", property(lambda self: False))
+    fresh = Learner(config)
+    fresh.ingest(sim_trajectories[:8])
+    fresh.train_steps(3)
+    assert len(fresh.encodings) == 0 and _weights_equal(cached, fresh)
+    cached.train_steps(2)  # the staleness cap drops all eight: nothing may stay cached
+    assert len(cached.replay) == 0 and len(cached.encodings) == 0
 
 
 def test_ingest_rejects_malformed_trajectory_and_counts_it(sim_trajectories) -> None:

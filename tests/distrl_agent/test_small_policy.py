@@ -278,6 +278,18 @@ def test_config_rejects_bad_values() -> None:
         SmallPolicyConfig(critic_encoder="twin")
 
 
+def test_concat_inputs_equals_one_preprocess_over_every_row() -> None:
+    """Inputs encoded in separate calls (different element counts K) merge into what one call would give."""
+    policy = SmallPolicy(TINY)
+    first = [observation("open clock app", ["Clock", "Chrome"]), observation("open clock", ["Clock", None, "Maps"])]
+    second = [observation("search weather", ["Search", "Chrome", "Clock", "Maps", "Photos"])]
+    merged = policy.concat_inputs([policy.preprocess(first), policy.preprocess(second)])
+    whole = policy.preprocess(first + second)
+    assert merged.keys() == whole.keys()
+    for key in whole:
+        assert merged[key].dtype == whole[key].dtype and torch.equal(merged[key], whole[key]), key
+
+
 def test_preprocess_rejects_observations_without_elements() -> None:
     with pytest.raises(DataError, match="include_elements"):
         SmallPolicy(TINY).preprocess([{"goal": "x", "screenshot": np.zeros((4, 4, 3), np.uint8)}])
