@@ -7,7 +7,8 @@ same shape (see `SmallPolicyConfig`). Architecture (d = `hidden_dim`, w = `word_
   pools (mean + attention) into g (d), which feeds the instruction value V(g) and queries the elements. Screen features
   (the word is in some label / in the focused field) are added to c_g after that pooling, so V(g) never sees the screen.
 - elements: box, centre, size, class embedding, flags, mean hashed-word embedding of the label, match features against
-  the goal, and the mean c_g of the goal words the label contains -> MLP -> h_k (d).
+  the goal, the mean c_g of the goal words the label contains, and (`word_affinity`) a learned bilinear affinity of
+  the label's words to each goal word (the attended c_g and the strongest affinity) -> MLP -> h_k (d).
 - state: s = MLP([g, attention-pool of h_k queried by g, mean h_k, mean c_g]).
 """
 
@@ -65,6 +66,9 @@ class UIEncoder(nn.Module):
         self.goal_screen = nn.Linear(GOAL_FEATURES, w)
         self.class_embedding = nn.Embedding(len(ELEMENT_CLASSES), config.class_dim)
         element_in = 8 + config.class_dim + len(ELEMENT_FLAGS) + w + LABEL_FEATURES + w + 1
+        self.label_affinity = nn.Linear(w, w, bias=False) if config.word_affinity else None
+        if self.label_affinity is not None:
+            element_in += w + 1
         self.element_encoder = mlp(element_in, d, d)
         self.element_query = nn.Linear(d, d)
         self.state_encoder = mlp(3 * d + w, d, d)
@@ -95,9 +99,11 @@ class UIEncoder(nn.Module):
         label_bag = (self.word_embedding(label_ids) * has_word).sum(2) / has_word.sum(2).clamp(min=1.0)
         match = inputs["match"]
         matched_words = (match / match.sum(-1, keepdim=True).clamp(min=1.0)) @ goal_words
-        features = torch.cat([boxes, centre, size, self.class_embedding(inputs["element_class"]),
-                              inputs["element_flags"], label_bag, inputs["label_features"], matched_words,
-                              has_word.amax(2)], -1)
+        parts = [boxes, centre, size, self.class_embedding(inputs["element_class"]), inputs["element_flags"], label_bag,
+                 inputs["label_features"], matched_words, has_word.amax(2)]
+        if self.label_affinity is not None:
+            parts += self._affinity(label_bag, goal_words, inputs["goal_mask"])
+        features = torch.cat(parts, -1)
         elements = self.element_encoder(features)
         mask = inputs["element_mask"]
         scores = (elements @ self.element_query(goal).unsqueeze(-1)).squeeze(-1) / math.sqrt(elements.shape[-1])
@@ -105,6 +111,19 @@ class UIEncoder(nn.Module):
                   masked_mean(goal_words, inputs["goal_mask"])]
         state = self.state_encoder(torch.cat([goal, *pooled], -1))
         return elements, state
+
+    def _affinity(self, label_bag: torch.Tensor, goal_words: torch.Tensor,
+                  goal_mask: torch.Tensor) -> list[torch.Tensor]:
+        """Learned label-goal relatedness beyond exact word matches ("alarm" -> Clock, "dark theme" -> Display).
+
+        Returns [the goal words attended by the label (B, K, w), the strongest affinity (B, K, 1)]; zeros when the
+        goal has no words.
+        """
+        affinity = self.label_affinity(label_bag) @ goal_words.transpose(1, 2) / math.sqrt(goal_words.shape[-1])
+        valid = goal_mask[:, None, :].expand_as(affinity)
+        weights = masked_log_softmax(affinity, valid).exp() * goal_mask.any(1)[:, None, None].to(affinity.dtype)
+        strongest = affinity.masked_fill(~valid, -torch.inf).amax(-1, keepdim=True)
+        return [weights @ goal_words, torch.where(torch.isfinite(strongest), strongest, torch.zeros_like(strongest))]
 
     def _goal_context(self, inputs: Inputs) -> torch.Tensor:
         """Goal-only word encodings (B, G, w): embedding + position + neighbour context; zero on padding."""
