@@ -2,7 +2,8 @@
 
 A trajectory stays in the replay for many updates and is sampled several times; re-encoding its observations (word
 hashing and label matching, a third of an update of the small policy on CPU) each time is wasted work, since the
-encoding depends on the observations alone, never on the weights.
+encoding depends on the observations alone, never on the weights. Memory: about 12 kB per state for the small policy
+with 48 elements, so a full 10,000-step replay costs ~130 MB of encodings.
 """
 
 from __future__ import annotations
