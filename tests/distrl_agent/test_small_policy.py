@@ -336,23 +336,27 @@ def bc_example(rng: np.random.Generator, vocab: list[str], k: int = 10) -> tuple
     return observation(goal, labels, focused=rows[0]), ids
 
 
+def clone(policy: SmallPolicy, examples: list[tuple[dict, dict[str, int]]], updates: int) -> None:
+    """Behaviour cloning: `updates` Adam steps (lr 3e-3) on random batches of 64 (observation, expert ids) pairs."""
+    inputs = policy.preprocess([obs for obs, _ in examples])
+    actions = policy.collate_actions([ids for _, ids in examples])
+    optimiser = torch.optim.Adam(policy.parameters(), lr=3e-3)
+    for _ in range(updates):
+        batch = torch.randint(len(examples), (64,))
+        loss = -policy.evaluate({k: v[batch] for k, v in inputs.items()},
+                                {k: v[batch] for k, v in actions.items()}).log_prob.mean()
+        optimiser.zero_grad()
+        loss.backward()
+        optimiser.step()
+
+
 def test_behaviour_cloning_generalises_to_unseen_words() -> None:
     rng = np.random.default_rng(0)
     train_vocab = random_words(rng, 300, {"search", "for", "on"})
     test_vocab = random_words(rng, 300, {"search", "for", "on", *train_vocab})
     torch.manual_seed(0)
     policy = SmallPolicy()
-    train = [bc_example(rng, train_vocab) for _ in range(3000)]
-    inputs = policy.preprocess([obs for obs, _ in train])
-    actions = policy.collate_actions([ids for _, ids in train])
-    optimiser = torch.optim.Adam(policy.parameters(), lr=3e-3)
-    for _ in range(300):
-        batch = torch.randint(len(train), (64,))
-        loss = -policy.evaluate({k: v[batch] for k, v in inputs.items()},
-                                {k: v[batch] for k, v in actions.items()}).log_prob.mean()
-        optimiser.zero_grad()
-        loss.backward()
-        optimiser.step()
+    clone(policy, [bc_example(rng, train_vocab) for _ in range(3000)], updates=300)
 
     test = [bc_example(rng, test_vocab) for _ in range(400)]
     predicted, _ = policy.act(policy.preprocess([obs for obs, _ in test]), deterministic=True)
@@ -384,16 +388,7 @@ def test_behaviour_cloning_learns_goals_that_point_at_labels_sharing_no_word() -
 
     torch.manual_seed(0)
     policy = SmallPolicy(dataclasses.replace(TINY, word_dim=32, hidden_dim=64))
-    train = [example(fillers[:100]) for _ in range(1000)]
-    inputs, actions = policy.preprocess([o for o, _ in train]), policy.collate_actions([a for _, a in train])
-    optimiser = torch.optim.Adam(policy.parameters(), lr=3e-3)
-    for _ in range(150):
-        batch = torch.randint(len(train), (64,))
-        loss = -policy.evaluate({k: v[batch] for k, v in inputs.items()},
-                                {k: v[batch] for k, v in actions.items()}).log_prob.mean()
-        optimiser.zero_grad()
-        loss.backward()
-        optimiser.step()
+    clone(policy, [example(fillers[:100]) for _ in range(1000)], updates=150)
     test = [example(fillers[100:]) for _ in range(200)]
     predicted, _ = policy.act(policy.preprocess([o for o, _ in test]), deterministic=True)
     accuracy = np.mean([int(predicted["element"][i]) == ids["element"] for i, (_, ids) in enumerate(test)])
