@@ -121,6 +121,8 @@ def run(quick: bool, out: Path) -> Result:
     result.tables.append(by_task_table(start_by_task, summaries))
     if "A-RIDE (async)" in summaries and "DigiRL (sync)" in summaries:
         _compare(result, summaries["A-RIDE (async)"], summaries["DigiRL (sync)"], budget)
+    if "A-RIDE (async)" in summaries and "DigiRL (async)" in summaries:
+        _compare_update_rules(result, summaries["A-RIDE (async)"], summaries["DigiRL (async)"])
     result.plots.append(str(_plot(summaries, out / "training_curves.png")))
     result.notes.append(f"Each run: {minutes} min wall-clock of RL on this machine after a warm start shared by the "
                         "runs of its seed (behaviour cloning on noisy expert demonstrations, not counted), small "
@@ -172,6 +174,19 @@ def _compare(result: Result, a_ride: list[dict[str, Any]], digirl: list[dict[str
     t_d = float(np.mean([time_to(r["curve"], 0.6) for r in digirl]))
     if math.isfinite(t_a) and math.isfinite(t_d):
         result.add("time_to_60pct_speedup_vs_sync_digirl", t_d / max(t_a, 1e-9), "x")
+
+
+def _compare_update_rules(result: Result, a_ride: list[dict[str, Any]], digirl: list[dict[str, Any]]) -> None:
+    """A-RIDE vs DigiRL's update rule on the same asynchronous runtime, at the end and at equal learner updates."""
+    diff = [a["test_success"] - d["test_success"] for a, d in zip(a_ride, digirl, strict=True)]
+    result.add("a_ride_minus_async_digirl_test_success", 100 * float(np.mean(diff)), "points", target=0.0)
+    # each seed's two curves read at the updates the run with fewer updates made (the curves record `version`)
+    equal = [(success_at(a["curve"], "version", x), success_at(d["curve"], "version", x))
+             for a, d in zip(a_ride, digirl, strict=True)
+             if (x := min(a["curve"][-1].get("version", 0), d["curve"][-1].get("version", 0))) > 0]
+    if equal:
+        result.add("a_ride_minus_async_digirl_at_equal_updates", 100 * float(np.mean([a - d for a, d in equal])),
+                   "points", target=0.0)
 
 
 def _plot(summaries: dict[str, list[dict[str, Any]]], path: Path) -> Path:
