@@ -62,7 +62,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
     """Evaluate a run's checkpoint on a split; print the result and write it to `--out`."""
     import torch
 
-    from distrl_agent.policies import SmallPolicyConfig
+    from distrl_agent.policies import make_policy_config
     from distrl_agent.runtime.collect import evaluate_by_task
     from distrl_agent.runtime.train import find_checkpoint
 
@@ -72,8 +72,9 @@ def cmd_eval(args: argparse.Namespace) -> int:
     checkpoint = find_checkpoint(run)
     try:
         blob = torch.load(checkpoint / "learner.pt", weights_only=False)
-        policy_config = SmallPolicyConfig(**blob["policy_config"])
-        weights = {k: v.numpy() for k, v in blob["policy"].items()}
+        kind = blob.get("policy_kind", "small")  # checkpoints before the VLM runtime hold small policies
+        policy_config = make_policy_config(kind, blob["policy_config"], where="checkpoint policy")
+        weights = {k: (v.float() if v.dtype == torch.bfloat16 else v).numpy() for k, v in blob["policy"].items()}
     except (OSError, RuntimeError, KeyError, TypeError) as e:
         raise CheckpointError(f"cannot read the policy of {checkpoint / 'learner.pt'}: {e}") from e
     version = json.loads((checkpoint / "state.json").read_text()).get("version", 0)

@@ -36,6 +36,8 @@ class EnvSection:
         latency: sim latency preset ("off", "emulator", "fast-emulator"); off for training on the sim.
         latency_time_scale: multiplies sim latency (benchmarks shrink emulator time), >= 0.
         max_elements: UI-element rows in observations (the small policy attends over them).
+        screenshot_width: width in pixels of the observations' screenshots (0: none; the small policy reads UI
+            elements only, the VLM policy needs pixels, e.g. 128).
         env_processes: run each env in its own process and act on whichever is ready (DistRL's collection); None
             turns it on whenever `latency` is not "off" (slow devices), and off for the instant sim, where processes
             would only add overhead.
@@ -46,6 +48,7 @@ class EnvSection:
     latency: str = "off"
     latency_time_scale: float = 1.0
     max_elements: int = 48
+    screenshot_width: int = 0
     env_processes: bool | None = None
 
     @property
@@ -73,6 +76,7 @@ class EnvSection:
                 raise ConfigError(f"`env.{key}`: {e}") from e
         _require("env.latency_time_scale", self.latency_time_scale >= 0, ">= 0", self.latency_time_scale)
         _require("env.max_elements", self.max_elements >= 1, ">= 1", self.max_elements)
+        _require("env.screenshot_width", self.screenshot_width >= 0, ">= 0", self.screenshot_width)
 
 
 @dataclass(frozen=True)
@@ -208,13 +212,48 @@ class RuntimeSection:
 
 
 @dataclass(frozen=True)
+class PolicySection:
+    """Which policy the workers act with and the learner trains (`distrl_agent.policies.build`).
+
+    Attributes:
+        kind: "small" (the CPU-trainable UI-element policy) or "vlm" (the AutoUI-style `transformers` policy that
+            reads screenshots and writes action text; needs `vlm.model_path` and `env.screenshot_width` > 0).
+        small: `SmallPolicyConfig` fields that differ from its defaults.
+        vlm: `VLMPolicyConfig` fields (`model_path`: a local checkpoint directory with its processor; nothing is
+            downloaded).
+    """
+
+    kind: str = "small"
+    small: dict[str, Any] = field(default_factory=dict)
+    vlm: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.policy_config()  # validates the chosen kind's fields (the other kind's are not read)
+
+    def policy_config(self) -> Any:
+        """The `SmallPolicyConfig` or `VLMPolicyConfig` this section describes.
+
+        Raises:
+            ConfigError: an unknown kind, or an unknown, missing or bad field (named by its dotted key).
+        """
+        from distrl_agent.policies.build import make_policy_config
+
+        return make_policy_config(self.kind, self.small if self.kind == "small" else self.vlm)
+
+
+@dataclass(frozen=True)
 class TrainConfig:
-    """The whole run: env, learner, runtime, and where outputs go (`run_dir`)."""
+    """The whole run: env, policy, learner, runtime, and where outputs go (`run_dir`)."""
 
     env: EnvSection = field(default_factory=EnvSection)
+    policy: PolicySection = field(default_factory=PolicySection)
     learner: LearnerSection = field(default_factory=LearnerSection)
     runtime: RuntimeSection = field(default_factory=RuntimeSection)
     run_dir: str = "runs/latest"
+
+    def __post_init__(self) -> None:
+        if self.policy.kind == "vlm" and self.env.screenshot_width == 0:
+            raise ConfigError("`policy.kind=vlm` reads screenshots: set `env.screenshot_width` (e.g. 128)")
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data (for YAML)."""
@@ -225,8 +264,9 @@ class TrainConfig:
         return yaml.safe_dump(self.to_dict(), sort_keys=False)
 
     def state_keys(self) -> dict[str, Any]:
-        """The flattened fields a learner checkpoint depends on (env and learner sections; runtime may change)."""
-        return _flatten({"env": dataclasses.asdict(self.env), "learner": dataclasses.asdict(self.learner)})
+        """The flattened fields a learner checkpoint depends on (env, policy, learner; the runtime may change)."""
+        return _flatten({"env": dataclasses.asdict(self.env), "policy": dataclasses.asdict(self.policy),
+                         "learner": dataclasses.asdict(self.learner)})
 
 
 def load_config(path: str | Path | None = None, overrides: list[str] | tuple[str, ...] = ()) -> TrainConfig:
@@ -264,7 +304,8 @@ def load_config(path: str | Path | None = None, overrides: list[str] | tuple[str
     return _build(TrainConfig, data, "")
 
 
-_SECTIONS = {"EnvSection": EnvSection, "LearnerSection": LearnerSection, "RuntimeSection": RuntimeSection}
+_SECTIONS = {"EnvSection": EnvSection, "PolicySection": PolicySection, "LearnerSection": LearnerSection,
+             "RuntimeSection": RuntimeSection}
 
 
 def _build(cls: type, data: dict[str, Any], prefix: str) -> Any:
@@ -304,7 +345,7 @@ def _coerce(key: str, value: Any, hint: Any) -> Any:
 def _flatten(data: dict[str, Any], prefix: str = "") -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, value in data.items():
-        if isinstance(value, dict) and key != "coefficients":
+        if isinstance(value, dict) and key not in ("coefficients", "small", "vlm"):
             out.update(_flatten(value, f"{prefix}{key}."))
         else:
             out[f"{prefix}{key}"] = value

@@ -53,10 +53,13 @@ class Policy(nn.Module, abc.ABC):
     Attributes:
         config: the frozen dataclass the policy was built from.
         action_keys: the names of the discrete action fields, in a fixed order.
+        observation_keys: the observation entries `preprocess` reads besides the goal, as `observe` returns them;
+            workers store exactly these in trajectories (and the env must be made to provide them).
     """
 
     config: Any
     action_keys: tuple[str, ...] = ()
+    observation_keys: tuple[str, ...] = ()
 
     @property
     def device(self) -> torch.device:
@@ -103,6 +106,21 @@ class Policy(nn.Module, abc.ABC):
     @abc.abstractmethod
     def from_env_action(self, action: Action, observation: Mapping[str, Any]) -> dict[str, int] | None:
         """The policy's action ids for an expert's env `action` on `observation`; None if it cannot express it."""
+
+    def observe(self, observation: Mapping[str, Any], previous_action: Action | None) -> dict[str, Any]:
+        """The env observation as this policy reads it, given the action taken before it (None at an episode's start).
+
+        Workers and demonstration collection call it on every observation before `preprocess` and store its
+        `observation_keys`. The default returns the observation unchanged; a policy that conditions on its own
+        history (the VLM's "Previous Actions") adds it here.
+        """
+        return dict(observation)
+
+    def copy_actor_encoder_to_critic(self) -> None:
+        """Start the critic's own features from the actor's (called after a warm start).
+
+        The default does nothing: for policies whose critics read the actor's features, there is nothing to copy.
+        """
 
     def concat_inputs(self, parts: Sequence[Inputs]) -> Inputs | None:
         """Stack `preprocess` outputs of separate calls row-wise, as one call over all their rows would return them.

@@ -102,6 +102,7 @@ class SmallPolicy(Policy):
     """
 
     action_keys = ACTION_KEYS
+    observation_keys = ("element_mask", "element_boxes", "element_class", "element_flags", "element_text")
 
     def __init__(self, config: SmallPolicyConfig | None = None) -> None:
         super().__init__()

@@ -145,6 +145,7 @@ class VLMPolicy(Policy):
     """
 
     action_keys = VLM_ACTION_KEYS
+    observation_keys = ("screenshot", "previous_action")
 
     def __init__(self, config: VLMPolicyConfig) -> None:
         super().__init__()
@@ -169,6 +170,10 @@ class VLMPolicy(Policy):
         return self.value_head[0].weight.device
 
     # -- inputs -------------------------------------------------------------------------------------------------------
+    def observe(self, observation: Mapping[str, Any], previous_action: Action | None) -> dict[str, Any]:
+        """The observation with `previous_action`: the AutoUI text of the action before it ("None" at the start)."""
+        return {**observation, "previous_action": np.array(previous_action_text(previous_action))}
+
     def preprocess(self, observations: Sequence[Mapping[str, Any]], goals: Sequence[str] | None = None) -> Inputs:
         """Tokenise prompts and process screenshots into model inputs on the policy's device.
 

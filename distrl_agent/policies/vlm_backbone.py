@@ -73,7 +73,7 @@ def load_backbone(path: str | Path, dtype: torch.dtype = torch.float32, device: 
     """
     from transformers import AutoModelForImageTextToText, AutoProcessor
 
-    directory = Path(path)
+    directory = Path(path).expanduser()  # "~/models/x" from a config override is not expanded by the shell
     if not directory.is_dir():
         raise CheckpointError(f"`model_path` {str(path)!r} is not a directory; VLMPolicy loads local checkpoints "
                               "written by save_pretrained (model + processor), never downloads")

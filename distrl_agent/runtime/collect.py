@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from distrl_agent.config import EnvSection, TrainConfig
-from distrl_agent.policies import SmallPolicy, SmallPolicyConfig
+from distrl_agent.policies import PolicyConfig, build_policy
 from distrl_agent.runtime.worker import Worker, make_env
 from distrl_agent.types import Trajectory
 
@@ -49,8 +49,10 @@ def evaluation_tasks(env: EnvSection, split: str, episodes: int, seed: int) -> l
 
 
 def evaluate_by_task(config: TrainConfig, weights: dict, version: int, split: str, episodes: int, seed: int = 12345,
-                     policy_config: SmallPolicyConfig | None = None) -> tuple[float, dict[str, float]]:
+                     policy_config: PolicyConfig | None = None) -> tuple[float, dict[str, float]]:
     """Greedy success rate of `weights` on `split`, overall and per template, over `evaluation_tasks` (`episodes`).
+
+    `policy_config` is the shape of the policy `weights` belong to (default: `config.policy`'s).
 
     Runs in this process, without the env's latency (it changes timing, not outcomes). Episodes lost to a device
     fault count as failures.
@@ -63,18 +65,18 @@ def evaluate_by_task(config: TrainConfig, weights: dict, version: int, split: st
 
 
 def evaluate(config: TrainConfig, weights: dict, version: int, split: str, episodes: int, seed: int = 12345,
-             policy_config: SmallPolicyConfig | None = None) -> float:
+             policy_config: PolicyConfig | None = None) -> float:
     """Greedy success rate of `weights` on `split` over exactly `episodes` episodes (see `evaluate_by_task`)."""
     return evaluate_by_task(config, weights, version, split, episodes, seed, policy_config)[0]
 
 
 def _play_plan(config: TrainConfig, weights: dict, version: int, split: str, episodes: int, seed: int,
-               policy_config: SmallPolicyConfig | None) -> tuple[Counter[str], Counter[str]]:
+               policy_config: PolicyConfig | None) -> tuple[Counter[str], Counter[str]]:
     """(episodes played, episodes solved) per template name."""
     plan = evaluation_tasks(config.env, split, episodes, seed)
     env = dataclasses.replace(config.env, latency="off", env_processes=False)
     with Worker(-1, env, min(8, episodes), split=split, seed=seed, deterministic=True,
-                policy_config=policy_config) as worker:
+                policy_config=policy_config or config.policy.policy_config()) as worker:
         worker.set_weights(weights, version)
         trajectories = worker.run_episodes(episodes, tasks=[index for index, _ in plan])
     return Counter(name for _, name in plan), Counter(t.task for t in trajectories if t.success)
@@ -86,7 +88,7 @@ def initial_weights(config: TrainConfig) -> dict[str, np.ndarray]:
 
     with torch.random.fork_rng():
         torch.manual_seed(config.runtime.seed)
-        policy = SmallPolicy(SmallPolicyConfig())
+        policy = build_policy(config.policy.policy_config())
     return {k: v.detach().cpu().numpy().copy() for k, v in policy.state_dict().items()}
 
 

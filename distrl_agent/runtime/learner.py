@@ -18,7 +18,7 @@ import torch
 from distrl_agent.algorithms import make_update_rule
 from distrl_agent.config import TrainConfig
 from distrl_agent.errors import CheckpointError, DataError
-from distrl_agent.policies import SmallPolicy, SmallPolicyConfig
+from distrl_agent.policies import PolicyConfig, build_policy, policy_kind
 from distrl_agent.replay import TrajectoryReplay
 from distrl_agent.runtime.encoding_cache import EncodingCache
 from distrl_agent.types import Trajectory, collate
@@ -36,12 +36,12 @@ class Learner:
     unchanged as an actor.
     """
 
-    def __init__(self, config: TrainConfig, policy_config: SmallPolicyConfig | None = None) -> None:
+    def __init__(self, config: TrainConfig, policy_config: PolicyConfig | None = None) -> None:
         c = config.learner
         self.config = config
         with torch.random.fork_rng():  # the same initial weights in any process (local, or a Ray actor)
             torch.manual_seed(config.runtime.seed)
-            self.policy = SmallPolicy(policy_config or SmallPolicyConfig())
+            self.policy = build_policy(policy_config or config.policy.policy_config())
         self.rule = make_update_rule(c.algorithm, c.coefficients)
         # Critic warm-up: the same rule with the actor switched off (rules without a critic have nothing to warm up).
         has_actor_coef = "actor_coef" in getattr(self.rule.config, "__dataclass_fields__", {})
@@ -150,8 +150,9 @@ class Learner:
         return priorities
 
     def weights(self) -> dict[str, np.ndarray]:
-        """The current weights as numpy arrays (cheap to pickle to workers)."""
-        return {k: v.detach().cpu().numpy().copy() for k, v in self.policy.state_dict().items()}
+        """The current weights as numpy arrays (cheap to pickle to workers; bfloat16, which numpy lacks, as float32)."""
+        return {k: (v.detach().cpu().float() if v.dtype == torch.bfloat16 else v.detach().cpu()).numpy().copy()
+                for k, v in self.policy.state_dict().items()}
 
     def stats(self) -> dict[str, Any]:
         """Counters of the learner and its replay."""
@@ -167,7 +168,8 @@ class Learner:
         d = Path(directory)
         d.mkdir(parents=True, exist_ok=True)
         torch.save({"policy": self.policy.state_dict(), "optimizer": self.optimizer.state_dict(),
-                    "policy_config": self.policy.config.__dict__, "algorithm": self.rule.name,
+                    "policy_kind": policy_kind(self.policy.config), "policy_config": self.policy.config.__dict__,
+                    "algorithm": self.rule.name,
                     "torch_rng": torch.get_rng_state()}, d / "learner.pt.tmp")
         (d / "learner.pt.tmp").replace(d / "learner.pt")
         self.replay.save(d / "replay.npz")
@@ -190,7 +192,10 @@ class Learner:
         except (OSError, ValueError, RuntimeError) as e:
             raise CheckpointError(f"cannot read a learner checkpoint in {d}: {e}") from e
         saved, mine = state.get("config", {}), json.loads(json.dumps(self.config.state_keys()))
-        differ = sorted(k for k in set(saved) | set(mine) if saved.get(k) != mine.get(k))
+        defaults = json.loads(json.dumps(TrainConfig().state_keys()))
+        # keys added since the checkpoint was written match when this config leaves them at their defaults
+        differ = sorted(k for k in set(saved) | set(mine) if saved.get(k) != mine.get(k)
+                        and not (k not in saved and mine.get(k) == defaults.get(k)))
         if differ:
             listed = "; ".join(f"`{k}` checkpoint {saved.get(k)!r} vs config {mine.get(k)!r}" for k in differ[:8])
             raise CheckpointError(f"the checkpoint in {d} was written under another config: {listed}. Resume with "

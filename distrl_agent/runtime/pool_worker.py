@@ -13,10 +13,11 @@ import functools
 from collections.abc import Sequence
 from typing import Any
 
+from android_gym.actions import Action
 from android_gym.vector import AsyncEnvPool, PoolConfig
 from distrl_agent.config import EnvSection
-from distrl_agent.policies import SmallPolicyConfig
-from distrl_agent.runtime.worker import OBS_KEYS, Worker, _Episode, make_env
+from distrl_agent.policies import PolicyConfig
+from distrl_agent.runtime.worker import Worker, _Episode, action_row, make_env
 from distrl_agent.types import Trajectory
 
 RECV_TIMEOUT_S = 600.0  # a step or reset the pool has not healed within this is a dead worker process
@@ -31,12 +32,13 @@ class PoolWorker(Worker):
     """
 
     def __init__(self, worker_id: int, env: EnvSection, envs: int, split: str = "train", seed: int = 0,
-                 deterministic: bool = False, policy_config: SmallPolicyConfig | None = None,
+                 deterministic: bool = False, policy_config: PolicyConfig | None = None,
                  pool_config: PoolConfig | None = None) -> None:
         super().__init__(worker_id, env, envs, split, seed, deterministic, policy_config)
         self.pool_config = pool_config or PoolConfig()
         self._pool: AsyncEnvPool | None = None
         self._info: list[dict[str, Any]] = []
+        self._sent: list[Action | None] = []  # the action in flight per slot (what its next observation follows)
         self._ready: set[int] = set()  # slots with an observation waiting for an action
         self._accepting = True  # run_episodes: whether finished slots may start another episode
 
@@ -47,6 +49,7 @@ class PoolWorker(Worker):
         self._obs = [None] * self.num_envs
         self._episodes = [None] * self.num_envs
         self._info = [{} for _ in range(self.num_envs)]
+        self._sent = [None] * self.num_envs
         first = self._pool.reset(seeds=[self._seed_for_next() for _ in range(self.num_envs)])
         for k, i in enumerate(first.env_ids.tolist()):
             self._arrive(i, first.obs[k], first.infos[k])
@@ -100,7 +103,7 @@ class PoolWorker(Worker):
 
     def _arrive(self, i: int, obs: dict, info: dict) -> None:
         """Slot `i` has the first observation of a new episode."""
-        self._obs[i], self._info[i], self._episodes[i] = obs, info, _Episode()
+        self._obs[i], self._info[i], self._episodes[i] = self.policy.observe(obs, None), info, _Episode()
         self._ready.add(i)
 
     def _act(self, slots: list[int]) -> None:
@@ -113,10 +116,11 @@ class PoolWorker(Worker):
         env_actions = self.policy.to_env_action(actions, observations)
         for row, i in enumerate(slots):
             ep = self._episodes[i]
-            ep.observations.append({k: observations[row][k] for k in OBS_KEYS})
-            ep.actions.append({k: int(v[row]) for k, v in actions.items()})
+            ep.observations.append({k: observations[row][k] for k in self.policy.observation_keys})
+            ep.actions.append(action_row(actions, row))
             ep.log_mu.append(float(log_mu[row]))
             ep.versions.append(self.version)
+            self._sent[i] = env_actions[row]
             self._ready.discard(i)
         self._pool.send(env_actions, slots)
 
@@ -136,14 +140,14 @@ class PoolWorker(Worker):
             ep.rewards.append(reward)
             ep.penalty.append(float(info.get("penalty", 0.0)))
             self.stats["steps"] += 1
-            self._obs[i] = result.obs[k]
+            obs = self._obs[i] = self.policy.observe(result.obs[k], self._sent[i])
             if result.terminations[k] or result.truncations[k]:
                 self.stats["episodes"] += 1
                 if "error" in info:  # a device fault or a dead env process: the data is not trustworthy
                     self.stats["faulty_episodes"] += 1
                 else:
                     self.stats["successes"] += int(reward > 0)
-                    finished.append(self._trajectory(ep, result.obs[k], bool(result.terminations[k]),
+                    finished.append(self._trajectory(ep, obs, bool(result.terminations[k]),
                                                      str(self._info[i].get("goal", "")),
                                                      str(self._info[i].get("task", ""))))
                 self._episodes[i] = None  # the pool resets it in the background; its first row re-arms the slot
@@ -153,7 +157,7 @@ class PoolWorker(Worker):
 
 
 def make_worker(worker_id: int, env: EnvSection, envs: int, split: str = "train", seed: int = 0,
-                deterministic: bool = False, policy_config: SmallPolicyConfig | None = None) -> Worker:
+                deterministic: bool = False, policy_config: PolicyConfig | None = None) -> Worker:
     """A `PoolWorker` when `env.env_processes` says so (default: whenever env latency is on), else a `Worker`."""
     cls = PoolWorker if env.uses_processes else Worker
     return cls(worker_id, env, envs, split, seed, deterministic, policy_config)

@@ -58,7 +58,9 @@ class RayWorker:
             torch.set_num_threads(1)
             rt = self.config.runtime
             shell = WorkerShell(make_worker(self.index, self.config.env, rt.envs_per_worker,
-                                       seed=rt.seed * 1000 + self.index), rt.worker_buffer_trajectories)
+                                            seed=rt.seed * 1000 + self.index,
+                                            policy_config=self.config.policy.policy_config()),
+                                rt.worker_buffer_trajectories)
             shell.start()
             self.shell = shell
 

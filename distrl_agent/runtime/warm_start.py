@@ -2,48 +2,53 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import gymnasium as gym
 import numpy as np
 import torch
 
 import android_gym  # noqa: F401  (registers the env ids)
 from distrl_agent.config import EnvSection
-from distrl_agent.policies import SmallPolicy
+from distrl_agent.policies import Policy
+from distrl_agent.runtime.worker import action_row
 
 
-def collect_demonstrations(env: EnvSection, episodes: int, noise: float, policy: SmallPolicy,
-                           seed: int = 0) -> list[tuple[dict, str, dict[str, int]]]:
+def collect_demonstrations(env: EnvSection, episodes: int, noise: float, policy: Policy,
+                           seed: int = 0) -> list[tuple[dict, str, dict[str, Any]]]:
     """(observation, goal, policy action ids) of expert steps; with probability `noise` a step is random instead.
 
     Random steps are executed (so the expert must recover) and also kept as demonstrations, which is what makes the
-    cloned policy imperfect, like a pretrained model that was never trained on these apps.
+    cloned policy imperfect, like a pretrained model that was never trained on these apps. Observations are what
+    `policy.observe` makes of the env's; expert actions the policy cannot express are executed and not kept.
     """
     rng = np.random.default_rng(seed)
-    e = gym.make(env.env_id, split="train", screenshot_width=0, max_elements=env.max_elements,
+    e = gym.make(env.env_id, split="train", screenshot_width=env.screenshot_width, max_elements=env.max_elements,
                  perturbations=env.perturbations)
     data = []
     gen = torch.Generator().manual_seed(seed)
     for episode in range(episodes):
         obs, info = e.reset(seed=10_000_000 + seed * 100_000 + episode)
+        obs = policy.observe(obs, None)
         done = False
         while not done:
             if rng.random() < noise:
                 inputs = policy.preprocess([obs])
-                ids, _ = policy.act(inputs, generator=gen)
-                ids = {k: int(v[0]) for k, v in ids.items()}
-                action = policy.to_env_action(ids, [obs])[0]
+                batch, _ = policy.act(inputs, generator=gen)
+                action, ids = policy.to_env_action(batch, [obs])[0], action_row(batch, 0)
             else:
                 action = e.unwrapped.expert_action()
                 ids = policy.from_env_action(action, obs)
             if ids is not None:
                 data.append((obs, info["goal"], ids))
             obs, _, terminated, truncated, _ = e.step(action)
+            obs = policy.observe(obs, action)
             done = terminated or truncated
     e.close()
     return data
 
 
-def behaviour_clone(policy: SmallPolicy, data: list[tuple[dict, str, dict[str, int]]], updates: int,
+def behaviour_clone(policy: Policy, data: list[tuple[dict, str, dict[str, Any]]], updates: int,
                     lr: float = 2e-3, batch_size: int = 64, seed: int = 0) -> float:
     """Maximise log pi of the demonstrated actions for `updates` Adam steps; returns the last batch's mean NLL."""
     if not data or updates <= 0:

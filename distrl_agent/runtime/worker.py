@@ -19,22 +19,25 @@ import torch
 
 import android_gym  # noqa: F401  (registers the env ids)
 from distrl_agent.config import EnvSection
-from distrl_agent.policies import SmallPolicy, SmallPolicyConfig
+from distrl_agent.policies import PolicyConfig, SmallPolicyConfig, build_policy
 from distrl_agent.types import Trajectory
-
-OBS_KEYS = ("element_mask", "element_boxes", "element_class", "element_flags", "element_text")
 
 
 def make_env(env: EnvSection, split: str) -> gym.Env:
-    """One environment as the workers run it (UI elements only: the small policy needs no pixels)."""
-    return gym.make(env.env_id, split=split, screenshot_width=0, max_elements=env.max_elements,
+    """One environment as the workers run it (screenshots only if `env.screenshot_width` asks for them)."""
+    return gym.make(env.env_id, split=split, screenshot_width=env.screenshot_width, max_elements=env.max_elements,
                     perturbations=env.perturbations, latency=env.latency, latency_time_scale=env.latency_time_scale)
+
+
+def action_row(actions: Mapping[str, torch.Tensor], row: int) -> dict[str, np.ndarray]:
+    """Row `row` of a batch of policy actions, as numpy (a scalar id, or an array such as the VLM's tokens)."""
+    return {k: v[row].detach().cpu().numpy().copy() for k, v in actions.items()}
 
 
 @dataclass
 class _Episode:
     observations: list[dict[str, np.ndarray]] = field(default_factory=list)
-    actions: list[dict[str, int]] = field(default_factory=list)
+    actions: list[dict[str, np.ndarray]] = field(default_factory=list)
     rewards: list[float] = field(default_factory=list)
     log_mu: list[float] = field(default_factory=list)
     versions: list[int] = field(default_factory=list)
@@ -55,7 +58,7 @@ class Worker:
         split: "train" for collection, "test" for evaluation.
         seed: seeds env resets and action sampling.
         deterministic: act greedily (evaluation).
-        policy_config: the policy's shape (must match the learner's).
+        policy_config: the policy's kind and shape (must match the learner's; default: the small policy).
 
     Attributes:
         stats: counters `episodes`, `steps`, `successes`, `faulty_episodes` (faulted episodes are not shipped).
@@ -63,10 +66,10 @@ class Worker:
     """
 
     def __init__(self, worker_id: int, env: EnvSection, envs: int, split: str = "train", seed: int = 0,
-                 deterministic: bool = False, policy_config: SmallPolicyConfig | None = None) -> None:
+                 deterministic: bool = False, policy_config: PolicyConfig | None = None) -> None:
         self.worker_id, self.env_config, self.num_envs, self.split = worker_id, env, envs, split
         self.seed, self.deterministic = seed, deterministic
-        self.policy = SmallPolicy(policy_config or SmallPolicyConfig())
+        self.policy = build_policy(policy_config or SmallPolicyConfig())
         self.policy.eval()
         self.version = 0
         self.stats = {"episodes": 0, "steps": 0, "successes": 0, "faulty_episodes": 0}
@@ -172,7 +175,7 @@ class Worker:
         obs, _ = self._envs[i].reset(seed=self.seed * 1_000_003 + self.worker_id * 10_007 + self._next_seed,
                                      options=options)
         self._next_seed += 1
-        self._obs[i], self._episodes[i] = obs, _Episode()
+        self._obs[i], self._episodes[i] = self.policy.observe(obs, None), _Episode()
 
     def _step(self, slots: Sequence[int]) -> list[Trajectory]:
         observations = [self._obs[i] for i in slots]
@@ -182,15 +185,15 @@ class Worker:
         finished = []
         for row, i in enumerate(slots):
             ep, env = self._episodes[i], self._envs[i]  # callers step running slots only
-            ep.observations.append({k: observations[row][k] for k in OBS_KEYS})
-            ep.actions.append({k: int(v[row]) for k, v in actions.items()})
+            ep.observations.append({k: observations[row][k] for k in self.policy.observation_keys})
+            ep.actions.append(action_row(actions, row))
             ep.log_mu.append(float(log_mu[row]))
             ep.versions.append(self.version)
             obs, reward, terminated, truncated, info = env.step(env_actions[row])
             ep.rewards.append(float(reward))
             ep.penalty.append(float(info.get("penalty", 0.0)))
             self.stats["steps"] += 1
-            self._obs[i] = obs
+            obs = self._obs[i] = self.policy.observe(obs, env_actions[row])
             if terminated or truncated:
                 self.stats["episodes"] += 1
                 if "error" in info:  # a device fault: the episode's data is not trustworthy
@@ -203,12 +206,16 @@ class Worker:
         return finished
 
     def _trajectory(self, ep: _Episode, final_obs: dict, terminated: bool, goal: str, task: str) -> Trajectory:
-        """The finished episode `ep` as a `Trajectory` (T+1 observations, `dones` set only if it terminated)."""
-        observations = [*ep.observations, {k: final_obs[k] for k in OBS_KEYS}]
+        """The finished episode `ep` as a `Trajectory` (T+1 observations, `dones` set only if it terminated).
+
+        `final_obs` is the last observation as `policy.observe` returned it.
+        """
+        keys = self.policy.observation_keys
+        observations = [*ep.observations, {k: final_obs[k] for k in keys}]
         dones = np.zeros(len(ep.rewards), bool)
         dones[-1] = terminated
         return Trajectory(
-            observations={k: np.stack([o[k] for o in observations]) for k in OBS_KEYS},
+            observations={k: np.stack([o[k] for o in observations]) for k in keys},
             actions={k: np.array([a[k] for a in ep.actions], np.int64) for k in ep.actions[0]},
             rewards=np.array(ep.rewards, np.float32), dones=dones, log_mu=np.array(ep.log_mu, np.float32),
             policy_version=np.array(ep.versions, np.int64), penalty=np.array(ep.penalty, np.float32),

@@ -1,0 +1,164 @@
+"""The VLM policy on the runtime: workers, the learner, `distrl train` and `distrl eval` with `policy.kind=vlm`.
+
+A tiny random-weight Idefics3 checkpoint is built offline; its actions are mostly unparseable text (executed as
+flagged no-ops), which is what an untrained VLM writes, and exercises every path a trained one takes.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+
+from distrl_agent.cli import main
+from distrl_agent.config import EnvSection, load_config
+from distrl_agent.errors import CheckpointError, ConfigError
+from distrl_agent.policies import VLMPolicy, VLMPolicyConfig, previous_action_text
+from distrl_agent.policies.tiny_vlm import build_tiny_idefics3
+from distrl_agent.runtime.learner import Learner
+from distrl_agent.runtime.pool_worker import PoolWorker, make_worker
+from distrl_agent.runtime.train import train
+from distrl_agent.runtime.warm_start import collect_demonstrations
+from distrl_agent.runtime.worker import Worker
+
+SCREEN = 32  # screenshot width in pixels
+
+
+@pytest.fixture(scope="module")
+def model_path(tmp_path_factory: pytest.TempPathFactory) -> str:
+    return str(build_tiny_idefics3(tmp_path_factory.mktemp("vlm") / "tiny"))
+
+
+def vlm_overrides(model_path: str, *extra: str) -> list[str]:
+    return ["policy.kind=vlm", f"policy.vlm.model_path={model_path}", "policy.vlm.max_new_tokens=16",
+            "policy.vlm.value_hidden_dim=16", f"env.screenshot_width={SCREEN}", *extra]
+
+
+@pytest.mark.parametrize("env_processes", [False, True], ids=["in-process", "pool"])
+def test_vlm_worker_ships_screenshots_and_the_previous_action_of_each_step(model_path: str,
+                                                                           env_processes: bool) -> None:
+    config = VLMPolicyConfig(model_path=model_path, max_new_tokens=16, value_hidden_dim=16)
+    env = EnvSection(screenshot_width=SCREEN, env_processes=env_processes)
+    with make_worker(0, env, 2, seed=3, policy_config=config) as worker:
+        assert isinstance(worker.policy, VLMPolicy) and isinstance(worker, PoolWorker) == env_processes
+        trajectories = worker.run_episodes(2)
+    assert len(trajectories) == 2
+    for trajectory in trajectories:
+        trajectory.validate()
+        screenshots, previous = trajectory.observations["screenshot"], trajectory.observations["previous_action"]
+        assert set(trajectory.observations) == {"screenshot", "previous_action"}
+        assert screenshots.dtype == np.uint8 and screenshots.shape[0] == trajectory.length + 1
+        assert screenshots.shape[2:] == (SCREEN, 3)
+        assert trajectory.actions["tokens"].shape == (trajectory.length, 16)
+        # s_0 follows no action; s_{t+1} follows the action the policy wrote at t
+        executed = worker.policy.to_env_action({k: torch.as_tensor(v) for k, v in trajectory.actions.items()},
+                                               [{}] * trajectory.length)
+        assert previous[0] == "None"
+        assert list(previous[1:]) == [previous_action_text(a) for a in executed]
+
+
+def test_vlm_demonstrations_carry_the_expert_previous_action(model_path: str) -> None:
+    policy = VLMPolicy(VLMPolicyConfig(model_path=model_path, max_new_tokens=128, value_hidden_dim=16))
+    demos = collect_demonstrations(EnvSection(screenshot_width=SCREEN), 2, 0.0, policy, seed=0)
+    assert demos, "an expert's taps are expressible as AutoUI text"
+    texts = [str(obs["previous_action"]) for obs, _, _ in demos]
+    assert texts[0] == "None" and any(t.startswith("Action Decision:") for t in texts[1:])
+    assert all(obs["screenshot"].shape[1:] == (SCREEN, 3) for obs, _, _ in demos)
+
+
+def test_learner_trains_the_vlm_policy_on_worker_trajectories(model_path: str, tmp_path: Path) -> None:
+    config = load_config(overrides=vlm_overrides(
+        model_path, "learner.batch_size=2", "learner.min_replay_trajectories=2", "learner.critic_warmup_updates=0"))
+    learner = Learner(config)
+    assert isinstance(learner.policy, VLMPolicy)
+    before = learner.weights()
+    with Worker(0, config.env, 2, seed=1, policy_config=config.policy.policy_config()) as worker:
+        worker.set_weights(before, 0)
+        assert learner.ingest(worker.run_episodes(2)) == 2
+    metrics = learner.train_steps(2)
+    assert metrics["learner/version"] == 2 and all(np.isfinite(v) for v in metrics.values()
+                                                   if isinstance(v, float))
+    after = learner.weights()
+    assert any(not np.array_equal(before[k], after[k]) for k in before)
+    # a checkpoint keeps the screenshots and previous-action texts of the replay
+    learner.save(tmp_path / "ckpt")
+    resumed = Learner(config)
+    resumed.load(tmp_path / "ckpt")
+    assert len(resumed.replay) == 2 and resumed.version == 2
+    restored = resumed.replay.sample(4, np.random.default_rng(0)).trajectories
+    assert all(t.observations["screenshot"].dtype == np.uint8 and t.observations["previous_action"][0] == "None"
+               for t in restored)
+    assert all(np.array_equal(resumed.weights()[k], after[k]) for k in after)
+
+
+def test_config_names_what_a_vlm_run_lacks() -> None:
+    with pytest.raises(ConfigError, match=r"policy\.vlm\.model_path"):
+        load_config(overrides=["policy.kind=vlm", "env.screenshot_width=64"])
+    with pytest.raises(ConfigError, match=r"env\.screenshot_width"):
+        load_config(overrides=["policy.kind=vlm", "policy.vlm.model_path=/nowhere"])
+    with pytest.raises(ConfigError, match="did you mean `max_new_tokens`"):
+        load_config(overrides=["policy.kind=vlm", "policy.vlm.model_path=/x", "policy.vlm.max_new_token=8",
+                               "env.screenshot_width=64"])
+    with pytest.raises(ConfigError, match=r"policy\.kind.*'cnn'.*small, vlm"):
+        load_config(overrides=["policy.kind=cnn"])
+    with pytest.raises(ConfigError, match="did you mean `hidden_dim`"):
+        load_config(overrides=["policy.small.hiden_dim=64"])
+    assert load_config(overrides=["policy.small.hidden_dim=64"]).policy.policy_config().hidden_dim == 64
+
+
+def test_distrl_train_and_eval_with_the_vlm_policy(model_path: str, tmp_path: Path, capsys) -> None:
+    """The main job end to end on a VLM: warm start, a worker process, updates, checkpoint, then `distrl eval`."""
+    run_dir = tmp_path / "run"
+    config = load_config(overrides=vlm_overrides(
+        model_path, "runtime.minutes=0.15", "runtime.workers=1", "runtime.envs_per_worker=2",
+        "runtime.warm_start_episodes=1", "runtime.warm_start_updates=2", "runtime.eval_episodes=2",
+        "learner.batch_size=2", "learner.min_replay_trajectories=2", "learner.critic_warmup_updates=0",
+        f"run_dir={run_dir}"))
+    summary = train(config, show_progress=False)
+    assert summary["updates"] > 0 and summary["episodes"] >= 2
+    assert 0.0 <= summary["test_success"] <= 1.0
+    blob = torch.load(run_dir / "checkpoint" / "learner.pt", weights_only=False)
+    assert blob["policy_kind"] == "vlm" and blob["policy_config"]["model_path"] == model_path
+
+    assert main(["eval", "--checkpoint", str(run_dir), "--episodes", "2"]) == 0
+    result = json.loads((run_dir / "eval_test.json").read_text())
+    assert result["episodes"] == 2 and result["version"] == summary["updates"]
+
+    # a resume under the small policy is refused, naming the policy keys that differ
+    with pytest.raises(CheckpointError, match=r"policy\.kind"):
+        train(load_config(overrides=["runtime.minutes=0.2", f"run_dir={run_dir}"]), resume=run_dir,
+              show_progress=False)
+
+
+def test_bfloat16_weights_travel_as_float32_arrays(model_path: str) -> None:
+    config = load_config(overrides=vlm_overrides(model_path, "policy.vlm.dtype=bfloat16"))
+    weights = Learner(config).weights()
+    assert all(w.dtype != object for w in weights.values())
+    policy = VLMPolicy(config.policy.policy_config())
+    policy.load_state_dict({k: torch.as_tensor(v) for k, v in weights.items()})
+    assert policy.backbone.dtype == torch.bfloat16
+
+
+
+def test_lora_vlm_trains_only_adapters_and_heads_and_workers_adopt_them(model_path: str) -> None:
+    """With `lora_rank`, the learner's updates move the adapters and value heads, never the frozen backbone."""
+    pytest.importorskip("peft")
+    config = load_config(overrides=vlm_overrides(
+        model_path, "policy.vlm.lora_rank=4", "learner.batch_size=2", "learner.min_replay_trajectories=2",
+        "learner.critic_warmup_updates=0"))
+    learner = Learner(config)
+    before = learner.weights()
+    assert any("lora_" in k for k in before)
+    with Worker(0, config.env, 2, seed=1, policy_config=config.policy.policy_config()) as worker:
+        worker.set_weights(before, 0)
+        learner.ingest(worker.run_episodes(2))
+        learner.train_steps(2)
+        after = learner.weights()
+        moved = {k for k in before if not np.array_equal(before[k], after[k])}
+        assert moved and all("lora_" in k or "value_head" in k for k in moved)
+        worker.set_weights(after, 2)
+        state = worker.policy.state_dict()
+        assert all(np.array_equal(state[k].numpy(), after[k]) for k in moved)
