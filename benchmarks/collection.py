@@ -7,9 +7,12 @@ when it does not, as a real agent's do. Every env is the simulated phone with th
 preset (1.5 s median steps, 12 s median resets), time-scaled by TIME_SCALE, in its own process.
 
 - async (DistRL): each env runs episodes back to back; the worker acts on whichever envs are ready.
-- sync (DigiRL multi-machine, `runtime.sync=true`): a round plays one episode on every env with the same weights and
-  ends when the slowest one ends; envs that finish early idle until then. The learner's training time between rounds
-  is not counted, which flatters sync.
+- sync (DigiRL multi-machine, `runtime.sync=true`): a round plays one episode on every env with the same weights, in
+  lock-step as DigiRL's collector steps its emulators (`batch_interact_environment`: every reset and every step of the
+  batch waits for the slowest emulator before the next batched action), and ends when the last episode ends.
+- sync, round barrier only (`runtime.sync_lockstep=false`, at 32 envs): the same rounds, but each env plays its
+  episode at its own pace; only the round's end waits. It separates the cost of per-step barriers from that of rounds.
+  In both sync modes the learner's training time between rounds is not counted, which flatters sync.
 - bound: Little's law, N / (mean reset + mean episode length x mean step), from the preset's mean delays and the async
   run's mean episode length; policy inference and process overheads are what keep a runtime below it.
 """
@@ -32,11 +35,12 @@ PAPER_BUDGET_S = 6000.0
 """Fig. c's budget in emulator seconds (≈770 async vs ≈320 sync trajectories in the paper at 32 emulators)."""
 
 
-def runtime_config(runtime: str, envs: int, sync: bool, seed: int = 0) -> TrainConfig:
+def runtime_config(runtime: str, envs: int, sync: bool, seed: int = 0, lockstep: bool = True) -> TrainConfig:
     """One worker stepping `envs` emulator-paced sim envs, one process each (sync: one episode per env a round)."""
     return load_config(overrides=[
         f"runtime.runtime={runtime}", "runtime.workers=1", f"runtime.envs_per_worker={envs}",
-        f"runtime.sync={str(sync).lower()}", f"runtime.episodes_per_round={envs}", f"runtime.seed={seed}",
+        f"runtime.sync={str(sync).lower()}", f"runtime.sync_lockstep={str(lockstep).lower()}",
+        f"runtime.episodes_per_round={envs}", f"runtime.seed={seed}",
         "env.latency=emulator", f"env.latency_time_scale={TIME_SCALE}",
     ])
 
@@ -49,9 +53,10 @@ def agent_weights(tiny: bool) -> dict[str, Any]:
     return weights
 
 
-def measure(runtime: str, envs: int, sync: bool, seconds: float, weights: dict[str, Any]) -> dict[str, Any]:
+def measure(runtime: str, envs: int, sync: bool, seconds: float, weights: dict[str, Any],
+            lockstep: bool = True) -> dict[str, Any]:
     """`collect`'s summary for one runtime, size and protocol."""
-    return collect(runtime_config(runtime, envs, sync), seconds, weights=weights)
+    return collect(runtime_config(runtime, envs, sync, lockstep=lockstep), seconds, weights=weights)
 
 
 def little_bound_per_s(envs: int, mean_episode_steps: float) -> float:
@@ -70,6 +75,7 @@ def run(quick: bool, out: Path) -> Result:
                             "time_scale": TIME_SCALE, "latency": "emulator", "workers": 1,
                             "policy": "warm-started small policy (noisy-expert behaviour cloning)"})
     weights = agent_weights(tiny)
+    barrier_size = 2 if tiny else 32
     rows, curves = [], {}
     for runtime in runtimes:
         for n in sizes:
@@ -79,8 +85,14 @@ def run(quick: bool, out: Path) -> Result:
             bound = little_bound_per_s(n, mean_len)
             a_rate, s_rate = a["trajectories_per_s"], s["trajectories_per_s"]
             ratio = a_rate / s_rate if s_rate > 0 else math.inf
+            barrier = "-"
+            if n == barrier_size:
+                b_rate = measure(runtime, n, True, seconds, weights, lockstep=False)["trajectories_per_s"]
+                barrier = f"{60 * b_rate:.0f} ({a_rate / b_rate:.2f}x)" if b_rate > 0 else "0"
+                if b_rate > 0:
+                    result.add(f"{runtime}/async_vs_round_barrier_sync/{n}_envs", a_rate / b_rate, "x")
             rows.append([runtime, n, f"{60 * a_rate:.0f}", f"{60 * s_rate:.0f}", f"{60 * bound:.0f}",
-                         f"{a_rate / bound:.0%}", f"{ratio:.2f}x", f"{mean_len:.1f}", f"{a['success']:.0%}",
+                         f"{a_rate / bound:.0%}", f"{ratio:.2f}x", barrier, f"{mean_len:.1f}", f"{a['success']:.0%}",
                          f"{a['runtime/broadcast_latency_ms_mean']:.1f}"])
             for name, value in (("async", a_rate), ("sync", s_rate), ("bound", bound)):
                 curves.setdefault(runtime, {}).setdefault(name, []).append(60 * value)
@@ -92,8 +104,9 @@ def run(quick: bool, out: Path) -> Result:
                                     f"{s_rate * scale:.0f} (sync) trajectories in {PAPER_BUDGET_S:.0f} "
                                     "emulator-seconds (paper: ≈770 vs ≈320).")
     result.tables.append(markdown_table(
-        ["runtime", "envs", "async traj/min", "sync traj/min", "Little's-law bound traj/min", "async / bound",
-         "async / sync", "mean episode steps", "agent success", "weight broadcast latency (ms)"], rows))
+        ["runtime", "envs", "async traj/min", "sync (lock-step) traj/min", "Little's-law bound traj/min",
+         "async / bound", "async / sync", "sync, round barrier only: traj/min (async / it)", "mean episode steps",
+         "agent success", "weight broadcast latency (ms)"], rows))
     result.notes.append(f"Time scale {TIME_SCALE}: one benchmark minute is {1 / TIME_SCALE:.0f} emulator minutes; "
                         f"each figure is {seconds:.0f} s of collection after a warm-up (process and cluster start-up "
                         "not counted).")
@@ -108,7 +121,7 @@ def _plot(sizes: tuple[int, ...], curves: dict[str, dict[str, list[float]]], pat
     import matplotlib.pyplot as plt
 
     fig, ax = plt.subplots(figsize=(6.4, 4.2))
-    labels = {"bound": "Little's-law bound", "async": "async (DistRL)", "sync": "sync (DigiRL)"}
+    labels = {"bound": "Little's-law bound", "async": "async (DistRL)", "sync": "sync (DigiRL, lock-step)"}
     for runtime, by_mode in curves.items():
         for name, style in (("bound", "k--"), ("async", "o-"), ("sync", "s-")):
             if name == "bound" and runtime != next(iter(curves)):

@@ -164,6 +164,10 @@ class RuntimeSection:
             it the oldest is dropped and counted (`runtime/dropped_trajectories`).
         sync: DigiRL's synchronous protocol (all workers finish a round with the same weights, then the learner
             trains, then weights go out).
+        sync_lockstep: in sync rounds, workers step their environments in lock-step as DigiRL's collector does
+            (one batched action, then wait for every environment's step); False lets each environment play its
+            round at its own pace, with a barrier only at the round's end. Matters only with env processes
+            (slow devices); the in-process worker is lock-step anyway.
         episodes_per_round: episodes each worker plays per round in sync mode.
         minutes: wall-clock budget of the run, in minutes (counted across resumes).
         eval_every_s: seconds between evaluations on the test split.
@@ -185,6 +189,7 @@ class RuntimeSection:
     max_worker_restarts: int = 20
     worker_buffer_trajectories: int = 256
     sync: bool = False
+    sync_lockstep: bool = True
     episodes_per_round: int = 16
     minutes: float = 20.0
     eval_every_s: float = 120.0

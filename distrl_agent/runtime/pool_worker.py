@@ -5,6 +5,11 @@ tail, so a worker that steps its environments one after another, or in lock-step
 environment lives in an `android_gym.vector.AsyncEnvPool` worker process; `step()` waits for whichever environments
 have an observation ready, chooses their actions in one batched policy call and sends them, so no environment waits for
 another. Same public API and trajectory format as `Worker`.
+
+Synchronous rounds (`run_episodes`) can instead run in lock-step (`lockstep=True`), as DigiRL's collector does
+(`batch_interact_environment`: one batched policy call, then every emulator's step, then wait for all of them): a batch
+of episodes starts when every environment of the batch has its first observation, and each step waits for every
+running episode's step before the next batched action. Each step then costs the slowest environment's latency.
 """
 
 from __future__ import annotations
@@ -33,9 +38,10 @@ class PoolWorker(Worker):
 
     def __init__(self, worker_id: int, env: EnvSection, envs: int, split: str = "train", seed: int = 0,
                  deterministic: bool = False, policy_config: PolicyConfig | None = None,
-                 pool_config: PoolConfig | None = None) -> None:
+                 pool_config: PoolConfig | None = None, lockstep: bool = False) -> None:
         super().__init__(worker_id, env, envs, split, seed, deterministic, policy_config)
         self.pool_config = pool_config or PoolConfig()
+        self.lockstep = lockstep
         self._pool: AsyncEnvPool | None = None
         self._info: list[dict[str, Any]] = []
         self._sent: list[Action | None] = []  # the action in flight per slot (what its next observation follows)
@@ -80,6 +86,8 @@ class PoolWorker(Worker):
         if tasks is not None:
             raise ValueError("PoolWorker cannot play a task plan (its environments reset in the background); "
                              "use the in-process Worker")
+        if self.lockstep:
+            return self._run_lockstep(count)
         budget = count - sum(ep is not None and bool(ep.actions) for ep in self._episodes)
         out: list[Trajectory] = []
         while True:
@@ -96,6 +104,28 @@ class PoolWorker(Worker):
             out.extend(self._collect())
 
     # -- internals ----------------------------------------------------------------------------------------------------
+    def _run_lockstep(self, count: int) -> list[Trajectory]:
+        """`run_episodes` in lock-step: batches of up to `num_envs` episodes, every step a barrier (see the module)."""
+        out: list[Trajectory] = []
+        running = {i: ep for i, ep in enumerate(self._episodes) if ep is not None and ep.actions}
+        count -= len(running)  # episodes already under way are part of the first batch
+        while running or count > 0:
+            fresh = min(count, self.num_envs - len(running))
+            # the reset barrier: the batch starts when each of its environments has a first observation
+            while sum(1 for i in self._ready if i not in running) < fresh:
+                if not self._pool.outstanding():
+                    raise RuntimeError(f"lock-step round: {fresh} fresh episodes owed but no reset is in flight")
+                out.extend(self._collect())
+            for i in sorted(i for i in self._ready if i not in running)[:fresh]:
+                running[i] = self._episodes[i]
+            count -= fresh
+            while running:  # one lock-step batch: act on every running episode, then wait for all of their steps
+                self._act(sorted(i for i in running if i in self._ready))
+                while any(self._episodes[i] is ep and len(ep.actions) > len(ep.rewards) for i, ep in running.items()):
+                    out.extend(self._collect())
+                running = {i: ep for i, ep in running.items() if self._episodes[i] is ep}  # drop those that ended
+        return out
+
     def _seed_for_next(self) -> int:
         seed = self.seed * 1_000_003 + self.worker_id * 10_007 + self._next_seed
         self._next_seed += 1
@@ -157,7 +187,13 @@ class PoolWorker(Worker):
 
 
 def make_worker(worker_id: int, env: EnvSection, envs: int, split: str = "train", seed: int = 0,
-                deterministic: bool = False, policy_config: PolicyConfig | None = None) -> Worker:
-    """A `PoolWorker` when `env.env_processes` says so (default: whenever env latency is on), else a `Worker`."""
-    cls = PoolWorker if env.uses_processes else Worker
-    return cls(worker_id, env, envs, split, seed, deterministic, policy_config)
+                deterministic: bool = False, policy_config: PolicyConfig | None = None,
+                lockstep: bool = False) -> Worker:
+    """A `PoolWorker` when `env.env_processes` says so (default: whenever env latency is on), else a `Worker`.
+
+    `lockstep` makes a `PoolWorker`'s rounds lock-step; the in-process `Worker` steps its environments one after
+    another in one batch per step, which is lock-step already.
+    """
+    if env.uses_processes:
+        return PoolWorker(worker_id, env, envs, split, seed, deterministic, policy_config, lockstep=lockstep)
+    return Worker(worker_id, env, envs, split, seed, deterministic, policy_config)

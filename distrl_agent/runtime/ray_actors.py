@@ -59,7 +59,8 @@ class RayWorker:
             rt = self.config.runtime
             shell = WorkerShell(make_worker(self.index, self.config.env, rt.envs_per_worker,
                                             seed=rt.seed * 1000 + self.index,
-                                            policy_config=self.config.policy.policy_config()),
+                                            policy_config=self.config.policy.policy_config(),
+                                            lockstep=rt.sync and rt.sync_lockstep),
                                 rt.worker_buffer_trajectories)
             shell.start()
             self.shell = shell

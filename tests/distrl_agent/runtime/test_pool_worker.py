@@ -71,3 +71,25 @@ def test_killed_env_process_truncates_its_episode_and_is_discarded(pool_worker) 
 def test_run_episodes_refuses_a_task_plan(pool_worker) -> None:
     with pytest.raises(ValueError, match="in-process Worker"):
         pool_worker.run_episodes(1, tasks=[0])
+
+
+@pytest.mark.parametrize("count", [4, 6])
+def test_lockstep_round_acts_on_every_running_episode_at_each_step(count: int) -> None:
+    """DigiRL's collector: step t of a batch is one policy call over every episode still running at t."""
+    with PoolWorker(1, SLOW, 4, seed=5, lockstep=True) as worker:
+        worker.set_weights(Learner(load_config()).weights(), 0)
+        calls: list[int] = []
+        act = worker.policy.act
+
+        def counting_act(inputs, *args, **kwargs):
+            calls.append(int(next(iter(inputs.values())).shape[0]))
+            return act(inputs, *args, **kwargs)
+
+        worker.policy.act = counting_act
+        trajectories = worker.run_episodes(count)
+        assert len(trajectories) == count and worker.in_progress == 0
+    # Batches of up to 4 episodes, the second starting after the first one's last step (so the first 4 episodes
+    # returned are the first batch); step t of a batch is one call over its episodes longer than t.
+    lengths = [t.length for t in trajectories]
+    batches = [lengths[:4], lengths[4:]] if count > 4 else [lengths]
+    assert calls == [sum(n > t for n in batch) for batch in batches for t in range(max(batch))]
