@@ -168,6 +168,37 @@ class Policy(nn.Module, abc.ABC):
         raise CheckpointError(f"the checkpoint does not fit {type(self).__name__}({self.config}): " + "; ".join(parts)
                               + ". Build the policy with the config the checkpoint was trained with.")
 
+    def trainable_state_keys(self) -> list[str]:
+        """The `state_dict` entries training can change: parameters that require grad, and every buffer.
+
+        Weights travel between learner and workers as these only: the rest (a VLM's frozen backbone under LoRA)
+        is rebuilt by every process from the same config, so shipping it each version would copy gigabytes for nothing.
+        """
+        changing = {name for name, p in self.named_parameters() if p.requires_grad}
+        changing |= {name for name, _ in self.named_buffers()}
+        return [k for k in self.state_dict() if k in changing]
+
+    def load_weights(self, weights: Mapping[str, Any]) -> None:
+        """Load a whole `state_dict`, or only the `trainable_state_keys` entries (the rest stays as built).
+
+        Args:
+            weights: name -> numpy array or tensor.
+
+        Raises:
+            CheckpointError: mis-shaped or unknown entries, or a partial dict that lacks a trainable entry.
+        """
+        state = {k: torch.as_tensor(v) for k, v in weights.items()}
+        current = self.state_dict()
+        if state.keys() == current.keys():
+            self.load_state_dict(state)
+            return
+        self.check_state_dict({**current, **state})  # shapes, and names this policy does not have
+        missing = [k for k in self.trainable_state_keys() if k not in state]
+        if missing:
+            raise CheckpointError(f"the weights lack {len(missing)} trainable tensors of {type(self).__name__}, e.g. "
+                                  f"{missing[:5]}; send the whole state_dict or every `trainable_state_keys()` entry")
+        super().load_state_dict(state, strict=False)
+
     def load_state_dict(self, state_dict: Mapping[str, Any], strict: bool = True, assign: bool = False) -> Any:
         """Load weights after `check_state_dict` (when `strict`), so architecture mismatches raise `CheckpointError`.
 

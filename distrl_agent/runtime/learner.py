@@ -50,6 +50,7 @@ class Learner:
         self.optimizer = torch.optim.Adam(self.policy.parameters(), lr=c.lr)
         self.replay = TrajectoryReplay(c.replay_capacity_steps, alpha=c.alpha if self.rule.prioritized else 0.0,
                                        prioritized=self.rule.prioritized, max_staleness=c.max_staleness)
+        self._weight_keys = self.policy.trainable_state_keys()  # what `weights()` ships
         self.encodings = EncodingCache(self.policy)  # each replayed trajectory is encoded once, not every update
         self.rng = np.random.default_rng(config.runtime.seed)
         self.version = 0
@@ -139,10 +140,13 @@ class Learner:
     def set_policy_weights(self, weights: Mapping[str, Any]) -> None:
         """Replace the policy weights (e.g. after a warm start); the version and optimiser state are unchanged.
 
+        Args:
+            weights: a whole state_dict, or its trainable entries (as `weights()` returns them).
+
         Raises:
             CheckpointError: `weights` do not fit the policy's architecture.
         """
-        self.policy.load_state_dict({k: torch.as_tensor(np.asarray(v)) for k, v in weights.items()})
+        self.policy.load_weights({k: np.asarray(v) for k, v in weights.items()})
 
     def _priorities(self, trajectories: list[Trajectory]) -> np.ndarray:
         with torch.no_grad():
@@ -150,9 +154,14 @@ class Learner:
         return priorities
 
     def weights(self) -> dict[str, np.ndarray]:
-        """The current weights as numpy arrays (cheap to pickle to workers; bfloat16, which numpy lacks, as float32)."""
-        return {k: (v.detach().cpu().float() if v.dtype == torch.bfloat16 else v.detach().cpu()).numpy().copy()
-                for k, v in self.policy.state_dict().items()}
+        """The trainable weights as numpy arrays: what workers need each version.
+
+        `Policy.trainable_state_keys`: the whole state_dict of the small policy, the adapters and heads of a LoRA VLM.
+        bfloat16, which numpy lacks, travels as float32.
+        """
+        state = self.policy.state_dict()
+        return {k: (state[k].detach().cpu().float() if state[k].dtype == torch.bfloat16 else state[k].detach().cpu())
+                .numpy().copy() for k in self._weight_keys}
 
     def stats(self) -> dict[str, Any]:
         """Counters of the learner and its replay."""

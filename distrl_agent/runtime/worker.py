@@ -105,8 +105,8 @@ class Worker:
         self._episodes.clear()
 
     def set_weights(self, state_dict: Mapping[str, Any], version: int) -> None:
-        """Adopt new policy weights (numpy arrays or tensors); the next action uses them."""
-        self.policy.load_state_dict({k: torch.as_tensor(v) for k, v in state_dict.items()})
+        """Adopt new policy weights (arrays or tensors, whole or the trainable entries); the next action uses them."""
+        self.policy.load_weights(state_dict)
         self.version = int(version)
 
     @property

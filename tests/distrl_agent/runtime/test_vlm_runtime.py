@@ -143,22 +143,26 @@ def test_bfloat16_weights_travel_as_float32_arrays(model_path: str) -> None:
 
 
 
-def test_lora_vlm_trains_only_adapters_and_heads_and_workers_adopt_them(model_path: str) -> None:
-    """With `lora_rank`, the learner's updates move the adapters and value heads, never the frozen backbone."""
+def test_lora_vlm_ships_only_adapters_and_heads_and_workers_adopt_them(model_path: str) -> None:
+    """Under LoRA, weights travel as adapters and value heads (the backbone is frozen); updates move just those."""
     pytest.importorskip("peft")
     config = load_config(overrides=vlm_overrides(
         model_path, "policy.vlm.lora_rank=4", "learner.batch_size=2", "learner.min_replay_trajectories=2",
         "learner.critic_warmup_updates=0"))
     learner = Learner(config)
     before = learner.weights()
-    assert any("lora_" in k for k in before)
+    full = learner.policy.state_dict()
+    assert before and all("lora_" in k or "value_head" in k for k in before)
+    assert sum(v.size for v in before.values()) < sum(v.numel() for v in full.values()) / 4
     with Worker(0, config.env, 2, seed=1, policy_config=config.policy.policy_config()) as worker:
         worker.set_weights(before, 0)
         learner.ingest(worker.run_episodes(2))
         learner.train_steps(2)
         after = learner.weights()
-        moved = {k for k in before if not np.array_equal(before[k], after[k])}
-        assert moved and all("lora_" in k or "value_head" in k for k in moved)
+        assert any(not np.array_equal(before[k], after[k]) for k in before)
+        assert all(torch.equal(full[k], learner.policy.state_dict()[k]) for k in full if k not in before)
         worker.set_weights(after, 2)
         state = worker.policy.state_dict()
-        assert all(np.array_equal(state[k].numpy(), after[k]) for k in moved)
+        assert all(np.array_equal(state[k].numpy(), after[k]) for k in after)
+        with pytest.raises(CheckpointError, match="lack"):
+            worker.set_weights({k: v for k, v in after.items() if "lora_" not in k}, 3)
