@@ -15,11 +15,14 @@ preset (1.5 s median steps, 12 s median resets), time-scaled by TIME_SCALE, in i
   In both sync modes the learner's training time between rounds is not counted, which flatters sync.
 - bound: Little's law, N / (mean reset + mean episode length x mean step), from the preset's mean delays and the async
   run's mean episode length; policy inference and process overheads are what keep a runtime below it.
+
+`DISTRL_BENCH_COLLECTION_SIZES` ("4,32") and `DISTRL_BENCH_COLLECTION_RUNTIMES` ("local") shrink a suite.
 """
 
 from __future__ import annotations
 
 import math
+import os
 from pathlib import Path
 from typing import Any
 
@@ -70,6 +73,10 @@ def run(quick: bool, out: Path) -> Result:
     tiny = is_tiny()
     sizes = (2,) if tiny else (4, 16, 32) if quick else (4, 8, 16, 32, 64)
     runtimes = ("local",) if tiny or quick else ("local", "ray")
+    if value := os.environ.get("DISTRL_BENCH_COLLECTION_SIZES"):  # e.g. "4,32" to shrink a suite
+        sizes = tuple(int(v) for v in value.split(","))
+    if value := os.environ.get("DISTRL_BENCH_COLLECTION_RUNTIMES"):  # "local", "ray" or "local,ray"
+        runtimes = tuple(v.strip() for v in value.split(",") if v.strip())
     seconds = 2.0 if tiny else 30.0 if quick else 40.0
     result = Result(config={"sizes": list(sizes), "runtimes": list(runtimes), "seconds_per_measurement": seconds,
                             "time_scale": TIME_SCALE, "latency": "emulator", "workers": 1,

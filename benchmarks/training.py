@@ -8,13 +8,17 @@ and not counted in the budget), so that runs differ only in what they are compar
 
 The full suite (7 runs x 3 seeds x 20 min) takes about 7 hours on 2 cores; `DISTRL_BENCH_TRAINING_MINUTES`,
 `DISTRL_BENCH_TRAINING_SEEDS` and `DISTRL_BENCH_TRAINING_RUNS` (comma-separated names of RUNS) shrink it, and the
-report's config records what ran.
+report's config records what ran. `DISTRL_BENCH_TRAINING_REUSE=DIR` (the `runs/` folder of an earlier output) takes
+each run that finished there under the very same config instead of training it again (copied into this output), so an
+interrupted or partly invalid suite re-runs only what is missing.
 """
 
 from __future__ import annotations
 
+import json
 import math
 import os
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -85,6 +89,26 @@ def plan(quick: bool) -> tuple[tuple[str, ...], tuple[int, ...], float]:
     return names, tuple(range(seeds)), minutes
 
 
+def reusable_summary(overrides: list[str]) -> dict[str, Any] | None:
+    """The summary of this run from `DISTRL_BENCH_TRAINING_REUSE`, copied into the run's own run_dir; None to train.
+
+    A run is reused only if it finished (summary.json) and its saved config equals this one but for `run_dir`.
+    """
+    source = os.environ.get("DISTRL_BENCH_TRAINING_REUSE")
+    config = load_config(overrides=overrides)
+    if not source:
+        return None
+    earlier = Path(source) / Path(config.run_dir).name
+    if not (earlier / "summary.json").exists() or not (earlier / "config.yaml").exists():
+        return None
+    saved = load_config(earlier / "config.yaml").to_dict()
+    if {**saved, "run_dir": None} != {**config.to_dict(), "run_dir": None}:
+        return None
+    if earlier.resolve() != Path(config.run_dir).resolve():
+        shutil.copytree(earlier, config.run_dir, dirs_exist_ok=True)
+    return json.loads((earlier / "summary.json").read_text())
+
+
 def run(quick: bool, out: Path) -> Result:
     """Train every configuration; `quick` runs A-RIDE and sync DigiRL for two minutes on one seed."""
     names, seeds, minutes = plan(quick)
@@ -99,8 +123,12 @@ def run(quick: bool, out: Path) -> Result:
         start_by_task.append(evaluate_by_task(config, start, 0, "test", config.runtime.eval_episodes,
                                               EVAL_SEEDS["test"])[1])
         for name in names:
-            summaries[name].append(train(load_config(overrides=run_config(name, seed, minutes, out, quick)),
-                                         initial_weights=start))
+            overrides = run_config(name, seed, minutes, out, quick)
+            if (summary := reusable_summary(overrides)) is None:
+                summary = train(load_config(overrides=overrides), initial_weights=start)
+            else:
+                result.notes.append(f"{name}, seed {seed}: reused from {os.environ['DISTRL_BENCH_TRAINING_REUSE']}.")
+            summaries[name].append(summary)
     rows = []
     budget = minutes * 60
     for name, runs in summaries.items():

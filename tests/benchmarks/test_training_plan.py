@@ -2,11 +2,22 @@
 
 from __future__ import annotations
 
+import json
 import math
+from pathlib import Path
 
 import pytest
 
-from benchmarks.training import QUICK_RUNS, RUNS, fraction_above, plan, success_at, time_to
+from benchmarks.training import (
+    QUICK_RUNS,
+    RUNS,
+    fraction_above,
+    plan,
+    reusable_summary,
+    run_config,
+    success_at,
+    time_to,
+)
 
 CURVE = [{"time_s": 0.0, "env_steps": 0, "test_success": 0.4}, {"time_s": 60.0, "env_steps": 5000, "test_success": 0.7},
          {"time_s": 120.0, "env_steps": 9000, "test_success": 0.5}]
@@ -36,3 +47,23 @@ def test_curve_readers_hold_the_last_evaluation() -> None:
     assert math.isnan(success_at(CURVE, "env_steps", -1))
     assert fraction_above(CURVE, 0.6, 0.0, 180.0) == pytest.approx(1 / 3)
     assert fraction_above(CURVE, 0.6, 200.0, 300.0) == 0.0  # no evaluation in the window
+
+
+def test_reuse_takes_only_finished_runs_of_the_same_config(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from distrl_agent.config import load_config
+
+    monkeypatch.delenv("DISTRL_BENCH_TINY", raising=False)
+    earlier_overrides = run_config("A-RIDE (async)", 1, 5.0, tmp_path / "earlier", quick=False)
+    earlier = Path(load_config(overrides=earlier_overrides).run_dir)
+    earlier.mkdir(parents=True)
+    (earlier / "config.yaml").write_text(load_config(overrides=earlier_overrides).to_yaml())
+    now = run_config("A-RIDE (async)", 1, 5.0, tmp_path / "now", quick=False)
+    monkeypatch.setenv("DISTRL_BENCH_TRAINING_REUSE", str(earlier.parent))
+    assert reusable_summary(now) is None  # it never finished
+    (earlier / "summary.json").write_text(json.dumps({"test_success": 0.8}))
+    assert reusable_summary(run_config("A-RIDE (async)", 1, 6.0, tmp_path / "now", quick=False)) is None
+    assert reusable_summary(run_config("DigiRL (async)", 1, 5.0, tmp_path / "now", quick=False)) is None
+    assert reusable_summary(now) == {"test_success": 0.8}
+    assert (tmp_path / "now" / "runs" / earlier.name / "summary.json").exists()  # copied into this output
+    monkeypatch.delenv("DISTRL_BENCH_TRAINING_REUSE")
+    assert reusable_summary(now) is None

@@ -166,3 +166,11 @@ def test_lora_vlm_ships_only_adapters_and_heads_and_workers_adopt_them(model_pat
         assert all(np.array_equal(state[k].numpy(), after[k]) for k in after)
         with pytest.raises(CheckpointError, match="lack"):
             worker.set_weights({k: v for k, v in after.items() if "lora_" not in k}, 3)
+
+
+def test_distrl_train_with_a_missing_vlm_checkpoint_exits_2_naming_it(tmp_path: Path, capsys) -> None:
+    missing = tmp_path / "no-such-model"
+    code = main(["train", "--quiet", "policy.kind=vlm", f"policy.vlm.model_path={missing}",
+                 f"env.screenshot_width={SCREEN}", f"run_dir={tmp_path / 'run'}"])
+    assert code == 2
+    assert "model_path" in (err := capsys.readouterr().err) and str(missing) in err
