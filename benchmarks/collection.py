@@ -134,7 +134,9 @@ def _plot(sizes: tuple[int, ...], curves: dict[str, dict[str, list[float]]], pat
             if name == "bound" and runtime != next(iter(curves)):
                 continue  # one bound line is enough
             label = labels[name] if name == "bound" else f"{labels[name]}, {runtime}"
-            ax.plot(sizes, by_mode[name], style if runtime == "local" else style.replace("-", ":"), label=label)
+            if name != "bound" and runtime != "local":
+                style = style.replace("-", ":")  # Ray dotted (the bound keeps its dashes)
+            ax.plot(sizes, by_mode[name], style, label=label)
     ax.set_xlabel("environments")
     ax.set_ylabel("trajectories / benchmark minute")
     ax.set_title(f"Collection with the emulator latency preset (x{TIME_SCALE} time)")
