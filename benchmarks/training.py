@@ -58,6 +58,17 @@ def success_at(curve: list[dict[str, float]], key: str, x: float) -> float:
     return before[-1]["test_success"] if before else math.nan
 
 
+def gap_at_equal(runs_a: list[dict[str, Any]], runs_b: list[dict[str, Any]], key: str) -> float | None:
+    """Mean over seeds of test success a - b, each pair read at the `key` (env_steps, version) both runs reached.
+
+    None when no pair of runs has a last evaluation past 0 in `key`.
+    """
+    gaps = [success_at(a["curve"], key, x) - success_at(b["curve"], key, x)
+            for a, b in zip(runs_a, runs_b, strict=True)
+            if (x := min(a["curve"][-1].get(key, 0), b["curve"][-1].get(key, 0))) > 0]
+    return float(np.mean(gaps)) if gaps else None
+
+
 def fraction_above(curve: list[dict[str, float]], level: float, start_s: float, end_s: float) -> float:
     """Fraction of evaluations in [start_s, end_s) whose test success is >= `level` (the paper's Fig. b measure)."""
     points = [p for p in curve if start_s <= p["time_s"] < end_s]
@@ -188,12 +199,8 @@ def _compare(result: Result, a_ride: list[dict[str, Any]], digirl: list[dict[str
         result.notes.append(f"Sync DigiRL never evaluated at or above 60% test success; A-RIDE spent {100 * f_a:.0f}% "
                             "of its evaluations there, so the efficiency ratio is unbounded.")
     # "At equal steps": each seed's two curves read at the env steps the shorter of the two runs collected.
-    equal = [(success_at(a["curve"], "env_steps", x), success_at(d["curve"], "env_steps", x))
-             for a, d in zip(a_ride, digirl, strict=True)
-             if (x := min(a["curve"][-1].get("env_steps", 0), d["curve"][-1].get("env_steps", 0))) > 0]
-    if equal:
-        result.add("a_ride_minus_sync_digirl_at_equal_env_steps", 100 * float(np.mean([a - d for a, d in equal])),
-                   "points", target=0.0)
+    if (gap := gap_at_equal(a_ride, digirl, "env_steps")) is not None:
+        result.add("a_ride_minus_sync_digirl_at_equal_env_steps", 100 * gap, "points", target=0.0)
         result.notes.append("At equal env steps means at the steps the sync run collected: on the instant sim the "
                             "learner, not collection, bounds both protocols, so async runs collect several times more "
                             "steps per update and this figure favours sync; compare A-RIDE with DigiRL (async) for "
@@ -209,12 +216,8 @@ def _compare_update_rules(result: Result, a_ride: list[dict[str, Any]], digirl: 
     diff = [a["test_success"] - d["test_success"] for a, d in zip(a_ride, digirl, strict=True)]
     result.add("a_ride_minus_async_digirl_test_success", 100 * float(np.mean(diff)), "points", target=0.0)
     # each seed's two curves read at the updates the run with fewer updates made (the curves record `version`)
-    equal = [(success_at(a["curve"], "version", x), success_at(d["curve"], "version", x))
-             for a, d in zip(a_ride, digirl, strict=True)
-             if (x := min(a["curve"][-1].get("version", 0), d["curve"][-1].get("version", 0))) > 0]
-    if equal:
-        result.add("a_ride_minus_async_digirl_at_equal_updates", 100 * float(np.mean([a - d for a, d in equal])),
-                   "points", target=0.0)
+    if (gap := gap_at_equal(a_ride, digirl, "version")) is not None:
+        result.add("a_ride_minus_async_digirl_at_equal_updates", 100 * gap, "points", target=0.0)
 
 
 def _plot(summaries: dict[str, list[dict[str, Any]]], path: Path) -> Path:

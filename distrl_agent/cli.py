@@ -65,6 +65,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
     from distrl_agent.policies import make_policy_config
     from distrl_agent.runtime.collect import evaluate_by_task
     from distrl_agent.runtime.train import find_checkpoint
+    from distrl_agent.runtime.weights import to_numpy
 
     run = Path(args.checkpoint)
     base = run / "config.yaml" if (run / "config.yaml").exists() else None
@@ -74,7 +75,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
         blob = torch.load(checkpoint / "learner.pt", weights_only=False)
         kind = blob.get("policy_kind", "small")  # checkpoints before the VLM runtime hold small policies
         policy_config = make_policy_config(kind, blob["policy_config"], where="checkpoint policy")
-        weights = {k: (v.float() if v.dtype == torch.bfloat16 else v).numpy() for k, v in blob["policy"].items()}
+        weights = {k: to_numpy(v) for k, v in blob["policy"].items()}
     except (OSError, RuntimeError, KeyError, TypeError) as e:
         raise CheckpointError(f"cannot read the policy of {checkpoint / 'learner.pt'}: {e}") from e
     version = json.loads((checkpoint / "state.json").read_text()).get("version", 0)

@@ -21,6 +21,7 @@ from distrl_agent.errors import CheckpointError, DataError
 from distrl_agent.policies import PolicyConfig, build_policy, policy_kind
 from distrl_agent.replay import TrajectoryReplay
 from distrl_agent.runtime.encoding_cache import EncodingCache
+from distrl_agent.runtime.weights import to_numpy
 from distrl_agent.types import Trajectory, collate
 
 
@@ -146,7 +147,7 @@ class Learner:
         Raises:
             CheckpointError: `weights` do not fit the policy's architecture.
         """
-        self.policy.load_weights({k: np.asarray(v) for k, v in weights.items()})
+        self.policy.load_weights(weights)
 
     def _priorities(self, trajectories: list[Trajectory]) -> np.ndarray:
         with torch.no_grad():
@@ -160,8 +161,7 @@ class Learner:
         bfloat16, which numpy lacks, travels as float32.
         """
         state = self.policy.state_dict()
-        return {k: (state[k].detach().cpu().float() if state[k].dtype == torch.bfloat16 else state[k].detach().cpu())
-                .numpy().copy() for k in self._weight_keys}
+        return {k: to_numpy(state[k]) for k in self._weight_keys}
 
     def stats(self) -> dict[str, Any]:
         """Counters of the learner and its replay."""

@@ -22,7 +22,7 @@ from android_gym.actions import Action
 from android_gym.vector import AsyncEnvPool, PoolConfig
 from distrl_agent.config import EnvSection
 from distrl_agent.policies import PolicyConfig
-from distrl_agent.runtime.worker import Worker, _Episode, action_row, make_env
+from distrl_agent.runtime.worker import Worker, _Episode, make_env
 from distrl_agent.types import Trajectory
 
 RECV_TIMEOUT_S = 600.0  # a step or reset the pool has not healed within this is a dead worker process
@@ -146,10 +146,7 @@ class PoolWorker(Worker):
         env_actions = self.policy.to_env_action(actions, observations)
         for row, i in enumerate(slots):
             ep = self._episodes[i]
-            ep.observations.append({k: observations[row][k] for k in self.policy.observation_keys})
-            ep.actions.append(action_row(actions, row))
-            ep.log_mu.append(float(log_mu[row]))
-            ep.versions.append(self.version)
+            self._record_choice(ep, observations[row], actions, log_mu, row)
             self._sent[i] = env_actions[row]
             self._ready.discard(i)
         self._pool.send(env_actions, slots)

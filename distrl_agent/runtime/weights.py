@@ -18,8 +18,15 @@ from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
+import torch
 
 from distrl_agent.errors import CheckpointError
+
+
+def to_numpy(tensor: torch.Tensor) -> np.ndarray:
+    """A detached CPU numpy copy of a weight tensor; bfloat16, which numpy lacks, as float32 (loading casts back)."""
+    tensor = tensor.detach().cpu()
+    return (tensor.float() if tensor.dtype == torch.bfloat16 else tensor).numpy().copy()
 
 
 class SharedWeights:

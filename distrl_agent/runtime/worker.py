@@ -185,10 +185,7 @@ class Worker:
         finished = []
         for row, i in enumerate(slots):
             ep, env = self._episodes[i], self._envs[i]  # callers step running slots only
-            ep.observations.append({k: observations[row][k] for k in self.policy.observation_keys})
-            ep.actions.append(action_row(actions, row))
-            ep.log_mu.append(float(log_mu[row]))
-            ep.versions.append(self.version)
+            self._record_choice(ep, observations[row], actions, log_mu, row)
             obs, reward, terminated, truncated, info = env.step(env_actions[row])
             ep.rewards.append(float(reward))
             ep.penalty.append(float(info.get("penalty", 0.0)))
@@ -204,6 +201,14 @@ class Worker:
                     finished.append(self._trajectory(ep, obs, terminated, task.goal, task.name))
                 self._episodes[i] = None
         return finished
+
+    def _record_choice(self, ep: _Episode, observation: Mapping[str, Any], actions: Mapping[str, torch.Tensor],
+                       log_mu: torch.Tensor, row: int) -> None:
+        """Append to `ep` the observed state and row `row` of a batched choice (action, log mu, acting version)."""
+        ep.observations.append({k: observation[k] for k in self.policy.observation_keys})
+        ep.actions.append(action_row(actions, row))
+        ep.log_mu.append(float(log_mu[row]))
+        ep.versions.append(self.version)
 
     def _trajectory(self, ep: _Episode, final_obs: dict, terminated: bool, goal: str, task: str) -> Trajectory:
         """The finished episode `ep` as a `Trajectory` (T+1 observations, `dones` set only if it terminated).

@@ -12,6 +12,7 @@ from benchmarks.training import (
     QUICK_RUNS,
     RUNS,
     fraction_above,
+    gap_at_equal,
     plan,
     reusable_summary,
     run_config,
@@ -67,3 +68,11 @@ def test_reuse_takes_only_finished_runs_of_the_same_config(tmp_path, monkeypatch
     assert (tmp_path / "now" / "runs" / earlier.name / "summary.json").exists()  # copied into this output
     monkeypatch.delenv("DISTRL_BENCH_TRAINING_REUSE")
     assert reusable_summary(now) is None
+
+
+def test_gap_at_equal_reads_both_curves_where_the_shorter_run_ended() -> None:
+    longer = {"curve": [*CURVE, {"time_s": 180.0, "env_steps": 20000, "test_success": 0.9}]}
+    shorter = {"curve": [{"time_s": 0.0, "env_steps": 0, "test_success": 0.2},
+                         {"time_s": 60.0, "env_steps": 6000, "test_success": 0.6}]}
+    assert gap_at_equal([longer], [shorter], "env_steps") == pytest.approx(0.7 - 0.6)  # both read at 6000 steps
+    assert gap_at_equal([{"curve": CURVE[:1]}], [shorter], "env_steps") is None
