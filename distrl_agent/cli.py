@@ -60,9 +60,8 @@ def cmd_train(args: argparse.Namespace) -> int:
 
 def cmd_eval(args: argparse.Namespace) -> int:
     """Evaluate a run's checkpoint on a split; print the result and write it to `--out`."""
-    import torch
-
     from distrl_agent.policies import make_policy_config
+    from distrl_agent.runtime.checkpoint import load_learner_blob
     from distrl_agent.runtime.collect import evaluate_by_task
     from distrl_agent.runtime.train import find_checkpoint
     from distrl_agent.runtime.weights import to_numpy
@@ -71,13 +70,13 @@ def cmd_eval(args: argparse.Namespace) -> int:
     base = run / "config.yaml" if (run / "config.yaml").exists() else None
     config = resolve_config(args, base)
     checkpoint = find_checkpoint(run)
+    blob = load_learner_blob(checkpoint)
     try:
-        blob = torch.load(checkpoint / "learner.pt", weights_only=False)
-        kind = blob.get("policy_kind", "small")  # checkpoints before the VLM runtime hold small policies
-        policy_config = make_policy_config(kind, blob["policy_config"], where="checkpoint policy")
-        weights = {k: to_numpy(v) for k, v in blob["policy"].items()}
-    except (OSError, RuntimeError, KeyError, TypeError) as e:
-        raise CheckpointError(f"cannot read the policy of {checkpoint / 'learner.pt'}: {e}") from e
+        kind = blob.meta.get("policy_kind", "small")  # checkpoints before the VLM runtime hold small policies
+        policy_config = make_policy_config(kind, blob.meta["policy_config"], where="checkpoint policy")
+        weights = {k: to_numpy(v) for k, v in blob.policy.items()}
+    except (KeyError, TypeError) as e:
+        raise CheckpointError(f"cannot read the policy of the checkpoint in {checkpoint}: {e}") from e
     version = json.loads((checkpoint / "state.json").read_text()).get("version", 0)
     rate, by_task = evaluate_by_task(config, weights, version, args.split, args.episodes, args.eval_seed,
                                      policy_config)

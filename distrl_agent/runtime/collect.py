@@ -16,6 +16,7 @@ import numpy as np
 
 from distrl_agent.config import EnvSection, TrainConfig
 from distrl_agent.policies import PolicyConfig, build_policy
+from distrl_agent.runtime.weights import to_numpy
 from distrl_agent.runtime.worker import Worker, make_env
 from distrl_agent.types import Trajectory
 
@@ -75,8 +76,11 @@ def _play_plan(config: TrainConfig, weights: dict, version: int, split: str, epi
     """(episodes played, episodes solved) per template name."""
     plan = evaluation_tasks(config.env, split, episodes, seed)
     env = dataclasses.replace(config.env, latency="off", env_processes=False)
+    from distrl_agent.runtime.local import default_workers
+
     with Worker(-1, env, min(8, episodes), split=split, seed=seed, deterministic=True,
-                policy_config=policy_config or config.policy.policy_config()) as worker:
+                policy_config=policy_config or config.policy.policy_config(),
+                first_env_index=default_workers(config) * config.runtime.envs_per_worker) as worker:
         worker.set_weights(weights, version)
         trajectories = worker.run_episodes(episodes, tasks=[index for index, _ in plan])
     return Counter(name for _, name in plan), Counter(t.task for t in trajectories if t.success)
@@ -89,7 +93,7 @@ def initial_weights(config: TrainConfig) -> dict[str, np.ndarray]:
     with torch.random.fork_rng():
         torch.manual_seed(config.runtime.seed)
         policy = build_policy(config.policy.policy_config())
-    return {k: v.detach().cpu().numpy().copy() for k, v in policy.state_dict().items()}
+    return {k: to_numpy(v) for k, v in policy.state_dict().items()}  # bfloat16 (a VLM's) as float32
 
 
 def collect(config: TrainConfig, seconds: float, weights: dict | None = None,

@@ -20,6 +20,7 @@ from distrl_agent.config import TrainConfig
 from distrl_agent.errors import CheckpointError, DataError
 from distrl_agent.policies import PolicyConfig, build_policy, policy_kind
 from distrl_agent.replay import TrajectoryReplay
+from distrl_agent.runtime.checkpoint import LearnerBlob, load_learner_blob, save_learner_blob
 from distrl_agent.runtime.encoding_cache import EncodingCache
 from distrl_agent.runtime.weights import to_numpy
 from distrl_agent.types import Trajectory, collate
@@ -176,11 +177,10 @@ class Learner:
         """
         d = Path(directory)
         d.mkdir(parents=True, exist_ok=True)
-        torch.save({"policy": self.policy.state_dict(), "optimizer": self.optimizer.state_dict(),
-                    "policy_kind": policy_kind(self.policy.config), "policy_config": self.policy.config.__dict__,
-                    "algorithm": self.rule.name,
-                    "torch_rng": torch.get_rng_state()}, d / "learner.pt.tmp")
-        (d / "learner.pt.tmp").replace(d / "learner.pt")
+        save_learner_blob(d, LearnerBlob(
+            policy=self.policy.state_dict(), optimizer=self.optimizer.state_dict(), torch_rng=torch.get_rng_state(),
+            meta={"policy_kind": policy_kind(self.policy.config), "policy_config": self.policy.config.__dict__,
+                  "algorithm": self.rule.name}))
         self.replay.save(d / "replay.npz")
         state = {"version": self.version, "counters": self.counters, "rng": self.rng.bit_generator.state,
                  "config": self.config.state_keys()}
@@ -197,9 +197,9 @@ class Learner:
         d = Path(directory)
         try:
             state = json.loads((d / "state.json").read_text())
-            blob = torch.load(d / "learner.pt", weights_only=False)
-        except (OSError, ValueError, RuntimeError) as e:
-            raise CheckpointError(f"cannot read a learner checkpoint in {d}: {e}") from e
+        except (OSError, ValueError) as e:
+            raise CheckpointError(f"cannot read {d / 'state.json'}: {e}") from e
+        blob = load_learner_blob(d)
         saved, mine = state.get("config", {}), json.loads(json.dumps(self.config.state_keys()))
         defaults = json.loads(json.dumps(TrainConfig().state_keys()))
         # keys added since the checkpoint was written match when this config leaves them at their defaults
@@ -209,15 +209,19 @@ class Learner:
             listed = "; ".join(f"`{k}` checkpoint {saved.get(k)!r} vs config {mine.get(k)!r}" for k in differ[:8])
             raise CheckpointError(f"the checkpoint in {d} was written under another config: {listed}. Resume with "
                                   "the run's own config.yaml (omit --config), or start a new run_dir")
-        if blob.get("algorithm") != self.rule.name:
-            raise CheckpointError(f"checkpoint in {d} was trained with {blob.get('algorithm')!r}, this run uses "
+        if blob.meta.get("algorithm") != self.rule.name:
+            raise CheckpointError(f"checkpoint in {d} was trained with {blob.meta.get('algorithm')!r}, this run uses "
                                   f"{self.rule.name!r}")
-        self.policy.load_state_dict(blob["policy"])
-        self.optimizer.load_state_dict(blob["optimizer"])
+        try:
+            self.policy.load_state_dict(blob.policy)
+            if blob.optimizer is not None:
+                self.optimizer.load_state_dict(blob.optimizer)
+        except (RuntimeError, ValueError, KeyError) as e:
+            raise CheckpointError(f"the weights in {d} do not fit this run's policy or optimiser: {e}") from e
         self.replay.load(d / "replay.npz")
         self.encodings.clear()
         self.version = int(state["version"])
         self.counters.update(state["counters"])
         self.rng.bit_generator.state = state["rng"]
-        if "torch_rng" in blob:
-            torch.set_rng_state(blob["torch_rng"])
+        if blob.torch_rng is not None:
+            torch.set_rng_state(blob.torch_rng)

@@ -45,10 +45,47 @@ def test_train_writes_config_checkpoint_metrics_and_summary(trained_run) -> None
     assert summary["runtime/checkpoints"] >= 2  # periodic ones during the run, plus the final one
     assert summary["curve"] and 0 <= summary["test_success"] <= 1
     assert len(summary["test_success_by_task"]) == min(14, saved["runtime"]["eval_episodes"])  # one entry per template
-    assert {"learner.pt", "replay.npz", "state.json", "run_state.json"} <= {
+    assert {"learner.safetensors", "learner.json", "replay.npz", "state.json", "run_state.json"} <= {
         p.name for p in (run_dir / "checkpoint").iterdir()}
     records = [json.loads(line) for line in (run_dir / "metrics.jsonl").read_text().splitlines()]
     assert any("losses/actor" in r and "runtime/env_steps" in r for r in records)
+
+
+def test_train_writes_tensorboard_events_that_tensorboard_reads(trained_run) -> None:
+    """run_dir/tb holds event files that TensorBoard's own reader loads, with the run's scalars in them."""
+    from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
+
+    run_dir, summary, _ = trained_run
+    assert list((run_dir / "tb").glob("events.out.tfevents.*"))
+    events = EventAccumulator(str(run_dir / "tb"))
+    events.Reload()
+    tags = set(events.Tags()["scalars"])
+    assert {"losses/actor", "runtime/env_steps", "charts/test_success"} <= tags, sorted(tags)
+    actor = events.Scalars("losses/actor")
+    assert len(actor) >= 1 and all(np.isfinite(e.value) for e in actor)
+
+
+def test_planted_pickle_checkpoint_is_refused_by_eval_and_resume(trained_run, tmp_path, capsys) -> None:
+    """A run folder whose checkpoint is a pickle carrying code: eval and resume exit 2 naming the file, run nothing."""
+    import shutil
+
+    import torch
+
+    class Payload:
+        def __reduce__(self):
+            return exec, (f"open({str(tmp_path / 'marker')!r}, 'w').write('ran')",)
+
+    run_dir = tmp_path / "run"
+    shutil.copytree(trained_run[0], run_dir)
+    for name in ("learner.safetensors", "learner.json"):
+        (run_dir / "checkpoint" / name).unlink()
+    torch.save({"policy": {}, "evil": Payload()}, run_dir / "checkpoint" / "learner.pt")
+    assert main(["eval", "--checkpoint", str(run_dir), "--episodes", "2"]) == 2
+    assert "learner.pt" in capsys.readouterr().err
+    assert main(["train", "--resume", str(run_dir), "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert "refused to load" in err and "learner.pt" in err
+    assert not (tmp_path / "marker").exists()
 
 
 def test_train_resume_continues_from_checkpoint(trained_run) -> None:

@@ -18,6 +18,8 @@ from distrl_agent.config import EnvSection, load_config
 from distrl_agent.errors import CheckpointError, ConfigError
 from distrl_agent.policies import VLMPolicy, VLMPolicyConfig, previous_action_text
 from distrl_agent.policies.tiny_vlm import build_tiny_idefics3
+from distrl_agent.runtime.checkpoint import load_learner_blob
+from distrl_agent.runtime.collect import initial_weights
 from distrl_agent.runtime.learner import Learner
 from distrl_agent.runtime.pool_worker import PoolWorker, make_worker
 from distrl_agent.runtime.train import train
@@ -120,8 +122,8 @@ def test_distrl_train_and_eval_with_the_vlm_policy(model_path: str, tmp_path: Pa
     summary = train(config, show_progress=False)
     assert summary["updates"] > 0 and summary["episodes"] >= 2
     assert 0.0 <= summary["test_success"] <= 1.0
-    blob = torch.load(run_dir / "checkpoint" / "learner.pt", weights_only=False)
-    assert blob["policy_kind"] == "vlm" and blob["policy_config"]["model_path"] == model_path
+    blob = load_learner_blob(run_dir / "checkpoint")
+    assert blob.meta["policy_kind"] == "vlm" and blob.meta["policy_config"]["model_path"] == model_path
 
     assert main(["eval", "--checkpoint", str(run_dir), "--episodes", "2"]) == 0
     result = json.loads((run_dir / "eval_test.json").read_text())
@@ -141,6 +143,16 @@ def test_bfloat16_weights_travel_as_float32_arrays(model_path: str) -> None:
     policy.load_state_dict({k: torch.as_tensor(v) for k, v in weights.items()})
     assert policy.backbone.dtype == torch.bfloat16
 
+
+def test_distrl_collect_with_a_bfloat16_vlm_starts_from_float32_weights(model_path: str) -> None:
+    """`distrl collect`'s untrained weights of a bf16 VLM are float32 arrays a worker loads back as bf16."""
+    config = load_config(overrides=vlm_overrides(model_path, "policy.vlm.dtype=bfloat16"))
+    weights = initial_weights(config)
+    assert {w.dtype for w in weights.values()} <= {np.dtype(np.float32), np.dtype(np.int64), np.dtype(bool)}
+    with Worker(0, config.env, 1, policy_config=config.policy.policy_config()) as worker:
+        worker.set_weights(weights, 0)
+        assert worker.policy.backbone.dtype == torch.bfloat16
+        assert len(worker.run_episodes(1)) <= 1
 
 
 def test_lora_vlm_ships_only_adapters_and_heads_and_workers_adopt_them(model_path: str) -> None:

@@ -1,0 +1,181 @@
+"""Learner checkpoints as data: tensors in safetensors, everything else in JSON; loading one runs no code.
+
+A checkpoint folder written by `Learner.save` holds:
+
+    learner.safetensors   policy weights (`policy/<key>`), optimiser tensors (`optimizer/<param id>/<name>`) and
+                          the torch RNG state (`torch_rng`)
+    learner.json          policy kind and config, algorithm, optimiser hyper-parameters and scalars, tensor aliases
+    replay.npz            the replay (`ReplayBuffer.save`, read with `allow_pickle=False`)
+    state.json            version, counters, numpy RNG state, the config keys the weights depend on
+
+Neither format can carry code: safetensors is a JSON header plus raw buffers, and JSON is JSON. Checkpoints written
+before this module (`learner.pt`, a torch pickle) are still read, with `torch.load(weights_only=True)`, whose
+unpickler builds tensors and plain containers only and refuses every other global (issue 20: a checkpoint folder
+from a colleague or a hub must not execute what it holds).
+"""
+
+from __future__ import annotations
+
+import json
+import pickle
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import torch
+from safetensors import SafetensorError
+from safetensors.torch import load_file, save_file
+
+from distrl_agent.errors import CheckpointError
+
+TENSORS_FILE = "learner.safetensors"
+META_FILE = "learner.json"
+LEGACY_FILE = "learner.pt"
+FORMAT = "distrl-learner/1"
+
+
+@dataclass
+class LearnerBlob:
+    """What a learner checkpoint holds besides the replay and state.json.
+
+    Attributes:
+        policy: the policy's state_dict.
+        optimizer: the optimiser's state_dict (None: not saved, e.g. a weights-only export).
+        torch_rng: `torch.get_rng_state()` at save time (None: not saved).
+        meta: `policy_kind`, `policy_config` (plain data), `algorithm`, and whatever else the writer added.
+    """
+
+    policy: dict[str, torch.Tensor]
+    optimizer: dict[str, Any] | None
+    torch_rng: torch.Tensor | None
+    meta: dict[str, Any]
+
+
+def save_learner_blob(directory: str | Path, blob: LearnerBlob) -> None:
+    """Write `blob` into `directory` as learner.safetensors + learner.json, each replaced atomically.
+
+    Tensors that share memory (tied embeddings) are stored once and recorded as aliases; a tensor that overlaps
+    another without being the same view is stored as a copy.
+
+    Raises:
+        CheckpointError: a value of `blob.meta` or of the optimiser's hyper-parameters is not plain JSON data, or a
+            file cannot be written.
+    """
+    d = Path(directory)
+    tensors: dict[str, torch.Tensor] = {}
+    aliases: dict[str, str] = {}
+    views: dict[tuple, str] = {}
+    storages: set[int] = set()
+
+    def put(key: str, tensor: torch.Tensor) -> None:
+        t = tensor.detach().cpu()
+        view = (t.untyped_storage().data_ptr(), t.storage_offset(), tuple(t.shape), t.stride(), t.dtype)
+        if t.numel() and view in views:
+            aliases[key] = views[view]
+            return
+        if t.numel() and t.untyped_storage().data_ptr() in storages:
+            t = t.clone()  # overlaps a stored tensor in another shape: safetensors refuses shared memory
+        storages.add(t.untyped_storage().data_ptr())
+        views[view] = key
+        tensors[key] = t.contiguous()
+
+    for key, value in blob.policy.items():
+        put(f"policy/{key}", value)
+    optimizer_meta = None
+    if blob.optimizer is not None:
+        scalars: dict[str, dict[str, Any]] = {}
+        for param_id, state in blob.optimizer["state"].items():
+            for name, value in state.items():
+                if isinstance(value, torch.Tensor):
+                    put(f"optimizer/{param_id}/{name}", value)
+                else:
+                    scalars.setdefault(str(param_id), {})[name] = value
+        optimizer_meta = {"param_groups": blob.optimizer["param_groups"], "scalars": scalars,
+                          "param_ids": [str(p) for p in blob.optimizer["state"]]}
+    if blob.torch_rng is not None:
+        put("torch_rng", blob.torch_rng)
+    meta = {"format": FORMAT, **blob.meta, "optimizer": optimizer_meta, "aliases": aliases}
+    try:
+        text = json.dumps(meta, allow_nan=False)
+    except (TypeError, ValueError) as e:
+        raise CheckpointError(f"cannot write the learner checkpoint in {d}: its metadata is not plain JSON "
+                              f"({e})") from e
+    try:
+        d.mkdir(parents=True, exist_ok=True)
+        save_file(tensors, str(d / f"{TENSORS_FILE}.tmp"), metadata={"format": FORMAT})
+        (d / f"{TENSORS_FILE}.tmp").replace(d / TENSORS_FILE)
+        (d / f"{META_FILE}.tmp").write_text(text)
+        (d / f"{META_FILE}.tmp").replace(d / META_FILE)
+    except (OSError, SafetensorError) as e:
+        raise CheckpointError(f"cannot write the learner checkpoint in {d}: {e}") from e
+    (d / LEGACY_FILE).unlink(missing_ok=True)  # an older learner.pt beside it would be stale
+
+
+def load_learner_blob(directory: str | Path) -> LearnerBlob:
+    """Read the learner checkpoint in `directory` without executing anything it holds.
+
+    Reads learner.safetensors + learner.json; a folder with only a learner.pt (written before issue 20) is read with
+    torch's weights-only unpickler.
+
+    Raises:
+        CheckpointError: no learner checkpoint in `directory`, or a file that is not what its name says (a pickle
+            in place of safetensors, a learner.pt holding code or objects other than tensors and plain data,
+            malformed JSON, missing entries); the message names the file and the reason.
+    """
+    d = Path(directory)
+    if (d / TENSORS_FILE).exists() or (d / META_FILE).exists():
+        return _load_safetensors(d)
+    if (d / LEGACY_FILE).exists():
+        return _load_legacy(d / LEGACY_FILE)
+    raise CheckpointError(f"no learner checkpoint in {d}: expected {TENSORS_FILE} and {META_FILE}")
+
+
+def _load_safetensors(d: Path) -> LearnerBlob:
+    for name in (TENSORS_FILE, META_FILE):
+        if not (d / name).exists():
+            raise CheckpointError(f"incomplete learner checkpoint in {d}: {name} is missing")
+    try:
+        tensors = load_file(str(d / TENSORS_FILE))
+    except (SafetensorError, OSError, ValueError, RuntimeError) as e:
+        raise CheckpointError(f"cannot read {d / TENSORS_FILE}: not a safetensors file ({e}). Nothing in it was "
+                              "run; re-save it or delete the folder") from e
+    try:
+        meta = json.loads((d / META_FILE).read_text())
+        if not isinstance(meta, dict) or meta.get("format") != FORMAT:
+            raise ValueError(f"expected a JSON object with \"format\": {FORMAT!r}")
+        for key, target in meta.get("aliases", {}).items():
+            tensors[key] = tensors[target]
+        policy = {k.removeprefix("policy/"): v for k, v in tensors.items() if k.startswith("policy/")}
+        optimizer = _optimizer_state(meta.pop("optimizer"), tensors)
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as e:
+        raise CheckpointError(f"cannot read {d / META_FILE}: {type(e).__name__}: {e}") from e
+    meta.pop("aliases", None)
+    return LearnerBlob(policy, optimizer, tensors.get("torch_rng"), meta)
+
+
+def _optimizer_state(saved: Mapping[str, Any] | None, tensors: Mapping[str, torch.Tensor]) -> dict[str, Any] | None:
+    if saved is None:
+        return None
+    state: dict[int, dict[str, Any]] = {}
+    for param_id in saved["param_ids"]:
+        entry = dict(saved["scalars"].get(param_id, {}))
+        prefix = f"optimizer/{param_id}/"
+        entry.update({k.removeprefix(prefix): v for k, v in tensors.items() if k.startswith(prefix)})
+        state[int(param_id)] = entry
+    return {"state": state, "param_groups": list(saved["param_groups"])}
+
+
+def _load_legacy(path: Path) -> LearnerBlob:
+    try:
+        blob = torch.load(path, weights_only=True, map_location="cpu")
+    except pickle.UnpicklingError as e:
+        raise CheckpointError(f"refused to load {path}: it holds objects other than tensors and plain data, which "
+                              f"only an unpickler that runs code could build ({str(e).splitlines()[0]}). Nothing "
+                              "in it was run; re-save the checkpoint with this version, or delete it") from e
+    except (OSError, RuntimeError, EOFError, ValueError) as e:
+        raise CheckpointError(f"cannot read {path}: {type(e).__name__}: {e}") from e
+    if not isinstance(blob, dict) or "policy" not in blob:
+        raise CheckpointError(f"cannot read {path}: expected a dict with a `policy` entry")
+    meta = {k: v for k, v in blob.items() if k not in ("policy", "optimizer", "torch_rng")}
+    return LearnerBlob(blob["policy"], blob.get("optimizer"), blob.get("torch_rng"), meta)
