@@ -21,6 +21,7 @@ import difflib
 import json
 import math
 import re
+import reprlib
 from dataclasses import replace
 from typing import Any
 
@@ -33,6 +34,10 @@ DEFAULT_SCREEN_SIZE = (1080, 2400)
 """(width, height) in pixels assumed for AndroidWorld pixel coordinates (the AndroidWorld emulator's Pixel 6)."""
 
 _MAX_CANDIDATES = 64  # brace spans tried per output, so adversarial text (thousands of braces) stays fast
+# Characters handed to the JSON and literal parsers per output, all candidates together (issue 20): 64 nested
+# 200 KB spans took 20 s in ast.literal_eval (~2 us a character); 128 Ki characters cost at most ~0.3 s. A span
+# longer than what is left is skipped (a real action object is well under 1 KB).
+_MAX_LOAD_CHARS = 1 << 17
 
 _FENCE = re.compile(r"```(?:[A-Za-z0-9_+-]*[ \t]*\r?\n)?")
 _DECISION = re.compile(r"action\s+decision\s*:", re.IGNORECASE)
@@ -81,7 +86,8 @@ def parse_action(text: str, *, screen_size: tuple[int, int] = DEFAULT_SCREEN_SIZ
         The action, with `raw=text`. Output that cannot be understood (no action, an unknown action type,
         non-numeric points, points off the screen, which are never clipped silently) gives
         `Action.invalid(reason, raw=text)`, whose `parse_error` says what was wrong. A non-str `text` gives an
-        invalid action too.
+        invalid action too. The work is bounded whatever the length: at most 64 ``{...}`` spans and 128 Ki
+        characters in all are tried as JSON or literals, so a longer object is not found.
 
     Raises:
         ConfigError: `screen_size` is not two positive integers (a caller bug, not a model-output problem).
@@ -178,13 +184,21 @@ def _parse(text: str, width: int, height: int) -> Action:
 
 
 def _last_action_dict(body: str) -> dict[str, Any] | None:
-    """The dict of the last balanced ``{...}`` in `body` that parses (JSON or Python literal) and has action_type."""
+    """The dict of the last balanced ``{...}`` in `body` that parses (JSON or Python literal) and has action_type.
+
+    At most `_MAX_CANDIDATES` spans and `_MAX_LOAD_CHARS` characters in all are parsed, so the work per output is
+    bounded whatever its length.
+    """
     if "action_type" not in body or "{" not in body:
         return None
     keys = [m.start() for m in re.finditer("action_type", body)]
     spans = _brace_spans(body, quote_aware=True) | _brace_spans(body, quote_aware=False)
     spans = [(s, e) for s, e in spans if (i := bisect.bisect_left(keys, s)) < len(keys) and keys[i] < e]
+    budget = _MAX_LOAD_CHARS
     for start, end in sorted(spans, key=lambda span: (-span[1], span[0]))[:_MAX_CANDIDATES]:
+        if end - start > budget:
+            continue
+        budget -= end - start
         obj = _load(body[start:end])
         if isinstance(obj, dict) and "action_type" in obj:
             return obj
@@ -229,7 +243,7 @@ def _load(s: str) -> Any:
 def _from_dict(obj: dict[str, Any], width: int, height: int) -> Action:
     name = obj["action_type"]
     if not isinstance(name, str):
-        raise _Invalid(f"`action_type` must be a string, got {type(name).__name__} {name!r}")
+        raise _Invalid(f"`action_type` must be a string, got {type(name).__name__} {_show(name)}")
     if name.strip() in _AUTOUI_NAMES:  # an AutoUI action written as a dict
         return _from_autoui(name, obj.get("touch_point"), obj.get("lift_point"), obj.get("typed_text", ""))
     handler = _ANDROIDWORLD.get(name.strip().lower())
@@ -251,7 +265,7 @@ def _from_autoui(name: str, touch_raw: Any, lift_raw: Any, text: Any) -> Action:
         return Action(ActionType[kind], text=text)
     if _NO_POINT in (touch, lift):
         raise _Invalid(f"AutoUI DUAL_POINT needs `touch_point` and `lift_point` as [y, x] fractions in [0, 1], got "
-                       f"{touch_raw!r} and {lift_raw!r}")
+                       f"{_show(touch_raw)} and {_show(lift_raw)}")
     return Action(ActionType.DUAL_POINT, touch, lift, text)
 
 
@@ -261,13 +275,13 @@ def _autoui_point(raw: Any, key: str) -> tuple[float, float]:
         return _NO_POINT
     parts = raw.strip().strip("[]()").split(",") if isinstance(raw, str) else raw
     if not isinstance(parts, list | tuple) or len(parts) != 2:
-        raise _Invalid(f"AutoUI `{key}` must be \"[y, x]\" (two numbers), got {raw!r}")
+        raise _Invalid(f"AutoUI `{key}` must be \"[y, x]\" (two numbers), got {_show(raw)}")
     y, x = (_number(p, key) for p in parts)
     if (x, y) == _NO_POINT:
         return _NO_POINT
     if not (0.0 <= x <= 1.0 and 0.0 <= y <= 1.0):
-        raise _Invalid(f"AutoUI `{key}` {raw!r} is outside [0, 1]; points are [y, x] screen fractions, or [-1, -1] "
-                       "when unused")
+        raise _Invalid(f"AutoUI `{key}` {_show(raw)} is outside [0, 1]; points are [y, x] screen fractions, or "
+                       "[-1, -1] when unused")
     return float(x), float(y)
 
 
@@ -279,7 +293,7 @@ def _number(v: Any, key: str) -> float:
             try:
                 v = float(v.strip())
             except ValueError:
-                raise _Invalid(f"`{key}` must be numeric, got {v!r}") from None
+                raise _Invalid(f"`{key}` must be numeric, got {_show(v)}") from None
     if isinstance(v, bool) or not isinstance(v, int | float):
         raise _Invalid(f"`{key}` must be a number, got {type(v).__name__} {_preview(repr(v), 40)}")
     try:
@@ -296,7 +310,7 @@ def _text(v: Any, key: str) -> str:
         return v
     if isinstance(v, int | float) and not isinstance(v, bool):  # a phone number or PIN emitted as a JSON number
         return str(v)
-    raise _Invalid(f"`{key}` must be a string, got {type(v).__name__} {v!r}")
+    raise _Invalid(f"`{key}` must be a string, got {type(v).__name__} {_show(v)}")
 
 
 def _unknown(kind: str, name: str, known: dict[str, Any]) -> str:
@@ -309,10 +323,34 @@ def _preview(s: str, limit: int = 80) -> str:
     return repr(s if len(s) <= limit else s[:limit] + "...")
 
 
+def _short(s: str, limit: int = 40) -> str:
+    return s if len(s) <= limit else s[:limit] + "..."
+
+
+_REPR = reprlib.Repr()  # messages quote model values: bound their length and depth (megabyte strings, 990-deep
+_REPR.maxlevel, _REPR.maxstring, _REPR.maxother, _REPR.maxlong = 3, 60, 60, 40  # lists whose full repr() could hit
+_REPR.maxlist = _REPR.maxtuple = _REPR.maxdict = _REPR.maxset = 8  # RecursionError); issue 20
+
+
+def _keys(obj: dict[Any, Any]) -> str:
+    """The keys of `obj` sorted as text, bounded.
+
+    A Python-literal dict may mix key types (`{1: 2, 'action_type': ...}`), which plain `sorted()` refused with
+    TypeError (issue 20).
+    """
+    return _show(sorted(obj, key=str))
+
+
+def _show(v: Any) -> str:
+    """`repr(v)`, bounded to a few dozen characters and three levels of nesting."""
+    return _REPR.repr(v)
+
+
 # -- AndroidWorld handlers: (obj, width_px, height_px) -> Action ------------------------------------------------------
 def _aw_xy(obj: dict[str, Any], width: int, height: int) -> tuple[float, float]:
     if obj.get("x") is None or obj.get("y") is None:
-        raise _Invalid(f"`{obj['action_type']}` needs \"index\" or both \"x\" and \"y\", got keys {sorted(obj)}")
+        raise _Invalid(f"`{_short(obj['action_type'])}` needs \"index\" or both \"x\" and \"y\", got keys "
+                       f"{_keys(obj)}")
     x, y = _number(obj["x"], "x"), _number(obj["y"], "y")
     if not (isinstance(x, float) and isinstance(y, float) and 0.0 <= x <= 1.0 and 0.0 <= y <= 1.0):
         x, y = x / width, y / height  # pixels
@@ -328,7 +366,7 @@ def _aw_element(obj: dict[str, Any]) -> int:
         return -1
     index = _number(v, "index")
     if index != int(index) or index < 0:
-        raise _Invalid(f"`index` must be a non-negative integer, got {v!r}")
+        raise _Invalid(f"`index` must be a non-negative integer, got {_show(v)}")
     return int(index)
 
 
@@ -345,7 +383,7 @@ def _aw_pointer(kind_name: str) -> Any:
 
 def _aw_input_text(obj: dict[str, Any], width: int, height: int) -> Action:
     if "text" not in obj:
-        raise _Invalid(f"`input_text` needs \"text\", got keys {sorted(obj)}")
+        raise _Invalid(f"`input_text` needs \"text\", got keys {_keys(obj)}")
     point = _aw_xy(obj, width, height) if obj.get("x") is not None else _NO_POINT
     return Action(ActionType.TYPE, point, point, _text(obj["text"], "text"), _aw_element(obj))
 
@@ -355,7 +393,8 @@ def _aw_path(paths: dict[str, Any]) -> Any:
         direction = obj.get("direction")
         key = direction.strip().lower() if isinstance(direction, str) else None
         if key not in paths:
-            raise _Invalid(f"`{obj['action_type']}` needs \"direction\" in up, down, left, right, got {direction!r}")
+            raise _Invalid(f"`{_short(obj['action_type'])}` needs \"direction\" in up, down, left, right, got "
+                           f"{_show(direction)}")
         touch, lift = paths[key]
         return Action(ActionType.DUAL_POINT, touch, lift, element=_aw_element(obj))
     return handler
@@ -378,13 +417,13 @@ def _aw_status(obj: dict[str, Any], width: int, height: int) -> Action:
              "impossible": "STATUS_TASK_IMPOSSIBLE"}
     kind = kinds.get(status.strip().lower()) if isinstance(status, str) else None
     if kind is None:
-        raise _Invalid(f'`status` needs "goal_status" "complete" or "infeasible", got {status!r}')
+        raise _Invalid(f'`status` needs "goal_status" "complete" or "infeasible", got {_show(status)}')
     return Action(ActionType[kind])
 
 
 def _aw_answer(obj: dict[str, Any], width: int, height: int) -> Action:
     if "text" not in obj:
-        raise _Invalid(f"`answer` needs \"text\", got keys {sorted(obj)}")
+        raise _Invalid(f"`answer` needs \"text\", got keys {_keys(obj)}")
     return Action(ActionType.STATUS_TASK_COMPLETE, text=_text(obj["text"], "text"))
 
 
@@ -481,7 +520,7 @@ def _on_screen(p: tuple[float, float], name: str) -> tuple[float, float]:
 def _check_screen_size(screen_size: Any) -> tuple[int, int]:
     try:
         width, height = (int(v) for v in screen_size)
-    except (TypeError, ValueError) as e:
+    except (TypeError, ValueError, OverflowError) as e:  # OverflowError: int(inf) (issue 20)
         raise ConfigError(f"`screen_size` must be (width, height) in pixels, got {screen_size!r}") from e
     if width <= 0 or height <= 0:
         raise ConfigError(f"`screen_size` must be positive (width, height) in pixels, got {screen_size!r}")

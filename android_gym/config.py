@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
+from numbers import Integral, Real
 from typing import Any
 
 from android_gym.errors import ConfigError, unknown_name
@@ -22,6 +24,8 @@ class EnvConfig:
         task: restrict to one template of the suite (e.g. "web_search"); None samples from all.
         device: "sim" (the built-in simulated phone), "adb:<serial>" / "adb:<host>:<port>" (an `AdbDevice` on the
             default ADB server; "adb" alone takes the only attached device), or a `Device` instance.
+        device_options: options of the device in `device` (`AdbConfig` fields for "adb:...": e.g. {"port": 5038,
+            "timeout_s": 2, "retries": 2}); None for the defaults.
         evaluator: "oracle" (exact state checks), "mllm:<local checkpoint>", "http:<OpenAI-compatible base URL>",
             combinations ("oracle|mllm:<path>": the oracle where the device has state, else the judge;
             "mllm:<path>&oracle": the judge, vetoed by the state check), or an `Evaluator` instance
@@ -46,6 +50,7 @@ class EnvConfig:
     split: str = "train"
     task: str | None = None
     device: Any = "sim"
+    device_options: Mapping[str, Any] | None = None
     evaluator: Any = "oracle"
     evaluator_options: Mapping[str, Any] | None = None
     screenshot_width: int = 224
@@ -67,6 +72,7 @@ class EnvConfig:
             object.__setattr__(self, "suite", register_task_file(str(self.task_file)))
         from android_gym.tasks.suites import suite_names  # suites load lazily (apps and content generators)
 
+        _check_types(self)
         if self.suite not in suite_names():
             raise unknown_name("suite", self.suite, suite_names())
         if self.split not in ("train", "test"):
@@ -75,6 +81,10 @@ class EnvConfig:
             raise ConfigError(f"`max_steps` must be a positive int or None, got {self.max_steps!r}")
         if isinstance(self.device, str) and not (self.device in ("sim", "adb") or self.device.startswith("adb:")):
             raise ConfigError(f"`device` must be 'sim', 'adb:<serial>' or a Device instance, got {self.device!r}")
+        if self.device_options is not None and not isinstance(self.device_options, Mapping):
+            raise ConfigError(f"`device_options` must be a dict or None, got {self.device_options!r}")
+        if self.device_options and not (isinstance(self.device, str) and self.device.startswith("adb")):
+            raise ConfigError(f"`device_options` apply to 'adb:...' devices only; `device` is {self.device!r}")
         if isinstance(self.evaluator, str):
             from android_gym.evaluators.factory import parse_spec
 
@@ -83,8 +93,8 @@ class EnvConfig:
             raise ConfigError(f"`evaluator_options` must be a dict or None, got {self.evaluator_options!r}")
         if not 16 <= self.render_width <= 1080:
             raise ConfigError(f"`render_width` must be 16..1080 pixels, got {self.render_width}")
-        if self.latency_time_scale < 0:
-            raise ConfigError(f"`latency_time_scale` must be >= 0, got {self.latency_time_scale}")
+        if not 0 <= self.latency_time_scale < math.inf:  # NaN or inf would reach time.sleep()
+            raise ConfigError(f"`latency_time_scale` must be a finite number >= 0, got {self.latency_time_scale}")
         _ = self.observation  # builds (and so validates) the observation fields
 
     @property
@@ -101,3 +111,21 @@ class EnvConfig:
             if key not in known:
                 raise unknown_name("env kwarg", key, known)
         return cls(**kwargs)
+
+
+_NUMBER_FIELDS = {"screenshot_width": Integral, "max_elements": Integral, "element_text_len": Integral,
+                  "render_width": Integral, "latency_time_scale": Real}
+
+
+def _check_types(config: EnvConfig) -> None:
+    """Raise `ConfigError` for a field whose type the range checks cannot compare.
+
+    `gym.make` kwargs are user input: `render_width="x"` raised TypeError, `suite=None` a TypeError from difflib
+    (issue 20).
+    """
+    if not isinstance(config.suite, str):
+        raise ConfigError(f"`suite` must be a suite name (str), got {config.suite!r}")
+    for name, kind in _NUMBER_FIELDS.items():
+        value = getattr(config, name)
+        if not isinstance(value, kind):
+            raise ConfigError(f"`{name}` must be {'an int' if kind is Integral else 'a number'}, got {value!r}")

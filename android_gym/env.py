@@ -80,7 +80,7 @@ class AndroidEnv(gym.Env):
         if c.device.startswith("adb"):  # "adb", "adb:<serial>", "adb:<host>:<port>" (issue 7)
             from android_gym.devices.adb import AdbDevice
 
-            return AdbDevice(c.device.partition(":")[2] or None)
+            return AdbDevice(c.device.partition(":")[2] or None, **dict(c.device_options or {}))
         from android_gym.devices.sim import SimDevice
         from android_gym.sim.latency import LatencyConfig
 
@@ -105,9 +105,9 @@ class AndroidEnv(gym.Env):
         super().reset(seed=seed)
         self.task = self._choose_task(options or {})
         world_seed = int(self.np_random.integers(2**31))
-        if self._needs_restart:
-            self._restart_device()
         try:
+            if self._needs_restart:  # inside the try: a restart that fails is retried like a failed reset
+                self._restart_device()
             obs, state = self._reset_device(world_seed)
         except DeviceError:  # one restart and retry covers the reset and the first observation alike
             self._restart_device()

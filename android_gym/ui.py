@@ -4,11 +4,17 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
+from collections.abc import Iterator
 from dataclasses import dataclass
+
+from defusedxml import DefusedXmlException, DTDForbidden, EntitiesForbidden, ExternalReferenceForbidden
+from defusedxml.ElementTree import DefusedXMLParser
 
 from android_gym.errors import DeviceProtocolError
 
-_BOUNDS = re.compile(r"\[(-?\d+),(-?\d+)\]\[(-?\d+),(-?\d+)\]")
+# ASCII digits only, at most 9 per coordinate (issue 20): `\d` also matches other scripts' digits, and int() of a
+# 5,000-digit run raises ValueError; a node whose bounds are garbage is dropped like one without bounds.
+_BOUNDS = re.compile(r"\[(-?[0-9]{1,9}),(-?[0-9]{1,9})\]\[(-?[0-9]{1,9}),(-?[0-9]{1,9})\]")
 
 
 @dataclass(frozen=True)
@@ -65,24 +71,30 @@ def parse_uiautomator_xml(xml: str) -> list[UIElement]:
     r"""Parse a `uiautomator dump` into the interesting elements, in document order.
 
     Handles real dumps: several top-level windows, CRLF (or \r\r\n) line endings, numeric character references,
-    zero-area nodes (dropped), and attributes this parser does not know (ignored).
+    zero-area nodes (dropped), nodes whose `bounds` are not four integers of at most 9 digits (dropped), and
+    attributes this parser does not know (ignored). The text is already decoded, so an `encoding` in the XML
+    declaration is ignored.
+
+    Device output is untrusted (issue 20), so the XML goes through `defusedxml`: a DOCTYPE of any kind is refused,
+    and with it entity declarations (billion laughs) and external entities or DTDs (no file or URL is ever read);
+    uiautomator never writes one. Parsing (expat) and the walk over the tree are iterative, so nesting depth is
+    bounded by memory only, never by the Python stack (10,000 levels take about 0.1 s), and the work is linear in
+    the length of the text.
 
     Raises:
-        DeviceProtocolError: the text is not a uiautomator hierarchy.
+        DeviceProtocolError: the text is not a uiautomator hierarchy: not well-formed XML, a root other than
+            `<hierarchy>`, or a DOCTYPE / entity declaration / external reference (the message names which).
 
     >>> xml = ('<?xml version="1.0"?><hierarchy rotation="0"><node text="OK" class="android.widget.Button" '
     ...        'clickable="true" bounds="[0,0][100,50]" /></hierarchy>')
     >>> [(e.text, e.center) for e in parse_uiautomator_xml(xml)]
     [('OK', (50, 25))]
     """
-    try:
-        root = ET.fromstring(xml.strip().encode("utf-8"))
-    except ET.ParseError as e:
-        raise DeviceProtocolError(f"UI dump is not valid XML ({e}); first 80 chars: {xml[:80]!r}") from e
+    root = _parse_tree(xml)
     if root.tag != "hierarchy":
-        raise DeviceProtocolError(f"UI dump root is <{root.tag}>, expected <hierarchy>")
+        raise DeviceProtocolError(f"UI dump root is <{_short(str(root.tag))}>, expected <hierarchy>")
     out: list[UIElement] = []
-    for node in root.iter("node"):
+    for node in _nodes(root):
         a = node.attrib
         m = _BOUNDS.fullmatch(a.get("bounds", ""))
         if m is None:
@@ -98,3 +110,46 @@ def parse_uiautomator_xml(xml: str) -> list[UIElement]:
                              package=a.get("package", ""), hint=a.get("hint", ""),
                              enabled=a.get("enabled", "true") == "true", **flags))
     return out
+
+
+def _parse_tree(xml: str) -> ET.Element:
+    """The root element of `xml`, parsed by defusedxml; every failure is a `DeviceProtocolError`."""
+    # surrogatepass: a lone surrogate (not an XML character) reaches expat as an invalid byte and is refused there.
+    data = xml.strip().encode("utf-8", "surrogatepass")
+    # encoding="utf-8" overrides the declaration: `data` is UTF-8 whatever it says (an unknown or multi-byte name
+    # made the stdlib raise LookupError / ValueError).
+    parser = DefusedXMLParser(target=ET.TreeBuilder(), encoding="utf-8", forbid_dtd=True)
+    try:
+        parser.feed(data)
+        return parser.close()
+    except DefusedXmlException as e:
+        raise DeviceProtocolError(f"UI dump refused: it holds {_refused(e)}, which uiautomator never writes (an "
+                                  f"entity bomb or external-entity attack, or garbage); first 80 chars: "
+                                  f"{xml[:80]!r}") from e
+    except ET.ParseError as e:
+        raise DeviceProtocolError(f"UI dump is not valid XML ({e}); first 80 chars: {xml[:80]!r}") from e
+
+
+def _refused(e: DefusedXmlException) -> str:
+    if isinstance(e, DTDForbidden):
+        system = f" SYSTEM {_short(str(e.sysid))!r}" if e.sysid else ""
+        return f"a DOCTYPE <!DOCTYPE {_short(str(e.name))}{system}>"
+    if isinstance(e, EntitiesForbidden):
+        return f"an entity declaration <!ENTITY {_short(str(e.name))}>"
+    if isinstance(e, ExternalReferenceForbidden):
+        return f"an external reference to {_short(str(e.sysid))}"
+    return f"a forbidden construct ({type(e).__name__})"
+
+
+def _nodes(root: ET.Element) -> Iterator[ET.Element]:
+    """The `<node>` elements under `root` in document order, walked with an explicit stack (no recursion)."""
+    stack = [root]
+    while stack:
+        element = stack.pop()
+        if element.tag == "node":
+            yield element
+        stack.extend(reversed(element))
+
+
+def _short(s: str, limit: int = 80) -> str:
+    return s if len(s) <= limit else s[:limit] + "..."

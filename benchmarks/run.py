@@ -32,6 +32,7 @@ BENCHMARKS: dict[str, str] = {
     "sb3": "benchmarks.sb3",
     "judges": "benchmarks.judges",
     "devices": "benchmarks.devices",
+    "soak": "benchmarks.soak",
 }
 """Benchmark name -> module exposing `run(quick: bool, out: Path) -> Result`."""
 

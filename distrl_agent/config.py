@@ -26,6 +26,10 @@ def _require(key: str, is_ok: bool, expected: str, value: Any) -> None:
         raise ConfigError(f"`{key}` must be {expected}, got {value!r}")
 
 
+RUNTIME_ENV_KEYS = ("device", "device_options", "evaluator", "evaluator_options")
+"""`env` fields that say where the phones and the judge are, not what the weights learned: a resume may change them."""
+
+
 @dataclass(frozen=True)
 class EnvSection:
     """Which environments the workers run.
@@ -41,6 +45,14 @@ class EnvSection:
         env_processes: run each env in its own process and act on whichever is ready (DistRL's collection); None
             turns it on whenever `latency` is not "off" (slow devices), and off for the instant sim, where processes
             would only add overhead.
+        device: the phone of each env: "sim" (a simulated phone per env), or an ADB device spec where `{index}`
+            stands for the env's number, e.g. "adb:sim-{index}" (the phones of the sim's ADB front,
+            `android-gym serve-adb`). Training envs are numbered 0 .. workers * envs_per_worker - 1 and evaluation
+            envs follow them, so no two envs drive one phone; the front (or your device farm) must serve them all.
+        device_options: options of ADB devices (`android_gym.devices.adb.AdbConfig` fields, e.g. {"port": 5038,
+            "timeout_s": 2, "retries": 2}).
+        evaluator: the reward judge (`android_gym` evaluator spec: "oracle", "http:<url>&oracle", ...).
+        evaluator_options: options of the judge (e.g. {"model": "...", "timeout_s": 10, "deadline_s": 30}).
     """
 
     env_id: str = "android_gym/General-v0"
@@ -50,6 +62,30 @@ class EnvSection:
     max_elements: int = 48
     screenshot_width: int = 0
     env_processes: bool | None = None
+    device: str = "sim"
+    device_options: dict[str, Any] = field(default_factory=dict)
+    evaluator: str = "oracle"
+    evaluator_options: dict[str, Any] = field(default_factory=dict)
+
+    def device_for(self, index: int) -> str:
+        """The device spec of env number `index` (`{index}` in `device` replaced by it).
+
+        >>> EnvSection(device="adb:sim-{index}").device_for(3)
+        'adb:sim-3'
+        """
+        return self.device.replace("{index}", str(index))
+
+    def make_kwargs(self, index: int) -> dict[str, Any]:
+        """`gym.make` kwargs of env number `index`: the observation, sim, device and judge fields of this section."""
+        kwargs: dict[str, Any] = {
+            "screenshot_width": self.screenshot_width, "max_elements": self.max_elements,
+            "perturbations": self.perturbations, "latency": self.latency, "latency_time_scale": self.latency_time_scale,
+            "device": self.device_for(index), "evaluator": self.evaluator}
+        if self.device_options:
+            kwargs["device_options"] = dict(self.device_options)
+        if self.evaluator_options:
+            kwargs["evaluator_options"] = dict(self.evaluator_options)
+        return kwargs
 
     @property
     def uses_processes(self) -> bool:
@@ -77,6 +113,16 @@ class EnvSection:
         _require("env.latency_time_scale", self.latency_time_scale >= 0, ">= 0", self.latency_time_scale)
         _require("env.max_elements", self.max_elements >= 1, ">= 1", self.max_elements)
         _require("env.screenshot_width", self.screenshot_width >= 0, ">= 0", self.screenshot_width)
+        _require("env.device", self.device == "sim" or self.device.startswith("adb"),
+                 "'sim' or an 'adb:...' spec (with `{index}` for one phone per env)", self.device)
+        from android_gym.config import EnvConfig
+        from android_gym.errors import ConfigError as EnvConfigError
+
+        try:  # the android_gym side validates the device, options and judge spec (nothing connects yet)
+            EnvConfig(device=self.device_for(0), device_options=self.device_options or None,
+                      evaluator=self.evaluator, evaluator_options=self.evaluator_options or None)
+        except EnvConfigError as e:
+            raise ConfigError(f"`env`: {e}") from e
 
 
 @dataclass(frozen=True)
@@ -270,16 +316,21 @@ class TrainConfig:
 
     def state_keys(self) -> dict[str, Any]:
         """The flattened fields a learner checkpoint depends on (env, policy, learner; the runtime may change)."""
-        return _flatten({"env": dataclasses.asdict(self.env), "policy": dataclasses.asdict(self.policy),
+        env = {k: v for k, v in dataclasses.asdict(self.env).items() if k not in RUNTIME_ENV_KEYS}
+        return _flatten({"env": env, "policy": dataclasses.asdict(self.policy),
                          "learner": dataclasses.asdict(self.learner)})
 
 
 def load_config(path: str | Path | None = None, overrides: list[str] | tuple[str, ...] = ()) -> TrainConfig:
     """A `TrainConfig` from an optional YAML file and `key.sub=value` overrides (values parsed as YAML).
 
+    YAML is read with `yaml.safe_load` (no `!!python/...` tags), and the loaded tree is bounded before it is
+    used: more than `MAX_CONFIG_VALUES` values once aliases are expanded (an alias bomb, a recursive anchor) or
+    deeper than `MAX_CONFIG_DEPTH` is refused.
+
     Raises:
         ConfigError: unknown keys (with the closest name), bad types or values (naming the dotted key), an unreadable
-            file.
+            or non-UTF-8 file, YAML that does not parse (or is too large or deep, as above); never another error.
 
     >>> load_config(overrides=["learner.algorithm=digirl", "runtime.workers=2"]).runtime.workers
     2
@@ -287,8 +338,8 @@ def load_config(path: str | Path | None = None, overrides: list[str] | tuple[str
     data: dict[str, Any] = {}
     if path is not None:
         try:
-            data = yaml.safe_load(Path(path).read_text()) or {}
-        except (OSError, yaml.YAMLError) as e:
+            data = _safe_load(Path(path).read_text()) or {}
+        except (OSError, UnicodeDecodeError, *_YAML_ERRORS) as e:
             raise ConfigError(f"cannot read config file {path}: {e}") from e
         if not isinstance(data, dict):
             raise ConfigError(f"config file {path} must hold a mapping, got {type(data).__name__}")
@@ -304,9 +355,61 @@ def load_config(path: str | Path | None = None, overrides: list[str] | tuple[str
                 raise ConfigError(f"override {item!r}: `{part}` is not a section")
         try:
             node[parts[-1]] = _parse_value(raw)
-        except yaml.YAMLError as e:
+        except _YAML_ERRORS as e:
             raise ConfigError(f"override {item!r}: the value is not valid YAML: {e}") from e
+    _check_size(data)
     return _build(TrainConfig, data, "")
+
+
+MAX_CONFIG_VALUES = 10_000
+"""Most values (mappings, lists and scalars, aliases expanded) a config may hold; a `TrainConfig` has about 70."""
+MAX_CONFIG_DEPTH = 32
+"""Deepest nesting a config may have; a `TrainConfig` is 3-4 deep."""
+
+# PyYAML's safe loader raises more than YAMLError on hostile text (issue 20): ValueError for a 5,000-digit int or the
+# date 2001-13-01, AttributeError for `!!timestamp x`, RecursionError for 10,000 nested brackets.
+_YAML_ERRORS = (yaml.YAMLError, ValueError, TypeError, AttributeError, OverflowError, RecursionError)
+
+
+# A quoted scalar, a comment, or a flow bracket; quoted text and comments are skipped when counting nesting.
+_FLOW_TOKENS = re.compile(r"""'(?:[^']|'')*'|"(?:[^"\\]|\\.)*"|(?:^|(?<=\s))#[^\n]*|[\[\]{}]""", re.M)
+
+
+def _safe_load(text: str) -> Any:
+    """`yaml.safe_load`, refusing flow collections nested deeper than `MAX_CONFIG_DEPTH` before PyYAML sees them.
+
+    PyYAML's scanner spends O(depth) per token on such nesting (1.3 s for 2,000 `[`, issue 20) before its parser
+    recurses into RecursionError; counting the brackets outside quotes and comments first is linear and fast.
+    """
+    depth = 0
+    for match in _FLOW_TOKENS.finditer(text):
+        token = match.group()
+        if token in ("[", "{"):
+            depth += 1
+            if depth > MAX_CONFIG_DEPTH:
+                raise ConfigError(f"YAML nests `[`/`{{` deeper than {MAX_CONFIG_DEPTH}; a config is 3-4 levels deep")
+        elif token in ("]", "}"):
+            depth = max(0, depth - 1)
+    return yaml.safe_load(text)
+
+
+def _check_size(data: Any) -> None:
+    """Raise `ConfigError` when `data` expands past `MAX_CONFIG_VALUES` or nests past `MAX_CONFIG_DEPTH`.
+
+    Aliases are shared references after `safe_load`, so a billion-laughs document loads in microseconds; the cost
+    comes later, when a message's repr() or `dataclasses.asdict` expands it (issue 20: 113 s to format one error).
+    The walk is iterative and stops at the limit, so it costs at most `MAX_CONFIG_VALUES` steps.
+    """
+    count, stack = 0, [(data, 1)]
+    while stack:
+        node, depth = stack.pop()
+        count += 1
+        if count > MAX_CONFIG_VALUES or depth > MAX_CONFIG_DEPTH:
+            raise ConfigError(f"the config holds more than {MAX_CONFIG_VALUES} values or nests deeper than "
+                              f"{MAX_CONFIG_DEPTH} once YAML aliases are expanded (an alias bomb or a recursive "
+                              "anchor?); write the values out")
+        children = node.values() if isinstance(node, dict) else node if isinstance(node, list | tuple | set) else ()
+        stack.extend((child, depth + 1) for child in children)
 
 
 _SECTIONS = {"EnvSection": EnvSection, "PolicySection": PolicySection, "LearnerSection": LearnerSection,
@@ -363,7 +466,7 @@ def _parse_value(raw: str) -> Any:
     >>> _parse_value("3e-4"), _parse_value("true"), _parse_value("{a: 1}")
     (0.0003, True, {'a': 1})
     """
-    value = yaml.safe_load(raw)
+    value = _safe_load(raw)
     if isinstance(value, str) and _EXPONENT_FLOAT.fullmatch(value.strip()):
         return float(value)
     return value

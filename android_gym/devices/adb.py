@@ -286,6 +286,10 @@ class AdbDevice(Device):
 
         The sim's full state, or on real devices `foreground`, `activity`, the `system` settings under the sim's
         key names, and `alarms` when `state_alarms`.
+
+        Raises:
+            DeviceProtocolError: the reply cannot be understood (the sim's state is not a JSON object, a real
+                device printed the wrong number of sections).
         """
         return self._cached("state", "state query", self._query_state)
 
@@ -293,7 +297,7 @@ class AdbDevice(Device):
         if self.is_simulated:
             try:
                 state = json.loads(self._shell("cmd android_gym state").text)
-            except json.JSONDecodeError as e:
+            except (json.JSONDecodeError, RecursionError) as e:  # RecursionError: 100,000-deep nesting (issue 20)
                 raise DeviceProtocolError(f"the sim's state on {self.serial} is not JSON ({e})") from e
             if not isinstance(state, dict):
                 raise DeviceProtocolError(f"the sim's state on {self.serial} is not an object")

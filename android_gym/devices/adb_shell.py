@@ -121,19 +121,23 @@ def adb_keyboard_command(text: str) -> str:
 
 
 # -- parsers of real outputs -------------------------------------------------------------------------------------------
-_SIZE = re.compile(r"(Physical|Override) size:\s*(\d+)x(\d+)")
+# ASCII digits, at most 6 (issue 20): int() of a 5,000-digit run raised ValueError, and `\d` matched other scripts.
+_SIZE = re.compile(r"(Physical|Override) size:\s*([0-9]{1,6})x([0-9]{1,6})(?![0-9])")
 
 
 def parse_wm_size(text: str) -> tuple[int, int]:
     r"""Screen (width, height) in pixels from `wm size`; an override size wins (it is what input and screenshots use).
 
+    Both numbers are positive: a size with a zero (or more than 6 digits) is garbage and ignored, since the
+    observation encoder divides by it.
+
     >>> parse_wm_size("Physical size: 1080x1920\nOverride size: 480x1024")
     (480, 1024)
 
     Raises:
-        DeviceProtocolError: no size in the output.
+        DeviceProtocolError: no positive size in the output.
     """
-    sizes = {kind: (int(w), int(h)) for kind, w, h in _SIZE.findall(text)}
+    sizes = {kind: (int(w), int(h)) for kind, w, h in _SIZE.findall(text) if int(w) > 0 and int(h) > 0}
     size = sizes.get("Override") or sizes.get("Physical")
     if size is None:
         raise DeviceProtocolError(f"`wm size` printed no size: {text[:120]!r}")
@@ -170,12 +174,15 @@ def parse_getprop(text: str) -> dict[str, str]:
     return dict(_PROP.findall(text))
 
 
-_ALARM = re.compile(r"^\s*(RTC_WAKEUP|RTC|ELAPSED_WAKEUP|ELAPSED) #\d+: Alarm\{\S+ type (\d+) when (\d+) ([\w.]+)\}",
-                    re.M)
+# `when` in ASCII digits, at most 20 (a uint64 of ms; issue 20: int() of a 5,000-digit run raised ValueError).
+_ALARM = re.compile(r"^\s*(RTC_WAKEUP|RTC|ELAPSED_WAKEUP|ELAPSED) #\d+: Alarm\{\S+ type (\d+) when ([0-9]{1,20}) "
+                    r"([\w.]+)\}", re.M)
 
 
 def parse_alarms(text: str) -> list[dict[str, object]]:
     r"""Pending alarms from `dumpsys alarm`: type, package, `when` (ms; wall clock for RTC types) and tag.
+
+    Never raises: lines that are not alarms (a `when` of more than 20 digits included) are skipped.
 
     >>> parse_alarms("    RTC_WAKEUP #0: Alarm{bc6 type 0 when 1609719708402 com.x}\n      tag=*walarm*:com.x/.R")
     [{'type': 'RTC_WAKEUP', 'package': 'com.x', 'when_ms': 1609719708402, 'tag': '*walarm*:com.x/.R'}]
@@ -229,17 +236,30 @@ def decode_raw_screencap(data: bytes) -> np.ndarray:
                               f"got {len(data)} bytes in all (truncated or garbage)")
 
 
+_MAX_PNG_PIXELS = 1 << 26  # 8192 x 8192, 8x a 4K screen; below PIL's decompression-bomb warning (89 M pixels)
+
+
 def decode_png(data: bytes, serial: str = "the device") -> np.ndarray:
     """Decode `screencap -p` output into uint8 RGB (H, W, 3).
 
+    Only PNG is read (PIL would also open GIF, BMP, TIFF, ... and each plugin fails its own way), and a header
+    declaring more than 16384 pixels a side or `_MAX_PNG_PIXELS` in all is refused before any pixel is decoded
+    (issue 20: a 60-byte PNG declaring 20000x20000 raised PIL's DecompressionBombError, and one declaring 11000x11000
+    made PIL allocate 360 MB).
+
     Raises:
-        DeviceProtocolError: not a PNG, or a truncated one (adbutils would give a black image or a bare OSError).
+        DeviceProtocolError: not a PNG, a truncated or corrupt one (adbutils would give a black image or a bare
+            OSError), or an oversized one.
     """
     try:
-        with Image.open(io.BytesIO(data)) as im:
+        with Image.open(io.BytesIO(data), formats=["PNG"]) as im:
+            if not (0 < im.width <= 16384 and 0 < im.height <= 16384 and im.width * im.height <= _MAX_PNG_PIXELS):
+                raise DeviceProtocolError(f"`screencap -p` on {serial} returned a PNG of {im.width}x{im.height} "
+                                          f"pixels; more than 16384 a side or {_MAX_PNG_PIXELS} in all is garbage")
             im.load()
             return np.asarray(im.convert("RGB"))
-    except (UnidentifiedImageError, OSError, SyntaxError, ValueError) as e:
+    # EOFError: PIL's PNG plugin ends a truncated APNG frame sequence with it.
+    except (UnidentifiedImageError, OSError, SyntaxError, ValueError, EOFError, Image.DecompressionBombError) as e:
         raise DeviceProtocolError(f"`screencap -p` on {serial} returned {len(data)} bytes that are not a complete "
                                   f"PNG ({e})") from e
 
@@ -317,6 +337,8 @@ def parse_state(text: str, with_alarms: bool = False) -> dict[str, object]:
         {"foreground": package or None, "activity": "package/activity" or None, "system": {key: value or None},
         and "alarms" (a `parse_alarms` list) when asked}.
 
+    A setting whose value cannot be decoded (garbage, a number too large for a float) reads as None.
+
     Raises:
         DeviceProtocolError: the output does not have one section per query.
     """
@@ -330,7 +352,7 @@ def parse_state(text: str, with_alarms: bool = False) -> dict[str, object]:
         value = parse_settings_value(raw)
         try:
             system[setting.key] = None if value is None else setting.decode(value)
-        except ValueError:
+        except (ValueError, OverflowError):  # garbage; OverflowError: a 400-digit brightness (issue 20)
             system[setting.key] = None
     state: dict[str, object] = {"foreground": focus[0] if focus else None,
                                 "activity": "/".join(focus) if focus else None, "system": system}

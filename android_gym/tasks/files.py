@@ -88,7 +88,7 @@ def lookup(state: Any, path: str) -> Any:
         elif isinstance(value, Sequence) and not isinstance(value, str) and key.lstrip("-").isdigit():
             try:
                 value = value[int(key)]
-            except IndexError as e:
+            except (IndexError, ValueError) as e:  # ValueError: "²" is a digit int() refuses, or 5,000 digits
                 raise KeyError(key) from e
         else:
             raise KeyError(key)
@@ -96,7 +96,11 @@ def lookup(state: Any, path: str) -> Any:
 
 
 def evaluate_check(spec: Mapping[str, Any], state: Mapping[str, Any]) -> bool:
-    """Whether `state` satisfies a check spec (see the module docstring); a missing path is False."""
+    """Whether `state` satisfies a check spec (see the module docstring).
+
+    A missing path is False, and so is a `contains` whose operand cannot be inside the value (a number in a string,
+    a list as a dict key), which raised TypeError inside `env.step()` before (issue 20).
+    """
     if "all" in spec:
         return all(evaluate_check(s, state) for s in spec["all"])
     if "any" in spec:
@@ -108,7 +112,10 @@ def evaluate_check(spec: Mapping[str, Any], state: Mapping[str, Any]) -> bool:
     if "equals" in spec:
         return bool(value == spec["equals"])
     if "contains" in spec:
-        return isinstance(value, str | list | tuple | dict) and spec["contains"] in value
+        try:
+            return isinstance(value, str | list | tuple | dict) and spec["contains"] in value
+        except TypeError:
+            return False
     return value in spec["in"]
 
 
@@ -137,6 +144,8 @@ def _parse_line(line: str, where: str, is_jsonl: bool) -> dict[str, Any]:
         entry = json.loads(line)
     except json.JSONDecodeError as e:
         raise ConfigError(f"{where}: not valid JSON ({e.msg} at column {e.colno})") from e
+    except RecursionError as e:  # issue 20: a line nested 100,000 deep
+        raise ConfigError(f"{where}: JSON nested too deeply to read; a task line is a flat object") from e
     if not isinstance(entry, dict):
         raise ConfigError(f"{where}: each line must be a JSON object, got {type(entry).__name__}")
     unknown = set(entry) - FIELDS
@@ -144,7 +153,7 @@ def _parse_line(line: str, where: str, is_jsonl: bool) -> dict[str, Any]:
         raise ConfigError(f"{where}: unknown fields {sorted(unknown)}; known: {sorted(FIELDS)}")
     if not isinstance(entry.get("goal"), str) or not entry["goal"].strip():
         raise ConfigError(f"{where}: `goal` must be a non-empty string")
-    if "max_steps" in entry and (not isinstance(entry["max_steps"], int) or entry["max_steps"] < 1):
+    if "max_steps" in entry and (type(entry["max_steps"]) is not int or entry["max_steps"] < 1):  # bool is no int
         raise ConfigError(f"{where}: `max_steps` must be a positive int, got {entry['max_steps']!r}")
     if "split" in entry and entry["split"] not in SPLITS:
         raise ConfigError(f"{where}: `split` must be one of {SPLITS}, got {entry['split']!r}")
@@ -163,13 +172,19 @@ def load_task_file(path: str | Path, suite: str | None = None) -> tuple[FileTask
         One template per distinct `max_steps` (the Task contract reads the budget from the template).
 
     Raises:
-        ConfigError: unreadable file, bad line (the message names file and line), or no tasks.
+        ConfigError: unreadable or non-UTF-8 file, bad line (the message names file and line; a JSON line nested
+            too deeply to parse is one), or no tasks.
     """
     p = Path(path)
     try:
-        lines = p.read_text(encoding="utf-8").splitlines()
+        # Lines end at \n only (read_text has already turned \r\n and \r into \n): splitlines() also split inside
+        # JSON strings at U+2028, U+0085 and other characters that JSON allows raw (issue 20).
+        lines = p.read_text(encoding="utf-8").split("\n")
     except OSError as e:
         raise ConfigError(f"`task_file` {str(p)!r} cannot be read: {e}") from e
+    except UnicodeDecodeError as e:  # issue 20: a binary or Latin-1 file raised UnicodeDecodeError
+        raise ConfigError(f"`task_file` {str(p)!r} is not UTF-8 text ({e.reason} at byte {e.start}); save it as "
+                          "UTF-8") from e
     suite = suite or f"file:{p.stem}"
     content = [(i + 1, ln.strip()) for i, ln in enumerate(lines) if ln.strip() and not ln.lstrip().startswith("#")]
     is_jsonl = p.suffix in (".jsonl", ".json") or bool(content and content[0][1].startswith("{"))

@@ -89,12 +89,15 @@ def worker_main(index: int, env_fn: EnvFactory, conn: Connection) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         env = env_fn()
-        conn.send(Ready(os.getpid(), env.observation_space, env.action_space, dict(env.metadata),
-                        getattr(env, "render_mode", None)))
     except Exception as e:  # noqa: BLE001
-        conn.send(_failed("factory", e))
+        try:
+            conn.send(_failed("factory", e))
+        except (OSError, EOFError):  # the parent died while the env was being built (issue 20: no traceback)
+            pass
         return
     try:
+        conn.send(Ready(os.getpid(), env.observation_space, env.action_space, dict(env.metadata),
+                        getattr(env, "render_mode", None)))
         while True:
             try:
                 command = conn.recv()

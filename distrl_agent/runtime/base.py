@@ -78,13 +78,15 @@ class WorkerBook:
     """
 
     SUMMED = ("episodes", "steps", "successes", "faulty_episodes", "dropped_trajectories", "adopted",
-              "latency_s_sum")
+              "latency_s_sum", "unknown_verdicts", "unknown_verdict_rewards", "reset_failures")
+    MAXED = ("step_s_max", "judge_s_max")
 
     def __init__(self, num_workers: int, max_restarts: int, envs_per_worker: int) -> None:
         self.max_restarts, self.envs_per_worker = max_restarts, envs_per_worker
         self.current: list[dict[str, float]] = [{} for _ in range(num_workers)]
         self.retired = dict.fromkeys(self.SUMMED, 0.0)
         self.latency_s_max = 0.0
+        self.maxima = dict.fromkeys(self.MAXED, 0.0)
         self.restarts = [0] * num_workers
         self.discarded_partial = 0
         self.last_error: list[str] = [""] * num_workers
@@ -94,6 +96,8 @@ class WorkerBook:
         if stats:
             self.current[index] = stats
             self.latency_s_max = max(self.latency_s_max, float(stats.get("latency_s_max", 0.0)))
+            for key in self.MAXED:
+                self.maxima[key] = max(self.maxima[key], float(stats.get(key, 0.0)))
 
     def retire(self, index: int, in_progress: int) -> None:
         """Worker `index` died: keep its counters, count the restart and its `in_progress` episodes as discarded.
@@ -134,4 +138,8 @@ class WorkerBook:
             "runtime/weights_adopted": adopted,
             "runtime/broadcast_latency_ms_mean": 1000 * sums["latency_s_sum"] / adopted if adopted else 0.0,
             "runtime/broadcast_latency_ms_max": 1000 * self.latency_s_max,
+            "runtime/unknown_verdicts": sums["unknown_verdicts"],
+            "runtime/unknown_verdict_rewards": sums["unknown_verdict_rewards"],
+            "runtime/reset_failures": sums["reset_failures"],
+            "runtime/step_s_max": self.maxima["step_s_max"], "runtime/judge_s_max": self.maxima["judge_s_max"],
         }

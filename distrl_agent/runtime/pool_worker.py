@@ -15,6 +15,7 @@ running episode's step before the next batched action. Each step then costs the 
 from __future__ import annotations
 
 import functools
+import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -38,24 +39,28 @@ class PoolWorker(Worker):
 
     def __init__(self, worker_id: int, env: EnvSection, envs: int, split: str = "train", seed: int = 0,
                  deterministic: bool = False, policy_config: PolicyConfig | None = None,
-                 pool_config: PoolConfig | None = None, lockstep: bool = False) -> None:
-        super().__init__(worker_id, env, envs, split, seed, deterministic, policy_config)
+                 pool_config: PoolConfig | None = None, lockstep: bool = False,
+                 first_env_index: int | None = None) -> None:
+        super().__init__(worker_id, env, envs, split, seed, deterministic, policy_config, first_env_index)
         self.pool_config = pool_config or PoolConfig()
         self.lockstep = lockstep
         self._pool: AsyncEnvPool | None = None
         self._info: list[dict[str, Any]] = []
         self._sent: list[Action | None] = []  # the action in flight per slot (what its next observation follows)
+        self._sent_at: list[float] = []  # when it was sent (time.monotonic), for the slowest-step figure
         self._ready: set[int] = set()  # slots with an observation waiting for an action
         self._accepting = True  # run_episodes: whether finished slots may start another episode
 
     def start(self) -> None:
         """Start one process per environment and reset them all."""
-        factory = functools.partial(make_env, self.env_config, self.split)
-        self._pool = AsyncEnvPool([factory] * self.num_envs, self.pool_config)
+        factories = [functools.partial(make_env, self.env_config, self.split, self.first_env_index + i)
+                     for i in range(self.num_envs)]
+        self._pool = AsyncEnvPool(factories, self.pool_config)
         self._obs = [None] * self.num_envs
         self._episodes = [None] * self.num_envs
         self._info = [{} for _ in range(self.num_envs)]
         self._sent = [None] * self.num_envs
+        self._sent_at = [0.0] * self.num_envs
         first = self._pool.reset(seeds=[self._seed_for_next() for _ in range(self.num_envs)])
         for k, i in enumerate(first.env_ids.tolist()):
             self._arrive(i, first.obs[k], first.infos[k])
@@ -148,6 +153,7 @@ class PoolWorker(Worker):
             ep = self._episodes[i]
             self._record_choice(ep, observations[row], actions, log_mu, row)
             self._sent[i] = env_actions[row]
+            self._sent_at[i] = time.monotonic()
             self._ready.discard(i)
         self._pool.send(env_actions, slots)
 
@@ -164,9 +170,9 @@ class PoolWorker(Worker):
                 continue
             ep = self._episodes[i]
             reward = float(result.rewards[k])
+            self._note_step(reward, info, time.monotonic() - self._sent_at[i])  # send to result: a bound
             ep.rewards.append(reward)
             ep.penalty.append(float(info.get("penalty", 0.0)))
-            self.stats["steps"] += 1
             obs = self._obs[i] = self.policy.observe(result.obs[k], self._sent[i])
             if result.terminations[k] or result.truncations[k]:
                 self.stats["episodes"] += 1
@@ -185,12 +191,13 @@ class PoolWorker(Worker):
 
 def make_worker(worker_id: int, env: EnvSection, envs: int, split: str = "train", seed: int = 0,
                 deterministic: bool = False, policy_config: PolicyConfig | None = None,
-                lockstep: bool = False) -> Worker:
+                lockstep: bool = False, first_env_index: int | None = None) -> Worker:
     """A `PoolWorker` when `env.env_processes` says so (default: whenever env latency is on), else a `Worker`.
 
     `lockstep` makes a `PoolWorker`'s rounds lock-step; the in-process `Worker` steps its environments one after
     another in one batch per step, which is lock-step already.
     """
     if env.uses_processes:
-        return PoolWorker(worker_id, env, envs, split, seed, deterministic, policy_config, lockstep=lockstep)
-    return Worker(worker_id, env, envs, split, seed, deterministic, policy_config)
+        return PoolWorker(worker_id, env, envs, split, seed, deterministic, policy_config, lockstep=lockstep,
+                          first_env_index=first_env_index)
+    return Worker(worker_id, env, envs, split, seed, deterministic, policy_config, first_env_index)

@@ -17,6 +17,10 @@ land on hosts started with `ray start --resources='{"emulator": 4}'`); the learn
 the driver's node, so its checkpoints land in the driver's run directory. A crashed worker actor is restarted by Ray
 (`max_restarts`); the driver sees its call fail, counts the restart and the discarded in-progress episodes, and
 re-sends the newest weights.
+
+Closed by default (issue 20): a Ray cluster runs code for anyone who can reach it, and its processes listen on every
+interface, so `connect` starts or joins clusters only with Ray's token authentication (RAY_AUTH_MODE=token; the
+checks are in runtime/ray_auth.py).
 """
 
 from __future__ import annotations
@@ -33,6 +37,7 @@ from distrl_agent.errors import ClusterError, WorkerError
 from distrl_agent.runtime.base import Delivery, WorkerBook
 from distrl_agent.runtime.local import default_workers
 from distrl_agent.runtime.ray_actors import RayLearner, RayWorker, import_ray
+from distrl_agent.runtime.ray_auth import check_cluster_auth, require_token_mode, token_header
 
 __all__ = ["RayLearner", "RayRuntime", "RayWorker", "import_ray", "resolve_address"]
 
@@ -63,6 +68,7 @@ def resolve_address(address: str, timeout_s: float) -> str:
                            f"(`runtime.connect_timeout_s`): {e}. Is `ray start --head` running there?") from e
     return resolved
 
+
 class RayRuntime:
     """Worker actors on a Ray cluster (implements `runtime.base.Runtime`), plus the learner actor (`connect`).
 
@@ -70,7 +76,7 @@ class RayRuntime:
         config: the run; reads the `runtime` and `env` sections.
 
     Raises (from `connect`, `poll`, `run_round`):
-        ClusterError: Ray is missing, or the cluster address does not answer.
+        ClusterError: Ray is missing or too old, token authentication is off or fails, or the address does not answer.
         WorkerError: a worker died more than `runtime.max_worker_restarts` times.
     """
 
@@ -92,29 +98,50 @@ class RayRuntime:
         return sum(self.book.restarts)
 
     def connect(self) -> None:
-        """Join the cluster at `runtime.address` (or start a private one); a no-op if Ray is already initialised.
+        """Join the cluster at `runtime.address` (or start a private one), with token authentication.
+
+        A no-op if already connected; if Ray is already initialised in this process, that session is used (and must
+        run with token authentication).
 
         Raises:
-            ClusterError: Ray is missing, or the address does not answer within `runtime.connect_timeout_s`.
+            ClusterError: Ray is missing or < 2.52; RAY_AUTH_MODE is not "token" (unset is fine for a private cluster);
+                no token to join with; within `runtime.connect_timeout_s` the address does not answer, refuses the
+                token or answers without one; or Ray runs without token authentication after all.
         """
         ray = import_ray()
+        from ray._private.authentication.authentication_utils import is_token_auth_enabled
+
         rt = self.config.runtime
         if self._connected:
             return
+        deadline = time.monotonic() + rt.connect_timeout_s
         address = resolve_address(rt.address, rt.connect_timeout_s) if rt.address else None
-        self._connected = True
         if not ray.is_initialized():
+            require_token_mode(ray, address)
             self._owns_cluster = True
             if address is None:
-                needed = self.num_workers * rt.worker_cpus
-                if needed > (os.cpu_count() or 1):
-                    log.warning("%d workers x %s CPUs on %d cores: the private cluster oversubscribes them",
-                                self.num_workers, rt.worker_cpus, os.cpu_count())
-                resources = {k: v * self.num_workers for k, v in rt.worker_resources.items()}
-                ray.init(num_cpus=max(os.cpu_count() or 1, int(needed + 0.999)), resources=resources or None,
-                         include_dashboard=False, object_store_memory=256 << 20, log_to_driver=False)
+                self._start_private(ray)
             else:
-                self._init_with_timeout(ray, address, rt.connect_timeout_s)
+                check_cluster_auth(address, deadline - time.monotonic(), token_header(address))
+                self._init_with_timeout(ray, address, deadline, rt.connect_timeout_s)
+        if not is_token_auth_enabled():
+            if self._owns_cluster:
+                ray.shutdown()
+            raise ClusterError("this process runs Ray without token authentication (RAY_AUTH_MODE is "
+                               f"{os.environ.get('RAY_AUTH_MODE')!r}); start Python with RAY_AUTH_MODE=token, and "
+                               "call ray.init() after setting it (Ray reads it at `import ray` and at ray.init)")
+        self._connected = True
+
+    def _start_private(self, ray: Any) -> None:
+        rt = self.config.runtime
+        needed = self.num_workers * rt.worker_cpus
+        if needed > (os.cpu_count() or 1):
+            log.warning("%d workers x %s CPUs on %d cores: the private cluster oversubscribes them",
+                        self.num_workers, rt.worker_cpus, os.cpu_count())
+        resources = {k: v * self.num_workers for k, v in rt.worker_resources.items()}
+        # "local": a new cluster even where RAY_ADDRESS or a `ray start` on this machine would make ray.init join one
+        ray.init(address="local", num_cpus=max(os.cpu_count() or 1, int(needed + 0.999)), resources=resources or None,
+                 include_dashboard=False, object_store_memory=256 << 20, log_to_driver=False)
 
     def make_learner(self, learner_cls: type) -> RayLearner:
         """Create the learner actor (no CPU reserved) on the driver's node; returns its proxy."""
@@ -127,7 +154,7 @@ class RayRuntime:
         return RayLearner(self.learner_actor)
 
     @staticmethod
-    def _init_with_timeout(ray: Any, address: str, timeout_s: float) -> None:
+    def _init_with_timeout(ray: Any, address: str, deadline: float, timeout_s: float) -> None:
         failure: list[BaseException] = []
 
         def join() -> None:
@@ -138,7 +165,7 @@ class RayRuntime:
 
         thread = threading.Thread(target=join, daemon=True)
         thread.start()
-        thread.join(timeout_s)
+        thread.join(max(deadline - time.monotonic(), 0.0))
         if thread.is_alive():
             raise ClusterError(f"`runtime.address` {address!r} accepted a connection but Ray did not join it within "
                                f"{timeout_s} s (`runtime.connect_timeout_s`); is it a Ray head node of this version?")

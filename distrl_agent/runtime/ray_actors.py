@@ -6,6 +6,7 @@ See `runtime/ray.py` for the dataflow. Ray is imported lazily (`import_ray`), so
 from __future__ import annotations
 
 import os
+import re
 import threading
 import traceback
 from typing import Any
@@ -13,19 +14,35 @@ from typing import Any
 from distrl_agent.config import TrainConfig
 from distrl_agent.errors import ClusterError, WorkerError
 
+MIN_RAY_VERSION = (2, 52)  # the first Ray with token authentication (RAY_AUTH_MODE=token); issue 20
+
 
 def import_ray() -> Any:
-    """The `ray` module.
+    """The `ray` module, of a version that has token authentication (>= 2.52).
 
     Raises:
-        ClusterError: Ray is not installed (the message names the extra to install).
+        ClusterError: Ray is not installed (the message names the extra to install), or it is older than 2.52.
     """
     try:
         import ray
     except ImportError as e:
         raise ClusterError('the Ray runtime needs Ray: pip install ".[ray]" (the `ray` extra of distrl), or use '
                            "runtime.runtime=local") from e
+    if ray_version(ray.__version__) < MIN_RAY_VERSION:
+        wanted = ".".join(map(str, MIN_RAY_VERSION))
+        raise ClusterError(f"the Ray runtime needs Ray >= {wanted} (token authentication, RAY_AUTH_MODE=token); "
+                           f'found ray {ray.__version__}: pip install -U "ray>={wanted}"')
     return ray
+
+
+def ray_version(version: str) -> tuple[int, int]:
+    """(major, minor) of a Ray version string; (0, 0) when it does not start with two numbers, which fails checks.
+
+    >>> ray_version("2.60.0"), ray_version("3.0.0.dev0"), ray_version("nightly")
+    ((2, 60), (3, 0), (0, 0))
+    """
+    match = re.match(r"(\d+)\.(\d+)", version)
+    return (int(match[1]), int(match[2])) if match else (0, 0)
 
 
 class RayWorker:

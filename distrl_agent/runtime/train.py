@@ -36,7 +36,9 @@ WAIT_S = 0.5  # the longest the learner blocks on collection while it has nothin
 METRICS_EVERY_S = 1.0  # one metrics.jsonl record per this many seconds
 _ADDITIVE = ("runtime/env_steps", "runtime/episodes", "runtime/successes", "runtime/faulty_episodes",
              "runtime/dropped_trajectories", "runtime/worker_restarts", "runtime/discarded_partial_episodes",
-             "runtime/weights_adopted")
+             "runtime/weights_adopted", "runtime/unknown_verdicts", "runtime/unknown_verdict_rewards",
+             "runtime/reset_failures")
+_MAXED = ("runtime/broadcast_latency_ms_max", "runtime/step_s_max", "runtime/judge_s_max")
 
 
 def make_runtime(config: TrainConfig, with_learner: bool = True) -> tuple[Runtime, Any]:
@@ -99,8 +101,8 @@ def combine_totals(before: dict[str, float], now: dict[str, float]) -> dict[str,
     latency_sum = (before.get("runtime/broadcast_latency_ms_mean", 0.0) * before.get("runtime/weights_adopted", 0.0)
                    + now.get("runtime/broadcast_latency_ms_mean", 0.0) * now.get("runtime/weights_adopted", 0.0))
     out["runtime/broadcast_latency_ms_mean"] = latency_sum / adopted if adopted else 0.0
-    out["runtime/broadcast_latency_ms_max"] = max(before.get("runtime/broadcast_latency_ms_max", 0.0),
-                                                  now.get("runtime/broadcast_latency_ms_max", 0.0))
+    for key in _MAXED:
+        out[key] = max(before.get(key, 0.0), now.get(key, 0.0))
     return out
 
 

@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
-import gymnasium as gym
 import numpy as np
 import torch
 
 import android_gym  # noqa: F401  (registers the env ids)
+from android_gym.errors import DeviceError
 from distrl_agent.config import EnvSection
 from distrl_agent.policies import Policy
-from distrl_agent.runtime.worker import action_row
+from distrl_agent.runtime.worker import action_row, make_env
 
 
 def collect_demonstrations(env: EnvSection, episodes: int, noise: float, policy: Policy,
@@ -23,12 +24,14 @@ def collect_demonstrations(env: EnvSection, episodes: int, noise: float, policy:
     `policy.observe` makes of the env's; expert actions the policy cannot express are executed and not kept.
     """
     rng = np.random.default_rng(seed)
-    e = gym.make(env.env_id, split="train", screenshot_width=env.screenshot_width, max_elements=env.max_elements,
-                 perturbations=env.perturbations)
+    e = make_env(dataclasses.replace(env, latency="off"), "train", index=0)  # before any worker holds phone 0
     data = []
     gen = torch.Generator().manual_seed(seed)
     for episode in range(episodes):
-        obs, info = e.reset(seed=10_000_000 + seed * 100_000 + episode)
+        try:
+            obs, info = e.reset(seed=10_000_000 + seed * 100_000 + episode)
+        except DeviceError:  # a phone that fails a reset twice over: skip this demonstration, try the next one
+            continue
         obs = policy.observe(obs, None)
         done = False
         while not done:

@@ -9,6 +9,7 @@ same shell in a process or an actor.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -18,15 +19,19 @@ import numpy as np
 import torch
 
 import android_gym  # noqa: F401  (registers the env ids)
+from android_gym.errors import DeviceError
 from distrl_agent.config import EnvSection
 from distrl_agent.policies import PolicyConfig, SmallPolicyConfig, build_policy
 from distrl_agent.types import Trajectory
 
+RESET_ATTEMPTS = 5
+"""Resets of one slot in a row that may fail on a device fault (each already restarts the device) before the worker
+gives up: a phone that cannot be reset five times over is down, and the runtime's restart is the next remedy."""
 
-def make_env(env: EnvSection, split: str) -> gym.Env:
-    """One environment as the workers run it (screenshots only if `env.screenshot_width` asks for them)."""
-    return gym.make(env.env_id, split=split, screenshot_width=env.screenshot_width, max_elements=env.max_elements,
-                    perturbations=env.perturbations, latency=env.latency, latency_time_scale=env.latency_time_scale)
+
+def make_env(env: EnvSection, split: str, index: int = 0) -> gym.Env:
+    """Env number `index` as the workers run it (its phone is `env.device_for(index)`; see `EnvSection.device`)."""
+    return gym.make(env.env_id, split=split, **env.make_kwargs(index))
 
 
 def action_row(actions: Mapping[str, torch.Tensor], row: int) -> dict[str, np.ndarray]:
@@ -59,20 +64,29 @@ class Worker:
         seed: seeds env resets and action sampling.
         deterministic: act greedily (evaluation).
         policy_config: the policy's kind and shape (must match the learner's; default: the small policy).
+        first_env_index: the number of its first env (`EnvSection.device_for`); default `worker_id * envs`, so the
+            workers of a run drive disjoint phones (evaluation workers pass the number after the last worker's).
 
     Attributes:
-        stats: counters `episodes`, `steps`, `successes`, `faulty_episodes` (faulted episodes are not shipped).
+        stats: counters `episodes`, `steps`, `successes`, `faulty_episodes` (faulted episodes are not shipped),
+            `unknown_verdicts` (steps the judge could not tell, device faults aside), `unknown_verdict_rewards`
+            (rewarded steps whose verdict was unknown: must stay 0), `reset_failures` (env resets that raised a
+            device fault and were retried), and the slowest `step_s_max` env step and `judge_s_max` judge call
+            in seconds.
         version: the policy version of the weights held (0 before any `set_weights`).
     """
 
     def __init__(self, worker_id: int, env: EnvSection, envs: int, split: str = "train", seed: int = 0,
-                 deterministic: bool = False, policy_config: PolicyConfig | None = None) -> None:
+                 deterministic: bool = False, policy_config: PolicyConfig | None = None,
+                 first_env_index: int | None = None) -> None:
         self.worker_id, self.env_config, self.num_envs, self.split = worker_id, env, envs, split
+        self.first_env_index = max(0, worker_id) * envs if first_env_index is None else first_env_index
         self.seed, self.deterministic = seed, deterministic
         self.policy = build_policy(policy_config or SmallPolicyConfig())
         self.policy.eval()
         self.version = 0
-        self.stats = {"episodes": 0, "steps": 0, "successes": 0, "faulty_episodes": 0}
+        self.stats = {"episodes": 0, "steps": 0, "successes": 0, "faulty_episodes": 0, "unknown_verdicts": 0,
+                      "unknown_verdict_rewards": 0, "step_s_max": 0.0, "judge_s_max": 0.0, "reset_failures": 0}
         self._envs: list[gym.Env] = []
         self._obs: list[dict[str, Any] | None] = []
         self._episodes: list[_Episode | None] = []  # None: the slot is idle
@@ -89,8 +103,8 @@ class Worker:
 
     def start(self) -> None:
         """Make the environments and start an episode on each."""
-        for _ in range(self.num_envs):
-            self._envs.append(make_env(self.env_config, self.split))
+        for i in range(self.num_envs):
+            self._envs.append(make_env(self.env_config, self.split, self.first_env_index + i))
             self._obs.append(None)
             self._episodes.append(None)
         for i in range(self.num_envs):
@@ -171,10 +185,22 @@ class Worker:
         return out
 
     def _reset(self, i: int) -> None:
+        """Start an episode on slot `i`, retrying a device that cannot be reset (each retry restarts it).
+
+        Raises:
+            DeviceError: the device failed `RESET_ATTEMPTS` resets in a row (then the worker dies and is restarted).
+        """
         options = {"task": self._plan.pop(0)} if self._plan else None
-        obs, _ = self._envs[i].reset(seed=self.seed * 1_000_003 + self.worker_id * 10_007 + self._next_seed,
-                                     options=options)
+        seed = self.seed * 1_000_003 + self.worker_id * 10_007 + self._next_seed
         self._next_seed += 1
+        for attempt in range(RESET_ATTEMPTS):
+            try:
+                obs, _ = self._envs[i].reset(seed=seed, options=options)
+                break
+            except DeviceError:
+                self.stats["reset_failures"] += 1
+                if attempt == RESET_ATTEMPTS - 1:
+                    raise
         self._obs[i], self._episodes[i] = self.policy.observe(obs, None), _Episode()
 
     def _step(self, slots: Sequence[int]) -> list[Trajectory]:
@@ -186,10 +212,11 @@ class Worker:
         for row, i in enumerate(slots):
             ep, env = self._episodes[i], self._envs[i]  # callers step running slots only
             self._record_choice(ep, observations[row], actions, log_mu, row)
+            started = time.monotonic()
             obs, reward, terminated, truncated, info = env.step(env_actions[row])
+            self._note_step(float(reward), info, time.monotonic() - started)
             ep.rewards.append(float(reward))
             ep.penalty.append(float(info.get("penalty", 0.0)))
-            self.stats["steps"] += 1
             obs = self._obs[i] = self.policy.observe(obs, env_actions[row])
             if terminated or truncated:
                 self.stats["episodes"] += 1
@@ -201,6 +228,21 @@ class Worker:
                     finished.append(self._trajectory(ep, obs, terminated, task.goal, task.name))
                 self._episodes[i] = None
         return finished
+
+    def _note_step(self, reward: float, info: Mapping[str, Any], step_s: float) -> None:
+        """Count a step and what the soak benchmark checks of it: unknown verdicts, their rewards, the slowest calls.
+
+        `step_s` is the step's wall-clock seconds as this worker saw them (an upper bound for an env process).
+        """
+        self.stats["steps"] += 1
+        self.stats["step_s_max"] = max(self.stats["step_s_max"], step_s)
+        verdict = info.get("verdict")
+        if verdict is None:
+            return
+        self.stats["judge_s_max"] = max(self.stats["judge_s_max"], float(verdict.latency_s or 0.0))
+        if verdict.success is None:
+            self.stats["unknown_verdicts"] += "error" not in info  # the judge's, not a device fault's
+            self.stats["unknown_verdict_rewards"] += int(reward != 0.0)
 
     def _record_choice(self, ep: _Episode, observation: Mapping[str, Any], actions: Mapping[str, torch.Tensor],
                        log_mu: torch.Tensor, row: int) -> None:

@@ -135,6 +135,26 @@ def test_device_fault_truncates_with_error_and_restarts_device():
     assert start.called and env.unwrapped.stats["device_restarts"] == 1
 
 
+def test_restart_that_fails_after_a_fault_is_retried_by_reset():
+    """After a fault, a device whose first restart fails is restarted again: reset still returns an episode."""
+    env = gym.make("android_gym/General-v0", screenshot_width=0)
+    env.reset(seed=0)
+    device: SimDevice = env.unwrapped.device
+    with mock.patch.object(device, "_tap_impl", side_effect=DeviceTimeoutError("tap timed out after 5 s")):
+        env.step(Action.tap(0.5, 0.5))
+    real_start, calls = device.start, []
+
+    def flaky_start() -> None:
+        calls.append(1)
+        if len(calls) == 1:
+            raise DeviceTimeoutError("connect timed out after 2 s")
+        real_start()
+
+    with mock.patch.object(device, "start", side_effect=flaky_start) as start:
+        obs, info = env.reset(seed=1)
+    assert start.call_count == 2 and env.unwrapped.stats["device_restarts"] == 2 and info["goal"]
+
+
 def test_render_returns_rgb_frame():
     """render_mode='rgb_array' returns an RGB frame of the requested width."""
     env = gym.make("android_gym/General-v0", render_mode="rgb_array", render_width=120, screenshot_width=0)

@@ -37,6 +37,9 @@ Pipeline = list[SimpleCommand]
 AndOr = list[tuple[str, Pipeline]]
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+MAX_NESTING = 100
+"""Deepest `$(...)` nesting inside double quotes the parser follows (it recurses once per level); deeper is a
+`ShellSyntaxError` rather than a RecursionError (issue 20). The shell runs only 16 levels anyway."""
 
 
 class _Parser:
@@ -44,6 +47,7 @@ class _Parser:
 
     def __init__(self, src: str) -> None:
         self.src, self.i = src, 0
+        self.depth = 0  # `skip_to_close` calls in progress
 
     def parse(self, stop: str = "") -> list[AndOr]:
         program: list[AndOr] = []
@@ -215,6 +219,15 @@ class _Parser:
 
     def skip_to_close(self) -> None:
         """Advance past the `)` closing a `$(`, skipping quoted text and nested parentheses."""
+        if self.depth >= MAX_NESTING:
+            raise ShellSyntaxError(f"syntax error: command substitutions nested deeper than {MAX_NESTING}")
+        self.depth += 1
+        try:
+            self._skip_to_close()
+        finally:
+            self.depth -= 1
+
+    def _skip_to_close(self) -> None:
         depth, src = 1, self.src
         while self.i < len(src):
             c = src[self.i]
@@ -239,9 +252,18 @@ class _Parser:
 
 
 def _is_fd(word: list[Part]) -> bool:
-    return len(word) == 1 and word[0].kind == "lit" and not word[0].quoted and word[0].text.isdigit()
+    # ASCII, at most 9 digits (issue 20): str.isdigit() admits "²" and other digits that int() refuses, and int() of
+    # a 5,000-digit run raises ValueError; such a word stays an argument, as in sh.
+    if len(word) != 1 or word[0].kind != "lit" or word[0].quoted:
+        return False
+    text = word[0].text
+    return text.isascii() and text.isdigit() and len(text) <= 9
 
 
 def parse(src: str) -> list[AndOr]:
-    """Parse a command line into and-or lists of pipelines (raises `ShellSyntaxError`)."""
+    """Parse a command line into and-or lists of pipelines.
+
+    Raises:
+        ShellSyntaxError: the line is not valid sh, or nests `$(...)` deeper than `MAX_NESTING` inside quotes.
+    """
     return _Parser(src).parse()

@@ -3,35 +3,70 @@
 from __future__ import annotations
 
 import importlib.util
+import ipaddress
+import os
+import re
+import secrets
 import socket
+import subprocess
 import sys
 import time
+import urllib.error
+import urllib.request
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
+import psutil
 import pytest
 
 from distrl_agent.config import load_config
 from distrl_agent.errors import ClusterError
+from distrl_agent.runtime.checkpoint import TENSORS_FILE
 from distrl_agent.runtime.collect import initial_weights
 from distrl_agent.runtime.ray import RayRuntime, import_ray
+from distrl_agent.runtime.ray_auth import check_cluster_auth, require_token_mode
 from distrl_agent.runtime.train import train
 
 needs_ray = pytest.mark.skipif(importlib.util.find_spec("ray") is None,
                                reason='needs the ray extra (pip install ".[ray]")')
 TINY = ["runtime.runtime=ray", "runtime.workers=1", "runtime.envs_per_worker=2",
         "runtime.worker_resources={emulator: 1}"]
+REPO = Path(__file__).resolve().parents[3]
+# One harmless call per Ray gRPC service. Ray checks the token before it runs a method, and a server without the
+# service answers UNIMPLEMENTED, so the first answer other than UNIMPLEMENTED says whether the token is enforced.
+TOKENLESS_PROBES = (
+    ("/ray.rpc.NodeInfoGcsService/GetClusterId", b""),  # GCS
+    ("/ray.rpc.NodeManagerService/GetNodeStats", b""),  # raylet: node manager
+    ("/ray.rpc.CoreWorkerService/NumPendingTasks", b""),  # driver and workers
+    ("/ray.rpc.ObjectManagerService/Pull", b"\n\x1c" + os.urandom(28) + b"\x12\x1c" + os.urandom(28)),  # 2 ids
+)
+JOIN = """import sys
+from distrl_agent.config import load_config
+from distrl_agent.errors import ClusterError
+from distrl_agent.runtime.ray import RayRuntime
+try:
+    RayRuntime(load_config(overrides=sys.argv[1:])).connect()
+except ClusterError as e:
+    print(e)
+    sys.exit(3)
+"""
 
 
 @pytest.fixture(scope="module")
 def ray_cluster():
-    """A private cluster bound to loopback: 2 CPUs, 2 `emulator` resources, a small object store."""
+    """A private cluster with token authentication and a fresh token: 2 CPUs, 2 `emulator` resources."""
     ray = pytest.importorskip("ray")
     with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER", "0")
-        mp.setenv("RAY_AUTH_MODE", "disabled")
-        ray.init(num_cpus=2, resources={"emulator": 2}, include_dashboard=False, object_store_memory=200 << 20,
-                 log_to_driver=False)
-        yield ray
-        ray.shutdown()
+        mp.setenv("RAY_AUTH_MODE", "token")
+        mp.setenv("RAY_AUTH_TOKEN", secrets.token_hex(32))  # never the user's ~/.ray/auth_token
+        mp.delenv("RAY_AUTH_TOKEN_PATH", raising=False)
+        require_token_mode(ray, None)  # Ray read RAY_AUTH_MODE at `import ray`: make it read it again
+        ray.init(address="local", num_cpus=2, resources={"emulator": 2}, include_dashboard=False,
+                 object_store_memory=200 << 20, log_to_driver=False)
+        try:
+            yield ray
+        finally:
+            ray.shutdown()
 
 
 def _poll_until(runtime: RayRuntime, condition, timeout_s: float = 90) -> list:
@@ -42,11 +77,94 @@ def _poll_until(runtime: RayRuntime, condition, timeout_s: float = 90) -> list:
     return deliveries
 
 
+def _listeners() -> list[tuple[str, str, int]]:
+    """(process name, ip, port) of each listening TCP socket of this process and its descendants (the cluster)."""
+    found = []
+    me = psutil.Process()
+    for process in [me, *me.children(recursive=True)]:
+        try:
+            found += [(process.name(), c.laddr.ip, c.laddr.port) for c in process.net_connections(kind="inet")
+                      if c.status == psutil.CONN_LISTEN]
+        except psutil.NoSuchProcess:
+            continue
+    return found
+
+
+def _plain_ip(ip: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address:
+    address = ipaddress.ip_address(ip)
+    return getattr(address, "ipv4_mapped", None) or address  # ::ffff:127.0.0.1 is loopback too
+
+
+def _tokenless_call(ip: str, port: int) -> str:
+    """What the listener at ip:port does with calls that carry no token: "refused ...", "answered ..." or "unknown"."""
+    import grpc
+
+    host = "127.0.0.1" if _plain_ip(ip).is_unspecified else str(_plain_ip(ip))
+    target = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+    with grpc.insecure_channel(target, options=[("grpc.enable_http_proxy", 0)]) as channel:
+        for method, request in TOKENLESS_PROBES:
+            try:
+                channel.unary_unary(method)(request, timeout=5)
+                return f"answered {method} without a token"
+            except grpc.RpcError as e:
+                if e.code() == grpc.StatusCode.UNAUTHENTICATED:
+                    return f"refused {method}"
+                if e.code() != grpc.StatusCode.UNIMPLEMENTED:
+                    break  # not gRPC: try HTTP (Ray's runtime-env agent)
+    try:
+        with urllib.request.build_opener(urllib.request.ProxyHandler({})).open(f"http://{target}/", timeout=5):
+            return "answered HTTP without a token"
+    except urllib.error.HTTPError as e:
+        return f"refused HTTP ({e.code})" if e.code in (401, 403) else f"answered HTTP {e.code} without a token"
+    except OSError as e:
+        return f"unknown: neither a Ray gRPC service nor HTTP ({e}); add a probe for it"
+
+
 def test_import_ray_without_ray_names_the_extra(monkeypatch) -> None:
     """Without Ray installed the error says which extra to install."""
     monkeypatch.setitem(sys.modules, "ray", None)
     with pytest.raises(ClusterError, match=r'pip install "\.\[ray\]"'):
         import_ray()
+
+
+@needs_ray
+def test_import_ray_older_than_token_auth_names_the_version(monkeypatch) -> None:
+    """A Ray without token authentication (< 2.52) is refused, naming the version found."""
+    monkeypatch.setattr(import_ray(), "__version__", "2.51.0")
+    with pytest.raises(ClusterError, match=r"Ray >= 2\.52 .*found ray 2\.51\.0"):
+        import_ray()
+
+
+@needs_ray
+def test_private_cluster_with_auth_mode_disabled_is_refused(monkeypatch) -> None:
+    """RAY_AUTH_MODE=disabled would serve an unauthenticated cluster on every interface: refused, saying why."""
+    monkeypatch.setenv("RAY_AUTH_MODE", "disabled")
+    with pytest.raises(ClusterError, match=r"RAY_AUTH_MODE='disabled': .* without token authentication"):
+        require_token_mode(import_ray(), None)
+
+
+@needs_ray
+def test_joining_without_auth_mode_token_is_refused(monkeypatch) -> None:
+    """Ray never turns token auth on for an explicit address: joining needs RAY_AUTH_MODE=token, and says so."""
+    monkeypatch.delenv("RAY_AUTH_MODE", raising=False)
+    with pytest.raises(ClusterError, match=r"RAY_AUTH_MODE is unset here \(expected 'token'\).*ray get-auth-token"):
+        require_token_mode(import_ray(), "10.0.0.1:6379")
+
+
+def test_cluster_answering_without_a_token_is_refused() -> None:
+    """A GCS that answers a call without a token (an open cluster; here a loopback stand-in) is not joined."""
+    grpc = pytest.importorskip("grpc")
+    answer = grpc.unary_unary_rpc_method_handler(lambda request, context: b"")
+    server = grpc.server(ThreadPoolExecutor(max_workers=1),
+                         handlers=[grpc.method_handlers_generic_handler("ray.rpc.NodeInfoGcsService",
+                                                                        {"GetClusterId": answer})])
+    port = server.add_insecure_port("127.0.0.1:0")
+    server.start()
+    try:
+        with pytest.raises(ClusterError, match="answers without a token, so anyone who can reach it"):
+            check_cluster_auth(f"127.0.0.1:{port}", 5, {"authorization": "Bearer any"})
+    finally:
+        server.stop(0)
 
 
 @needs_ray
@@ -63,6 +181,54 @@ def test_unreachable_address_fails_within_timeout() -> None:
 
 
 @needs_ray
+def test_cluster_listeners_beyond_loopback_refuse_calls_without_token(ray_cluster) -> None:
+    """Issue 20: each listener of the cluster is on loopback, or refuses a call without the token (token mode on)."""
+    from ray._private.authentication.authentication_utils import is_token_auth_enabled
+
+    ray_cluster.get([ray_cluster.remote(lambda: os.getpid()).remote() for _ in range(2)])  # workers listen too
+    listeners = _listeners()
+    assert "gcs_server" in {name for name, _, _ in listeners}, f"the cluster's processes were not found: {listeners}"
+    verdicts = {f"{name} {ip}:{port}": _tokenless_call(ip, port)
+                for name, ip, port in listeners if not _plain_ip(ip).is_loopback}
+    unauthenticated = {listener: verdict for listener, verdict in verdicts.items() if not verdict.startswith("refused")}
+    assert not unauthenticated, f"listeners beyond loopback that serve calls without a token: {unauthenticated}"
+    assert is_token_auth_enabled(), f"the cluster runs without token authentication; listeners: {verdicts}"
+
+
+@needs_ray
+@pytest.mark.parametrize(("auth_env", "missing"), [
+    ({}, r"RAY_AUTH_MODE is unset here \(expected 'token'\)"),
+    ({"RAY_AUTH_MODE": "token"}, r"RAY_AUTH_MODE=token but no Ray token was found"),
+    ({"RAY_AUTH_MODE": "token", "RAY_AUTH_TOKEN": "0" * 32}, r"the cluster refused this machine's Ray token"),
+], ids=["no-auth-mode", "no-token", "wrong-token"])
+def test_joining_token_cluster_without_its_token_names_what_is_missing(ray_cluster, tmp_path, auth_env,
+                                                                       missing) -> None:
+    """`connect` from a process without the cluster's token fails fast, naming RAY_AUTH_MODE and the token sources."""
+    env = {key: value for key, value in os.environ.items() if not key.startswith("RAY_AUTH")}
+    env.update(auth_env, HOME=str(tmp_path))  # no ~/.ray/auth_token
+    gcs = ray_cluster.get_runtime_context().gcs_address
+    joined = subprocess.run([sys.executable, "-c", JOIN, *TINY, f"runtime.address={gcs}",
+                             "runtime.connect_timeout_s=10"], env=env, cwd=REPO, capture_output=True, text=True,
+                            timeout=120)
+    assert joined.returncode == 3, f"rc {joined.returncode}\n{joined.stdout}\n{joined.stderr[-3000:]}"
+    message = joined.stdout
+    assert gcs in message and "RAY_AUTH_TOKEN" in message and "ray get-auth-token" in message, message
+    assert re.search(missing, message), message
+
+
+@needs_ray
+def test_joining_token_cluster_with_its_token_connects(ray_cluster, tmp_path) -> None:
+    """`connect` from another process with RAY_AUTH_MODE=token and the cluster's token joins it."""
+    env = {key: value for key, value in os.environ.items() if not key.startswith("RAY_AUTH")}
+    env.update(RAY_AUTH_MODE="token", RAY_AUTH_TOKEN=os.environ["RAY_AUTH_TOKEN"], HOME=str(tmp_path))
+    gcs = ray_cluster.get_runtime_context().gcs_address
+    joined = subprocess.run([sys.executable, "-c", JOIN, *TINY, f"runtime.address={gcs}",
+                             "runtime.connect_timeout_s=30"], env=env, cwd=REPO, capture_output=True, text=True,
+                            timeout=120)
+    assert joined.returncode == 0, f"rc {joined.returncode}\n{joined.stdout}\n{joined.stderr[-3000:]}"
+
+
+@needs_ray
 def test_ray_train_async_end_to_end_on_emulator_hosts(ray_cluster, tmp_path) -> None:
     """`train` with runtime=ray: worker actors on `emulator` resources, the learner actor checkpoints to run_dir."""
     config = load_config(overrides=[*TINY, "runtime.minutes=0.1", "runtime.warm_start_episodes=4",
@@ -71,7 +237,7 @@ def test_ray_train_async_end_to_end_on_emulator_hosts(ray_cluster, tmp_path) -> 
     summary = train(config, show_progress=False)
     assert summary["runtime"] == "ray" and summary["updates"] > 0 and summary["env_steps"] > 0
     assert summary["runtime/weights_adopted"] > 0 and summary["learner/ingested"] > 0
-    assert (tmp_path / "checkpoint" / "learner.pt").exists()
+    assert (tmp_path / "checkpoint" / TENSORS_FILE).exists()
     deadline = time.monotonic() + 30  # actors are released asynchronously after `ray.kill`
     while ray_cluster.available_resources().get("emulator") != 2 and time.monotonic() < deadline:
         time.sleep(0.1)

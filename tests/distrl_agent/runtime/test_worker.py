@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from android_gym.errors import DeviceError
 from distrl_agent.config import EnvSection, load_config
 from distrl_agent.runtime.learner import Learner
-from distrl_agent.runtime.worker import Worker
+from distrl_agent.runtime.worker import RESET_ATTEMPTS, Worker
 
 
 @pytest.fixture
@@ -50,6 +51,37 @@ def test_faulty_episode_is_discarded_and_counted(worker) -> None:
     trajectories = worker.run_episodes(3)
     assert worker.stats["faulty_episodes"] >= 1
     assert worker.stats["episodes"] == 3 and len(trajectories) == 3 - worker.stats["faulty_episodes"]
+
+
+def _failing_resets(env, failures: int):
+    real_reset, calls = env.reset, []
+
+    def reset(**kwargs):
+        calls.append(kwargs)
+        if len(calls) <= failures:
+            raise DeviceError("the phone did not come back after a restart")
+        return real_reset(**kwargs)
+
+    env.reset = reset
+    return calls
+
+
+def test_reset_fault_is_retried_with_the_same_task_and_seed(worker) -> None:
+    """A reset that raises a device fault is retried (counted) with the same seed and planned task; play goes on."""
+    tasks = worker._envs[0].unwrapped.tasks
+    calls = _failing_resets(worker._envs[0], failures=2)
+    trajectories = worker.run_episodes(3, tasks=[4, 4, 4])
+    assert worker.stats["reset_failures"] == 2 and len(trajectories) == 3
+    assert calls[0] == calls[1] == calls[2] and calls[0]["options"] == {"task": 4}
+    assert {t.goal for t in trajectories} == {tasks[4].goal}
+
+
+def test_device_that_never_resets_raises_after_the_attempts(worker) -> None:
+    """A phone that fails every reset raises DeviceError after RESET_ATTEMPTS tries (the runtime restarts us)."""
+    calls = _failing_resets(worker._envs[1], failures=10**6)
+    with pytest.raises(DeviceError, match="did not come back"):
+        worker.run_episodes(6)  # the slots' first episodes are under way: env 1 is reset after its first ends
+    assert len(calls) == RESET_ATTEMPTS and worker.stats["reset_failures"] == RESET_ATTEMPTS
 
 
 def test_run_episodes_plays_a_task_plan_in_order(worker) -> None:

@@ -1,0 +1,394 @@
+"""Soak: a long `distrl train` with faults at every layer at once, against a fault-free run of the same length and seed.
+
+The faulty arm trains the default agent on the simulated phone through the real client stacks while:
+- every phone is reached over ADB (`AdbDevice` -> the sim's ADB front on loopback), and 12% of device requests are
+  dropped, hung, answered with garbage or refused as offline (`FaultConfig.mixed`);
+- the reward judge is an OpenAI-compatible HTTP server behind the oracle's veto (`http:<url>&oracle`) that answers
+  late, with 5xx, or with garbage 12% of the time (`soak_parts.FlakyJudge`);
+- rollout worker processes are SIGKILLed at random (`soak_parts.WorkerKiller`);
+- halfway through, the learner process itself is SIGKILLed, and `distrl train --resume` continues the run.
+The clean arm runs the same stack (ADB front, HTTP judge, same seed and length) with none of the faults. Both final
+policies are then evaluated the same way, on the plain sim with the oracle (`distrl eval`), so the comparison is of
+what was learned.
+
+Reported: episodes started/finished/truncated by faults, trajectories collected/inserted/dropped by reason,
+half-inserted trajectories (replay audit of the checkpoint the crash left and of the final one), rewards from unknown
+verdicts, escaped exceptions (tracebacks, unexpected exits, worker deaths we did not cause), orphaned workers after
+the learner kill, the slowest step and judge call against their deadlines, resident memory of every process over
+time (slope per hour after warm-up), and final test success of both arms.
+
+Length: 30 minutes of training per arm in the full suite, 1.5 in the quick one, 12 seconds in tiny mode;
+`DISTRL_BENCH_SOAK_MINUTES` overrides it. `DISTRL_BENCH_SOAK_REUSE=DIR` keeps an arm already finished in an earlier
+output folder DIR (same minutes and seed), so the two arms can run in separate sessions.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import psutil
+
+from android_gym.sim.adb import AdbFront, FaultConfig
+from benchmarks.result import Result, is_tiny, markdown_table
+from benchmarks.soak_parts import (
+    JUDGE_FAULTS,
+    FlakyJudge,
+    MemorySampler,
+    WorkerKiller,
+    audit_replay,
+    memory_slopes,
+)
+
+DEVICE_FAULT_RATE = 0.12
+DEVICE = {"timeout_s": 1.0, "retries": 3, "connect_timeout_s": 2.0}
+"""AdbDevice options: 1 s per attempt, 3 retries."""
+JUDGE = {"model": "soak-judge", "timeout_s": 1.0, "deadline_s": 4.0, "max_retries": 2, "backoff_s": 0.1,
+         "max_backoff_s": 0.5, "image_width": 64}
+"""HttpEvaluator options: 1 s per attempt, every call over within 4 s."""
+DEVICE_CALLS_PER_STEP = 8
+STEP_DEADLINE_S = DEVICE["timeout_s"] * (DEVICE["retries"] + 1) * DEVICE_CALLS_PER_STEP + JUDGE["deadline_s"]
+"""Bound of one env step: each of ~8 device calls exhausting its attempts, plus one judge call at its deadline."""
+JUDGE_DEADLINE_S = JUDGE["deadline_s"] + 0.5  # the deadline plus the time to notice it
+EVAL_ENVS = 8  # `collect._play_plan` runs evaluations on min(8, episodes) envs
+
+
+def plan(quick: bool) -> dict[str, Any]:
+    """Minutes per arm, seed, evaluation episodes, kill interval and sampling period of this suite."""
+    tiny = is_tiny()
+    minutes = 0.2 if tiny else 1.5 if quick else 30.0
+    minutes = float(os.environ.get("DISTRL_BENCH_SOAK_MINUTES", minutes))
+    return {"minutes": minutes, "seed": 0, "eval_episodes": 2 if tiny else 100 if quick else 200,
+            "orphan_wait_s": 10.0 if tiny else 60.0,
+            "worker_kill_every_s": 4.0 if tiny else max(45.0, minutes * 6), "memory_every_s": 1.0 if tiny else 10.0,
+            "train": _train_overrides(tiny, minutes), "tiny": tiny}
+
+
+def _train_overrides(tiny: bool, minutes: float) -> list[str]:
+    # env processes: a hung phone stalls only its own env, as DistRL's collector is meant for slow, faulty devices
+    base = [f"runtime.minutes={minutes}", "runtime.max_worker_restarts=1000", "runtime.checkpoint_every_s=60",
+            "runtime.eval_every_s=300", "env.env_processes=true"]
+    if tiny:
+        return [*base, "runtime.workers=1", "runtime.envs_per_worker=2", "runtime.warm_start_episodes=4",
+                "runtime.warm_start_updates=5", "runtime.eval_episodes=2", "runtime.checkpoint_every_s=2",
+                "learner.batch_size=4", "learner.min_replay_trajectories=4"]
+    if minutes < 10:  # the quick suite: a shorter warm start (400 demonstrations over ADB take ~5 minutes)
+        return [*base, "runtime.eval_episodes=50", "runtime.warm_start_episodes=100"]
+    return [*base, "runtime.eval_episodes=50"]
+
+
+def _distrl() -> list[str]:
+    return [sys.executable, "-c", "import sys; from distrl_agent.cli import main; sys.exit(main())"]
+
+
+def _latest_time_s(run_dir: Path) -> float:
+    """Training seconds of the newest metrics record (0 before the first)."""
+    try:
+        lines = (run_dir / "metrics.jsonl").read_text().splitlines()
+    except OSError:
+        return 0.0
+    for line in reversed(lines):
+        try:
+            return float(json.loads(line).get("time_s", 0.0))
+        except ValueError:  # a line cut by the kill
+            continue
+    return 0.0
+
+
+def _workers(config: list[str]) -> tuple[int, int]:
+    from distrl_agent.config import load_config
+    from distrl_agent.runtime.local import default_workers
+
+    c = load_config(overrides=config)
+    return default_workers(c), c.runtime.envs_per_worker
+
+
+def run_arm(is_faulty: bool, p: dict[str, Any], out: Path) -> dict[str, Any]:
+    """One arm: train (faulty: with every fault and one learner kill + resume), then a clean evaluation."""
+    name = "faulty" if is_faulty else "clean"
+    run_dir = out / f"soak_{name}"
+    shutil.rmtree(run_dir, ignore_errors=True)
+    run_dir.mkdir(parents=True)
+    workers, envs = _workers(p["train"])
+    faults = FaultConfig.mixed(DEVICE_FAULT_RATE, seed=p["seed"], hang_s=30.0) if is_faulty else None
+    record: dict[str, Any] = {"arm": name, "exits": [], "learner_kills": 0, "orphans_after_learner_kill": 0}
+    sampler = MemorySampler(p["memory_every_s"])
+    killer = WorkerKiller(p["worker_kill_every_s"], seed=p["seed"]) if is_faulty else None
+    started = time.monotonic()
+    with AdbFront(devices=workers * envs + EVAL_ENVS, perturbations="default", faults=faults) as front, \
+            FlakyJudge(JUDGE_FAULTS if is_faulty else {}, slow_s=2 * JUDGE["timeout_s"], seed=p["seed"]) as judge:
+        overrides = [*p["train"], f"runtime.seed={p['seed']}", "env.device=adb:sim-{index}",
+                     f"env.device_options={json.dumps({**DEVICE, 'port': front.port})}",
+                     f"env.evaluator=http:{judge.base_url}&oracle", f"env.evaluator_options={json.dumps(JUDGE)}"]
+        log = (run_dir.parent / f"soak_{name}.log").open("w")
+        try:
+            command = [*_distrl(), "train", "--run-dir", str(run_dir), "--quiet", *overrides]
+            proc = _start(command, log, sampler, killer)
+            if not is_faulty or _kill_learner_halfway(proc, run_dir, p, record, log):
+                if is_faulty:
+                    proc = _start([*_distrl(), "train", "--resume", str(run_dir), "--quiet"], log, sampler, killer)
+                record["exits"].append(_wait(proc, p))
+        finally:
+            if killer is not None:
+                killer.stop()
+            sampler.stop()
+            log.close()
+        counts: dict[str, int] = {}
+        for target in front.targets.values():
+            for key, value in target.faults.counts.items():
+                counts[key] = counts.get(key, 0) + value
+        record["device_requests"] = counts.get("requests", 0)
+        record["device_faults"] = sum(v for k, v in counts.items() if k not in ("requests", "delay"))
+        record["judge"] = dict(judge.counts)
+    record["wall_s"] = time.monotonic() - started
+    record["worker_kills"] = killer.kills if killer is not None else 0
+    record["summary"] = _read_json(run_dir / "summary.json")
+    record["tracebacks"] = (run_dir.parent / f"soak_{name}.log").read_text().count("Traceback (most recent call last)")
+    record["final_audit"] = audit_replay(run_dir / "checkpoint" / "replay.npz", _budgets())
+    record["memory"] = memory_slopes(sampler.samples, warmup_s=min(300.0, p["minutes"] * 60 / 5),
+                                     min_span_s=min(300.0, p["minutes"] * 60 / 5))
+    record["memory_samples"] = len(sampler.samples)
+    record["eval"] = _clean_eval(run_dir, p["eval_episodes"])
+    (out / f"soak_{name}.json").write_text(json.dumps(record, indent=1))
+    return record
+
+
+def _start(command: list[str], log: Any, sampler: MemorySampler, killer: WorkerKiller | None) -> subprocess.Popen:
+    proc = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+    sampler.watch(psutil.Process(proc.pid))
+    if killer is not None:
+        killer.watch(psutil.Process(proc.pid))
+    return proc
+
+
+def _wait(proc: subprocess.Popen, p: dict[str, Any]) -> int:
+    limit_s = p["minutes"] * 60 * 2 + 900  # warm start, evaluations and the summary come on top of the budget
+    try:
+        return proc.wait(timeout=limit_s)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+        return -999  # counted as an unexpected exit: the run hung past its limit
+
+
+def _kill_learner_halfway(proc: subprocess.Popen, run_dir: Path, p: dict[str, Any], record: dict[str, Any],
+                          log: Any) -> bool:
+    """SIGKILL the train process once it has trained half its budget and written a checkpoint; audit what it left.
+
+    Returns False (and records the exit) when the process ended before it could be killed.
+    """
+    half_s = p["minutes"] * 60 / 2
+    deadline = time.monotonic() + p["minutes"] * 60 * 2 + 900
+    training_since = None  # the first metrics record is the evaluation that opens the training loop
+    while proc.poll() is None and time.monotonic() < deadline:
+        if training_since is None and (run_dir / "metrics.jsonl").exists():
+            training_since = time.monotonic()
+        if (training_since is not None and time.monotonic() - training_since >= half_s
+                and (run_dir / "checkpoint" / "learner.json").exists()):
+            break
+        time.sleep(0.5)
+    if proc.poll() is not None:
+        record["exits"].append(proc.returncode or -998)  # it ended before it could be killed: an unexpected exit
+        return False
+    workers = psutil.Process(proc.pid).children(recursive=True)  # rollout workers, their env processes, tracker
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    record["learner_kills"] += 1
+    log.write(f"\n[soak] learner SIGKILLed at {_latest_time_s(run_dir):.0f} s of training\n")
+    log.flush()
+    killed_at = time.monotonic()
+    while time.monotonic() - killed_at < p["orphan_wait_s"]:  # workers and env processes see their pipes close
+        orphans = [w for w in workers if _is_alive(w)]
+        if not orphans:
+            break
+        time.sleep(0.25)
+    record["descendants_exit_s"] = time.monotonic() - killed_at
+    record["orphans_after_learner_kill"] += len(orphans)
+    for w in orphans:
+        w.kill()
+    record["crash_audit"] = audit_replay(run_dir / "checkpoint" / "replay.npz", _budgets())
+    return True
+
+
+def _is_alive(process: psutil.Process) -> bool:
+    try:
+        return process.is_running() and process.status() != psutil.STATUS_ZOMBIE
+    except psutil.Error:
+        return False
+
+
+def _budgets() -> dict[str, int]:
+    import gymnasium as gym
+
+    import android_gym  # noqa: F401  (registers the env ids)
+
+    budgets = {}
+    for split in ("train", "test"):
+        env = gym.make("android_gym/General-v0", split=split, screenshot_width=0)
+        budgets.update({t.name: t.max_steps for t in env.unwrapped.tasks})
+        env.close()
+    return budgets
+
+
+def _clean_eval(run_dir: Path, episodes: int) -> dict[str, Any]:
+    """`distrl eval` of the run's final checkpoint on the plain sim with the oracle (no faults, no ADB)."""
+    out = run_dir / "eval_clean.json"
+    command = [*_distrl(), "eval", "--checkpoint", str(run_dir), "--split", "test", "--episodes", str(episodes),
+               "--out", str(out), "env.device=sim", "env.device_options={}", "env.evaluator=oracle",
+               "env.evaluator_options={}"]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=1800)
+    if done.returncode != 0:
+        return {"error": done.stderr[-2000:]}
+    return _read_json(out)
+
+
+def _read_json(path: Path) -> dict[str, Any]:
+    try:
+        return json.loads(path.read_text())
+    except (OSError, ValueError):
+        return {}
+
+
+def _reused(name: str, p: dict[str, Any]) -> dict[str, Any] | None:
+    source = os.environ.get("DISTRL_BENCH_SOAK_REUSE")
+    if not source:
+        return None
+    record = _read_json(Path(source) / f"soak_{name}.json")
+    config = _read_json(Path(source) / "soak_plan.json")
+    if record and config.get("minutes") == p["minutes"] and config.get("seed") == p["seed"]:
+        return record
+    return None
+
+
+def run(quick: bool, out: Path) -> Result:
+    """Run both arms (or reuse them) and report."""
+    p = plan(quick)
+    out.mkdir(parents=True, exist_ok=True)
+    result = Result(config={k: v for k, v in p.items() if k != "train"} | {
+        "train_overrides": p["train"], "device_fault_rate": DEVICE_FAULT_RATE, "device": DEVICE, "judge": JUDGE,
+        "judge_faults": JUDGE_FAULTS, "step_deadline_s": STEP_DEADLINE_S, "judge_deadline_s": JUDGE_DEADLINE_S})
+    arms = {}
+    for name in ("faulty", "clean"):
+        reused = _reused(name, p)
+        if reused is not None:
+            result.notes.append(f"{name} arm reused from {os.environ['DISTRL_BENCH_SOAK_REUSE']}.")
+            (out / f"soak_{name}.json").write_text(json.dumps(reused, indent=1))
+        arms[name] = reused or run_arm(name == "faulty", p, out)
+        (out / "soak_plan.json").write_text(json.dumps({"minutes": p["minutes"], "seed": p["seed"]}))
+    report(arms, p, result)
+    return result
+
+
+def _counts(record: dict[str, Any]) -> dict[str, float]:
+    s = record["summary"]
+    episodes = s.get("runtime/episodes", 0)
+    faulty = s.get("runtime/faulty_episodes", 0)
+    return {
+        "episodes started": episodes + s.get("runtime/discarded_partial_episodes", 0),
+        "episodes finished": episodes - faulty,
+        "episodes truncated by a fault": faulty,
+        "episodes lost with a killed worker": s.get("runtime/discarded_partial_episodes", 0),
+        "trajectories collected": episodes - faulty,
+        "trajectories dropped: worker outbox full": s.get("runtime/dropped_trajectories", 0),
+        "trajectories reaching the learner": s.get("learner/ingested", 0) + s.get("learner/rejected", 0),
+        "trajectories rejected as malformed": s.get("learner/rejected", 0),
+        "trajectories inserted": s.get("replay/inserted", 0),
+        "trajectories dropped: stale": s.get("replay/dropped_stale", 0),
+        "trajectories evicted": s.get("replay/evicted", 0),
+        "learner updates": s.get("learner/updates", s.get("updates", 0)),
+        "worker kills (ours)": record.get("worker_kills", 0),
+        "worker restarts": s.get("runtime/worker_restarts", 0),
+        "learner kills + resumes": record.get("learner_kills", 0),
+        "orphaned workers after the learner kill": record.get("orphans_after_learner_kill", 0),
+        "seconds until the killed learner's processes were gone": record.get("descendants_exit_s", 0.0),
+        "device requests": record.get("device_requests", 0),
+        "device faults injected": record.get("device_faults", 0),
+        "judge requests": record.get("judge", {}).get("requests", 0),
+        "judge faults injected": sum(record.get("judge", {}).get(k, 0) for k in JUDGE_FAULTS),
+        "steps with an unknown verdict": s.get("runtime/unknown_verdicts", 0),
+        "rewards from unknown verdicts": s.get("runtime/unknown_verdict_rewards", 0),
+        "half-inserted trajectories (crash checkpoint)": record.get("crash_audit", {}).get("half_inserted", 0),
+        "half-inserted trajectories (final checkpoint)": record.get("final_audit", {}).get("half_inserted", 0),
+        "escaped exceptions": escaped(record),
+        "slowest step (s)": s.get("runtime/step_s_max", 0.0),
+        "slowest judge call (s)": s.get("runtime/judge_s_max", 0.0),
+        "final test success, clean eval (%)": 100 * record.get("eval", {}).get("success", float("nan")),
+    }
+
+
+def escaped(record: dict[str, Any]) -> int:
+    """Escaped exceptions of an arm: tracebacks, unexpected exits, deaths we did not cause, a run that left nothing.
+
+    Tracebacks count in the logs; exits other than 0 besides our learner kill; worker restarts beyond our kills; and
+    a run that left no summary or no final checkpoint.
+    """
+    unexpected_exits = sum(code != 0 for code in record.get("exits", []))
+    restarts = record["summary"].get("runtime/worker_restarts", 0)
+    deaths_not_ours = max(0, int(restarts) - int(record.get("worker_kills", 0)))
+    lost_run = (not record["summary"]) + record.get("final_audit", {}).get("missing", 0)  # no summary, no checkpoint
+    return int(record.get("tracebacks", 0)) + unexpected_exits + deaths_not_ours + lost_run
+
+
+def report(arms: dict[str, dict[str, Any]], p: dict[str, Any], result: Result) -> None:
+    """Tables and figures of both arms (see the module docstring for what each means)."""
+    faulty, clean = (_counts(arms[k]) for k in ("faulty", "clean"))
+    rows = [[key, _fmt(faulty[key]), _fmt(clean[key])] for key in faulty]
+    result.tables.append(markdown_table([f"soak, {p['minutes']:g} min per arm, seed {p['seed']}", "faulty", "clean"],
+                                        rows))
+    mem_rows = []
+    for name, record in arms.items():
+        for role, m in sorted(record.get("memory", {}).items()):
+            mem_rows.append([name, role, f"{m['processes']:.0f}", f"{m['mean_rss_mib']:.0f}",
+                             f"{m['peak_rss_mib']:.0f}", f"{m['slope_pct_per_h']:+.2f}", f"{m['max_pct_per_h']:+.2f}"])
+    result.tables.append(markdown_table(["arm", "process", "processes fitted", "mean RSS MiB", "peak RSS MiB",
+                                         "slope %/h (weighted)", "steepest %/h"], mem_rows))
+    f = arms["faulty"]
+    result.add("soak/device_fault_rate", 100 * f.get("device_faults", 0) / max(1, f.get("device_requests", 0)), "%",
+               target=10.0)
+    result.add("soak/judge_fault_rate", 100 * faulty["judge faults injected"] / max(1, faulty["judge requests"]), "%",
+               target=10.0)
+    result.add("soak/worker_kills", faulty["worker kills (ours)"], "kills")
+    result.add("soak/learner_kills_resumed", faulty["learner kills + resumes"], "kills", target=1.0)
+    for key, name in (("half-inserted trajectories (crash checkpoint)", "half_inserted/crash"),
+                      ("half-inserted trajectories (final checkpoint)", "half_inserted/final"),
+                      ("rewards from unknown verdicts", "unknown_verdict_rewards"),
+                      ("escaped exceptions", "escaped_exceptions"),
+                      ("orphaned workers after the learner kill", "orphans_after_learner_kill")):
+        result.add(f"soak/{name}", faulty[key], "count", target=0.0, higher_is_better=False)
+    result.add("soak/slowest_step_over_deadline", faulty["slowest step (s)"] / STEP_DEADLINE_S, "x", target=1.0,
+               higher_is_better=False)
+    result.add("soak/slowest_judge_over_deadline", faulty["slowest judge call (s)"] / JUDGE_DEADLINE_S, "x",
+               target=1.0, higher_is_better=False)
+    for role in ("learner", "worker"):
+        slope = f.get("memory", {}).get(role, {}).get("slope_pct_per_h")
+        if slope is not None:
+            result.add(f"soak/memory_slope/{role}", slope, "%/h", target=1.0, higher_is_better=False)
+    a, b = (arms[k].get("eval", {}).get("success") for k in ("faulty", "clean"))
+    if a is not None and b is not None:
+        n = p["eval_episodes"]
+        half_width = 1.96 * math.sqrt(max(a * (1 - a), 1e-9) / n + max(b * (1 - b), 1e-9) / n)
+        result.add("soak/test_success/faulty", 100 * a, "%")
+        result.add("soak/test_success/clean", 100 * b, "%")
+        result.add("soak/test_success/faulty_minus_clean", 100 * (a - b), "points", target=-100 * half_width)
+        verdict = "not separable" if abs(a - b) <= half_width else "separable"
+        result.notes.append(f"Final test success (clean eval, {n} balanced test episodes each): faulty "
+                            f"{100 * a:.1f}% vs clean {100 * b:.1f}%, difference {100 * (a - b):+.1f} points, "
+                            f"95% interval ±{100 * half_width:.1f} (binomial, one seed per arm): {verdict}. The "
+                            "target is that faults leave the run no separably worse than the clean one.")
+    result.notes.append(f"Deadlines: a step {STEP_DEADLINE_S:.0f} s (each of ~{DEVICE_CALLS_PER_STEP} device calls "
+                        f"exhausting {DEVICE['retries'] + 1} attempts of {DEVICE['timeout_s']} s, plus a judge call), "
+                        f"a judge call {JUDGE_DEADLINE_S} s (`deadline_s` {JUDGE['deadline_s']} s + 0.5 s).")
+
+
+def _fmt(value: float) -> str:
+    if isinstance(value, float) and not value.is_integer():
+        return f"{value:.2f}"
+    return f"{value:,.0f}" if not (isinstance(value, float) and math.isnan(value)) else "n/a"

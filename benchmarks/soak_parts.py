@@ -1,0 +1,260 @@
+"""The soak benchmark's fault injectors and probes: a flaky judge, a worker killer, a memory sampler, a replay audit.
+
+Each part is small and testable alone; `benchmarks.soak` wires them around `distrl train` subprocesses.
+"""
+
+from __future__ import annotations
+
+import json
+import signal
+import threading
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import psutil
+
+from android_gym.testing.fake_openai import FakeChatServer, Reply
+
+JUDGE_FAULTS = {"slow": 0.05, "5xx": 0.04, "garbage": 0.03}
+"""Share of judge requests answered late (past the client's per-attempt timeout), with HTTP 500/503, or with a body
+that is not a chat completion: 12% in all."""
+
+
+class FlakyJudge(FakeChatServer):
+    """An OpenAI-compatible judge on 127.0.0.1 that says "Status: success" and fails a seeded share of requests.
+
+    Used behind the oracle's veto (`http:<url>&oracle`): the reward is the state check's truth whenever the judge
+    answers, and unknown (no reward, no termination) whenever it fails. Requests are counted, not stored (a 30-minute
+    soak sends tens of thousands).
+
+    Args:
+        faults: probability of each fault kind (`JUDGE_FAULTS` keys); empty for a healthy judge.
+        slow_s: how late a "slow" answer comes, seconds (set it above the client's `timeout_s`).
+        seed: seeds the draws.
+    """
+
+    def __init__(self, faults: dict[str, float], slow_s: float, seed: int = 0) -> None:
+        super().__init__(default=self._draw)
+        self.faults, self.slow_s = dict(faults), slow_s
+        self.counts: Counter[str] = Counter()
+        self._rng = np.random.default_rng(seed)
+        self._draw_lock = threading.Lock()
+
+    def _enter(self, request: Any) -> None:  # count instead of keeping every request
+        with self._lock:
+            self._in_flight += 1
+            self.max_in_flight = max(self.max_in_flight, self._in_flight)
+
+    def _draw(self, body: dict[str, Any]) -> Reply:
+        with self._draw_lock:
+            u = float(self._rng.random())
+        self.counts["requests"] += 1
+        edge = 0.0
+        for kind, p in self.faults.items():
+            edge += p
+            if u < edge:
+                self.counts[kind] += 1
+                match kind:
+                    case "slow":
+                        return Reply(delay_s=self.slow_s)
+                    case "5xx":
+                        return Reply(status=503 if u < edge - p / 2 else 500, body="<html>overloaded</html>")
+                    case "garbage":
+                        return Reply(body='{"choices": [{"message": ')
+        return Reply(content="The screen shows the goal is met. Status: success")
+
+    @property
+    def fault_rate(self) -> float:
+        """Share of requests so far that were faulted."""
+        return sum(self.counts[k] for k in self.faults) / max(1, self.counts["requests"])
+
+
+def worker_processes(train: psutil.Process) -> list[psutil.Process]:
+    """The rollout worker processes of a `distrl train` process (its spawned children, not the resource tracker)."""
+    out = []
+    try:
+        children = train.children()
+    except psutil.Error:
+        return out
+    for child in children:
+        try:
+            cmdline = " ".join(child.cmdline())
+        except psutil.Error:
+            continue
+        if "spawn_main" in cmdline and "resource_tracker" not in cmdline:
+            out.append(child)
+    return out
+
+
+class WorkerKiller:
+    """Kills one random worker process of a train process (SIGKILL) every `mean_interval_s` seconds on average.
+
+    Intervals are drawn uniformly in [0.5, 1.5] x `mean_interval_s`, seeded. `kills` counts the kills that landed.
+    """
+
+    def __init__(self, mean_interval_s: float, seed: int = 0) -> None:
+        self.mean_interval_s = mean_interval_s
+        self.kills = 0
+        self._rng = np.random.default_rng(seed)
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._train: psutil.Process | None = None
+
+    def watch(self, train: psutil.Process) -> None:
+        """Kill workers of `train` from now on (replaces the process watched before)."""
+        self._train = train
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._run, name="soak-worker-killer", daemon=True)
+            self._thread.start()
+
+    def stop(self) -> None:
+        """Stop killing (joins the thread)."""
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+
+    def _run(self) -> None:
+        while not self._stop.wait(self.mean_interval_s * float(self._rng.uniform(0.5, 1.5))):
+            workers = worker_processes(self._train) if self._train is not None else []
+            if workers:
+                victim = workers[int(self._rng.integers(len(workers)))]
+                try:
+                    victim.send_signal(signal.SIGKILL)
+                    self.kills += 1
+                except psutil.Error:
+                    pass
+
+
+@dataclass
+class MemorySampler:
+    """Samples the resident memory of a train process, its descendants and this process every `every_s` seconds.
+
+    Attributes:
+        samples: (seconds since start, role, pid, RSS in bytes) with role "learner" (the train process), "worker"
+            (its rollout workers), "env" (their env processes), "tracker" (multiprocessing's resource trackers) or
+            "harness" (this process: the sim's phones and the judge).
+    """
+
+    every_s: float
+    samples: list[tuple[float, str, int, int]] = field(default_factory=list)
+    _train: psutil.Process | None = None
+    _stop: threading.Event = field(default_factory=threading.Event)
+    _thread: threading.Thread | None = None
+    _t0: float = field(default_factory=time.monotonic)
+
+    def watch(self, train: psutil.Process) -> None:
+        """Sample `train` and its descendants from now on (replaces the process watched before)."""
+        self._train = train
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._run, name="soak-memory", daemon=True)
+            self._thread.start()
+
+    def stop(self) -> None:
+        """Stop sampling (joins the thread)."""
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+
+    def _run(self) -> None:
+        me = psutil.Process()
+        while not self._stop.wait(self.every_s):
+            t = time.monotonic() - self._t0
+            procs = [("harness", me)]
+            if self._train is not None:
+                try:
+                    procs += [("learner", self._train)] + [(_role(c, self._train.pid), c)
+                                                           for c in self._train.children(recursive=True)]
+                except psutil.Error:
+                    pass
+            for role, proc in procs:
+                try:
+                    self.samples.append((t, role, proc.pid, proc.memory_info().rss))
+                except psutil.Error:
+                    continue
+
+
+def _role(child: psutil.Process, train_pid: int) -> str:
+    try:
+        if "resource_tracker" in " ".join(child.cmdline()):
+            return "tracker"
+        return "worker" if child.ppid() == train_pid else "env"
+    except psutil.Error:
+        return "worker"
+
+
+def memory_slopes(samples: list[tuple[float, str, int, int]], warmup_s: float,
+                  min_span_s: float) -> dict[str, dict[str, float]]:
+    """Per role: resident memory growth after warm-up, in % of the process's mean RSS per hour.
+
+    Each process is fitted on its own samples taken at least `warmup_s` seconds after its first sample (a least-squares
+    line), if they span at least `min_span_s` seconds; a role's slope is the span-weighted mean over its processes,
+    and `max` the steepest of them.
+
+    Returns:
+        {role: {"slope_pct_per_h", "max_pct_per_h", "processes", "mean_rss_mib", "peak_rss_mib"}}.
+    """
+    by_pid: dict[tuple[str, int], list[tuple[float, int]]] = {}
+    for t, role, pid, rss in samples:
+        if rss > 0:  # a zombie reports 0
+            by_pid.setdefault((role, pid), []).append((t, rss))
+    out: dict[str, dict[str, float]] = {}
+    for role in sorted({role for role, _ in by_pid}):
+        fits, peak, means = [], 0, []
+        for (r, _), series in by_pid.items():
+            if r != role:
+                continue
+            peak = max(peak, max(rss for _, rss in series))
+            start = series[0][0] + warmup_s
+            kept = [(t, rss) for t, rss in series if t >= start]
+            if len(kept) < 3 or kept[-1][0] - kept[0][0] < min_span_s:
+                continue
+            t, rss = np.array([k[0] for k in kept]), np.array([k[1] for k in kept], float)
+            slope_per_s = np.polyfit(t, rss, 1)[0]
+            fits.append((100 * 3600 * slope_per_s / rss.mean(), t[-1] - t[0]))
+            means.append(rss.mean())
+        if fits:
+            weights = np.array([span for _, span in fits])
+            out[role] = {"slope_pct_per_h": float(np.average([s for s, _ in fits], weights=weights)),
+                         "max_pct_per_h": float(max(s for s, _ in fits)), "processes": float(len(fits)),
+                         "mean_rss_mib": float(np.mean(means) / 2**20), "peak_rss_mib": float(peak / 2**20)}
+    return out
+
+
+def audit_replay(path: Path, budgets: dict[str, int]) -> dict[str, int]:
+    """Whole-trajectory check of a replay checkpoint (replay.npz, read without pickle).
+
+    A stored trajectory is whole when its per-step arrays agree in length T, it has T+1 observations, it is done
+    only at its last step, and it ended there: done (terminated) or at its task's step budget (`budgets`: template
+    name -> max steps). Episodes cut by a device fault are never shipped, so anything else is a half-inserted
+    trajectory.
+
+    Returns:
+        {"trajectories": n, "half_inserted": n, "non_finite": n}, plus "missing": 1 when there is no file.
+    """
+    if not path.exists():
+        return {"trajectories": 0, "half_inserted": 0, "non_finite": 0, "missing": 1}
+    with np.load(path, allow_pickle=False) as data:
+        per_slot: dict[str, dict[str, np.ndarray]] = {}
+        for key in data.files:
+            if key.startswith("traj/"):
+                slot, _, rest = key[len("traj/"):].partition("/")
+                per_slot.setdefault(slot, {})[rest] = data[key]
+    half = non_finite = 0
+    for arrays in per_slot.values():
+        steps = {k: len(v) for k, v in arrays.items() if k in ("rewards", "dones", "log_mu", "policy_version")}
+        t = steps.get("rewards", -1)
+        observations = [v for k, v in arrays.items() if k.startswith("obs/")]
+        dones = arrays.get("dones", np.zeros(0, bool))
+        meta = json.loads(str(arrays["header"])) if "header" in arrays else {}
+        budget = budgets.get(str(meta.get("task", "")), max(budgets.values(), default=0))
+        is_whole = (len(steps) == 4 and len(set(steps.values())) == 1 and t > 0 and observations
+                    and all(len(o) == t + 1 for o in observations)
+                    and not dones[:-1].any() and (bool(dones[-1]) or t >= budget))
+        half += not is_whole
+        non_finite += not (np.isfinite(arrays.get("rewards", [np.nan])).all()
+                           and np.isfinite(arrays.get("log_mu", [np.nan])).all())
+    return {"trajectories": len(per_slot), "half_inserted": half, "non_finite": non_finite}

@@ -1,0 +1,106 @@
+"""Tests of `benchmarks.soak_parts`: the flaky judge's faults, the worker killer, memory slopes, the replay audit."""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+import time
+
+import numpy as np
+import psutil
+import pytest
+
+from android_gym.evaluators.base import Observation
+from android_gym.evaluators.http import HttpEvaluator, HttpJudgeConfig
+from android_gym.tasks import suites
+from benchmarks.soak_parts import FlakyJudge, WorkerKiller, audit_replay, memory_slopes, worker_processes
+from distrl_agent.replay import TrajectoryReplay
+from distrl_agent.types import Trajectory
+
+SCREEN = np.zeros((32, 16, 3), np.uint8)
+
+
+def build_trajectory(length: int, rng: np.random.Generator, is_terminated: bool = True) -> Trajectory:
+    """A valid `length`-step trajectory of the template "general/settings", done at its end if `is_terminated`."""
+    dones = np.zeros(length, bool)
+    dones[-1] = is_terminated
+    return Trajectory(observations={"x": rng.random((length + 1, 2), dtype=np.float32)},
+                      actions={"kind": rng.integers(0, 3, size=length)}, rewards=dones.astype(np.float32),
+                      dones=dones, log_mu=np.full(length, -1.0), policy_version=np.zeros(length, np.int64),
+                      penalty=np.zeros(length), goal="open the settings", task="general/settings",
+                      success=is_terminated, worker_id=0)
+
+
+def _verdict(judge: FlakyJudge, **options):
+    config = HttpJudgeConfig(base_url=judge.base_url, model="m", timeout_s=0.3, deadline_s=1.0, max_retries=0,
+                             **options)
+    task = suites.tasks("general", "train")[0]
+    with HttpEvaluator(config) as evaluator:
+        return evaluator.judge(task, Observation(None, SCREEN, "tap"))
+
+
+@pytest.mark.parametrize("kind", ["slow", "5xx", "garbage"])
+def test_each_judge_fault_makes_the_verdict_unknown(kind) -> None:
+    """A request the judge faults (late, 5xx, garbage) gives an unknown verdict, never a success."""
+    with FlakyJudge({kind: 1.0}, slow_s=0.6) as judge:
+        verdict = _verdict(judge)
+        assert verdict.success is None and judge.counts[kind] == 1 and judge.fault_rate == 1.0
+
+
+def test_healthy_judge_says_success_and_fault_shares_follow_the_config() -> None:
+    """Without faults the judge's answer parses as success; with 30% faults, about 30% of draws are faulted."""
+    with FlakyJudge({}, slow_s=0.6) as judge:
+        assert _verdict(judge).success is True
+    judge = FlakyJudge({"5xx": 0.2, "garbage": 0.1}, slow_s=0.6, seed=3)
+    replies = [judge._draw({}) for _ in range(2000)]
+    assert judge.counts["requests"] == 2000 and 0.26 < judge.fault_rate < 0.34
+    assert sum(r.status >= 500 for r in replies) == judge.counts["5xx"]
+
+
+def _sleep_forever() -> None:
+    time.sleep(600)
+
+
+def test_worker_killer_kills_spawned_workers_of_the_watched_process() -> None:
+    """Spawned children of the watched process are its workers; the killer SIGKILLs them and counts each kill."""
+    child = mp.get_context("spawn").Process(target=_sleep_forever, daemon=True)
+    child.start()
+    try:
+        assert child.pid in [p.pid for p in worker_processes(psutil.Process())]
+        killer = WorkerKiller(mean_interval_s=0.1, seed=0)
+        killer.watch(psutil.Process())
+        child.join(timeout=10)
+        killer.stop()
+        assert not child.is_alive() and child.exitcode == -9 and killer.kills >= 1
+    finally:
+        if child.is_alive():
+            child.kill()
+
+
+def test_memory_slopes_measure_growth_after_warm_up_per_process() -> None:
+    """A process growing 2% of its size per hour after a warm-up ramp reads ~2 %/h; a flat one ~0."""
+    samples = []
+    for t in np.arange(0, 7200, 10.0):
+        ramp = 100e6 * min(1.0, t / 600)  # warm-up: the first 600 s double the size
+        samples.append((t, "learner", 1, int(100e6 + ramp + 200e6 * 0.02 * (t - 600) / 3600 * (t > 600))))
+        samples.append((t, "worker", 2, int(50e6)))
+    slopes = memory_slopes(samples, warmup_s=900, min_span_s=600)
+    assert slopes["learner"]["slope_pct_per_h"] == pytest.approx(2.0, rel=0.1)
+    assert abs(slopes["worker"]["slope_pct_per_h"]) < 1e-6 and slopes["worker"]["processes"] == 1
+    assert slopes["learner"]["peak_rss_mib"] == pytest.approx(max(s[3] for s in samples) / 2**20)
+    assert "learner" not in memory_slopes(samples, warmup_s=900, min_span_s=10_000)  # too short to fit
+
+
+def test_replay_audit_counts_only_trajectories_cut_short(tmp_path) -> None:
+    """Whole episodes (terminated, or at the step budget) pass; an episode cut before either is half-inserted."""
+    rng = np.random.default_rng(0)
+    replay = TrajectoryReplay(1000)
+    replay.add(build_trajectory(4, rng))  # terminated
+    at_budget = build_trajectory(10, rng, is_terminated=False)
+    cut = build_trajectory(3, rng, is_terminated=False)
+    replay.add(at_budget)
+    replay.save(tmp_path / "whole.npz")
+    assert audit_replay(tmp_path / "whole.npz", {"general/settings": 10}) == {
+        "trajectories": 2, "half_inserted": 0, "non_finite": 0}
+    replay.add(cut)
+    replay.save(tmp_path / "cut.npz")
+    assert audit_replay(tmp_path / "cut.npz", {"general/settings": 10})["half_inserted"] == 1
