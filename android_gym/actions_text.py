@@ -137,7 +137,8 @@ def format_action(
     Raises:
         ConfigError: `style` is unknown (`UnknownNameError`); `action` is not a parsed `Action`; or the style
             cannot represent it (AutoUI has no OPEN_APP, LONG_PRESS, WAIT or element index, and writes points
-            only for DUAL_POINT); or a point that must be written is off the screen.
+            only for DUAL_POINT); or a point that must be written is off the screen; or an OPEN_APP has no app
+            name (blank text, which `parse_action` reads back as invalid).
 
     Examples:
         >>> print(format_action(Action.tap(0.4187, 0.911)))  # doctest: +NORMALIZE_WHITESPACE
@@ -496,6 +497,8 @@ def _to_androidworld(action: Action, width: int, height: int) -> dict[str, Any]:
         where = at(action.touch) if index or action.touch != _NO_POINT else {}
         return {"action_type": "input_text", "text": action.text, **where}
     if kind == ActionType.OPEN_APP:
+        if not action.text.strip():  # issue 20: it was written, and parsed back as an invalid action
+            raise ConfigError(f"`action` is OPEN_APP with no app name ({action.text!r}); set `text` to the app")
         return {"action_type": "open_app", "app_name": action.text}
     if kind == ActionType.STATUS_TASK_COMPLETE and action.text:
         return {"action_type": "answer", "text": action.text}

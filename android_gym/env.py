@@ -224,10 +224,16 @@ class AndroidEnv(gym.Env):
 
     def _judge(self, action: Action) -> Verdict:
         assert self.task is not None
-        shot = self.device.screenshot(self.config.render_width) if self.evaluator.needs_screenshot else None
-        observation = Observation(self._state(), shot, action_text(action), tuple(self._judged_screens))
+        state, text, shot = self._state(), action_text(action), None
         try:
-            verdict = self.evaluator.judge(self.task, observation)
+            verdict = None
+            if self.evaluator.screenshot_history <= 1:  # a judge of several screens needs every one of them
+                verdict = self.evaluator.prejudge(self.task, Observation(state, None, text))
+            if verdict is None:
+                shot = self.device.screenshot(self.config.render_width) if self.evaluator.needs_screenshot else None
+                verdict = self.evaluator.judge(self.task, Observation(state, shot, text, tuple(self._judged_screens)))
+        except DeviceError:
+            raise  # the screenshot failed: a device fault, handled by step()
         except Exception as e:  # noqa: BLE001  (a judge bug must not crash step(); issue #6: report, never reward)
             verdict = unknown(f"the evaluator raised {type(e).__name__}: {e}")
         if shot is not None and self.evaluator.screenshot_history > 1:

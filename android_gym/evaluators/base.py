@@ -106,6 +106,16 @@ class Evaluator(abc.ABC):
         """Verdicts for many (task, observation) pairs, in order; judges that batch (MLLM, HTTP) override this."""
         return [self.judge(task, observation) for task, observation in items]
 
+    def prejudge(self, task: Task, observation: Observation) -> Verdict | None:
+        """The verdict `judge` would give, if it can be told without the screenshot; None when the screen is needed.
+
+        `observation` has no screenshot. The env asks this first and captures a screenshot (over ADB, a whole frame)
+        only when it returns None: a combination whose state check settles most steps (`judge&oracle`,
+        `oracle|judge`) then pays for screens only on the steps its model judge actually sees. Default: the judge
+        itself when it needs no screenshot, else None.
+        """
+        return None if self.needs_screenshot else self.judge(task, observation)
+
     def start(self) -> None:  # noqa: B027  (an optional hook: most evaluators hold nothing to start)
         """Load models or open connections now rather than on the first call (idempotent)."""
 

@@ -65,6 +65,16 @@ class FallbackEvaluator(Evaluator):
             results[i] = unknown("; ".join(errors[i]), last.raw, last.latency_s, last.source)
         return [v for v in results if v is not None]
 
+    def prejudge(self, task: Task, observation: Observation) -> Verdict | None:
+        """The first known verdict of evaluators that need no screen, up to the first that needs one; else None."""
+        for evaluator in self.evaluators:
+            verdict = evaluator.prejudge(task, observation)
+            if verdict is None:
+                return None
+            if verdict.is_known:
+                return verdict
+        return self.judge(task, observation)  # every one needs no screen and none knows: the joined unknown
+
     def start(self) -> None:
         """Start every evaluator."""
         for evaluator in self.evaluators:
@@ -114,6 +124,15 @@ class VetoEvaluator(Evaluator):
                                   strict=True):
                 results[i] = verdict
         return results
+
+    def prejudge(self, task: Task, observation: Observation) -> Verdict | None:
+        """False when the veto says False without a screen; else the judge's own prejudge (None: it needs one)."""
+        veto = self.veto.prejudge(task, observation)
+        if veto is None:
+            return None
+        if veto.success is False:
+            return self.judge_batch([(task, observation)])[0]  # the veto's False, as `judge` words it
+        return self.judge_evaluator.prejudge(task, observation)
 
     def start(self) -> None:
         """Start both."""

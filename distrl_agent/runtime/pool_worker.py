@@ -14,7 +14,6 @@ running episode's step before the next batched action. Each step then costs the 
 
 from __future__ import annotations
 
-import functools
 import time
 from collections.abc import Sequence
 from typing import Any
@@ -23,7 +22,7 @@ from android_gym.actions import Action
 from android_gym.vector import AsyncEnvPool, PoolConfig
 from distrl_agent.config import EnvSection
 from distrl_agent.policies import PolicyConfig
-from distrl_agent.runtime.worker import Worker, _Episode, make_env
+from distrl_agent.runtime.worker import Worker, _Episode, env_factory
 from distrl_agent.types import Trajectory
 
 RECV_TIMEOUT_S = 600.0  # a step or reset the pool has not healed within this is a dead worker process
@@ -53,8 +52,7 @@ class PoolWorker(Worker):
 
     def start(self) -> None:
         """Start one process per environment and reset them all."""
-        factories = [functools.partial(make_env, self.env_config, self.split, self.first_env_index + i)
-                     for i in range(self.num_envs)]
+        factories = [env_factory(self.env_config, self.split, self.first_env_index + i) for i in range(self.num_envs)]
         self._pool = AsyncEnvPool(factories, self.pool_config)
         self._obs = [None] * self.num_envs
         self._episodes = [None] * self.num_envs

@@ -9,8 +9,9 @@ same shell in a process or an actor.
 
 from __future__ import annotations
 
+import functools
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -32,6 +33,17 @@ gives up: a phone that cannot be reset five times over is down, and the runtime'
 def make_env(env: EnvSection, split: str, index: int = 0) -> gym.Env:
     """Env number `index` as the workers run it (its phone is `env.device_for(index)`; see `EnvSection.device`)."""
     return gym.make(env.env_id, split=split, **env.make_kwargs(index))
+
+
+def env_factory(env: EnvSection, split: str, index: int = 0) -> Callable[[], gym.Env]:
+    """A picklable `make_env` for an env process that imports only gymnasium and android_gym there.
+
+    A factory that refers to this module would import torch in every env process: measured, 3.0 s and 232 MiB per
+    process against 0.5 s and 47 MiB this way (Gymnasium's "module:id" form imports android_gym to register the id).
+    """
+    namespace, _, _ = env.env_id.rpartition("/")  # "android_gym/General-v0": registered by importing android_gym
+    env_id = f"{namespace}:{env.env_id}" if namespace else env.env_id
+    return functools.partial(gym.make, env_id, split=split, **env.make_kwargs(index))
 
 
 def action_row(actions: Mapping[str, torch.Tensor], row: int) -> dict[str, np.ndarray]:

@@ -97,3 +97,28 @@ def test_close_and_start_reach_every_part() -> None:
 def test_a_chain_needs_two() -> None:
     with pytest.raises(ConfigError, match="at least two"):
         FallbackEvaluator([OracleEvaluator()])
+
+
+@pytest.mark.parametrize("spec", ["veto", "fallback", "judge alone"])
+def test_env_captures_screens_only_for_the_steps_its_model_judge_sees(spec) -> None:
+    """`judge&oracle` and `oracle|judge` settle steps from state first; the screen is taken only when the judge runs."""
+    import gymnasium as gym
+
+    import android_gym  # noqa: F401  (registers the env ids)
+
+    judge = CountingJudge()
+    evaluator = {"veto": VetoEvaluator(judge, OracleEvaluator()), "judge alone": judge,
+                 "fallback": FallbackEvaluator([OracleEvaluator(), judge])}[spec]
+    env = gym.make("android_gym/General-v0", screenshot_width=0, evaluator=evaluator)
+    env.reset(seed=3)
+    device = env.unwrapped.device
+    shots, real_shot = [], device.screenshot
+    device.screenshot = lambda width=None: shots.append(width) or real_shot(width)
+    steps, done, reward = 0, False, 0.0
+    while not done:
+        _, reward, terminated, truncated, _ = env.step(env.unwrapped.expert_action())
+        steps, done = steps + 1, terminated or truncated
+    assert reward == 1.0 and steps >= 2
+    expected = {"veto": 1, "fallback": 0, "judge alone": steps}[spec]  # the veto passes the solved step to the judge
+    assert judge.calls == expected and len(shots) == expected
+    env.close()
