@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import math
 import re
 import types
 import typing
@@ -181,7 +182,8 @@ class LearnerSection:
                     "min_replay_trajectories", "beta_anneal_updates"):
             _require(f"learner.{key}", getattr(self, key) >= 1, ">= 1", getattr(self, key))
         for key in ("lr", "max_grad_norm"):
-            _require(f"learner.{key}", getattr(self, key) > 0, "> 0", getattr(self, key))
+            _require(f"learner.{key}", math.isfinite(getattr(self, key)) and getattr(self, key) > 0,
+                     "finite and > 0", getattr(self, key))
         _require("learner.alpha", self.alpha >= 0, ">= 0", self.alpha)
         _require("learner.lr_final_fraction", 0 <= self.lr_final_fraction <= 1, "in [0, 1]", self.lr_final_fraction)
         for key in ("beta_start", "beta_end"):

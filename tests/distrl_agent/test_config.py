@@ -47,6 +47,8 @@ def test_load_config_rejects_unknown_key_with_suggestion(override: str, key: str
     ("runtime.workers=two", "runtime.workers"),
     ("runtime.sync=1", "runtime.sync"),
     ("learner.lr=-1", "learner.lr"),
+    ("learner.lr=.inf", "learner.lr"),
+    ("learner.max_grad_norm=.nan", "learner.max_grad_norm"),
     ("learner.batch_size=0", "learner.batch_size"),
     ("learner.beta_start=2", "learner.beta_start"),
     ("runtime.minutes=0", "runtime.minutes"),

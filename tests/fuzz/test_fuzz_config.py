@@ -102,6 +102,36 @@ def test_schema_shaped_yaml_loads_or_is_a_config_error(assignments, from_default
     load(yaml.safe_dump(data, allow_unicode=True).encode(), [])
 
 
+def same_type_value(dotted: str) -> st.SearchStrategy[object]:
+    """Values of the type of `dotted`'s default (so most configs are valid and the round trip is exercised)."""
+    section, _, key = dotted.rpartition(".")
+    default = DEFAULTS[section][key] if section else DEFAULTS[key]
+    if isinstance(default, bool) or default is None:
+        return st.one_of(st.booleans(), st.none())
+    if isinstance(default, int):
+        return st.integers(0, 10**9)
+    if isinstance(default, float):
+        return st.one_of(st.floats(0, 1), st.floats(0, 1e6), st.sampled_from([float("inf"), 1e-300]))
+    return st.just(default)
+
+
+@given(st.lists(st.sampled_from(KNOWN_KEYS).flatmap(lambda k: st.tuples(st.just(k), same_type_value(k))), max_size=6),
+       st.booleans())
+def test_type_correct_values_load_and_round_trip_or_are_a_config_error(assignments, as_overrides):
+    """Known keys set to values of their default's type, in a file or as overrides.
+
+    Most load, and must come back equal from `to_yaml`; the rest are range `ConfigError`s.
+    """
+    if as_overrides:
+        load(None, [f"{key}={yaml.safe_dump(value, default_flow_style=True).strip().removesuffix('...').strip()}"
+                    for key, value in assignments])
+    else:
+        data: dict = {}
+        for dotted, value in assignments:
+            assign(data, dotted, value)
+        load(yaml.safe_dump(data).encode(), [])
+
+
 @given(st.lists(st.tuples(keys, st.one_of(st.sampled_from(TRICKY_SCALARS), values.map(str))), max_size=4))
 @example([("runtime.workers", "9" * 5000)])
 @example([("runtime.workers", "[" * 5000)])

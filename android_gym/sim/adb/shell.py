@@ -111,7 +111,9 @@ class Shell:
                 stdin = self.files[path]
         self.history.append(argv)
         if argv[0] == "exit":
-            raise _Exit(int(argv[1]) if len(argv) > 1 and argv[1].isdigit() else self.status)
+            # "²".isdigit() is True but int("²") raises, as does int() of 4,301+ digits (fuzz tests, issue 20)
+            code = argv[1] if len(argv) > 1 else ""
+            raise _Exit(int(code) if code.isascii() and code.isdigit() and len(code) <= 9 else self.status)
         program = self.programs.get(argv[0])
         if program is None:
             out, err, code = b"", f"/system/bin/sh: {argv[0]}: inaccessible or not found\n".encode(), 127

@@ -152,6 +152,12 @@ def test_shell_syntax_errors_do_not_run_anything():
     assert parse("") == []
 
 
+@pytest.mark.parametrize(("line", "code"), [("exit 3", 3), ("exit ²", 0), ("exit " + "9" * 5000, 0), ("exit x", 0)])
+def test_shell_exit_takes_ascii_status_codes_and_ignores_the_rest(line, code):
+    """`exit N` exits N; a status that is not a short ASCII number (superscript digits, 5,000 digits) exits 0."""
+    assert Shell({}).run(line).code == code
+
+
 def test_input_text_follows_android_percent_rule(client, front):
     """`input text` turns %s into a space and refuses non-ASCII like Android's InputShellCommand."""
     d = client.device("sim-0")
