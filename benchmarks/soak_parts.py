@@ -10,7 +10,6 @@ import signal
 import threading
 import time
 from collections import Counter
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -90,47 +89,73 @@ def worker_processes(train: psutil.Process) -> list[psutil.Process]:
     return out
 
 
-class WorkerKiller:
-    """Kills one random worker process of a train process (SIGKILL) every `mean_interval_s` seconds on average.
+class ProcessWatcher:
+    """A background thread that acts on a `distrl train` process every so often, until `stop()`.
 
-    Intervals are drawn uniformly in [0.5, 1.5] x `mean_interval_s`, seeded. `kills` counts the kills that landed.
+    `watch(train)` starts the thread on the first call and later calls switch it to a new train process (a resume).
+    Subclasses implement `_tick()` and `_wait_s()`.
     """
 
-    def __init__(self, mean_interval_s: float, seed: int = 0) -> None:
-        self.mean_interval_s = mean_interval_s
-        self.kills = 0
-        self._rng = np.random.default_rng(seed)
+    name = "soak-watcher"
+
+    def __init__(self) -> None:
+        self._train: psutil.Process | None = None
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
-        self._train: psutil.Process | None = None
 
     def watch(self, train: psutil.Process) -> None:
-        """Kill workers of `train` from now on (replaces the process watched before)."""
+        """Act on `train` from now on (replaces the process watched before)."""
         self._train = train
         if self._thread is None:
-            self._thread = threading.Thread(target=self._run, name="soak-worker-killer", daemon=True)
+            self._thread = threading.Thread(target=self._run, name=self.name, daemon=True)
             self._thread.start()
 
     def stop(self) -> None:
-        """Stop killing (joins the thread)."""
+        """Stop acting (joins the thread)."""
         self._stop.set()
         if self._thread is not None:
             self._thread.join(timeout=5)
 
     def _run(self) -> None:
-        while not self._stop.wait(self.mean_interval_s * float(self._rng.uniform(0.5, 1.5))):
-            workers = worker_processes(self._train) if self._train is not None else []
-            if workers:
-                victim = workers[int(self._rng.integers(len(workers)))]
-                try:
-                    victim.send_signal(signal.SIGKILL)
-                    self.kills += 1
-                except psutil.Error:
-                    pass
+        while not self._stop.wait(self._wait_s()):
+            self._tick()
+
+    def _wait_s(self) -> float:
+        raise NotImplementedError
+
+    def _tick(self) -> None:
+        raise NotImplementedError
 
 
-@dataclass
-class MemorySampler:
+class WorkerKiller(ProcessWatcher):
+    """Kills one random worker process of a train process (SIGKILL) every `mean_interval_s` seconds on average.
+
+    Intervals are drawn uniformly in [0.5, 1.5] x `mean_interval_s`, seeded. `kills` counts the kills that landed.
+    """
+
+    name = "soak-worker-killer"
+
+    def __init__(self, mean_interval_s: float, seed: int = 0) -> None:
+        super().__init__()
+        self.mean_interval_s = mean_interval_s
+        self.kills = 0
+        self._rng = np.random.default_rng(seed)
+
+    def _wait_s(self) -> float:
+        return self.mean_interval_s * float(self._rng.uniform(0.5, 1.5))
+
+    def _tick(self) -> None:
+        workers = worker_processes(self._train) if self._train is not None else []
+        if workers:
+            victim = workers[int(self._rng.integers(len(workers)))]
+            try:
+                victim.send_signal(signal.SIGKILL)
+                self.kills += 1
+            except psutil.Error:
+                pass
+
+
+class MemorySampler(ProcessWatcher):
     """Samples the resident memory of a train process, its descendants and this process every `every_s` seconds.
 
     Attributes:
@@ -139,42 +164,32 @@ class MemorySampler:
             "harness" (this process: the sim's phones and the judge).
     """
 
-    every_s: float
-    samples: list[tuple[float, str, int, int]] = field(default_factory=list)
-    _train: psutil.Process | None = None
-    _stop: threading.Event = field(default_factory=threading.Event)
-    _thread: threading.Thread | None = None
-    _t0: float = field(default_factory=time.monotonic)
+    name = "soak-memory"
 
-    def watch(self, train: psutil.Process) -> None:
-        """Sample `train` and its descendants from now on (replaces the process watched before)."""
-        self._train = train
-        if self._thread is None:
-            self._thread = threading.Thread(target=self._run, name="soak-memory", daemon=True)
-            self._thread.start()
+    def __init__(self, every_s: float) -> None:
+        super().__init__()
+        self.every_s = every_s
+        self.samples: list[tuple[float, str, int, int]] = []
+        self._t0 = time.monotonic()
+        self._me = psutil.Process()
 
-    def stop(self) -> None:
-        """Stop sampling (joins the thread)."""
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join(timeout=5)
+    def _wait_s(self) -> float:
+        return self.every_s
 
-    def _run(self) -> None:
-        me = psutil.Process()
-        while not self._stop.wait(self.every_s):
-            t = time.monotonic() - self._t0
-            procs = [("harness", me)]
-            if self._train is not None:
-                try:
-                    procs += [("learner", self._train)] + [(_role(c, self._train.pid), c)
-                                                           for c in self._train.children(recursive=True)]
-                except psutil.Error:
-                    pass
-            for role, proc in procs:
-                try:
-                    self.samples.append((t, role, proc.pid, proc.memory_info().rss))
-                except psutil.Error:
-                    continue
+    def _tick(self) -> None:
+        t = time.monotonic() - self._t0
+        procs = [("harness", self._me)]
+        if self._train is not None:
+            try:
+                procs += [("learner", self._train)] + [(_role(c, self._train.pid), c)
+                                                       for c in self._train.children(recursive=True)]
+            except psutil.Error:
+                pass
+        for role, proc in procs:
+            try:
+                self.samples.append((t, role, proc.pid, proc.memory_info().rss))
+            except psutil.Error:
+                continue
 
 
 def _role(child: psutil.Process, train_pid: int) -> str:

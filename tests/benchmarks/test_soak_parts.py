@@ -104,3 +104,18 @@ def test_replay_audit_counts_only_trajectories_cut_short(tmp_path) -> None:
     replay.add(cut)
     replay.save(tmp_path / "cut.npz")
     assert audit_replay(tmp_path / "cut.npz", {"general/settings": 10})["half_inserted"] == 1
+
+
+def test_memory_sampler_records_the_watched_process_and_this_one() -> None:
+    """Each tick samples this process ("harness") and the watched one ("learner"); `stop` ends the sampling."""
+    from benchmarks.soak_parts import MemorySampler
+
+    sampler = MemorySampler(every_s=0.05)
+    sampler.watch(psutil.Process())
+    time.sleep(0.4)
+    sampler.stop()
+    count = len(sampler.samples)
+    assert {role for _, role, _, _ in sampler.samples} >= {"harness", "learner"}
+    assert all(rss > 0 for *_, rss in sampler.samples) and count >= 4
+    time.sleep(0.15)
+    assert len(sampler.samples) == count
