@@ -45,7 +45,10 @@ class CacheConfig:
         max_changed_fraction: fraction of pixels, in [0, 1], that may change beyond the tolerance; 0 by default
             because a toggled switch or a typed letter changes well under 1% of a phone screen.
         skip_top_fraction: fraction of rows at the top left out of the comparison (0.04 hides a real status bar).
-        max_goals: goals whose last judged screen is remembered for `skip_unchanged`.
+        max_goals: goals whose last judged screen is remembered for `skip_unchanged`. Each holds a copy of one
+            screenshot (~0.2-0.9 MB at the env's 360 px), so this bounds the cache's memory: 64 covers a pool of
+            envs sharing one judge; 1024 (the old default) grew every env process of the soak benchmark by
+            ~75 MB a minute until full, which read as a leak (issue 20).
     """
 
     max_entries: int = 4096
@@ -53,7 +56,7 @@ class CacheConfig:
     pixel_tolerance: int = 8
     max_changed_fraction: float = 0.0
     skip_top_fraction: float = 0.0
-    max_goals: int = 1024
+    max_goals: int = 64
 
     def __post_init__(self) -> None:
         if self.max_entries < 0 or self.max_goals < 1:
