@@ -24,6 +24,7 @@ output folder DIR (same minutes and seed), so the two arms can run in separate s
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import os
@@ -224,6 +225,7 @@ def _is_alive(process: psutil.Process) -> bool:
         return False
 
 
+@functools.cache
 def _budgets() -> dict[str, int]:
     import gymnasium as gym
 

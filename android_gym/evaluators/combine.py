@@ -117,8 +117,7 @@ class VetoEvaluator(Evaluator):
         results: list[Verdict] = list(vetoes)
         open_indices = [i for i, v in enumerate(vetoes) if v.success is not False]
         for i in set(range(len(items))) - set(open_indices):
-            v = vetoes[i]
-            results[i] = Verdict(False, 0.0, v.raw, v.latency_s, v.is_cached, "", f"veto:{v.source or 'state'}")
+            results[i] = _vetoed(vetoes[i])
         if open_indices:
             for i, verdict in zip(open_indices, self.judge_evaluator.judge_batch([items[i] for i in open_indices]),
                                   strict=True):
@@ -131,7 +130,7 @@ class VetoEvaluator(Evaluator):
         if veto is None:
             return None
         if veto.success is False:
-            return self.judge_batch([(task, observation)])[0]  # the veto's False, as `judge` words it
+            return _vetoed(veto)
         return self.judge_evaluator.prejudge(task, observation)
 
     def start(self) -> None:
@@ -147,3 +146,8 @@ class VetoEvaluator(Evaluator):
     def stats(self) -> dict[str, float]:
         """Both evaluators' counters."""
         return {**self.veto.stats(), **self.judge_evaluator.stats()}
+
+
+def _vetoed(veto: Verdict) -> Verdict:
+    """The combination's False verdict when the state check `veto` said False (the judge was not asked)."""
+    return Verdict(False, 0.0, veto.raw, veto.latency_s, veto.is_cached, "", f"veto:{veto.source or 'state'}")

@@ -79,14 +79,13 @@ class WorkerBook:
 
     SUMMED = ("episodes", "steps", "successes", "faulty_episodes", "dropped_trajectories", "adopted",
               "latency_s_sum", "unknown_verdicts", "unknown_verdict_rewards", "reset_failures")
-    MAXED = ("step_s_max", "judge_s_max")
+    MAXED = ("latency_s_max", "step_s_max", "judge_s_max")
 
     def __init__(self, num_workers: int, max_restarts: int, envs_per_worker: int) -> None:
         self.max_restarts, self.envs_per_worker = max_restarts, envs_per_worker
         self.current: list[dict[str, float]] = [{} for _ in range(num_workers)]
         self.retired = dict.fromkeys(self.SUMMED, 0.0)
-        self.latency_s_max = 0.0
-        self.maxima = dict.fromkeys(self.MAXED, 0.0)
+        self.maxima = dict.fromkeys(self.MAXED, 0.0)  # over every incarnation of every worker
         self.restarts = [0] * num_workers
         self.discarded_partial = 0
         self.last_error: list[str] = [""] * num_workers
@@ -95,7 +94,6 @@ class WorkerBook:
         """Record the newest counters of worker `index` (its current incarnation)."""
         if stats:
             self.current[index] = stats
-            self.latency_s_max = max(self.latency_s_max, float(stats.get("latency_s_max", 0.0)))
             for key in self.MAXED:
                 self.maxima[key] = max(self.maxima[key], float(stats.get(key, 0.0)))
 
@@ -137,7 +135,7 @@ class WorkerBook:
             "runtime/discarded_partial_episodes": float(self.discarded_partial),
             "runtime/weights_adopted": adopted,
             "runtime/broadcast_latency_ms_mean": 1000 * sums["latency_s_sum"] / adopted if adopted else 0.0,
-            "runtime/broadcast_latency_ms_max": 1000 * self.latency_s_max,
+            "runtime/broadcast_latency_ms_max": 1000 * self.maxima["latency_s_max"],
             "runtime/unknown_verdicts": sums["unknown_verdicts"],
             "runtime/unknown_verdict_rewards": sums["unknown_verdict_rewards"],
             "runtime/reset_failures": sums["reset_failures"],

@@ -16,6 +16,7 @@ import numpy as np
 
 from distrl_agent.config import EnvSection, TrainConfig
 from distrl_agent.policies import PolicyConfig, build_policy
+from distrl_agent.runtime.local import default_workers
 from distrl_agent.runtime.weights import to_numpy
 from distrl_agent.runtime.worker import Worker, make_env
 from distrl_agent.types import Trajectory
@@ -76,8 +77,6 @@ def _play_plan(config: TrainConfig, weights: dict, version: int, split: str, epi
     """(episodes played, episodes solved) per template name."""
     plan = evaluation_tasks(config.env, split, episodes, seed)
     env = dataclasses.replace(config.env, latency="off", env_processes=False)
-    from distrl_agent.runtime.local import default_workers
-
     with Worker(-1, env, min(8, episodes), split=split, seed=seed, deterministic=True,
                 policy_config=policy_config or config.policy.policy_config(),
                 first_env_index=default_workers(config) * config.runtime.envs_per_worker) as worker:
