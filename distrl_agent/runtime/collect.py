@@ -32,7 +32,9 @@ def evaluation_tasks(env: EnvSection, split: str, episodes: int, seed: int) -> l
     7 points between two samples). Taking the templates in turn, each with its instances in a seeded order, estimates
     the same success rate with less variance and plays the same tasks every time.
     """
-    probe = make_env(env, split)
+    # the task list depends on the suite and split only: a sim probe, so that no training phone is touched mid-run
+    probe = make_env(dataclasses.replace(env, device="sim", device_options={}, evaluator="oracle",
+                                         evaluator_options={}), split)
     try:
         tasks = probe.unwrapped.tasks
     finally:

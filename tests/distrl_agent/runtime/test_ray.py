@@ -231,7 +231,7 @@ def test_joining_token_cluster_with_its_token_connects(ray_cluster, tmp_path) ->
 @needs_ray
 def test_ray_train_async_end_to_end_on_emulator_hosts(ray_cluster, tmp_path) -> None:
     """`train` with runtime=ray: worker actors on `emulator` resources, the learner actor checkpoints to run_dir."""
-    config = load_config(overrides=[*TINY, "runtime.minutes=0.1", "runtime.warm_start_episodes=4",
+    config = load_config(overrides=[*TINY, "runtime.minutes=0.25", "runtime.warm_start_episodes=4",
                                     "runtime.warm_start_updates=5", "runtime.eval_episodes=4",
                                     "learner.batch_size=4", "learner.min_replay_trajectories=4", f"run_dir={tmp_path}"])
     summary = train(config, show_progress=False)

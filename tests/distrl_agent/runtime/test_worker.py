@@ -95,6 +95,19 @@ def test_run_episodes_plays_a_task_plan_in_order(worker) -> None:
         worker.run_episodes(3, tasks=[0, 1])
 
 
+def test_evaluation_task_list_never_connects_to_a_phone() -> None:
+    """The plan is read from the suite: with ADB phones configured (here: nothing listening), no device is reached."""
+    import socket
+
+    from distrl_agent.runtime.collect import evaluation_tasks
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]  # free once closed
+    env = EnvSection(device="adb:sim-{index}", device_options={"port": port, "timeout_s": 0.2, "retries": 0})
+    assert evaluation_tasks(env, "test", 6, seed=1) == evaluation_tasks(EnvSection(), "test", 6, seed=1)
+
+
 def test_evaluation_tasks_are_balanced_over_templates_and_fixed_by_the_seed() -> None:
     from collections import Counter
 
