@@ -218,6 +218,10 @@ class RuntimeSection:
             (slow devices); the in-process worker is lock-step anyway.
         episodes_per_round: episodes each worker plays per round in sync mode.
         minutes: wall-clock budget of the run, in minutes (counted across resumes).
+        max_updates: also stop once the learner has made this many updates (None: no cap; counted across resumes).
+        max_env_steps: also stop once the workers have taken this many environment steps (None: no cap; counted
+            across resumes). The run ends at whichever budget is spent first, and the learning rate anneals with
+            the largest spent fraction of the three.
         eval_every_s: seconds between evaluations on the test split.
         eval_episodes: episodes per evaluation (and in the final summary, per split).
         checkpoint_every_s: seconds between checkpoints during training (one is also written at the end).
@@ -240,6 +244,8 @@ class RuntimeSection:
     sync_lockstep: bool = True
     episodes_per_round: int = 16
     minutes: float = 20.0
+    max_updates: int | None = None
+    max_env_steps: int | None = None
     eval_every_s: float = 120.0
     eval_episodes: int = 100
     checkpoint_every_s: float = 300.0
@@ -256,6 +262,9 @@ class RuntimeSection:
             _require(f"runtime.{key}", getattr(self, key) >= 1, ">= 1", getattr(self, key))
         for key in ("minutes", "eval_every_s", "checkpoint_every_s", "connect_timeout_s"):
             _require(f"runtime.{key}", getattr(self, key) > 0, "> 0", getattr(self, key))
+        for key in ("max_updates", "max_env_steps"):
+            if getattr(self, key) is not None:
+                _require(f"runtime.{key}", getattr(self, key) >= 1, ">= 1 or null (no cap)", getattr(self, key))
         for key in ("worker_cpus", "max_worker_restarts", "warm_start_episodes", "warm_start_updates", "seed"):
             _require(f"runtime.{key}", getattr(self, key) >= 0, ">= 0", getattr(self, key))
         _require("runtime.warm_start_noise", 0 <= self.warm_start_noise <= 1, "in [0, 1]", self.warm_start_noise)

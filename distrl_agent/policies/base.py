@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
 import torch
 from torch import nn
 
@@ -187,7 +188,9 @@ class Policy(nn.Module, abc.ABC):
         Raises:
             CheckpointError: mis-shaped or unknown entries, or a partial dict that lacks a trainable entry.
         """
-        state = {k: torch.as_tensor(v) for k, v in weights.items()}
+        # a read-only array (Ray hands weights out zero-copy) is copied: torch cannot wrap it safely
+        state = {k: torch.as_tensor(np.array(v) if isinstance(v, np.ndarray) and not v.flags.writeable else v)
+                 for k, v in weights.items()}
         current = self.state_dict()
         if state.keys() == current.keys():
             self.load_state_dict(state)

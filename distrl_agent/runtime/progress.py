@@ -96,12 +96,17 @@ class RunState:
 class Progress:
     """The progress bar (steps, episodes, recent train success, last test success, updates, throughput)."""
 
-    def __init__(self, budget_s: float, start_s: float, enabled: bool = True) -> None:
-        self.bar = tqdm(total=int(budget_s), initial=int(min(start_s, budget_s)), unit="s", desc="distrl train",
-                        dynamic_ncols=True, mininterval=1.0, disable=not enabled)
+    def __init__(self, budget_s: float, start_fraction: float, enabled: bool = True) -> None:
+        """A bar over the run's `budget_s` seconds, started at `start_fraction` of it.
+
+        It advances by the spent fraction of the whole budget, so a run that stops at `runtime.max_updates` or
+        `max_env_steps` still ends full.
+        """
+        self.bar = tqdm(total=int(budget_s), initial=int(min(start_fraction, 1.0) * budget_s), unit="s",
+                        desc="distrl train", dynamic_ncols=True, mininterval=1.0, disable=not enabled)
         self.recent: deque[bool] = deque(maxlen=200)
         self._last = 0.0
-        self._elapsed_s = start_s
+        self._fraction = start_fraction
 
     @property
     def success(self) -> float:
@@ -113,14 +118,14 @@ class Progress:
         for d in deliveries:
             self.recent.extend(d.successes)
 
-    def show(self, elapsed_s: float, session_s: float, session_steps: float, stats: dict[str, float], version: int,
+    def show(self, fraction: float, session_s: float, session_steps: float, stats: dict[str, float], version: int,
              test_success: float | None) -> None:
-        """Refresh the bar at most once a second (throughput: this session's steps over its seconds)."""
-        self._elapsed_s = elapsed_s
+        """Refresh the bar at most once a second (`fraction`: of the budget spent; throughput: this session's)."""
+        self._fraction = fraction
         if time.monotonic() - self._last < 1.0:
             return
         self._last = time.monotonic()
-        self.bar.n = int(min(elapsed_s, self.bar.total))
+        self.bar.n = int(min(fraction, 1.0) * self.bar.total)
         steps = int(stats.get("runtime/env_steps", 0))
         self.bar.set_postfix(steps=steps, episodes=int(stats.get("runtime/episodes", 0)),
                              success=f"{self.success:.2f}",
@@ -130,6 +135,6 @@ class Progress:
         self.bar.refresh()
 
     def close(self) -> None:
-        """Show the final elapsed time and close the bar."""
-        self.bar.n = int(min(self._elapsed_s, self.bar.total))
+        """Show the final spent fraction and close the bar."""
+        self.bar.n = int(min(self._fraction, 1.0) * self.bar.total)
         self.bar.close()

@@ -108,7 +108,7 @@ def combine_totals(before: dict[str, float], now: dict[str, float]) -> dict[str,
 
 def run_loop(config: TrainConfig, learner: Any, runtime: Runtime, state: RunState, writer: MetricsWriter,
              progress: Progress, run_dir: Path) -> RunState:
-    """Run the actor-learner dataflow until the budget is spent; returns the state to checkpoint.
+    """Run the actor-learner dataflow until the budget is spent (`spent_fraction`); returns the state to checkpoint.
 
         workers --Delivery--> learner.ingest --> learner.train_steps(K) --> learner.weights() --> runtime.publish
            ^                                                                                         |
@@ -124,16 +124,17 @@ def run_loop(config: TrainConfig, learner: Any, runtime: Runtime, state: RunStat
     version = learner.get_version()
     runtime.start(version, learner.weights())  # every worker starts with the learner's weights
     is_ready, metrics, lr_now = False, {}, None
+    env_steps = state.totals.get("runtime/env_steps", 0.0)
     try:
-        while (now := time.monotonic()) < clock.deadline(state):
+        while (now := time.monotonic()) < clock.deadline(state) and spent_fraction(config, 0.0, version,
+                                                                                      env_steps) < 1.0:
             if clock.is_due("eval", now, rt.eval_every_s):  # the learning curve (workers keep collecting)
-                env_steps = combine_totals(state.totals, runtime.stats())["runtime/env_steps"]
                 _evaluate_into(config, state, writer, runtime.fetch(learner.weights()), version, clock.session(state),
                                env_steps)
             if clock.is_due("checkpoint", now, rt.checkpoint_every_s):  # a crash loses at most this much
                 state.checkpoints += 1
                 save_checkpoint(learner, snapshot(state, clock.session_s(), runtime.stats()), run_dir)
-            if (scale := lr_scale(config, clock.session(state))) != lr_now:  # annealing, in 1% steps
+            if (scale := lr_scale(config, clock.session(state), version, env_steps)) != lr_now:  # in 1% steps
                 learner.set_lr_scale(lr_now := scale)
             tick = time.monotonic()
             # 1. collection: a synchronous round, or whatever has arrived
@@ -163,7 +164,9 @@ def run_loop(config: TrainConfig, learner: Any, runtime: Runtime, state: RunStat
             # 5. reporting (bar at most once a second, metrics.jsonl once per METRICS_EVERY_S)
             session_stats = runtime.stats()
             stats = {**combine_totals(state.totals, session_stats), **state.metrics()}
-            progress.show(clock.session(state), clock.session_s(), session_stats["runtime/env_steps"], stats, version,
+            env_steps = stats["runtime/env_steps"]
+            progress.show(spent_fraction(config, clock.session(state), version, env_steps), clock.session_s(),
+                          session_stats["runtime/env_steps"], stats, version,
                           state.curve[-1]["test_success"] if state.curve else None)
             if metrics and clock.is_due("metrics", time.monotonic(), METRICS_EVERY_S):
                 writer.write(version, clock.session(state), {**metrics, "charts/train_success": progress.success,
@@ -179,12 +182,27 @@ def run_loop(config: TrainConfig, learner: Any, runtime: Runtime, state: RunStat
     return snapshot(state, clock.session_s(), runtime.stats())
 
 
-def lr_scale(config: TrainConfig, elapsed_s: float) -> float:
-    """The learning-rate multiplier `elapsed_s` into the run (linear from 1 to `learner.lr_final_fraction`).
+def spent_fraction(config: TrainConfig, elapsed_s: float, updates: float = 0, env_steps: float = 0) -> float:
+    """How much of the run's budget is spent: the largest of its time, update and env-step fractions, at most 1.
 
+    `runtime.minutes` always counts; `runtime.max_updates` and `runtime.max_env_steps` only when set.
+    """
+    rt = config.runtime
+    fractions = [elapsed_s / max(rt.minutes * 60, 1e-9)]
+    if rt.max_updates is not None:
+        fractions.append(updates / rt.max_updates)
+    if rt.max_env_steps is not None:
+        fractions.append(env_steps / rt.max_env_steps)
+    return min(1.0, max(fractions))
+
+
+def lr_scale(config: TrainConfig, elapsed_s: float, updates: float = 0, env_steps: float = 0) -> float:
+    """The learning-rate multiplier at this point of the run (linear from 1 to `learner.lr_final_fraction`).
+
+    The point is `spent_fraction`: a run capped by updates or env steps anneals over that cap, not over the clock.
     Rounded to 1% steps, so a Ray learner actor is told at most 100 times.
     """
-    progress = min(1.0, elapsed_s / max(config.runtime.minutes * 60, 1e-9))
+    progress = spent_fraction(config, elapsed_s, updates, env_steps)
     return round(1.0 - (1.0 - config.learner.lr_final_fraction) * progress, 2)
 
 
@@ -233,12 +251,15 @@ def snapshot(state: RunState, session_s: float, runtime_stats: dict[str, float])
 
 def train(config: TrainConfig, resume: str | Path | None = None, show_progress: bool = True,
           initial_weights: dict[str, Any] | None = None) -> dict[str, Any]:
-    """Run training to the wall-clock budget; returns the summary (also written to run_dir/summary.json).
+    """Run training until its budget is spent; returns the summary (also written to run_dir/summary.json).
+
+    The budget is `runtime.minutes` of wall clock, or fewer when `runtime.max_updates` or `runtime.max_env_steps`
+    is reached first.
 
     Args:
         config: the run.
         resume: a run directory whose checkpoint to continue (same env and learner config; runtime may differ);
-            the budget `runtime.minutes` counts the time already spent.
+            the budget counts the time, updates and env steps already spent.
         show_progress: draw the progress bar.
         initial_weights: start from these policy weights instead of running the configured warm start (benchmarks
             give every run of a comparison the same starting policy); ignored when resuming.
@@ -261,16 +282,20 @@ def train(config: TrainConfig, resume: str | Path | None = None, show_progress: 
         state.resumes += 1
         log.info("resumed from %s at version %d after %.1f min", checkpoint, learner.get_version(),
                  state.elapsed_s / 60)
-        if state.elapsed_s >= config.runtime.minutes * 60:
-            log.warning("the budget runtime.minutes=%s is already spent; raise it to train longer",
-                        config.runtime.minutes)
+        if spent_fraction(config, state.elapsed_s, learner.get_version(),
+                          state.totals.get("runtime/env_steps", 0.0)) >= 1.0:
+            rt = config.runtime
+            log.warning("the budget (runtime.minutes=%s, max_updates=%s, max_env_steps=%s) is already spent; "
+                        "raise it to train longer", rt.minutes, rt.max_updates, rt.max_env_steps)
     elif initial_weights is not None:
         learner.set_policy_weights(initial_weights)
     elif (weights := warm_start(config)) is not None:
         learner.set_policy_weights(weights)
     (run_dir / "config.yaml").write_text(config.to_yaml())  # after a resume's config check passed
     writer = MetricsWriter(run_dir)
-    progress = Progress(config.runtime.minutes * 60, state.elapsed_s, enabled=show_progress)
+    progress = Progress(config.runtime.minutes * 60, spent_fraction(config, state.elapsed_s, learner.get_version(),
+                                                                    state.totals.get("runtime/env_steps", 0.0)),
+                        enabled=show_progress)
     final = state
     try:
         final = run_loop(config, learner, runtime, state, writer, progress, run_dir)

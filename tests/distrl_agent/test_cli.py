@@ -15,8 +15,9 @@ import yaml
 from distrl_agent.cli import main
 from distrl_agent.config import load_config
 
-TINY = ["--minutes", "0.1", "--workers", "1", "--envs-per-worker", "2", "--warm-start-episodes", "4",
-        "--warm-start-updates", "5", "--eval-episodes", "4", "--checkpoint-every-s", "1", "--quiet",
+TINY = ["--minutes", "2", "--max-env-steps", "300", "--workers", "1", "--envs-per-worker", "2",
+        "--warm-start-episodes", "4", "--warm-start-updates", "5", "--eval-episodes", "4", "--checkpoint-every-s", "1",
+        "--quiet",
         "learner.batch_size=4", "learner.min_replay_trajectories=4"]
 
 
@@ -35,13 +36,13 @@ def test_train_writes_config_checkpoint_metrics_and_summary(trained_run) -> None
     """Async run: the resolved config is printed and saved, checkpoints are periodic, metrics and summary written."""
     run_dir, summary, stdout = trained_run
     saved = yaml.safe_load((run_dir / "config.yaml").read_text())
-    assert saved["runtime"]["minutes"] == 0.1 and saved["run_dir"] == str(run_dir)
+    assert saved["runtime"]["max_env_steps"] == 300 and saved["run_dir"] == str(run_dir)
     assert load_config(run_dir / "config.yaml").to_yaml() in stdout
     for key in ("algorithm", "minutes", "updates", "env_steps", "episodes", "train_success", "test_success", "curve",
                 "worker_restarts", "learner/updates", "replay/inserted", "runtime/learner_idle_fraction",
                 "runtime/broadcast_latency_ms_mean", "runtime/steps_per_s"):
         assert key in summary
-    assert summary["updates"] > 0 and summary["env_steps"] > 0 and summary["sync"] is False
+    assert summary["updates"] > 0 and summary["env_steps"] >= 300 and summary["sync"] is False
     assert summary["runtime/checkpoints"] >= 2  # periodic ones during the run, plus the final one
     assert summary["curve"] and 0 <= summary["test_success"] <= 1
     assert len(summary["test_success_by_task"]) == min(14, saved["runtime"]["eval_episodes"])  # one entry per template
@@ -89,13 +90,16 @@ def test_planted_pickle_checkpoint_is_refused_by_eval_and_resume(trained_run, tm
 
 
 def test_train_resume_continues_from_checkpoint(trained_run) -> None:
-    """`distrl train --resume DIR` continues the version, the totals and the clock of the run."""
+    """`distrl train --resume DIR` continues the version, the totals and the clock of the run.
+
+    The env-step cap counts the steps of both sessions: raised from 300 to 450, the resumed session adds the rest.
+    """
     run_dir, before, _ = trained_run
-    assert main(["train", "--resume", str(run_dir), "--minutes", "0.18", "--quiet"]) == 0
+    assert main(["train", "--resume", str(run_dir), "--max-env-steps", "450", "--quiet"]) == 0
     after = json.loads((run_dir / "summary.json").read_text())
     assert after["resumes"] == 1 and after["updates"] >= before["updates"]
-    assert after["env_steps"] > before["env_steps"] and after["minutes"] >= before["minutes"]
-    assert yaml.safe_load((run_dir / "config.yaml").read_text())["runtime"]["minutes"] == 0.18
+    assert after["env_steps"] >= 450 > before["env_steps"] and after["minutes"] >= before["minutes"]
+    assert yaml.safe_load((run_dir / "config.yaml").read_text())["runtime"]["max_env_steps"] == 450
 
 
 def test_train_resume_with_other_config_exits_2(trained_run, capsys) -> None:

@@ -231,11 +231,12 @@ def test_joining_token_cluster_with_its_token_connects(ray_cluster, tmp_path) ->
 @needs_ray
 def test_ray_train_async_end_to_end_on_emulator_hosts(ray_cluster, tmp_path) -> None:
     """`train` with runtime=ray: worker actors on `emulator` resources, the learner actor checkpoints to run_dir."""
-    config = load_config(overrides=[*TINY, "runtime.minutes=0.25", "runtime.warm_start_episodes=4",
+    config = load_config(overrides=[*TINY, "runtime.minutes=3", "runtime.max_env_steps=600",
+                                    "runtime.warm_start_episodes=4",
                                     "runtime.warm_start_updates=5", "runtime.eval_episodes=4",
                                     "learner.batch_size=4", "learner.min_replay_trajectories=4", f"run_dir={tmp_path}"])
     summary = train(config, show_progress=False)
-    assert summary["runtime"] == "ray" and summary["updates"] > 0 and summary["env_steps"] > 0
+    assert summary["runtime"] == "ray" and summary["updates"] > 0 and summary["env_steps"] >= 600
     assert summary["runtime/weights_adopted"] > 0 and summary["learner/ingested"] > 0
     assert (tmp_path / "checkpoint" / TENSORS_FILE).exists()
     deadline = time.monotonic() + 30  # actors are released asynchronously after `ray.kill`

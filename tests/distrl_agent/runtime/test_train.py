@@ -14,7 +14,7 @@ from distrl_agent.config import load_config
 from distrl_agent.errors import CheckpointError, ConfigError
 from distrl_agent.runtime.learner import Learner
 from distrl_agent.runtime.progress import RunState
-from distrl_agent.runtime.train import combine_totals, find_checkpoint, lr_scale, save_checkpoint, train
+from distrl_agent.runtime.train import combine_totals, find_checkpoint, lr_scale, save_checkpoint, spent_fraction, train
 
 TINY = ["runtime.minutes=0.1", "runtime.envs_per_worker=2", "runtime.warm_start_episodes=4",
         "runtime.warm_start_updates=5", "runtime.eval_episodes=4", "learner.batch_size=4",
@@ -22,11 +22,14 @@ TINY = ["runtime.minutes=0.1", "runtime.envs_per_worker=2", "runtime.warm_start_
 
 
 def test_train_sync_end_to_end_rounds_use_one_version(tmp_path) -> None:
-    """Sync mode on the sim: rounds of 2 workers x 3 episodes, training between them, each episode one version."""
+    """Sync mode on the sim: rounds of 2 workers x 3 episodes, training between them, each episode one version.
+
+    The run stops at `runtime.max_updates` (two rounds of 4 updates), long before its 3-minute clock.
+    """
     config = load_config(overrides=[*TINY, "runtime.workers=2", "runtime.sync=true", "runtime.episodes_per_round=3",
-                                    f"run_dir={tmp_path}"])
+                                    "runtime.minutes=3", "runtime.max_updates=8", f"run_dir={tmp_path}"])
     summary = train(config, show_progress=False)
-    assert summary["sync"] is True and summary["updates"] > 0
+    assert summary["sync"] is True and summary["updates"] == 8 and summary["minutes"] < 3
     assert summary["episodes"] >= 6 and summary["learner/ingested"] % 3 == 0
     assert summary["runtime/publishes"] >= 1 and 0 <= summary["runtime/learner_idle_fraction"] <= 1
     with np.load(tmp_path / "checkpoint" / "replay.npz") as replay:
@@ -94,6 +97,20 @@ def test_train_from_initial_weights_skips_the_warm_start(tmp_path, monkeypatch) 
     assert len(received) == 1 and received[0] is start
     steps = [p["env_steps"] for p in summary["curve"]]
     assert steps[0] == 0 and steps == sorted(steps) and len(steps) >= 2 and steps[-1] > 0
+
+
+def test_budget_is_the_largest_spent_fraction_of_time_updates_and_steps() -> None:
+    """`runtime.max_updates` and `max_env_steps` cap a run beside its minutes; unset caps do not count."""
+    clock_only = load_config(overrides=["runtime.minutes=10"])
+    assert spent_fraction(clock_only, 300, updates=10**9, env_steps=10**9) == 0.5
+    capped = load_config(overrides=["runtime.minutes=10", "runtime.max_updates=100", "runtime.max_env_steps=1000"])
+    assert spent_fraction(capped, 60, updates=50, env_steps=100) == 0.5  # the updates bind
+    assert spent_fraction(capped, 60, updates=10, env_steps=900) == 0.9  # the steps bind
+    assert spent_fraction(capped, 6000, updates=0, env_steps=0) == 1.0  # never past 1
+    assert lr_scale(capped, 0, updates=100) == 0.1  # the learning rate anneals over the binding cap
+    for bad in ("runtime.max_updates=0", "runtime.max_env_steps=-5"):
+        with pytest.raises(ConfigError, match=bad.split("=")[0]):
+            load_config(overrides=[bad])
 
 
 def test_learning_rate_anneals_linearly_over_the_budget() -> None:

@@ -115,7 +115,7 @@ def test_distrl_train_and_eval_with_the_vlm_policy(model_path: str, tmp_path: Pa
     """The main job end to end on a VLM: warm start, a worker process, updates, checkpoint, then `distrl eval`."""
     run_dir = tmp_path / "run"
     config = load_config(overrides=vlm_overrides(
-        model_path, "runtime.minutes=0.15", "runtime.workers=1", "runtime.envs_per_worker=2",
+        model_path, "runtime.minutes=3", "runtime.max_updates=2", "runtime.workers=1", "runtime.envs_per_worker=2",
         "runtime.warm_start_episodes=1", "runtime.warm_start_updates=2", "runtime.eval_episodes=2",
         "learner.batch_size=2", "learner.min_replay_trajectories=2", "learner.critic_warmup_updates=0",
         f"run_dir={run_dir}"))
