@@ -91,7 +91,7 @@ def _disconnect(front: AdbFront, stream: _SocketStream, arg: str) -> None:
 def _emulator(front: AdbFront, stream: _SocketStream, arg: str) -> None:
     """An emulator announces its adb port; it stays listed while something listens on that port."""
     port = int(arg)
-    target = SimTarget(f"emulator-{port - 1}", front.perturbations, front.fault_config)
+    target = SimTarget(f"emulator-{port - 1}", front.perturbations, front.fault_config, renderer=front.renderer)
     target.alive = lambda: _listening(port)
     if front.emulator_boot_s > 0:
         target.props["sys.boot_completed"] = ""

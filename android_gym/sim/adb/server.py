@@ -22,6 +22,7 @@ from android_gym.errors import ConfigError
 from android_gym.sim.adb.faults import FaultConfig
 from android_gym.sim.adb.services import serve
 from android_gym.sim.adb.target import SimTarget
+from android_gym.sim.render.shared import SharedRenderer
 
 SERVER_VERSION = 41  # what adb 1.0.41 (platform-tools 29+) reports; adbutils then uses host:tport
 _HOST_PORT = re.compile(r"^(.+?:\d+):(.*)$")
@@ -71,10 +72,12 @@ class AdbFront:
         self.perturbations, self.fault_config, self.emulator_boot_s = perturbations, faults, emulator_boot_s
         specs = [f"sim-{i}" for i in range(devices)] if isinstance(devices, int) else list(devices)
         self.targets: dict[str, SimTarget] = {}
+        self.renderer = SharedRenderer()  # one set of render caches for every phone built here
         self._next_id = 1
         self._lock = threading.Lock()
         for spec in specs:
-            self.add(spec if isinstance(spec, SimTarget) else SimTarget(spec, perturbations, faults))
+            self.add(spec if isinstance(spec, SimTarget) else SimTarget(spec, perturbations, faults,
+                                                                        renderer=self.renderer))
         self._listener: socket.socket | None = None
         self._stop = threading.Event()
         self._clients: set[socket.socket] = set()

@@ -16,6 +16,7 @@ Result(out=b'a;b\nxy\nz\n', err=b'', code=0)
 from __future__ import annotations
 
 import re
+from collections import deque
 from collections.abc import Callable
 from typing import NamedTuple
 
@@ -38,6 +39,9 @@ Command = Callable[["Shell", list[str], bytes], tuple[bytes, bytes, int]]
 
 _ASSIGN = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)=(.*)", re.S)
 _MAX_DEPTH = 16  # nested substitutions; deeper is refused like a fork bomb would be
+HISTORY_LIMIT = 10_000
+"""Executed argvs `Shell.history` keeps, the newest: far more than a test looks back over, and bounded, so a phone
+serving a day of requests does not grow (a 30-minute soak executed ~470,000 commands; issue 20)."""
 
 
 class _Exit(Exception):
@@ -47,7 +51,7 @@ class _Exit(Exception):
 
 
 class Shell:
-    """Runs command lines against a table of programs, recording every executed argv in `history`.
+    """Runs command lines against a table of programs, recording every executed argv in `history` (the newest).
 
     Args:
         programs: command name -> program; unknown names fail with mksh's message and status 127.
@@ -60,9 +64,18 @@ class Shell:
         self.programs = programs
         self.env = dict(env or {})
         self.files = files if files is not None else {}
-        self.history: list[list[str]] = []
+        self._history: deque[list[str]] = deque(maxlen=HISTORY_LIMIT)
         self.status = 0
         self._depth = 0
+
+    @property
+    def history(self) -> list[list[str]]:
+        """The executed argvs, oldest first (a copy; at most `HISTORY_LIMIT`, the newest)."""
+        return list(self._history)
+
+    def record(self, argv: list[str]) -> None:
+        """Add `argv` to the history (as the interpreter does for every command it executes)."""
+        self._history.append(argv)
 
     def run(self, src: str, stdin: bytes = b"") -> Result:
         """Run one command line; syntax errors print sh's message to stderr with status 2."""
@@ -109,7 +122,7 @@ class Shell:
                 if path not in self.files:
                     return b"", f"/system/bin/sh: can't open {path}: No such file or directory\n".encode(), 1
                 stdin = self.files[path]
-        self.history.append(argv)
+        self.record(argv)
         if argv[0] == "exit":
             # "²".isdigit() is True but int("²") raises, as does int() of 4,301+ digits (fuzz tests, issue 20)
             code = argv[1] if len(argv) > 1 else ""

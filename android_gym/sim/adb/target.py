@@ -5,7 +5,6 @@ from __future__ import annotations
 import io
 import threading
 from collections.abc import Callable
-from typing import Any
 
 import numpy as np
 from PIL import Image
@@ -15,6 +14,7 @@ from android_gym.sim.adb.faults import FaultConfig, FaultInjector
 from android_gym.sim.adb.shell import Result, Shell
 from android_gym.sim.perturbations import PerturbationConfig
 from android_gym.sim.phone import SimPhone
+from android_gym.sim.render.shared import SharedRenderer
 
 LATIN_IME = "com.google.android.inputmethod.latin/com.android.inputmethod.latin.LatinIME"
 
@@ -34,7 +34,8 @@ class SimTarget:
     """A `SimPhone` behind the ADB front.
 
     Guarantees: commands run one at a time per target (`lock`); the phone starts reset with seed 0; `history` lists
-    every argv the shell executed (command substitutions included), which is how tests detect injection.
+    every argv the shell executed (command substitutions included; the newest `shell.HISTORY_LIMIT`), which is how
+    tests detect injection.
 
     Args:
         serial: the serial clients select it by.
@@ -42,10 +43,12 @@ class SimTarget:
         faults: fault injection for this target's requests (none by default).
         adb_keyboard: install and select the ADBKeyBoard IME (Unicode text input by broadcast), as test farms do.
         is_connected: False for a remote device that appears only after `adb connect` (`host:connect`).
+        renderer: draws the screen; an `AdbFront` hands all its phones one (default: a renderer of its own).
     """
 
     def __init__(self, serial: str, perturbations: str | dict | PerturbationConfig | None = "default",
-                 faults: FaultConfig | None = None, adb_keyboard: bool = True, is_connected: bool = True) -> None:
+                 faults: FaultConfig | None = None, adb_keyboard: bool = True, is_connected: bool = True,
+                 renderer: SharedRenderer | None = None) -> None:
         from android_gym.sim.adb.commands import programs
 
         self.serial = serial
@@ -64,14 +67,14 @@ class SimTarget:
         self.transport_id = 0
         self.alive: Callable[[], bool] = lambda: True
         self.shell = Shell(programs(self), env={"PATH": "/system/bin", "HOME": "/", "USER": "shell"}, files=self.files)
-        self._renderer: Any = None
+        self.renderer = renderer if renderer is not None else SharedRenderer()
         self._frame: tuple[int, np.ndarray] | None = None
         self._raw: tuple[np.ndarray, bytes] | None = None
         self.stop_event = threading.Event()
 
     @property
     def history(self) -> list[list[str]]:
-        """Every argv the shell executed, in order."""
+        """Every argv the shell executed, in order (the newest `shell.HISTORY_LIMIT`)."""
         return self.shell.history
 
     @property
@@ -83,7 +86,7 @@ class SimTarget:
         """Run one shell command line (a canned output wins, for tests replaying real captures)."""
         with self.lock:
             if command in self.canned:
-                self.shell.history.append(["<canned>", command])
+                self.shell.record(["<canned>", command])
                 return self.canned[command]
             return self.shell.run(command)
 
@@ -91,12 +94,8 @@ class SimTarget:
         """The screen at full resolution, uint8 RGB (H, W, 3), cached while the phone does not change."""
         with self.lock:
             if self._frame is None or self._frame[0] != self.phone.version:
-                if self._renderer is None:
-                    from android_gym.sim.render import Renderer
-
-                    self._renderer = Renderer()
-                image = self._renderer.render(self.phone.tree(), self.phone.width,
-                                              dark=bool(self.phone.system["dark_theme"]))
+                image = self.renderer.render(self.phone.tree(), self.phone.width,
+                                             dark=bool(self.phone.system["dark_theme"]))
                 self._frame = (self.phone.version, image)
             return self._frame[1]
 

@@ -144,6 +144,17 @@ def test_shell_interpreter_splits_and_executes_like_sh(line, argvs):
     assert sh_.history == argvs
 
 
+def test_shell_history_keeps_the_newest_commands_up_to_its_limit(monkeypatch):
+    """A phone serving requests for days keeps a bounded history: the newest HISTORY_LIMIT argvs, oldest first."""
+    import android_gym.sim.adb.shell as shell_module
+
+    monkeypatch.setattr(shell_module, "HISTORY_LIMIT", 5)
+    sh_ = Shell({"echo": lambda shell, argv, stdin: (b"", b"", 0)})
+    for i in range(12):
+        sh_.run(f"echo {i}")
+    assert sh_.history == [["echo", str(i)] for i in range(7, 12)]
+
+
 def test_shell_syntax_errors_do_not_run_anything():
     """An unterminated quote or stray operator runs nothing and exits 2."""
     for line in ["echo 'open", "echo (x)", "| echo", "echo $(echo"]:
@@ -251,3 +262,19 @@ def test_serve_adb_cli_serves_until_killed(tmp_path):
     c.server_kill()
     thread.join(10)
     assert result == [0]
+
+
+def test_phones_of_a_front_share_one_renderer_and_draw_what_their_own_would(front: AdbFront) -> None:
+    """One set of render caches per front (a front of 24 phones held gigabytes of caches, issue 20), same pixels.
+
+    The second phone is put on another screen first, so the shared caches hold entries of both screens.
+    """
+    from android_gym.sim.render import Renderer
+
+    first, second = front.target("sim-0"), front.target("sim-1")
+    assert first.renderer is second.renderer and SimTarget("own", "none").renderer is not first.renderer
+    second.run("input keyevent KEYCODE_HOME")
+    second.run("input swipe 540 1800 540 600 300")
+    for target in (second, first):
+        own = Renderer().render(target.phone.tree(), target.phone.width, dark=bool(target.phone.system["dark_theme"]))
+        assert np.array_equal(target.frame(), own)
