@@ -10,6 +10,7 @@ same shell in a process or an actor.
 from __future__ import annotations
 
 import functools
+import logging
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -25,6 +26,7 @@ from distrl_agent.config import EnvSection
 from distrl_agent.policies import PolicyConfig, SmallPolicyConfig, build_policy
 from distrl_agent.types import Trajectory
 
+log = logging.getLogger("distrl")
 RESET_ATTEMPTS = 5
 """Resets of one slot in a row that may fail on a device fault (each already restarts the device) before the worker
 gives up: a phone that cannot be reset five times over is down, and the runtime's restart is the next remedy."""
@@ -33,6 +35,32 @@ gives up: a phone that cannot be reset five times over is down, and the runtime'
 def make_env(env: EnvSection, split: str, index: int = 0) -> gym.Env:
     """Env number `index` as the workers run it (its phone is `env.device_for(index)`; see `EnvSection.device`)."""
     return gym.make(env.env_id, split=split, **env.make_kwargs(index))
+
+
+class FaultLog:
+    """Says why episodes were cut by faults, without flooding the log.
+
+    The first `first` faults are logged in full, then at most one line per `every_s` seconds with the number of
+    faults since the last line. A worker's faults are otherwise only a count (`faulty_episodes`), and a run with
+    faults nobody injected needs the reason (a device timing out under load, a crashed env process, a parse error).
+    """
+
+    def __init__(self, worker_id: int, first: int = 5, every_s: float = 60.0) -> None:
+        self.worker_id, self.first, self.every_s = worker_id, first, every_s
+        self.count = 0
+        self._unlogged = 0
+        self._last_s = -float("inf")
+
+    def add(self, error: str) -> None:
+        """Record one episode cut by `error` (`info["error"]`), logging it if due."""
+        self.count += 1
+        now = time.monotonic()
+        if self.count > self.first and now - self._last_s < self.every_s:
+            self._unlogged += 1
+            return
+        since = f" ({self._unlogged} more since the last report)" if self._unlogged else ""
+        log.warning("worker %d: episode cut by a fault%s: %s", self.worker_id, since, error)
+        self._unlogged, self._last_s = 0, now
 
 
 def env_factory(env: EnvSection, split: str, index: int = 0) -> Callable[[], gym.Env]:
@@ -105,6 +133,7 @@ class Worker:
         self._next_seed = 0
         self._generator = torch.Generator().manual_seed(seed)
         self._plan: list[Any] | None = None  # run_episodes(tasks=...): the tasks still to start, in order
+        self._faults = FaultLog(worker_id)
 
     def __enter__(self) -> Worker:
         self.start()
@@ -234,6 +263,7 @@ class Worker:
                 self.stats["episodes"] += 1
                 if "error" in info:  # a device fault: the episode's data is not trustworthy
                     self.stats["faulty_episodes"] += 1
+                    self._faults.add(str(info["error"]))
                 else:
                     self.stats["successes"] += int(reward > 0)
                     task = env.unwrapped.task

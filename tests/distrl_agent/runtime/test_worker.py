@@ -53,6 +53,24 @@ def test_faulty_episode_is_discarded_and_counted(worker) -> None:
     assert worker.stats["episodes"] == 3 and len(trajectories) == 3 - worker.stats["faulty_episodes"]
 
 
+def test_fault_log_names_the_first_faults_then_summarises(caplog, monkeypatch) -> None:
+    """Every fault is counted; the first ones are logged with their reason, later ones once per period with a count."""
+    import distrl_agent.runtime.worker as worker_module
+
+    now = [0.0]
+    monkeypatch.setattr(worker_module.time, "monotonic", lambda: now[0])
+    faults = worker_module.FaultLog(worker_id=3, first=2, every_s=60.0)
+    with caplog.at_level("WARNING", logger="distrl"):
+        for i in range(6):  # 0 s: two logged in full, four held back
+            faults.add(f"DeviceError: timeout {i}")
+        now[0] = 61.0
+        faults.add("DeviceError: timeout 6")  # a period later: one line, with the four held back
+    lines = [r.getMessage() for r in caplog.records]
+    assert faults.count == 7 and len(lines) == 3
+    assert lines[0] == "worker 3: episode cut by a fault: DeviceError: timeout 0"
+    assert lines[2] == "worker 3: episode cut by a fault (4 more since the last report): DeviceError: timeout 6"
+
+
 def _failing_resets(env, failures: int):
     real_reset, calls = env.reset, []
 
