@@ -173,14 +173,10 @@ class PoolWorker(Worker):
             ep.penalty.append(float(info.get("penalty", 0.0)))
             obs = self._obs[i] = self.policy.observe(result.obs[k], self._sent[i])
             if result.terminations[k] or result.truncations[k]:
-                self.stats["episodes"] += 1
-                if "error" in info:  # a device fault or a dead env process: the data is not trustworthy
-                    self.stats["faulty_episodes"] += 1
-                else:
-                    self.stats["successes"] += int(reward > 0)
-                    finished.append(self._trajectory(ep, obs, bool(result.terminations[k]),
-                                                     str(self._info[i].get("goal", "")),
-                                                     str(self._info[i].get("task", ""))))
+                if (trajectory := self._end_episode(ep, obs, bool(result.terminations[k]), reward, info,
+                                                    str(self._info[i].get("goal", "")),
+                                                    str(self._info[i].get("task", "")))) is not None:
+                    finished.append(trajectory)
                 self._episodes[i] = None  # the pool resets it in the background; its first row re-arms the slot
             else:
                 self._ready.add(i)

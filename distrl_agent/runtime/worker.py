@@ -260,16 +260,27 @@ class Worker:
             ep.penalty.append(float(info.get("penalty", 0.0)))
             obs = self._obs[i] = self.policy.observe(obs, env_actions[row])
             if terminated or truncated:
-                self.stats["episodes"] += 1
-                if "error" in info:  # a device fault: the episode's data is not trustworthy
-                    self.stats["faulty_episodes"] += 1
-                    self._faults.add(str(info["error"]))
-                else:
-                    self.stats["successes"] += int(reward > 0)
-                    task = env.unwrapped.task
-                    finished.append(self._trajectory(ep, obs, terminated, task.goal, task.name))
+                task = env.unwrapped.task
+                if (trajectory := self._end_episode(ep, obs, terminated, float(reward), info, task.goal,
+                                                    task.name)) is not None:
+                    finished.append(trajectory)
                 self._episodes[i] = None
         return finished
+
+    def _end_episode(self, ep: _Episode, obs: dict, terminated: bool, reward: float, info: Mapping[str, Any],
+                     goal: str, task: str) -> Trajectory | None:
+        """Count an ended episode and return its trajectory, or None when a fault cut it.
+
+        A fault (`info["error"]`: a device fault or a dead env process) makes the data untrustworthy: the episode is
+        counted as faulty, its reason goes to the fault log, and nothing is shipped.
+        """
+        self.stats["episodes"] += 1
+        if "error" in info:
+            self.stats["faulty_episodes"] += 1
+            self._faults.add(str(info["error"]))
+            return None
+        self.stats["successes"] += int(reward > 0)
+        return self._trajectory(ep, obs, terminated, goal, task)
 
     def _note_step(self, reward: float, info: Mapping[str, Any], step_s: float) -> None:
         """Count a step and what the soak benchmark checks of it: unknown verdicts, their rewards, the slowest calls.

@@ -51,7 +51,7 @@ def test_run_episodes_plays_exact_count_and_leaves_nothing_running(pool_worker) 
     assert len(pool_worker.run_episodes(3)) == 3 and pool_worker.stats["episodes"] == 9
 
 
-def test_killed_env_process_truncates_its_episode_and_is_discarded(pool_worker) -> None:
+def test_killed_env_process_truncates_its_episode_and_is_discarded(pool_worker, caplog) -> None:
     """An env process killed mid-episode comes back as a faulty episode: counted, never shipped."""
     import os
     import signal
@@ -59,11 +59,13 @@ def test_killed_env_process_truncates_its_episode_and_is_discarded(pool_worker) 
     pool_worker.step()
     os.kill(pool_worker._pool.pids[0], signal.SIGKILL)
     shipped = []
-    for _ in range(3000):
-        shipped += pool_worker.step()
-        if pool_worker.stats["faulty_episodes"]:
-            break
+    with caplog.at_level("WARNING", logger="distrl"):
+        for _ in range(3000):
+            shipped += pool_worker.step()
+            if pool_worker.stats["faulty_episodes"]:
+                break
     assert pool_worker.stats["faulty_episodes"] >= 1
+    assert any("episode cut by a fault" in r.getMessage() for r in caplog.records)  # and why, in the log
     for trajectory in shipped:
         trajectory.validate()
 
