@@ -126,8 +126,8 @@ def run_loop(config: TrainConfig, learner: Any, runtime: Runtime, state: RunStat
     is_ready, metrics, lr_now = False, {}, None
     env_steps = state.totals.get("runtime/env_steps", 0.0)
     try:
-        while (now := time.monotonic()) < clock.deadline(state) and spent_fraction(config, 0.0, version,
-                                                                                      env_steps) < 1.0:
+        while spent_fraction(config, clock.session(state), version, env_steps) < 1.0:
+            now = time.monotonic()
             if clock.is_due("eval", now, rt.eval_every_s):  # the learning curve (workers keep collecting)
                 _evaluate_into(config, state, writer, runtime.fetch(learner.weights()), version, clock.session(state),
                                env_steps)
@@ -282,20 +282,18 @@ def train(config: TrainConfig, resume: str | Path | None = None, show_progress: 
         state.resumes += 1
         log.info("resumed from %s at version %d after %.1f min", checkpoint, learner.get_version(),
                  state.elapsed_s / 60)
-        if spent_fraction(config, state.elapsed_s, learner.get_version(),
-                          state.totals.get("runtime/env_steps", 0.0)) >= 1.0:
-            rt = config.runtime
-            log.warning("the budget (runtime.minutes=%s, max_updates=%s, max_env_steps=%s) is already spent; "
-                        "raise it to train longer", rt.minutes, rt.max_updates, rt.max_env_steps)
     elif initial_weights is not None:
         learner.set_policy_weights(initial_weights)
     elif (weights := warm_start(config)) is not None:
         learner.set_policy_weights(weights)
+    spent = spent_fraction(config, state.elapsed_s, learner.get_version(), state.totals.get("runtime/env_steps", 0.0))
+    if resume is not None and spent >= 1.0:
+        rt = config.runtime
+        log.warning("the budget (runtime.minutes=%s, max_updates=%s, max_env_steps=%s) is already spent; "
+                    "raise it to train longer", rt.minutes, rt.max_updates, rt.max_env_steps)
     (run_dir / "config.yaml").write_text(config.to_yaml())  # after a resume's config check passed
     writer = MetricsWriter(run_dir)
-    progress = Progress(config.runtime.minutes * 60, spent_fraction(config, state.elapsed_s, learner.get_version(),
-                                                                    state.totals.get("runtime/env_steps", 0.0)),
-                        enabled=show_progress)
+    progress = Progress(config.runtime.minutes * 60, spent, enabled=show_progress)
     final = state
     try:
         final = run_loop(config, learner, runtime, state, writer, progress, run_dir)
