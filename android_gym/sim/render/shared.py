@@ -19,8 +19,7 @@ class SharedRenderer:
     pixel); calls from several threads are serialised.
     """
 
-    def __init__(self, **renderer_options: Any) -> None:
-        self._options = renderer_options
+    def __init__(self) -> None:
         self._renderer: Any = None
         self._lock = threading.Lock()
 
@@ -30,5 +29,5 @@ class SharedRenderer:
             if self._renderer is None:
                 from android_gym.sim.render.renderer import Renderer
 
-                self._renderer = Renderer(**self._options)
+                self._renderer = Renderer()
             return self._renderer.render(tree, width, dark=dark)
