@@ -59,6 +59,9 @@ class LatencyEnv(gym.Env):
         latency_seed: seed of the latency draws (independent of `reset(seed=...)`, so that the same env sees the
             same delays whatever the policy does).
         fail_resets: every reset raises `RuntimeError` (an env that cannot start).
+        fail_first_builds: the first this-many constructions raise `RuntimeError` (a phone that fails while it
+            connects), counted across processes in the file `build_counter`.
+        build_counter: a file that gets one byte per construction (needed when `fail_first_builds` > 0).
         render_mode: None or "rgb_array" (a 16x16 image of the point).
     """
 
@@ -66,9 +69,18 @@ class LatencyEnv(gym.Env):
 
     def __init__(self, latency: str | dict | LatencyConfig | None = "off", time_scale: float | None = None,
                  episode_steps: int = 10, step_delay_s: float = 0.0, reset_delay_s: float = 0.0, tag: int = 0,
-                 latency_seed: int | None = None, fail_resets: bool = False, render_mode: str | None = None) -> None:
+                 latency_seed: int | None = None, fail_resets: bool = False, fail_first_builds: int = 0,
+                 build_counter: str | None = None, render_mode: str | None = None) -> None:
         if episode_steps < 1:
             raise ConfigError(f"`episode_steps` must be >= 1, got {episode_steps}")
+        if fail_first_builds > 0:
+            if build_counter is None:
+                raise ConfigError("`fail_first_builds` needs a `build_counter` file to count constructions in")
+            with open(build_counter, "ab") as counter:
+                counter.write(b".")
+                builds = counter.tell()
+            if builds <= fail_first_builds:
+                raise RuntimeError(f"env {tag}: construction {builds} of the first {fail_first_builds} fails")
         if render_mode not in (None, "rgb_array"):
             raise ConfigError(f"`render_mode` must be None or 'rgb_array', got {render_mode!r}")
         self.latency = LatencyConfig.coerce(latency, time_scale)

@@ -32,9 +32,10 @@ class PoolTimeoutError(PoolError, TimeoutError):
 class WorkerFailedError(PoolError):
     """A worker failed in a way the pool cannot heal by itself.
 
-    Raised when an env factory fails at `start()`, or when one env fails `PoolConfig.max_consecutive_failures`
-    times in a row (each failure is a crash, a hang past its deadline, or an exception in `step`/`reset`);
-    that env is then marked broken until the next `reset_async` of it.
+    Raised when one env fails more than `PoolConfig.max_consecutive_failures` times in a row: at `start()` (its
+    factory raised or its process died, each time respawned), or later (each failure is a crash, a hang past its
+    deadline, or an exception in `step`/`reset`); a running env is then marked broken until the next `reset_async`
+    of it.
 
     Attributes:
         index: the env id (worker index) that failed.

@@ -82,7 +82,9 @@ class AsyncEnvPool:
             self (a running pool is returned as is).
 
         Raises:
-            WorkerFailedError: an env factory raised (with the worker traceback) or its process died.
+            WorkerFailedError: an env factory raised (with the worker traceback) or its process died, more than
+                `config.max_consecutive_failures` times in a row (each failure respawns the worker: a phone that
+                fails while the env connects is a fault to heal, a factory that always raises is an error).
             PoolTimeoutError: an env was not built in time.
             ConfigError: the envs disagree on their observation or action space.
             PoolArgumentError: an env factory cannot be pickled for the start method.

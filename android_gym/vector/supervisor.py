@@ -90,7 +90,7 @@ class Supervisor:
                     "one (or start_method='fork')") from e
         deadline = time.monotonic() + self.config.start_timeout_s
         for slot in self.slots:
-            slot.worker.ready = self._await_ready(slot, deadline)
+            slot.worker.ready = self._await_first_ready(slot, deadline)
             first = self.slots[0].worker.ready
             assert first is not None
             ready = slot.worker.ready
@@ -324,6 +324,26 @@ class Supervisor:
                 pass
         slot.worker.kill()
         slot.generation += 1
+
+    def _await_first_ready(self, slot: Slot, deadline: float) -> Ready:
+        """`_await_ready`, respawning a worker whose factory raised or whose process died.
+
+        A phone that fails while the env connects to it is a device fault like any other. It gets
+        `max_consecutive_failures` respawns, as a failing step or reset would; a factory that always raises (a bad
+        argument) still fails `start`, with the last traceback.
+        """
+        while True:
+            try:
+                return self._await_ready(slot, deadline)
+            except WorkerFailedError as e:
+                slot.failures_in_row += 1
+                self.stats["errors"] += 1
+                if slot.failures_in_row > self.config.max_consecutive_failures:
+                    e.add_note(f"env {slot.worker.index} failed {slot.failures_in_row} times in a row at start")
+                    raise
+            self._stop_worker(slot)
+            self._start_worker(slot)
+            self.stats["restarts"] += 1
 
     def _await_ready(self, slot: Slot, deadline: float) -> Ready:
         conn, index = slot.worker.conn, slot.worker.index

@@ -222,6 +222,26 @@ def test_factory_error_fails_start_with_worker_traceback() -> None:
         pool.reset()
 
 
+def test_factory_failing_at_start_is_respawned_until_it_builds(tmp_path) -> None:
+    """A phone that fails while its env connects (the soak's injected faults) heals at start like a failed step."""
+    counter = str(tmp_path / "builds")
+    config = PoolConfig(close_timeout_s=1.0, max_consecutive_failures=3)
+    with AsyncEnvPool(envs(2, fail_first_builds={1: 2}, build_counter={1: counter}), config) as pool:
+        first = pool.reset(seeds=0)
+        assert sorted(first.env_ids.tolist()) == [0, 1]
+        assert pool.stats()["restarts"] == 2 and pool.stats()["errors"] == 2
+    with open(counter, "rb") as f:
+        assert len(f.read()) == 3  # two failed constructions, then the one that built
+
+
+def test_factory_failing_more_than_the_limit_fails_start_saying_how_often(tmp_path) -> None:
+    config = PoolConfig(close_timeout_s=1.0, max_consecutive_failures=2)
+    pool = AsyncEnvPool(envs(1, fail_first_builds={0: 5}, build_counter={0: str(tmp_path / "builds")}), config)
+    with pytest.raises(WorkerFailedError, match="construction 3 of the first 5") as caught:
+        pool.start()
+    assert "failed 3 times in a row at start" in "".join(caught.value.__notes__)
+
+
 def test_unpicklable_factory_raises_argument_error() -> None:
     with pytest.raises(PoolArgumentError, match="env_fns"):
         AsyncEnvPool([lambda: LatencyEnv()], CONFIG).start()
