@@ -11,6 +11,7 @@ from pathlib import Path
 
 from stable_baselines3 import PPO
 from stable_baselines3.common.callbacks import BaseCallback
+from stable_baselines3.common.logger import Logger
 
 from android_gym.wrappers import make_sb3_env
 from benchmarks.result import Result, is_tiny, markdown_table
@@ -53,6 +54,7 @@ def run(quick: bool, out: Path) -> Result:
     env = make_sb3_env("android_gym/General-v0", screenshot_width=0)
     model = PPO("MultiInputPolicy", env, n_steps=n_steps, batch_size=min(128, n_steps), seed=0, device="cpu",
                 verbose=0)
+    model.set_logger(Logger(None, []))  # by default SB3 makes an empty /tmp/SB3-<date> folder per `learn`
     start = time.monotonic()
     model.learn(total_timesteps=total_steps, callback=_Deadline(minutes * 60))
     elapsed = time.monotonic() - start

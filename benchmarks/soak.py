@@ -47,6 +47,9 @@ from benchmarks.soak_parts import (
     WorkerKiller,
     audit_replay,
     memory_slopes,
+    plot_memory,
+    read_memory_csv,
+    write_memory_csv,
 )
 
 DEVICE_FAULT_RATE = 0.12
@@ -156,6 +159,7 @@ def run_arm(is_faulty: bool, p: dict[str, Any], out: Path) -> dict[str, Any]:
     record["memory"] = memory_slopes(sampler.samples, warmup_s=min(300.0, p["minutes"] * 60 / 5),
                                      min_span_s=min(300.0, p["minutes"] * 60 / 5))
     record["memory_samples"] = len(sampler.samples)
+    write_memory_csv(sampler.samples, out / f"soak_{name}_memory.csv")
     record["eval"] = _clean_eval(run_dir, p["eval_episodes"])
     (out / f"soak_{name}.json").write_text(json.dumps(record, indent=1))
     return record
@@ -280,11 +284,18 @@ def run(quick: bool, out: Path) -> Result:
     for name in ("faulty", "clean"):
         reused = _reused(name, p)
         if reused is not None:
-            result.notes.append(f"{name} arm reused from {os.environ['DISTRL_BENCH_SOAK_REUSE']}.")
+            source = Path(os.environ["DISTRL_BENCH_SOAK_REUSE"])
+            result.notes.append(f"{name} arm reused from {source}.")
             (out / f"soak_{name}.json").write_text(json.dumps(reused, indent=1))
+            if (source / f"soak_{name}_memory.csv").is_file() and source.resolve() != out.resolve():
+                shutil.copy(source / f"soak_{name}_memory.csv", out / f"soak_{name}_memory.csv")
         arms[name] = reused or run_arm(name == "faulty", p, out)
         (out / "soak_plan.json").write_text(json.dumps({"minutes": p["minutes"], "seed": p["seed"]}))
     report(arms, p, result)
+    series = {name: read_memory_csv(out / f"soak_{name}_memory.csv") for name in arms
+              if (out / f"soak_{name}_memory.csv").is_file()}
+    if series:
+        result.plots.append(str(plot_memory(series, out / "soak_memory.png")))
     return result
 
 

@@ -5,6 +5,7 @@ Each part is small and testable alone; `benchmarks.soak` wires them around `dist
 
 from __future__ import annotations
 
+import csv
 import json
 import signal
 import threading
@@ -237,6 +238,48 @@ def memory_slopes(samples: list[tuple[float, str, int, int]], warmup_s: float,
                          "max_pct_per_h": float(max(s for s, _ in fits)), "processes": float(len(fits)),
                          "mean_rss_mib": float(np.mean(means) / 2**20), "peak_rss_mib": float(peak / 2**20)}
     return out
+
+
+def write_memory_csv(samples: list[tuple[float, str, int, int]], path: Path) -> None:
+    """The raw samples as CSV (seconds, role, pid, RSS in MiB), so slopes can be refitted and plotted later."""
+    with path.open("w", newline="") as f:
+        writer = csv.writer(f)
+        writer.writerow(["time_s", "role", "pid", "rss_mib"])
+        writer.writerows((round(t, 1), role, pid, round(rss / 2**20, 2)) for t, role, pid, rss in samples if rss > 0)
+
+
+def read_memory_csv(path: Path) -> list[tuple[float, str, int, int]]:
+    """Samples written by `write_memory_csv` (RSS back in bytes)."""
+    with path.open(newline="") as f:
+        return [(float(r["time_s"]), r["role"], int(r["pid"]), int(float(r["rss_mib"]) * 2**20))
+                for r in csv.DictReader(f)]
+
+
+def plot_memory(arms: dict[str, list[tuple[float, str, int, int]]], path: Path) -> Path:
+    """Resident memory over time, one panel per arm: the sum over each role's processes, in MiB."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, len(arms), figsize=(6 * len(arms), 3.8), sharey=True, squeeze=False)
+    for ax, (name, samples) in zip(axes[0], arms.items(), strict=True):
+        totals: dict[str, dict[float, float]] = {}
+        for t, role, _, rss in samples:
+            by_time = totals.setdefault(role, {})
+            by_time[t] = by_time.get(t, 0.0) + rss / 2**20
+        for role, by_time in sorted(totals.items()):
+            times = sorted(by_time)
+            ax.plot([t / 60 for t in times], [by_time[t] for t in times], label=role)
+        ax.set_title(f"{name} arm")
+        ax.set_xlabel("minutes")
+        ax.grid(alpha=0.3)
+    axes[0][0].set_ylabel("resident memory, all processes of the role (MiB)")
+    axes[0][-1].legend(loc="upper left")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
 
 
 def audit_replay(path: Path, budgets: dict[str, int]) -> dict[str, int]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 from stable_baselines3 import PPO
 from stable_baselines3.common.env_checker import check_env
+from stable_baselines3.common.logger import Logger
 
 from android_gym.wrappers import make_sb3_env
 
@@ -19,6 +20,7 @@ def test_ppo_runs_on_flattened_env():
     """PPO collects and updates on the flattened env."""
     env = make_sb3_env("android_gym/WebShop-v0", screenshot_width=0)
     model = PPO("MultiInputPolicy", env, n_steps=32, batch_size=16, n_epochs=1, seed=0, device="cpu")
+    model.set_logger(Logger(None, []))  # no /tmp/SB3-<date> folder per test run
     model.learn(total_timesteps=64)
     obs, _ = env.reset(seed=0)
     action, _ = model.predict(obs)

@@ -12,7 +12,16 @@ import pytest
 from android_gym.evaluators.base import Observation
 from android_gym.evaluators.http import HttpEvaluator, HttpJudgeConfig
 from android_gym.tasks import suites
-from benchmarks.soak_parts import FlakyJudge, WorkerKiller, audit_replay, memory_slopes, worker_processes
+from benchmarks.soak_parts import (
+    FlakyJudge,
+    WorkerKiller,
+    audit_replay,
+    memory_slopes,
+    plot_memory,
+    read_memory_csv,
+    worker_processes,
+    write_memory_csv,
+)
 from distrl_agent.replay import TrajectoryReplay
 from distrl_agent.types import Trajectory
 
@@ -119,3 +128,17 @@ def test_memory_sampler_records_the_watched_process_and_this_one() -> None:
     assert all(rss > 0 for *_, rss in sampler.samples) and count >= 4
     time.sleep(0.15)
     assert len(sampler.samples) == count
+
+
+def test_memory_samples_round_trip_through_csv_and_plot(tmp_path) -> None:
+    """The raw samples survive the CSV (to the MiB's hundredth) and refit to the same slope; the plot is a PNG."""
+    samples = [(float(t), role, pid, int((400 + 0.5 * t + 30 * pid) * 2**20))
+               for t in range(0, 1200, 10) for role, pid in (("learner", 1), ("worker", 2), ("worker", 3))]
+    write_memory_csv(samples, tmp_path / "memory.csv")
+    back = read_memory_csv(tmp_path / "memory.csv")
+    assert [(t, r, p) for t, r, p, _ in back] == [(t, r, p) for t, r, p, _ in samples]
+    assert max(abs(a[3] - b[3]) for a, b in zip(back, samples, strict=True)) <= 0.01 * 2**20
+    assert memory_slopes(back, 300, 300)["learner"]["slope_pct_per_h"] == pytest.approx(
+        memory_slopes(samples, 300, 300)["learner"]["slope_pct_per_h"], rel=1e-3)
+    png = plot_memory({"faulty": back, "clean": samples}, tmp_path / "memory.png")
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

@@ -14,6 +14,7 @@ import pytest
 pytest.importorskip("stable_baselines3")
 
 from stable_baselines3 import PPO  # noqa: E402
+from stable_baselines3.common.logger import Logger  # noqa: E402
 from stable_baselines3.common.monitor import Monitor  # noqa: E402
 
 from android_gym.errors import ConfigError  # noqa: E402
@@ -33,6 +34,7 @@ def venv() -> PoolVecEnv:
 
 def test_ppo_runs_a_few_updates(venv: PoolVecEnv) -> None:
     model = PPO("MlpPolicy", venv, n_steps=16, batch_size=16, n_epochs=2, seed=0, device="cpu")
+    model.set_logger(Logger(None, []))  # no /tmp/SB3-<date> folder per test run
     model.learn(total_timesteps=64)  # 2 rollouts of 16 steps x 2 envs, 2 updates
     assert model.num_timesteps >= 64 and model._n_updates >= 2
     stats = venv.pool.stats()
