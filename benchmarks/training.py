@@ -1,4 +1,4 @@
-"""Training: success vs wall-clock for A-RIDE (async), its ablations, async DigiRL, sync DigiRL and Filtered BC.
+"""Training: success vs wall-clock for A-RIDE (async), its ablations, async DigiRL, sync DigiRL, Filtered BC and PPO.
 
 Reproduces the paper's Fig. a (success vs time), Fig. b (fraction of time above 60%/80% in three windows) and the
 final table (train/test success, mean ± std over seeds), all on the simulated `general` suite with the small policy,
@@ -6,7 +6,7 @@ each run a real `distrl train` through `distrl_agent.runtime.train.train` with t
 seed start from the same warm-started policy (behaviour cloning on noisy expert demonstrations, computed once per seed
 and not counted in the budget), so that runs differ only in what they are compared on.
 
-The full suite (7 runs x 3 seeds x 20 min) takes about 7 hours on 2 cores; `DISTRL_BENCH_TRAINING_MINUTES`,
+The full suite (8 runs x 3 seeds x 20 min) takes about 8 hours on 2 cores; `DISTRL_BENCH_TRAINING_MINUTES`,
 `DISTRL_BENCH_TRAINING_SEEDS` and `DISTRL_BENCH_TRAINING_RUNS` (comma-separated names of RUNS) shrink it, and the
 report's config records what ran. `DISTRL_BENCH_TRAINING_REUSE=DIR` (the `runs/` folder of an earlier output) takes
 each run that finished there under the very same config instead of training it again (copied into this output), so an
@@ -39,6 +39,7 @@ RUNS: dict[str, list[str]] = {
     "A-RIDE uniform replay": ["learner.algorithm=a-ride-uniform"],
     "A-RIDE no Retrace": ["learner.algorithm=a-ride-no-retrace"],
     "A-RIDE no entropy": ["learner.algorithm=a-ride-no-entropy"],
+    "PPO (async)": ["learner.algorithm=ppo"],
 }
 QUICK_RUNS = ("A-RIDE (async)", "DigiRL (sync)")
 TINY_OVERRIDES = ["runtime.minutes=0.05", "runtime.warm_start_episodes=5", "runtime.warm_start_updates=5",

@@ -20,6 +20,7 @@ import sys
 import typing
 from pathlib import Path
 
+from distrl_agent.algorithms import ALGORITHMS
 from distrl_agent.config import RuntimeSection, TrainConfig, load_config
 from distrl_agent.errors import CheckpointError, DistrlError
 
@@ -55,7 +56,30 @@ def cmd_train(args: argparse.Namespace) -> int:
     print(f"done: train success {summary['train_success']:.1%}, test success {summary['test_success']:.1%} "
           f"after {summary['minutes']} min, {summary['env_steps']} env steps, {summary['updates']} updates; "
           f"outputs in {config.run_dir}")
+    print(replay_accounting(summary))
     return 0
+
+
+def replay_accounting(summary: dict) -> str:
+    """Where the finished episodes of a run went: the workers' buffers, the staleness cap, eviction, sampling.
+
+    >>> print(replay_accounting({"runtime/episodes": 1873, "runtime/faulty_episodes": 0,
+    ...                          "runtime/dropped_trajectories": 1135, "replay/inserted": 514,
+    ...                          "replay/dropped_stale": 450, "replay/evicted": 0, "replay/sampled": 1542,
+    ...                          "replay/samples_per_inserted": 3.0}))
+    replay: of 1,873 episodes, 0 cut by faults, 1,135 dropped by full worker buffers before the learner saw them; \
+514 inserted, 450 dropped as stale (learner.max_staleness), 0 evicted (learner.replay_capacity_steps); \
+1,542 samples drawn, 3.00 per inserted trajectory
+    """
+    count = {k: int(summary.get(k, 0)) for k in ("runtime/episodes", "runtime/faulty_episodes",
+                                                   "runtime/dropped_trajectories", "replay/inserted",
+                                                   "replay/dropped_stale", "replay/evicted", "replay/sampled")}
+    return (f"replay: of {count['runtime/episodes']:,} episodes, {count['runtime/faulty_episodes']:,} cut by faults, "
+            f"{count['runtime/dropped_trajectories']:,} dropped by full worker buffers before the learner saw them; "
+            f"{count['replay/inserted']:,} inserted, {count['replay/dropped_stale']:,} dropped as stale "
+            f"(learner.max_staleness), {count['replay/evicted']:,} evicted (learner.replay_capacity_steps); "
+            f"{count['replay/sampled']:,} samples drawn, {summary.get('replay/samples_per_inserted', 0.0):.2f} per "
+            "inserted trajectory")
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
@@ -116,7 +140,8 @@ def _add_config_flags(parser: argparse.ArgumentParser) -> None:
         else:
             group.add_argument(flag, dest=f.name, metavar="VALUE", help=f"runtime.{f.name} (YAML value)")
     for name, dotted in _SHORTCUTS.items():
-        parser.add_argument("--" + name.replace("_", "-"), dest=name, metavar="VALUE", help=f"sets {dotted}")
+        known = f" (one of: {', '.join(ALGORITHMS)})" if name == "algorithm" else ""
+        parser.add_argument("--" + name.replace("_", "-"), dest=name, metavar="VALUE", help=f"sets {dotted}{known}")
     parser.add_argument("override", nargs="*", help="overrides like learner.algorithm=digirl runtime.minutes=5")
 
 

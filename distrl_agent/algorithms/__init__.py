@@ -1,11 +1,14 @@
-"""Update rules selectable by name: A-RIDE, its ablations, DigiRL, Filtered BC.
+"""Update rules selectable by name: A-RIDE, its ablations, DigiRL, Filtered BC, PPO.
 
 Each rule is `loss(policy, batch) -> (loss, metrics, priorities or None)` plus whether its replay samples by priority.
+A rule that takes several gradient steps on one batch (PPO) also has `prepare(policy, batch)`, computed once before
+its `epochs` steps, and its loss takes what `prepare` returned as a third argument.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import difflib
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any
@@ -13,6 +16,7 @@ from typing import Any
 from distrl_agent.algorithms.a_ride import ARideConfig, a_ride_loss
 from distrl_agent.algorithms.digirl import DigiRLConfig, digirl_loss
 from distrl_agent.algorithms.filtered_bc import FilteredBCConfig, filtered_bc_loss
+from distrl_agent.algorithms.ppo import PPOConfig, ppo_loss, ppo_prepare
 from distrl_agent.errors import ConfigError
 
 
@@ -25,27 +29,32 @@ class UpdateRule:
         loss: (policy, batch) -> (loss tensor, metrics, new priorities [B] or None).
         prioritized: whether the replay samples by priority (else uniformly).
         config: the rule's coefficient dataclass.
+        epochs: gradient steps per sampled batch (1 for every rule but PPO).
+        prepare: (policy, batch) -> what the loss needs computed once per batch before its epochs (PPO's proximal
+            log-probs and advantages); None when the loss takes (policy, batch) only.
     """
 
     name: str
     loss: Callable[..., Any]
     prioritized: bool
     config: Any
+    epochs: int = 1
+    prepare: Callable[..., Any] | None = None
 
 
-ALGORITHMS = ("a-ride", "a-ride-uniform", "a-ride-no-retrace", "a-ride-no-entropy", "digirl", "filtered-bc")
+ALGORITHMS = ("a-ride", "a-ride-uniform", "a-ride-no-retrace", "a-ride-no-entropy", "digirl", "filtered-bc", "ppo")
 
 
 def make_update_rule(name: str, overrides: dict[str, Any] | None = None) -> UpdateRule:
     """The update rule called `name`, with coefficient `overrides` (field names of its config dataclass).
 
     Raises:
-        ConfigError: unknown name or override key.
+        ConfigError: unknown name or override key (naming the closest known one).
     """
     overrides = dict(overrides or {})
+    if name not in ALGORITHMS:
+        raise ConfigError(f"unknown algorithm {name!r}{_closest(name, ALGORITHMS)}; known: {', '.join(ALGORITHMS)}")
     if name.startswith("a-ride"):
-        if name not in ALGORITHMS:
-            raise ConfigError(f"unknown algorithm {name!r}; known: {', '.join(ALGORITHMS)}")
         config = _build(ARideConfig, overrides)
         if name == "a-ride-no-retrace":
             config = replace(config, use_retrace=False)
@@ -58,15 +67,23 @@ def make_update_rule(name: str, overrides: dict[str, Any] | None = None) -> Upda
     if name == "filtered-bc":
         config = _build(FilteredBCConfig, overrides)
         return UpdateRule(name, partial(filtered_bc_loss, config=config), False, config)
-    raise ConfigError(f"unknown algorithm {name!r}; known: {', '.join(ALGORITHMS)}")
+    config = _build(PPOConfig, overrides)
+    return UpdateRule(name, partial(ppo_loss, config=config), False, config, epochs=config.epochs,
+                      prepare=partial(ppo_prepare, config=config))
 
 
 def _build(cls: type, overrides: dict[str, Any]) -> Any:
     known = set(cls.__dataclass_fields__)
     bad = sorted(set(overrides) - known)
     if bad:
-        raise ConfigError(f"unknown {cls.__name__} keys {bad}; known: {sorted(known)}")
+        raise ConfigError(f"unknown {cls.__name__} keys {bad}{_closest(bad[0], sorted(known))}; "
+                          f"known: {sorted(known)}")
     return cls(**overrides)
+
+
+def _closest(word: str, choices: Sequence[str]) -> str:
+    close = difflib.get_close_matches(word, choices, n=1)
+    return f" (did you mean {close[0]!r}?)" if close else ""
 
 
 __all__ = ["ALGORITHMS", "UpdateRule", "make_update_rule"]

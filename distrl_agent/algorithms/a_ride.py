@@ -3,7 +3,7 @@
 Paper: DistRL (Wang et al., ICLR 2025, arXiv:2410.14803); specification: shared/docs/A-RIDE.md.
 
     critic:  L_V = mean_t w_IS (V_phi(s_t) - stopgrad(v_t))^2,      v_t the Retrace(lambda) target
-    actor:   A_t = r_t + gamma (1 - done_t) v_{t+1} - V(s_t)
+    actor:   A_t = r_t + gamma (1 - done_t) v_{t+1} - V(s_t)         (no-Retrace ablation: A_t = delta_t, one-step)
              rho_bar_t = min(rho_bar_max, pi(a_t|s_t) / mu(a_t|s_t))
              L_pi = - mean_t w_IS rho_bar_t (A_t - lambda_P P_t) log pi_theta(a_t|s_t) - beta mean_t H(pi_theta(.|s_t))
     priority p(tau) = w1 mean|delta_t| + w2 mean rho_bar_t + w3 mean(-log pi(a_t|s_t)) + eps
@@ -44,7 +44,8 @@ class ARideConfig:
         penalty_coef: lambda_P, weight of the invalid-action penalty folded into the advantage.
         value_coef: c_V, weight of the critic loss in the summed loss.
         actor_coef: weight of the actor terms (policy gradient and entropy); 0 trains the critic alone (warm-up).
-        use_retrace: False gives the "no Retrace" ablation (one-step TD targets, advantage from them).
+        use_retrace: False gives the "no Retrace" ablation: one-step TD targets r_t + gamma (1 - done_t) V(s_{t+1})
+            and the one-step advantage delta_t = target - V(s_t).
         w1, w2, w3, epsilon: priority weights of mean |delta|, mean rho_bar, mean -log pi, and the floor.
     """
 
@@ -83,15 +84,16 @@ def a_ride_loss(policy: Policy, batch: Batch, config: ARideConfig) -> tuple[torc
     rho = torch.exp(torch.where(mask, out.log_pi.detach() - batch.log_mu, torch.zeros_like(batch.log_mu)))
     rho_bar = rho.clamp(max=c.rho_bar_max)
 
-    # Critic: Retrace(lambda) targets (or one-step TD for the ablation), regressed with IS weights.
+    # Critic: Retrace(lambda) targets, regressed with IS weights; the actor's advantage is built on them.
     if c.use_retrace:
         v_target = retrace_targets(rewards, values, dones, rho, mask, c.gamma, c.lam)
-    else:
+        advantage = retrace_advantages(rewards, values, v_target, dones, mask, c.gamma)
+    else:  # the ablation: one-step TD targets, and the advantage is the TD error delta_t itself
         v_target = one_step_td_targets(rewards, values, dones, mask, c.gamma)
+        advantage = torch.where(mask, v_target - values[:, :-1], 0.0)
     critic_loss = masked_mean((out.values[:, :-1] - v_target) ** 2, mask, w_is)
 
-    # Actor: Retrace-corrected advantage, clipped ratio, penalty folded in, entropy bonus.
-    advantage = retrace_advantages(rewards, values, v_target, dones, mask, c.gamma)
+    # Actor: clipped ratio, penalty folded in, entropy bonus.
     signal = rho_bar * (advantage - c.penalty_coef * batch.penalty)
     actor_loss = -masked_mean(signal.detach() * out.log_pi, mask, w_is)
     entropy = masked_mean(out.entropy, mask)

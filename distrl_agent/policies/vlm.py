@@ -11,10 +11,11 @@ with image-placeholder ids (and ids the tokenizer cannot decode) masked out, so 
 (`evaluate`) score the very same distribution, and `act`'s log_mu equals `evaluate`'s log_prob up to float error.
 A sequence ends at an EOS id (counted in the sequence) or after `max_new_tokens` tokens (then it has no EOS).
 
-Entropy: the exact entropy of a distribution over sequences is intractable. `evaluate` returns, per
-`entropy_estimate`, either −log π(a|s) of the stored sequence ("neg_log_prob", the sampled estimate A-RIDE.md
-allows for text policies, unbiased when a ~ π) or Σ_j H(π(·|s, a_<j)), the exact per-token entropies along the
-stored sequence ("token_entropy", also unbiased for a ~ π by the chain rule, with lower variance).
+Entropy: the exact entropy of a distribution over sequences is intractable. `evaluate` returns a per-sequence
+surrogate (`policies/sequence_entropy.py`) whose value estimates H(π(·|s)) and whose gradient, in expectation over
+a ~ π, is ∇H: per `entropy_estimate`, Σ_j H(π(·|s, a_<j)) along the stored sequence with the score term of the prefix
+("token_entropy", the default: lower variance), or −log π(a|s) with its score-function gradient ("neg_log_prob", the
+sampled estimate A-RIDE.md names). Plain autograd through −log π(a|s) would give the entropy bonus no gradient at all.
 
 Action storage (replay, `Trajectory.actions`, `Batch.actions`): two integer keys, `action_keys = ("tokens", "length")`:
     tokens: int64 [max_new_tokens] per step: the generated token ids, EOS included, zero-padded after `length`;
@@ -47,11 +48,11 @@ from android_gym.actions_text import format_action, parse_action
 from android_gym.errors import ConfigError as EnvConfigError
 from distrl_agent.errors import ConfigError, DataError
 from distrl_agent.policies.base import Actions, Inputs, Policy, PolicyOutput
+from distrl_agent.policies.sequence_entropy import ENTROPY_ESTIMATES, sequence_entropy
 from distrl_agent.policies.vlm_backbone import attach_lora, load_backbone
 
 VLM_ACTION_KEYS = ("tokens", "length")
 """`VLMPolicy.action_keys`: token ids [max_new_tokens] (zero-padded) and the number of real ones."""
-ENTROPY_ESTIMATES = ("neg_log_prob", "token_entropy")
 _TEXT_KEYS = ("input_ids", "attention_mask", "token_type_ids", "goal_ids", "goal_mask")
 
 
@@ -69,7 +70,8 @@ class VLMPolicyConfig:
         goal_template: the text the instruction value V(g) reads.
         value_hidden_dim: width of the value heads' hidden layer.
         critic_trains_backbone: whether critic gradients reach the VLM (False: heads on detached features).
-        entropy_estimate: "neg_log_prob" (−log π of the stored sequence) or "token_entropy" (Σ per-token entropies).
+        entropy_estimate: "token_entropy" (Σ per-token entropies along the stored sequence) or "neg_log_prob" (−log π
+            of it); both with gradients that follow ∇H (see `policies/sequence_entropy.py`).
         lora_rank: LoRA rank (0: no LoRA, every weight trains). Needs `peft`.
         lora_alpha: LoRA scaling numerator (scale = alpha / rank).
         lora_dropout: dropout on the LoRA input (0 keeps act and evaluate exactly consistent in train mode).
@@ -85,7 +87,7 @@ class VLMPolicyConfig:
     goal_template: str = "Goal: {goal}"
     value_hidden_dim: int = 256
     critic_trains_backbone: bool = False
-    entropy_estimate: str = "neg_log_prob"
+    entropy_estimate: str = "token_entropy"
     lora_rank: int = 0
     lora_alpha: float = 16.0
     lora_dropout: float = 0.0
@@ -291,11 +293,7 @@ class VLMPolicy(Policy):
         log_p = self._log_softmax(hidden[:, s - 1:s - 1 + n])  # position s-1+j predicts token j
         token_log_p = log_p.gather(-1, tokens[..., None]).squeeze(-1)
         log_prob = torch.where(token_mask, token_log_p, 0.0).sum(1)
-        if self.config.entropy_estimate == "token_entropy":
-            per_token = -(log_p.exp() * log_p.clamp(min=torch.finfo(log_p.dtype).min)).sum(-1)
-            entropy = torch.where(token_mask, per_token, 0.0).sum(1)
-        else:
-            entropy = -log_prob
+        entropy = sequence_entropy(log_p, tokens, token_mask, self.config.entropy_estimate)
         value = self.value_head(self._features(hidden[:, :s], mask)).squeeze(-1)
         return PolicyOutput(log_prob, entropy, value)
 

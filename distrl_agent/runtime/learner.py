@@ -89,7 +89,10 @@ class Learner:
 
     # -- training ------------------------------------------------------------------------------------------------------
     def update(self) -> dict[str, float]:
-        """One gradient step on a (prioritised) batch; refreshes the sampled trajectories' priorities."""
+        """One sampled batch: the rule's `epochs` gradient steps on it (one for all but PPO), each a version.
+
+        Refreshes the sampled trajectories' priorities after the last step (prioritised rules).
+        """
         c = self.config.learner
         frac = min(1.0, self.counters["learner/updates"] / max(1, c.beta_anneal_updates))
         beta = c.beta_start + frac * (c.beta_end - c.beta_start)
@@ -100,16 +103,19 @@ class Learner:
             batch = dataclasses.replace(batch, inputs=self.encodings.inputs(sample.trajectories, sample.uids))
         self.policy.train()
         rule = self._warmup_rule if self.counters["learner/updates"] < c.critic_warmup_updates else self.rule
-        loss, metrics, priorities = rule.loss(self.policy, batch)
-        if not torch.isfinite(loss):
-            self.counters["learner/skipped_nonfinite"] += 1
-            return metrics
-        self.optimizer.zero_grad(set_to_none=True)
-        loss.backward()
-        metrics["losses/grad_norm"] = float(torch.nn.utils.clip_grad_norm_(self.policy.parameters(), c.max_grad_norm))
-        self.optimizer.step()
-        self.version += 1
-        self.counters["learner/updates"] += 1
+        prepared = () if rule.prepare is None else (rule.prepare(self.policy, batch),)
+        for _ in range(rule.epochs):
+            loss, metrics, priorities = rule.loss(self.policy, batch, *prepared)
+            if not torch.isfinite(loss):
+                self.counters["learner/skipped_nonfinite"] += 1
+                return metrics
+            self.optimizer.zero_grad(set_to_none=True)
+            loss.backward()
+            grad_norm = torch.nn.utils.clip_grad_norm_(self.policy.parameters(), c.max_grad_norm)
+            metrics["losses/grad_norm"] = float(grad_norm)
+            self.optimizer.step()
+            self.version += 1
+            self.counters["learner/updates"] += 1
         self.replay.set_learner_version(self.version)
         if priorities is not None and self.rule.prioritized:
             self.replay.update_priorities(sample.indices, priorities, sample.uids)

@@ -320,6 +320,8 @@ def train(config: TrainConfig, resume: str | Path | None = None, show_progress: 
         "test_success": test_success, "test_success_by_task": test_by_task,
         "curve": final.curve, **learner_stats, **final.totals, **final.metrics(),
         "runtime/steps_per_s": final.totals["runtime/env_steps"] / max(final.loop_s, 1e-9),
+        "replay/samples_per_inserted": (learner_stats.get("replay/sampled", 0.0)
+                                        / max(learner_stats.get("replay/inserted", 0.0), 1.0)),
     }
     writer.write(version, final.elapsed_s, {k: v for k, v in summary.items() if isinstance(v, (int, float))})
     writer.close()

@@ -50,6 +50,9 @@ def test_train_writes_config_checkpoint_metrics_and_summary(trained_run) -> None
         p.name for p in (run_dir / "checkpoint").iterdir()}
     records = [json.loads(line) for line in (run_dir / "metrics.jsonl").read_text().splitlines()]
     assert any("losses/actor" in r and "runtime/env_steps" in r for r in records)
+    inserted = int(summary["replay/inserted"])
+    assert summary["replay/samples_per_inserted"] == pytest.approx(summary["replay/sampled"] / inserted)
+    assert f"replay: of {int(summary['runtime/episodes']):,} episodes" in stdout and f"{inserted:,} inserted" in stdout
 
 
 def test_train_writes_tensorboard_events_that_tensorboard_reads(trained_run) -> None:

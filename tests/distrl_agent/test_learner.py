@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pytest
 import torch
 
+from distrl_agent.algorithms.common import policy_pass
 from distrl_agent.config import load_config
 from distrl_agent.errors import CheckpointError
 from distrl_agent.runtime.encoding_cache import EncodingCache
 from distrl_agent.runtime.learner import Learner
 from distrl_agent.runtime.worker import Worker
-from distrl_agent.types import Trajectory
+from distrl_agent.types import Trajectory, collate
 
 TINY = ["learner.batch_size=4", "learner.min_replay_trajectories=4", "learner.refresh_every_updates=3"]
 
@@ -125,3 +128,32 @@ def test_set_policy_weights_keeps_version_and_changes_weights(sim_trajectories) 
     assert not _weights_equal(a, b)
     a.set_policy_weights(b.weights())
     assert _weights_equal(a, b) and a.version == 0
+
+
+def test_updates_raise_the_log_prob_of_the_imitated_actions(sim_trajectories) -> None:
+    """Filtered BC on trajectories marked successful: a few learner updates make their actions more likely.
+
+    This is the learner's side of the direction tests (tests/distrl_agent/test_update_rules.py): the optimiser must
+    descend the rule's loss, whatever the rule.
+    """
+    successes = [dataclasses.replace(t, rewards=np.eye(t.length, dtype=np.float32)[-1]) for t in sim_trajectories[:8]]
+    learner = Learner(load_config(overrides=[*TINY, "learner.algorithm=filtered-bc", "learner.lr=0.003"]))
+    batch = collate(successes)
+
+    def mean_log_prob() -> float:
+        with torch.no_grad():
+            return float(policy_pass(learner.policy, batch).log_pi[batch.mask].mean())
+
+    before = mean_log_prob()
+    learner.ingest(successes)
+    learner.train_steps(5)
+    assert learner.version == 5 and mean_log_prob() > before + 0.05
+
+
+def test_load_rejects_checkpoint_of_another_rule_naming_it(sim_trajectories, tmp_path) -> None:
+    """A-RIDE's checkpoint does not resume a PPO learner (the optimiser state and critic mean something else)."""
+    learner = Learner(load_config(overrides=TINY))
+    learner.ingest(sim_trajectories[:4])
+    learner.save(tmp_path)
+    with pytest.raises(CheckpointError, match="learner.algorithm"):
+        Learner(load_config(overrides=[*TINY, "learner.algorithm=ppo"])).load(tmp_path)

@@ -246,6 +246,18 @@ def test_ray_train_async_end_to_end_on_emulator_hosts(ray_cluster, tmp_path) -> 
 
 
 @needs_ray
+def test_ray_train_ppo_runs_its_epochs_in_the_learner_actor(ray_cluster, tmp_path) -> None:
+    """PPO on the Ray runtime: the learner actor takes `epochs` (4) gradient steps on each sampled batch."""
+    config = load_config(overrides=[*TINY, "runtime.minutes=3", "runtime.max_updates=8", "learner.algorithm=ppo",
+                                    "learner.critic_warmup_updates=0", "runtime.eval_episodes=4",
+                                    "runtime.warm_start_episodes=4", "runtime.warm_start_updates=5",
+                                    "learner.batch_size=4", "learner.min_replay_trajectories=4", f"run_dir={tmp_path}"])
+    summary = train(config, show_progress=False)
+    assert summary["runtime"] == "ray" and summary["algorithm"] == "ppo" and summary["minutes"] < 3
+    assert summary["updates"] >= 8 and summary["updates"] % 4 == 0 and summary["learner/ingested"] > 0
+
+
+@needs_ray
 def test_ray_worker_killed_is_restarted_by_ray(ray_cluster, tmp_path) -> None:
     """SIGKILL of a worker actor: Ray restarts it, the driver counts it and collection resumes."""
     runtime = RayRuntime(load_config(overrides=[*TINY, f"run_dir={tmp_path}"]))

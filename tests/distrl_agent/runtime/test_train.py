@@ -39,6 +39,18 @@ def test_train_sync_end_to_end_rounds_use_one_version(tmp_path) -> None:
     assert json.loads((tmp_path / "summary.json").read_text())["updates"] == summary["updates"]
 
 
+def test_train_async_with_ppo_runs_its_epochs_on_each_batch(tmp_path) -> None:
+    """PPO end to end on the local asynchronous runtime: each sampled batch is `epochs` (4) versions."""
+    config = load_config(overrides=[*TINY, "runtime.workers=1", "learner.algorithm=ppo", "runtime.minutes=3",
+                                    "runtime.max_updates=8", "learner.critic_warmup_updates=0", f"run_dir={tmp_path}"])
+    summary = train(config, show_progress=False)
+    assert summary["algorithm"] == "ppo" and summary["updates"] % 4 == 0 and summary["updates"] >= 8
+    assert summary["minutes"] < 3 and summary["learner/ingested"] > 0
+    records = [json.loads(line) for line in (tmp_path / "metrics.jsonl").read_text().splitlines()]
+    clip_fractions = [r["charts/clip_fraction"] for r in records if "charts/clip_fraction" in r]
+    assert clip_fractions and all(0 <= f <= 1 for f in clip_fractions)
+
+
 def test_train_resume_rejects_checkpoint_of_another_config(tmp_path) -> None:
     """Resuming with a different learner config fails before any worker starts, naming the key."""
     learner = Learner(load_config(overrides=[*TINY, f"run_dir={tmp_path}"]))

@@ -1,0 +1,132 @@
+"""PPO on asynchronous data: decoupled PPO's proximal policy, GAE advantages, and a truncated behaviour correction.
+
+Schulman et al. 2017 (arXiv:1707.06347) for the clipped surrogate, GAE from Schulman et al. 2015 (arXiv:1506.02438),
+the decoupled objective from Hilton et al. 2021 (arXiv:2110.00641) as AReaL runs it on stale rollouts. With μ the
+behaviour policy that acted (a worker's older weights) and π_prox the learner's policy when the batch was drawn:
+
+    prepare (once per batch, no gradient):
+        log π_prox(a_t|s_t), V_old(s_t) from the pre-update weights
+        δ_t = r_t + γ V_old(s_{t+1}) (1 - done_t) - V_old(s_t)
+        Â_t = Σ_k (γλ)^k δ_{t+k} within the episode (GAE),       R_t = Â_t + V_old(s_t)   (the critic's target)
+        Â_t ← (Â_t - mean Â) / (std Â + 1e-8) over the batch's steps (when `normalize_advantages`)
+    each of `epochs` gradient steps on that batch:
+        r_t = π_θ(a_t|s_t) / π_prox(a_t|s_t),      w_t = min(c̄, π_prox(a_t|s_t) / μ(a_t|s_t))
+        L_π = - mean_t w_t min(r_t Â_t, clip(r_t, 1 - ε, 1 + ε) Â_t) - β mean_t H(π_θ(·|s_t))
+        L_V = mean_t (V_φ(s_t) - R_t)²      (unclipped: the small policy's critic has its own encoder)
+        L = actor_coef L_π + c_V L_V
+
+The clip keeps the epochs near π_prox (not near μ, which may be many versions old); w_t corrects for the staleness
+between μ and π_prox and is truncated at c̄ so an old, unlikely action cannot blow up a step. GAE is the Retrace
+target with every ratio 1 (c_i = λ), so it reuses `retrace_targets`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import torch
+
+from distrl_agent.algorithms.common import masked_mean, policy_pass
+from distrl_agent.algorithms.retrace import retrace_targets
+from distrl_agent.errors import ConfigError
+from distrl_agent.policies.base import Policy
+from distrl_agent.types import Batch
+
+
+@dataclass(frozen=True)
+class PPOConfig:
+    """Coefficients of decoupled PPO.
+
+    Attributes:
+        gamma: discount (0.9, as for A-RIDE, so the rules compare at equal horizon).
+        lam: GAE lambda.
+        clip_eps: ε of the clipped surrogate.
+        is_clip: c̄, the truncation of the behaviour correction π_prox / μ.
+        epochs: gradient steps on each sampled batch (each one a weights version).
+        normalize_advantages: standardise Â over the batch's real steps.
+        entropy_coef: β, the entropy bonus.
+        value_coef: c_V, weight of the critic loss.
+        actor_coef: weight of the actor terms; 0 trains the critic alone (warm-up).
+    """
+
+    gamma: float = 0.9
+    lam: float = 0.95
+    clip_eps: float = 0.2
+    is_clip: float = 1.0
+    epochs: int = 4
+    normalize_advantages: bool = True
+    entropy_coef: float = 0.01
+    value_coef: float = 0.5
+    actor_coef: float = 1.0
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.gamma <= 1 or not 0 <= self.lam <= 1:
+            raise ConfigError(f"`gamma` and `lam` must be in [0, 1], got {self.gamma}, {self.lam}")
+        if not 0 < self.clip_eps < 1:
+            raise ConfigError(f"`clip_eps` must be in (0, 1), got {self.clip_eps}")
+        if not self.is_clip > 0:
+            raise ConfigError(f"`is_clip` must be > 0, got {self.is_clip}")
+        if self.epochs < 1:
+            raise ConfigError(f"`epochs` must be >= 1, got {self.epochs}")
+        for name in ("entropy_coef", "value_coef", "actor_coef"):
+            if getattr(self, name) < 0:
+                raise ConfigError(f"`{name}` must be >= 0, got {getattr(self, name)}")
+
+
+@dataclass(frozen=True)
+class PPOTargets:
+    """What `ppo_prepare` computes once per batch, [B, L] each, detached, zero on padding.
+
+    Attributes:
+        log_prox: log π_prox(a_t|s_t), the pre-update policy's log-probs.
+        advantages: Â_t (normalised if configured).
+        returns: R_t, the critic's regression target.
+    """
+
+    log_prox: torch.Tensor
+    advantages: torch.Tensor
+    returns: torch.Tensor
+
+
+def ppo_prepare(policy: Policy, batch: Batch, config: PPOConfig) -> PPOTargets:
+    """The proximal log-probs and GAE advantages of `batch` under the current (pre-update) weights."""
+    c, mask = config, batch.mask
+    with torch.no_grad():
+        out = policy_pass(policy, batch)
+        values = out.values
+        lambda_returns = retrace_targets(batch.rewards, values, batch.dones, torch.ones_like(batch.rewards), mask,
+                                         c.gamma, c.lam)
+        advantages = torch.where(mask, lambda_returns - values[:, :-1], 0.0)
+        if c.normalize_advantages:
+            real = advantages[mask]
+            std = real.std() if real.numel() > 1 else torch.ones(())
+            advantages = torch.where(mask, (advantages - real.mean()) / (std + 1e-8), 0.0)
+        return PPOTargets(torch.where(mask, out.log_pi, 0.0), advantages, lambda_returns)
+
+
+def ppo_loss(policy: Policy, batch: Batch, targets: PPOTargets,
+             config: PPOConfig) -> tuple[torch.Tensor, dict[str, float], None]:
+    """One epoch's PPO loss on `batch` against its `targets`; it keeps no priorities (None)."""
+    c, mask = config, batch.mask
+    out = policy_pass(policy, batch)
+    log_ratio = torch.where(mask, out.log_pi - targets.log_prox, 0.0)
+    ratio = torch.exp(log_ratio)
+    behaviour = torch.exp(torch.where(mask, targets.log_prox - batch.log_mu, 0.0)).clamp(max=c.is_clip)
+    a = targets.advantages
+    surrogate = torch.minimum(ratio * a, ratio.clamp(1 - c.clip_eps, 1 + c.clip_eps) * a)
+    actor_loss = -masked_mean(behaviour * surrogate, mask)
+    critic_loss = masked_mean((out.values[:, :-1] - targets.returns) ** 2, mask)
+    entropy = masked_mean(out.entropy, mask)
+    loss = c.actor_coef * (actor_loss - c.entropy_coef * entropy) + c.value_coef * critic_loss
+    m = mask.float()
+    n = m.sum().clamp(min=1)
+    metrics = {
+        "losses/actor": float(actor_loss.detach()), "losses/critic": float(critic_loss.detach()),
+        "losses/entropy": float(entropy.detach()), "losses/total": float(loss.detach()),
+        "charts/clip_fraction": float((((ratio - 1).abs() > c.clip_eps).float() * m).sum() / n),
+        "charts/approx_kl": float((((ratio - 1) - log_ratio).detach() * m).sum() / n),
+        "charts/behaviour_weight_mean": float((behaviour * m).sum() / n),
+        "charts/advantage_mean": float((a * m).sum() / n),
+        "replay/staleness_mean": float((batch.staleness.float() * m).sum() / n),
+    }
+    return loss, metrics, None

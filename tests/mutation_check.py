@@ -1,0 +1,127 @@
+"""Mutation check of the update-rule tests: break the maths on purpose, one mutant at a time, and watch a test fail.
+
+    python tests/mutation_check.py            # every mutant (about 5 minutes on 2 cores)
+    python tests/mutation_check.py rho clip   # the mutants whose name contains one of the words
+
+Each mutant replaces one exact piece of source (which must occur once) and runs the update-rule tests; the file is
+restored whatever happens. A mutant that passes every test "survives": the tests could not tell the broken rule from
+the right one, and the script exits 1 naming it. Nothing else in the tree changes.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+TESTS = ["tests/distrl_agent/test_update_rules.py", "tests/distrl_agent/test_sequence_entropy.py",
+         "tests/distrl_agent/test_retrace.py", "tests/distrl_agent/test_replay.py",
+         "tests/distrl_agent/test_priority.py", "tests/distrl_agent/test_learner.py"]
+
+
+@dataclass(frozen=True)
+class Mutant:
+    """One deliberate bug: `old` becomes `new` in `path`."""
+
+    name: str
+    path: str
+    old: str
+    new: str
+
+
+A_RIDE, DIGIRL, BC = "distrl_agent/algorithms/a_ride.py", "distrl_agent/algorithms/digirl.py", \
+    "distrl_agent/algorithms/filtered_bc.py"
+RETRACE, BUFFER, ENTROPY = "distrl_agent/algorithms/retrace.py", "distrl_agent/replay/buffer.py", \
+    "distrl_agent/policies/sequence_entropy.py"
+PPO = "distrl_agent/algorithms/ppo.py"
+MUTANTS = [
+    Mutant("a-ride: actor loss sign flipped", A_RIDE, "actor_loss = -masked_mean(", "actor_loss = masked_mean("),
+    Mutant("a-ride: entropy sign flipped", A_RIDE, "(actor_loss - c.entropy_coef * entropy)",
+           "(actor_loss + c.entropy_coef * entropy)"),
+    Mutant("a-ride: penalty sign flipped", A_RIDE, "(advantage - c.penalty_coef * batch.penalty)",
+           "(advantage + c.penalty_coef * batch.penalty)"),
+    Mutant("a-ride: penalty ignored", A_RIDE, "(advantage - c.penalty_coef * batch.penalty)", "(advantage)"),
+    Mutant("a-ride: rho_bar dropped from the actor", A_RIDE, "signal = rho_bar * (", "signal = ("),
+    Mutant("a-ride: rho not clipped", A_RIDE, "rho_bar = rho.clamp(max=c.rho_bar_max)", "rho_bar = rho"),
+    Mutant("a-ride: w_IS ignored by the actor", A_RIDE, "signal.detach() * out.log_pi, mask, w_is)",
+           "signal.detach() * out.log_pi, mask)"),
+    Mutant("a-ride: critic loss sign flipped", A_RIDE, "critic_loss = masked_mean(", "critic_loss = -masked_mean("),
+    Mutant("a-ride: no-retrace advantage two-step (the old bug)", A_RIDE,
+           "advantage = torch.where(mask, v_target - values[:, :-1], 0.0)",
+           "advantage = retrace_advantages(rewards, values, v_target, dones, mask, c.gamma)"),
+    Mutant("retrace: c_t used for c_{t+1}", RETRACE, "c_tp1 = torch.cat([c[:, 1:], torch.zeros_like(c[:, :1])], dim=1)",
+           "c_tp1 = c"),
+    Mutant("retrace: lambda ignored", RETRACE, "c = lam * torch.clamp(", "c = torch.clamp("),
+    Mutant("retrace: traces not truncated at 1", RETRACE, "c = lam * torch.clamp(rho.detach(), max=rho_clip)",
+           "c = lam * rho.detach()"),
+    Mutant("digirl: advantage filter inverted", DIGIRL, "keep[:, None] & (advantage > 0)",
+           "keep[:, None] & (advantage < 0)"),
+    Mutant("digirl: curriculum filter inverted", DIGIRL, "torch.topk(surprise, k)", "torch.topk(-surprise, k)"),
+    Mutant("digirl: offset added instead of subtracted", DIGIRL, "+ returns - c.advantage_offset",
+           "+ returns + c.advantage_offset"),
+    Mutant("digirl: instruction critic dropped", DIGIRL, "(step_critic + instruction_critic)", "(step_critic)"),
+    Mutant("digirl: actor loss sign flipped", DIGIRL, "actor_loss = -(out.log_pi", "actor_loss = (out.log_pi"),
+    Mutant("filtered-bc: filter inverted", BC, ").sum(1) >= config.min_return", ").sum(1) < config.min_return"),
+    Mutant("filtered-bc: loss sign flipped", BC, "loss = -(out.log_pi", "loss = (out.log_pi"),
+    Mutant("replay: alpha ignored", BUFFER, 'values ** self.config["alpha"]', "values"),
+    Mutant("replay: IS weight exponent sign flipped", BUFFER, "(len(self) * probabilities) ** (-beta)",
+           "(len(self) * probabilities) ** (beta)"),
+    Mutant("entropy: token estimate without its score term", ENTROPY,
+           "return per_token.sum(1) + (score * later).sum(1)", "return per_token.sum(1)"),
+    Mutant("entropy: sampled estimate by plain autograd", ENTROPY, "return -log_prob - log_prob * score.sum(1)",
+           "return -log_prob - score.sum(1)"),
+    Mutant("ppo: clip turned into a max", PPO, "surrogate = torch.minimum(", "surrogate = torch.maximum("),
+    Mutant("ppo: ratio to the behaviour policy instead of the proximal one", PPO,
+           "log_ratio = torch.where(mask, out.log_pi - targets.log_prox, 0.0)",
+           "log_ratio = torch.where(mask, out.log_pi - batch.log_mu, 0.0)"),
+    Mutant("ppo: behaviour correction dropped", PPO, "actor_loss = -masked_mean(behaviour * surrogate, mask)",
+           "actor_loss = -masked_mean(surrogate, mask)"),
+    Mutant("ppo: behaviour correction not truncated", PPO, "0.0)).clamp(max=c.is_clip)", "0.0))"),
+    Mutant("ppo: GAE lambda ignored", PPO, "c.gamma, c.lam)", "c.gamma, 1.0)"),
+    Mutant("ppo: advantages not standardised", PPO, "if c.normalize_advantages:", "if False:"),
+    Mutant("ppo: actor loss sign flipped", PPO, "actor_loss = -masked_mean(behaviour",
+           "actor_loss = masked_mean(behaviour"),
+    Mutant("learner: gradient ascent on the loss", "distrl_agent/runtime/learner.py", "loss.backward()",
+           "(-loss).backward()"),
+]
+
+
+def tests_pass() -> bool:
+    """Whether the tests pass on the tree as it is."""
+    command = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *TESTS]
+    return subprocess.run(command, cwd=ROOT, capture_output=True, text=True).returncode == 0
+
+
+def run(mutant: Mutant) -> bool:
+    """Apply `mutant`, run the tests, restore; True when some test failed (the mutant was caught)."""
+    path = ROOT / mutant.path
+    source = path.read_text()
+    if source.count(mutant.old) != 1:
+        raise SystemExit(f"{mutant.name}: {mutant.old!r} occurs {source.count(mutant.old)} times in {mutant.path}; "
+                         "update the mutant to the current source")
+    try:
+        path.write_text(source.replace(mutant.old, mutant.new))
+        return not tests_pass()
+    finally:
+        path.write_text(source)
+
+
+def main(words: list[str]) -> int:
+    chosen = [m for m in MUTANTS if not words or any(w in m.name for w in words)]
+    if not tests_pass():
+        print("the tests fail on the unmutated tree; fix them first")
+        return 2
+    survivors = []
+    for i, mutant in enumerate(chosen, 1):
+        caught = run(mutant)
+        print(f"[{i}/{len(chosen)}] {'caught  ' if caught else 'SURVIVED'} {mutant.name}", flush=True)
+        if not caught:
+            survivors.append(mutant.name)
+    print(f"{len(chosen) - len(survivors)} of {len(chosen)} mutants caught")
+    return 1 if survivors else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
