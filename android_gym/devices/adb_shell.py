@@ -11,6 +11,7 @@ import base64
 import io
 import re
 import shlex
+import struct
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -251,17 +252,25 @@ def decode_png(data: bytes, serial: str = "the device") -> np.ndarray:
         DeviceProtocolError: not a PNG, a truncated or corrupt one (adbutils would give a black image or a bare
             OSError), or an oversized one.
     """
+    # The declared size is checked from the header before PIL opens the file: PIL warns (DecompressionBombWarning)
+    # at open time for sizes between its limit and twice it, before any check of ours could refuse them.
+    if data[12:16] == b"IHDR" and len(data) >= 24:
+        _check_png_size(*struct.unpack(">II", data[16:24]), serial)
     try:
         with Image.open(io.BytesIO(data), formats=["PNG"]) as im:
-            if not (0 < im.width <= 16384 and 0 < im.height <= 16384 and im.width * im.height <= _MAX_PNG_PIXELS):
-                raise DeviceProtocolError(f"`screencap -p` on {serial} returned a PNG of {im.width}x{im.height} "
-                                          f"pixels; more than 16384 a side or {_MAX_PNG_PIXELS} in all is garbage")
+            _check_png_size(im.width, im.height, serial)
             im.load()
             return np.asarray(im.convert("RGB"))
     # EOFError: PIL's PNG plugin ends a truncated APNG frame sequence with it.
     except (UnidentifiedImageError, OSError, SyntaxError, ValueError, EOFError, Image.DecompressionBombError) as e:
         raise DeviceProtocolError(f"`screencap -p` on {serial} returned {len(data)} bytes that are not a complete "
                                   f"PNG ({e})") from e
+
+
+def _check_png_size(width: int, height: int, serial: str) -> None:
+    if not (0 < width <= 16384 and 0 < height <= 16384 and width * height <= _MAX_PNG_PIXELS):
+        raise DeviceProtocolError(f"`screencap -p` on {serial} returned a PNG of {width}x{height} pixels; more than "
+                                  f"16384 a side or {_MAX_PNG_PIXELS} in all is garbage")
 
 
 def encode_raw_screencap(rgb: np.ndarray, colour_space: bool = True) -> bytes:

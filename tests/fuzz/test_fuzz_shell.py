@@ -17,6 +17,7 @@ import io
 import json
 import socket
 import struct
+import warnings
 import zlib
 from pathlib import Path
 from unittest import mock
@@ -219,6 +220,14 @@ def test_png_screencap_is_an_rgb_image_or_a_protocol_error(data):
     except DeviceProtocolError:
         return
     assert data.startswith(b"\x89PNG\r\n\x1a\n")
+
+
+def test_png_in_pils_warning_band_is_refused_without_a_warning():
+    """112.6 M pixels: above PIL's bomb-warning limit, below its error limit; refused from the header, silently."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(DeviceProtocolError, match="10610x10612"):
+            sh.decode_png(png_with_size(10_610, 10_612))
 
 
 # -- the ADB wire protocol ---------------------------------------------------------------------------------------------
