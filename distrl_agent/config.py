@@ -140,7 +140,8 @@ class LearnerSection:
             run, a constant rate let the greedy policy drop 8-18 points at one evaluation (20 min: 89 -> 81%;
             6 min seed 2: 86 -> 68%); annealed, the same seeds ended at 88% and 86% without the drop.
         batch_size: trajectories per update.
-        updates_per_round: updates after each ingest of new trajectories (then weights are published).
+        updates_per_round: updates after each ingest of new trajectories (then weights are published); an update is
+            one sampled batch, on which PPO takes `epochs` gradient steps (each a version), the other rules one.
         max_grad_norm: gradient clipping (L2 norm).
         replay_capacity_steps: replay size in steps (paper: 10,000).
         alpha: priority exponent; beta_start -> beta_end over `beta_anneal_updates` updates (IS correction).
