@@ -310,7 +310,8 @@ def _counts(record: dict[str, Any]) -> dict[str, float]:
         "episodes lost with a killed worker": s.get("runtime/discarded_partial_episodes", 0),
         "trajectories collected": episodes - faulty,
         "trajectories dropped: worker outbox full": s.get("runtime/dropped_trajectories", 0),
-        "trajectories reaching the learner": s.get("learner/ingested", 0) + s.get("learner/rejected", 0),
+        "trajectories reaching the learner": s.get("learner/received",  # runs before it existed: a lower bound
+                                                   s.get("learner/ingested", 0) + s.get("learner/rejected", 0)),
         "trajectories rejected as malformed": s.get("learner/rejected", 0),
         "trajectories inserted": s.get("replay/inserted", 0),
         "trajectories dropped: stale": s.get("replay/dropped_stale", 0),

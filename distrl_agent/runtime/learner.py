@@ -57,12 +57,17 @@ class Learner:
         self.rng = np.random.default_rng(config.runtime.seed)
         self.version = 0
         self.counters = {"learner/updates": 0, "learner/rejected": 0, "learner/skipped_nonfinite": 0,
-                         "learner/ingested": 0}
+                         "learner/ingested": 0, "learner/received": 0}
         self.last_indices = np.zeros(0, np.int64)  # replay slots of the last update's batch
 
     # -- data ----------------------------------------------------------------------------------------------------------
     def ingest(self, trajectories: Sequence[Trajectory]) -> int:
-        """Insert trajectories (at max priority); returns how many were accepted."""
+        """Insert trajectories (at max priority); returns how many were accepted.
+
+        Counted: `learner/received` (all of them), `learner/rejected` (malformed), `learner/ingested` (inserted; the
+        rest were already staler than `learner.max_staleness`, counted in `replay/dropped_stale`).
+        """
+        self.counters["learner/received"] += len(trajectories)
         accepted = 0
         for traj in trajectories:
             try:

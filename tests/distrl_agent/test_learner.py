@@ -50,6 +50,9 @@ def test_train_steps_stop_when_staleness_cap_empties_the_replay(sim_trajectories
     learner.train_steps(10)
     assert learner.version == 3 and len(learner.replay) == 0
     assert learner.replay.stats()["replay/dropped_stale"] == 4 and learner.train_steps(1) == {}
+    learner.ingest(sim_trajectories[4:6])  # behaviour version 0, learner at 3: already beyond the cap of 2
+    assert learner.stats()["learner/received"] == 6 and learner.stats()["learner/ingested"] == 4
+    assert learner.replay.stats()["replay/dropped_stale"] == 6
 
 
 def test_cached_encodings_train_exactly_like_re_encoding(sim_trajectories, monkeypatch) -> None:
@@ -76,6 +79,7 @@ def test_ingest_rejects_malformed_trajectory_and_counts_it(sim_trajectories) -> 
                      bad.policy_version)
     assert learner.ingest([bad, sim_trajectories[1]]) == 1
     assert learner.stats()["learner/rejected"] == 1 and len(learner.replay) == 1
+    assert learner.stats()["learner/received"] == 2 and learner.stats()["learner/ingested"] == 1
 
 
 def test_resume_continues_with_identical_indices_and_weights(sim_trajectories, tmp_path) -> None:
