@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
-from distrl_agent.algorithms.common import masked_mean, policy_pass
+from distrl_agent.algorithms.common import check_coefficients, masked_mean, policy_pass
 from distrl_agent.algorithms.retrace import one_step_td_targets, retrace_advantages, retrace_targets, td_errors
 from distrl_agent.errors import ConfigError
 from distrl_agent.policies.base import Policy
@@ -63,13 +63,10 @@ class ARideConfig:
     epsilon: float = 1e-3
 
     def __post_init__(self) -> None:
-        if not 0 <= self.gamma <= 1 or not 0 <= self.lam <= 1:
-            raise ConfigError(f"`gamma` and `lam` must be in [0, 1], got {self.gamma}, {self.lam}")
+        check_coefficients(self, ("entropy_coef", "penalty_coef", "value_coef", "actor_coef", "w1", "w2", "w3",
+                                  "epsilon"))
         if self.rho_bar_max <= 0:
             raise ConfigError(f"`rho_bar_max` must be > 0, got {self.rho_bar_max}")
-        for name in ("entropy_coef", "penalty_coef", "value_coef", "actor_coef", "w1", "w2", "w3", "epsilon"):
-            if getattr(self, name) < 0:
-                raise ConfigError(f"`{name}` must be >= 0, got {getattr(self, name)}")
 
 
 def a_ride_loss(policy: Policy, batch: Batch, config: ARideConfig) -> tuple[torch.Tensor, dict[str, float], np.ndarray]:

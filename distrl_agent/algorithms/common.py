@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import torch
 
+from distrl_agent.errors import ConfigError
 from distrl_agent.policies.base import Policy
 from distrl_agent.types import Batch
 
@@ -75,3 +77,12 @@ def masked_mean(x: torch.Tensor, mask: torch.Tensor, weights: torch.Tensor | Non
     if weights is not None:
         m = m * weights[:, None].to(x.dtype)
     return (x * m).sum() / mask.sum().clamp(min=1)
+
+
+def check_coefficients(config: Any, nonnegative: tuple[str, ...]) -> None:
+    """Raise `ConfigError` unless a rule config's `gamma` and `lam` are in [0, 1] and each `nonnegative` field >= 0."""
+    if not 0 <= config.gamma <= 1 or not 0 <= config.lam <= 1:
+        raise ConfigError(f"`gamma` and `lam` must be in [0, 1], got {config.gamma}, {config.lam}")
+    for name in nonnegative:
+        if getattr(config, name) < 0:
+            raise ConfigError(f"`{name}` must be >= 0, got {getattr(config, name)}")

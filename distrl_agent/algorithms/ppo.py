@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 import torch
 
-from distrl_agent.algorithms.common import masked_mean, policy_pass
+from distrl_agent.algorithms.common import check_coefficients, masked_mean, policy_pass
 from distrl_agent.algorithms.retrace import retrace_targets
 from distrl_agent.errors import ConfigError
 from distrl_agent.policies.base import Policy
@@ -60,17 +60,13 @@ class PPOConfig:
     actor_coef: float = 1.0
 
     def __post_init__(self) -> None:
-        if not 0 <= self.gamma <= 1 or not 0 <= self.lam <= 1:
-            raise ConfigError(f"`gamma` and `lam` must be in [0, 1], got {self.gamma}, {self.lam}")
+        check_coefficients(self, ("entropy_coef", "value_coef", "actor_coef"))
         if not 0 < self.clip_eps < 1:
             raise ConfigError(f"`clip_eps` must be in (0, 1), got {self.clip_eps}")
         if not self.is_clip > 0:
             raise ConfigError(f"`is_clip` must be > 0, got {self.is_clip}")
         if self.epochs < 1:
             raise ConfigError(f"`epochs` must be >= 1, got {self.epochs}")
-        for name in ("entropy_coef", "value_coef", "actor_coef"):
-            if getattr(self, name) < 0:
-                raise ConfigError(f"`{name}` must be >= 0, got {getattr(self, name)}")
 
 
 @dataclass(frozen=True)
@@ -101,7 +97,7 @@ def ppo_prepare(policy: Policy, batch: Batch, config: PPOConfig) -> PPOTargets:
             real = advantages[mask]
             std = real.std() if real.numel() > 1 else torch.ones(())
             advantages = torch.where(mask, (advantages - real.mean()) / (std + 1e-8), 0.0)
-        return PPOTargets(torch.where(mask, out.log_pi, 0.0), advantages, lambda_returns)
+        return PPOTargets(out.log_pi, advantages, lambda_returns)  # policy_pass zeroes padding
 
 
 def ppo_loss(policy: Policy, batch: Batch, targets: PPOTargets,
