@@ -202,25 +202,33 @@ def _role(child: psutil.Process, train_pid: int) -> str:
         return "worker"
 
 
-def memory_slopes(samples: list[tuple[float, str, int, int]], warmup_s: float,
-                  min_span_s: float) -> dict[str, dict[str, float]]:
-    """Per role: resident memory growth after warm-up, in % of the process's mean RSS per hour.
+def memory_slopes(samples: list[tuple[float, str, int, int]], warmup_s: float, min_span_s: float,
+                  block_s: float = 300.0, reps: int = 1000, seed: int = 0) -> dict[str, dict[str, float]]:
+    """Per role: resident memory growth after warm-up, in % of the process's mean RSS per hour, with an interval.
 
-    Each process is fitted on its own samples taken at least `warmup_s` seconds after its first sample (a least-squares
-    line), if they span at least `min_span_s` seconds; a role's slope is the span-weighted mean over its processes,
-    and `max` the steepest of them.
+    Each process is kept from `warmup_s` seconds after its first sample, if its samples then span at least
+    `min_span_s` seconds. Two estimates per role:
+    - `slope_pct_per_h`: a least-squares line per process, the span-weighted mean over the role's processes (`max`:
+      the steepest);
+    - `pooled_pct_per_h`: one slope for the role, fitted within processes (each process's RSS in % of its own mean,
+      its times centred on its own mean: processes that come and go do not fake a trend), with a 95% interval
+      `low_pct_per_h`..`high_pct_per_h` from a moving-block bootstrap over time (blocks of `block_s` seconds, drawn
+      with replacement, `reps` times), because RSS swings by the minute (allocator and garbage-collector cycles) and
+      neighbouring samples are not independent.
 
     Returns:
-        {role: {"slope_pct_per_h", "max_pct_per_h", "processes", "mean_rss_mib", "peak_rss_mib"}}.
+        {role: {"slope_pct_per_h", "max_pct_per_h", "pooled_pct_per_h", "low_pct_per_h", "high_pct_per_h",
+        "processes", "mean_rss_mib", "peak_rss_mib"}}.
     """
     by_pid: dict[tuple[str, int], list[tuple[float, int]]] = {}
     for t, role, pid, rss in samples:
         if rss > 0:  # a zombie reports 0
             by_pid.setdefault((role, pid), []).append((t, rss))
+    rng = np.random.default_rng(seed)
     out: dict[str, dict[str, float]] = {}
     for role in sorted({role for role, _ in by_pid}):
-        fits, peak, means = [], 0, []
-        for (r, _), series in by_pid.items():
+        fits, peak, means, pooled = [], 0, [], []
+        for (r, pid), series in by_pid.items():
             if r != role:
                 continue
             peak = max(peak, max(rss for _, rss in series))
@@ -232,12 +240,44 @@ def memory_slopes(samples: list[tuple[float, str, int, int]], warmup_s: float,
             slope_per_s = np.polyfit(t, rss, 1)[0]
             fits.append((100 * 3600 * slope_per_s / rss.mean(), t[-1] - t[0]))
             means.append(rss.mean())
+            pooled.append((t, 100 * 3600 * (rss / rss.mean() - 1), np.full(len(t), pid)))
         if fits:
             weights = np.array([span for _, span in fits])
+            times, pct, pids = (np.concatenate(column) for column in zip(*pooled, strict=True))
+            estimate, low, high = _within_slope_interval(times, pct, pids, block_s, reps, rng)
             out[role] = {"slope_pct_per_h": float(np.average([s for s, _ in fits], weights=weights)),
-                         "max_pct_per_h": float(max(s for s, _ in fits)), "processes": float(len(fits)),
+                         "max_pct_per_h": float(max(s for s, _ in fits)), "pooled_pct_per_h": estimate,
+                         "low_pct_per_h": low, "high_pct_per_h": high, "processes": float(len(fits)),
                          "mean_rss_mib": float(np.mean(means) / 2**20), "peak_rss_mib": float(peak / 2**20)}
     return out
+
+
+def _within_slope(t: np.ndarray, y: np.ndarray, groups: np.ndarray) -> float:
+    """Least-squares slope of y on t with an intercept per group (each group's t and y centred on its own means)."""
+    _, index = np.unique(groups, return_inverse=True)
+    counts = np.bincount(index)
+    tc = t - (np.bincount(index, t) / counts)[index]
+    yc = y - (np.bincount(index, y) / counts)[index]
+    denominator = float(tc @ tc)
+    return float(tc @ yc / denominator) if denominator > 0 else float("nan")
+
+
+def _within_slope_interval(t: np.ndarray, y: np.ndarray, groups: np.ndarray, block_s: float, reps: int,
+                           rng: np.random.Generator) -> tuple[float, float, float]:
+    """`_within_slope` (y in % per hour of t in seconds: the result is in %/h) and its 95% block-bootstrap interval."""
+    estimate = _within_slope(t, y, groups)
+    block = np.floor((t - t.min()) / block_s).astype(int)
+    members = [np.flatnonzero(block == b) for b in np.unique(block)]
+    draws = []
+    for _ in range(reps):
+        rows = np.concatenate([members[i] for i in rng.integers(len(members), size=len(members))])
+        draws.append(_within_slope(t[rows], y[rows], groups[rows]))
+    draws = np.array(draws)
+    draws = draws[np.isfinite(draws)]
+    if draws.size == 0:
+        return estimate, float("nan"), float("nan")
+    low, high = np.percentile(draws, [2.5, 97.5])
+    return estimate, float(low), float(high)
 
 
 def write_memory_csv(samples: list[tuple[float, str, int, int]], path: Path) -> None:

@@ -1,4 +1,4 @@
-"""Training: success vs wall-clock for A-RIDE (async), its ablations, async DigiRL, sync DigiRL, Filtered BC and PPO.
+"""Training: success vs wall-clock for A-RIDE (async), its ablations, DigiRL (async, sync), Filtered BC, PPO and GRPO.
 
 Reproduces the paper's Fig. a (success vs time), Fig. b (fraction of time above 60%/80% in three windows) and the
 final table (train/test success, mean ± std over seeds), all on the simulated `general` suite with the small policy,
@@ -40,6 +40,7 @@ RUNS: dict[str, list[str]] = {
     "A-RIDE no Retrace": ["learner.algorithm=a-ride-no-retrace"],
     "A-RIDE no entropy": ["learner.algorithm=a-ride-no-entropy"],
     "PPO (async)": ["learner.algorithm=ppo"],
+    "GRPO (async)": ["learner.algorithm=grpo"],
 }
 QUICK_RUNS = ("A-RIDE (async)", "DigiRL (sync)")
 TINY_OVERRIDES = ["runtime.minutes=0.05", "runtime.warm_start_episodes=5", "runtime.warm_start_updates=5",

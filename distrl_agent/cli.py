@@ -57,6 +57,8 @@ def cmd_train(args: argparse.Namespace) -> int:
           f"after {summary['minutes']} min, {summary['env_steps']} env steps, {summary['updates']} updates; "
           f"outputs in {config.run_dir}")
     print(replay_accounting(summary))
+    if (groups := group_accounting(summary)) is not None:
+        print(groups)
     return 0
 
 
@@ -80,6 +82,26 @@ def replay_accounting(summary: dict) -> str:
             f"(learner.max_staleness), {count['replay/evicted']:,} evicted (learner.replay_capacity_steps); "
             f"{count['replay/sampled']:,} samples drawn, {summary.get('replay/samples_per_inserted', 0.0):.2f} per "
             "inserted trajectory")
+
+
+def group_accounting(summary: dict) -> str | None:
+    """Where the groups of a GRPO run went (None when the workers played no groups).
+
+    >>> print(group_accounting({"runtime/groups_released": 90, "runtime/groups_uniform": 30,
+    ...                         "runtime/groups_too_small": 1, "runtime/group_members_lost": 5}))
+    groups: 90 released to the learner, 30 dropped as uniform (every member returned the same: no signal), \
+1 dropped with fewer than 2 members left; 5 members lost to faults
+    >>> group_accounting({"runtime/episodes": 10}) is None
+    True
+    """
+    keys = ("runtime/groups_released", "runtime/groups_uniform", "runtime/groups_too_small",
+            "runtime/group_members_lost")
+    count = {k: int(summary.get(k, 0)) for k in keys}
+    if not any(count.values()):
+        return None
+    return (f"groups: {count[keys[0]]:,} released to the learner, {count[keys[1]]:,} dropped as uniform (every "
+            f"member returned the same: no signal), {count[keys[2]]:,} dropped with fewer than 2 members left; "
+            f"{count[keys[3]]:,} members lost to faults")
 
 
 def cmd_eval(args: argparse.Namespace) -> int:

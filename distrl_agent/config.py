@@ -193,6 +193,11 @@ class LearnerSection:
         _require("learner.critic_warmup_updates", self.critic_warmup_updates >= 0, ">= 0",
                  self.critic_warmup_updates)
 
+    @property
+    def group_size(self) -> int:
+        """Episodes per group the workers play from one start for this algorithm (GRPO's G; 1 for the others)."""
+        return make_update_rule(self.algorithm, self.coefficients).group_size
+
 
 @dataclass(frozen=True)
 class RuntimeSection:
@@ -317,6 +322,11 @@ class TrainConfig:
     def __post_init__(self) -> None:
         if self.policy.kind == "vlm" and self.env.screenshot_width == 0:
             raise ConfigError("`policy.kind=vlm` reads screenshots: set `env.screenshot_width` (e.g. 128)")
+        group = self.learner.group_size
+        if group > 1 and self.runtime.sync and self.runtime.episodes_per_round % group:
+            raise ConfigError(f"`runtime.episodes_per_round` ({self.runtime.episodes_per_round}) must be a multiple of "
+                              f"the group size {group} (`learner.coefficients.group_size`), or rounds end with "
+                              "groups cut short")
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data (for YAML)."""

@@ -12,6 +12,7 @@ Layouts, used by everything downstream (replay, `algorithms/`, the learner):
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -108,7 +109,8 @@ class Trajectory:
         Raises:
             DataError: empty trajectory (T == 0), a per-step field that is not 1-D of length T, an observation
                 without T+1 entries or an action without T, NaN/inf in rewards, log_mu, penalty or any float
-                observation/action, a negative penalty or policy version, or `dones` true before the last step.
+                observation/action, a negative penalty or policy version, `dones` true before the last step, or a
+                malformed `metadata["group"]`.
         """
         if self.rewards.ndim != 1 or self.length == 0:
             raise DataError(f"`rewards` must be a non-empty 1-D array (T >= 1 steps), got shape {self.rewards.shape}")
@@ -142,6 +144,15 @@ class Trajectory:
                 f"`dones` is true before the last step (at {np.flatnonzero(self.dones[:-1]).tolist()}); "
                 "split concatenated episodes into one Trajectory each"
             )
+        group = self.metadata.get("group")
+        if group is not None:
+            try:
+                ok = math.isfinite(float(group["mean"])) and float(group["std"]) > 0 and int(group["members"]) >= 2
+            except (TypeError, KeyError, ValueError):
+                ok = False
+            if not ok:
+                raise DataError(f"`metadata['group']` must be {{'mean': finite, 'std': > 0, 'members': >= 2, ...}}, "
+                                f"got {group!r}")
         return self
 
     def to_arrays(self, prefix: str = "") -> dict[str, np.ndarray]:
@@ -208,6 +219,9 @@ class Batch:
         goals: the B goal texts.
         inputs: optional `Policy.preprocess` output for every state (rows in `observation_mask` order: trajectory
             by trajectory, s_0 .. s_T), so the learner can reuse encodings; None means encode `observations`.
+        group_mean, group_std: float32 [B], the mean and sample std of the returns of each trajectory's group
+            (`metadata["group"]`, set by workers that play GRPO's groups); NaN for a trajectory without a group.
+            `collate` fills them; None on a batch built by hand.
     """
 
     observations: dict[str, torch.Tensor | np.ndarray]
@@ -224,6 +238,8 @@ class Batch:
     indices: torch.Tensor
     goals: list[str]
     inputs: dict[str, torch.Tensor] | None = None
+    group_mean: torch.Tensor | None = None
+    group_std: torch.Tensor | None = None
 
     @property
     def batch_size(self) -> int:
@@ -312,6 +328,7 @@ def collate(
     else:
         staleness = np.where(mask, learner_version - steps["policy_version"], 0)
     size = len(trajectories)
+    groups = [g if isinstance(g := traj.metadata.get("group"), dict) else {} for traj in trajectories]
     return Batch(
         observations={
             key: _as_tensor(_pad_stack([t.observations[key] for t in trajectories], max_length + 1, key))
@@ -328,6 +345,8 @@ def collate(
         w_is=torch.from_numpy(np.ones(size, np.float32) if w_is is None else np.asarray(w_is, np.float32)),
         indices=torch.from_numpy(np.full(size, -1, np.int64) if indices is None else np.asarray(indices, np.int64)),
         goals=[traj.goal for traj in trajectories],
+        group_mean=torch.tensor([float(g.get("mean", math.nan)) for g in groups], dtype=torch.float32),
+        group_std=torch.tensor([float(g.get("std", math.nan)) for g in groups], dtype=torch.float32),
     )
 
 

@@ -18,7 +18,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 TESTS = ["tests/distrl_agent/test_update_rules.py", "tests/distrl_agent/test_sequence_entropy.py",
          "tests/distrl_agent/test_retrace.py", "tests/distrl_agent/test_replay.py",
-         "tests/distrl_agent/test_priority.py", "tests/distrl_agent/test_learner.py"]
+         "tests/distrl_agent/test_priority.py", "tests/distrl_agent/test_learner.py",
+         "tests/distrl_agent/runtime/test_groups.py"]
 
 
 @dataclass(frozen=True)
@@ -35,7 +36,8 @@ A_RIDE, DIGIRL, BC = "distrl_agent/algorithms/a_ride.py", "distrl_agent/algorith
     "distrl_agent/algorithms/filtered_bc.py"
 RETRACE, BUFFER, ENTROPY = "distrl_agent/algorithms/retrace.py", "distrl_agent/replay/buffer.py", \
     "distrl_agent/policies/sequence_entropy.py"
-PPO = "distrl_agent/algorithms/ppo.py"
+PPO, GRPO = "distrl_agent/algorithms/ppo.py", "distrl_agent/algorithms/grpo.py"
+GROUPS = "distrl_agent/runtime/groups.py"
 MUTANTS = [
     Mutant("a-ride: actor loss sign flipped", A_RIDE, "actor_loss = -masked_mean(", "actor_loss = masked_mean("),
     Mutant("a-ride: entropy sign flipped", A_RIDE, "(actor_loss - c.entropy_coef * entropy)",
@@ -83,6 +85,16 @@ MUTANTS = [
     Mutant("ppo: advantages not standardised", PPO, "if c.normalize_advantages:", "if False:"),
     Mutant("ppo: actor loss sign flipped", PPO, "actor_loss = -masked_mean(behaviour",
            "actor_loss = masked_mean(behaviour"),
+    Mutant("grpo: advantage sign flipped", GRPO, "return (returns - batch.group_mean)",
+           "return (batch.group_mean - returns)"),
+    Mutant("grpo: advantage not divided by the group std", GRPO, "/ (batch.group_std + eps)", "/ (1.0 + eps)"),
+    Mutant("grpo: clip turned into a max", GRPO, "surrogate = torch.minimum(", "surrogate = torch.maximum("),
+    Mutant("grpo: behaviour correction dropped", GRPO, "actor_loss = -masked_mean(behaviour * surrogate, mask)",
+           "actor_loss = -masked_mean(surrogate, mask)"),
+    Mutant("grpo: entropy sign flipped", GRPO, "loss = actor_loss - c.entropy_coef * entropy",
+           "loss = actor_loss + c.entropy_coef * entropy"),
+    Mutant("groups: population std instead of the sample std", GROUPS, "returns.std(ddof=1)", "returns.std()"),
+    Mutant("groups: uniform groups shipped", GROUPS, "if std == 0.0:", "if False:"),
     Mutant("learner: gradient ascent on the loss", "distrl_agent/runtime/learner.py", "loss.backward()",
            "(-loss).backward()"),
 ]

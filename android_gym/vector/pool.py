@@ -134,7 +134,7 @@ class AsyncEnvPool:
         """Start new episodes in `env_ids` (default: all); their reset rows arrive through `recv` (or use `reset`).
 
         Starts the pool if it never was. Seeds and options apply to this reset only; background resets after an
-        episode ends pass none (the env's own generator continues).
+        episode ends take theirs from `send` (by default none: the env's own generator continues).
 
         Args:
             env_ids: envs to reset; none may have anything in flight or undelivered. A broken env is revived.
@@ -176,12 +176,17 @@ class AsyncEnvPool:
         sup.wait_until(lambda: all(sup.slots[i].pending for i in ids), timeout_s, f"the resets of envs {ids}")
         return sup.deliver([sup.slots[i] for i in sorted(ids)])
 
-    def send(self, actions: Sequence[Any] | np.ndarray, env_ids: Iterable[int] | None = None) -> None:
+    def send(self, actions: Sequence[Any] | np.ndarray, env_ids: Iterable[int] | None = None,
+             reset_seeds: Sequence[int | None] | None = None,
+             reset_options: Sequence[dict[str, Any] | None] | None = None) -> None:
         """Start one step in each of `env_ids` (default: all) with the matching action; returns at once.
 
         Args:
             actions: one action per env id (a list, or an array whose first axis runs over the env ids).
             env_ids: each must be idle: its last delivered row awaits an action and nothing is undelivered.
+            reset_seeds: per env id, the seed of the background reset if this step ends the episode (None: the env's
+                own generator continues). A worker respawned during the step or that reset replays the same one.
+            reset_options: per env id, the options of that reset.
 
         Raises:
             PoolArgumentError: lengths differ, ids are out of range or repeated, an action cannot be pickled.
@@ -190,10 +195,18 @@ class AsyncEnvPool:
         sup = self._running("send")
         ids = self._check_ids(env_ids)
         per_env = self._per_env("actions", actions, len(ids))
+        seeds = self._per_env("reset_seeds", reset_seeds, len(ids))
+        opts = self._per_env("reset_options", reset_options, len(ids))
         self._check_states(ids, (EnvState.IDLE,), "send an action to")
-        payloads = [encode(StepCommand(a), f"the action for env {i}") for i, a in zip(ids, per_env, strict=True)]
-        for i, payload in zip(ids, payloads, strict=True):
-            sup.step(sup.slots[i], payload)
+        payloads = []
+        for i, action, seed, options in zip(ids, per_env, seeds, opts, strict=True):
+            seed = None if seed is None else int(seed)
+            step = encode(StepCommand(action, seed, options), f"the action for env {i}")
+            reset = (None if seed is None and options is None
+                     else encode(ResetCommand(seed, options), f"the reset options for env {i}"))
+            payloads.append((step, reset))
+        for i, (step, reset) in zip(ids, payloads, strict=True):
+            sup.step(sup.slots[i], step, reset)
 
     def recv(self, min_envs: int = 1, max_envs: int | None = None, timeout_s: float | None = None) -> PoolResult:
         """Wait until at least `min_envs` envs have a result, then return the rows of every env that has one.

@@ -23,9 +23,15 @@ import gymnasium as gym
 
 @dataclass(frozen=True)
 class StepCommand:
-    """Run `env.step(action)`; on episode end, also reset in the background."""
+    """Run `env.step(action)`; on episode end, also reset in the background with `reset_seed` and `reset_options`.
+
+    The reset arguments say how the *next* episode starts, if this step ends the current one (None: the env's own
+    generator continues). A trainer that plays groups of episodes from one start (GRPO) passes them with every step.
+    """
 
     action: Any
+    reset_seed: int | None = None
+    reset_options: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True)

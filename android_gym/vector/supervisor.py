@@ -63,6 +63,8 @@ class Slot:
         self.failures_in_row = 0
         self.resume_state = EnvState.NEEDS_RESET  # the state an `apply` returns to
         self.apply_reply: tuple[bool, Any] | None = None
+        # the pickled ResetCommand a respawn replays: the reset in flight, or the one the step in flight asked for
+        self.next_reset = _RESET
 
 
 class Supervisor:
@@ -120,13 +122,14 @@ class Supervisor:
         self._selector.close()
 
     # -- commands ------------------------------------------------------------------------------------------------------
-    def step(self, slot: Slot, payload: bytes) -> None:
-        """Send a pickled `StepCommand` to an idle env."""
+    def step(self, slot: Slot, payload: bytes, reset_payload: bytes | None = None) -> None:
+        """Send a pickled `StepCommand` to an idle env; `reset_payload`: its reset as a `ResetCommand` (None: plain)."""
         self._set(slot, EnvState.STEPPING, self.config.step_timeout_s)
+        reset_payload = slot.next_reset = reset_payload or _RESET
         if slot.lost is not None:  # its worker died while idle (already respawned): this step is the episode's last
             error, slot.lost = slot.lost, None
             self._push_truncation(slot, error, "")
-            self.reset(slot, _RESET)
+            self.reset(slot, reset_payload)
         elif not slot.worker.send(payload):
             self._on_exit(slot)
 
@@ -137,6 +140,7 @@ class Supervisor:
             self._start_worker(slot)
             self.stats["restarts"] += 1
         slot.lost = None
+        slot.next_reset = payload
         self._set(slot, EnvState.RESETTING, self.config.reset_timeout_s)
         if not slot.worker.send(payload):
             self._on_exit(slot)
@@ -275,7 +279,7 @@ class Supervisor:
         self._start_worker(slot)
         self.stats["restarts"] += 1
         if was in (EnvState.STEPPING, EnvState.RESETTING):
-            self.reset(slot, _RESET)
+            self.reset(slot, slot.next_reset)  # the same start the lost command would have made
         else:  # nothing was in flight: an idle env loses its episode at its next step, a fresh one just waits
             self._set(slot, was, None)
             slot.lost = error if was is EnvState.IDLE else None

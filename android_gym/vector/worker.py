@@ -50,7 +50,7 @@ def _serve(env: gym.Env, command: Command) -> Iterator[Reply]:
     """The replies to one command, each yielded as soon as it exists (a step that ends an episode yields the step,
     then, once the background reset is done, the reset)."""  # noqa: D205, D209
     match command:
-        case StepCommand(action=action):
+        case StepCommand(action=action, reset_seed=reset_seed, reset_options=reset_options):
             try:
                 obs, reward, terminated, truncated, info = env.step(action)
             except Exception as e:  # noqa: BLE001
@@ -58,7 +58,7 @@ def _serve(env: gym.Env, command: Command) -> Iterator[Reply]:
                 return
             yield StepDone(obs, float(reward), bool(terminated), bool(truncated), dict(info))
             if terminated or truncated:
-                yield _reset(env)
+                yield _reset(env, reset_seed, reset_options)
         case ResetCommand(seed=seed, options=options):
             yield _reset(env, seed, options)
         case ApplyCommand(fn=fn, args=args, kwargs=kwargs):

@@ -1,8 +1,9 @@
-"""Update rules selectable by name: A-RIDE, its ablations, DigiRL, Filtered BC, PPO.
+"""Update rules selectable by name: A-RIDE, its ablations, DigiRL, Filtered BC, PPO, GRPO.
 
 Each rule is `loss(policy, batch) -> (loss, metrics, priorities or None)` plus whether its replay samples by priority.
-A rule that takes several gradient steps on one batch (PPO) also has `prepare(policy, batch)`, computed once before
-its `epochs` steps, and its loss takes what `prepare` returned as a third argument.
+A rule with `prepare(policy, batch)` (PPO, GRPO) has it computed once per batch before its `epochs` gradient steps,
+and its loss takes what `prepare` returned as a third argument. A rule with a `group_size` (GRPO) learns from groups
+of episodes played from one start, which the runtimes ask their workers for (`runtime/groups.py`).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import Any
 from distrl_agent.algorithms.a_ride import ARideConfig, a_ride_loss
 from distrl_agent.algorithms.digirl import DigiRLConfig, digirl_loss
 from distrl_agent.algorithms.filtered_bc import FilteredBCConfig, filtered_bc_loss
+from distrl_agent.algorithms.grpo import GRPOConfig, grpo_loss, grpo_prepare
 from distrl_agent.algorithms.ppo import PPOConfig, ppo_loss, ppo_prepare
 from distrl_agent.errors import ConfigError
 
@@ -29,9 +31,10 @@ class UpdateRule:
         loss: (policy, batch) -> (loss tensor, metrics, new priorities [B] or None).
         prioritized: whether the replay samples by priority (else uniformly).
         config: the rule's coefficient dataclass.
-        epochs: gradient steps per sampled batch (1 for every rule but PPO).
-        prepare: (policy, batch) -> what the loss needs computed once per batch before its epochs (PPO's proximal
+        epochs: gradient steps per sampled batch (1 for every rule but PPO and GRPO, where it is configurable).
+        prepare: (policy, batch) -> what the loss needs computed once per batch before its epochs (proximal
             log-probs and advantages); None when the loss takes (policy, batch) only.
+        group_size: episodes per group the workers must play from one start (GRPO); 1 for the other rules.
     """
 
     name: str
@@ -40,9 +43,11 @@ class UpdateRule:
     config: Any
     epochs: int = 1
     prepare: Callable[..., Any] | None = None
+    group_size: int = 1
 
 
-ALGORITHMS = ("a-ride", "a-ride-uniform", "a-ride-no-retrace", "a-ride-no-entropy", "digirl", "filtered-bc", "ppo")
+ALGORITHMS = ("a-ride", "a-ride-uniform", "a-ride-no-retrace", "a-ride-no-entropy", "digirl", "filtered-bc", "ppo",
+              "grpo")
 
 
 def make_update_rule(name: str, overrides: dict[str, Any] | None = None) -> UpdateRule:
@@ -67,6 +72,10 @@ def make_update_rule(name: str, overrides: dict[str, Any] | None = None) -> Upda
     if name == "filtered-bc":
         config = _build(FilteredBCConfig, overrides)
         return UpdateRule(name, partial(filtered_bc_loss, config=config), False, config)
+    if name == "grpo":
+        config = _build(GRPOConfig, overrides)
+        return UpdateRule(name, partial(grpo_loss, config=config), False, config, epochs=config.epochs,
+                          prepare=partial(grpo_prepare, config=config), group_size=config.group_size)
     config = _build(PPOConfig, overrides)
     return UpdateRule(name, partial(ppo_loss, config=config), False, config, epochs=config.epochs,
                       prepare=partial(ppo_prepare, config=config))

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from distrl_agent.errors import WorkerError
+from distrl_agent.runtime.groups import GroupCollector
 
 
 @dataclass
@@ -78,7 +79,8 @@ class WorkerBook:
     """
 
     SUMMED = ("episodes", "steps", "successes", "faulty_episodes", "dropped_trajectories", "adopted",
-              "latency_s_sum", "unknown_verdicts", "unknown_verdict_rewards", "reset_failures")
+              "latency_s_sum", "unknown_verdicts", "unknown_verdict_rewards", "reset_failures",
+              *GroupCollector.COUNTERS)
     MAXED = ("latency_s_max", "step_s_max", "judge_s_max")
 
     def __init__(self, num_workers: int, max_restarts: int, envs_per_worker: int) -> None:
@@ -139,5 +141,6 @@ class WorkerBook:
             "runtime/unknown_verdicts": sums["unknown_verdicts"],
             "runtime/unknown_verdict_rewards": sums["unknown_verdict_rewards"],
             "runtime/reset_failures": sums["reset_failures"],
+            **{f"runtime/{key}": sums[key] for key in GroupCollector.COUNTERS},
             "runtime/step_s_max": self.maxima["step_s_max"], "runtime/judge_s_max": self.maxima["judge_s_max"],
         }

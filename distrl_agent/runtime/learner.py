@@ -64,8 +64,9 @@ class Learner:
     def ingest(self, trajectories: Sequence[Trajectory]) -> int:
         """Insert trajectories (at max priority); returns how many were accepted.
 
-        Counted: `learner/received` (all of them), `learner/rejected` (malformed), `learner/ingested` (inserted; the
-        rest were already staler than `learner.max_staleness`, counted in `replay/dropped_stale`).
+        Counted: `learner/received` (all of them), `learner/rejected` (malformed, or without the group statistics a
+        group rule such as GRPO learns from), `learner/ingested` (inserted; the rest were already staler than
+        `learner.max_staleness`, counted in `replay/dropped_stale`).
         """
         self.counters["learner/received"] += len(trajectories)
         accepted = 0
@@ -73,6 +74,9 @@ class Learner:
             try:
                 traj.validate()
             except DataError:
+                self.counters["learner/rejected"] += 1
+                continue
+            if self.rule.group_size > 1 and "group" not in traj.metadata:
                 self.counters["learner/rejected"] += 1
                 continue
             accepted += self.replay.add(traj, self.version) >= 0

@@ -33,14 +33,16 @@ class PoolWorker(Worker):
 
     Slots: each environment has at most one thing in flight. A slot whose observation is waiting ("ready") gets an
     action in the next `step()`; the result comes back in a later `step()`. When an episode ends, the pool resets the
-    environment in the background and its first observation arrives as its own row.
+    environment in the background and its first observation arrives as its own row. With groups (`group_size` > 1),
+    each action carries the seed of the slot's next episode, drawn from the `GroupPlan` the first time it is needed,
+    so that background resets (and the pool's replays of them after a crash) start the group's members alike.
     """
 
     def __init__(self, worker_id: int, env: EnvSection, envs: int, split: str = "train", seed: int = 0,
                  deterministic: bool = False, policy_config: PolicyConfig | None = None,
                  pool_config: PoolConfig | None = None, lockstep: bool = False,
-                 first_env_index: int | None = None) -> None:
-        super().__init__(worker_id, env, envs, split, seed, deterministic, policy_config, first_env_index)
+                 first_env_index: int | None = None, group_size: int = 1) -> None:
+        super().__init__(worker_id, env, envs, split, seed, deterministic, policy_config, first_env_index, group_size)
         self.pool_config = pool_config or PoolConfig()
         self.lockstep = lockstep
         self._pool: AsyncEnvPool | None = None
@@ -49,6 +51,7 @@ class PoolWorker(Worker):
         self._sent_at: list[float] = []  # when it was sent (time.monotonic), for the slowest-step figure
         self._ready: set[int] = set()  # slots with an observation waiting for an action
         self._accepting = True  # run_episodes: whether finished slots may start another episode
+        self._upcoming: list[tuple[int, int] | None] = []  # per slot, (group, seed) of its next episode once drawn
 
     def start(self) -> None:
         """Start one process per environment and reset them all."""
@@ -59,7 +62,8 @@ class PoolWorker(Worker):
         self._info = [{} for _ in range(self.num_envs)]
         self._sent = [None] * self.num_envs
         self._sent_at = [0.0] * self.num_envs
-        first = self._pool.reset(seeds=[self._seed_for_next() for _ in range(self.num_envs)])
+        self._upcoming = [self._draw_start() for _ in range(self.num_envs)]
+        first = self._pool.reset(seeds=[seed for _, seed in self._upcoming])
         for k, i in enumerate(first.env_ids.tolist()):
             self._arrive(i, first.obs[k], first.infos[k])
 
@@ -129,15 +133,21 @@ class PoolWorker(Worker):
                 running = {i: ep for i, ep in running.items() if self._episodes[i] is ep}  # drop those that ended
         return out
 
-    def _seed_for_next(self) -> int:
-        seed = self.seed * 1_000_003 + self.worker_id * 10_007 + self._next_seed
-        self._next_seed += 1
-        return seed
-
     def _arrive(self, i: int, obs: dict, info: dict) -> None:
-        """Slot `i` has the first observation of a new episode."""
-        self._obs[i], self._info[i], self._episodes[i] = self.policy.observe(obs, None), info, _Episode()
+        """Slot `i` has the first observation of a new episode (its upcoming start, if one was drawn)."""
+        upcoming, self._upcoming[i] = self._upcoming[i], None
+        group = -1 if upcoming is None else upcoming[0]
+        self._obs[i], self._info[i], self._episodes[i] = self.policy.observe(obs, None), info, _Episode(group=group)
         self._ready.add(i)
+
+    def _next_resets(self, slots: list[int]) -> list[int | None] | None:
+        """The reset seed each slot's next episode starts from if this step ends it (None without groups)."""
+        if self._groups is None:
+            return None
+        for i in slots:
+            if self._upcoming[i] is None:
+                self._upcoming[i] = self._draw_start()
+        return [self._upcoming[i][1] for i in slots]
 
     def _act(self, slots: list[int]) -> None:
         if not slots:
@@ -153,7 +163,7 @@ class PoolWorker(Worker):
             self._sent[i] = env_actions[row]
             self._sent_at[i] = time.monotonic()
             self._ready.discard(i)
-        self._pool.send(env_actions, slots)
+        self._pool.send(env_actions, slots, reset_seeds=self._next_resets(slots))
 
     def _collect(self) -> list[Trajectory]:
         assert self._pool is not None
@@ -173,10 +183,9 @@ class PoolWorker(Worker):
             ep.penalty.append(float(info.get("penalty", 0.0)))
             obs = self._obs[i] = self.policy.observe(result.obs[k], self._sent[i])
             if result.terminations[k] or result.truncations[k]:
-                if (trajectory := self._end_episode(ep, obs, bool(result.terminations[k]), reward, info,
-                                                    str(self._info[i].get("goal", "")),
-                                                    str(self._info[i].get("task", "")))) is not None:
-                    finished.append(trajectory)
+                trajectory = self._end_episode(ep, obs, bool(result.terminations[k]), reward, info,
+                                               str(self._info[i].get("goal", "")), str(self._info[i].get("task", "")))
+                finished.extend(self._release(ep, trajectory))
                 self._episodes[i] = None  # the pool resets it in the background; its first row re-arms the slot
             else:
                 self._ready.add(i)
@@ -185,13 +194,13 @@ class PoolWorker(Worker):
 
 def make_worker(worker_id: int, env: EnvSection, envs: int, split: str = "train", seed: int = 0,
                 deterministic: bool = False, policy_config: PolicyConfig | None = None,
-                lockstep: bool = False, first_env_index: int | None = None) -> Worker:
+                lockstep: bool = False, first_env_index: int | None = None, group_size: int = 1) -> Worker:
     """A `PoolWorker` when `env.env_processes` says so (default: whenever env latency is on), else a `Worker`.
 
     `lockstep` makes a `PoolWorker`'s rounds lock-step; the in-process `Worker` steps its environments one after
-    another in one batch per step, which is lock-step already.
+    another in one batch per step, which is lock-step already. `group_size` > 1 plays GRPO's groups (see `Worker`).
     """
     if env.uses_processes:
         return PoolWorker(worker_id, env, envs, split, seed, deterministic, policy_config, lockstep=lockstep,
-                          first_env_index=first_env_index)
-    return Worker(worker_id, env, envs, split, seed, deterministic, policy_config, first_env_index)
+                          first_env_index=first_env_index, group_size=group_size)
+    return Worker(worker_id, env, envs, split, seed, deterministic, policy_config, first_env_index, group_size)

@@ -77,7 +77,8 @@ class RayWorker:
             shell = WorkerShell(make_worker(self.index, self.config.env, rt.envs_per_worker,
                                             seed=rt.seed * 1000 + self.index,
                                             policy_config=self.config.policy.policy_config(),
-                                            lockstep=rt.sync and rt.sync_lockstep),
+                                            lockstep=rt.sync and rt.sync_lockstep,
+                                            group_size=self.config.learner.group_size),
                                 rt.worker_buffer_trajectories)
             shell.start()
             self.shell = shell

@@ -37,7 +37,8 @@ METRICS_EVERY_S = 1.0  # one metrics.jsonl record per this many seconds
 _ADDITIVE = ("runtime/env_steps", "runtime/episodes", "runtime/successes", "runtime/faulty_episodes",
              "runtime/dropped_trajectories", "runtime/worker_restarts", "runtime/discarded_partial_episodes",
              "runtime/weights_adopted", "runtime/unknown_verdicts", "runtime/unknown_verdict_rewards",
-             "runtime/reset_failures")
+             "runtime/reset_failures", "runtime/groups_released", "runtime/groups_uniform", "runtime/groups_too_small",
+             "runtime/group_members_lost")
 _MAXED = ("runtime/broadcast_latency_ms_max", "runtime/step_s_max", "runtime/judge_s_max")
 
 

@@ -24,6 +24,7 @@ import android_gym  # noqa: F401  (registers the env ids)
 from android_gym.errors import DeviceError
 from distrl_agent.config import EnvSection
 from distrl_agent.policies import PolicyConfig, SmallPolicyConfig, build_policy
+from distrl_agent.runtime.groups import GroupCollector, GroupPlan
 from distrl_agent.types import Trajectory
 
 log = logging.getLogger("distrl")
@@ -87,6 +88,7 @@ class _Episode:
     log_mu: list[float] = field(default_factory=list)
     versions: list[int] = field(default_factory=list)
     penalty: list[float] = field(default_factory=list)
+    group: int = -1  # its `GroupPlan` group (GRPO), -1 when the worker plays no groups
 
 
 class Worker:
@@ -106,19 +108,22 @@ class Worker:
         policy_config: the policy's kind and shape (must match the learner's; default: the small policy).
         first_env_index: the number of its first env (`EnvSection.device_for`); default `worker_id * envs`, so the
             workers of a run drive disjoint phones (evaluation workers pass the number after the last worker's).
+        group_size: G > 1 plays episodes in groups of G from one start (same reset seed) and ships each group only
+            once all its members have ended, with the group's return statistics (`runtime.groups`, for GRPO); 1
+            (default) seeds every reset anew and ships every episode as it ends.
 
     Attributes:
         stats: counters `episodes`, `steps`, `successes`, `faulty_episodes` (faulted episodes are not shipped),
             `unknown_verdicts` (steps the judge could not tell, device faults aside), `unknown_verdict_rewards`
             (rewarded steps whose verdict was unknown: must stay 0), `reset_failures` (env resets that raised a
             device fault and were retried), and the slowest `step_s_max` env step and `judge_s_max` judge call
-            in seconds.
+            in seconds; with groups, also `GroupCollector.stats`.
         version: the policy version of the weights held (0 before any `set_weights`).
     """
 
     def __init__(self, worker_id: int, env: EnvSection, envs: int, split: str = "train", seed: int = 0,
                  deterministic: bool = False, policy_config: PolicyConfig | None = None,
-                 first_env_index: int | None = None) -> None:
+                 first_env_index: int | None = None, group_size: int = 1) -> None:
         self.worker_id, self.env_config, self.num_envs, self.split = worker_id, env, envs, split
         self.first_env_index = max(0, worker_id) * envs if first_env_index is None else first_env_index
         self.seed, self.deterministic = seed, deterministic
@@ -134,6 +139,8 @@ class Worker:
         self._generator = torch.Generator().manual_seed(seed)
         self._plan: list[Any] | None = None  # run_episodes(tasks=...): the tasks still to start, in order
         self._faults = FaultLog(worker_id)
+        self._group_plan = GroupPlan(group_size) if group_size > 1 else None
+        self._groups = GroupCollector(group_size, worker_id, stats=self.stats) if group_size > 1 else None
 
     def __enter__(self) -> Worker:
         self.start()
@@ -195,6 +202,8 @@ class Worker:
                 raise ValueError(f"`tasks` lists {len(tasks)} tasks for `count`={count} episodes")
             if self.in_progress:
                 raise ValueError(f"{self.in_progress} episodes are in progress; a task plan starts from idle slots")
+            if self._groups is not None:
+                raise ValueError("a worker that plays groups cannot play a task plan (its resets follow the groups)")
             self._plan = list(tasks)
             self._episodes = [None] * self.num_envs  # unstarted episodes of random tasks make way for the plan
         try:
@@ -213,7 +222,7 @@ class Worker:
             active.append(i)
             budget -= 1
         for i in range(len(active), self.num_envs):  # episodes beyond the budget are abandoned, not shipped
-            self._episodes[i] = None
+            self._abandon(i)
         out: list[Trajectory] = []
         while active:
             out.extend(self._step(active))
@@ -232,8 +241,7 @@ class Worker:
             DeviceError: the device failed `RESET_ATTEMPTS` resets in a row (then the worker dies and is restarted).
         """
         options = {"task": self._plan.pop(0)} if self._plan else None
-        seed = self.seed * 1_000_003 + self.worker_id * 10_007 + self._next_seed
-        self._next_seed += 1
+        group, seed = self._draw_start()
         for attempt in range(RESET_ATTEMPTS):
             try:
                 obs, _ = self._envs[i].reset(seed=seed, options=options)
@@ -242,7 +250,33 @@ class Worker:
                 self.stats["reset_failures"] += 1
                 if attempt == RESET_ATTEMPTS - 1:
                     raise
-        self._obs[i], self._episodes[i] = self.policy.observe(obs, None), _Episode()
+        self._obs[i], self._episodes[i] = self.policy.observe(obs, None), _Episode(group=group)
+
+    def _draw_start(self) -> tuple[int, int]:
+        """(group, reset seed) of the next episode to start: a fresh seed each, or its group's (then it is counted
+        as started in the collector)."""  # noqa: D205, D209
+        if self._group_plan is None:
+            self._next_seed += 1
+            return -1, self._seed(self._next_seed - 1)
+        group = self._group_plan.draw()
+        self._groups.started(group)
+        return group, self._seed(group)
+
+    def _seed(self, draw: int) -> int:
+        return self.seed * 1_000_003 + self.worker_id * 10_007 + draw
+
+    def _release(self, ep: _Episode, trajectory: Trajectory | None) -> list[Trajectory]:
+        """What an ended episode lets the worker ship: itself (None: nothing), or its whole group once complete."""
+        if self._groups is None or ep.group < 0:
+            return [] if trajectory is None else [trajectory]
+        return self._groups.ended(ep.group, trajectory)
+
+    def _abandon(self, i: int) -> None:
+        """Drop slot `i`'s episode unfinished (its group, if any, goes on without it)."""
+        ep = self._episodes[i]
+        if ep is not None:
+            self._release(ep, None)
+        self._episodes[i] = None
 
     def _step(self, slots: Sequence[int]) -> list[Trajectory]:
         observations = [self._obs[i] for i in slots]
@@ -261,9 +295,8 @@ class Worker:
             obs = self._obs[i] = self.policy.observe(obs, env_actions[row])
             if terminated or truncated:
                 task = env.unwrapped.task
-                if (trajectory := self._end_episode(ep, obs, terminated, float(reward), info, task.goal,
-                                                    task.name)) is not None:
-                    finished.append(trajectory)
+                trajectory = self._end_episode(ep, obs, terminated, float(reward), info, task.goal, task.name)
+                finished.extend(self._release(ep, trajectory))
                 self._episodes[i] = None
         return finished
 

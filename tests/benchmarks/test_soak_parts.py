@@ -99,6 +99,24 @@ def test_memory_slopes_measure_growth_after_warm_up_per_process() -> None:
     assert "learner" not in memory_slopes(samples, warmup_s=900, min_span_s=10_000)  # too short to fit
 
 
+def test_pooled_memory_slope_has_an_interval_that_separates_growth_from_swings() -> None:
+    """Growth under noise reads as growth, its interval excluding 0; minute-scale swings give an interval around 0.
+
+    Processes that come and go at different but flat sizes are not a trend.
+    """
+    rng = np.random.default_rng(1)
+    times = np.arange(0, 7200, 10.0)
+    growing = [(t, "env", 1, int(100e6 * (1 + 0.05 * t / 3600 + rng.normal(0, 0.01)))) for t in times]
+    swinging = [(t, "worker", 2, int(100e6 * (1 + 0.1 * ((t % 600) / 600 - 0.5)))) for t in times]  # a sawtooth
+    successive = [(t, "learner", 10 + int(t // 1800), int(100e6 + 30e6 * (t // 1800))) for t in times]
+    slopes = memory_slopes(growing + swinging + successive, warmup_s=300, min_span_s=600)
+    env, worker, learner = slopes["env"], slopes["worker"], slopes["learner"]
+    assert env["pooled_pct_per_h"] == pytest.approx(4.8, rel=0.1) and 0 < env["low_pct_per_h"] < 4.8 < env[
+        "high_pct_per_h"]
+    assert worker["low_pct_per_h"] < 0 < worker["high_pct_per_h"] and abs(worker["pooled_pct_per_h"]) < 1
+    assert learner["processes"] == 4 and learner["pooled_pct_per_h"] == pytest.approx(0.0, abs=1e-9)
+
+
 def test_replay_audit_counts_only_trajectories_cut_short(tmp_path) -> None:
     """Whole episodes (terminated, or at the step budget) pass; an episode cut before either is half-inserted."""
     rng = np.random.default_rng(0)

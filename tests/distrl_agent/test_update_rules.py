@@ -19,8 +19,11 @@ from distrl_agent.algorithms import make_update_rule
 from distrl_agent.algorithms.a_ride import ARideConfig, a_ride_loss
 from distrl_agent.algorithms.digirl import DigiRLConfig, digirl_loss
 from distrl_agent.algorithms.filtered_bc import FilteredBCConfig, filtered_bc_loss
+from distrl_agent.algorithms.grpo import GRPOConfig, grpo_loss, grpo_prepare
 from distrl_agent.algorithms.ppo import PPOConfig, ppo_loss, ppo_prepare
-from distrl_agent.errors import ConfigError
+from distrl_agent.errors import ConfigError, DataError
+from distrl_agent.runtime.groups import GroupCollector
+from distrl_agent.types import collate
 
 W_IS = (1.0, 0.4, 0.8, 0.6, 0.9)
 
@@ -385,6 +388,85 @@ def test_ppo_epochs_raise_successful_actions_and_lower_failed_ones() -> None:
         _after_one_step(policy, rule.loss(policy, batch, targets)[0], lr=0.1)
     after = policy.log_probs()[[0, 2], [1, 0]].detach()
     assert after[0] > before[0] and after[1] < before[1]
+
+
+# -- GRPO -------------------------------------------------------------------------------------------------------------
+GROUPS = ((0, 1, 2), (3, 4))  # random_episodes: returns 1, 0, 0 and 0, 1
+
+
+def grouped_batch(policy: TabularPolicy, episodes: list[Episode], groups=GROUPS):
+    """The episodes' trajectories released group by group by the workers' `GroupCollector`, then collated."""
+    collector = GroupCollector(max(len(g) for g in groups), worker_id=0)
+    released = []
+    for number, members in enumerate(groups):
+        for _ in range(collector.size):
+            collector.started(number)
+        for b in members:
+            released += collector.ended(number, episodes[b].trajectory(policy))
+        for _ in range(collector.size - len(members)):
+            released += collector.ended(number, None)  # a member lost to a fault
+    order = [b for g in groups for b in g]
+    return collate(released), [episodes[b] for b in order], [g for g in groups for _ in g]
+
+
+def reference_grpo(policy: TabularPolicy, episodes: list[Episode], members, log_prox, c: GRPOConfig):
+    """L from grpo.py's equations: A_i from the group's returns (sample std), then the clipped surrogate."""
+    returns = [sum(ep.rewards) for ep in episodes]
+    log_p = policy.log_probs()
+    actor, entropy, n = 0.0, 0.0, 0
+    for b, ep in enumerate(episodes):
+        group = [sum(e.rewards) for e, m in zip(episodes, members, strict=True) if m == members[b]]
+        mean = sum(group) / len(group)
+        std = math.sqrt(sum((r - mean) ** 2 for r in group) / (len(group) - 1))
+        adv = (returns[b] - mean) / (std + c.eps)
+        for t in range(len(ep.actions)):
+            s, a = ep.states[t], ep.actions[t]
+            ratio = torch.exp(log_p[s, a] - log_prox[b][t])
+            behaviour = min(c.is_clip, math.exp(log_prox[b][t] - ep.log_mu[t]))
+            actor = actor + behaviour * torch.minimum(ratio * adv, ratio.clamp(1 - c.clip_eps, 1 + c.clip_eps) * adv)
+            entropy = entropy - (log_p[s].exp() * log_p[s]).sum()
+            n += 1
+    return -actor / n - c.entropy_coef * entropy / n
+
+
+GRPO_CONFIGS = {"default": GRPOConfig(), "is_clip 1.5, clip 0.1": GRPOConfig(is_clip=1.5, clip_eps=0.1)}
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+@pytest.mark.parametrize("name", list(GRPO_CONFIGS))
+def test_grpo_advantages_loss_and_gradient_match_the_equations(seed: int, name: str) -> None:
+    config = GRPO_CONFIGS[name]
+    policy = TabularPolicy()
+    batch, episodes, members = grouped_batch(policy, random_episodes(policy, seed))
+    targets = grpo_prepare(policy, batch, config)
+    log_p = policy.log_probs().detach()
+    log_prox = [[float(log_p[s, a]) for s, a in zip(ep.states, ep.actions, strict=False)] for ep in episodes]
+    assert targets.advantages.tolist() == pytest.approx([2 / math.sqrt(3), -1 / math.sqrt(3), -1 / math.sqrt(3),
+                                                         -1 / math.sqrt(2), 1 / math.sqrt(2)], rel=1e-5)
+    with torch.no_grad():  # a later epoch: the policy has moved away from pi_prox, ratios off 1, some clipped
+        policy.logits += 0.4 * torch.randn(policy.logits.shape, generator=torch.Generator().manual_seed(seed))
+    loss, metrics, _ = grpo_loss(policy, batch, targets, config)
+    assert 0 < metrics["charts/clip_fraction"] < 1
+    assert_same_loss(policy, loss, reference_grpo(policy, episodes, members, log_prox, config))
+    assert all(g is None or not g.abs().sum() for g in torch.autograd.grad(  # no critic: values get no gradient
+        loss, [policy.values, policy.instruction_values], allow_unused=True))
+
+
+def test_grpo_raises_the_member_that_succeeded_and_lowers_the_ones_that_failed() -> None:
+    policy = TabularPolicy()
+    group = [Episode((0, 1), (1,), (1.0,)), Episode((0, 1), (0,), (0.0,)), Episode((0, 2), (2,), (0.0,))]
+    batch, _, _ = grouped_batch(policy, group, groups=((0, 1, 2),))
+    rule = make_update_rule("grpo", {"entropy_coef": 0.0})
+    before = policy.log_probs()[0].detach()
+    _after_one_step(policy, rule.loss(policy, batch, rule.prepare(policy, batch))[0], lr=0.1)
+    after = policy.log_probs()[0].detach()
+    assert after[1] > before[1] and after[0] < before[0] and after[2] < before[2]
+
+
+def test_grpo_refuses_a_batch_without_groups() -> None:
+    policy = TabularPolicy()
+    with pytest.raises(DataError, match="collected in groups"):
+        grpo_prepare(policy, batch_of(policy, random_episodes(policy, 0)), GRPOConfig())
 
 
 def test_unknown_algorithm_or_coefficient_names_the_closest() -> None:

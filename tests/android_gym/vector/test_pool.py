@@ -113,6 +113,39 @@ def test_episode_end_returns_final_row_then_reset_row() -> None:
         assert pool.stats()["episodes"] == 2 and pool.stats()["resets"] == 4
 
 
+def test_background_reset_takes_the_seed_sent_with_the_step() -> None:
+    """A step that ends its episode resets with the seed sent along; without one the env's generator goes on."""
+    with AsyncEnvPool(envs(2, episode_steps={0: 1, 1: 1}), CONFIG) as pool:
+        first = pool.reset(seeds=[5, 5])
+        pool.send([0, 0], reset_seeds=[5, None], reset_options=[{"unused": 1}, None])
+        rows = rows_by_env(pool)
+        for i, seeded in ((0, True), (1, False)):
+            (_, _, _, truncated, _), (obs, _, _, _, info) = rows[i]
+            assert truncated and info["is_reset"]
+            assert info["episode"] == (1 if seeded else 2)  # LatencyEnv counts episodes from its last seeded reset
+            assert np.array_equal(obs["position"], first.obs[i]["position"]) is seeded
+        with pytest.raises(PoolArgumentError, match="reset_seeds"):
+            pool.send([0, 0], reset_seeds=[1])
+
+
+@pytest.mark.parametrize("when", ["idle", "mid_step"])
+def test_respawned_worker_replays_the_reset_its_step_asked_for(when: str) -> None:
+    """A worker that dies during (or before) a step with a reset seed restarts its next episode from that seed."""
+    with AsyncEnvPool(envs(2), CONFIG) as pool:
+        pool.reset()
+        old_pid = pool.pids[1]
+        if when == "mid_step":
+            pool.apply(inject_fault, "hang", SLOW_S, env_ids=[1])
+            pool.send([0], env_ids=[1], reset_seeds=[7])
+        os.kill(old_pid, signal.SIGKILL)
+        if when == "idle":
+            pool.send([0], env_ids=[1], reset_seeds=[7])
+        (_, _, _, truncated, info), (obs, _, _, _, reset_info) = rows_by_env(pool)[1]
+        expected, _ = LatencyEnv(tag=1).reset(seed=7)
+        assert truncated and "SIGKILL" in info["error"] and reset_info["is_reset"] and reset_info["episode"] == 1
+        assert np.array_equal(obs["position"], expected["position"]) and obs["goal"] == expected["goal"]
+
+
 @pytest.mark.timeout(30)  # a hang guard, not a speed check: a step row held back by its reset would take SLOW_S
 def test_background_reset_does_not_block_other_envs() -> None:
     with AsyncEnvPool(envs(2, episode_steps={0: 1}), CONFIG) as pool:

@@ -51,6 +51,19 @@ def test_train_async_with_ppo_runs_its_epochs_on_each_batch(tmp_path) -> None:
     assert clip_fractions and all(0 <= f <= 1 for f in clip_fractions)
 
 
+def test_train_async_with_grpo_learns_from_whole_groups_only(tmp_path) -> None:
+    """GRPO end to end on the local asynchronous runtime: workers play groups, the replay holds grouped episodes."""
+    config = load_config(overrides=[*TINY, "runtime.workers=1", "learner.algorithm=grpo", "runtime.minutes=3",
+                                    "learner.coefficients={group_size: 2}", "runtime.max_updates=4",
+                                    f"run_dir={tmp_path}"])
+    summary = train(config, show_progress=False)
+    assert summary["algorithm"] == "grpo" and summary["updates"] >= 4 and summary["minutes"] < 3
+    assert summary["runtime/groups_released"] >= 2 and summary["learner/rejected"] == 0
+    with np.load(tmp_path / "checkpoint" / "replay.npz") as replay:
+        groups = [json.loads(str(replay[k]))["metadata"]["group"] for k in replay.files if k.endswith("header")]
+    assert groups and all(g["members"] == 2 and g["std"] > 0 for g in groups)
+
+
 def test_train_resume_rejects_checkpoint_of_another_config(tmp_path) -> None:
     """Resuming with a different learner config fails before any worker starts, naming the key."""
     learner = Learner(load_config(overrides=[*TINY, f"run_dir={tmp_path}"]))

@@ -1,0 +1,122 @@
+"""Groups of episodes played from one start, for GRPO: which reset each episode gets, and when a group ships.
+
+GRPO (Shao et al. 2024, arXiv:2402.03300) needs no critic: it plays G episodes of the same task from the same
+initial state and scores each against the others, A_i = (R_i - mean R) / (std R + eps). A worker makes such groups
+itself: `GroupPlan` hands out reset seeds so that draws k*G .. k*G+G-1 share group k's seed (the same seed gives the
+same task and the same simulated world, `AndroidEnv.reset`), and `GroupCollector` holds finished episodes until every
+member of their group has ended, then releases the survivors with the group's return statistics in
+`metadata["group"]`. The advantage itself is computed by the update rule (`algorithms/grpo.py`) from those.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from distrl_agent.types import Trajectory
+
+
+class GroupPlan:
+    """Group membership of a worker's resets: the k-th draw joins group k // size.
+
+    Args:
+        size: G, members per group (>= 2).
+    """
+
+    def __init__(self, size: int) -> None:
+        if size < 2:
+            raise ValueError(f"a group needs at least 2 members to compare, got size {size}")
+        self.size = size
+        self._draws = 0
+
+    def draw(self) -> int:
+        """The group of the next episode to start."""
+        group = self._draws // self.size
+        self._draws += 1
+        return group
+
+
+@dataclass
+class _OpenGroup:
+    started: int = 0
+    ended: int = 0
+    survivors: list[Trajectory] | None = None
+
+
+class GroupCollector:
+    """Holds a worker's finished episodes until their group is complete, then releases it.
+
+    A group is complete when all `size` members have started and ended. An episode cut by a fault, or abandoned
+    before it ended, ends without a trajectory: its group goes on without it. A complete group is released when at
+    least `min_members` survived and their returns differ; otherwise it carries no signal (every advantage would be
+    0) and is dropped, counted in `stats`.
+
+    Each released trajectory gets `metadata["group"] = {"id", "members", "mean", "std"}`: the group's id (worker and
+    number), how many members survived, and the mean and sample standard deviation (ddof 1) of their returns
+    (sum of rewards).
+
+    Args:
+        size: G, members per group.
+        worker_id: the worker's number, part of each group's id.
+        min_members: survivors a group needs to be released.
+        stats: the dict to count into (the worker's counters; default a new one).
+
+    Attributes:
+        stats: `groups_released`, `groups_uniform` (dropped: every member returned the same),
+            `groups_too_small` (dropped: fewer than `min_members` survived), `group_members_lost` (ended without a
+            trajectory).
+    """
+
+    COUNTERS = ("groups_released", "groups_uniform", "groups_too_small", "group_members_lost")
+
+    def __init__(self, size: int, worker_id: int, min_members: int = 2, stats: dict | None = None) -> None:
+        if not 2 <= min_members <= size:
+            raise ValueError(f"`min_members` must be in [2, size={size}], got {min_members}")
+        self.size, self.worker_id, self.min_members = size, worker_id, min_members
+        self.stats = {} if stats is None else stats
+        for key in self.COUNTERS:
+            self.stats.setdefault(key, 0)
+        self._open: dict[int, _OpenGroup] = {}
+
+    @property
+    def held(self) -> int:
+        """Finished trajectories waiting for the rest of their group."""
+        return sum(len(g.survivors or []) for g in self._open.values())
+
+    def started(self, group: int) -> None:
+        """A member of `group` has been given its reset."""
+        entry = self._open.setdefault(group, _OpenGroup(survivors=[]))
+        entry.started += 1
+        if entry.started > self.size:
+            raise RuntimeError(f"group {group} started {entry.started} members, more than its size {self.size}")
+
+    def ended(self, group: int, trajectory: Trajectory | None) -> list[Trajectory]:
+        """A member of `group` ended (None: lost to a fault or abandoned); returns the group if it is now complete."""
+        entry = self._open.get(group)
+        if entry is None or entry.ended >= entry.started:
+            raise RuntimeError(f"group {group} has no member running to end")
+        entry.ended += 1
+        if trajectory is None:
+            self.stats["group_members_lost"] += 1
+        else:
+            entry.survivors.append(trajectory)
+        if entry.started < self.size or entry.ended < entry.started:
+            return []
+        del self._open[group]
+        return self._release(group, entry.survivors)
+
+    def _release(self, group: int, members: list[Trajectory]) -> list[Trajectory]:
+        if len(members) < self.min_members:
+            self.stats["groups_too_small"] += 1
+            return []
+        returns = np.array([float(t.rewards.sum()) for t in members])
+        std = float(returns.std(ddof=1))
+        if std == 0.0:
+            self.stats["groups_uniform"] += 1
+            return []
+        self.stats["groups_released"] += 1
+        info = {"id": f"{self.worker_id}:{group}", "members": len(members), "mean": float(returns.mean()), "std": std}
+        for t in members:
+            t.metadata["group"] = dict(info)
+        return members
