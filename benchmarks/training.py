@@ -71,6 +71,31 @@ def gap_at_equal(runs_a: list[dict[str, Any]], runs_b: list[dict[str, Any]], key
     return float(np.mean(gaps)) if gaps else None
 
 
+def sample_std(values: Any) -> float:
+    """The sample standard deviation (ddof 1); NaN for fewer than two values."""
+    values = np.asarray(values, float)
+    return float(values.std(ddof=1)) if values.size > 1 else math.nan
+
+
+def paired_interval(a: Any, b: Any, level: float = 0.95) -> tuple[float, float, float, float]:
+    """(mean, sample std, low, high) of the per-seed differences a - b, with a Student-t interval at `level`.
+
+    The interval is NaN for fewer than two pairs (one seed cannot tell a difference from seed noise).
+
+    >>> mean, std, low, high = paired_interval([0.8, 0.7, 0.9], [0.6, 0.6, 0.7])
+    >>> round(mean, 3), round(std, 3), round(low, 3), round(high, 3)
+    (0.167, 0.058, 0.023, 0.31)
+    """
+    from scipy.stats import t as student_t
+
+    d = np.asarray(a, float) - np.asarray(b, float)
+    mean, std = float(d.mean()), sample_std(d)
+    if d.size < 2:
+        return mean, std, math.nan, math.nan
+    half = float(student_t.ppf(0.5 + level / 2, d.size - 1)) * std / math.sqrt(d.size)
+    return mean, std, mean - half, mean + half
+
+
 def fraction_above(curve: list[dict[str, float]], level: float, start_s: float, end_s: float) -> float:
     """Fraction of evaluations in [start_s, end_s) whose test success is >= `level` (the paper's Fig. b measure)."""
     points = [p for p in curve if start_s <= p["time_s"] < end_s]
@@ -150,15 +175,17 @@ def run(quick: bool, out: Path) -> Result:
         t60 = [time_to(r["curve"], 0.6) for r in runs]
         thirds = [np.mean([fraction_above(r["curve"], 0.6, budget * i / 3, budget * (i + 1) / 3) for r in runs])
                   for i in range(3)]
-        rows.append([name, f"{100 * train_.mean():.1f} ± {100 * train_.std():.1f}",
-                     f"{100 * test.mean():.1f} ± {100 * test.std():.1f}",
+        rows.append([name, f"{100 * train_.mean():.1f} ± {100 * sample_std(train_):.1f}",
+                     f"{100 * test.mean():.1f} ± {100 * sample_std(test):.1f}",
                      "never" if all(math.isinf(t) for t in t60) else f"{np.mean([t for t in t60 if t < math.inf]):.0f}",
                      " / ".join(f"{100 * f:.0f}%" for f in thirds), f"{np.mean([r['env_steps'] for r in runs]):.0f}",
                      f"{np.mean([r['updates'] for r in runs]):.0f}"])
         result.add(f"test_success/{name}", 100 * test.mean(), "%")
     result.tables.append(markdown_table(
-        ["run", "train success %", "test success %", "time to 60% test (s)", "time above 60% (thirds)", "env steps",
-         "updates"], rows))
+        ["run", "train success % (mean ± sample std)", "test success %", "time to 60% test (s)",
+         "time above 60% (thirds)", "env steps", "updates"], rows))
+    if BASELINE in summaries and len(seeds) > 1:
+        result.tables.append(paired_table(result, summaries))
     result.tables.append(by_task_table(start_by_task, summaries))
     if "A-RIDE (async)" in summaries and "DigiRL (sync)" in summaries:
         _compare(result, summaries["A-RIDE (async)"], summaries["DigiRL (sync)"], budget)
@@ -169,6 +196,29 @@ def run(quick: bool, out: Path) -> Result:
                         "runs of its seed (behaviour cloning on noisy expert demonstrations, not counted), small "
                         "policy, sim `general` suite, test-split success of the greedy policy.")
     return result
+
+
+BASELINE = "A-RIDE (async)"
+"""The run every other is paired with, seed by seed (same warm start, same seed)."""
+
+
+def paired_table(result: Result, summaries: dict[str, list[dict[str, Any]]]) -> str:
+    """Final test success of each run minus A-RIDE's, paired by seed: mean, sample std, 95% t-interval, verdict.
+
+    Adds `test_success_minus_a_ride/<run>` (points) to `result`.
+    """
+    base = [r["test_success"] for r in summaries[BASELINE]]
+    rows = []
+    for name, runs in summaries.items():
+        if name == BASELINE:
+            continue
+        mean, std, low, high = paired_interval([r["test_success"] for r in runs], base)
+        verdict = "n/a" if math.isnan(low) else "not separable" if low <= 0 <= high else "separable"
+        rows.append([name, f"{100 * mean:+.1f}", f"{100 * std:.1f}", f"[{100 * low:+.1f}, {100 * high:+.1f}]",
+                     verdict])
+        result.add(f"test_success_minus_a_ride/{name}", 100 * mean, "points")
+    return markdown_table([f"run minus {BASELINE}, test points, paired by seed", "mean", "sample std",
+                           "95% interval (t)", "verdict"], rows)
 
 
 def by_task_table(start: list[dict[str, float]], summaries: dict[str, list[dict[str, Any]]]) -> str:

@@ -19,6 +19,7 @@ from typing import Any
 import yaml
 
 from distrl_agent.algorithms import ALGORITHMS, make_update_rule
+from distrl_agent.algorithms.grpo import GroupSpec
 from distrl_agent.errors import ConfigError
 
 
@@ -194,9 +195,10 @@ class LearnerSection:
                  self.critic_warmup_updates)
 
     @property
-    def group_size(self) -> int:
-        """Episodes per group the workers play from one start for this algorithm (GRPO's G; 1 for the others)."""
-        return make_update_rule(self.algorithm, self.coefficients).group_size
+    def group_spec(self) -> GroupSpec | None:
+        """How the workers play groups for this algorithm (GRPO's G and length penalty); None for the other rules."""
+        rule = make_update_rule(self.algorithm, self.coefficients)
+        return GroupSpec(rule.group_size, rule.config.length_penalty) if rule.group_size > 1 else None
 
 
 @dataclass(frozen=True)
@@ -322,7 +324,7 @@ class TrainConfig:
     def __post_init__(self) -> None:
         if self.policy.kind == "vlm" and self.env.screenshot_width == 0:
             raise ConfigError("`policy.kind=vlm` reads screenshots: set `env.screenshot_width` (e.g. 128)")
-        group = self.learner.group_size
+        group = self.learner.group_spec.size if self.learner.group_spec is not None else 1
         if group > 1 and self.runtime.sync and self.runtime.episodes_per_round % group:
             raise ConfigError(f"`runtime.episodes_per_round` ({self.runtime.episodes_per_round}) must be a multiple of "
                               f"the group size {group} (`learner.coefficients.group_size`), or rounds end with "

@@ -147,12 +147,13 @@ class Trajectory:
         group = self.metadata.get("group")
         if group is not None:
             try:
-                ok = math.isfinite(float(group["mean"])) and float(group["std"]) > 0 and int(group["members"]) >= 2
+                ok = (math.isfinite(float(group["return"])) and math.isfinite(float(group["mean"]))
+                      and math.isfinite(float(group["std"])) and float(group["std"]) > 0 and int(group["members"]) >= 2)
             except (TypeError, KeyError, ValueError):
                 ok = False
             if not ok:
-                raise DataError(f"`metadata['group']` must be {{'mean': finite, 'std': > 0, 'members': >= 2, ...}}, "
-                                f"got {group!r}")
+                raise DataError(f"`metadata['group']` must be {{'return': finite, 'mean': finite, 'std': > 0, "
+                                f"'members': >= 2, ...}}, got {group!r}")
         return self
 
     def to_arrays(self, prefix: str = "") -> dict[str, np.ndarray]:
@@ -219,9 +220,9 @@ class Batch:
         goals: the B goal texts.
         inputs: optional `Policy.preprocess` output for every state (rows in `observation_mask` order: trajectory
             by trajectory, s_0 .. s_T), so the learner can reuse encodings; None means encode `observations`.
-        group_mean, group_std: float32 [B], the mean and sample std of the returns of each trajectory's group
-            (`metadata["group"]`, set by workers that play GRPO's groups); NaN for a trajectory without a group.
-            `collate` fills them; None on a batch built by hand.
+        group_return, group_mean, group_std: float32 [B], each trajectory's return and the mean and sample std of
+            its group's returns (`metadata["group"]`, set by workers that play GRPO's groups); NaN for a trajectory
+            without a group. `collate` fills them; None on a batch built by hand.
     """
 
     observations: dict[str, torch.Tensor | np.ndarray]
@@ -238,6 +239,7 @@ class Batch:
     indices: torch.Tensor
     goals: list[str]
     inputs: dict[str, torch.Tensor] | None = None
+    group_return: torch.Tensor | None = None
     group_mean: torch.Tensor | None = None
     group_std: torch.Tensor | None = None
 
@@ -345,6 +347,7 @@ def collate(
         w_is=torch.from_numpy(np.ones(size, np.float32) if w_is is None else np.asarray(w_is, np.float32)),
         indices=torch.from_numpy(np.full(size, -1, np.int64) if indices is None else np.asarray(indices, np.int64)),
         goals=[traj.goal for traj in trajectories],
+        group_return=torch.tensor([float(g.get("return", math.nan)) for g in groups], dtype=torch.float32),
         group_mean=torch.tensor([float(g.get("mean", math.nan)) for g in groups], dtype=torch.float32),
         group_std=torch.tensor([float(g.get("std", math.nan)) for g in groups], dtype=torch.float32),
     )

@@ -35,6 +35,8 @@ class UpdateRule:
         prepare: (policy, batch) -> what the loss needs computed once per batch before its epochs (proximal
             log-probs and advantages); None when the loss takes (policy, batch) only.
         group_size: episodes per group the workers must play from one start (GRPO); 1 for the other rules.
+        reference: whether `prepare` takes `reference=`, a frozen copy of the policy as it was at the learner's first
+            update (GRPO with a KL penalty); the learner keeps and checkpoints that copy.
     """
 
     name: str
@@ -44,6 +46,7 @@ class UpdateRule:
     epochs: int = 1
     prepare: Callable[..., Any] | None = None
     group_size: int = 1
+    reference: bool = False
 
 
 ALGORITHMS = ("a-ride", "a-ride-uniform", "a-ride-no-retrace", "a-ride-no-entropy", "digirl", "filtered-bc", "ppo",
@@ -75,7 +78,8 @@ def make_update_rule(name: str, overrides: dict[str, Any] | None = None) -> Upda
     if name == "grpo":
         config = _build(GRPOConfig, overrides)
         return UpdateRule(name, partial(grpo_loss, config=config), False, config, epochs=config.epochs,
-                          prepare=partial(grpo_prepare, config=config), group_size=config.group_size)
+                          prepare=partial(grpo_prepare, config=config), group_size=config.group_size,
+                          reference=config.kl_coef > 0)
     config = _build(PPOConfig, overrides)
     return UpdateRule(name, partial(ppo_loss, config=config), False, config, epochs=config.epochs,
                       prepare=partial(ppo_prepare, config=config))

@@ -4,17 +4,22 @@ Shao et al. 2024 (DeepSeekMath, arXiv:2402.03300) for the group-relative advanta
 arXiv:2509.18119) trains phone agents with it; the clip and the behaviour correction are decoupled PPO's (Hilton et al.
 2021, arXiv:2110.00641), exactly as `ppo.py` runs them on stale rollouts; the mean over every step of the batch
 (not a mean per episode first) and no KL penalty to a reference policy follow DAPO (Yu et al. 2025,
-arXiv:2503.14476). A worker plays G episodes of one task from one start (`runtime/groups.py`) and ships the ones that
-survived faults with their group's return mean and sample std (ddof 1); groups whose members all returned the same
-carry no signal and are never shipped. With R_i = Σ_t r_t the return of episode i, μ the behaviour policy that acted
-and π_prox the learner's policy when the batch was drawn:
+arXiv:2503.14476), with the KL penalty to a reference policy optional (DeepSeekMath's k3 estimator). A worker plays G
+episodes of one task from one start (`runtime/groups.py`) and ships the ones that survived faults with their return
+and their group's return mean and sample std (ddof 1); groups whose members all returned the same carry no signal
+and are never shipped. The return of episode i (`GroupSpec.episode_return`) is R_i = Σ_t r_t, less λ T_i when it
+succeeded (MobileRL's shortest-path reward adjustment, in our form: λ = `length_penalty`, 0 by default). With μ the
+behaviour policy that acted, π_prox the learner's policy when the batch was drawn and π_ref the policy at the
+learner's first update (the warm start):
 
     prepare (once per batch, no gradient):
         Â_i = (R_i - mean_group R) / (std_group R + eps)        (the same for every step of episode i)
-        log π_prox(a_t|s_t)
+        log π_prox(a_t|s_t), and log π_ref(a_t|s_t) when kl_coef > 0
     each of `epochs` gradient steps on that batch:
         r_t = π_θ(a_t|s_t) / π_prox(a_t|s_t),      w_t = min(c̄, π_prox(a_t|s_t) / μ(a_t|s_t))
-        L = - mean_t w_t min(r_t Â_i, clip(r_t, 1 - ε, 1 + ε) Â_i) - β mean_t H(π_θ(·|s_t))
+        k_t = π_ref(a_t|s_t) / π_θ(a_t|s_t) - log(π_ref(a_t|s_t) / π_θ(a_t|s_t)) - 1      (>= 0; its mean estimates
+                                                                                      KL(π_θ || π_ref))
+        L = - mean_t w_t min(r_t Â_i, clip(r_t, 1 - ε, 1 + ε) Â_i) - β mean_t H(π_θ(·|s_t)) + kl_coef mean_t k_t
 
 No critic is trained: the policy's value heads get no gradient. With `epochs` = 1 the ratio r_t is 1 at the step
 and L is the behaviour-corrected policy gradient; the clip binds from the second epoch on.
@@ -29,7 +34,30 @@ import torch
 from distrl_agent.algorithms.common import masked_mean, policy_pass
 from distrl_agent.errors import ConfigError, DataError
 from distrl_agent.policies.base import Policy
-from distrl_agent.types import Batch
+from distrl_agent.types import Batch, Trajectory
+
+
+@dataclass(frozen=True)
+class GroupSpec:
+    """How a worker plays GRPO's groups (`runtime/groups.py`): `size` (G >= 2) episodes per group from one start, and
+    the shortest-path `length_penalty` λ >= 0 of their returns."""  # noqa: D205, D209
+
+    size: int
+    length_penalty: float = 0.0
+
+    def __post_init__(self) -> None:
+        if self.size < 2:
+            raise ValueError(f"a group needs at least 2 members to compare, got size {self.size}")
+        if not self.length_penalty >= 0:
+            raise ValueError(f"`length_penalty` must be >= 0, got {self.length_penalty}")
+
+    def episode_return(self, trajectory: Trajectory) -> float:
+        """R_i = Σ r_t, minus λ T for a successful episode (Σ r_t > 0): among successes, the shorter path scores higher.
+
+        Keep λ times the step budget below the success reward, so that a success still beats every failure.
+        """
+        total = float(trajectory.rewards.sum())
+        return total - self.length_penalty * trajectory.length if total > 0 else total
 
 
 @dataclass(frozen=True)
@@ -44,6 +72,9 @@ class GRPOConfig:
         epochs: gradient steps on each sampled batch (each one a weights version).
         eps: added to the group's std.
         entropy_coef: β, the entropy bonus (as for PPO, so the rules compare).
+        kl_coef: weight of the KL penalty to the reference policy π_ref (0: none, and no reference is kept; > 0: the
+            learner keeps a frozen copy of the policy as it was at its first update, and checkpoints it).
+        length_penalty: λ, the shortest-path adjustment of a successful episode's return (per step).
     """
 
     group_size: int = 4
@@ -52,6 +83,8 @@ class GRPOConfig:
     epochs: int = 1
     eps: float = 1e-6
     entropy_coef: float = 0.01
+    kl_coef: float = 0.0
+    length_penalty: float = 0.0
 
     def __post_init__(self) -> None:
         if self.group_size < 2:
@@ -62,8 +95,11 @@ class GRPOConfig:
             raise ConfigError(f"`is_clip` must be > 0, got {self.is_clip}")
         if self.epochs < 1:
             raise ConfigError(f"`epochs` must be >= 1, got {self.epochs}")
-        if not self.eps > 0 or self.entropy_coef < 0:
-            raise ConfigError(f"`eps` must be > 0 and `entropy_coef` >= 0, got {self.eps}, {self.entropy_coef}")
+        if not self.eps > 0:
+            raise ConfigError(f"`eps` must be > 0, got {self.eps}")
+        for name in ("entropy_coef", "kl_coef", "length_penalty"):
+            if not getattr(self, name) >= 0:
+                raise ConfigError(f"`{name}` must be >= 0, got {getattr(self, name)}")
 
 
 @dataclass(frozen=True)
@@ -73,10 +109,12 @@ class GRPOTargets:
     Attributes:
         log_prox: [B, L] log π_prox(a_t|s_t), zero on padding.
         advantages: [B] Â_i, each episode's group-relative advantage.
+        log_ref: [B, L] log π_ref(a_t|s_t), zero on padding; None without a KL penalty.
     """
 
     log_prox: torch.Tensor
     advantages: torch.Tensor
+    log_ref: torch.Tensor | None = None
 
 
 def group_advantages(batch: Batch, eps: float) -> torch.Tensor:
@@ -85,20 +123,29 @@ def group_advantages(batch: Batch, eps: float) -> torch.Tensor:
     Raises:
         DataError: a trajectory carries no group statistics (it was not collected by a worker playing groups).
     """
-    if batch.group_mean is None or batch.group_std is None or not torch.isfinite(batch.group_mean).all():
+    stats = (batch.group_return, batch.group_mean, batch.group_std)
+    if any(x is None for x in stats) or not all(torch.isfinite(x).all() for x in stats):
         raise DataError("GRPO needs trajectories collected in groups (`metadata['group']`, written by workers with "
-                        "`group_size` > 1, as the runtimes make them when learner.algorithm=grpo); this batch has "
+                        "a `GroupSpec`, as the runtimes make them when learner.algorithm=grpo); this batch has "
                         "trajectories without one")
-    returns = torch.where(batch.mask, batch.rewards, 0.0).sum(dim=1)
-    return (returns - batch.group_mean) / (batch.group_std + eps)
+    return (batch.group_return - batch.group_mean) / (batch.group_std + eps)
 
 
-def grpo_prepare(policy: Policy, batch: Batch, config: GRPOConfig) -> GRPOTargets:
-    """The group-relative advantages of `batch` and its proximal log-probs under the current (pre-update) weights."""
+def grpo_prepare(policy: Policy, batch: Batch, config: GRPOConfig, reference: Policy | None = None) -> GRPOTargets:
+    """The group-relative advantages of `batch`, its proximal log-probs under the current (pre-update) weights, and
+    with `config.kl_coef` > 0 its log-probs under `reference`.
+
+    Raises:
+        DataError: as `group_advantages`.
+        ValueError: `kl_coef` > 0 without a `reference`.
+    """  # noqa: D205
     advantages = group_advantages(batch, config.eps)
+    if config.kl_coef > 0 and reference is None:
+        raise ValueError("GRPO with kl_coef > 0 needs the reference policy (the learner passes its frozen copy)")
     with torch.no_grad():
         log_prox = policy_pass(policy, batch).log_pi  # policy_pass zeroes padding
-    return GRPOTargets(log_prox, advantages.to(log_prox.device))
+        log_ref = policy_pass(reference, batch).log_pi if config.kl_coef > 0 else None
+    return GRPOTargets(log_prox, advantages.to(log_prox.device), log_ref)
 
 
 def grpo_loss(policy: Policy, batch: Batch, targets: GRPOTargets,
@@ -114,11 +161,16 @@ def grpo_loss(policy: Policy, batch: Batch, targets: GRPOTargets,
     actor_loss = -masked_mean(behaviour * surrogate, mask)
     entropy = masked_mean(out.entropy, mask)
     loss = actor_loss - c.entropy_coef * entropy
+    kl = torch.zeros(())
+    if targets.log_ref is not None:
+        log_ref_ratio = torch.where(mask, targets.log_ref - out.log_pi, 0.0)
+        kl = masked_mean(torch.exp(log_ref_ratio) - log_ref_ratio - 1, mask)
+        loss = loss + c.kl_coef * kl
     m = mask.float()
     n = m.sum().clamp(min=1)
     metrics = {
         "losses/actor": float(actor_loss.detach()), "losses/entropy": float(entropy.detach()),
-        "losses/total": float(loss.detach()),
+        "losses/kl_to_reference": float(kl.detach()), "losses/total": float(loss.detach()),
         "charts/clip_fraction": float((((ratio - 1).abs() > c.clip_eps).float() * m).sum() / n),
         "charts/approx_kl": float((((ratio - 1) - log_ratio).detach() * m).sum() / n),
         "charts/behaviour_weight_mean": float((behaviour * m).sum() / n),

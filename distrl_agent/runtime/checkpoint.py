@@ -2,8 +2,9 @@
 
 A checkpoint folder written by `Learner.save` holds:
 
-    learner.safetensors   policy weights (`policy/<key>`), optimiser tensors (`optimizer/<param id>/<name>`) and
-                          the torch RNG state (`torch_rng`)
+    learner.safetensors   policy weights (`policy/<key>`), optimiser tensors (`optimizer/<param id>/<name>`), the
+                          torch RNG state (`torch_rng`) and, for a rule with a KL penalty, the frozen reference
+                          policy (`reference/<key>`)
     learner.json          policy kind and config, algorithm, optimiser hyper-parameters and scalars, tensor aliases
     replay.npz            the replay (`ReplayBuffer.save`, read with `allow_pickle=False`)
     state.json            version, counters, numpy RNG state, the config keys the weights depend on
@@ -44,12 +45,15 @@ class LearnerBlob:
         optimizer: the optimiser's state_dict (None: not saved, e.g. a weights-only export).
         torch_rng: `torch.get_rng_state()` at save time (None: not saved).
         meta: `policy_kind`, `policy_config` (plain data), `algorithm`, and whatever else the writer added.
+        reference: the state_dict of the frozen reference policy a KL penalty pulls towards (None: the rule keeps
+            none, or it has not been taken yet).
     """
 
     policy: dict[str, torch.Tensor]
     optimizer: dict[str, Any] | None
     torch_rng: torch.Tensor | None
     meta: dict[str, Any]
+    reference: dict[str, torch.Tensor] | None = None
 
 
 def save_learner_blob(directory: str | Path, blob: LearnerBlob) -> None:
@@ -82,6 +86,8 @@ def save_learner_blob(directory: str | Path, blob: LearnerBlob) -> None:
 
     for key, value in blob.policy.items():
         put(f"policy/{key}", value)
+    for key, value in (blob.reference or {}).items():
+        put(f"reference/{key}", value)
     optimizer_meta = None
     if blob.optimizer is not None:
         scalars: dict[str, dict[str, Any]] = {}
@@ -147,11 +153,12 @@ def _load_safetensors(d: Path) -> LearnerBlob:
         for key, target in meta.get("aliases", {}).items():
             tensors[key] = tensors[target]
         policy = {k.removeprefix("policy/"): v for k, v in tensors.items() if k.startswith("policy/")}
+        reference = {k.removeprefix("reference/"): v for k, v in tensors.items() if k.startswith("reference/")}
         optimizer = _optimizer_state(meta.pop("optimizer"), tensors)
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as e:
         raise CheckpointError(f"cannot read {d / META_FILE}: {type(e).__name__}: {e}") from e
     meta.pop("aliases", None)
-    return LearnerBlob(policy, optimizer, tensors.get("torch_rng"), meta)
+    return LearnerBlob(policy, optimizer, tensors.get("torch_rng"), meta, reference or None)
 
 
 def _optimizer_state(saved: Mapping[str, Any] | None, tensors: Mapping[str, torch.Tensor]) -> dict[str, Any] | None:

@@ -4,8 +4,10 @@ GRPO (Shao et al. 2024, arXiv:2402.03300) needs no critic: it plays G episodes o
 initial state and scores each against the others, A_i = (R_i - mean R) / (std R + eps). A worker makes such groups
 itself: `GroupPlan` hands out reset seeds so that draws k*G .. k*G+G-1 share group k's seed (the same seed gives the
 same task and the same simulated world, `AndroidEnv.reset`), and `GroupCollector` holds finished episodes until every
-member of their group has ended, then releases the survivors with the group's return statistics in
-`metadata["group"]`. The advantage itself is computed by the update rule (`algorithms/grpo.py`) from those.
+member of their group has ended, then releases the survivors with their returns and the group's return statistics
+in `metadata["group"]`. The advantage itself is computed by the update rule (`algorithms/grpo.py`) from those.
+
+Each episode's return is `GroupSpec.episode_return` (with GRPO's shortest-path length penalty, if set).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from distrl_agent.algorithms.grpo import GroupSpec
 from distrl_agent.types import Trajectory
 
 
@@ -21,12 +24,10 @@ class GroupPlan:
     """Group membership of a worker's resets: the k-th draw joins group k // size.
 
     Args:
-        size: G, members per group (>= 2).
+        size: G, members per group.
     """
 
     def __init__(self, size: int) -> None:
-        if size < 2:
-            raise ValueError(f"a group needs at least 2 members to compare, got size {size}")
         self.size = size
         self._draws = 0
 
@@ -52,12 +53,12 @@ class GroupCollector:
     least `min_members` survived and their returns differ; otherwise it carries no signal (every advantage would be
     0) and is dropped, counted in `stats`.
 
-    Each released trajectory gets `metadata["group"] = {"id", "members", "mean", "std"}`: the group's id (worker and
-    number), how many members survived, and the mean and sample standard deviation (ddof 1) of their returns
-    (sum of rewards).
+    Each released trajectory gets `metadata["group"] = {"id", "members", "return", "mean", "std"}`: the group's id
+    (worker and number), how many members survived, this member's return (`GroupSpec.episode_return`), and the mean
+    and sample standard deviation (ddof 1) of the survivors' returns.
 
     Args:
-        size: G, members per group.
+        spec: the group size and the return's length penalty.
         worker_id: the worker's number, part of each group's id.
         min_members: survivors a group needs to be released.
         stats: the dict to count into (the worker's counters; default a new one).
@@ -70,10 +71,10 @@ class GroupCollector:
 
     COUNTERS = ("groups_released", "groups_uniform", "groups_too_small", "group_members_lost")
 
-    def __init__(self, size: int, worker_id: int, min_members: int = 2, stats: dict | None = None) -> None:
-        if not 2 <= min_members <= size:
-            raise ValueError(f"`min_members` must be in [2, size={size}], got {min_members}")
-        self.size, self.worker_id, self.min_members = size, worker_id, min_members
+    def __init__(self, spec: GroupSpec, worker_id: int, min_members: int = 2, stats: dict | None = None) -> None:
+        if not 2 <= min_members <= spec.size:
+            raise ValueError(f"`min_members` must be in [2, size={spec.size}], got {min_members}")
+        self.spec, self.size, self.worker_id, self.min_members = spec, spec.size, worker_id, min_members
         self.stats = {} if stats is None else stats
         for key in self.COUNTERS:
             self.stats.setdefault(key, 0)
@@ -110,13 +111,13 @@ class GroupCollector:
         if len(members) < self.min_members:
             self.stats["groups_too_small"] += 1
             return []
-        returns = np.array([float(t.rewards.sum()) for t in members])
+        returns = np.array([self.spec.episode_return(t) for t in members])
         std = float(returns.std(ddof=1))
         if std == 0.0:
             self.stats["groups_uniform"] += 1
             return []
         self.stats["groups_released"] += 1
         info = {"id": f"{self.worker_id}:{group}", "members": len(members), "mean": float(returns.mean()), "std": std}
-        for t in members:
-            t.metadata["group"] = dict(info)
+        for t, episode_return in zip(members, returns.tolist(), strict=True):
+            t.metadata["group"] = {**info, "return": episode_return}
         return members

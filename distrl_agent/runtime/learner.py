@@ -5,6 +5,7 @@ No transport here: the local and Ray runtimes wrap the same class.
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import json
 import time
@@ -18,7 +19,7 @@ import torch
 from distrl_agent.algorithms import make_update_rule
 from distrl_agent.config import TrainConfig
 from distrl_agent.errors import CheckpointError, DataError
-from distrl_agent.policies import PolicyConfig, build_policy, policy_kind
+from distrl_agent.policies import Policy, PolicyConfig, build_policy, policy_kind
 from distrl_agent.replay import TrajectoryReplay
 from distrl_agent.runtime.checkpoint import LearnerBlob, load_learner_blob, save_learner_blob
 from distrl_agent.runtime.encoding_cache import EncodingCache
@@ -59,6 +60,7 @@ class Learner:
         self.counters = {"learner/updates": 0, "learner/rejected": 0, "learner/skipped_nonfinite": 0,
                          "learner/ingested": 0, "learner/received": 0}
         self.last_indices = np.zeros(0, np.int64)  # replay slots of the last update's batch
+        self.reference: Policy | None = None  # a KL penalty's π_ref: the policy at the first update, frozen
 
     # -- data ----------------------------------------------------------------------------------------------------------
     def ingest(self, trajectories: Sequence[Trajectory]) -> int:
@@ -112,7 +114,10 @@ class Learner:
             batch = dataclasses.replace(batch, inputs=self.encodings.inputs(sample.trajectories, sample.uids))
         self.policy.train()
         rule = self._warmup_rule if self.counters["learner/updates"] < c.critic_warmup_updates else self.rule
-        prepared = () if rule.prepare is None else (rule.prepare(self.policy, batch),)
+        if self.rule.reference and self.reference is None:
+            self.reference = self._frozen_copy()
+        extra = {"reference": self.reference} if rule.reference else {}
+        prepared = () if rule.prepare is None else (rule.prepare(self.policy, batch, **extra),)
         for _ in range(rule.epochs):
             loss, metrics, priorities = rule.loss(self.policy, batch, *prepared)
             if not torch.isfinite(loss):
@@ -133,6 +138,13 @@ class Learner:
         self.encodings.retain(self.replay.live_uids())
         metrics["replay/beta"] = beta
         return metrics
+
+    def _frozen_copy(self) -> Policy:
+        """A copy of the policy that no optimiser step moves (the reference of a KL penalty)."""
+        reference = copy.deepcopy(self.policy)
+        reference.eval()
+        reference.requires_grad_(False)
+        return reference
 
     def set_lr_scale(self, scale: float) -> None:
         """Train from now on at `learner.lr * scale` (the run loop anneals it over the budget)."""
@@ -195,7 +207,8 @@ class Learner:
         save_learner_blob(d, LearnerBlob(
             policy=self.policy.state_dict(), optimizer=self.optimizer.state_dict(), torch_rng=torch.get_rng_state(),
             meta={"policy_kind": policy_kind(self.policy.config), "policy_config": self.policy.config.__dict__,
-                  "algorithm": self.rule.name}))
+                  "algorithm": self.rule.name},
+            reference=None if self.reference is None else self.reference.state_dict()))
         self.replay.save(d / "replay.npz")
         state = {"version": self.version, "counters": self.counters, "rng": self.rng.bit_generator.state,
                  "config": self.config.state_keys()}
@@ -231,6 +244,10 @@ class Learner:
             self.policy.load_state_dict(blob.policy)
             if blob.optimizer is not None:
                 self.optimizer.load_state_dict(blob.optimizer)
+            self.reference = None
+            if blob.reference is not None:
+                self.reference = self._frozen_copy()
+                self.reference.load_state_dict(blob.reference)
         except (RuntimeError, ValueError, KeyError) as e:
             raise CheckpointError(f"the weights in {d} do not fit this run's policy or optimiser: {e}") from e
         self.replay.load(d / "replay.npz")

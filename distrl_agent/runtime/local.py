@@ -70,7 +70,7 @@ def _worker_main(index: int, config: TrainConfig, shared: SharedWeights, results
     shell = WorkerShell(make_worker(index, config.env, rt.envs_per_worker, seed=rt.seed * 1000 + index,
                                     policy_config=config.policy.policy_config(),
                                     lockstep=rt.sync and rt.sync_lockstep,
-                                    group_size=config.learner.group_size), rt.worker_buffer_trajectories)
+                                    groups=config.learner.group_spec), rt.worker_buffer_trajectories)
     try:
         shell.start()
         if not rt.sync:

@@ -20,6 +20,7 @@ from typing import Any
 
 from android_gym.actions import Action
 from android_gym.vector import AsyncEnvPool, PoolConfig
+from distrl_agent.algorithms.grpo import GroupSpec
 from distrl_agent.config import EnvSection
 from distrl_agent.policies import PolicyConfig
 from distrl_agent.runtime.worker import Worker, _Episode, env_factory
@@ -33,7 +34,7 @@ class PoolWorker(Worker):
 
     Slots: each environment has at most one thing in flight. A slot whose observation is waiting ("ready") gets an
     action in the next `step()`; the result comes back in a later `step()`. When an episode ends, the pool resets the
-    environment in the background and its first observation arrives as its own row. With groups (`group_size` > 1),
+    environment in the background and its first observation arrives as its own row. With `groups`,
     each action carries the seed of the slot's next episode, drawn from the `GroupPlan` the first time it is needed,
     so that background resets (and the pool's replays of them after a crash) start the group's members alike.
     """
@@ -41,8 +42,8 @@ class PoolWorker(Worker):
     def __init__(self, worker_id: int, env: EnvSection, envs: int, split: str = "train", seed: int = 0,
                  deterministic: bool = False, policy_config: PolicyConfig | None = None,
                  pool_config: PoolConfig | None = None, lockstep: bool = False,
-                 first_env_index: int | None = None, group_size: int = 1) -> None:
-        super().__init__(worker_id, env, envs, split, seed, deterministic, policy_config, first_env_index, group_size)
+                 first_env_index: int | None = None, groups: GroupSpec | None = None) -> None:
+        super().__init__(worker_id, env, envs, split, seed, deterministic, policy_config, first_env_index, groups)
         self.pool_config = pool_config or PoolConfig()
         self.lockstep = lockstep
         self._pool: AsyncEnvPool | None = None
@@ -194,13 +195,13 @@ class PoolWorker(Worker):
 
 def make_worker(worker_id: int, env: EnvSection, envs: int, split: str = "train", seed: int = 0,
                 deterministic: bool = False, policy_config: PolicyConfig | None = None,
-                lockstep: bool = False, first_env_index: int | None = None, group_size: int = 1) -> Worker:
+                lockstep: bool = False, first_env_index: int | None = None, groups: GroupSpec | None = None) -> Worker:
     """A `PoolWorker` when `env.env_processes` says so (default: whenever env latency is on), else a `Worker`.
 
     `lockstep` makes a `PoolWorker`'s rounds lock-step; the in-process `Worker` steps its environments one after
-    another in one batch per step, which is lock-step already. `group_size` > 1 plays GRPO's groups (see `Worker`).
+    another in one batch per step, which is lock-step already. `groups` plays GRPO's groups (see `Worker`).
     """
     if env.uses_processes:
         return PoolWorker(worker_id, env, envs, split, seed, deterministic, policy_config, lockstep=lockstep,
-                          first_env_index=first_env_index, group_size=group_size)
-    return Worker(worker_id, env, envs, split, seed, deterministic, policy_config, first_env_index, group_size)
+                          first_env_index=first_env_index, groups=groups)
+    return Worker(worker_id, env, envs, split, seed, deterministic, policy_config, first_env_index, groups)

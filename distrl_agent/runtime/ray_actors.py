@@ -78,7 +78,7 @@ class RayWorker:
                                             seed=rt.seed * 1000 + self.index,
                                             policy_config=self.config.policy.policy_config(),
                                             lockstep=rt.sync and rt.sync_lockstep,
-                                            group_size=self.config.learner.group_size),
+                                            groups=self.config.learner.group_spec),
                                 rt.worker_buffer_trajectories)
             shell.start()
             self.shell = shell

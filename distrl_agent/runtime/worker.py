@@ -22,6 +22,7 @@ import torch
 
 import android_gym  # noqa: F401  (registers the env ids)
 from android_gym.errors import DeviceError
+from distrl_agent.algorithms.grpo import GroupSpec
 from distrl_agent.config import EnvSection
 from distrl_agent.policies import PolicyConfig, SmallPolicyConfig, build_policy
 from distrl_agent.runtime.groups import GroupCollector, GroupPlan
@@ -108,8 +109,8 @@ class Worker:
         policy_config: the policy's kind and shape (must match the learner's; default: the small policy).
         first_env_index: the number of its first env (`EnvSection.device_for`); default `worker_id * envs`, so the
             workers of a run drive disjoint phones (evaluation workers pass the number after the last worker's).
-        group_size: G > 1 plays episodes in groups of G from one start (same reset seed) and ships each group only
-            once all its members have ended, with the group's return statistics (`runtime.groups`, for GRPO); 1
+        groups: play episodes in groups of `groups.size` from one start (same reset seed) and ship each group only
+            once all its members have ended, with the group's return statistics (`runtime.groups`, for GRPO); None
             (default) seeds every reset anew and ships every episode as it ends.
 
     Attributes:
@@ -123,7 +124,7 @@ class Worker:
 
     def __init__(self, worker_id: int, env: EnvSection, envs: int, split: str = "train", seed: int = 0,
                  deterministic: bool = False, policy_config: PolicyConfig | None = None,
-                 first_env_index: int | None = None, group_size: int = 1) -> None:
+                 first_env_index: int | None = None, groups: GroupSpec | None = None) -> None:
         self.worker_id, self.env_config, self.num_envs, self.split = worker_id, env, envs, split
         self.first_env_index = max(0, worker_id) * envs if first_env_index is None else first_env_index
         self.seed, self.deterministic = seed, deterministic
@@ -139,8 +140,8 @@ class Worker:
         self._generator = torch.Generator().manual_seed(seed)
         self._plan: list[Any] | None = None  # run_episodes(tasks=...): the tasks still to start, in order
         self._faults = FaultLog(worker_id)
-        self._group_plan = GroupPlan(group_size) if group_size > 1 else None
-        self._groups = GroupCollector(group_size, worker_id, stats=self.stats) if group_size > 1 else None
+        self._group_plan = GroupPlan(groups.size) if groups is not None else None
+        self._groups = GroupCollector(groups, worker_id, stats=self.stats) if groups is not None else None
 
     def __enter__(self) -> Worker:
         self.start()

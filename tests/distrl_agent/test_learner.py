@@ -161,3 +161,29 @@ def test_load_rejects_checkpoint_of_another_rule_naming_it(sim_trajectories, tmp
     learner.save(tmp_path)
     with pytest.raises(CheckpointError, match="learner.algorithm"):
         Learner(load_config(overrides=[*TINY, "learner.algorithm=ppo"])).load(tmp_path)
+
+
+def test_grpo_kl_reference_is_the_policy_at_the_first_update_and_survives_resume(sim_trajectories, tmp_path) -> None:
+    """The KL penalty's reference is frozen at the first update (the warm start), checkpointed, and restored."""
+    grouped = []
+    for i, t in enumerate(sim_trajectories):  # pairs as a worker's GroupCollector would label them
+        t = dataclasses.replace(t, metadata={"group": {"id": f"0:{i // 2}", "members": 2, "return": float(i % 2),
+                                                       "mean": 0.5, "std": 0.7071}})
+        grouped.append(t)
+    config = load_config(overrides=[*TINY, "learner.algorithm=grpo", "learner.coefficients={kl_coef: 0.5}"])
+    learner = Learner(config)
+    assert learner.ingest(grouped) == len(grouped) and learner.reference is None
+    start = {k: v.clone() for k, v in learner.policy.state_dict().items()}
+    metrics = learner.update()
+    assert all(torch.equal(learner.reference.state_dict()[k], start[k]) for k in start)
+    assert not any(p.requires_grad for p in learner.reference.parameters())
+    learner.update()
+    assert all(torch.equal(learner.reference.state_dict()[k], start[k]) for k in start)  # it does not move
+    assert "losses/kl_to_reference" in metrics
+    learner.save(tmp_path / "ckpt")
+    resumed = Learner(config)
+    resumed.load(tmp_path / "ckpt")
+    assert all(torch.equal(resumed.reference.state_dict()[k], start[k]) for k in start)
+    learner.update()
+    resumed.update()
+    assert _weights_equal(resumed, learner)

@@ -19,7 +19,7 @@ from distrl_agent.algorithms import make_update_rule
 from distrl_agent.algorithms.a_ride import ARideConfig, a_ride_loss
 from distrl_agent.algorithms.digirl import DigiRLConfig, digirl_loss
 from distrl_agent.algorithms.filtered_bc import FilteredBCConfig, filtered_bc_loss
-from distrl_agent.algorithms.grpo import GRPOConfig, grpo_loss, grpo_prepare
+from distrl_agent.algorithms.grpo import GroupSpec, GRPOConfig, grpo_loss, grpo_prepare
 from distrl_agent.algorithms.ppo import PPOConfig, ppo_loss, ppo_prepare
 from distrl_agent.errors import ConfigError, DataError
 from distrl_agent.runtime.groups import GroupCollector
@@ -394,9 +394,9 @@ def test_ppo_epochs_raise_successful_actions_and_lower_failed_ones() -> None:
 GROUPS = ((0, 1, 2), (3, 4))  # random_episodes: returns 1, 0, 0 and 0, 1
 
 
-def grouped_batch(policy: TabularPolicy, episodes: list[Episode], groups=GROUPS):
+def grouped_batch(policy: TabularPolicy, episodes: list[Episode], groups=GROUPS, length_penalty: float = 0.0):
     """The episodes' trajectories released group by group by the workers' `GroupCollector`, then collated."""
-    collector = GroupCollector(max(len(g) for g in groups), worker_id=0)
+    collector = GroupCollector(GroupSpec(max(len(g) for g in groups), length_penalty), worker_id=0)
     released = []
     for number, members in enumerate(groups):
         for _ in range(collector.size):
@@ -409,13 +409,21 @@ def grouped_batch(policy: TabularPolicy, episodes: list[Episode], groups=GROUPS)
     return collate(released), [episodes[b] for b in order], [g for g in groups for _ in g]
 
 
-def reference_grpo(policy: TabularPolicy, episodes: list[Episode], members, log_prox, c: GRPOConfig):
-    """L from grpo.py's equations: A_i from the group's returns (sample std), then the clipped surrogate."""
-    returns = [sum(ep.rewards) for ep in episodes]
+def reference_return(ep: Episode, c: GRPOConfig) -> float:
+    """R_i: the sum of rewards, less λ per step of a success."""
+    total = sum(ep.rewards)
+    return total - c.length_penalty * len(ep.actions) if total > 0 else total
+
+
+def reference_grpo(policy: TabularPolicy, episodes: list[Episode], members, log_prox, c: GRPOConfig,
+                   reference: TabularPolicy | None = None):
+    """L from grpo.py's equations: A_i from the group's returns (sample std), the clipped surrogate, the k3 KL."""
+    returns = [reference_return(ep, c) for ep in episodes]
     log_p = policy.log_probs()
-    actor, entropy, n = 0.0, 0.0, 0
+    log_ref = None if reference is None else reference.log_probs().detach()
+    actor, entropy, kl, n = 0.0, 0.0, 0.0, 0
     for b, ep in enumerate(episodes):
-        group = [sum(e.rewards) for e, m in zip(episodes, members, strict=True) if m == members[b]]
+        group = [reference_return(e, c) for e, m in zip(episodes, members, strict=True) if m == members[b]]
         mean = sum(group) / len(group)
         std = math.sqrt(sum((r - mean) ** 2 for r in group) / (len(group) - 1))
         adv = (returns[b] - mean) / (std + c.eps)
@@ -425,11 +433,14 @@ def reference_grpo(policy: TabularPolicy, episodes: list[Episode], members, log_
             behaviour = min(c.is_clip, math.exp(log_prox[b][t] - ep.log_mu[t]))
             actor = actor + behaviour * torch.minimum(ratio * adv, ratio.clamp(1 - c.clip_eps, 1 + c.clip_eps) * adv)
             entropy = entropy - (log_p[s].exp() * log_p[s]).sum()
+            if log_ref is not None:
+                kl = kl + torch.exp(log_ref[s, a] - log_p[s, a]) - (log_ref[s, a] - log_p[s, a]) - 1
             n += 1
-    return -actor / n - c.entropy_coef * entropy / n
+    return -actor / n - c.entropy_coef * entropy / n + c.kl_coef * kl / n
 
 
-GRPO_CONFIGS = {"default": GRPOConfig(), "is_clip 1.5, clip 0.1": GRPOConfig(is_clip=1.5, clip_eps=0.1)}
+GRPO_CONFIGS = {"default": GRPOConfig(), "is_clip 1.5, clip 0.1": GRPOConfig(is_clip=1.5, clip_eps=0.1),
+                "KL 0.3, length penalty 0.05": GRPOConfig(kl_coef=0.3, length_penalty=0.05)}
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
@@ -437,17 +448,20 @@ GRPO_CONFIGS = {"default": GRPOConfig(), "is_clip 1.5, clip 0.1": GRPOConfig(is_
 def test_grpo_advantages_loss_and_gradient_match_the_equations(seed: int, name: str) -> None:
     config = GRPO_CONFIGS[name]
     policy = TabularPolicy()
-    batch, episodes, members = grouped_batch(policy, random_episodes(policy, seed))
-    targets = grpo_prepare(policy, batch, config)
+    reference = TabularPolicy(TabularConfig(seed=7)) if config.kl_coef > 0 else None
+    batch, episodes, members = grouped_batch(policy, random_episodes(policy, seed),
+                                             length_penalty=config.length_penalty)
+    targets = grpo_prepare(policy, batch, config, reference)
     log_p = policy.log_probs().detach()
     log_prox = [[float(log_p[s, a]) for s, a in zip(ep.states, ep.actions, strict=False)] for ep in episodes]
-    assert targets.advantages.tolist() == pytest.approx([2 / math.sqrt(3), -1 / math.sqrt(3), -1 / math.sqrt(3),
-                                                         -1 / math.sqrt(2), 1 / math.sqrt(2)], rel=1e-5)
+    if config.length_penalty == 0:  # returns 1, 0, 0 and 0, 1
+        assert targets.advantages.tolist() == pytest.approx([2 / math.sqrt(3), -1 / math.sqrt(3), -1 / math.sqrt(3),
+                                                             -1 / math.sqrt(2), 1 / math.sqrt(2)], rel=1e-5)
     with torch.no_grad():  # a later epoch: the policy has moved away from pi_prox, ratios off 1, some clipped
         policy.logits += 0.4 * torch.randn(policy.logits.shape, generator=torch.Generator().manual_seed(seed))
     loss, metrics, _ = grpo_loss(policy, batch, targets, config)
-    assert 0 < metrics["charts/clip_fraction"] < 1
-    assert_same_loss(policy, loss, reference_grpo(policy, episodes, members, log_prox, config))
+    assert 0 < metrics["charts/clip_fraction"] < 1 and (metrics["losses/kl_to_reference"] > 0) == (config.kl_coef > 0)
+    assert_same_loss(policy, loss, reference_grpo(policy, episodes, members, log_prox, config, reference))
     assert all(g is None or not g.abs().sum() for g in torch.autograd.grad(  # no critic: values get no gradient
         loss, [policy.values, policy.instruction_values], allow_unused=True))
 
@@ -461,6 +475,21 @@ def test_grpo_raises_the_member_that_succeeded_and_lowers_the_ones_that_failed()
     _after_one_step(policy, rule.loss(policy, batch, rule.prepare(policy, batch))[0], lr=0.1)
     after = policy.log_probs()[0].detach()
     assert after[1] > before[1] and after[0] < before[0] and after[2] < before[2]
+
+
+def test_grpo_kl_pulls_the_policy_toward_its_reference() -> None:
+    """With no advantage to follow (a uniform-return batch is never shipped; here A = 0 by hand), a step under the KL
+    penalty moves π toward π_ref."""  # noqa: D205, D209
+    policy, reference = TabularPolicy(), TabularPolicy(TabularConfig(seed=3))
+    batch, _, _ = grouped_batch(policy, [Episode((0, 1), (1,), (1.0,)), Episode((0, 1), (0,), (0.0,))],
+                                groups=((0, 1),))
+    config = GRPOConfig(kl_coef=1.0, entropy_coef=0.0)
+    targets = replace(grpo_prepare(policy, batch, config, reference), advantages=torch.zeros(2))
+    gap_before = (policy.log_probs() - reference.log_probs()).abs()[0].sum().detach()
+    _after_one_step(policy, grpo_loss(policy, batch, targets, config)[0], lr=0.5)
+    assert (policy.log_probs() - reference.log_probs()).abs()[0].sum() < gap_before
+    with pytest.raises(ValueError, match="reference policy"):
+        grpo_prepare(policy, batch, config)
 
 
 def test_grpo_refuses_a_batch_without_groups() -> None:

@@ -6,6 +6,7 @@ import gymnasium as gym
 import numpy as np
 import pytest
 
+from distrl_agent.algorithms.grpo import GroupSpec
 from distrl_agent.config import EnvSection, load_config
 from distrl_agent.errors import ConfigError
 from distrl_agent.runtime import worker as worker_module
@@ -28,11 +29,13 @@ def test_plan_puts_consecutive_draws_in_one_group() -> None:
     plan = GroupPlan(3)
     assert [plan.draw() for _ in range(7)] == [0, 0, 0, 1, 1, 1, 2]
     with pytest.raises(ValueError, match="at least 2"):
-        GroupPlan(1)
+        GroupSpec(1)
+    with pytest.raises(ValueError, match="length_penalty"):
+        GroupSpec(2, length_penalty=-0.1)
 
 
 def test_collector_releases_a_group_once_every_member_ended_with_its_return_statistics(make_trajectory) -> None:
-    collector = GroupCollector(3, worker_id=4)
+    collector = GroupCollector(GroupSpec(3), worker_id=4)
     for _ in range(3):
         collector.started(0)
     collector.started(1)
@@ -42,7 +45,8 @@ def test_collector_releases_a_group_once_every_member_ended_with_its_return_stat
     assert len(released) == 3 and collector.held == 0
     for t in released:
         assert t.metadata["group"] == {"id": "4:0", "members": 3, "mean": pytest.approx(1 / 3),
-                                       "std": pytest.approx(np.std([1, 0, 0], ddof=1))}
+                                       "std": pytest.approx(np.std([1, 0, 0], ddof=1)),
+                                       "return": float(t.rewards.sum())}
         t.validate()  # the statistics pass the learner's check
     assert collector.stats["groups_released"] == 1
     # group 1 has started one member only: however its members end, nothing ships before the other two start
@@ -50,7 +54,7 @@ def test_collector_releases_a_group_once_every_member_ended_with_its_return_stat
 
 
 def test_collector_goes_on_without_lost_members_and_drops_groups_without_signal(make_trajectory) -> None:
-    collector = GroupCollector(3, worker_id=0)
+    collector = GroupCollector(GroupSpec(3), worker_id=0)
     for group in range(3):
         for _ in range(3):
             collector.started(group)
@@ -68,6 +72,27 @@ def test_collector_goes_on_without_lost_members_and_drops_groups_without_signal(
     with pytest.raises(RuntimeError, match="more than its size"):
         for _ in range(4):
             collector.started(5)
+
+
+def test_length_penalty_ranks_shorter_successes_higher_and_gives_all_success_groups_a_signal(make_trajectory) -> None:
+    """Shortest-path returns: a success loses λ per step, a failure nothing; successes of unequal length now differ."""
+    spec = GroupSpec(2, length_penalty=0.05)
+    short, long_ = member(make_trajectory, 1.0), make_trajectory(6)
+    long_.rewards[:] = 0.0
+    long_.rewards[-1] = 1.0
+    assert spec.episode_return(short) == pytest.approx(1 - 0.05 * 3) and spec.episode_return(long_) == pytest.approx(
+        1 - 0.05 * 6)
+    assert spec.episode_return(member(make_trajectory, 0.0)) == 0.0
+    collector = GroupCollector(spec, worker_id=0)
+    collector.started(0)
+    collector.started(0)
+    released = collector.ended(0, short) or collector.ended(0, long_)
+    assert [t.metadata["group"]["return"] for t in released] == pytest.approx([0.85, 0.7])
+    plain = GroupCollector(GroupSpec(2), worker_id=0)  # without the penalty both returned 1: no signal
+    plain.started(0)
+    plain.started(0)
+    assert plain.ended(0, member(make_trajectory, 1.0)) == [] and plain.ended(0, member(make_trajectory, 1.0)) == []
+    assert plain.stats["groups_uniform"] == 1
 
 
 class RecordResets(gym.Wrapper):
@@ -97,7 +122,9 @@ def assert_released_groups_are_whole(finished, collector_stats, groups: int, siz
     assert len(by_group) == collector_stats["groups_released"]
     for members in by_group.values():
         assert len(members) == size and len({t.goal for t in members}) == 1 and len({t.task for t in members}) == 1
-        assert np.std([t.rewards.sum() for t in members], ddof=1) == pytest.approx(members[0].metadata["group"]["std"])
+        assert np.std([t.metadata["group"]["return"] for t in members], ddof=1) == pytest.approx(
+            members[0].metadata["group"]["std"])
+        assert [t.metadata["group"]["return"] for t in members] == [float(t.rewards.sum()) for t in members]
 
 
 def test_worker_plays_each_group_from_the_same_reset(monkeypatch) -> None:
@@ -105,7 +132,7 @@ def test_worker_plays_each_group_from_the_same_reset(monkeypatch) -> None:
     log: list = []
     make_env = worker_module.make_env
     monkeypatch.setattr(worker_module, "make_env", lambda *a, **k: RecordResets(make_env(*a, **k), log))
-    with Worker(0, EnvSection(), 3, seed=1, group_size=2) as w:
+    with Worker(0, EnvSection(), 3, seed=1, groups=GroupSpec(2)) as w:
         finished = w.run_episodes(8)
         stats = dict(w.stats)
     assert len(log) == 8  # 3 slots started, then 5 more episodes: 4 groups of 2
@@ -114,13 +141,13 @@ def test_worker_plays_each_group_from_the_same_reset(monkeypatch) -> None:
     assert len({entry[0] for entry in log}) == 4
     assert_released_groups_are_whole(finished, stats, groups=4, size=2)
     with pytest.raises(ValueError, match="task plan"):
-        Worker(0, EnvSection(), 2, group_size=2).run_episodes(2, tasks=[0, 1])
+        Worker(0, EnvSection(), 2, groups=GroupSpec(2)).run_episodes(2, tasks=[0, 1])
 
 
 def test_pool_worker_sends_each_group_member_its_reset_seed() -> None:
     """Env processes reset in the background: each member's reset (seed, task, screen) still matches its group's."""
     arrivals: list = []
-    with PoolWorker(0, SLOW, 3, seed=1, group_size=2) as w:
+    with PoolWorker(0, SLOW, 3, seed=1, groups=GroupSpec(2)) as w:
         w.set_weights(Learner(load_config()).weights(), 1)
         arrive = w._arrive
 
@@ -145,10 +172,10 @@ def test_pool_worker_sends_each_group_member_its_reset_seed() -> None:
 
 
 def test_config_asks_workers_for_groups_only_under_grpo() -> None:
-    assert load_config().learner.group_size == 1
-    assert load_config(overrides=["learner.algorithm=grpo"]).learner.group_size == 4
-    grpo_8 = ["learner.algorithm=grpo", "learner.coefficients={group_size: 8}"]
-    assert load_config(overrides=grpo_8).learner.group_size == 8
+    assert load_config().learner.group_spec is None
+    assert load_config(overrides=["learner.algorithm=grpo"]).learner.group_spec == GroupSpec(4)
+    grpo_8 = ["learner.algorithm=grpo", "learner.coefficients={group_size: 8, length_penalty: 0.01}"]
+    assert load_config(overrides=grpo_8).learner.group_spec == GroupSpec(8, 0.01)
     with pytest.raises(ConfigError, match="multiple of the group size 8"):
         load_config(overrides=[*grpo_8, "runtime.sync=true", "runtime.episodes_per_round=12"])
     with pytest.raises(ConfigError, match="group_size"):
@@ -158,9 +185,9 @@ def test_config_asks_workers_for_groups_only_under_grpo() -> None:
 def test_learner_under_grpo_rejects_trajectories_collected_without_groups(make_trajectory) -> None:
     learner = Learner(load_config(overrides=["learner.algorithm=grpo"]))
     grouped = make_trajectory(3)
-    grouped.metadata["group"] = {"id": "0:0", "members": 2, "mean": 0.5, "std": 0.7}
+    grouped.metadata["group"] = {"id": "0:0", "members": 2, "return": 1.0, "mean": 0.5, "std": 0.7}
     assert learner.ingest([make_trajectory(3), grouped]) == 1
     assert learner.stats()["learner/rejected"] == 1
     malformed = make_trajectory(3)
-    malformed.metadata["group"] = {"id": "0:1", "members": 2, "mean": 0.5, "std": 0.0}
+    malformed.metadata["group"] = {"id": "0:1", "members": 2, "return": 1.0, "mean": 0.5, "std": 0.0}
     assert learner.ingest([malformed]) == 0 and learner.stats()["learner/rejected"] == 2
