@@ -258,6 +258,19 @@ def test_ray_train_ppo_runs_its_epochs_in_the_learner_actor(ray_cluster, tmp_pat
 
 
 @needs_ray
+def test_ray_train_grpo_in_sync_rounds_learns_from_whole_groups(ray_cluster, tmp_path) -> None:
+    """GRPO on the Ray runtime in DigiRL's synchronous rounds: the worker actor plays groups, the learner gets them."""
+    config = load_config(overrides=[*TINY, "runtime.minutes=3", "runtime.max_updates=4", "learner.algorithm=grpo",
+                                    "learner.coefficients={group_size: 2}", "runtime.sync=true",
+                                    "runtime.episodes_per_round=8", "runtime.eval_episodes=4",
+                                    "runtime.warm_start_episodes=4", "runtime.warm_start_updates=5",
+                                    "learner.batch_size=4", "learner.min_replay_trajectories=4", f"run_dir={tmp_path}"])
+    summary = train(config, show_progress=False)
+    assert summary["runtime"] == "ray" and summary["algorithm"] == "grpo" and summary["minutes"] < 3
+    assert summary["updates"] >= 4 and summary["runtime/groups_released"] >= 2 and summary["learner/rejected"] == 0
+
+
+@needs_ray
 def test_ray_worker_killed_is_restarted_by_ray(ray_cluster, tmp_path) -> None:
     """SIGKILL of a worker actor: Ray restarts it, the driver counts it and collection resumes."""
     runtime = RayRuntime(load_config(overrides=[*TINY, f"run_dir={tmp_path}"]))
