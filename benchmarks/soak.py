@@ -172,9 +172,17 @@ def run_arm(is_faulty: bool, p: dict[str, Any], out: Path, name: str | None = No
 
 
 def _memory(samples: list[tuple[float, str, int, int]], minutes: float) -> dict[str, dict[str, float]]:
-    """`memory_slopes` after a warm-up of 5 minutes (or a fifth of a shorter run), over at least as long."""
+    """`memory_slopes` after a warm-up of 5 minutes (or a fifth of a shorter run), over at least as long; each role
+    also gets `late_pct_per_h` (with `late_low`/`late_high`): the same fit over the arm's second half only, which
+    tells growth that slows down (caches and allocator arenas filling) from growth that keeps its pace (a leak)."""  # noqa: D205, D209
     warmup_s = min(300.0, minutes * 60 / 5)
-    return memory_slopes(samples, warmup_s=warmup_s, min_span_s=warmup_s)
+    out = memory_slopes(samples, warmup_s=warmup_s, min_span_s=warmup_s)
+    late = memory_slopes(samples, warmup_s=minutes * 60 / 2, min_span_s=warmup_s)
+    for role, m in out.items():
+        if role in late:
+            m.update(late_pct_per_h=late[role]["pooled_pct_per_h"], late_low_pct_per_h=late[role]["low_pct_per_h"],
+                     late_high_pct_per_h=late[role]["high_pct_per_h"])
+    return out
 
 
 MEMORY_TARGET = 1.0  # %/h after warm-up
@@ -395,12 +403,14 @@ def report(arms: dict[str, dict[str, Any]], p: dict[str, Any], result: Result) -
         for role, m in sorted(record.get("memory", {}).items()):
             interval = (f"{m['pooled_pct_per_h']:+.2f} [{m['low_pct_per_h']:+.2f}, {m['high_pct_per_h']:+.2f}]"
                         if "pooled_pct_per_h" in m else "n/a")
+            late = (f"{m['late_pct_per_h']:+.2f} [{m['late_low_pct_per_h']:+.2f}, {m['late_high_pct_per_h']:+.2f}]"
+                    if "late_pct_per_h" in m else "n/a")
             mem_rows.append([name, role, f"{m['processes']:.0f}", f"{m['mean_rss_mib']:.0f}",
                              f"{m['peak_rss_mib']:.0f}", f"{m['slope_pct_per_h']:+.2f}", f"{m['max_pct_per_h']:+.2f}",
-                             interval, memory_verdict(m)])
+                             interval, memory_verdict(m), late])
     result.tables.append(markdown_table(["arm", "process", "processes fitted", "mean RSS MiB", "peak RSS MiB",
                                          "slope %/h (weighted)", "steepest %/h", "within-process %/h [95%]",
-                                         f"vs {MEMORY_TARGET:g}%/h"], mem_rows))
+                                         f"vs {MEMORY_TARGET:g}%/h", "second half %/h [95%]"], mem_rows))
     judged = "long" if "long" in arms else "clean"  # the longest fault-free arm: the fairest fit of growth
     for role, m in sorted(arms[judged].get("memory", {}).items()):
         if "pooled_pct_per_h" in m:
