@@ -3,11 +3,12 @@
 Commands go parent -> worker, replies worker -> parent, one `multiprocessing` Pipe per worker. A worker answers
 every command with exactly one reply, except that a step which ends an episode is followed, unasked, by the reply to
 the worker's own background reset (`StepDone(terminated or truncated)` then `ResetDone` or `Failed("reset")`).
-A worker's first message is `Ready` (or `Failed("factory")` if the env factory raised).
+A worker's first message is `Ready` (or `Failed("factory")` if the env factory raised). The reset after an episode
+uses the seed and options its last `StepCommand` carried.
 
 >>> import pickle
->>> pickle.loads(pickle.dumps(StepCommand(action=3)))
-StepCommand(action=3)
+>>> pickle.loads(pickle.dumps(StepCommand(action=3, reset_seed=7)))
+StepCommand(action=3, reset_seed=7, reset_options=None)
 """
 
 from __future__ import annotations
