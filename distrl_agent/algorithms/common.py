@@ -1,4 +1,5 @@
-"""One forward pass of a policy over a padded `Batch`: values of every state, log-probs and entropies of every step."""
+"""What the update rules share: one forward pass of a policy over a padded `Batch` (values of every state, log-probs
+and entropies of every step), masked means, coefficient checks, and decoupled PPO's clipped surrogate."""  # noqa: D205, D209
 
 from __future__ import annotations
 
@@ -86,3 +87,37 @@ def check_coefficients(config: Any, nonnegative: tuple[str, ...]) -> None:
     for name in nonnegative:
         if getattr(config, name) < 0:
             raise ConfigError(f"`{name}` must be >= 0, got {getattr(config, name)}")
+
+
+def decoupled_clipped_surrogate(log_pi: torch.Tensor, log_prox: torch.Tensor, log_mu: torch.Tensor,
+                                advantages: torch.Tensor, mask: torch.Tensor, clip_eps: float,
+                                is_clip: float) -> tuple[torch.Tensor, dict[str, float]]:
+    """Decoupled PPO's actor loss (Hilton et al. 2021), shared by PPO and GRPO, and its diagnostics.
+
+        r_t = π_θ(a_t|s_t) / π_prox(a_t|s_t),      w_t = min(c̄, π_prox(a_t|s_t) / μ(a_t|s_t))
+        L_π = - mean_t w_t min(r_t Â_t, clip(r_t, 1 - ε, 1 + ε) Â_t)
+
+    Args:
+        log_pi: [B, L] log π_θ of the taken actions (differentiable).
+        log_prox: [B, L] log π_prox of the taken actions.
+        log_mu: [B, L] log μ, the behaviour policy's.
+        advantages: Â, [B, L] per step or [B, 1] per trajectory (broadcast over its steps).
+        mask: [B, L] real steps.
+        clip_eps: ε.
+        is_clip: c̄.
+
+    Returns:
+        (L_π, {"charts/clip_fraction", "charts/approx_kl", "charts/behaviour_weight_mean"}).
+    """
+    log_ratio = torch.where(mask, log_pi - log_prox, 0.0)
+    ratio = torch.exp(log_ratio)
+    behaviour = torch.exp(torch.where(mask, log_prox - log_mu, 0.0)).clamp(max=is_clip)
+    surrogate = torch.minimum(ratio * advantages, ratio.clamp(1 - clip_eps, 1 + clip_eps) * advantages)
+    actor_loss = -masked_mean(behaviour * surrogate, mask)
+    m = mask.float()
+    n = m.sum().clamp(min=1)
+    return actor_loss, {
+        "charts/clip_fraction": float((((ratio - 1).abs() > clip_eps).float() * m).sum() / n),
+        "charts/approx_kl": float((((ratio - 1) - log_ratio).detach() * m).sum() / n),
+        "charts/behaviour_weight_mean": float((behaviour * m).sum() / n),
+    }

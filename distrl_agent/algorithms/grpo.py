@@ -31,7 +31,7 @@ from dataclasses import dataclass
 
 import torch
 
-from distrl_agent.algorithms.common import masked_mean, policy_pass
+from distrl_agent.algorithms.common import decoupled_clipped_surrogate, masked_mean, policy_pass
 from distrl_agent.errors import ConfigError, DataError
 from distrl_agent.policies.base import Policy
 from distrl_agent.types import Batch, Trajectory
@@ -153,12 +153,8 @@ def grpo_loss(policy: Policy, batch: Batch, targets: GRPOTargets,
     """One epoch's GRPO loss on `batch` against its `targets`; it keeps no priorities (None)."""
     c, mask = config, batch.mask
     out = policy_pass(policy, batch)
-    log_ratio = torch.where(mask, out.log_pi - targets.log_prox, 0.0)
-    ratio = torch.exp(log_ratio)
-    behaviour = torch.exp(torch.where(mask, targets.log_prox - batch.log_mu, 0.0)).clamp(max=c.is_clip)
-    a = targets.advantages[:, None]
-    surrogate = torch.minimum(ratio * a, ratio.clamp(1 - c.clip_eps, 1 + c.clip_eps) * a)
-    actor_loss = -masked_mean(behaviour * surrogate, mask)
+    actor_loss, clip_metrics = decoupled_clipped_surrogate(out.log_pi, targets.log_prox, batch.log_mu,
+                                                           targets.advantages[:, None], mask, c.clip_eps, c.is_clip)
     entropy = masked_mean(out.entropy, mask)
     loss = actor_loss - c.entropy_coef * entropy
     kl = torch.zeros(())
@@ -167,15 +163,11 @@ def grpo_loss(policy: Policy, batch: Batch, targets: GRPOTargets,
         kl = masked_mean(torch.exp(log_ref_ratio) - log_ref_ratio - 1, mask)
         loss = loss + c.kl_coef * kl
     m = mask.float()
-    n = m.sum().clamp(min=1)
     metrics = {
         "losses/actor": float(actor_loss.detach()), "losses/entropy": float(entropy.detach()),
-        "losses/kl_to_reference": float(kl.detach()), "losses/total": float(loss.detach()),
-        "charts/clip_fraction": float((((ratio - 1).abs() > c.clip_eps).float() * m).sum() / n),
-        "charts/approx_kl": float((((ratio - 1) - log_ratio).detach() * m).sum() / n),
-        "charts/behaviour_weight_mean": float((behaviour * m).sum() / n),
+        "losses/kl_to_reference": float(kl.detach()), "losses/total": float(loss.detach()), **clip_metrics,
         "charts/advantage_abs_mean": float(targets.advantages.abs().mean()),
         "charts/group_std_mean": float(batch.group_std.mean()),
-        "replay/staleness_mean": float((batch.staleness.float() * m).sum() / n),
+        "replay/staleness_mean": float((batch.staleness.float() * m).sum() / m.sum().clamp(min=1)),
     }
     return loss, metrics, None

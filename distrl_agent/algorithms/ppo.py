@@ -26,7 +26,12 @@ from dataclasses import dataclass
 
 import torch
 
-from distrl_agent.algorithms.common import check_coefficients, masked_mean, policy_pass
+from distrl_agent.algorithms.common import (
+    check_coefficients,
+    decoupled_clipped_surrogate,
+    masked_mean,
+    policy_pass,
+)
 from distrl_agent.algorithms.retrace import retrace_targets
 from distrl_agent.errors import ConfigError
 from distrl_agent.policies.base import Policy
@@ -105,12 +110,9 @@ def ppo_loss(policy: Policy, batch: Batch, targets: PPOTargets,
     """One epoch's PPO loss on `batch` against its `targets`; it keeps no priorities (None)."""
     c, mask = config, batch.mask
     out = policy_pass(policy, batch)
-    log_ratio = torch.where(mask, out.log_pi - targets.log_prox, 0.0)
-    ratio = torch.exp(log_ratio)
-    behaviour = torch.exp(torch.where(mask, targets.log_prox - batch.log_mu, 0.0)).clamp(max=c.is_clip)
     a = targets.advantages
-    surrogate = torch.minimum(ratio * a, ratio.clamp(1 - c.clip_eps, 1 + c.clip_eps) * a)
-    actor_loss = -masked_mean(behaviour * surrogate, mask)
+    actor_loss, clip_metrics = decoupled_clipped_surrogate(out.log_pi, targets.log_prox, batch.log_mu, a, mask,
+                                                           c.clip_eps, c.is_clip)
     critic_loss = masked_mean((out.values[:, :-1] - targets.returns) ** 2, mask)
     entropy = masked_mean(out.entropy, mask)
     loss = c.actor_coef * (actor_loss - c.entropy_coef * entropy) + c.value_coef * critic_loss
@@ -118,10 +120,7 @@ def ppo_loss(policy: Policy, batch: Batch, targets: PPOTargets,
     n = m.sum().clamp(min=1)
     metrics = {
         "losses/actor": float(actor_loss.detach()), "losses/critic": float(critic_loss.detach()),
-        "losses/entropy": float(entropy.detach()), "losses/total": float(loss.detach()),
-        "charts/clip_fraction": float((((ratio - 1).abs() > c.clip_eps).float() * m).sum() / n),
-        "charts/approx_kl": float((((ratio - 1) - log_ratio).detach() * m).sum() / n),
-        "charts/behaviour_weight_mean": float((behaviour * m).sum() / n),
+        "losses/entropy": float(entropy.detach()), "losses/total": float(loss.detach()), **clip_metrics,
         "charts/advantage_mean": float((a * m).sum() / n),
         "replay/staleness_mean": float((batch.staleness.float() * m).sum() / n),
     }

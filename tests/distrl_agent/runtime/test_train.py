@@ -54,11 +54,12 @@ def test_train_async_with_ppo_runs_its_epochs_on_each_batch(tmp_path) -> None:
 def test_train_async_with_grpo_learns_from_whole_groups_only(tmp_path) -> None:
     """GRPO end to end on the local asynchronous runtime: workers play groups, the replay holds grouped episodes."""
     config = load_config(overrides=[*TINY, "runtime.workers=1", "learner.algorithm=grpo", "runtime.minutes=3",
-                                    "learner.coefficients={group_size: 2}", "runtime.max_updates=4",
+                                    "learner.coefficients={group_size: 2}", "runtime.max_updates=2",
+                                    "learner.batch_size=2", "learner.min_replay_trajectories=2",
                                     f"run_dir={tmp_path}"])
     summary = train(config, show_progress=False)
-    assert summary["algorithm"] == "grpo" and summary["updates"] >= 4 and summary["minutes"] < 3
-    assert summary["runtime/groups_released"] >= 2 and summary["learner/rejected"] == 0
+    assert summary["algorithm"] == "grpo" and summary["updates"] >= 2 and summary["minutes"] < 3
+    assert summary["runtime/groups_released"] >= 1 and summary["learner/rejected"] == 0
     with np.load(tmp_path / "checkpoint" / "replay.npz") as replay:
         groups = [json.loads(str(replay[k]))["metadata"]["group"] for k in replay.files if k.endswith("header")]
     assert groups and all(g["members"] == 2 and g["std"] > 0 for g in groups)
