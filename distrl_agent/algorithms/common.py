@@ -89,6 +89,16 @@ def check_coefficients(config: Any, nonnegative: tuple[str, ...]) -> None:
             raise ConfigError(f"`{name}` must be >= 0, got {getattr(config, name)}")
 
 
+def check_clip(config: Any) -> None:
+    """Raise `ConfigError` unless a clipped rule's `clip_eps` is in (0, 1), `is_clip` > 0 and `epochs` >= 1."""
+    if not 0 < config.clip_eps < 1:
+        raise ConfigError(f"`clip_eps` must be in (0, 1), got {config.clip_eps}")
+    if not config.is_clip > 0:
+        raise ConfigError(f"`is_clip` must be > 0, got {config.is_clip}")
+    if config.epochs < 1:
+        raise ConfigError(f"`epochs` must be >= 1, got {config.epochs}")
+
+
 def decoupled_clipped_surrogate(log_pi: torch.Tensor, log_prox: torch.Tensor, log_mu: torch.Tensor,
                                 advantages: torch.Tensor, mask: torch.Tensor, clip_eps: float,
                                 is_clip: float) -> tuple[torch.Tensor, dict[str, float]]:

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 
 import torch
 
-from distrl_agent.algorithms.common import decoupled_clipped_surrogate, masked_mean, policy_pass
+from distrl_agent.algorithms.common import check_clip, decoupled_clipped_surrogate, masked_mean, policy_pass
 from distrl_agent.errors import ConfigError, DataError
 from distrl_agent.policies.base import Policy
 from distrl_agent.types import Batch, Trajectory
@@ -89,12 +89,7 @@ class GRPOConfig:
     def __post_init__(self) -> None:
         if self.group_size < 2:
             raise ConfigError(f"`group_size` must be >= 2 (a group compares its episodes), got {self.group_size}")
-        if not 0 < self.clip_eps < 1:
-            raise ConfigError(f"`clip_eps` must be in (0, 1), got {self.clip_eps}")
-        if not self.is_clip > 0:
-            raise ConfigError(f"`is_clip` must be > 0, got {self.is_clip}")
-        if self.epochs < 1:
-            raise ConfigError(f"`epochs` must be >= 1, got {self.epochs}")
+        check_clip(self)
         if not self.eps > 0:
             raise ConfigError(f"`eps` must be > 0, got {self.eps}")
         for name in ("entropy_coef", "kl_coef", "length_penalty"):

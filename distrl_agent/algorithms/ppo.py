@@ -27,13 +27,13 @@ from dataclasses import dataclass
 import torch
 
 from distrl_agent.algorithms.common import (
+    check_clip,
     check_coefficients,
     decoupled_clipped_surrogate,
     masked_mean,
     policy_pass,
 )
 from distrl_agent.algorithms.retrace import retrace_targets
-from distrl_agent.errors import ConfigError
 from distrl_agent.policies.base import Policy
 from distrl_agent.types import Batch
 
@@ -66,12 +66,7 @@ class PPOConfig:
 
     def __post_init__(self) -> None:
         check_coefficients(self, ("entropy_coef", "value_coef", "actor_coef"))
-        if not 0 < self.clip_eps < 1:
-            raise ConfigError(f"`clip_eps` must be in (0, 1), got {self.clip_eps}")
-        if not self.is_clip > 0:
-            raise ConfigError(f"`is_clip` must be > 0, got {self.is_clip}")
-        if self.epochs < 1:
-            raise ConfigError(f"`epochs` must be >= 1, got {self.epochs}")
+        check_clip(self)
 
 
 @dataclass(frozen=True)

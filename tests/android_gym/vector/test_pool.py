@@ -128,24 +128,6 @@ def test_background_reset_takes_the_seed_sent_with_the_step() -> None:
             pool.send([0, 0], reset_seeds=[1])
 
 
-@pytest.mark.parametrize("when", ["idle", "mid_step"])
-def test_respawned_worker_replays_the_reset_its_step_asked_for(when: str) -> None:
-    """A worker that dies during (or before) a step with a reset seed restarts its next episode from that seed."""
-    with AsyncEnvPool(envs(2), CONFIG) as pool:
-        pool.reset()
-        old_pid = pool.pids[1]
-        if when == "mid_step":
-            pool.apply(inject_fault, "hang", SLOW_S, env_ids=[1])
-            pool.send([0], env_ids=[1], reset_seeds=[7])
-        os.kill(old_pid, signal.SIGKILL)
-        if when == "idle":
-            pool.send([0], env_ids=[1], reset_seeds=[7])
-        (_, _, _, truncated, info), (obs, _, _, _, reset_info) = rows_by_env(pool)[1]
-        expected, _ = LatencyEnv(tag=1).reset(seed=7)
-        assert truncated and "SIGKILL" in info["error"] and reset_info["is_reset"] and reset_info["episode"] == 1
-        assert np.array_equal(obs["position"], expected["position"]) and obs["goal"] == expected["goal"]
-
-
 @pytest.mark.timeout(30)  # a hang guard, not a speed check: a step row held back by its reset would take SLOW_S
 def test_background_reset_does_not_block_other_envs() -> None:
     with AsyncEnvPool(envs(2, episode_steps={0: 1}), CONFIG) as pool:
@@ -173,19 +155,23 @@ def rows_until(pool: AsyncEnvPool, env_id: int) -> tuple[Any, float, bool, bool,
 
 @pytest.mark.parametrize("when", ["idle", "mid_step"])
 def test_killed_worker_truncates_its_episode_and_is_respawned(when: str) -> None:
+    """The episode of a worker killed during (or before) a step is truncated; the respawned env starts the next one
+    with the reset its step asked for."""  # noqa: D205, D209
     with AsyncEnvPool(envs(3), CONFIG) as pool:
         pool.reset()
         old_pid = pool.pids[1]
         if when == "mid_step":
             pool.apply(inject_fault, "hang", SLOW_S, env_ids=[1])
-            pool.send([0], env_ids=[1])
+            pool.send([0], env_ids=[1], reset_seeds=[7])
         os.kill(old_pid, signal.SIGKILL)
         pool.send([0, 0], env_ids=[0, 2])
         if when == "idle":
-            pool.send([0], env_ids=[1])
+            pool.send([0], env_ids=[1], reset_seeds=[7])
         rows = rows_by_env(pool)
-        (_, _, _, truncated, info), (_, _, _, _, reset_info) = rows[1]
+        (_, _, _, truncated, info), (reset_obs, _, _, _, reset_info) = rows[1]
         assert truncated and "SIGKILL" in info["error"] and reset_info["is_reset"]
+        expected, _ = LatencyEnv(tag=1).reset(seed=7)
+        assert reset_info["episode"] == 1 and np.array_equal(reset_obs["position"], expected["position"])
         for i in (0, 2):
             assert len(rows[i]) == 1 and not rows[i][0][3] and "error" not in rows[i][0][4]
         assert pool.pids[1] != old_pid and not is_running(old_pid)
