@@ -77,6 +77,12 @@ def sample_std(values: Any) -> float:
     return float(values.std(ddof=1)) if values.size > 1 else math.nan
 
 
+def _mean_std(values: np.ndarray) -> str:
+    """`mean ± sample std` in %, or the mean alone for one seed."""
+    std = sample_std(values)
+    return f"{100 * values.mean():.1f}" + ("" if math.isnan(std) else f" ± {100 * std:.1f}")
+
+
 def paired_interval(a: Any, b: Any, level: float = 0.95) -> tuple[float, float, float, float]:
     """(mean, sample std, low, high) of the per-seed differences a - b, with a Student-t interval at `level`.
 
@@ -175,8 +181,7 @@ def run(quick: bool, out: Path) -> Result:
         t60 = [time_to(r["curve"], 0.6) for r in runs]
         thirds = [np.mean([fraction_above(r["curve"], 0.6, budget * i / 3, budget * (i + 1) / 3) for r in runs])
                   for i in range(3)]
-        rows.append([name, f"{100 * train_.mean():.1f} ± {100 * sample_std(train_):.1f}",
-                     f"{100 * test.mean():.1f} ± {100 * sample_std(test):.1f}",
+        rows.append([name, _mean_std(train_), _mean_std(test),
                      "never" if all(math.isinf(t) for t in t60) else f"{np.mean([t for t in t60 if t < math.inf]):.0f}",
                      " / ".join(f"{100 * f:.0f}%" for f in thirds), f"{np.mean([r['env_steps'] for r in runs]):.0f}",
                      f"{np.mean([r['updates'] for r in runs]):.0f}"])
