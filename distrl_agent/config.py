@@ -197,8 +197,7 @@ class LearnerSection:
     @property
     def group_spec(self) -> GroupSpec | None:
         """How the workers play groups for this algorithm (GRPO's G and length penalty); None for the other rules."""
-        rule = make_update_rule(self.algorithm, self.coefficients)
-        return GroupSpec(rule.group_size, rule.config.length_penalty) if rule.group_size > 1 else None
+        return make_update_rule(self.algorithm, self.coefficients).groups
 
 
 @dataclass(frozen=True)
@@ -324,10 +323,10 @@ class TrainConfig:
     def __post_init__(self) -> None:
         if self.policy.kind == "vlm" and self.env.screenshot_width == 0:
             raise ConfigError("`policy.kind=vlm` reads screenshots: set `env.screenshot_width` (e.g. 128)")
-        group = self.learner.group_spec.size if self.learner.group_spec is not None else 1
-        if group > 1 and self.runtime.sync and self.runtime.episodes_per_round % group:
+        groups = self.learner.group_spec
+        if groups is not None and self.runtime.sync and self.runtime.episodes_per_round % groups.size:
             raise ConfigError(f"`runtime.episodes_per_round` ({self.runtime.episodes_per_round}) must be a multiple of "
-                              f"the group size {group} (`learner.coefficients.group_size`), or rounds end with "
+                              f"the group size {groups.size} (`learner.coefficients.group_size`), or rounds end with "
                               "groups cut short")
 
     def to_dict(self) -> dict[str, Any]:

@@ -2,7 +2,7 @@
 
 Each rule is `loss(policy, batch) -> (loss, metrics, priorities or None)` plus whether its replay samples by priority.
 A rule with `prepare(policy, batch)` (PPO, GRPO) has it computed once per batch before its `epochs` gradient steps,
-and its loss takes what `prepare` returned as a third argument. A rule with a `group_size` (GRPO) learns from groups
+and its loss takes what `prepare` returned as a third argument. A rule with `groups` (GRPO) learns from groups
 of episodes played from one start, which the runtimes ask their workers for (`runtime/groups.py`).
 """
 
@@ -17,7 +17,7 @@ from typing import Any
 from distrl_agent.algorithms.a_ride import ARideConfig, a_ride_loss
 from distrl_agent.algorithms.digirl import DigiRLConfig, digirl_loss
 from distrl_agent.algorithms.filtered_bc import FilteredBCConfig, filtered_bc_loss
-from distrl_agent.algorithms.grpo import GRPOConfig, grpo_loss, grpo_prepare
+from distrl_agent.algorithms.grpo import GroupSpec, GRPOConfig, grpo_loss, grpo_prepare
 from distrl_agent.algorithms.ppo import PPOConfig, ppo_loss, ppo_prepare
 from distrl_agent.errors import ConfigError
 
@@ -34,7 +34,7 @@ class UpdateRule:
         epochs: gradient steps per sampled batch (1 for every rule but PPO and GRPO, where it is configurable).
         prepare: (policy, batch) -> what the loss needs computed once per batch before its epochs (proximal
             log-probs and advantages); None when the loss takes (policy, batch) only.
-        group_size: episodes per group the workers must play from one start (GRPO); 1 for the other rules.
+        groups: how the workers must play groups of episodes from one start (GRPO); None for the other rules.
         reference: whether `prepare` takes `reference=`, a frozen copy of the policy as it was at the learner's first
             update (GRPO with a KL penalty); the learner keeps and checkpoints that copy.
     """
@@ -45,7 +45,7 @@ class UpdateRule:
     config: Any
     epochs: int = 1
     prepare: Callable[..., Any] | None = None
-    group_size: int = 1
+    groups: GroupSpec | None = None
     reference: bool = False
 
 
@@ -78,7 +78,7 @@ def make_update_rule(name: str, overrides: dict[str, Any] | None = None) -> Upda
     if name == "grpo":
         config = _build(GRPOConfig, overrides)
         return UpdateRule(name, partial(grpo_loss, config=config), False, config, epochs=config.epochs,
-                          prepare=partial(grpo_prepare, config=config), group_size=config.group_size,
+                          prepare=partial(grpo_prepare, config=config), groups=config.groups,
                           reference=config.kl_coef > 0)
     config = _build(PPOConfig, overrides)
     return UpdateRule(name, partial(ppo_loss, config=config), False, config, epochs=config.epochs,

@@ -86,6 +86,11 @@ class GRPOConfig:
     kl_coef: float = 0.0
     length_penalty: float = 0.0
 
+    @property
+    def groups(self) -> GroupSpec:
+        """How workers play this rule's groups."""
+        return GroupSpec(self.group_size, self.length_penalty)
+
     def __post_init__(self) -> None:
         if self.group_size < 2:
             raise ConfigError(f"`group_size` must be >= 2 (a group compares its episodes), got {self.group_size}")

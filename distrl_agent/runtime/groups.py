@@ -2,10 +2,11 @@
 
 GRPO (Shao et al. 2024, arXiv:2402.03300) needs no critic: it plays G episodes of the same task from the same
 initial state and scores each against the others, A_i = (R_i - mean R) / (std R + eps). A worker makes such groups
-itself: `GroupPlan` hands out reset seeds so that draws k*G .. k*G+G-1 share group k's seed (the same seed gives the
-same task and the same simulated world, `AndroidEnv.reset`), and `GroupCollector` holds finished episodes until every
-member of their group has ended, then releases the survivors with their returns and the group's return statistics
-in `metadata["group"]`. The advantage itself is computed by the update rule (`algorithms/grpo.py`) from those.
+itself with a `GroupCollector`: its draws k*G .. k*G+G-1 form group k, whose members all reset with group k's seed
+(the same seed gives the same task and the same simulated world, `AndroidEnv.reset`), and it holds finished episodes
+until every member of their group has ended, then releases the survivors with their returns and the group's return
+statistics in `metadata["group"]`. The advantage itself is computed by the update rule (`algorithms/grpo.py`) from
+those.
 
 Each episode's return is `GroupSpec.episode_return` (with GRPO's shortest-path length penalty, if set).
 """
@@ -20,24 +21,6 @@ from distrl_agent.algorithms.grpo import GroupSpec
 from distrl_agent.types import Trajectory
 
 
-class GroupPlan:
-    """Group membership of a worker's resets: the k-th draw joins group k // size.
-
-    Args:
-        size: G, members per group.
-    """
-
-    def __init__(self, size: int) -> None:
-        self.size = size
-        self._draws = 0
-
-    def draw(self) -> int:
-        """The group of the next episode to start."""
-        group = self._draws // self.size
-        self._draws += 1
-        return group
-
-
 @dataclass
 class _OpenGroup:
     started: int = 0
@@ -46,9 +29,10 @@ class _OpenGroup:
 
 
 class GroupCollector:
-    """Holds a worker's finished episodes until their group is complete, then releases it.
+    """Assigns a worker's episodes to groups and holds them until their group is complete, then releases it.
 
-    A group is complete when all `size` members have started and ended. An episode cut by a fault, or abandoned
+    `draw()` gives the group of the next episode to start: the k-th draw joins group k // size. A group is complete
+    when all `size` members have started and ended. An episode cut by a fault, or abandoned
     before it ended, ends without a trajectory: its group goes on without it. A complete group is released when at
     least `min_members` survived and their returns differ; otherwise it carries no signal (every advantage would be
     0) and is dropped, counted in `stats`.
@@ -79,11 +63,19 @@ class GroupCollector:
         for key in self.COUNTERS:
             self.stats.setdefault(key, 0)
         self._open: dict[int, _OpenGroup] = {}
+        self._draws = 0
 
     @property
     def held(self) -> int:
         """Finished trajectories waiting for the rest of their group."""
         return sum(len(g.survivors or []) for g in self._open.values())
+
+    def draw(self) -> int:
+        """The group of the next episode to start (counted as one of its members started)."""
+        group = self._draws // self.size
+        self._draws += 1
+        self.started(group)
+        return group
 
     def started(self, group: int) -> None:
         """A member of `group` has been given its reset."""

@@ -78,7 +78,7 @@ class Learner:
             except DataError:
                 self.counters["learner/rejected"] += 1
                 continue
-            if self.rule.group_size > 1 and "group" not in traj.metadata:
+            if self.rule.groups is not None and "group" not in traj.metadata:
                 self.counters["learner/rejected"] += 1
                 continue
             accepted += self.replay.add(traj, self.version) >= 0

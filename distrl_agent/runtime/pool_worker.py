@@ -34,9 +34,9 @@ class PoolWorker(Worker):
 
     Slots: each environment has at most one thing in flight. A slot whose observation is waiting ("ready") gets an
     action in the next `step()`; the result comes back in a later `step()`. When an episode ends, the pool resets the
-    environment in the background and its first observation arrives as its own row. With `groups`,
-    each action carries the seed of the slot's next episode, drawn from the `GroupPlan` the first time it is needed,
-    so that background resets (and the pool's replays of them after a crash) start the group's members alike.
+    environment in the background and its first observation arrives as its own row. With `groups`, each action
+    carries the seed of the slot's next episode, drawn from the `GroupCollector` the first time it is needed, so that
+    background resets (and the pool's replays of them after a crash) start the group's members alike.
     """
 
     def __init__(self, worker_id: int, env: EnvSection, envs: int, split: str = "train", seed: int = 0,

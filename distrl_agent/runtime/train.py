@@ -23,6 +23,7 @@ from distrl_agent.config import TrainConfig
 from distrl_agent.errors import CheckpointError
 from distrl_agent.runtime.base import Runtime
 from distrl_agent.runtime.collect import evaluate, evaluate_by_task
+from distrl_agent.runtime.groups import GroupCollector
 from distrl_agent.runtime.learner import Learner
 from distrl_agent.runtime.local import LocalRuntime
 from distrl_agent.runtime.progress import MetricsWriter, Progress, RunState
@@ -37,8 +38,7 @@ METRICS_EVERY_S = 1.0  # one metrics.jsonl record per this many seconds
 _ADDITIVE = ("runtime/env_steps", "runtime/episodes", "runtime/successes", "runtime/faulty_episodes",
              "runtime/dropped_trajectories", "runtime/worker_restarts", "runtime/discarded_partial_episodes",
              "runtime/weights_adopted", "runtime/unknown_verdicts", "runtime/unknown_verdict_rewards",
-             "runtime/reset_failures", "runtime/groups_released", "runtime/groups_uniform", "runtime/groups_too_small",
-             "runtime/group_members_lost")
+             "runtime/reset_failures", *(f"runtime/{key}" for key in GroupCollector.COUNTERS))
 _MAXED = ("runtime/broadcast_latency_ms_max", "runtime/step_s_max", "runtime/judge_s_max")
 
 

@@ -25,7 +25,7 @@ from android_gym.errors import DeviceError
 from distrl_agent.algorithms.grpo import GroupSpec
 from distrl_agent.config import EnvSection
 from distrl_agent.policies import PolicyConfig, SmallPolicyConfig, build_policy
-from distrl_agent.runtime.groups import GroupCollector, GroupPlan
+from distrl_agent.runtime.groups import GroupCollector
 from distrl_agent.types import Trajectory
 
 log = logging.getLogger("distrl")
@@ -89,7 +89,7 @@ class _Episode:
     log_mu: list[float] = field(default_factory=list)
     versions: list[int] = field(default_factory=list)
     penalty: list[float] = field(default_factory=list)
-    group: int = -1  # its `GroupPlan` group (GRPO), -1 when the worker plays no groups
+    group: int = -1  # its `GroupCollector` group (GRPO), -1 when the worker plays no groups
 
 
 class Worker:
@@ -140,7 +140,6 @@ class Worker:
         self._generator = torch.Generator().manual_seed(seed)
         self._plan: list[Any] | None = None  # run_episodes(tasks=...): the tasks still to start, in order
         self._faults = FaultLog(worker_id)
-        self._group_plan = GroupPlan(groups.size) if groups is not None else None
         self._groups = GroupCollector(groups, worker_id, stats=self.stats) if groups is not None else None
 
     def __enter__(self) -> Worker:
@@ -256,11 +255,10 @@ class Worker:
     def _draw_start(self) -> tuple[int, int]:
         """(group, reset seed) of the next episode to start: a fresh seed each, or its group's (then it is counted
         as started in the collector)."""  # noqa: D205, D209
-        if self._group_plan is None:
+        if self._groups is None:
             self._next_seed += 1
             return -1, self._seed(self._next_seed - 1)
-        group = self._group_plan.draw()
-        self._groups.started(group)
+        group = self._groups.draw()
         return group, self._seed(group)
 
     def _seed(self, draw: int) -> int:

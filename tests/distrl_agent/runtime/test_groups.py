@@ -1,4 +1,4 @@
-"""Tests of GRPO's groups: `GroupPlan`/`GroupCollector`, and workers that play each group from one start."""
+"""Tests of GRPO's groups: `GroupCollector`, and workers that play each group from one start."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from distrl_agent.algorithms.grpo import GroupSpec
 from distrl_agent.config import EnvSection, load_config
 from distrl_agent.errors import ConfigError
 from distrl_agent.runtime import worker as worker_module
-from distrl_agent.runtime.groups import GroupCollector, GroupPlan
+from distrl_agent.runtime.groups import GroupCollector
 from distrl_agent.runtime.learner import Learner
 from distrl_agent.runtime.pool_worker import PoolWorker
 from distrl_agent.runtime.worker import Worker
@@ -26,8 +26,10 @@ def member(make_trajectory, reward: float):
 
 
 def test_plan_puts_consecutive_draws_in_one_group() -> None:
-    plan = GroupPlan(3)
+    plan = GroupCollector(GroupSpec(3), worker_id=0)
     assert [plan.draw() for _ in range(7)] == [0, 0, 0, 1, 1, 1, 2]
+    with pytest.raises(RuntimeError, match="more than its size"):
+        plan.started(0)  # draw() counted each member as started
     with pytest.raises(ValueError, match="at least 2"):
         GroupSpec(1)
     with pytest.raises(ValueError, match="length_penalty"):
