@@ -88,6 +88,7 @@ def _worker_main(index: int, config: TrainConfig, shared: SharedWeights, results
                 trajectories = shell.run_round(*got, episodes)
                 send(("round", index, trajectories, shell.stats(), version))
             elif not rt.sync:
+                # collect_step adopts the offer before the next read overwrites the arrays it views
                 if shared.version > shell.version and (got := shared.read()) is not None:
                     shell.offer(*got)
                 shell.collect_step()

@@ -7,6 +7,9 @@ learner or the other workers:
     writer:  seq += 1 (odd: writing) -> copy tensors, version, published_at -> seq += 1 (even: stable)
     reader:  s1 = seq (retry while odd) -> copy the buffer -> s2 = seq; the copy is whole iff s1 == s2
 
+Each reader copies into one private buffer of its own, reused for every version: a fresh copy per version (about one a
+second, megabytes each) made a worker's resident memory creep (heap fragmentation, measured by the soak benchmark).
+
 One writer only (the learner's process). The handles are multiprocessing shared ctypes, passed to worker processes
 as `Process` arguments (they cannot travel through queues).
 """
@@ -49,6 +52,10 @@ class SharedWeights:
         self._seq = context.RawValue("q", 0)
         self._version = context.RawValue("q", -1)
         self._published_at = context.RawValue("d", 0.0)
+        self._copy: np.ndarray | None = None  # this process's read buffer (never pickled: each reader has its own)
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {**self.__dict__, "_copy": None}
 
     @property
     def version(self) -> int:
@@ -81,6 +88,9 @@ class SharedWeights:
     def read(self, timeout_s: float = 10.0) -> tuple[int, dict[str, np.ndarray], float] | None:
         """A consistent copy: (version, name -> array, published_at wall-clock seconds), or None if none published.
 
+        The arrays view this process's read buffer, which the next `read` overwrites: load them (`load_weights`
+        copies into the policy) or copy them before reading again.
+
         Raises:
             TimeoutError: no consistent copy within `timeout_s` seconds (the writer would have to publish
                 continuously faster than one copy takes).
@@ -91,7 +101,10 @@ class SharedWeights:
             if before % 2:
                 time.sleep(0.0005)
                 continue
-            data = np.frombuffer(self._buffer, np.uint8).copy()
+            if self._copy is None:
+                self._copy = np.empty(self.nbytes, np.uint8)
+            data = self._copy
+            data[:] = np.frombuffer(self._buffer, np.uint8)[:self.nbytes]
             version, published_at = int(self._version.value), float(self._published_at.value)
             if self._seq.value == before:
                 if version < 0:

@@ -59,3 +59,18 @@ def test_reader_in_another_process_sees_the_published_version() -> None:
     version, weights = reader.recv()
     child.join(timeout=30)
     assert version == 9 and weights["b"] == [4.0] * 5
+
+
+def test_reads_reuse_one_buffer_per_process() -> None:
+    """Every read copies into one private buffer, not fresh megabytes per version.
+
+    The next read overwrites the arrays of the last; the state a spawned worker is sent carries no buffer.
+    """
+    shared = SharedWeights(_template(0.0), CTX)
+    shared.publish(1, _template(1.0))
+    _, first, _ = shared.read()
+    shared.publish(2, _template(2.0))
+    _, second, _ = shared.read()
+    assert np.shares_memory(first["w"], second["w"])
+    np.testing.assert_array_equal(first["b"], np.full(5, 2.0))
+    assert shared.__getstate__()["_copy"] is None  # what a spawned worker is sent: no copy of this process's buffer
