@@ -34,8 +34,9 @@ def merge(sources: list[Path], out: Path) -> dict[str, Any]:
         raise ValueError("the sources mix tiny-mode and real runs; merge only real runs (or only tiny ones)")
     out.mkdir(parents=True, exist_ok=True)
     last = loaded[-1][1]
+    suites = dict.fromkeys(suite for _, r in loaded for suite in _base_suites(r["suite"]))
     merged: dict[str, Any] = {
-        "suite": " + ".join(dict.fromkeys(r["suite"] for _, r in loaded)) + " (merged)", "date": last["date"],
+        "suite": " + ".join(suites) + " (merged)", "date": last["date"],
         "config": {"tiny": bool(last["config"]["tiny"]), "merged_from": [str(s) for s, _ in loaded]},
         "versions": last["versions"], "machine": last["machine"], "benchmarks": {}}
     for source, results in loaded:
@@ -56,3 +57,12 @@ def merge(sources: list[Path], out: Path) -> dict[str, Any]:
     (out / "results.json").write_text(json.dumps(_finite(merged), indent=2, default=str, allow_nan=False))
     (out / "report.md").write_text(report(merged))
     return merged
+
+
+def _base_suites(suite: str) -> list[str]:
+    """The plain suites behind a suite label: a merge of merges names each suite once, not its history.
+
+    >>> _base_suites("quick + full (merged)"), _base_suites("full")
+    (['quick', 'full'], ['full'])
+    """
+    return suite.removesuffix(" (merged)").split(" + ")
