@@ -62,7 +62,7 @@ def merge(sources: list[Path], out: Path) -> dict[str, Any]:
 def _base_suites(suite: str) -> list[str]:
     """The plain suites behind a suite label: a merge of merges names each suite once, not its history.
 
-    >>> _base_suites("quick + full (merged)"), _base_suites("full")
-    (['quick', 'full'], ['full'])
+    >>> _base_suites("quick + full (merged) + full (merged)"), _base_suites("full")
+    (['quick', 'full', 'full'], ['full'])
     """
-    return suite.removesuffix(" (merged)").split(" + ")
+    return [part.removesuffix(" (merged)") for part in suite.split(" + ")]
