@@ -17,6 +17,7 @@ from typing import Any
 
 import gymnasium as gym
 
+from android_gym.heap import return_freed_memory
 from android_gym.vector.protocol import (
     ApplyCommand,
     ApplyDone,
@@ -87,6 +88,7 @@ def worker_main(index: int, env_fn: EnvFactory, conn: Connection) -> None:
     SIGINT is ignored so that Ctrl-C reaches only the parent, which then closes the pool (and so this worker).
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    return_freed_memory()  # a long-lived process that frees a screenshot per step (see android_gym.heap)
     try:
         env = env_fn()
     except Exception as e:  # noqa: BLE001

@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 import torch
 
+from android_gym.heap import return_freed_memory
 from distrl_agent.algorithms import make_update_rule
 from distrl_agent.config import TrainConfig
 from distrl_agent.errors import CheckpointError, DataError
@@ -42,6 +43,7 @@ class Learner:
     def __init__(self, config: TrainConfig, policy_config: PolicyConfig | None = None) -> None:
         c = config.learner
         self.config = config
+        return_freed_memory()  # its process (this one, or a Ray actor's) frees a batch per update (android_gym.heap)
         with torch.random.fork_rng():  # the same initial weights in any process (local, or a Ray actor)
             torch.manual_seed(config.runtime.seed)
             self.policy = build_policy(policy_config or config.policy.policy_config())

@@ -36,6 +36,7 @@ import traceback
 from dataclasses import dataclass, field
 from typing import Any
 
+from android_gym.heap import return_freed_memory
 from distrl_agent.config import TrainConfig
 from distrl_agent.errors import WorkerError
 from distrl_agent.runtime.base import Delivery, WorkerBook
@@ -59,6 +60,7 @@ def _worker_main(index: int, config: TrainConfig, shared: SharedWeights, results
     from distrl_agent.runtime.shell import WorkerShell
 
     torch.set_num_threads(1)
+    return_freed_memory()  # hours of freed batches and frames must not stay resident (android_gym.heap)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the learner's to handle: it checkpoints, then stops us
     rt = config.runtime
     send_lock = threading.Lock()

@@ -11,6 +11,7 @@ import threading
 import traceback
 from typing import Any
 
+from android_gym.heap import return_freed_memory
 from distrl_agent.config import TrainConfig
 from distrl_agent.errors import ClusterError, WorkerError
 
@@ -73,6 +74,7 @@ class RayWorker:
             from distrl_agent.runtime.shell import WorkerShell
 
             torch.set_num_threads(1)
+            return_freed_memory()  # this actor's process collects for hours (android_gym.heap)
             rt = self.config.runtime
             shell = WorkerShell(make_worker(self.index, self.config.env, rt.envs_per_worker,
                                             seed=rt.seed * 1000 + self.index,

@@ -19,6 +19,7 @@ import threading
 from collections.abc import Sequence
 
 from android_gym.errors import ConfigError
+from android_gym.heap import return_freed_memory
 from android_gym.sim.adb.faults import FaultConfig
 from android_gym.sim.adb.services import serve
 from android_gym.sim.adb.target import SimTarget
@@ -53,6 +54,8 @@ class AdbFront:
 
     Guarantees: each request is answered (or faulted) on its own thread, so a hung request never blocks others;
     `stop()` ends every hang and closes every connection. Constructing starts nothing: call `start()` or use `with`.
+    Starting starts the process's heap trimming (`android_gym.heap`): each request renders and frees frames of
+    several MB on its own thread, which glibc would otherwise keep resident in that thread's arena.
 
     Args:
         devices: how many phones ("sim-0", "sim-1", ...), or their serials, or ready `SimTarget`s.
@@ -87,6 +90,7 @@ class AdbFront:
     def start(self) -> AdbFront:
         """Bind and start accepting (idempotent); returns self."""
         if self._listener is None:
+            return_freed_memory()
             sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
             sock.bind((self.host, self.requested_port))
