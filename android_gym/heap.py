@@ -5,17 +5,17 @@ frame (7.8 MB, plus 10.4 MB as raw `screencap`) per request, on a thread per req
 update. glibc's malloc raises its mmap threshold to the largest block freed so far (up to 32 MiB), after which such
 blocks come from the arenas (one per thread, up to 8 per core) and stay resident when freed. Measured in the soak
 benchmark's clean arm (issue 20): `malloc_trim(0)` took the ADB front from 1,173 to 642 MiB and the learner from
-865 to 527 MiB, so about half of what they held was freed memory, and most of the climb of their resident memory
-over a run's first half hour was the arenas filling, not live data.
+865 to 527 MiB, so about half of what they held was freed memory; over 20 minutes the learner's RSS right after a
+trim stayed flat (460-580 MiB, with the replay) while its untrimmed RSS swung and climbed.
 
-Two remedies were measured on an ADB front of 32 phones driven by 24 envs (150 s each, same machine, one run):
+Three remedies were measured against glibc's defaults on an ADB front of 32 phones driven by 24 envs (150 s each, same machine, one run):
 
-| remedy                                           | mean RSS | env steps/s |
-|--------------------------------------------------|----------|-------------|
-| none (glibc's defaults)                          | 1,573 MiB | 14.0 |
-| mmap threshold pinned at 1 MiB                   |   818 MiB |  6.8 |
-| pinned threshold and 2 arenas                    |   790 MiB |  7.9 |
-| `malloc_trim(0)` every 10 s (this module)        |   944 MiB | 16.1 |
+| remedy                                    | mean RSS  | env steps/s |
+|-------------------------------------------|-----------|-------------|
+| none (glibc's defaults)                   | 1,573 MiB | 14.0        |
+| mmap threshold pinned at 1 MiB            |   818 MiB |  6.8        |
+| pinned threshold and 2 arenas             |   790 MiB |  7.9        |
+| `malloc_trim(0)` every 10 s (this module) |   944 MiB | 16.1        |
 
 Pinning the threshold maps and zeroes every large temporary afresh and halves the front's throughput; trimming
 costs one call of ~60 ms per 10 s. On other C libraries (musl, macOS) nothing is started.
