@@ -8,7 +8,8 @@ benchmark's clean arm (issue 20): `malloc_trim(0)` took the ADB front from 1,173
 865 to 527 MiB, so about half of what they held was freed memory; over 20 minutes the learner's RSS right after a
 trim stayed flat (460-580 MiB, with the replay) while its untrimmed RSS swung and climbed.
 
-Three remedies were measured against glibc's defaults on an ADB front of 32 phones driven by 24 envs (150 s each, same machine, one run):
+Three remedies were measured against glibc's defaults on an ADB front of 32 phones driven by 24 envs (150 s each,
+same machine, one run):
 
 | remedy                                    | mean RSS  | env steps/s |
 |-------------------------------------------|-----------|-------------|
