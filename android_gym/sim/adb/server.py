@@ -54,7 +54,7 @@ class AdbFront:
 
     Guarantees: each request is answered (or faulted) on its own thread, so a hung request never blocks others;
     `stop()` ends every hang and closes every connection. Constructing starts nothing: call `start()` or use `with`.
-    Starting starts the process's heap trimming (`android_gym.heap`): each request renders and frees frames of
+    `start()` also starts the process's heap trimming (`android_gym.heap`): each request renders and frees frames of
     several MB on its own thread, which glibc would otherwise keep resident in that thread's arena.
 
     Args:
