@@ -33,7 +33,7 @@ import time
 
 TRIM_EVERY_S = 10.0
 """Seconds between two trims (the measured setting)."""
-_started: dict[int, threading.Thread] = {}  # pid -> its trimming thread (a forked child must start its own)
+_started_in: set[int] = set()  # pids whose trimming thread runs (a forked child must start its own)
 _lock = threading.Lock()
 
 
@@ -65,10 +65,9 @@ def return_freed_memory(every_s: float = TRIM_EVERY_S) -> bool:
     if _glibc() is None:
         return False
     with _lock:
-        if os.getpid() not in _started:
-            thread = threading.Thread(target=_trim_forever, args=(every_s,), name="android_gym-heap-trim", daemon=True)
-            thread.start()
-            _started[os.getpid()] = thread
+        if os.getpid() not in _started_in:
+            threading.Thread(target=_trim_forever, args=(every_s,), name="android_gym-heap-trim", daemon=True).start()
+            _started_in.add(os.getpid())
     return True
 
 
