@@ -74,9 +74,14 @@ def run(quick: bool, out: Path) -> Result:
     sizes = (2,) if tiny else (4, 16, 32) if quick else (4, 8, 16, 32, 64)
     runtimes = ("local",) if tiny or quick else ("local", "ray")
     if value := os.environ.get("DISTRL_BENCH_COLLECTION_SIZES"):  # e.g. "4,32" to shrink a suite
+        if not all(v.strip().isdigit() and int(v) >= 1 for v in value.split(",")):
+            raise ValueError(f"DISTRL_BENCH_COLLECTION_SIZES={value!r} is not a comma-separated list of env counts "
+                             ">= 1 (e.g. \"4,32\")")
         sizes = tuple(int(v) for v in value.split(","))
     if value := os.environ.get("DISTRL_BENCH_COLLECTION_RUNTIMES"):  # "local", "ray" or "local,ray"
         runtimes = tuple(v.strip() for v in value.split(",") if v.strip())
+        if unknown := [r for r in runtimes if r not in ("local", "ray")]:
+            raise ValueError(f"DISTRL_BENCH_COLLECTION_RUNTIMES names unknown runtimes {unknown}; known: local, ray")
     seconds = 2.0 if tiny else 30.0 if quick else 40.0
     result = Result(config={"sizes": list(sizes), "runtimes": list(runtimes), "seconds_per_measurement": seconds,
                             "time_scale": TIME_SCALE, "latency": "emulator", "workers": 1,

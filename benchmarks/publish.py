@@ -13,7 +13,9 @@ from typing import Any
 from benchmarks.result import Figure, markdown_table
 
 START, END = "<!-- benchmarks:start -->", "<!-- benchmarks:end -->"
-PLOT = "training_curves.png"
+PLOTS = {"training_curves.png": "training curves, instant phone (learner-bound)",
+         "training_slow_curves.png": "training curves, emulator-paced phones (collection-bound)"}
+"""Plots the README shows under its table when the published report has them: file -> alt text."""
 
 
 def headline(results: dict[str, Any]) -> str:
@@ -49,8 +51,9 @@ def publish(out: Path, repo: Path, readme: Path | None = None) -> None:
              f"Latest `{results['suite']}` suite ({results['date'][:10]}, {m.get('cpus')} CPUs "
              f"{m.get('cpu_model', '')}, no GPU; full report: [docs/benchmarks/report.md](docs/benchmarks/report.md)). "
              "Every figure with a target:", "", headline(results), ""]
-    if (target / PLOT).exists():
-        block += [f"![training curves](docs/benchmarks/{PLOT})", ""]
+    for plot, alt in PLOTS.items():
+        if (target / plot).exists():
+            block += [f"![{alt}](docs/benchmarks/{plot})", ""]
     block.append(END)
     readme = readme or repo / "README.md"
     text = readme.read_text()

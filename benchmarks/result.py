@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import math
 import os
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -21,6 +23,26 @@ def is_tiny() -> bool:
         True when tiny mode is on.
     """
     return os.environ.get(TINY_ENV, "").strip().lower() not in ("", "0", "false", "no")
+
+
+def env_number(name: str, default: float, kind: Callable[[str], float] = float, minimum: float = 0.0,
+               strict: bool = False) -> float:
+    """The environment variable `name` read as `kind` (int or float), `default` when unset or empty.
+
+    Raises:
+        ValueError: naming the variable and its value, when it is not a finite `kind` >= `minimum` (> with `strict`).
+    """
+    value = os.environ.get(name)
+    if value is None or not value.strip():
+        return default
+    try:
+        number = kind(value)
+    except ValueError:
+        number = math.nan
+    if not math.isfinite(number) or number < minimum or (strict and number == minimum):
+        bound = f"> {minimum:g}" if strict else f">= {minimum:g}"
+        raise ValueError(f"{name}={value!r} is not {'an integer' if kind is int else 'a number'} {bound}")
+    return number
 
 
 @dataclass

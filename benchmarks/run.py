@@ -28,6 +28,7 @@ BENCHMARKS: dict[str, str] = {
     "pool": "benchmarks.pool",
     "collection": "benchmarks.collection",
     "training": "benchmarks.training",
+    "training-slow": "benchmarks.training_slow",
     "learner": "benchmarks.learner",
     "sb3": "benchmarks.sb3",
     "judges": "benchmarks.judges",
@@ -45,8 +46,11 @@ OUTPUT_FILES = ("results.json", "report.md")
 
 
 def machine_facts() -> dict[str, Any]:
-    """Facts about the machine a result came from: OS, CPU count and model, memory (GiB), accelerator."""
+    """Facts about the machine a result came from: OS, CPU count and model, memory (GiB), accelerator, and its speed
+    on two reference workloads (`benchmarks.calibration`)."""  # noqa: D205, D209
     import torch
+
+    from benchmarks.calibration import machine_speed
 
     cpu_model = platform.processor() or platform.machine()
     try:
@@ -62,7 +66,7 @@ def machine_facts() -> dict[str, Any]:
     cuda = torch.cuda.is_available()
     return {"python": platform.python_version(), "platform": platform.platform(), "cpus": os.cpu_count(),
             "cpu_model": cpu_model, "memory_gib": memory_gib, "torch": torch.__version__, "cuda": cuda,
-            "gpu": torch.cuda.get_device_name(0) if cuda else None}
+            "gpu": torch.cuda.get_device_name(0) if cuda else None, "speed": machine_speed()}
 
 
 def versions() -> dict[str, str]:
@@ -143,6 +147,10 @@ def report(results: dict[str, Any]) -> str:
              "", f"{results['date']} — {m['cpus']} CPUs ({m['cpu_model']}), {m['memory_gib']} GiB, "
              f"Python {m['python']}, torch {m['torch']}, CUDA {'yes (' + str(m['gpu']) + ')' if m['cuda'] else 'no'}"
              f", git {v['git']}", ""]
+    if speed := m.get("speed"):
+        lines += [f"Machine speed (calibration, `benchmarks/calibration.py`): {speed['python_mops']:g} M Python loop "
+                  f"iterations/s, {speed['torch_gflops_1thread']:g} GFLOP/s of one-thread float32 matrix products. "
+                  "Absolute speeds below scale with these; ratios measured within this run do not.", ""]
     if results["config"]["tiny"]:
         lines += [f"> **Tiny mode** (`{TINY_ENV}=1`): every benchmark ran its code paths on the smallest sizes "
                   "for seconds. These numbers prove that the suite runs, not what the system achieves; missed "

@@ -41,7 +41,7 @@ from typing import Any
 import psutil
 
 from android_gym.sim.adb import AdbFront, FaultConfig
-from benchmarks.result import Result, is_tiny, markdown_table
+from benchmarks.result import Result, env_number, is_tiny, markdown_table
 from benchmarks.soak_parts import (
     JUDGE_FAULTS,
     FlakyJudge,
@@ -71,8 +71,8 @@ def plan(quick: bool) -> dict[str, Any]:
     """Minutes per arm, seed, evaluation episodes, kill interval and sampling period of this suite."""
     tiny = is_tiny()
     minutes = 0.2 if tiny else 1.5 if quick else 30.0
-    minutes = float(os.environ.get("DISTRL_BENCH_SOAK_MINUTES", minutes))
-    long_minutes = float(os.environ.get("DISTRL_BENCH_SOAK_LONG_MINUTES", 0.0 if tiny or quick else 75.0))
+    minutes = env_number("DISTRL_BENCH_SOAK_MINUTES", minutes, strict=True)
+    long_minutes = env_number("DISTRL_BENCH_SOAK_LONG_MINUTES", 0.0 if tiny or quick else 75.0)
     return {"minutes": minutes, "long_minutes": long_minutes, "seed": 0,
             "eval_episodes": 2 if tiny else 100 if quick else 200,
             "orphan_wait_s": 10.0 if tiny else 60.0,

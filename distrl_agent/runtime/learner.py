@@ -27,6 +27,22 @@ from distrl_agent.runtime.encoding_cache import EncodingCache
 from distrl_agent.runtime.weights import to_numpy
 from distrl_agent.types import Trajectory, collate
 
+LAG_EDGES = (0, 1, 2, 4, 8, 16, 32, 64, 128, 256, 512)
+"""Lower edges of the policy-lag histogram: how many versions behind the learner each trained-on step was."""
+LAG_KEYS = (*(f"learner/lag_steps/{lo}" if hi - lo == 1 else f"learner/lag_steps/{lo}-{hi - 1}"
+               for lo, hi in zip(LAG_EDGES[:-1], LAG_EDGES[1:], strict=True)), f"learner/lag_steps/{LAG_EDGES[-1]}+")
+"""Counter names of the histogram's bins: 0, 1, 2-3, 4-7, ..., 256-511, 512+."""
+
+
+def lag_counts(staleness: np.ndarray) -> np.ndarray:
+    """How many of `staleness` (versions behind, >= 0) fall in each bin of `LAG_EDGES` (the last bin is open).
+
+    >>> lag_counts(np.array([0, 0, 1, 3, 600])).tolist()
+    [2, 1, 1, 0, 0, 0, 0, 0, 0, 0, 1]
+    """
+    bins = np.searchsorted(LAG_EDGES, np.asarray(staleness, np.int64), side="right") - 1
+    return np.bincount(np.clip(bins, 0, len(LAG_EDGES) - 1), minlength=len(LAG_EDGES))
+
 
 class Learner:
     """The central learner.
@@ -34,7 +50,8 @@ class Learner:
     Guarantees: `version` increases by one per gradient step; a trajectory with NaN/inf or malformed arrays is dropped
     and counted (`stats()["learner/rejected"]`), never inserted; a non-finite loss skips the step (counted) so weights
     never become NaN; `save` then `load` into a fresh learner of the same config continues bit-identically (same
-    sampled indices, same weights after the next update).
+    sampled indices, same weights after the next update). Every sampled step is counted by how many versions it lags
+    the learner (`LAG_KEYS`): the policy lag of the data the learner trains on.
 
     Every public method is a plain call with plain-data arguments and results, so the Ray runtime runs this class
     unchanged as an actor.
@@ -60,7 +77,7 @@ class Learner:
         self.rng = np.random.default_rng(config.runtime.seed)
         self.version = 0
         self.counters = {"learner/updates": 0, "learner/rejected": 0, "learner/skipped_nonfinite": 0,
-                         "learner/ingested": 0, "learner/received": 0}
+                         "learner/ingested": 0, "learner/received": 0, **dict.fromkeys(LAG_KEYS, 0)}
         self.last_indices = np.zeros(0, np.int64)  # replay slots of the last update's batch
         self.reference: Policy | None = None  # a KL penalty's π_ref: the policy at the first update, frozen
 
@@ -112,6 +129,9 @@ class Learner:
         sample = self.replay.sample(c.batch_size, self.rng, beta=beta, learner_version=self.version)
         self.last_indices = np.asarray(sample.indices, np.int64).copy()
         batch = sample.to_batch()
+        lags = lag_counts(batch.staleness[batch.mask].numpy())
+        for key, count in zip(LAG_KEYS, lags.tolist(), strict=True):
+            self.counters[key] += count
         if self.encodings.supported:
             batch = dataclasses.replace(batch, inputs=self.encodings.inputs(sample.trajectories, sample.uids))
         self.policy.train()

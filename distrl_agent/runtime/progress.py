@@ -49,7 +49,7 @@ class RunState:
 
     Attributes:
         elapsed_s: training wall-clock seconds of previous sessions (the budget `runtime.minutes` spans sessions).
-        curve: test-split evaluations: {time_s, env_steps, version, test_success}.
+        curve: test-split evaluations: {time_s, env_steps, episodes (collected so far), version, test_success}.
         totals: `runtime/` counters of previous sessions (added to this session's).
         checkpoints: checkpoints written.
         loop_s: seconds in the training loop, evaluation and checkpoint time excluded.

@@ -126,12 +126,13 @@ def run_loop(config: TrainConfig, learner: Any, runtime: Runtime, state: RunStat
     runtime.start(version, learner.weights())  # every worker starts with the learner's weights
     is_ready, metrics, lr_now = False, {}, None
     env_steps = state.totals.get("runtime/env_steps", 0.0)
+    episodes = state.totals.get("runtime/episodes", 0.0)
     try:
         while spent_fraction(config, clock.session(state), version, env_steps) < 1.0:
             now = time.monotonic()
             if clock.is_due("eval", now, rt.eval_every_s):  # the learning curve (workers keep collecting)
                 _evaluate_into(config, state, writer, runtime.fetch(learner.weights()), version, clock.session(state),
-                               env_steps)
+                               env_steps, episodes)
             if clock.is_due("checkpoint", now, rt.checkpoint_every_s):  # a crash loses at most this much
                 state.checkpoints += 1
                 save_checkpoint(learner, snapshot(state, clock.session_s(), runtime.stats()), run_dir)
@@ -165,7 +166,7 @@ def run_loop(config: TrainConfig, learner: Any, runtime: Runtime, state: RunStat
             # 5. reporting (bar at most once a second, metrics.jsonl once per METRICS_EVERY_S)
             session_stats = runtime.stats()
             stats = {**combine_totals(state.totals, session_stats), **state.metrics()}
-            env_steps = stats["runtime/env_steps"]
+            env_steps, episodes = stats["runtime/env_steps"], stats["runtime/episodes"]
             progress.show(spent_fraction(config, clock.session(state), version, env_steps), clock.session_s(),
                           session_stats["runtime/env_steps"], stats, version,
                           state.curve[-1]["test_success"] if state.curve else None)
@@ -235,11 +236,11 @@ class _Clock:
 
 
 def _evaluate_into(config: TrainConfig, state: RunState, writer: MetricsWriter, weights: dict, version: int,
-                   elapsed_s: float, env_steps: float) -> None:
+                   elapsed_s: float, env_steps: float, episodes: float) -> None:
     rate, by_task = evaluate_by_task(config, weights, version, "test", config.runtime.eval_episodes,
                                      EVAL_SEEDS["test"])
-    state.curve.append({"time_s": round(elapsed_s, 1), "env_steps": int(env_steps), "version": version,
-                        "test_success": rate})
+    state.curve.append({"time_s": round(elapsed_s, 1), "env_steps": int(env_steps), "episodes": int(episodes),
+                        "version": version, "test_success": rate})
     writer.write(version, elapsed_s, {"charts/test_success": rate,
                                       **{f"test_by_task/{task}": r for task, r in by_task.items()}})
 

@@ -71,6 +71,9 @@ def test_tiny_suite_results_record_config_versions_machine_and_date(tiny_suite) 
     assert dt.datetime.fromisoformat(results["date"]).tzinfo is not None
     assert {"distrl", "gymnasium", "numpy", "torch", "stable-baselines3", "git"} <= set(results["versions"])
     assert results["machine"]["cpus"] >= 1 and results["machine"]["python"] == sys.version.split()[0]
+    speed = results["machine"]["speed"]  # the calibration that lets two machines' results be compared
+    assert speed["python_mops"] > 0 and speed["torch_gflops_1thread"] > 0
+    assert f"{speed['python_mops']:g} M Python loop iterations/s" in (out / "report.md").read_text()
 
 
 def test_tiny_suite_report_has_headline_table_and_every_section(tiny_suite) -> None:
@@ -91,13 +94,28 @@ def test_tiny_suite_report_has_headline_table_and_every_section(tiny_suite) -> N
                 assert f"| {figure['name']} | " in headline and "**MISSED**" in headline
 
 
+def test_tiny_slow_training_section_trains_both_protocols_behind_latency(tiny_suite) -> None:
+    """The slow-device section trained A-RIDE and sync DigiRL on emulator-paced envs and reports the regime."""
+    out, _ = tiny_suite
+    entry = _strict_json(out / "results.json")["benchmarks"]["training-slow"]
+    names = {f["name"] for f in entry["figures"]}
+    assert {"replay_ratio/A-RIDE (async)", "replay_ratio/DigiRL (sync)", "collection_vs_sync_digirl"} <= names
+    assert entry["config"]["latency"] == "emulator" and entry["config"]["envs"] == 2
+    for run in ("A-RIDE_async_s0", "DigiRL_sync_s0"):
+        summary = json.loads((out / "runs_slow" / run / "summary.json").read_text())
+        assert summary["episodes"] > 0 and summary["curve"] and "episodes" in summary["curve"][-1], run
+        assert sum(v for k, v in summary.items() if k.startswith("learner/lag_steps/")) > 0, run
+    assert any(line.startswith("Regime: the learner sampled") for line in entry["notes"])
+
+
 def test_tiny_suite_plots_are_pngs_shown_in_report(tiny_suite) -> None:
     """Every plot a benchmark lists is a valid PNG in the output folder, and the report shows it inline."""
     out, _ = tiny_suite
     results = _strict_json(out / "results.json")
     report = (out / "report.md").read_text()
     plots = [Path(p) for entry in results["benchmarks"].values() for p in entry["plots"]]
-    assert {"collection_scaling.png", "training_curves.png"} <= {p.name for p in plots}
+    assert {"collection_scaling.png", "training_curves.png", "training_slow_curves.png",
+            "training_slow_time_above.png", "training_slow_policy_lag.png"} <= {p.name for p in plots}
     for plot in plots:
         assert plot.parent == out
         with Image.open(plot) as image:

@@ -1,4 +1,4 @@
-"""Tests of the training benchmark's plan and comparison helpers (the runs themselves are in the tiny suite)."""
+"""Tests of the training sections' plans and comparison helpers (the runs themselves are in the tiny suite)."""
 
 from __future__ import annotations
 
@@ -8,17 +8,21 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.training import (
-    QUICK_RUNS,
-    RUNS,
+from benchmarks import training_slow
+from benchmarks.result import Result
+from benchmarks.training import QUICK_RUNS, RUNS, plan, run_config
+from benchmarks.training_parts import (
+    Plan,
+    contrast_table,
     fraction_above,
     gap_at_equal,
-    plan,
+    protocol_comparison,
     reusable_summary,
-    run_config,
     success_at,
     time_to,
+    train_runs,
 )
+from distrl_agent.config import load_config
 
 CURVE = [{"time_s": 0.0, "env_steps": 0, "test_success": 0.4}, {"time_s": 60.0, "env_steps": 5000, "test_success": 0.7},
          {"time_s": 120.0, "env_steps": 9000, "test_success": 0.5}]
@@ -28,18 +32,46 @@ def test_plan_defaults_and_environment_overrides(monkeypatch: pytest.MonkeyPatch
     for key in ("DISTRL_BENCH_TINY", "DISTRL_BENCH_TRAINING_RUNS", "DISTRL_BENCH_TRAINING_SEEDS",
                 "DISTRL_BENCH_TRAINING_MINUTES"):
         monkeypatch.delenv(key, raising=False)
-    assert plan(quick=True) == (QUICK_RUNS, (0,), 2.0)
-    assert plan(quick=False) == (tuple(RUNS), (0, 1, 2), 20.0)
+    assert plan(quick=True) == Plan(QUICK_RUNS, (0,), 2.0)
+    assert plan(quick=False) == Plan(tuple(RUNS), (0, 1, 2), 20.0)
     monkeypatch.setenv("DISTRL_BENCH_TRAINING_RUNS", "A-RIDE (async), Filtered BC (async)")
     monkeypatch.setenv("DISTRL_BENCH_TRAINING_SEEDS", "2")
     monkeypatch.setenv("DISTRL_BENCH_TRAINING_MINUTES", "3.5")
-    assert plan(quick=False) == (("A-RIDE (async)", "Filtered BC (async)"), (0, 1), 3.5)
+    assert plan(quick=False) == Plan(("A-RIDE (async)", "Filtered BC (async)"), (0, 1), 3.5)
 
 
 def test_plan_rejects_unknown_run_names(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("DISTRL_BENCH_TRAINING_RUNS", "A-RIDE (async),PPO")
-    with pytest.raises(ValueError, match=r"unknown runs \['PPO'\]"):
+    with pytest.raises(ValueError, match=r"DISTRL_BENCH_TRAINING_RUNS names unknown runs \['PPO'\]"):
         plan(quick=False)
+
+
+@pytest.mark.parametrize(("name", "value"), [("DISTRL_BENCH_SLOW_SEEDS", "three"), ("DISTRL_BENCH_SLOW_SEEDS", "0"),
+                                             ("DISTRL_BENCH_SLOW_SEEDS", "2.5"), ("DISTRL_BENCH_SLOW_MINUTES", "ten"),
+                                             ("DISTRL_BENCH_SLOW_MINUTES", "0"), ("DISTRL_BENCH_SLOW_MINUTES", "nan")])
+def test_plan_refuses_values_that_are_not_numbers_naming_the_variable(monkeypatch: pytest.MonkeyPatch, name: str,
+                                                                      value: str) -> None:
+    monkeypatch.setenv(name, value)
+    with pytest.raises(ValueError, match=f"{name}='{value}' is not"):
+        training_slow.plan(quick=False)
+
+
+def test_slow_runs_follow_the_stated_rules(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """32 emulator-paced envs at real time; DigiRL's rounds of 32 followed by 40 updates; no staleness cap but one."""
+    monkeypatch.delenv("DISTRL_BENCH_TINY", raising=False)
+    for key in ("DISTRL_BENCH_SLOW_RUNS", "DISTRL_BENCH_SLOW_SEEDS", "DISTRL_BENCH_SLOW_MINUTES"):
+        monkeypatch.delenv(key, raising=False)
+    assert training_slow.plan(quick=False) == Plan(tuple(training_slow.RUNS), (0, 1, 2), 10.0)
+    configs = {name: load_config(overrides=training_slow.run_config(name, 0, 10.0, tmp_path, quick=False))
+               for name in training_slow.RUNS}
+    for name, config in configs.items():
+        assert (config.env.latency, config.env.latency_time_scale, config.env.uses_processes) == \
+            ("emulator", 1.0, True), name
+        assert (config.runtime.workers, config.runtime.envs_per_worker) == (1, 32), name
+        assert config.learner.max_staleness == (20 if "cap 20" in name else training_slow.NO_CAP), name
+        assert config.learner.updates_per_round == (40 if config.runtime.sync else 4), name
+    assert [n for n, c in configs.items() if c.runtime.sync] == ["DigiRL (sync)"]
+    assert configs["DigiRL (sync)"].runtime.episodes_per_round == 32
 
 
 def test_curve_readers_hold_the_last_evaluation() -> None:
@@ -59,15 +91,14 @@ def test_reuse_takes_only_finished_runs_of_the_same_config(tmp_path, monkeypatch
     earlier.mkdir(parents=True)
     (earlier / "config.yaml").write_text(load_config(overrides=earlier_overrides).to_yaml())
     now = run_config("A-RIDE (async)", 1, 5.0, tmp_path / "now", quick=False)
-    monkeypatch.setenv("DISTRL_BENCH_TRAINING_REUSE", str(earlier.parent))
-    assert reusable_summary(now) is None  # it never finished
+    source = str(earlier.parent)
+    assert reusable_summary(now, source) is None  # it never finished
     (earlier / "summary.json").write_text(json.dumps({"test_success": 0.8}))
-    assert reusable_summary(run_config("A-RIDE (async)", 1, 6.0, tmp_path / "now", quick=False)) is None
-    assert reusable_summary(run_config("DigiRL (async)", 1, 5.0, tmp_path / "now", quick=False)) is None
-    assert reusable_summary(now) == {"test_success": 0.8}
+    assert reusable_summary(run_config("A-RIDE (async)", 1, 6.0, tmp_path / "now", quick=False), source) is None
+    assert reusable_summary(run_config("DigiRL (async)", 1, 5.0, tmp_path / "now", quick=False), source) is None
+    assert reusable_summary(now, source) == {"test_success": 0.8}
     assert (tmp_path / "now" / "runs" / earlier.name / "summary.json").exists()  # copied into this output
-    monkeypatch.delenv("DISTRL_BENCH_TRAINING_REUSE")
-    assert reusable_summary(now) is None
+    assert reusable_summary(now, None) is None
 
 
 def test_gap_at_equal_reads_both_curves_where_the_shorter_run_ended() -> None:
@@ -76,3 +107,75 @@ def test_gap_at_equal_reads_both_curves_where_the_shorter_run_ended() -> None:
                          {"time_s": 60.0, "env_steps": 6000, "test_success": 0.6}]}
     assert gap_at_equal([longer], [shorter], "env_steps") == pytest.approx(0.7 - 0.6)  # both read at 6000 steps
     assert gap_at_equal([{"curve": CURVE[:1]}], [shorter], "env_steps") is None
+
+
+def _summary(test: float, episodes: int, first_above_s: float) -> dict:
+    """A finished run whose test success is 0.5 until `first_above_s`, then `test`, over a 300 s budget."""
+    curve = [{"time_s": t, "episodes": episodes * t // 300, "test_success": 0.5 if t < first_above_s else test}
+             for t in range(0, 300, 30)]
+    return {"test_success": test, "train_success": test, "episodes": episodes, "updates": 100, "curve": curve}
+
+
+def test_protocol_comparison_pairs_seeds_and_attaches_the_papers_targets_only_when_asked() -> None:
+    a_ride = [_summary(0.8, 900, 60), _summary(0.75, 1000, 90), _summary(0.85, 800, 60)]
+    digirl = [_summary(0.6, 300, 240), _summary(0.65, 300, 210), _summary(0.62, 320, 240)]
+    result = Result()
+    table = protocol_comparison(result, a_ride, digirl, 300.0, targets=True)
+    figures = {f.name: f for f in result.figures}
+    assert figures["a_ride_minus_sync_digirl_test_success"].value == pytest.approx(100 * (0.8 - 0.623333), abs=1e-3)
+    assert figures["a_ride_vs_sync_digirl_relative_gain"].target == 20.0
+    # Fig. b: A-RIDE at or above 60% in 8, 7, 8 of 10 evaluations; DigiRL in 2, 3, 2
+    assert figures["efficiency_vs_sync_digirl"].value == pytest.approx((23 / 30) / (7 / 30))
+    assert figures["time_to_60pct_speedup_vs_sync_digirl"].value == pytest.approx((240 * 210 * 240 / (60 * 90 * 60))
+                                                                                  ** (1 / 3))
+    assert figures["collection_vs_sync_digirl"].target == 2.4
+    assert table.count("| separable |") == 5  # every row but the relative gain's is one-sided on 3 seeds
+    flipped = Result()
+    protocol_comparison(flipped, digirl, a_ride, 300.0, targets=False)
+    assert all(f.target is None for f in flipped.figures)
+    assert {f.name: f.value for f in flipped.figures}["a_ride_minus_sync_digirl_test_success"] < 0
+
+
+def test_contrast_table_lists_the_ingredients_whose_two_runs_ran() -> None:
+    summaries = {"A-RIDE (async)": {0: _summary(0.8, 900, 60), 1: _summary(0.7, 900, 60)},
+                 "A-RIDE uniform replay": {0: _summary(0.7, 900, 60), 1: _summary(0.7, 900, 60)},
+                 "DigiRL (async)": {1: _summary(0.6, 900, 60)}, "DigiRL (sync)": {}}
+    table = contrast_table(summaries, 300.0)
+    assert table is not None and "prioritised replay" in table and "| +5.0 [" in table
+    assert "asynchronous system" not in table  # DigiRL (sync) has no finished run
+    assert "| 1 |" in table  # A-RIDE's rule over DigiRL's: the one seed both finished
+    assert contrast_table({"A-RIDE (async)": summaries["A-RIDE (async)"]}, 300.0) is None
+
+
+def test_a_crashed_run_is_recorded_and_the_suite_goes_on(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    import benchmarks.training_parts as parts
+
+    monkeypatch.delenv("DISTRL_BENCH_TINY", raising=False)
+
+    def fake_train(config, initial_weights):
+        if config.learner.algorithm == "digirl":
+            raise RuntimeError("worker 0 kept crashing")
+        return {"test_success": 0.7, "seed": config.runtime.seed}
+
+    monkeypatch.setattr(parts, "warm_start", lambda config: {"w": 0})
+    monkeypatch.setattr(parts, "evaluate_by_task", lambda *args: (0.5, {"general/open_app": 0.5}))
+    monkeypatch.setattr(parts, "train", fake_train)
+    result = Result()
+    summaries, start = train_runs(Plan(("A-RIDE (async)", "DigiRL (async)"), (0, 1), 1.0),
+                                  lambda name, seed: run_config(name, seed, 1.0, tmp_path, False), result, "UNSET_VAR")
+    assert summaries == {"A-RIDE (async)": {0: {"test_success": 0.7, "seed": 0}, 1: {"test_success": 0.7, "seed": 1}},
+                         "DigiRL (async)": {}}
+    assert len(start) == 2 and len(result.notes) == 2
+    assert all("DigiRL (async), seed" in n and "**crashed**" in n and "worker 0 kept crashing" in n
+               for n in result.notes)
+
+
+def test_collection_bound_means_data_reused_and_not_dropped() -> None:
+    """The slow section's stated rule: replay ratio > 2 and < 10% of the collected trajectories dropped unused."""
+    slow = {"episodes": 100, "replay/sampled": 3000.0, "replay/dropped_stale": 5.0, "runtime/dropped_trajectories": 0}
+    assert training_slow.is_collection_bound(slow)
+    assert not training_slow.is_collection_bound({**slow, "runtime/dropped_trajectories": 10.0})  # 15% dropped
+    assert not training_slow.is_collection_bound({**slow, "replay/sampled": 150.0})  # each sampled 1.5 times
+    instant = {"episodes": 11258, "replay/sampled": 12096.0, "replay/dropped_stale": 3429.0,
+               "runtime/dropped_trajectories": 7554.0}  # A-RIDE on the instant phone, 5 min (measured)
+    assert not training_slow.is_collection_bound(instant)

@@ -12,7 +12,7 @@ from distrl_agent.algorithms.common import policy_pass
 from distrl_agent.config import load_config
 from distrl_agent.errors import CheckpointError
 from distrl_agent.runtime.encoding_cache import EncodingCache
-from distrl_agent.runtime.learner import Learner
+from distrl_agent.runtime.learner import LAG_KEYS, Learner, lag_counts
 from distrl_agent.runtime.worker import Worker
 from distrl_agent.types import Trajectory, collate
 
@@ -53,6 +53,19 @@ def test_train_steps_stop_when_staleness_cap_empties_the_replay(sim_trajectories
     learner.ingest(sim_trajectories[4:6])  # behaviour version 0, learner at 3: already beyond the cap of 2
     assert learner.stats()["learner/received"] == 6 and learner.stats()["learner/ingested"] == 4
     assert learner.replay.stats()["replay/dropped_stale"] == 6
+
+
+def test_lag_histogram_counts_every_sampled_step_by_versions_behind(sim_trajectories) -> None:
+    """Data of version 0 sampled at learner versions 0, 1, 2: each update's batch lands in bin 0, 1, then 2-3."""
+    learner = Learner(load_config(overrides=TINY))
+    learner.ingest(sim_trajectories[:4])  # behaviour version 0
+    batch_steps = []
+    for _ in range(3):
+        learner.train_steps(1)
+        batch_steps.append(sum(sim_trajectories[i].length for i in learner.last_indices))
+    stats = learner.stats()
+    assert [stats[key] for key in LAG_KEYS] == [*batch_steps, *[0] * (len(LAG_KEYS) - 3)]
+    assert lag_counts(np.array([0, 1, 2, 3, 4, 511, 512, 10**6])).tolist() == [1, 1, 2, 1, 0, 0, 0, 0, 0, 1, 2]
 
 
 def test_cached_encodings_train_exactly_like_re_encoding(sim_trajectories, monkeypatch) -> None:

@@ -1,0 +1,474 @@
+"""What both training sections share: plans, runs with reuse, curve readers, paired statistics and figures.
+
+The plan comes from the environment; the figures are Fig. a, Fig. b and the by-template table.
+
+A section's runs are `Summaries`: run name -> seed -> the `summary.json` of that `distrl train`. Every comparison
+pairs two runs seed by seed, over the seeds both finished (a crashed run leaves its seed out of its pairs only).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import shutil
+import traceback
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from benchmarks.result import Result, env_number, markdown_table
+from distrl_agent.config import load_config
+from distrl_agent.runtime.collect import evaluate_by_task
+from distrl_agent.runtime.train import EVAL_SEEDS, train, warm_start
+
+Summaries = dict[str, dict[int, dict[str, Any]]]
+"""run name -> seed -> summary of that run."""
+
+
+# -- the plan --------------------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Plan:
+    """What a section trains: run names (in table order), seeds, and minutes of wall-clock per run."""
+
+    runs: tuple[str, ...]
+    seeds: tuple[int, ...]
+    minutes: float
+
+
+def plan_from_env(prefix: str, known: Sequence[str], default: Plan) -> Plan:
+    """`default`, with `{prefix}_RUNS` (comma-separated names of `known`), `{prefix}_SEEDS` (a count) and
+    `{prefix}_MINUTES` from the environment.
+
+    Raises:
+        ValueError: naming the variable, for an unknown run name, a count that is not an integer >= 1, or minutes
+            that are not a number > 0.
+    """  # noqa: D205
+    runs = default.runs
+    if value := os.environ.get(f"{prefix}_RUNS"):
+        runs = tuple(n.strip() for n in value.split(",") if n.strip())
+        if unknown := [n for n in runs if n not in known]:
+            raise ValueError(f"{prefix}_RUNS names unknown runs {unknown}; known: {list(known)}")
+    seeds = env_number(f"{prefix}_SEEDS", len(default.seeds), int, minimum=1)
+    minutes = env_number(f"{prefix}_MINUTES", default.minutes, float, minimum=0.0, strict=True)
+    return Plan(runs, tuple(range(int(seeds))), float(minutes))
+
+
+def run_dir_name(name: str, seed: int) -> str:
+    """The folder of run `name`, seed `seed`, under the section's `runs/` (empty name: the shared warm start)."""
+    return name.replace(" ", "_").replace("(", "").replace(")", "").replace(",", "") + f"_s{seed}"
+
+
+# -- training the runs -----------------------------------------------------------------------------------------------
+def reusable_summary(overrides: list[str], source: str | None) -> dict[str, Any] | None:
+    """The summary of this run from the `runs/` folder `source` of an earlier output, copied into the run's own
+    run_dir; None to train (no source, or no finished run there under the very same config but for `run_dir`).
+    """  # noqa: D205
+    config = load_config(overrides=overrides)
+    if not source:
+        return None
+    earlier = Path(source) / Path(config.run_dir).name
+    if not (earlier / "summary.json").exists() or not (earlier / "config.yaml").exists():
+        return None
+    saved = load_config(earlier / "config.yaml").to_dict()
+    if {**saved, "run_dir": None} != {**config.to_dict(), "run_dir": None}:
+        return None
+    if earlier.resolve() != Path(config.run_dir).resolve():
+        shutil.copytree(earlier, config.run_dir, dirs_exist_ok=True)
+    return json.loads((earlier / "summary.json").read_text())
+
+
+def train_runs(plan: Plan, overrides: Callable[[str, int], list[str]], result: Result, reuse_var: str,
+               ) -> tuple[Summaries, list[dict[str, float]]]:
+    """Train every run of `plan`, each seed's runs from the same warm start (computed once per seed, not counted).
+
+    A run that finished under the same config in `os.environ[reuse_var]` (an earlier output's `runs/`) is reused;
+    a run that crashes is recorded in `result.notes` with its traceback and the others go on.
+
+    Returns:
+        (the summaries, the warm start's test success per template, one dict per seed).
+    """
+    summaries: Summaries = {name: {} for name in plan.runs}
+    start_by_task: list[dict[str, float]] = []
+    source = os.environ.get(reuse_var)
+    reused: list[str] = []
+    for seed in plan.seeds:
+        config = load_config(overrides=overrides("", seed))
+        start = warm_start(config)
+        assert start is not None  # every run config warm-starts
+        start_by_task.append(evaluate_by_task(config, start, 0, "test", config.runtime.eval_episodes,
+                                              EVAL_SEEDS["test"])[1])
+        for name in plan.runs:
+            run_overrides = overrides(name, seed)
+            if (summary := reusable_summary(run_overrides, source)) is not None:
+                reused.append(f"{name} s{seed}")
+            else:
+                try:
+                    summary = train(load_config(overrides=run_overrides), initial_weights=start)
+                except Exception:  # noqa: BLE001  (one crashed run is data; the rest of the suite still runs)
+                    result.notes.append(f"{name}, seed {seed}: **crashed**, left out of its comparisons:\n\n"
+                                        f"```\n{traceback.format_exc().rstrip()}\n```")
+                    continue
+            summaries[name][seed] = summary
+    if reused:
+        result.notes.append(f"Reused from {source} (finished there under the same config): {', '.join(reused)}.")
+    return summaries, start_by_task
+
+
+# -- reading curves --------------------------------------------------------------------------------------------------
+def time_to(curve: list[dict[str, float]], level: float) -> float:
+    """Seconds until test success first reaches `level` (inf if never)."""
+    return next((p["time_s"] for p in curve if p["test_success"] >= level), math.inf)
+
+
+def success_at(curve: list[dict[str, float]], key: str, x: float) -> float:
+    """Test success of the last evaluation at or before `x` (in `key` units: time_s, env_steps, episodes)."""
+    before = [p for p in curve if p.get(key, 0) <= x]
+    return before[-1]["test_success"] if before else math.nan
+
+
+def fraction_above(curve: list[dict[str, float]], level: float, start_s: float, end_s: float) -> float:
+    """Fraction of evaluations in [start_s, end_s) whose test success is >= `level` (the paper's Fig. b measure)."""
+    points = [p for p in curve if start_s <= p["time_s"] < end_s]
+    return sum(p["test_success"] >= level for p in points) / len(points) if points else 0.0
+
+
+def pairs(summaries: Summaries, a: str, b: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The summaries of runs `a` and `b` over the seeds both have, in seed order."""
+    seeds = sorted(summaries[a].keys() & summaries[b].keys())
+    return [summaries[a][s] for s in seeds], [summaries[b][s] for s in seeds]
+
+
+def gap_at_equal(runs_a: list[dict[str, Any]], runs_b: list[dict[str, Any]], key: str) -> float | None:
+    """Mean over seeds of test success a - b, each pair read at the `key` (env_steps, episodes, version) both runs
+    reached.
+
+    None when no pair of runs has a last evaluation past 0 in `key`.
+    """  # noqa: D205
+    gaps = [success_at(a["curve"], key, x) - success_at(b["curve"], key, x)
+            for a, b in zip(runs_a, runs_b, strict=True)
+            if (x := min(a["curve"][-1].get(key, 0), b["curve"][-1].get(key, 0))) > 0]
+    return float(np.mean(gaps)) if gaps else None
+
+
+# -- statistics ------------------------------------------------------------------------------------------------------
+def sample_std(values: Any) -> float:
+    """The sample standard deviation (ddof 1); NaN for fewer than two values."""
+    values = np.asarray(values, float)
+    return float(values.std(ddof=1)) if values.size > 1 else math.nan
+
+
+def mean_std(values: Any, scale: float = 100.0, digits: int = 1) -> str:
+    """`mean ± sample std` (times `scale`), or the mean alone for one value; "—" for none."""
+    values = np.asarray(values, float)
+    if values.size == 0:
+        return "—"
+    std = sample_std(values)
+    return f"{scale * values.mean():.{digits}f}" + ("" if math.isnan(std) else f" ± {scale * std:.{digits}f}")
+
+
+def paired_interval(a: Any, b: Any, level: float = 0.95) -> tuple[float, float, float, float]:
+    """(mean, sample std, low, high) of the per-seed differences a - b, with a Student-t interval at `level`.
+
+    The interval is NaN for fewer than two pairs (one seed cannot tell a difference from seed noise).
+
+    >>> mean, std, low, high = paired_interval([0.8, 0.7, 0.9], [0.6, 0.6, 0.7])
+    >>> round(mean, 3), round(std, 3), round(low, 3), round(high, 3)
+    (0.167, 0.058, 0.023, 0.31)
+    """
+    from scipy.stats import t as student_t
+
+    d = np.asarray(a, float) - np.asarray(b, float)
+    if d.size == 0:
+        return math.nan, math.nan, math.nan, math.nan
+    mean, std = float(d.mean()), sample_std(d)
+    if d.size < 2:
+        return mean, std, math.nan, math.nan
+    half = float(student_t.ppf(0.5 + level / 2, d.size - 1)) * std / math.sqrt(d.size)
+    return mean, std, mean - half, mean + half
+
+
+def verdict(low: float, high: float) -> str:
+    """"separable" when the interval excludes 0, "not separable" when it contains it, "n/a" without an interval."""
+    if math.isnan(low) or math.isnan(high):
+        return "n/a"
+    return "not separable" if low <= 0 <= high else "separable"
+
+
+def evaluation_noise(success: float, episodes: int) -> float:
+    """The binomial standard deviation of one evaluation's success rate, in points, at `success` over `episodes`."""
+    return 100 * math.sqrt(max(success * (1 - success), 0.0) / max(episodes, 1))
+
+
+def paired_rows(summaries: Summaries, baseline: str, value: Callable[[dict[str, Any]], float], scale: float = 100.0,
+                ) -> list[list[str]]:
+    """One row per run but `baseline`: the paired per-seed difference run - baseline of `value`, with its sample std,
+    95% t-interval and verdict (times `scale`)."""  # noqa: D205, D209
+    rows = []
+    for name in summaries:
+        if name == baseline or not summaries[name]:
+            continue
+        runs, base = pairs(summaries, name, baseline)
+        mean, std, low, high = paired_interval([value(r) for r in runs], [value(r) for r in base])
+        rows.append([name, str(len(runs)), f"{scale * mean:+.1f}", f"{scale * std:.1f}",
+                     f"[{scale * low:+.1f}, {scale * high:+.1f}]", verdict(low, high)])
+    return rows
+
+
+def paired_table(result: Result, summaries: Summaries, baseline: str, figure_prefix: str = "") -> str:
+    """Final test success of each run minus `baseline`'s, paired by seed: mean, sample std, 95% t-interval, verdict.
+
+    Adds `{figure_prefix}test_success_minus_a_ride/<run>` (points) to `result`.
+    """
+    rows = paired_rows(summaries, baseline, lambda r: r["test_success"])
+    for row in rows:
+        result.add(f"{figure_prefix}test_success_minus_a_ride/{row[0]}", float(row[2]), "points")
+    return markdown_table([f"run minus {baseline}, test points, paired by seed", "seeds", "mean", "sample std",
+                           "95% interval (t)", "verdict"], rows)
+
+
+def by_task_table(start: list[dict[str, float]], summaries: Summaries) -> str:
+    """Final test success per template (mean over seeds, %): the warm start, then each run — which tasks RL added."""
+    columns = {"warm start": start, **{n: [r["test_success_by_task"] for r in runs.values()]
+                                       for n, runs in summaries.items() if runs}}
+    templates = sorted({t for per_seed in columns.values() for d in per_seed for t in d})
+    rows = [[t.split("/")[-1], *(f"{100 * np.mean([d.get(t, math.nan) for d in per_seed]):.0f}"
+                                 for per_seed in columns.values())] for t in templates]
+    return markdown_table(["template", *columns], rows)
+
+
+# -- figures ---------------------------------------------------------------------------------------------------------
+def plot_curves(summaries: Summaries, path: Path, title: str,
+                axes_spec: Sequence[tuple[str, float, str]] = (("time_s", 1 / 60, "wall-clock (min)"),
+                                                                ("env_steps", 1e-3, "env steps collected (thousands)")),
+                ) -> Path:
+    """Fig. a: test success against each x of `axes_spec` ((curve key, scale, label) per panel), mean ± sample std
+    over seeds, each run's evaluations step-held onto a common grid."""  # noqa: D205, D209
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, len(axes_spec), figsize=(6 * len(axes_spec), 4.2), sharey=True, squeeze=False)
+    for ax, (key, scale, label) in zip(axes[0], axes_spec, strict=True):
+        for name, by_seed in summaries.items():
+            runs = list(by_seed.values())
+            points = sorted({p.get(key, 0) for r in runs for p in r["curve"]})
+            if not points:
+                continue
+            grid = np.array(points, dtype=float)
+            curves = []
+            for r in runs:
+                x = np.array([p.get(key, 0) for p in r["curve"]], dtype=float)
+                y = np.array([p["test_success"] for p in r["curve"]])
+                curves.append(y[np.maximum(0, np.searchsorted(x, grid, side="right") - 1)])
+            mean = np.mean(curves, 0)
+            std = np.std(curves, 0, ddof=1) if len(curves) > 1 else np.zeros_like(mean)
+            ax.plot(grid * scale, 100 * mean, label=name)
+            ax.fill_between(grid * scale, 100 * (mean - std), 100 * (mean + std), alpha=0.15)
+        ax.axhline(60, color="grey", lw=0.8, ls="--")
+        ax.set_xlabel(label)
+    axes[0][0].set_ylabel("test success (%)")
+    axes[0][0].legend(fontsize=8)
+    fig.suptitle(title)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    return path
+
+
+def plot_time_above(summaries: Summaries, budget_s: float, path: Path, title: str) -> Path:
+    """Fig. b: per run, the fraction of evaluations at or above 60% (left) and 80% (right) test success in each
+    third of the budget, mean over seeds with the sample std as error bars."""  # noqa: D205, D209
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    names = [n for n, runs in summaries.items() if runs]
+    fig, axes = plt.subplots(1, 2, figsize=(12, 4.2), sharey=True)
+    width = 0.8 / max(len(names), 1)
+    for ax, level in zip(axes, (0.6, 0.8), strict=True):
+        for i, name in enumerate(names):
+            per_seed = np.array([[fraction_above(r["curve"], level, budget_s * k / 3, budget_s * (k + 1) / 3)
+                                  for k in range(3)] for r in summaries[name].values()])
+            err = per_seed.std(0, ddof=1) if len(per_seed) > 1 else None
+            ax.bar(np.arange(3) + (i - (len(names) - 1) / 2) * width, 100 * per_seed.mean(0), width,
+                   yerr=None if err is None else 100 * err, capsize=2, label=name)
+        ax.set_xticks(range(3), ["first third", "second third", "last third"])
+        ax.set_title(f"evaluations at or above {100 * level:.0f}% test success")
+    axes[0].set_ylabel("% of evaluations")
+    axes[0].legend(fontsize=7)
+    fig.suptitle(title)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    return path
+
+
+# -- the paper's headline comparison ---------------------------------------------------------------------------------
+def ratio_interval(a: Any, b: Any, level: float = 0.95) -> tuple[float, float, float]:
+    """(geometric mean, low, high) of the per-seed ratios a / b: a t-interval on their logs, exponentiated.
+
+    Pairs where either value is not finite and > 0 are left out; the interval is NaN for fewer than two pairs.
+
+    >>> ratio, low, high = ratio_interval([2.0, 4.0, 3.0], [1.0, 1.0, 1.0])
+    >>> round(ratio, 2), round(low, 2), round(high, 2)
+    (2.88, 1.21, 6.85)
+    """
+    logs = [math.log(x / y) for x, y in zip(a, b, strict=True) if 0 < x < math.inf and 0 < y < math.inf]
+    mean, _, low, high = paired_interval(logs, [0.0] * len(logs), level)
+    return math.exp(mean) if logs else math.nan, math.exp(low), math.exp(high)
+
+
+def protocol_comparison(result: Result, a_ride: list[dict[str, Any]], digirl: list[dict[str, Any]],
+                        budget_s: float, targets: bool) -> str:
+    """The paper's headline comparison of A-RIDE (async) with DigiRL (sync), seed-paired, as a table and figures.
+
+    Rows: final test success (difference, points), relative gain, the time at or above 60% test (Fig. b's efficiency,
+    a ratio), time to 60% test (speed-up), trajectories collected (ratio), and test success at equal trajectories
+    collected. Differences carry a 95% t-interval; ratios a 95% interval on their per-seed logs. `targets` attaches
+    the paper's claims (+20% relative, 3x efficiency, 3x sooner to 60%, 2.4x collection) to the figures: they hold in
+    the paper's collection-bound regime, not on the instant phone.
+    """
+    target = (lambda value: value) if targets else (lambda value: None)
+    rows = []
+    a_test, d_test = [r["test_success"] for r in a_ride], [r["test_success"] for r in digirl]
+    mean, std, low, high = paired_interval(a_test, d_test)
+    result.add("a_ride_minus_sync_digirl_test_success", 100 * mean, "points")
+    rows.append(["final test success (points)", mean_std(a_test), mean_std(d_test), f"{100 * mean:+.1f}",
+                 f"[{100 * low:+.1f}, {100 * high:+.1f}]", verdict(low, high)])
+    if np.mean(d_test) > 0:
+        gain = 100 * (np.mean(a_test) / np.mean(d_test) - 1)
+        result.add("a_ride_vs_sync_digirl_relative_gain", float(gain), "%", target=target(20.0))
+        ratio, low, high = ratio_interval(a_test, d_test)
+        rows.append(["relative gain (%)", "", "", f"{gain:+.1f}", f"[{100 * (low - 1):+.1f}, {100 * (high - 1):+.1f}]",
+                     verdict(low - 1, high - 1)])
+    f_a = [fraction_above(r["curve"], 0.6, 0.0, budget_s) for r in a_ride]
+    f_d = [fraction_above(r["curve"], 0.6, 0.0, budget_s) for r in digirl]
+    result.add("fraction_of_time_above_60pct/A-RIDE", 100 * float(np.mean(f_a)), "%")
+    result.add("fraction_of_time_above_60pct/DigiRL (sync)", 100 * float(np.mean(f_d)), "%")
+    ratio, low, high = ratio_interval(f_a, f_d)
+    if np.mean(f_d) > 0:
+        result.add("efficiency_vs_sync_digirl", float(np.mean(f_a) / np.mean(f_d)), "x", target=target(3.0))
+    rows.append(["evaluations at or above 60% (Fig. b, whole budget; ratio)", mean_std(f_a), mean_std(f_d),
+                 f"{np.mean(f_a) / np.mean(f_d):.2f}x" if np.mean(f_d) > 0 else
+                 "unbounded (DigiRL never there)" if np.mean(f_a) > 0 else "n/a (neither run got there)",
+                 f"[{low:.2f}, {high:.2f}]", verdict(math.log(low), math.log(high)) if low > 0 else "n/a"])
+    t_a, t_d = [time_to(r["curve"], 0.6) for r in a_ride], [time_to(r["curve"], 0.6) for r in digirl]
+    ratio, low, high = ratio_interval(t_d, t_a)
+    if math.isfinite(ratio):
+        result.add("time_to_60pct_speedup_vs_sync_digirl", ratio, "x", target=target(3.0))
+    rows.append(["time to 60% test (s; speed-up)", _seconds(t_a), _seconds(t_d),
+                 f"{ratio:.2f}x" if math.isfinite(ratio) else "n/a (a run never reached 60%)",
+                 f"[{low:.2f}, {high:.2f}]", verdict(math.log(low), math.log(high)) if low > 0 else "n/a"])
+    e_a, e_d = [r["episodes"] for r in a_ride], [r["episodes"] for r in digirl]
+    ratio, low, high = ratio_interval(e_a, e_d)
+    if math.isfinite(ratio):
+        result.add("collection_vs_sync_digirl", ratio, "x", target=target(2.4))
+    rows.append(["trajectories collected (ratio)", mean_std(e_a, 1.0, 0), mean_std(e_d, 1.0, 0),
+                 f"{ratio:.2f}x", f"[{low:.2f}, {high:.2f}]",
+                 verdict(math.log(low), math.log(high)) if low > 0 else "n/a"])
+    if (gap := gap_at_equal(a_ride, digirl, "episodes")) is not None:
+        gaps = [success_at(a["curve"], "episodes", x) - success_at(d["curve"], "episodes", x)
+                for a, d in zip(a_ride, digirl, strict=True)
+                if (x := min(a["curve"][-1].get("episodes", 0), d["curve"][-1].get("episodes", 0))) > 0]
+        mean, _, low, high = paired_interval(gaps, [0.0] * len(gaps))
+        result.add("a_ride_minus_sync_digirl_at_equal_trajectories", 100 * gap, "points")
+        rows.append(["test success at equal trajectories collected (points)", "", "", f"{100 * mean:+.1f}",
+                     f"[{100 * low:+.1f}, {100 * high:+.1f}]", verdict(low, high)])
+    return markdown_table([f"A-RIDE (async) vs DigiRL (sync), {len(a_ride)} seed-paired runs", "A-RIDE",
+                           "DigiRL (sync)", "A-RIDE vs DigiRL", "95% interval", "verdict"], rows)
+
+
+def _seconds(values: list[float]) -> str:
+    """Mean ± sample std of the finite `values` in seconds, with how many runs never got there."""
+    finite = [v for v in values if math.isfinite(v)]
+    never = len(values) - len(finite)
+    return (mean_std(finite, 1.0, 0) if finite else "never") + (f" ({never} never)" if never and finite else "")
+
+
+CONTRASTS: tuple[tuple[str, str, str], ...] = (
+    ("asynchronous system (DigiRL's rule on both)", "DigiRL (async)", "DigiRL (sync)"),
+    ("A-RIDE's update rule (both asynchronous)", "A-RIDE (async)", "DigiRL (async)"),
+    ("prioritised replay", "A-RIDE (async)", "A-RIDE uniform replay"),
+    ("Retrace targets", "A-RIDE (async)", "A-RIDE no Retrace"),
+    ("entropy bonus", "A-RIDE (async)", "A-RIDE no entropy"),
+    ("no staleness cap", "A-RIDE (async)", "A-RIDE staleness cap 20"),
+)
+"""(ingredient, run with it, run without it): what each ingredient of A-RIDE (async) vs DigiRL (sync) is worth."""
+
+
+def contrast_table(summaries: Summaries, budget_s: float) -> str | None:
+    """Per ingredient of `CONTRASTS` whose two runs both ran: its worth in final test points and in Fig. b's
+    evaluations at or above 60% (points of the budget), seed-paired with 95% t-intervals; None if none ran."""  # noqa: D205, D209
+    rows = []
+    for ingredient, with_it, without in CONTRASTS:
+        if not summaries.get(with_it) or not summaries.get(without):
+            continue
+        a, b = pairs(summaries, with_it, without)
+        cells = [ingredient, f"{with_it} − {without}", str(len(a))]
+        for value in (lambda r: r["test_success"], lambda r: fraction_above(r["curve"], 0.6, 0.0, budget_s)):
+            mean, _, low, high = paired_interval([value(r) for r in a], [value(r) for r in b])
+            cells += [f"{100 * mean:+.1f} [{100 * low:+.1f}, {100 * high:+.1f}]", verdict(low, high)]
+        rows.append(cells)
+    if not rows:
+        return None
+    return markdown_table(["ingredient", "runs compared", "seeds", "final test points (95% t)", "verdict",
+                           "evaluations ≥ 60%, points (95% t)", "verdict"], rows)
+
+
+# -- the final table -------------------------------------------------------------------------------------------------
+def final_table(result: Result, summaries: Summaries, budget_s: float) -> str:
+    """Per run, mean over seeds: train/test success (± sample std), time to 50/60/70% test, the share of evaluations
+    at or above 60% in each third of the budget (Fig. b), then the regime: trajectories collected, updates, replay
+    ratio, the learner's idle fraction and the trajectories dropped as stale.
+
+    Adds `test_success/<run>` (%) and `replay_ratio/<run>` to `result`.
+    """  # noqa: D205
+    rows = []
+    for name, by_seed in summaries.items():
+        runs = list(by_seed.values())
+        if not runs:
+            rows.append([name, "crashed", *[""] * 9])
+            continue
+        test = np.array([r["test_success"] for r in runs])
+        times = []
+        for level in (0.5, 0.6, 0.7):
+            reached = [t for r in runs if math.isfinite(t := time_to(r["curve"], level))]
+            times.append(f"{np.mean(reached):.0f}" + (f" ({len(runs) - len(reached)} never)"
+                                                      if len(reached) < len(runs) else "") if reached else "never")
+        thirds = [np.mean([fraction_above(r["curve"], 0.6, budget_s * i / 3, budget_s * (i + 1) / 3) for r in runs])
+                  for i in range(3)]
+        ratio = float(np.mean([replay_ratio(r) for r in runs]))
+        stale = np.mean([r.get("replay/dropped_stale", 0) + r.get("runtime/dropped_trajectories", 0) for r in runs])
+        rows.append([name, mean_std([r["train_success"] for r in runs]), mean_std(test), " / ".join(times),
+                     " / ".join(f"{100 * f:.0f}%" for f in thirds), f"{np.mean([r['episodes'] for r in runs]):.0f}",
+                     f"{np.mean([r['updates'] for r in runs]):.0f}", f"{ratio:.2f}",
+                     f"{100 * np.mean([r.get('runtime/learner_idle_fraction', 0.0) for r in runs]):.0f}%",
+                     f"{stale:.0f}"])
+        result.add(f"test_success/{name}", 100 * test.mean(), "%")
+        result.add(f"replay_ratio/{name}", ratio, "x")
+    return markdown_table(["run", "train success % (mean ± sample std)", "test success %",
+                           "time to 50 / 60 / 70% test (s)", "evaluations ≥ 60% (thirds)", "trajectories collected",
+                           "updates", "replay ratio", "learner idle", "dropped stale"], rows)
+
+
+def replay_ratio(summary: dict[str, Any]) -> float:
+    """Trajectories the learner sampled per trajectory the workers collected (> 1: data reused; < 1: data unused)."""
+    return summary.get("replay/sampled", 0.0) / max(summary.get("episodes", 0), 1)
+
+
+def noise_note(summaries: Summaries, episodes: int) -> str:
+    """How noisy one evaluation point is (binomial), to read the paired differences against."""
+    rates = [r["test_success"] for runs in summaries.values() for r in runs.values()]
+    p = float(np.mean(rates)) if rates else 0.5
+    one = evaluation_noise(p, episodes)
+    return (f"Evaluation noise: one test evaluation of {episodes} episodes at {100 * p:.0f}% success has a binomial "
+            f"sd of {one:.1f} points, {math.sqrt(2) * one:.1f} for the difference of two runs' evaluations; a paired "
+            "interval over seeds carries this noise as well as the seeds'. Intervals are Student-t over the per-seed "
+            "differences (ratios: over their logs). Verdicts: \"separable\" when the 95% interval excludes 0 (a "
+            "ratio's: 1), \"not separable\" when it contains it.")
