@@ -341,6 +341,15 @@ def protocol_comparison(result: Result, a_ride: list[dict[str, Any]], digirl: li
     result.add("a_ride_minus_sync_digirl_test_success", 100 * mean, "points")
     rows.append(["final test success (points)", mean_std(a_test), mean_std(d_test), f"{100 * mean:+.1f}",
                  f"[{100 * low:+.1f}, {100 * high:+.1f}]", verdict(low, high)])
+    # a sync round that starts before the deadline ends after it: read both curves at the budget as well
+    a_at, d_at = ([success_at(r["curve"], "time_s", budget_s) for r in runs] for runs in (a_ride, digirl))
+    mean, _, low, high = paired_interval(a_at, d_at)
+    result.add("a_ride_minus_sync_digirl_test_at_budget", 100 * mean, "points")
+    rows.append(["test success at the budget (last evaluation within it; points)", mean_std(a_at), mean_std(d_at),
+                 f"{100 * mean:+.1f}", f"[{100 * low:+.1f}, {100 * high:+.1f}]", verdict(low, high)])
+    rows.append(["minutes run (a sync round that starts in the budget ends past it)",
+                 mean_std([r["minutes"] for r in a_ride], 1.0, 2), mean_std([r["minutes"] for r in digirl], 1.0, 2),
+                 "", "", ""])
     if np.mean(d_test) > 0:
         gain = 100 * (np.mean(a_test) / np.mean(d_test) - 1)
         result.add("a_ride_vs_sync_digirl_relative_gain", float(gain), "%", target=target(20.0))

@@ -79,14 +79,15 @@ RUNS: dict[str, list[str]] = {
 QUICK_RUNS = ("A-RIDE (async)", "DigiRL (sync)")
 BASELINE = "A-RIDE (async)"
 TINY_OVERRIDES = ["runtime.warm_start_episodes=5", "runtime.warm_start_updates=5", "runtime.eval_episodes=2",
-                  "learner.batch_size=4", "learner.min_replay_trajectories=4"]
-"""Tiny mode (`DISTRL_BENCH_TINY`): 2 envs at 1% of the emulator delays, 5-episode warm start, batches of 4."""
+                  "learner.batch_size=4", "learner.min_replay_trajectories=4", "runtime.max_env_steps=60"]
+"""Tiny mode (`DISTRL_BENCH_TINY`): 2 envs at 1% of the emulator delays, 5-episode warm start, batches of 4, each run
+ending after 60 env steps (within its 12 s), so that both protocols collect and train however slow the machine."""
 
 
 def plan(quick: bool) -> Plan:
     """The runs, seeds and minutes of this suite, after the DISTRL_BENCH_SLOW_* environment variables."""
     default = Plan(QUICK_RUNS if quick else tuple(RUNS), (0,) if quick else (0, 1, 2),
-                   0.05 if is_tiny() else 2.0 if quick else 10.0)
+                   0.2 if is_tiny() else 2.0 if quick else 10.0)
     return plan_from_env("DISTRL_BENCH_SLOW", tuple(RUNS), default)
 
 

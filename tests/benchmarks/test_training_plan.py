@@ -113,7 +113,8 @@ def _summary(test: float, episodes: int, first_above_s: float) -> dict:
     """A finished run whose test success is 0.5 until `first_above_s`, then `test`, over a 300 s budget."""
     curve = [{"time_s": t, "episodes": episodes * t // 300, "test_success": 0.5 if t < first_above_s else test}
              for t in range(0, 300, 30)]
-    return {"test_success": test, "train_success": test, "episodes": episodes, "updates": 100, "curve": curve}
+    return {"test_success": test, "train_success": test, "episodes": episodes, "updates": 100, "curve": curve,
+            "minutes": 5.0}
 
 
 def test_protocol_comparison_pairs_seeds_and_attaches_the_papers_targets_only_when_asked() -> None:
@@ -129,7 +130,8 @@ def test_protocol_comparison_pairs_seeds_and_attaches_the_papers_targets_only_wh
     assert figures["time_to_60pct_speedup_vs_sync_digirl"].value == pytest.approx((240 * 210 * 240 / (60 * 90 * 60))
                                                                                   ** (1 / 3))
     assert figures["collection_vs_sync_digirl"].target == 2.4
-    assert table.count("| separable |") == 5  # every row but the relative gain's is one-sided on 3 seeds
+    assert figures["a_ride_minus_sync_digirl_test_at_budget"].value == pytest.approx(100 * (0.8 - 0.623333), abs=1e-3)
+    assert table.count("| separable |") == 6
     flipped = Result()
     protocol_comparison(flipped, digirl, a_ride, 300.0, targets=False)
     assert all(f.target is None for f in flipped.figures)
