@@ -23,8 +23,8 @@ Rules fixed before any result was seen:
   each trajectory about once and ~97% are dropped unused: learner-bound.
 
 `DISTRL_BENCH_SLOW_RUNS`, `DISTRL_BENCH_SLOW_SEEDS` and `DISTRL_BENCH_SLOW_MINUTES` shrink the suite (default: 9 runs
-x 3 seeds x 10 min, about 5 hours); `DISTRL_BENCH_SLOW_REUSE=DIR` (an earlier output's `runs/`) takes every run that
-finished there under the same config, so a suite spreads over sessions.
+x 3 seeds x 10 min, about 5 hours); `DISTRL_BENCH_SLOW_REUSE=DIR` (an earlier output's `runs_slow/`) takes every run
+that finished there under the same config, so a suite spreads over sessions.
 """
 
 from __future__ import annotations
