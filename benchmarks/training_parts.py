@@ -148,10 +148,15 @@ def gap_at_equal(runs_a: list[dict[str, Any]], runs_b: list[dict[str, Any]], key
 
     None when no pair of runs has a last evaluation past 0 in `key`.
     """  # noqa: D205
-    gaps = [success_at(a["curve"], key, x) - success_at(b["curve"], key, x)
+    gaps = gaps_at_equal(runs_a, runs_b, key)
+    return float(np.mean(gaps)) if gaps else None
+
+
+def gaps_at_equal(runs_a: list[dict[str, Any]], runs_b: list[dict[str, Any]], key: str) -> list[float]:
+    """Per seed, test success a - b read at the `key` both runs reached (pairs that reached nothing left out)."""
+    return [success_at(a["curve"], key, x) - success_at(b["curve"], key, x)
             for a, b in zip(runs_a, runs_b, strict=True)
             if (x := min(a["curve"][-1].get(key, 0), b["curve"][-1].get(key, 0))) > 0]
-    return float(np.mean(gaps)) if gaps else None
 
 
 # -- statistics ------------------------------------------------------------------------------------------------------
@@ -381,12 +386,9 @@ def protocol_comparison(result: Result, a_ride: list[dict[str, Any]], digirl: li
     rows.append(["trajectories collected (ratio)", mean_std(e_a, 1.0, 0), mean_std(e_d, 1.0, 0),
                  f"{ratio:.2f}x", f"[{low:.2f}, {high:.2f}]",
                  verdict(math.log(low), math.log(high)) if low > 0 else "n/a"])
-    if (gap := gap_at_equal(a_ride, digirl, "episodes")) is not None:
-        gaps = [success_at(a["curve"], "episodes", x) - success_at(d["curve"], "episodes", x)
-                for a, d in zip(a_ride, digirl, strict=True)
-                if (x := min(a["curve"][-1].get("episodes", 0), d["curve"][-1].get("episodes", 0))) > 0]
+    if gaps := gaps_at_equal(a_ride, digirl, "episodes"):
         mean, _, low, high = paired_interval(gaps, [0.0] * len(gaps))
-        result.add("a_ride_minus_sync_digirl_at_equal_trajectories", 100 * gap, "points")
+        result.add("a_ride_minus_sync_digirl_at_equal_trajectories", 100 * mean, "points")
         rows.append(["test success at equal trajectories collected (points)", "", "", f"{100 * mean:+.1f}",
                      f"[{100 * low:+.1f}, {100 * high:+.1f}]", verdict(low, high)])
     return markdown_table([f"A-RIDE (async) vs DigiRL (sync), {len(a_ride)} seed-paired runs", "A-RIDE",
@@ -453,7 +455,7 @@ def final_table(result: Result, summaries: Summaries, budget_s: float) -> str:
         thirds = [np.mean([fraction_above(r["curve"], 0.6, budget_s * i / 3, budget_s * (i + 1) / 3) for r in runs])
                   for i in range(3)]
         ratio = float(np.mean([replay_ratio(r) for r in runs]))
-        stale = np.mean([r.get("replay/dropped_stale", 0) + r.get("runtime/dropped_trajectories", 0) for r in runs])
+        stale = np.mean([dropped_unused(r) for r in runs])
         rows.append([name, mean_std([r["train_success"] for r in runs]), mean_std(test), " / ".join(times),
                      " / ".join(f"{100 * f:.0f}%" for f in thirds), f"{np.mean([r['episodes'] for r in runs]):.0f}",
                      f"{np.mean([r['updates'] for r in runs]):.0f}", f"{ratio:.2f}",
@@ -464,6 +466,11 @@ def final_table(result: Result, summaries: Summaries, budget_s: float) -> str:
     return markdown_table(["run", "train success % (mean ± sample std)", "test success %",
                            "time to 50 / 60 / 70% test (s)", "evaluations ≥ 60% (thirds)", "trajectories collected",
                            "updates", "replay ratio", "learner idle", "dropped stale"], rows)
+
+
+def dropped_unused(summary: dict[str, Any]) -> float:
+    """Trajectories dropped as stale (by the learner's replay) or beyond a worker's buffer."""
+    return summary.get("replay/dropped_stale", 0.0) + summary.get("runtime/dropped_trajectories", 0.0)
 
 
 def replay_ratio(summary: dict[str, Any]) -> float:

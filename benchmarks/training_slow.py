@@ -36,11 +36,13 @@ from typing import Any
 import numpy as np
 
 from benchmarks.result import Result, is_tiny
+from benchmarks.training import RUNS as INSTANT_RUNS
 from benchmarks.training_parts import (
     Plan,
     Summaries,
     by_task_table,
     contrast_table,
+    dropped_unused,
     final_table,
     noise_note,
     paired_table,
@@ -65,17 +67,13 @@ NO_CAP = 1_000_000
 """`learner.max_staleness` above any run's update count: no trajectory is dropped for its age (the paper's setting)."""
 
 RUNS: dict[str, list[str]] = {
-    "A-RIDE (async)": ["learner.algorithm=a-ride"],
-    "DigiRL (sync)": ["learner.algorithm=digirl", "runtime.sync=true"],
-    "DigiRL (async)": ["learner.algorithm=digirl"],
-    "A-RIDE uniform replay": ["learner.algorithm=a-ride-uniform"],
-    "A-RIDE no Retrace": ["learner.algorithm=a-ride-no-retrace"],
-    "A-RIDE no entropy": ["learner.algorithm=a-ride-no-entropy"],
-    "A-RIDE staleness cap 20": ["learner.algorithm=a-ride", "learner.max_staleness=20"],
-    "PPO (async)": ["learner.algorithm=ppo"],
-    "GRPO (async)": ["learner.algorithm=grpo"],
+    **{name: INSTANT_RUNS[name] for name in ("A-RIDE (async)", "DigiRL (sync)", "DigiRL (async)",
+                                             "A-RIDE uniform replay", "A-RIDE no Retrace", "A-RIDE no entropy")},
+    "A-RIDE staleness cap 20": [*INSTANT_RUNS["A-RIDE (async)"], "learner.max_staleness=20"],
+    **{name: INSTANT_RUNS[name] for name in ("PPO (async)", "GRPO (async)")},
 }
-"""name -> config overrides on top of the slow-device setting (`run_config`)."""
+"""name -> config overrides on top of the slow-device setting (`run_config`): the instant section's runs but Filtered
+BC, and the instant regime's staleness cap as a run of its own."""
 QUICK_RUNS = ("A-RIDE (async)", "DigiRL (sync)")
 BASELINE = "A-RIDE (async)"
 TINY_OVERRIDES = ["runtime.warm_start_episodes=5", "runtime.warm_start_updates=5", "runtime.eval_episodes=2",
@@ -151,8 +149,7 @@ def is_collection_bound(summary: dict[str, Any]) -> bool:
 
 def dropped_fraction(summary: dict[str, Any]) -> float:
     """The share of collected trajectories never trained on: dropped as stale, or beyond a worker's buffer."""
-    dropped = summary.get("replay/dropped_stale", 0.0) + summary.get("runtime/dropped_trajectories", 0.0)
-    return dropped / max(summary.get("episodes", 0), 1)
+    return dropped_unused(summary) / max(summary.get("episodes", 0), 1)
 
 
 def regime_note(summaries: Summaries) -> str:
