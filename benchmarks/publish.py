@@ -18,6 +18,17 @@ PLOTS = {"training_curves.png": "training curves, instant phone (learner-bound)"
 """Plots the README shows under its table when the published report has them: file -> alt text."""
 
 
+def durations(results: dict[str, Any]) -> str:
+    """How long each benchmark ran, as measured, and the sum: "sim 1.4 s, ..., soak 76 s: 3.0 minutes in all"."""
+    parts = [f"{name} {_seconds(entry.get('seconds', 0.0))}" for name, entry in results["benchmarks"].items()]
+    total_min = sum(entry.get("seconds", 0.0) for entry in results["benchmarks"].values()) / 60
+    return f"{', '.join(parts)}: {total_min:.1f} minutes in all"
+
+
+def _seconds(s: float) -> str:
+    return f"{s:.1f} s" if s < 10 else f"{s:.0f} s" if s < 600 else f"{s / 60:.0f} min"
+
+
 def headline(results: dict[str, Any]) -> str:
     """The figures that carry a target, one row each, with the status spelled out."""
     rows = []
@@ -50,6 +61,7 @@ def publish(out: Path, repo: Path, readme: Path | None = None) -> None:
     block = [START, "",
              f"Latest `{results['suite']}` suite ({results['date'][:10]}, {m.get('cpus')} CPUs "
              f"{m.get('cpu_model', '')}, no GPU; full report: [docs/benchmarks/report.md](docs/benchmarks/report.md)). "
+             f"Run time per benchmark, as measured in its run: {durations(results)}.", "",
              "Every figure with a target:", "", headline(results), ""]
     for plot, alt in PLOTS.items():
         if (target / plot).exists():

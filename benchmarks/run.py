@@ -21,6 +21,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from benchmarks.publish import durations
 from benchmarks.result import TINY_ENV, Figure, Result, is_tiny, markdown_table
 
 BENCHMARKS: dict[str, str] = {
@@ -151,6 +152,7 @@ def report(results: dict[str, Any]) -> str:
         lines += [f"Machine speed (calibration, `benchmarks/calibration.py`): {speed['python_mops']:g} M Python loop "
                   f"iterations/s, {speed['torch_gflops_1thread']:g} GFLOP/s of one-thread float32 matrix products. "
                   "Absolute speeds below scale with these; ratios measured within this run do not.", ""]
+    lines += [f"Run time per benchmark: {durations(results)}.", ""]
     if results["config"]["tiny"]:
         lines += [f"> **Tiny mode** (`{TINY_ENV}=1`): every benchmark ran its code paths on the smallest sizes "
                   "for seconds. These numbers prove that the suite runs, not what the system achieves; missed "

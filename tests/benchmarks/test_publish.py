@@ -6,18 +6,18 @@ import json
 
 import pytest
 
-from benchmarks.publish import END, START, publish
+from benchmarks.publish import END, START, durations, publish
 
 
 def fake_run(out):
     """A minimal benchmark output folder: results.json, report.md and a plot."""
     out.mkdir()
     results = {"suite": "quick", "date": "2026-01-01T00:00:00", "machine": {"cpus": 2, "cpu_model": "X"},
-               "benchmarks": {"sim": {"status": "ok", "figures": [
+               "benchmarks": {"sim": {"status": "ok", "seconds": 1.44, "figures": [
                    {"name": "hit", "value": 99.0, "unit": "%", "target": 98.0, "higher_is_better": True, "met": True},
                    {"name": "miss", "value": 1.0, "unit": "x", "target": 2.4, "higher_is_better": True, "met": False},
                    {"name": "info", "value": 5.0, "unit": "s", "target": None, "higher_is_better": True, "met": None},
-               ]}, "pool": {"status": "failed", "traceback": "boom"}}}
+               ]}, "pool": {"status": "failed", "seconds": 754.0, "traceback": "boom"}}}
     (out / "results.json").write_text(json.dumps(results))
     (out / "report.md").write_text("# report")
     (out / "training_curves.png").write_bytes(b"\x89PNG fake")
@@ -42,3 +42,14 @@ def test_publish_refuses_a_readme_without_markers(tmp_path):
     (tmp_path / "README.md").write_text("no markers")
     with pytest.raises(ValueError, match="benchmarks:start"):
         publish(tmp_path / "out", tmp_path)
+
+
+def test_readme_block_states_each_benchmarks_run_time_and_the_sum(tmp_path):
+    """The README says how long the suite took as measured, not as hoped: every section's seconds and their sum."""
+    fake_run(tmp_path / "out")
+    results = json.loads((tmp_path / "out" / "results.json").read_text())
+    assert durations(results) == "sim 1.4 s, pool 13 min: 12.6 minutes in all"
+    readme = tmp_path / "README.md"
+    readme.write_text(f"{START}\n{END}\n")
+    publish(tmp_path / "out", tmp_path, readme)
+    assert "sim 1.4 s, pool 13 min: 12.6 minutes in all" in readme.read_text()

@@ -94,6 +94,27 @@ def test_tiny_suite_report_has_headline_table_and_every_section(tiny_suite) -> N
                 assert f"| {figure['name']} | " in headline and "**MISSED**" in headline
 
 
+MACHINE_SPEED_UNITS = {"steps/s", "us", "µs", "ms", "gradient steps/s", "transitions/s", "updates/s"}
+"""Units of absolute speeds, which move 3-5x between machines of one kind: no target may be in one of them (seconds
+stay allowed: those targets are deadlines, such as the slowest faulty step against its configured bound)."""
+
+
+def test_tiny_suite_targets_are_ratios_that_survive_a_change_of_machine(tiny_suite) -> None:
+    """Every target is a ratio measured within the run; absolute speeds stay, without a target, beside their ratio."""
+    out, _ = tiny_suite
+    results = _strict_json(out / "results.json")
+    figures = {(name, f["name"]): f for name, entry in results["benchmarks"].items() for f in entry["figures"]}
+    targeted = [key for key, f in figures.items() if f["target"] is not None]
+    assert targeted and not [key for key in targeted if figures[key]["unit"] in MACHINE_SPEED_UNITS]
+    for ratio, absolute in ((("sim", "emulator_speedup/elements_only"), ("sim", "steps_per_s/elements_only")),
+                            (("pool", "pool_overhead/round_trip_over_bare_pipe"),
+                             ("pool", "pool_overhead_us_per_step/round_trip")),
+                            (("judges", "oracle/share_of_sim_step"), ("judges", "oracle/us_per_call"))):
+        assert figures[ratio]["target"] is not None and figures[absolute]["target"] is None
+        assert figures[ratio]["value"] > 0 and figures[absolute]["value"] > 0
+    assert "Run time per benchmark: sim " in (out / "report.md").read_text()
+
+
 def test_tiny_slow_training_section_trains_both_protocols_behind_latency(tiny_suite) -> None:
     """The slow-device section trained A-RIDE and sync DigiRL on emulator-paced envs and reports the regime."""
     out, _ = tiny_suite
