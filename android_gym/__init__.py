@@ -4,7 +4,8 @@ Importing the package registers `android_gym/General-v0` and `android_gym/WebSho
 as `"android_gym:android_gym/General-v0"` without a prior import.
 """
 
-from android_gym.actions import Action, ActionType, format_action, parse_action
+from android_gym.actions import Action, ActionType
+from android_gym.actions_text import format_action, parse_action
 from android_gym.registration import ENV_IDS, register_envs
 
 __version__ = "0.1.0"

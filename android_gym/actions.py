@@ -129,21 +129,21 @@ class Action:
 
     @classmethod
     def from_any(cls, action: Any) -> Action:
-        """Coerce an env action: an `Action`, a dict sample of `action_space()`, or model output text.
+        """Coerce a structured env action: an `Action` or a dict sample of `action_space()`.
+
+        Model output text is `android_gym.parse_action`'s job (the env's `step` calls it for a str).
 
         Raises:
-            ConfigError: `action` is none of those, or a dict with an unknown key or a bad value.
+            ConfigError: `action` is neither, or a dict with an unknown key or a bad value.
         """
         if isinstance(action, Action):
             return action
-        if isinstance(action, str):
-            return parse_action(action)
         if isinstance(action, dict):
             return cls._from_dict(action)
-        raise ConfigError(
-            "`action` must be an Action, a dict from action_space() or a model output string, "
-            f"got {type(action).__name__}"
-        )
+        if isinstance(action, str):
+            raise ConfigError("`action` is text: parse model output with android_gym.parse_action(text)")
+        raise ConfigError(f"`action` must be an Action, a dict from action_space() or a model output string, "
+                          f"got {type(action).__name__}")
 
     @classmethod
     def _from_dict(cls, d: dict[str, Any]) -> Action:
@@ -189,8 +189,3 @@ def action_space() -> spaces.Dict:
         "text": spaces.Text(max_length=TEXT_MAX_LENGTH, min_length=0, charset=TEXT_CHARSET),
     })
 
-
-# The text formats (AutoUI/DigiRL strings, AndroidWorld JSON) live in their own module; re-exported here.
-from android_gym.actions_text import format_action, parse_action  # noqa: E402
-
-__all__ = ["format_action", "parse_action", "Action", "ActionType", "TEXT_CHARSET", "TEXT_MAX_LENGTH", "action_space"]

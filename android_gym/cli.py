@@ -14,7 +14,8 @@ import numpy as np
 from PIL import Image
 
 import android_gym  # noqa: F401  (registers the env ids)
-from android_gym.actions import ActionType, action_space, format_action
+from android_gym.actions import ActionType, action_space
+from android_gym.actions_text import format_action
 from android_gym.registration import ENV_IDS
 from android_gym.tasks import suites
 

@@ -9,6 +9,7 @@ import gymnasium as gym
 import numpy as np
 
 from android_gym.actions import Action, ActionType, action_space
+from android_gym.actions_text import parse_action
 from android_gym.config import RENDER_MODES, EnvConfig
 from android_gym.devices.base import Device, Outcome
 from android_gym.errors import ConfigError, DeviceError, EnvStateError, unknown_name
@@ -139,7 +140,7 @@ class AndroidEnv(gym.Env):
                     "invalid_reason": "the episode is over; call reset()", "success": False}
             return self._copy_obs(), 0.0, True, False, info
         try:
-            parsed = Action.from_any(action)
+            parsed = parse_action(action) if isinstance(action, str) else Action.from_any(action)
         except ConfigError as e:  # a malformed dict: report it as an invalid action, keep the episode consistent
             parsed = Action.invalid(str(e))
         self._t += 1

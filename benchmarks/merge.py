@@ -12,7 +12,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from benchmarks.run import _finite, report
+from benchmarks.report import finite, report
 
 
 def merge(sources: list[Path], out: Path) -> dict[str, Any]:
@@ -54,7 +54,7 @@ def merge(sources: list[Path], out: Path) -> dict[str, Any]:
             entry["plots"] = plots
             merged["benchmarks"].pop(name, None)  # re-insert: the order follows the sources
             merged["benchmarks"][name] = entry
-    (out / "results.json").write_text(json.dumps(_finite(merged), indent=2, default=str, allow_nan=False))
+    (out / "results.json").write_text(json.dumps(finite(merged), indent=2, default=str, allow_nan=False))
     (out / "report.md").write_text(report(merged))
     return merged
 

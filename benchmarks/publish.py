@@ -10,23 +10,13 @@ import shutil
 from pathlib import Path
 from typing import Any
 
+from benchmarks.report import durations
 from benchmarks.result import Figure, markdown_table
 
 START, END = "<!-- benchmarks:start -->", "<!-- benchmarks:end -->"
 PLOTS = {"training_curves.png": "training curves, instant phone (learner-bound)",
          "training_slow_curves.png": "training curves, emulator-paced phones (collection-bound)"}
 """Plots the README shows under its table when the published report has them: file -> alt text."""
-
-
-def durations(results: dict[str, Any]) -> str:
-    """How long each benchmark ran, as measured, and the sum: "sim 1.4 s, ..., soak 76 s: 3.0 minutes in all"."""
-    parts = [f"{name} {_seconds(entry.get('seconds', 0.0))}" for name, entry in results["benchmarks"].items()]
-    total_min = sum(entry.get("seconds", 0.0) for entry in results["benchmarks"].values()) / 60
-    return f"{', '.join(parts)}: {total_min:.1f} minutes in all"
-
-
-def _seconds(s: float) -> str:
-    return f"{s:.1f} s" if s < 10 else f"{s:.0f} s" if s < 600 else f"{s / 60:.0f} min"
 
 
 def headline(results: dict[str, Any]) -> str:

@@ -9,7 +9,6 @@ import importlib
 import importlib.metadata
 import inspect
 import json
-import math
 import os
 import platform
 import shutil
@@ -21,8 +20,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from benchmarks.publish import durations
-from benchmarks.result import TINY_ENV, Figure, Result, is_tiny, markdown_table
+from benchmarks.report import finite, report
+from benchmarks.result import TINY_ENV, Result, is_tiny
 
 BENCHMARKS: dict[str, str] = {
     "sim": "benchmarks.sim",
@@ -125,67 +124,9 @@ def run(names: list[str], quick: bool, out: Path) -> dict[str, Any]:
         entry["seconds"] = round(time.perf_counter() - start, 1)
         results["benchmarks"][name] = entry
         print(f"[benchmarks] {name}: {entry['status']} in {entry['seconds']} s", flush=True)
-    (out / "results.json").write_text(json.dumps(_finite(results), indent=2, default=str, allow_nan=False))
+    (out / "results.json").write_text(json.dumps(finite(results), indent=2, default=str, allow_nan=False))
     (out / "report.md").write_text(report(results))
     return results
-
-
-def _finite(data: Any) -> Any:
-    """`data` with every non-finite float replaced by its name ("inf", "-inf", "nan")."""
-    if isinstance(data, float) and not math.isfinite(data):
-        return str(data)
-    if isinstance(data, dict):
-        return {k: _finite(v) for k, v in data.items()}
-    if isinstance(data, (list, tuple)):
-        return [_finite(v) for v in data]
-    return data
-
-
-def report(results: dict[str, Any]) -> str:
-    """The Markdown report: a headline table of every figure with its target, then each benchmark's tables."""
-    m, v = results["machine"], results["versions"]
-    lines = [f"# Benchmark report ({results['suite']} suite{', TINY mode' if results['config']['tiny'] else ''})",
-             "", f"{results['date']} — {m['cpus']} CPUs ({m['cpu_model']}), {m['memory_gib']} GiB, "
-             f"Python {m['python']}, torch {m['torch']}, CUDA {'yes (' + str(m['gpu']) + ')' if m['cuda'] else 'no'}"
-             f", git {v['git']}", ""]
-    if speed := m.get("speed"):
-        lines += [f"Machine speed (calibration, `benchmarks/calibration.py`): {speed['python_mops']:g} M Python loop "
-                  f"iterations/s, {speed['torch_gflops_1thread']:g} GFLOP/s of one-thread float32 matrix products. "
-                  "Absolute speeds below scale with these; ratios measured within this run do not.", ""]
-    lines += [f"Run time per benchmark: {durations(results)}.", ""]
-    if results["config"]["tiny"]:
-        lines += [f"> **Tiny mode** (`{TINY_ENV}=1`): every benchmark ran its code paths on the smallest sizes "
-                  "for seconds. These numbers prove that the suite runs, not what the system achieves; missed "
-                  "targets below are expected.", ""]
-    lines += ["## Headline figures", ""]
-    rows = []
-    for name, entry in results["benchmarks"].items():
-        if entry["status"] != "ok":
-            rows.append([name, "(none: the benchmark crashed; traceback in its section)", "", "", "**FAILED**"])
-            continue
-        for f in entry["figures"]:
-            target = "" if f["target"] is None else f"{'≥' if f['higher_is_better'] else '≤'} {f['target']:g}"
-            met = {True: "met", False: "**MISSED**", None: ""}[Figure.from_json(f).met]
-            rows.append([name, f["name"], f"{f['value']:.4g} {f['unit']}", target, met])
-    lines += [markdown_table(["benchmark", "figure", "value", "target", "status"], rows), ""]
-    for name, entry in results["benchmarks"].items():
-        lines += [f"## {name}", "", f"_{entry['seconds']} s_", ""]
-        if source := entry.get("source"):  # a merged report says which run each section comes from
-            settings = ", ".join(f"{k}={v}" for k, v in source.get("env", {}).items())
-            lines += [f"_From the {source['suite']} suite run of {source['date']} (git {source['git']}"
-                      f"{'; ' + settings if settings else ''})._", ""]
-        if entry.get("about"):
-            lines += [f"_How to read this:_ {entry['about']} (More in `benchmarks/README.md`, section {name}.)", ""]
-        if entry["status"] != "ok":
-            lines += ["```", entry["traceback"].rstrip(), "```", ""]
-            continue
-        for note in entry["notes"]:
-            lines += [note, ""]
-        for table in entry["tables"]:
-            lines += [table, ""]
-        for plot in entry["plots"]:
-            lines += [f"![{Path(plot).stem}]({Path(plot).name})", ""]
-    return "\n".join(lines)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -9,7 +9,8 @@ from typing import Any
 
 import numpy as np
 
-from android_gym.actions import Action, format_action
+from android_gym.actions import Action
+from android_gym.actions_text import format_action
 from android_gym.errors import ConfigError
 from android_gym.tasks.base import Task
 

@@ -8,7 +8,8 @@ screenshots and writes action text; `build_policy` (build.py) makes either from 
 from distrl_agent.policies.base import Actions, Inputs, Policy, PolicyOutput
 from distrl_agent.policies.build import POLICY_KINDS, PolicyConfig, build_policy, make_policy_config, policy_kind
 from distrl_agent.policies.factorised import ACTION_KEYS, FactorisedDistribution, Mode
-from distrl_agent.policies.small import SmallPolicy, SmallPolicyConfig, element_at
+from distrl_agent.policies.small import SmallPolicy, element_at
+from distrl_agent.policies.small_config import SmallPolicyConfig
 from distrl_agent.policies.vlm import VLM_ACTION_KEYS, VLMPolicy, VLMPolicyConfig, previous_action_text
 
 __all__ = [

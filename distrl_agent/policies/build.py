@@ -13,7 +13,8 @@ from typing import Any
 
 from distrl_agent.errors import ConfigError
 from distrl_agent.policies.base import Policy
-from distrl_agent.policies.small import SmallPolicy, SmallPolicyConfig
+from distrl_agent.policies.small import SmallPolicy
+from distrl_agent.policies.small_config import SmallPolicyConfig
 from distrl_agent.policies.vlm import VLMPolicy, VLMPolicyConfig
 
 PolicyConfig = SmallPolicyConfig | VLMPolicyConfig

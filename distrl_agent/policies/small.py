@@ -12,7 +12,6 @@ seen in training are random and add little.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -21,7 +20,7 @@ from torch import nn
 
 from android_gym.actions import Action, ActionType
 from android_gym.spaces import ELEMENT_FLAGS
-from distrl_agent.errors import ConfigError, DataError
+from distrl_agent.errors import DataError
 from distrl_agent.policies.base import Actions, Inputs, Policy, PolicyOutput
 from distrl_agent.policies.factorised import (
     ACTION_KEYS,
@@ -30,6 +29,7 @@ from distrl_agent.policies.factorised import (
     masked_log_softmax,
 )
 from distrl_agent.policies.features import encode_observations, observation_goal
+from distrl_agent.policies.small_config import SmallPolicyConfig
 from distrl_agent.policies.text import find_span, join_span, words
 from distrl_agent.policies.ui_encoder import UIEncoder, mlp
 
@@ -44,55 +44,6 @@ _CLICKABLE = ELEMENT_FLAGS.index("clickable")
 _ELEMENT_AXIS_KEYS = frozenset(("element_mask", "element_boxes", "element_class", "element_flags", "label_ids",
                                 "label_features", "match"))
 """`preprocess` outputs whose axis 1 is the element axis K (padded with zeros when batches are merged)."""
-CRITIC_ENCODERS = ("separate", "detached", "shared")
-"""`SmallPolicyConfig.critic_encoder` choices."""
-
-
-@dataclass(frozen=True)
-class SmallPolicyConfig:
-    """Shape of a `SmallPolicy`; two policies exchange weights only if their configs match.
-
-    Attributes:
-        vocab_size: hashed word ids (8192: few collisions among a few thousand distinct UI/goal words, 0.5M params).
-        max_goal_words: G, goal words kept (24 covers AitW/AndroidWorld goals).
-        max_label_words: W, words kept per element label (8: labels are short; `element_text` holds 32 bytes).
-        max_span_length: L, longest TYPE span in goal words (8: search queries, names, addresses).
-        word_dim: width of word embeddings and goal-word encodings.
-        hidden_dim: d, width of element encodings, the state and the heads (128 keeps a batch of 64 fast on CPU).
-        class_dim: width of the element-class embedding.
-        critic_encoder: what the critic heads V(s), V(g) read.
-            "separate" (default): an encoder of their own, trained only by the critic loss and started as a copy of
-            the actor's (`copy_actor_encoder_to_critic`, done after the warm start). The actor's features need only
-            rank the elements of a screen; a critic on them (detached) valued "tap Search" above "open Clock" for an
-            alarm goal (0.51 vs 0.35 where the truth was 0 vs > 0), so its advantages taught every goal the web
-            tasks' first step and A-RIDE unlearned the Settings and Clock tasks.
-            "detached": the actor's features, cut from its graph (the critic cannot move the actor's features).
-            "shared": the actor's features with critic gradients reaching them (a randomly initialised critic then
-            collapsed a warm-started actor from 68% to 12% test success within 20 s in our runs).
-        word_affinity: element encodings also read a learned bilinear affinity between the label's words and the
-            goal's, so that goals can point at apps and rows that share no word with them ("Set an alarm" -> Clock);
-            False keeps exact word matching only.
-    """
-
-    vocab_size: int = 8192
-    max_goal_words: int = 24
-    max_label_words: int = 8
-    max_span_length: int = 8
-    word_dim: int = 64
-    hidden_dim: int = 128
-    class_dim: int = 16
-    critic_encoder: str = "separate"
-    word_affinity: bool = True
-
-    def __post_init__(self) -> None:
-        if self.vocab_size < 2:
-            raise ConfigError(f"`vocab_size` must be >= 2 (id 0 is padding), got {self.vocab_size}")
-        for name in ("max_goal_words", "max_label_words", "max_span_length", "word_dim", "hidden_dim", "class_dim"):
-            if getattr(self, name) < 1:
-                raise ConfigError(f"`{name}` must be >= 1, got {getattr(self, name)}")
-        if self.critic_encoder not in CRITIC_ENCODERS:
-            raise ConfigError(f"`critic_encoder` must be one of {list(CRITIC_ENCODERS)}, got {self.critic_encoder!r}")
-
 
 class SmallPolicy(Policy):
     """The small factorised UI policy: modes TAP/TYPE/BACK/HOME/ENTER/SCROLL_DOWN/SCROLL_UP/WAIT.

@@ -26,7 +26,7 @@ from distrl_agent.policies.factorised import masked_log_softmax
 from distrl_agent.policies.features import GOAL_FEATURES, LABEL_FEATURES
 
 if TYPE_CHECKING:
-    from distrl_agent.policies.small import SmallPolicyConfig
+    from distrl_agent.policies.small_config import SmallPolicyConfig
 
 
 def mlp(*sizes: int) -> nn.Sequential:

@@ -16,6 +16,7 @@ import numpy as np
 
 from distrl_agent.config import EnvSection, TrainConfig
 from distrl_agent.policies import PolicyConfig, build_policy
+from distrl_agent.runtime.build import make_runtime
 from distrl_agent.runtime.local import default_workers
 from distrl_agent.runtime.weights import to_numpy
 from distrl_agent.runtime.worker import Worker, make_env
@@ -115,8 +116,6 @@ def collect(config: TrainConfig, seconds: float, weights: dict | None = None,
         seconds, trajectories, env_steps, episodes, steps_per_s, trajectories_per_s, success, workers,
         envs_per_worker, runtime, sync, and the runtime's `runtime/` counters.
     """
-    from distrl_agent.runtime.train import make_runtime
-
     rt = config.runtime
     runtime, _ = make_runtime(config, with_learner=False)
     kept: list[Trajectory] = []

@@ -23,7 +23,7 @@ from android_gym.vector import AsyncEnvPool, PoolConfig
 from distrl_agent.algorithms.grpo import GroupSpec
 from distrl_agent.config import EnvSection
 from distrl_agent.policies import PolicyConfig
-from distrl_agent.runtime.worker import Worker, _Episode, env_factory
+from distrl_agent.runtime.worker import EpisodeSteps, Worker, env_factory
 from distrl_agent.types import Trajectory
 
 RECV_TIMEOUT_S = 600.0  # a step or reset the pool has not healed within this is a dead worker process
@@ -138,7 +138,7 @@ class PoolWorker(Worker):
         """Slot `i` has the first observation of a new episode (its upcoming start, if one was drawn)."""
         upcoming, self._upcoming[i] = self._upcoming[i], None
         group = -1 if upcoming is None else upcoming[0]
-        self._obs[i], self._info[i], self._episodes[i] = self.policy.observe(obs, None), info, _Episode(group=group)
+        self._obs[i], self._info[i], self._episodes[i] = self.policy.observe(obs, None), info, EpisodeSteps(group=group)
         self._ready.add(i)
 
     def _next_resets(self, slots: list[int]) -> list[int | None] | None:

@@ -22,10 +22,10 @@ import torch
 from distrl_agent.config import TrainConfig
 from distrl_agent.errors import CheckpointError
 from distrl_agent.runtime.base import Runtime
+from distrl_agent.runtime.build import make_runtime
 from distrl_agent.runtime.collect import evaluate, evaluate_by_task
 from distrl_agent.runtime.groups import GroupCollector
 from distrl_agent.runtime.learner import Learner
-from distrl_agent.runtime.local import LocalRuntime
 from distrl_agent.runtime.progress import MetricsWriter, Progress, RunState
 from distrl_agent.runtime.warm_start import behaviour_clone, collect_demonstrations
 
@@ -40,20 +40,6 @@ _ADDITIVE = ("runtime/env_steps", "runtime/episodes", "runtime/successes", "runt
              "runtime/weights_adopted", "runtime/unknown_verdicts", "runtime/unknown_verdict_rewards",
              "runtime/reset_failures", *(f"runtime/{key}" for key in GroupCollector.COUNTERS))
 _MAXED = ("runtime/broadcast_latency_ms_max", "runtime/step_s_max", "runtime/judge_s_max")
-
-
-def make_runtime(config: TrainConfig, with_learner: bool = True) -> tuple[Runtime, Any]:
-    """The composition root: the transport named by `runtime.runtime` and its learner (in-process, or an actor).
-
-    Raises:
-        ClusterError: the Ray runtime was asked for and Ray is missing or its address does not answer.
-    """
-    if config.runtime.runtime == "ray":
-        from distrl_agent.runtime.ray import RayRuntime
-
-        ray_runtime = RayRuntime(config)
-        return ray_runtime, ray_runtime.make_learner(Learner) if with_learner else None
-    return LocalRuntime(config), Learner(config) if with_learner else None
 
 
 def warm_start(config: TrainConfig) -> dict[str, Any] | None:

@@ -82,7 +82,9 @@ def action_row(actions: Mapping[str, torch.Tensor], row: int) -> dict[str, np.nd
 
 
 @dataclass
-class _Episode:
+class EpisodeSteps:
+    """The steps of one episode so far, as a worker records them until the episode ends and becomes a `Trajectory`."""
+
     observations: list[dict[str, np.ndarray]] = field(default_factory=list)
     actions: list[dict[str, np.ndarray]] = field(default_factory=list)
     rewards: list[float] = field(default_factory=list)
@@ -135,7 +137,7 @@ class Worker:
                       "unknown_verdict_rewards": 0, "step_s_max": 0.0, "judge_s_max": 0.0, "reset_failures": 0}
         self._envs: list[gym.Env] = []
         self._obs: list[dict[str, Any] | None] = []
-        self._episodes: list[_Episode | None] = []  # None: the slot is idle
+        self._episodes: list[EpisodeSteps | None] = []  # None: the slot is idle
         self._next_seed = 0
         self._generator = torch.Generator().manual_seed(seed)
         self._plan: list[Any] | None = None  # run_episodes(tasks=...): the tasks still to start, in order
@@ -250,7 +252,7 @@ class Worker:
                 self.stats["reset_failures"] += 1
                 if attempt == RESET_ATTEMPTS - 1:
                     raise
-        self._obs[i], self._episodes[i] = self.policy.observe(obs, None), _Episode(group=group)
+        self._obs[i], self._episodes[i] = self.policy.observe(obs, None), EpisodeSteps(group=group)
 
     def _draw_start(self) -> tuple[int, int]:
         """(group, reset seed) of the next episode to start: a fresh seed each, or its group's (then it is counted
@@ -264,7 +266,7 @@ class Worker:
     def _seed(self, draw: int) -> int:
         return self.seed * 1_000_003 + self.worker_id * 10_007 + draw
 
-    def _release(self, ep: _Episode, trajectory: Trajectory | None) -> list[Trajectory]:
+    def _release(self, ep: EpisodeSteps, trajectory: Trajectory | None) -> list[Trajectory]:
         """What an ended episode lets the worker ship: itself (None: nothing), or its whole group once complete."""
         if self._groups is None or ep.group < 0:
             return [] if trajectory is None else [trajectory]
@@ -299,7 +301,7 @@ class Worker:
                 self._episodes[i] = None
         return finished
 
-    def _end_episode(self, ep: _Episode, obs: dict, terminated: bool, reward: float, info: Mapping[str, Any],
+    def _end_episode(self, ep: EpisodeSteps, obs: dict, terminated: bool, reward: float, info: Mapping[str, Any],
                      goal: str, task: str) -> Trajectory | None:
         """Count an ended episode and return its trajectory, or None when a fault cut it.
 
@@ -329,7 +331,7 @@ class Worker:
             self.stats["unknown_verdicts"] += "error" not in info  # the judge's, not a device fault's
             self.stats["unknown_verdict_rewards"] += int(reward != 0.0)
 
-    def _record_choice(self, ep: _Episode, observation: Mapping[str, Any], actions: Mapping[str, torch.Tensor],
+    def _record_choice(self, ep: EpisodeSteps, observation: Mapping[str, Any], actions: Mapping[str, torch.Tensor],
                        log_mu: torch.Tensor, row: int) -> None:
         """Append to `ep` the observed state and row `row` of a batched choice (action, log mu, acting version)."""
         ep.observations.append({k: observation[k] for k in self.policy.observation_keys})
@@ -337,7 +339,7 @@ class Worker:
         ep.log_mu.append(float(log_mu[row]))
         ep.versions.append(self.version)
 
-    def _trajectory(self, ep: _Episode, final_obs: dict, terminated: bool, goal: str, task: str) -> Trajectory:
+    def _trajectory(self, ep: EpisodeSteps, final_obs: dict, terminated: bool, goal: str, task: str) -> Trajectory:
         """The finished episode `ep` as a `Trajectory` (T+1 observations, `dones` set only if it terminated).
 
         `final_obs` is the last observation as `policy.observe` returned it.

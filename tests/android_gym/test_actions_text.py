@@ -379,7 +379,7 @@ def test_format_raises_for_invalid_action(style: str) -> None:
 
 
 def test_import_works_for_actions_text_first() -> None:
-    """Importing actions_text before actions works despite the import cycle between them."""
+    """Importing actions_text before anything else of android_gym works."""
     code = "import android_gym.actions_text as t; print(t.parse_action('{\"action_type\": \"wait\"}').is_parsed)"
     done = subprocess.run([sys.executable, "-c", code], cwd=Path(__file__).resolve().parents[2], capture_output=True,
                           text=True, timeout=60, check=False)
@@ -387,6 +387,8 @@ def test_import_works_for_actions_text_first() -> None:
     assert done.stdout.strip() == "True"
 
 
-def test_from_any_parses_text_with_parser() -> None:
-    """Action.from_any on model output text goes through parse_action."""
-    assert Action.from_any('{"action_type": "navigate_home"}') == Action.key(T.PRESS_HOME)
+def test_from_any_refuses_text_naming_the_parser() -> None:
+    """Action.from_any takes structured actions; text gets an error that names parse_action, which reads it."""
+    with pytest.raises(ConfigError, match="parse_action"):
+        Action.from_any('{"action_type": "navigate_home"}')
+    assert parse_action('{"action_type": "navigate_home"}') == Action.key(T.PRESS_HOME)

@@ -23,8 +23,8 @@ from android_gym.sim.adb import dump
 from android_gym.sim.adb.coreutils import COREUTILS, Out, err, ok
 
 if TYPE_CHECKING:
+    from android_gym.sim.adb.program_target import ProgramTarget
     from android_gym.sim.adb.shell import Shell
-    from android_gym.sim.adb.target import SimTarget
 
 _KEYS = {4: "back", 3: "home", 66: "enter", 187: "recents"}
 _SOURCES = {"touchscreen", "touchpad", "keyboard", "mouse", "trackball", "stylus", "dpad", "gamepad", "joystick"}
@@ -59,7 +59,7 @@ def android_input_text(text: str) -> str:
     return "".join(buf)
 
 
-def _type(t: SimTarget, text: str) -> None:
+def _type(t: ProgramTarget, text: str) -> None:
     """Type through the phone; a newline is the ENTER key, as the virtual key map sends it."""
     for k, line in enumerate(text.split("\n")):
         if k:
@@ -68,7 +68,7 @@ def _type(t: SimTarget, text: str) -> None:
             t.phone.type_text(line)
 
 
-def cmd_input(t: SimTarget, argv: list[str], stdin: bytes) -> Out:
+def cmd_input(t: ProgramTarget, argv: list[str], stdin: bytes) -> Out:
     """`input [source] tap|swipe|draganddrop|text|keyevent|press ...`."""
     args = argv[1:]
     if args and args[0] in _SOURCES:
@@ -122,12 +122,12 @@ def cmd_input(t: SimTarget, argv: list[str], stdin: bytes) -> Out:
     return ok()
 
 
-def _on_screen(t: SimTarget, x: int, y: int) -> bool:
+def _on_screen(t: ProgramTarget, x: int, y: int) -> bool:
     return 0 <= x < t.phone.width and 0 <= y < t.phone.height  # off-screen events are injected into nothing
 
 
 # -- screen ------------------------------------------------------------------------------------------------------------
-def cmd_screencap(t: SimTarget, argv: list[str], stdin: bytes) -> Out:
+def cmd_screencap(t: ProgramTarget, argv: list[str], stdin: bytes) -> Out:
     """`screencap [-p] [-d display] [file]`: raw RGBA (16-byte header) or PNG, to stdout or a file."""
     args = [a for a in argv[1:] if a not in ("-p", "-j")]
     if "-d" in args:
@@ -140,7 +140,7 @@ def cmd_screencap(t: SimTarget, argv: list[str], stdin: bytes) -> Out:
     return data, b"", 0
 
 
-def cmd_wm(t: SimTarget, argv: list[str], stdin: bytes) -> Out:
+def cmd_wm(t: ProgramTarget, argv: list[str], stdin: bytes) -> Out:
     """`wm size` / `wm density` (read-only: the sim's panel is fixed)."""
     sub = argv[1] if len(argv) > 1 else ""
     if sub == "size":
@@ -150,7 +150,7 @@ def cmd_wm(t: SimTarget, argv: list[str], stdin: bytes) -> Out:
     return err(f"Error: unknown command '{sub}'", 255) if sub else ok("usage: wm [size|density] ...\n")
 
 
-def cmd_uiautomator(t: SimTarget, argv: list[str], stdin: bytes) -> Out:
+def cmd_uiautomator(t: ProgramTarget, argv: list[str], stdin: bytes) -> Out:
     """`uiautomator dump [--compressed] [file]`; the default file is /sdcard/window_dump.xml."""
     args = [a for a in argv[1:] if not a.startswith("--")]
     if not args or args[0] != "dump":
@@ -165,11 +165,11 @@ def cmd_uiautomator(t: SimTarget, argv: list[str], stdin: bytes) -> Out:
 
 
 # -- apps and intents --------------------------------------------------------------------------------------------------
-def _installed(t: SimTarget, package: str) -> bool:
+def _installed(t: ProgramTarget, package: str) -> bool:
     return package in t.phone.apps
 
 
-def cmd_am(t: SimTarget, argv: list[str], stdin: bytes) -> Out:
+def cmd_am(t: ProgramTarget, argv: list[str], stdin: bytes) -> Out:
     """`am start [-n pkg/.Act] ...`, `am force-stop pkg`, `am broadcast -a ACTION [--es key value]...`."""
     sub, args = (argv[1] if len(argv) > 1 else ""), argv[2:]
     opts = _options(args)
@@ -218,11 +218,11 @@ def _options(args: list[str]) -> dict:
     return opts
 
 
-def _adb_keyboard_active(t: SimTarget) -> bool:
+def _adb_keyboard_active(t: ProgramTarget) -> bool:
     return t.settings.get(("secure", "default_input_method")) == ADB_KEYBOARD_IME and ADB_KEYBOARD_IME in t.imes
 
 
-def cmd_monkey(t: SimTarget, argv: list[str], stdin: bytes) -> Out:
+def cmd_monkey(t: ProgramTarget, argv: list[str], stdin: bytes) -> Out:
     """`monkey -p <package> [-c category] <count>`: the usual way to launch an app without knowing its activity."""
     package = argv[argv.index("-p") + 1] if "-p" in argv and argv.index("-p") + 1 < len(argv) else ""
     if not package or not _installed(t, package):
@@ -231,7 +231,7 @@ def cmd_monkey(t: SimTarget, argv: list[str], stdin: bytes) -> Out:
     return ok(f"  bash arg: -p\n  bash arg: {package}\nEvents injected: 1\n## Network stats: elapsed time=12ms\n")
 
 
-def cmd_pm(t: SimTarget, argv: list[str], stdin: bytes) -> Out:
+def cmd_pm(t: ProgramTarget, argv: list[str], stdin: bytes) -> Out:
     """`pm list packages` and `pm path <package>`."""
     if argv[1:3] == ["list", "packages"]:
         return ok("".join(f"package:{p}\n" for p in sorted(t.phone.apps)))
@@ -240,7 +240,7 @@ def cmd_pm(t: SimTarget, argv: list[str], stdin: bytes) -> Out:
     return err("usage: pm list packages | pm path PACKAGE")
 
 
-def cmd_ime(t: SimTarget, argv: list[str], stdin: bytes) -> Out:
+def cmd_ime(t: ProgramTarget, argv: list[str], stdin: bytes) -> Out:
     """`ime list -s`, `ime set ID`, `ime enable ID`."""
     if len(argv) > 1 and argv[1] == "list":
         return ok("".join(i + "\n" for i in t.imes))
@@ -257,7 +257,7 @@ def cmd_ime(t: SimTarget, argv: list[str], stdin: bytes) -> Out:
 _MAPPED = {(s.namespace, s.name): s for s in SETTINGS}
 
 
-def cmd_settings(t: SimTarget, argv: list[str], stdin: bytes) -> Out:
+def cmd_settings(t: ProgramTarget, argv: list[str], stdin: bytes) -> Out:
     """`settings get|put|delete <namespace> <key> [value]` (keys the sim models map onto `phone.system`)."""
     if len(argv) < 4 or argv[1] not in ("get", "put", "delete") or argv[2] not in ("global", "secure", "system"):
         return err("usage:  settings [--user <USER_ID>] get namespace key\n        settings put namespace key value")
@@ -280,7 +280,7 @@ def cmd_settings(t: SimTarget, argv: list[str], stdin: bytes) -> Out:
     return ok()
 
 
-def cmd_svc(t: SimTarget, argv: list[str], stdin: bytes) -> Out:
+def cmd_svc(t: ProgramTarget, argv: list[str], stdin: bytes) -> Out:
     """`svc wifi|bluetooth enable|disable`."""
     keys = {"wifi": "wifi", "bluetooth": "bluetooth"}
     if len(argv) < 3 or argv[1] not in keys or argv[2] not in ("enable", "disable"):
@@ -290,14 +290,14 @@ def cmd_svc(t: SimTarget, argv: list[str], stdin: bytes) -> Out:
     return ok()
 
 
-def cmd_getprop(t: SimTarget, argv: list[str], stdin: bytes) -> Out:
+def cmd_getprop(t: ProgramTarget, argv: list[str], stdin: bytes) -> Out:
     """`getprop [key]`."""
     if len(argv) > 1:
         return ok(t.props.get(argv[1], "") + "\n")
     return ok(dump.getprop_listing(t.props))
 
 
-def cmd_setprop(t: SimTarget, argv: list[str], stdin: bytes) -> Out:
+def cmd_setprop(t: ProgramTarget, argv: list[str], stdin: bytes) -> Out:
     """`setprop key value`."""
     if len(argv) != 3:
         return err("usage: setprop NAME VALUE")
@@ -305,7 +305,7 @@ def cmd_setprop(t: SimTarget, argv: list[str], stdin: bytes) -> Out:
     return ok()
 
 
-def cmd_dumpsys(t: SimTarget, argv: list[str], stdin: bytes) -> Out:
+def cmd_dumpsys(t: ProgramTarget, argv: list[str], stdin: bytes) -> Out:
     """`dumpsys window [windows|displays]`, `dumpsys alarm`, `dumpsys input_method`."""
     service = argv[1] if len(argv) > 1 else ""
     if service == "window":
@@ -317,7 +317,7 @@ def cmd_dumpsys(t: SimTarget, argv: list[str], stdin: bytes) -> Out:
     return err(f"Can't find service: {service}", 0)
 
 
-def cmd_cmd(t: SimTarget, argv: list[str], stdin: bytes) -> Out:
+def cmd_cmd(t: ProgramTarget, argv: list[str], stdin: bytes) -> Out:
     """`cmd android_gym reset SEED B64JSON | tick | state`: the sim's control service (absent on real phones)."""
     if len(argv) < 3 or argv[1] != "android_gym":
         return err(f"cmd: Can't find service: {argv[1] if len(argv) > 1 else ''}", 20)
@@ -337,9 +337,9 @@ def cmd_cmd(t: SimTarget, argv: list[str], stdin: bytes) -> Out:
     return err("usage: cmd android_gym reset SEED [B64JSON] | tick | state", 2)
 
 
-def programs(t: SimTarget) -> dict[str, Callable[[Shell, list[str], bytes], Out]]:
+def programs(t: ProgramTarget) -> dict[str, Callable[[Shell, list[str], bytes], Out]]:
     """Every program bound to `t`, by name."""
-    table: dict[str, Callable[[SimTarget, list[str], bytes], Out]] = {
+    table: dict[str, Callable[[ProgramTarget, list[str], bytes], Out]] = {
         "input": cmd_input, "screencap": cmd_screencap, "wm": cmd_wm, "uiautomator": cmd_uiautomator,
         "am": cmd_am, "monkey": cmd_monkey, "pm": cmd_pm, "ime": cmd_ime, "settings": cmd_settings,
         "svc": cmd_svc, "getprop": cmd_getprop, "setprop": cmd_setprop, "dumpsys": cmd_dumpsys, "cmd": cmd_cmd,
@@ -348,6 +348,6 @@ def programs(t: SimTarget) -> dict[str, Callable[[Shell, list[str], bytes], Out]
     return {name: partial(_call, fn, t) for name, fn in table.items()}
 
 
-def _call(fn: Callable[[SimTarget, list[str], bytes], Out], t: SimTarget, shell: Shell, argv: list[str],
+def _call(fn: Callable[[ProgramTarget, list[str], bytes], Out], t: ProgramTarget, shell: Shell, argv: list[str],
           stdin: bytes) -> Out:
     return fn(t, argv, stdin)

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from android_gym.sim.adb.target import SimTarget
+    from android_gym.sim.adb.program_target import ProgramTarget
 
 Out = tuple[bytes, bytes, int]
 
@@ -27,13 +27,13 @@ def err(text: str, code: int = 1) -> Out:
     return b"", (text if text.endswith("\n") else text + "\n").encode("utf-8"), code
 
 
-def cmd_echo(t: SimTarget, argv: list[str], stdin: bytes) -> Out:
+def cmd_echo(t: ProgramTarget, argv: list[str], stdin: bytes) -> Out:
     """`echo [-n] words...`."""
     newline = not (len(argv) > 1 and argv[1] == "-n")
     return ok(" ".join(argv[1 + (not newline):]) + ("\n" if newline else ""))
 
 
-def cmd_cat(t: SimTarget, argv: list[str], stdin: bytes) -> Out:
+def cmd_cat(t: ProgramTarget, argv: list[str], stdin: bytes) -> Out:
     """`cat [files...]`."""
     if len(argv) == 1:
         return stdin, b"", 0
@@ -45,21 +45,21 @@ def cmd_cat(t: SimTarget, argv: list[str], stdin: bytes) -> Out:
     return bytes(out), b"", 0
 
 
-def cmd_rm(t: SimTarget, argv: list[str], stdin: bytes) -> Out:
+def cmd_rm(t: ProgramTarget, argv: list[str], stdin: bytes) -> Out:
     """`rm [-f] files...`."""
     for path in (a for a in argv[1:] if not a.startswith("-")):
         t.files.pop(path, None)
     return ok()
 
 
-def cmd_touch(t: SimTarget, argv: list[str], stdin: bytes) -> Out:
+def cmd_touch(t: ProgramTarget, argv: list[str], stdin: bytes) -> Out:
     """`touch files...` (creates empty files)."""
     for path in argv[1:]:
         t.files.setdefault(path, b"")
     return ok()
 
 
-def cmd_grep(t: SimTarget, argv: list[str], stdin: bytes) -> Out:
+def cmd_grep(t: ProgramTarget, argv: list[str], stdin: bytes) -> Out:
     """`grep [-E] [-i] [-v] PATTERN` over stdin."""
     flags = [a for a in argv[1:] if a.startswith("-")]
     args = [a for a in argv[1:] if not a.startswith("-")]
@@ -72,7 +72,7 @@ def cmd_grep(t: SimTarget, argv: list[str], stdin: bytes) -> Out:
     return "".join(lines).encode(), b"", 0 if lines else 1
 
 
-def cmd_sleep(t: SimTarget, argv: list[str], stdin: bytes) -> Out:
+def cmd_sleep(t: ProgramTarget, argv: list[str], stdin: bytes) -> Out:
     """`sleep SECONDS` (at most 10 s; ends early when the front stops)."""
     try:
         seconds = min(10.0, float(argv[1]))
@@ -82,23 +82,23 @@ def cmd_sleep(t: SimTarget, argv: list[str], stdin: bytes) -> Out:
     return ok()
 
 
-def cmd_reboot(t: SimTarget, argv: list[str], stdin: bytes) -> Out:
+def cmd_reboot(t: ProgramTarget, argv: list[str], stdin: bytes) -> Out:
     """`reboot`: the phone comes back reset (the command is recorded in the history like any other)."""
     t.phone.reset(t.phone.seed)
     return ok()
 
 
-def _const(text: str, code: int = 0) -> Callable[[SimTarget, list[str], bytes], Out]:
+def _const(text: str, code: int = 0) -> Callable[[ProgramTarget, list[str], bytes], Out]:
     return lambda t, argv, stdin: (text.encode(), b"", code)
 
 
-def cmd_ls(t: SimTarget, argv: list[str], stdin: bytes) -> Out:
+def cmd_ls(t: ProgramTarget, argv: list[str], stdin: bytes) -> Out:
     """`ls [dir]`: names of the files under `dir`."""
     prefix = argv[-1].rstrip("/") + "/" if len(argv) > 1 else ""
     return ok("".join(p.rsplit("/", 1)[-1] + "\n" for p in sorted(t.files) if p.startswith(prefix)))
 
 
-COREUTILS: dict[str, Callable[[SimTarget, list[str], bytes], Out]] = {
+COREUTILS: dict[str, Callable[[ProgramTarget, list[str], bytes], Out]] = {
     "echo": cmd_echo, "cat": cmd_cat, "ls": cmd_ls, "rm": cmd_rm, "touch": cmd_touch, "grep": cmd_grep,
     "sleep": cmd_sleep, "reboot": cmd_reboot, "true": _const(""), "false": _const("", 1), "mkdir": _const(""),
     "log": _const(""), "whoami": _const("shell\n"),

@@ -7,17 +7,45 @@ import select
 import socket
 import threading
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import Protocol
 
+from android_gym.sim.adb.faults import FaultConfig
+from android_gym.sim.adb.smart_socket import SERVER_VERSION, SocketStream, fail, okay_block
 from android_gym.sim.adb.target import SimTarget
-
-if TYPE_CHECKING:
-    from android_gym.sim.adb.server import AdbFront, _SocketStream
-
-HostHandler = Callable[["AdbFront", "_SocketStream", str], None]
+from android_gym.sim.render.shared import SharedRenderer
 
 
-def _devices_text(front: AdbFront, long: bool) -> str:
+class Front(Protocol):
+    """What host services read and change of the ADB front that received the request (`AdbFront` implements it)."""
+
+    targets: dict[str, SimTarget]
+    perturbations: str | dict | None
+    fault_config: FaultConfig | None
+    emulator_boot_s: float
+    renderer: SharedRenderer
+
+    @property
+    def stopping(self) -> bool:
+        """Whether the front is stopping."""
+        ...
+
+    def add(self, target: SimTarget) -> SimTarget:
+        """Serve `target`."""
+        ...
+
+    def lookup(self, serial: str | None) -> tuple[SimTarget | None, str]:
+        """The target `serial` (None: the only one), or (None, adb's error message)."""
+        ...
+
+    def stop(self) -> None:
+        """Stop serving."""
+        ...
+
+
+HostHandler = Callable[[Front, SocketStream, str], None]
+
+
+def _devices_text(front: Front, long: bool) -> str:
     lines = []
     for t in list(front.targets.values()):
         if not t.is_connected or not t.alive():
@@ -31,23 +59,19 @@ def _devices_text(front: AdbFront, long: bool) -> str:
     return "".join(line + "\n" for line in lines)
 
 
-def _version(front: AdbFront, stream: _SocketStream, arg: str) -> None:
-    from android_gym.sim.adb.server import SERVER_VERSION, _okay_block
-
-    _okay_block(stream, f"{SERVER_VERSION:04x}")
+def _version(front: Front, stream: SocketStream, arg: str) -> None:
+    okay_block(stream, f"{SERVER_VERSION:04x}")
 
 
-def _devices(front: AdbFront, stream: _SocketStream, arg: str) -> None:
-    from android_gym.sim.adb.server import _okay_block
-
-    _okay_block(stream, _devices_text(front, long=arg == "-l"))
+def _devices(front: Front, stream: SocketStream, arg: str) -> None:
+    okay_block(stream, _devices_text(front, long=arg == "-l"))
 
 
-def _track(front: AdbFront, stream: _SocketStream, arg: str) -> None:
+def _track(front: Front, stream: SocketStream, arg: str) -> None:
     """Send the device list now and again whenever it changes, until the client hangs up."""
     stream.send(b"OKAY")
     last = None
-    while not front._stop.is_set():
+    while not front.stopping:
         text = _devices_text(front, long=arg == "-l")
         if text != last:
             data = text.encode()
@@ -58,37 +82,33 @@ def _track(front: AdbFront, stream: _SocketStream, arg: str) -> None:
             return
 
 
-def _kill(front: AdbFront, stream: _SocketStream, arg: str) -> None:
+def _kill(front: Front, stream: SocketStream, arg: str) -> None:
     stream.send(b"OKAY")
     threading.Thread(target=front.stop, daemon=True).start()
 
 
-def _connect(front: AdbFront, stream: _SocketStream, arg: str) -> None:
-    from android_gym.sim.adb.server import _okay_block
-
+def _connect(front: Front, stream: SocketStream, arg: str) -> None:
     addr = arg if ":" in arg else f"{arg}:5555"
     target = front.targets.get(addr)
     if target is None:
-        _okay_block(stream, f"failed to connect to '{addr}': Connection refused")
+        okay_block(stream, f"failed to connect to '{addr}': Connection refused")
     elif target.is_connected:
-        _okay_block(stream, f"already connected to {addr}")
+        okay_block(stream, f"already connected to {addr}")
     else:
         target.is_connected = True
-        _okay_block(stream, f"connected to {addr}")
+        okay_block(stream, f"connected to {addr}")
 
 
-def _disconnect(front: AdbFront, stream: _SocketStream, arg: str) -> None:
-    from android_gym.sim.adb.server import _fail, _okay_block
-
+def _disconnect(front: Front, stream: SocketStream, arg: str) -> None:
     target = front.targets.get(arg)
     if target is None or not target.is_connected:
-        _fail(stream, f"no such device '{arg}'")
+        fail(stream, f"no such device '{arg}'")
         return
     target.is_connected = False
-    _okay_block(stream, f"disconnected {arg}")
+    okay_block(stream, f"disconnected {arg}")
 
 
-def _emulator(front: AdbFront, stream: _SocketStream, arg: str) -> None:
+def _emulator(front: Front, stream: SocketStream, arg: str) -> None:
     """An emulator announces its adb port; it stays listed while something listens on that port."""
     port = int(arg)
     target = SimTarget(f"emulator-{port - 1}", front.perturbations, front.fault_config, renderer=front.renderer)
@@ -110,10 +130,8 @@ def _listening(port: int) -> bool:
         return False
 
 
-def _host_features(front: AdbFront, stream: _SocketStream, arg: str) -> None:
-    from android_gym.sim.adb.server import _okay_block
-
-    _okay_block(stream, "shell_v2,cmd,stat_v2,ls_v2,fixed_push_mkdir,apex,abb,abb_exec")
+def _host_features(front: Front, stream: SocketStream, arg: str) -> None:
+    okay_block(stream, "shell_v2,cmd,stat_v2,ls_v2,fixed_push_mkdir,apex,abb,abb_exec")
 
 
 _HOST: dict[str, HostHandler] = {
@@ -125,33 +143,31 @@ _HOST: dict[str, HostHandler] = {
 _DEVICE_QUERIES = {"features", "get-state", "get-serialno", "get-devpath", "list-forward", "host-features"}
 
 
-def _device_query(front: AdbFront, stream: _SocketStream, serial: str | None, query: str) -> None:
-    from android_gym.sim.adb.server import _fail, _okay_block
-
+def _device_query(front: Front, stream: SocketStream, serial: str | None, query: str) -> None:
     if query == "host-features":
         _host_features(front, stream, "")
         return
-    target, error = front._lookup(serial)
+    target, error = front.lookup(serial)
     if target is not None and target.offline_requests > 0:
         target.offline_requests -= 1  # an offline spell lasts a number of requests, queries included
         if query == "get-state":
-            _okay_block(stream, "offline")
+            okay_block(stream, "offline")
             return
     if target is None:
-        _fail(stream, error)
+        fail(stream, error)
     elif query == "get-state":
-        _okay_block(stream, target.state)
+        okay_block(stream, target.state)
     elif query == "features":
-        _okay_block(stream, target.features())
+        okay_block(stream, target.features())
     elif query == "get-serialno":
-        _okay_block(stream, target.serial)
+        okay_block(stream, target.serial)
     elif query == "list-forward":
-        _okay_block(stream, "")
+        okay_block(stream, "")
     else:
-        _okay_block(stream, "unknown")
+        okay_block(stream, "unknown")
 
 
-def _split_serial(front: AdbFront, rest: str) -> tuple[str, str]:
+def _split_serial(front: Front, rest: str) -> tuple[str, str]:
     """Split "<serial>:<query>" where the serial may itself hold a colon ("127.0.0.1:5555")."""
     for serial in sorted(front.targets, key=len, reverse=True):
         if rest.startswith(serial + ":"):
@@ -163,10 +179,8 @@ def _split_serial(front: AdbFront, rest: str) -> tuple[str, str]:
     return serial, query
 
 
-def host_service(front: AdbFront, stream: _SocketStream, request: str) -> None:
+def host_service(front: Front, stream: SocketStream, request: str) -> None:
     """Answer one host request (FAIL for unknown ones, as adb does)."""
-    from android_gym.sim.adb.server import _fail
-
     if request.startswith("host-serial:"):
         serial, query = _split_serial(front, request[len("host-serial:"):])
         _device_query(front, stream, serial, query)
@@ -177,7 +191,7 @@ def host_service(front: AdbFront, stream: _SocketStream, request: str) -> None:
         _device_query(front, stream, serial, query)
         return
     if not request.startswith("host:"):
-        _fail(stream, f"unknown host service '{request[:40]}'")
+        fail(stream, f"unknown host service '{request[:40]}'")
         return
     name, _, arg = request[len("host:"):].partition(":")
     if name in _DEVICE_QUERIES:
@@ -185,6 +199,6 @@ def host_service(front: AdbFront, stream: _SocketStream, request: str) -> None:
         return
     handler = _HOST.get(name)
     if handler is None:
-        _fail(stream, f"unknown host service '{name}'")
+        fail(stream, f"unknown host service '{name}'")
         return
     handler(front, stream, arg)

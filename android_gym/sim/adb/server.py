@@ -13,7 +13,6 @@ Physical size: 1080x2400
 
 from __future__ import annotations
 
-import re
 import socket
 import threading
 from collections.abc import Sequence
@@ -21,32 +20,11 @@ from collections.abc import Sequence
 from android_gym.errors import ConfigError
 from android_gym.heap import return_freed_memory
 from android_gym.sim.adb.faults import FaultConfig
+from android_gym.sim.adb.host_services import host_service
 from android_gym.sim.adb.services import serve
+from android_gym.sim.adb.smart_socket import SocketStream, fail, read_request
 from android_gym.sim.adb.target import SimTarget
 from android_gym.sim.render.shared import SharedRenderer
-
-SERVER_VERSION = 41  # what adb 1.0.41 (platform-tools 29+) reports; adbutils then uses host:tport
-_HOST_PORT = re.compile(r"^(.+?:\d+):(.*)$")
-
-
-class _SocketStream:
-    """A client socket as a `services.Stream`."""
-
-    def __init__(self, sock: socket.socket) -> None:
-        self.sock = sock
-
-    def send(self, data: bytes) -> None:
-        self.sock.sendall(data)
-
-    def recv(self, n: int) -> bytes:
-        return self.sock.recv(n)
-
-    def close(self) -> None:
-        try:
-            self.sock.shutdown(socket.SHUT_RDWR)
-        except OSError:
-            pass
-        self.sock.close()
 
 
 class AdbFront:
@@ -111,7 +89,7 @@ class AdbFront:
         with self._lock:
             clients, self._clients = list(self._clients), set()
         for sock in clients:
-            _SocketStream(sock).close()
+            SocketStream(sock).close()
 
     def wait(self, timeout_s: float | None = None) -> bool:
         """Block until the front stops (`stop()` or `host:kill`) or `timeout_s` passes; True if it stopped."""
@@ -156,7 +134,7 @@ class AdbFront:
             threading.Thread(target=self._handle, args=(sock,), daemon=True).start()
 
     def _handle(self, sock: socket.socket) -> None:
-        stream = _SocketStream(sock)
+        stream = SocketStream(sock)
         try:
             self._requests(stream)
         except (OSError, ValueError, EOFError):
@@ -166,15 +144,15 @@ class AdbFront:
             with self._lock:
                 self._clients.discard(sock)
 
-    def _requests(self, stream: _SocketStream) -> None:
+    def _requests(self, stream: SocketStream) -> None:
         target: SimTarget | None = None
         while not self._stop.is_set():
-            request = _read_request(stream)
+            request = read_request(stream)
             if request is None:
                 return
             self.requests += 1
             if target is not None:
-                serve(target, request, stream, lambda: stream.send(b"OKAY"), lambda m: _fail(stream, m))
+                serve(target, request, stream, lambda: stream.send(b"OKAY"), lambda m: fail(stream, m))
                 return
             if request.startswith(("host:transport", "host:tport:")):
                 target = self._select(stream, request)
@@ -184,23 +162,29 @@ class AdbFront:
             self._host(stream, request)
             return
 
-    def _select(self, stream: _SocketStream, request: str) -> SimTarget | None:
+    def _select(self, stream: SocketStream, request: str) -> SimTarget | None:
         for prefix in ("host:tport:serial:", "host:transport:"):
             if request.startswith(prefix):
                 serial = request[len(prefix):]
                 break
         else:
             serial = None  # transport-any / tport:any / transport-local / -usb
-        target, error = self._lookup(serial)
+        target, error = self.lookup(serial)
         if target is None or target.offline_requests > 0:
             if target is not None:
                 target.offline_requests -= 1
-            _fail(stream, error or "device offline")
+            fail(stream, error or "device offline")
             return None
         stream.send(b"OKAY" + (target.transport_id.to_bytes(8, "little") if "tport" in request else b""))
         return target
 
-    def _lookup(self, serial: str | None) -> tuple[SimTarget | None, str]:
+    @property
+    def stopping(self) -> bool:
+        """Whether `stop()` (or `host:kill`) has been called."""
+        return self._stop.is_set()
+
+    def lookup(self, serial: str | None) -> tuple[SimTarget | None, str]:
+        """The connected, live target `serial` (None: the only one), or (None, adb's error message)."""
         with self._lock:
             for s, t in list(self.targets.items()):
                 if not t.alive():
@@ -215,38 +199,6 @@ class AdbFront:
                 return t, ""
         return None, f"device '{serial}' not found"
 
-    def _host(self, stream: _SocketStream, request: str) -> None:
-        from android_gym.sim.adb.host_services import host_service
-
+    def _host(self, stream: SocketStream, request: str) -> None:
         host_service(self, stream, request)
 
-
-def _read_request(stream: _SocketStream) -> str | None:
-    header = _recv_exact(stream, 4)
-    if header is None:
-        return None
-    length = int(header.decode("ascii"), 16)  # ValueError on garbage: the connection is dropped
-    body = _recv_exact(stream, length) if length else b""
-    if body is None:
-        return None
-    return body.decode("utf-8")
-
-
-def _recv_exact(stream: _SocketStream, n: int) -> bytes | None:
-    buf = bytearray()
-    while len(buf) < n:
-        chunk = stream.recv(n - len(buf))
-        if not chunk:
-            return None
-        buf += chunk
-    return bytes(buf)
-
-
-def _fail(stream: _SocketStream, message: str) -> None:
-    data = message.encode("utf-8")
-    stream.send(b"FAIL" + f"{len(data):04x}".encode() + data)
-
-
-def _okay_block(stream: _SocketStream, text: str) -> None:
-    data = text.encode("utf-8")
-    stream.send(b"OKAY" + f"{len(data):04x}".encode() + data)

@@ -10,6 +10,7 @@ import numpy as np
 from PIL import Image
 
 from android_gym.devices.adb_shell import ADB_KEYBOARD_IME, encode_raw_screencap
+from android_gym.sim.adb.commands import programs
 from android_gym.sim.adb.faults import FaultConfig, FaultInjector
 from android_gym.sim.adb.shell import Result, Shell
 from android_gym.sim.perturbations import PerturbationConfig
@@ -31,7 +32,7 @@ DIRECTORIES = frozenset({"/", "/sdcard", "/sdcard/", "/data", "/data/local", "/d
 
 
 class SimTarget:
-    """A `SimPhone` behind the ADB front.
+    """A `SimPhone` behind the ADB front (the `ProgramTarget` its shell's programs act on).
 
     Guarantees: commands run one at a time per target (`lock`); the phone starts reset with seed 0; `history` lists
     every argv the shell executed (command substitutions included; the newest `shell.HISTORY_LIMIT`), which is how
@@ -49,8 +50,6 @@ class SimTarget:
     def __init__(self, serial: str, perturbations: str | dict | PerturbationConfig | None = "default",
                  faults: FaultConfig | None = None, adb_keyboard: bool = True, is_connected: bool = True,
                  renderer: SharedRenderer | None = None) -> None:
-        from android_gym.sim.adb.commands import programs
-
         self.serial = serial
         self.phone = SimPhone(PerturbationConfig.coerce(perturbations))
         self.phone.reset(0)

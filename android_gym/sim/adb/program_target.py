@@ -1,0 +1,31 @@
+"""`ProgramTarget`: what the ADB front's shell programs (`input`, `am`, `cat`, ...) see of the phone they run on.
+
+`SimTarget` implements it; the programs are written against this view, so that the target can build its shell from
+them without the two modules importing each other.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Protocol
+
+from android_gym.sim.phone import SimPhone
+
+
+class ProgramTarget(Protocol):
+    """One simulated phone's state as shell programs read and change it (see `SimTarget` for the fields' meaning)."""
+
+    phone: SimPhone
+    files: dict[str, bytes]
+    props: dict[str, str]
+    settings: dict[tuple[str, str], str]
+    imes: list[str]
+    stop_event: threading.Event
+
+    def png(self) -> bytes:
+        """The screen as `screencap -p` writes it."""
+        ...
+
+    def raw(self) -> bytes:
+        """The screen as `screencap` (no -p) writes it."""
+        ...
