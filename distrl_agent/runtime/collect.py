@@ -37,7 +37,7 @@ def evaluation_tasks(env: EnvSection, split: str, episodes: int, seed: int) -> l
     probe = make_env(dataclasses.replace(env, device="sim", device_options={}, evaluator="oracle",
                                          evaluator_options={}), split)
     try:
-        tasks = probe.unwrapped.tasks
+        tasks = probe.get_wrapper_attr("tasks")
     finally:
         probe.close()
     rng = np.random.default_rng(seed)

@@ -40,7 +40,7 @@ def collect_demonstrations(env: EnvSection, episodes: int, noise: float, policy:
                 batch, _ = policy.act(inputs, generator=gen)
                 action, ids = policy.to_env_action(batch, [obs])[0], action_row(batch, 0)
             else:
-                action = e.unwrapped.expert_action()
+                action = e.get_wrapper_attr("expert_action")()
                 ids = policy.from_env_action(action, obs)
             if ids is not None:
                 data.append((obs, info["goal"], ids))

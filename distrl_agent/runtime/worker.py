@@ -295,8 +295,7 @@ class Worker:
             ep.penalty.append(float(info.get("penalty", 0.0)))
             obs = self._obs[i] = self.policy.observe(obs, env_actions[row])
             if terminated or truncated:
-                task = env.unwrapped.task
-                trajectory = self._end_episode(ep, obs, terminated, float(reward), info, task.goal, task.name)
+                trajectory = self._end_episode(ep, obs, terminated, float(reward), info, info["goal"], info["task"])
                 finished.extend(self._release(ep, trajectory))
                 self._episodes[i] = None
         return finished
