@@ -1,6 +1,7 @@
 """Update rules selectable by name: A-RIDE, its ablations, DigiRL, Filtered BC, PPO, GRPO.
 
-Each rule is `loss(policy, batch) -> (loss, metrics, priorities or None)` plus whether its replay samples by priority.
+Each rule is `loss(policy, batch) -> LossOutput(loss, metrics, priorities or None)` plus whether its replay samples by
+priority.
 A rule with `prepare(policy, batch)` (PPO, GRPO) has it computed once per batch before its `epochs` gradient steps,
 and its loss takes what `prepare` returned as a third argument. A rule with `groups` (GRPO) learns from groups
 of episodes played from one start, which the runtimes ask their workers for (`runtime/groups.py`).
@@ -28,7 +29,7 @@ class UpdateRule:
 
     Attributes:
         name: the registry name.
-        loss: (policy, batch) -> (loss tensor, metrics, new priorities [B] or None).
+        loss: (policy, batch) -> `LossOutput` (loss tensor, metrics, new priorities [B] or None).
         prioritized: whether the replay samples by priority (else uniformly).
         config: the rule's coefficient dataclass.
         epochs: gradient steps per sampled batch (1 for every rule but PPO and GRPO, where it is configurable).

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
-from distrl_agent.algorithms.common import check_coefficients, masked_mean, policy_pass
+from distrl_agent.algorithms.common import LossOutput, check_coefficients, masked_mean, policy_pass
 from distrl_agent.algorithms.retrace import one_step_td_targets, retrace_advantages, retrace_targets, td_errors
 from distrl_agent.errors import ConfigError
 from distrl_agent.policies.base import Policy
@@ -69,7 +69,7 @@ class ARideConfig:
             raise ConfigError(f"`rho_bar_max` must be > 0, got {self.rho_bar_max}")
 
 
-def a_ride_loss(policy: Policy, batch: Batch, config: ARideConfig) -> tuple[torch.Tensor, dict[str, float], np.ndarray]:
+def a_ride_loss(policy: Policy, batch: Batch, config: ARideConfig) -> LossOutput:
     """The A-RIDE loss of one prioritised batch, its metrics, and the refreshed priority of each trajectory."""
     c = config
     out = policy_pass(policy, batch)
@@ -114,4 +114,4 @@ def a_ride_loss(policy: Policy, batch: Batch, config: ARideConfig) -> tuple[torc
         "replay/staleness_mean": float((batch.staleness.float() * m).sum() / n),
         "replay/w_is_mean": float(w_is.mean()),
     }
-    return loss, metrics, priorities.cpu().numpy().astype(np.float64)
+    return LossOutput(loss, metrics, priorities.cpu().numpy().astype(np.float64))

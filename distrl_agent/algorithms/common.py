@@ -1,10 +1,11 @@
-"""What the update rules share: one forward pass of a policy over a padded `Batch` (values of every state, log-probs
-and entropies of every step), masked means, coefficient checks, and decoupled PPO's clipped surrogate."""  # noqa: D205, D209
+"""What the update rules share: their result type, one forward pass of a policy over a padded `Batch` (values of every
+state, log-probs and entropies of every step), masked means, coefficient checks, and decoupled PPO's clipped
+surrogate."""  # noqa: D205, D209
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import torch
@@ -12,6 +13,20 @@ import torch
 from distrl_agent.errors import ConfigError
 from distrl_agent.policies.base import Policy
 from distrl_agent.types import Batch
+
+
+class LossOutput(NamedTuple):
+    """What an update rule's loss returns.
+
+    Attributes:
+        loss: the scalar to minimise (differentiable).
+        metrics: "losses/..." and "targets/..." figures of this batch, floats.
+        priorities: [B] new replay priorities of the batch's trajectories (prioritised rules), or None.
+    """
+
+    loss: torch.Tensor
+    metrics: dict[str, float]
+    priorities: np.ndarray | None
 
 
 @dataclass

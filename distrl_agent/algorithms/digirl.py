@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
-from distrl_agent.algorithms.common import masked_mean, policy_pass
+from distrl_agent.algorithms.common import LossOutput, masked_mean, policy_pass
 from distrl_agent.algorithms.retrace import monte_carlo_returns
 from distrl_agent.errors import ConfigError
 from distrl_agent.policies.base import Policy
@@ -44,7 +44,7 @@ class DigiRLConfig:
             raise ConfigError(f"`top_fraction` must be in (0, 1], got {self.top_fraction}")
 
 
-def digirl_loss(policy: Policy, batch: Batch, config: DigiRLConfig) -> tuple[torch.Tensor, dict[str, float], None]:
+def digirl_loss(policy: Policy, batch: Batch, config: DigiRLConfig) -> LossOutput:
     """DigiRL's summed critic + filtered-AWR actor loss; it keeps no priorities (None)."""
     c = config
     out = policy_pass(policy, batch)
@@ -71,4 +71,4 @@ def digirl_loss(policy: Policy, batch: Batch, config: DigiRLConfig) -> tuple[tor
                "charts/selected_fraction": float(selected.sum() / mask.sum().clamp(min=1)),
                "charts/advantage_mean": float(masked_mean(advantage, mask)),
                "losses/entropy": float(masked_mean(out.entropy.detach(), mask))}
-    return loss, metrics, None
+    return LossOutput(loss, metrics, None)

@@ -7,9 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import torch
-
-from distrl_agent.algorithms.common import masked_mean, policy_pass
+from distrl_agent.algorithms.common import LossOutput, masked_mean, policy_pass
 from distrl_agent.policies.base import Policy
 from distrl_agent.types import Batch
 
@@ -21,13 +19,12 @@ class FilteredBCConfig:
     min_return: float = 0.5
 
 
-def filtered_bc_loss(policy: Policy, batch: Batch, config: FilteredBCConfig) -> tuple[torch.Tensor, dict[str, float],
-                                                                                      None]:
+def filtered_bc_loss(policy: Policy, batch: Batch, config: FilteredBCConfig) -> LossOutput:
     """Negative log-likelihood of the successful trajectories' actions; no priorities (None)."""
     out = policy_pass(policy, batch)
     good = (batch.rewards * batch.mask).sum(1) >= config.min_return
     selected = batch.mask & good[:, None]
     loss = -(out.log_pi * selected).sum() / selected.sum().clamp(min=1)
-    return loss, {"losses/actor": float(loss.detach()), "losses/total": float(loss.detach()),
-                  "charts/selected_fraction": float(good.float().mean()),
-                  "losses/entropy": float(masked_mean(out.entropy.detach(), batch.mask))}, None
+    return LossOutput(loss, {"losses/actor": float(loss.detach()), "losses/total": float(loss.detach()),
+                             "charts/selected_fraction": float(good.float().mean()),
+                             "losses/entropy": float(masked_mean(out.entropy.detach(), batch.mask))}, None)

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 
 import torch
 
-from distrl_agent.algorithms.common import check_clip, decoupled_clipped_surrogate, masked_mean, policy_pass
+from distrl_agent.algorithms.common import LossOutput, check_clip, decoupled_clipped_surrogate, masked_mean, policy_pass
 from distrl_agent.errors import ConfigError, DataError
 from distrl_agent.policies.base import Policy
 from distrl_agent.types import Batch, Trajectory
@@ -149,7 +149,7 @@ def grpo_prepare(policy: Policy, batch: Batch, config: GRPOConfig, reference: Po
 
 
 def grpo_loss(policy: Policy, batch: Batch, targets: GRPOTargets,
-              config: GRPOConfig) -> tuple[torch.Tensor, dict[str, float], None]:
+              config: GRPOConfig) -> LossOutput:
     """One epoch's GRPO loss on `batch` against its `targets`; it keeps no priorities (None)."""
     c, mask = config, batch.mask
     out = policy_pass(policy, batch)
@@ -170,4 +170,4 @@ def grpo_loss(policy: Policy, batch: Batch, targets: GRPOTargets,
         "charts/group_std_mean": float(batch.group_std.mean()),
         "replay/staleness_mean": float((batch.staleness.float() * m).sum() / m.sum().clamp(min=1)),
     }
-    return loss, metrics, None
+    return LossOutput(loss, metrics, None)

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 import torch
 
 from distrl_agent.algorithms.common import (
+    LossOutput,
     check_clip,
     check_coefficients,
     decoupled_clipped_surrogate,
@@ -101,7 +102,7 @@ def ppo_prepare(policy: Policy, batch: Batch, config: PPOConfig) -> PPOTargets:
 
 
 def ppo_loss(policy: Policy, batch: Batch, targets: PPOTargets,
-             config: PPOConfig) -> tuple[torch.Tensor, dict[str, float], None]:
+             config: PPOConfig) -> LossOutput:
     """One epoch's PPO loss on `batch` against its `targets`; it keeps no priorities (None)."""
     c, mask = config, batch.mask
     out = policy_pass(policy, batch)
@@ -119,4 +120,4 @@ def ppo_loss(policy: Policy, batch: Batch, targets: PPOTargets,
         "charts/advantage_mean": float((a * m).sum() / n),
         "replay/staleness_mean": float((batch.staleness.float() * m).sum() / n),
     }
-    return loss, metrics, None
+    return LossOutput(loss, metrics, None)

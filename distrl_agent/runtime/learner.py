@@ -141,7 +141,7 @@ class Learner:
         extra = {"reference": self.reference} if rule.reference else {}
         prepared = () if rule.prepare is None else (rule.prepare(self.policy, batch, **extra),)
         for _ in range(rule.epochs):
-            loss, metrics, priorities = rule.loss(self.policy, batch, *prepared)
+            loss, metrics, priorities = rule.loss(self.policy, batch, *prepared)  # a `LossOutput`
             if not torch.isfinite(loss):
                 self.counters["learner/skipped_nonfinite"] += 1
                 return metrics
@@ -201,8 +201,7 @@ class Learner:
 
     def _priorities(self, trajectories: list[Trajectory]) -> np.ndarray:
         with torch.no_grad():
-            _, _, priorities = self.rule.loss(self.policy, collate(trajectories, learner_version=self.version))
-        return priorities
+            return self.rule.loss(self.policy, collate(trajectories, learner_version=self.version)).priorities
 
     def weights(self) -> dict[str, np.ndarray]:
         """The trainable weights as numpy arrays: what workers need each version.

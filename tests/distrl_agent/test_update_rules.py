@@ -17,6 +17,7 @@ from tabular_policy import GOALS, Episode, TabularConfig, TabularPolicy, batch_o
 
 from distrl_agent.algorithms import make_update_rule
 from distrl_agent.algorithms.a_ride import ARideConfig, a_ride_loss
+from distrl_agent.algorithms.common import LossOutput
 from distrl_agent.algorithms.digirl import DigiRLConfig, digirl_loss
 from distrl_agent.algorithms.filtered_bc import FilteredBCConfig, filtered_bc_loss
 from distrl_agent.algorithms.grpo import GroupSpec, GRPOConfig, grpo_loss, grpo_prepare
@@ -503,3 +504,22 @@ def test_unknown_algorithm_or_coefficient_names_the_closest() -> None:
         make_update_rule("ppoo")
     with pytest.raises(ConfigError, match="did you mean 'clip_eps'"):
         make_update_rule("ppo", {"clip_epsilon": 0.1})
+
+
+@pytest.mark.parametrize("name", ["a-ride", "a-ride-uniform", "a-ride-no-retrace", "a-ride-no-entropy", "digirl",
+                                  "filtered-bc", "ppo"])
+def test_every_rule_returns_a_loss_output_with_priorities_exactly_when_it_samples_by_them(name: str) -> None:
+    """The learner reads `.loss`, `.metrics` and `.priorities`: a scalar, float figures, and [B] priorities for a
+    prioritised rule (None for the others, whose replay samples uniformly)."""  # noqa: D205, D209
+    policy = TabularPolicy()
+    episodes = random_episodes(policy, 3)
+    batch = batch_of(policy, episodes)
+    rule = make_update_rule(name)
+    prepared = () if rule.prepare is None else (rule.prepare(policy, batch),)
+    out = rule.loss(policy, batch, *prepared)
+    assert isinstance(out, LossOutput) and out.loss.ndim == 0 and out.loss.requires_grad
+    assert out.metrics and all(isinstance(v, float) for v in out.metrics.values())
+    if rule.prioritized:
+        assert out.priorities is not None and out.priorities.shape == (len(episodes),)
+    else:
+        assert out.priorities is None or name == "a-ride-uniform"
