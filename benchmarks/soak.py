@@ -53,6 +53,7 @@ from benchmarks.soak_parts import (
     read_memory_csv,
     write_memory_csv,
 )
+from distrl_agent.runtime.checkpoint import META_FILE, REPLAY_FILE
 
 DEVICE_FAULT_RATE = 0.12
 DEVICE = {"timeout_s": 1.0, "retries": 3, "connect_timeout_s": 2.0}
@@ -162,7 +163,7 @@ def run_arm(is_faulty: bool, p: dict[str, Any], out: Path, name: str | None = No
     record["worker_kills"] = killer.kills if killer is not None else 0
     record["summary"] = _read_json(run_dir / "summary.json")
     record["tracebacks"] = (run_dir.parent / f"soak_{name}.log").read_text().count("Traceback (most recent call last)")
-    record["final_audit"] = audit_replay(run_dir / "checkpoint" / "replay.npz", _budgets())
+    record["final_audit"] = audit_replay(run_dir / "checkpoint" / REPLAY_FILE, _budgets())
     record["memory"] = _memory(sampler.samples, p["minutes"])
     record["memory_samples"] = len(sampler.samples)
     write_memory_csv(sampler.samples, out / f"soak_{name}_memory.csv")
@@ -229,7 +230,7 @@ def _kill_learner_halfway(proc: subprocess.Popen, run_dir: Path, p: dict[str, An
         if training_since is None and (run_dir / "metrics.jsonl").exists():
             training_since = time.monotonic()
         if (training_since is not None and time.monotonic() - training_since >= half_s
-                and (run_dir / "checkpoint" / "learner.json").exists()):
+                and (run_dir / "checkpoint" / META_FILE).exists()):
             break
         time.sleep(0.5)
     if proc.poll() is not None:
@@ -251,7 +252,7 @@ def _kill_learner_halfway(proc: subprocess.Popen, run_dir: Path, p: dict[str, An
     record["orphans_after_learner_kill"] += len(orphans)
     for w in orphans:
         w.kill()
-    record["crash_audit"] = audit_replay(run_dir / "checkpoint" / "replay.npz", _budgets())
+    record["crash_audit"] = audit_replay(run_dir / "checkpoint" / REPLAY_FILE, _budgets())
     return True
 
 

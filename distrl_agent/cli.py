@@ -22,7 +22,7 @@ from pathlib import Path
 
 from distrl_agent.algorithms import ALGORITHMS
 from distrl_agent.config import RuntimeSection, TrainConfig, load_config
-from distrl_agent.errors import CheckpointError, DistrlError
+from distrl_agent.errors import DistrlError
 
 _SHORTCUTS = {"algorithm": "learner.algorithm", "env_id": "env.env_id", "run_dir": "run_dir"}
 
@@ -106,26 +106,17 @@ def group_accounting(summary: dict) -> str | None:
 
 def cmd_eval(args: argparse.Namespace) -> int:
     """Evaluate a run's checkpoint on a split; print the result and write it to `--out`."""
-    from distrl_agent.policies import make_policy_config
-    from distrl_agent.runtime.checkpoint import load_learner_blob
+    from distrl_agent.runtime.checkpoint import find_checkpoint, read_policy
     from distrl_agent.runtime.collect import evaluate_by_task
-    from distrl_agent.runtime.train import find_checkpoint
-    from distrl_agent.runtime.weights import to_numpy
 
     run = Path(args.checkpoint)
     base = run / "config.yaml" if (run / "config.yaml").exists() else None
     config = resolve_config(args, base)
     checkpoint = find_checkpoint(run)
-    blob = load_learner_blob(checkpoint)
-    try:
-        kind = blob.meta.get("policy_kind", "small")  # checkpoints before the VLM runtime hold small policies
-        policy_config = make_policy_config(kind, blob.meta["policy_config"], where="checkpoint policy")
-        weights = {k: to_numpy(v) for k, v in blob.policy.items()}
-    except (KeyError, TypeError) as e:
-        raise CheckpointError(f"cannot read the policy of the checkpoint in {checkpoint}: {e}") from e
-    version = json.loads((checkpoint / "state.json").read_text()).get("version", 0)
-    rate, by_task = evaluate_by_task(config, weights, version, args.split, args.episodes, args.eval_seed,
-                                     policy_config)
+    saved = read_policy(checkpoint)
+    version = saved.version
+    rate, by_task = evaluate_by_task(config, saved.weights, version, args.split, args.episodes, args.eval_seed,
+                                     saved.config)
     result = {"checkpoint": str(checkpoint), "version": version, "split": args.split, "episodes": args.episodes,
               "success": rate, "success_by_task": by_task}
     out = Path(args.out) if args.out else run / f"eval_{args.split}.json"

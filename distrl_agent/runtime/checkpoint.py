@@ -1,6 +1,8 @@
-"""Learner checkpoints as data: tensors in safetensors, everything else in JSON; loading one runs no code.
+"""Checkpoints as data: tensors in safetensors, everything else in JSON; loading one runs no code.
 
-A checkpoint folder written by `Learner.save` holds:
+This module alone knows the checkpoint's layout. A run directory holds `checkpoint/` (and, for a moment while a new
+one is swapped in, `checkpoint.old/`); `save_checkpoint` writes a whole new one beside it first. A checkpoint folder
+holds what `Learner.save` writes:
 
     learner.safetensors   policy weights (`policy/<key>`), optimiser tensors (`optimizer/<param id>/<name>`), the
                           torch RNG state (`torch_rng`) and, for a rule with a KL penalty, the frozen reference
@@ -8,6 +10,7 @@ A checkpoint folder written by `Learner.save` holds:
     learner.json          policy kind and config, algorithm, optimiser hyper-parameters and scalars, tensor aliases
     replay.npz            the replay (`ReplayBuffer.save`, read with `allow_pickle=False`)
     state.json            version, counters, numpy RNG state, the config keys the weights depend on
+    run_state.json        the training loop's clock and totals (`RunState`), written by `save_checkpoint`
 
 Neither format can carry code: safetensors is a JSON header plus raw buffers, and JSON is JSON. Checkpoints written
 before this module (`learner.pt`, a torch pickle) are still read, with `torch.load(weights_only=True)`, whose
@@ -19,20 +22,28 @@ from __future__ import annotations
 
 import json
 import pickle
+import shutil
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import torch
 from safetensors import SafetensorError
 from safetensors.torch import load_file, save_file
 
 from distrl_agent.errors import CheckpointError
+from distrl_agent.policies import PolicyConfig, make_policy_config
+from distrl_agent.runtime.progress import RunState
+from distrl_agent.runtime.weights import to_numpy
 
 TENSORS_FILE = "learner.safetensors"
 META_FILE = "learner.json"
 LEGACY_FILE = "learner.pt"
+STATE_FILE = "state.json"
+REPLAY_FILE = "replay.npz"
+RUN_STATE_FILE = "run_state.json"
 FORMAT = "distrl-learner/1"
 
 
@@ -186,3 +197,75 @@ def _load_legacy(path: Path) -> LearnerBlob:
         raise CheckpointError(f"cannot read {path}: expected a dict with a `policy` entry")
     meta = {k: v for k, v in blob.items() if k not in ("policy", "optimizer", "torch_rng")}
     return LearnerBlob(blob["policy"], blob.get("optimizer"), blob.get("torch_rng"), meta)
+
+
+def write_state(directory: str | Path, state: dict[str, Any]) -> None:
+    """Write the learner's state.json (plain JSON data) in `directory`, replaced atomically."""
+    d = Path(directory)
+    (d / f"{STATE_FILE}.tmp").write_text(json.dumps(state))
+    (d / f"{STATE_FILE}.tmp").replace(d / STATE_FILE)
+
+
+def read_state(directory: str | Path) -> dict[str, Any]:
+    """The learner's state.json in `directory`.
+
+    Raises:
+        CheckpointError: it is missing or not JSON.
+    """
+    path = Path(directory) / STATE_FILE
+    try:
+        return json.loads(path.read_text())
+    except (OSError, ValueError) as e:
+        raise CheckpointError(f"cannot read {path}: {e}") from e
+
+
+@dataclass(frozen=True)
+class SavedPolicy:
+    """The policy of a checkpoint, enough to act with it: its config, its weights as numpy, its version."""
+
+    config: PolicyConfig
+    weights: dict[str, np.ndarray]
+    version: int
+
+
+def read_policy(checkpoint: str | Path) -> SavedPolicy:
+    """The policy saved in the checkpoint folder `checkpoint` (what `distrl eval` acts with).
+
+    Raises:
+        CheckpointError: no readable checkpoint there, or its policy entries are missing or malformed.
+    """
+    d = Path(checkpoint)
+    blob = load_learner_blob(d)
+    try:
+        kind = blob.meta.get("policy_kind", "small")  # checkpoints before the VLM runtime hold small policies
+        config = make_policy_config(kind, blob.meta["policy_config"], where="checkpoint policy")
+        weights = {k: to_numpy(v) for k, v in blob.policy.items()}
+    except (KeyError, TypeError) as e:
+        raise CheckpointError(f"cannot read the policy of the checkpoint in {d}: {e}") from e
+    return SavedPolicy(config, weights, int(read_state(d).get("version", 0)))
+
+
+def find_checkpoint(run_dir: str | Path) -> Path:
+    """`run_dir/checkpoint`, or the previous one if a checkpoint swap was interrupted.
+
+    Raises:
+        CheckpointError: `run_dir` holds no checkpoint.
+    """
+    for name in ("checkpoint", "checkpoint.old"):
+        if (Path(run_dir) / name / STATE_FILE).exists():
+            return Path(run_dir) / name
+    raise CheckpointError(f"no checkpoint in {run_dir} (expected {Path(run_dir) / 'checkpoint' / STATE_FILE}); "
+                          "pass the run_dir of an earlier `distrl train`")
+
+
+def save_checkpoint(learner: Any, state: RunState, run_dir: Path) -> None:
+    """Write a whole checkpoint beside the current one, then swap directories (a crash keeps one intact)."""
+    tmp, current, old = run_dir / "checkpoint.tmp", run_dir / "checkpoint", run_dir / "checkpoint.old"
+    shutil.rmtree(tmp, ignore_errors=True)
+    learner.save(str(tmp.resolve()))  # absolute: a Ray learner actor has another working directory
+    state.save(tmp / RUN_STATE_FILE)
+    shutil.rmtree(old, ignore_errors=True)
+    if current.exists():
+        current.rename(old)
+    tmp.rename(current)
+    shutil.rmtree(old, ignore_errors=True)

@@ -22,7 +22,14 @@ from distrl_agent.config import TrainConfig
 from distrl_agent.errors import CheckpointError, DataError
 from distrl_agent.policies import Policy, PolicyConfig, build_policy, policy_kind
 from distrl_agent.replay import TrajectoryReplay
-from distrl_agent.runtime.checkpoint import LearnerBlob, load_learner_blob, save_learner_blob
+from distrl_agent.runtime.checkpoint import (
+    REPLAY_FILE,
+    LearnerBlob,
+    load_learner_blob,
+    read_state,
+    save_learner_blob,
+    write_state,
+)
 from distrl_agent.runtime.encoding_cache import EncodingCache
 from distrl_agent.runtime.weights import to_numpy
 from distrl_agent.types import Trajectory, collate
@@ -230,11 +237,9 @@ class Learner:
             meta={"policy_kind": policy_kind(self.policy.config), "policy_config": self.policy.config.__dict__,
                   "algorithm": self.rule.name},
             reference=None if self.reference is None else self.reference.state_dict()))
-        self.replay.save(d / "replay.npz")
-        state = {"version": self.version, "counters": self.counters, "rng": self.rng.bit_generator.state,
-                 "config": self.config.state_keys()}
-        (d / "state.json.tmp").write_text(json.dumps(state))
-        (d / "state.json.tmp").replace(d / "state.json")
+        self.replay.save(d / REPLAY_FILE)
+        write_state(d, {"version": self.version, "counters": self.counters, "rng": self.rng.bit_generator.state,
+                        "config": self.config.state_keys()})
 
     def load(self, directory: str | Path) -> None:
         """Restore everything `save` wrote.
@@ -244,10 +249,7 @@ class Learner:
                 lists the keys that differ), another algorithm, or weights of another policy shape.
         """
         d = Path(directory)
-        try:
-            state = json.loads((d / "state.json").read_text())
-        except (OSError, ValueError) as e:
-            raise CheckpointError(f"cannot read {d / 'state.json'}: {e}") from e
+        state = read_state(d)
         blob = load_learner_blob(d)
         saved, mine = state.get("config", {}), json.loads(json.dumps(self.config.state_keys()))
         defaults = json.loads(json.dumps(TrainConfig().state_keys()))
@@ -271,7 +273,7 @@ class Learner:
                 self.reference.load_state_dict(blob.reference)
         except (RuntimeError, ValueError, KeyError) as e:
             raise CheckpointError(f"the weights in {d} do not fit this run's policy or optimiser: {e}") from e
-        self.replay.load(d / "replay.npz")
+        self.replay.load(d / REPLAY_FILE)
         self.encodings.clear()
         self.version = int(state["version"])
         self.counters.update(state["counters"])

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import logging
-import shutil
 import time
 from dataclasses import replace
 from pathlib import Path
@@ -20,9 +19,9 @@ from typing import Any
 import torch
 
 from distrl_agent.config import TrainConfig
-from distrl_agent.errors import CheckpointError
 from distrl_agent.runtime.base import Runtime
 from distrl_agent.runtime.build import make_runtime
+from distrl_agent.runtime.checkpoint import RUN_STATE_FILE, find_checkpoint, save_checkpoint
 from distrl_agent.runtime.collect import evaluate, evaluate_by_task
 from distrl_agent.runtime.groups import GroupCollector
 from distrl_agent.runtime.learner import Learner
@@ -53,32 +52,6 @@ def warm_start(config: TrainConfig) -> dict[str, Any] | None:
     learner.policy.copy_actor_encoder_to_critic()  # the critic starts from the cloned features, not from noise
     log.info("warm start: %d demonstration steps, final NLL %.3f", len(demos), nll)
     return learner.weights()
-
-
-def find_checkpoint(run_dir: str | Path) -> Path:
-    """`run_dir/checkpoint`, or the previous one if a checkpoint swap was interrupted.
-
-    Raises:
-        CheckpointError: `run_dir` holds no checkpoint.
-    """
-    for name in ("checkpoint", "checkpoint.old"):
-        if (Path(run_dir) / name / "state.json").exists():
-            return Path(run_dir) / name
-    raise CheckpointError(f"no checkpoint in {run_dir} (expected {Path(run_dir) / 'checkpoint'}/state.json); "
-                          "pass the run_dir of an earlier `distrl train`")
-
-
-def save_checkpoint(learner: Any, state: RunState, run_dir: Path) -> None:
-    """Write a whole checkpoint beside the current one, then swap directories (a crash keeps one intact)."""
-    tmp, current, old = run_dir / "checkpoint.tmp", run_dir / "checkpoint", run_dir / "checkpoint.old"
-    shutil.rmtree(tmp, ignore_errors=True)
-    learner.save(str(tmp.resolve()))  # absolute: a Ray learner actor has another working directory
-    state.save(tmp / "run_state.json")
-    shutil.rmtree(old, ignore_errors=True)
-    if current.exists():
-        current.rename(old)
-    tmp.rename(current)
-    shutil.rmtree(old, ignore_errors=True)
 
 
 def combine_totals(before: dict[str, float], now: dict[str, float]) -> dict[str, float]:
@@ -266,7 +239,7 @@ def train(config: TrainConfig, resume: str | Path | None = None, show_progress: 
     if resume is not None:
         checkpoint = find_checkpoint(resume)
         learner.load(str(checkpoint.resolve()))
-        state = RunState.load(checkpoint / "run_state.json")
+        state = RunState.load(checkpoint / RUN_STATE_FILE)
         state.resumes += 1
         log.info("resumed from %s at version %d after %.1f min", checkpoint, learner.get_version(),
                  state.elapsed_s / 60)

@@ -143,3 +143,18 @@ def test_non_json_metadata_is_refused_before_writing(tmp_path) -> None:
     with pytest.raises(CheckpointError, match="not plain JSON"):
         save_learner_blob(tmp_path, blob)
     assert not (tmp_path / TENSORS_FILE).exists()
+
+
+def test_only_the_checkpoint_module_spells_the_checkpoint_layout() -> None:
+    """The file names of a checkpoint appear in `runtime/checkpoint.py` alone: a change of format is one file's."""
+    import re
+    from pathlib import Path
+
+    import distrl_agent
+
+    repo = Path(distrl_agent.__file__).resolve().parents[1]
+    names = re.compile(r"[\"'](state\.json|run_state\.json|replay\.npz|learner\.(pt|json|safetensors)|checkpoint\.old)")
+    spelled = [f"{path.relative_to(repo)}:{n}" for package in ("distrl_agent", "benchmarks", "android_gym")
+               for path in sorted((repo / package).rglob("*.py")) if path.name != "checkpoint.py"
+               for n, line in enumerate(path.read_text().splitlines(), 1) if names.search(line)]
+    assert not spelled, spelled

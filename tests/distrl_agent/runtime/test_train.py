@@ -12,9 +12,10 @@ import pytest
 
 from distrl_agent.config import load_config
 from distrl_agent.errors import CheckpointError, ConfigError
+from distrl_agent.runtime.checkpoint import find_checkpoint, save_checkpoint
 from distrl_agent.runtime.learner import Learner
 from distrl_agent.runtime.progress import RunState
-from distrl_agent.runtime.train import combine_totals, find_checkpoint, lr_scale, save_checkpoint, spent_fraction, train
+from distrl_agent.runtime.train import combine_totals, lr_scale, spent_fraction, train
 
 TINY = ["runtime.minutes=0.1", "runtime.envs_per_worker=2", "runtime.warm_start_episodes=4",
         "runtime.warm_start_updates=5", "runtime.eval_episodes=4", "learner.batch_size=4",
