@@ -1,8 +1,10 @@
-"""What the training loop needs from a transport (`Runtime`), what it receives (`Delivery`), and worker accounting.
+"""What the training loop needs from a transport (`Runtime`) and from its learner (`LearnerHandle`), what it receives
+(`Delivery`), and worker accounting.
 
 `LocalRuntime` (runtime/local.py) and `RayRuntime` (runtime/ray.py) implement `Runtime` around the same
-`WorkerShell`; `train.run_loop` is written against this file only.
-"""
+`WorkerShell`; `Learner` (runtime/learner.py, in process) and `RayLearner` (runtime/ray_actors.py, the proxy of a
+learner actor) implement `LearnerHandle`; `train.run_loop` is written against this file only.
+"""  # noqa: D205, D209
 
 from __future__ import annotations
 
@@ -67,6 +69,51 @@ class Runtime(Protocol):
 
     def close(self) -> None:
         """Stop every worker within a deadline."""
+
+
+class LearnerHandle(Protocol):
+    """The calls the training loop makes on its learner, each a plain call with plain-data arguments and results, so
+    that a learner in another process (a Ray actor) answers them the same way (see `Learner` for what each does)."""  # noqa: D205, D209
+
+    def ingest(self, trajectories: Any) -> Any:
+        """Add trajectories (a list, or a Ray ref to one) to the replay."""
+        ...
+
+    def ready(self) -> bool:
+        """Whether the replay holds enough trajectories to train."""
+        ...
+
+    def train_steps(self, count: int) -> dict[str, float]:
+        """Up to `count` gradient steps; the metrics of the last."""
+        ...
+
+    def weights(self) -> Any:
+        """The current trainable weights (numpy arrays, or a Ray ref to them)."""
+        ...
+
+    def get_version(self) -> int:
+        """The current weights version: gradient steps made."""
+        ...
+
+    def set_policy_weights(self, weights: Any) -> None:
+        """Load trainable weights (a warm start, or initial weights)."""
+        ...
+
+    def set_lr_scale(self, scale: float) -> None:
+        """Scale the learning rate (the decay schedule)."""
+        ...
+
+    def stats(self) -> dict[str, Any]:
+        """Counters of the learner and its replay."""
+        ...
+
+    def save(self, directory: str) -> None:
+        """Write a checkpoint into `directory`."""
+        ...
+
+    def load(self, directory: str) -> None:
+        """Restore the checkpoint in `directory`."""
+        ...
 
 
 class WorkerBook:

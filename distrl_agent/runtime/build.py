@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from distrl_agent.config import TrainConfig
-from distrl_agent.runtime.base import Runtime
+from distrl_agent.runtime.base import LearnerHandle, Runtime
 from distrl_agent.runtime.learner import Learner
 from distrl_agent.runtime.local import LocalRuntime
 
 
-def make_runtime(config: TrainConfig, with_learner: bool = True) -> tuple[Runtime, Any]:
+def make_runtime(config: TrainConfig, with_learner: bool = True) -> tuple[Runtime, LearnerHandle | None]:
     """The composition root: the transport named by `runtime.runtime` and its learner (in-process, or an actor).
 
     Raises:

@@ -35,6 +35,7 @@ from safetensors.torch import load_file, save_file
 
 from distrl_agent.errors import CheckpointError
 from distrl_agent.policies import PolicyConfig, make_policy_config
+from distrl_agent.runtime.base import LearnerHandle
 from distrl_agent.runtime.progress import RunState
 from distrl_agent.runtime.weights import to_numpy
 
@@ -258,7 +259,7 @@ def find_checkpoint(run_dir: str | Path) -> Path:
                           "pass the run_dir of an earlier `distrl train`")
 
 
-def save_checkpoint(learner: Any, state: RunState, run_dir: Path) -> None:
+def save_checkpoint(learner: LearnerHandle, state: RunState, run_dir: Path) -> None:
     """Write a whole checkpoint beside the current one, then swap directories (a crash keeps one intact)."""
     tmp, current, old = run_dir / "checkpoint.tmp", run_dir / "checkpoint", run_dir / "checkpoint.old"
     shutil.rmtree(tmp, ignore_errors=True)

@@ -22,6 +22,7 @@ from distrl_agent.config import TrainConfig
 from distrl_agent.errors import CheckpointError, DataError
 from distrl_agent.policies import Policy, PolicyConfig, build_policy, policy_kind
 from distrl_agent.replay import TrajectoryReplay
+from distrl_agent.runtime.base import LearnerHandle
 from distrl_agent.runtime.checkpoint import (
     REPLAY_FILE,
     LearnerBlob,
@@ -51,8 +52,8 @@ def lag_counts(staleness: np.ndarray) -> np.ndarray:
     return np.bincount(np.clip(bins, 0, len(LAG_EDGES) - 1), minlength=len(LAG_EDGES))
 
 
-class Learner:
-    """The central learner.
+class Learner(LearnerHandle):
+    """The central learner (the in-process `LearnerHandle`).
 
     Guarantees: `version` increases by one per gradient step; a trajectory with NaN/inf or malformed arrays is dropped
     and counted (`stats()["learner/rejected"]`), never inserted; a non-finite loss skips the step (counted) so weights

@@ -14,6 +14,7 @@ from typing import Any
 from android_gym.heap import return_freed_memory
 from distrl_agent.config import TrainConfig
 from distrl_agent.errors import ClusterError, WorkerError
+from distrl_agent.runtime.base import LearnerHandle
 
 MIN_RAY_VERSION = (2, 52)  # the first Ray with token authentication (RAY_AUTH_MODE=token); issue 20
 
@@ -141,8 +142,9 @@ class RayWorker:
             self._error = traceback.format_exc()
 
 
-class RayLearner:
-    """The learner actor behind the calls `train.run_loop` makes on a local `Learner` (ingest is fire-and-forget)."""
+class RayLearner(LearnerHandle):
+    """A `LearnerHandle` whose learner is a Ray actor: each call runs there and is awaited, except `ingest` (fire and
+    forget: it runs before any later call) and `weights` (a ref, stored once in the object store)."""  # noqa: D205, D209
 
     def __init__(self, actor: Any) -> None:
         self.actor = actor
@@ -164,7 +166,26 @@ class RayLearner:
         """A ref to the current weights, stored once in the object store."""
         return self.actor.weights.remote()
 
-    def __getattr__(self, name: str) -> Any:
-        """Any other `Learner` method, called and awaited (stats, save, load, set_policy_weights, get_version)."""
-        method = getattr(self.actor, name)
-        return lambda *args, **kwargs: self._ray.get(method.remote(*args, **kwargs))
+    def get_version(self) -> int:
+        """The learner's weights version."""
+        return self._ray.get(self.actor.get_version.remote())
+
+    def set_policy_weights(self, weights: Any) -> None:
+        """Load weights into the learner's policy."""
+        self._ray.get(self.actor.set_policy_weights.remote(weights))
+
+    def set_lr_scale(self, scale: float) -> None:
+        """Scale the learner's learning rate."""
+        self._ray.get(self.actor.set_lr_scale.remote(scale))
+
+    def stats(self) -> dict[str, Any]:
+        """The learner's counters."""
+        return self._ray.get(self.actor.stats.remote())
+
+    def save(self, directory: str) -> None:
+        """Checkpoint the learner into `directory` (a path the actor's node can write)."""
+        self._ray.get(self.actor.save.remote(directory))
+
+    def load(self, directory: str) -> None:
+        """Restore the learner from `directory`."""
+        self._ray.get(self.actor.load.remote(directory))

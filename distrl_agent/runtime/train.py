@@ -19,7 +19,7 @@ from typing import Any
 import torch
 
 from distrl_agent.config import TrainConfig
-from distrl_agent.runtime.base import Runtime
+from distrl_agent.runtime.base import LearnerHandle, Runtime
 from distrl_agent.runtime.build import make_runtime
 from distrl_agent.runtime.checkpoint import RUN_STATE_FILE, find_checkpoint, save_checkpoint
 from distrl_agent.runtime.collect import evaluate, evaluate_by_task
@@ -66,7 +66,7 @@ def combine_totals(before: dict[str, float], now: dict[str, float]) -> dict[str,
     return out
 
 
-def run_loop(config: TrainConfig, learner: Any, runtime: Runtime, state: RunState, writer: MetricsWriter,
+def run_loop(config: TrainConfig, learner: LearnerHandle, runtime: Runtime, state: RunState, writer: MetricsWriter,
              progress: Progress, run_dir: Path) -> RunState:
     """Run the actor-learner dataflow until the budget is spent (`spent_fraction`); returns the state to checkpoint.
 

@@ -37,3 +37,18 @@ def test_retire_beyond_max_restarts_raises_worker_error_with_last_error() -> Non
     book.retire(0, 1)
     with pytest.raises(WorkerError, match="(?s)worker 0 died 2 times.*boom"):
         book.retire(0, 1)
+
+
+def test_both_learners_implement_every_call_of_the_handle_themselves() -> None:
+    """The in-process learner and the Ray proxy each define every `LearnerHandle` call (none falls through to the
+    protocol's empty body, and nothing reaches the actor by attribute lookup)."""  # noqa: D205, D209
+    from distrl_agent.runtime.base import LearnerHandle
+    from distrl_agent.runtime.learner import Learner
+    from distrl_agent.runtime.ray_actors import RayLearner
+
+    calls = {name for name, value in vars(LearnerHandle).items() if callable(value) and not name.startswith("_")}
+    assert {"ingest", "train_steps", "weights", "save", "load"} <= calls
+    for cls in (Learner, RayLearner):
+        assert LearnerHandle in cls.__mro__
+        assert not [name for name in calls if name not in vars(cls)], cls.__name__
+    assert "__getattr__" not in vars(RayLearner)
