@@ -1,15 +1,21 @@
-"""The contract between the simulated phone and its apps: `Screen` (where the user is) and `App` (what it shows)."""
+"""The contract between the simulated phone and its apps: `Screen` (where the user is), `App` (what it shows and how
+it reacts) and `PhoneServices` (what an app may use of the phone: navigation, settings, clock, randomness).
+
+Apps are written against this file alone; `SimPhone` implements `PhoneServices` and builds the apps.
+"""  # noqa: D205, D209
 
 from __future__ import annotations
 
 import zlib
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar, Protocol
 
+import numpy as np
+
+from android_gym.sim.events import AppEvent
+from android_gym.sim.perturbations import PerturbationConfig
 from android_gym.sim.view import View
-
-if TYPE_CHECKING:
-    from android_gym.sim.phone import SimPhone
 
 
 @dataclass
@@ -40,12 +46,72 @@ class Screen:
                 "focus": self.focus, "scroll": self.scroll, "loading": self.loading}
 
 
+class PhoneServices(Protocol):
+    """What an app may use of the phone it runs on (`SimPhone` implements it).
+
+    Attributes:
+        system: the system settings ("wifi", "dark_theme", "clock", ...), which the Settings app edits.
+        steps: agent steps since the episode began (the phone's clock for time-driven state).
+        rng: the episode's random generator (every random choice of an app goes through it or `stable_seed`).
+        seed: the episode's seed.
+        perturbations: the episode's perturbation level (sponsored results, layout variants).
+    """
+
+    system: dict[str, Any]
+    steps: int
+    rng: np.random.Generator
+    seed: int
+    perturbations: PerturbationConfig
+
+    @property
+    def top(self) -> Screen:
+        """The screen in front."""
+        ...
+
+    @property
+    def foreground(self) -> str:
+        """The package of the app in front."""
+        ...
+
+    def screens(self, package: str) -> list[Screen]:
+        """The back stack's screens of app `package`, oldest first."""
+        ...
+
+    def push(self, screen: Screen, slow: bool = False) -> bool:
+        """Open `screen` on top (`slow`: it may show a spinner first)."""
+        ...
+
+    def replace(self, screen: Screen, slow: bool = False) -> bool:
+        """Swap the front screen for `screen`."""
+        ...
+
+    def pop(self) -> bool:
+        """Close the front screen."""
+        ...
+
+    def open(self, package: str, screen: Screen) -> bool:
+        """Switch to app `package` showing `screen` (an intent from another app)."""
+        ...
+
+    def launch(self, name: str) -> bool:
+        """Open an app by package, label or alias on its home screen."""
+        ...
+
+    def find_app(self, name: str) -> App:
+        """The installed app called `name` (package, label or alias)."""
+        ...
+
+    def installed(self) -> Iterable[App]:
+        """Every installed app, in the launcher's order."""
+        ...
+
+
 class App:
     """Base class of a simulated app: subclasses build views from state and react to the events of their views.
 
     An app never draws pixels or parses taps: it returns `View`s whose `on_tap` events come back to `handle`.
     All randomness goes through `self.phone.rng` (per episode) or `stable_seed` (per world item), so a seed fixes
-    everything.
+    everything. The `on_*` hooks are optional: the defaults do nothing and return False.
     """
 
     package: ClassVar[str]
@@ -53,8 +119,10 @@ class App:
     icon: ClassVar[str] = "app"
     # Names a user may say for the app (OPEN_APP / `am start` by label).
     aliases: ClassVar[tuple[str, ...]] = ()
+    is_browser: ClassVar[bool] = False
+    """Whether the phone shows cookie banners over this app's pages."""
 
-    def __init__(self, phone: SimPhone) -> None:
+    def __init__(self, phone: PhoneServices) -> None:
         self.phone = phone
         self.reset()
 
@@ -69,8 +137,24 @@ class App:
         """The views of `screen` inside the content area (below the status bar, above the nav bar)."""
         raise NotImplementedError
 
-    def handle(self, event: tuple, screen: Screen) -> bool:
+    def handle(self, event: AppEvent, screen: Screen) -> bool:
         """React to an event from one of this app's views; return whether anything changed."""
+        return False
+
+    def on_back(self, screen: Screen) -> bool:
+        """BACK on `screen` before the phone pops it; True if the app handled it (e.g. a browser's page history)."""
+        return False
+
+    def on_swipe(self, screen: Screen, dy: float) -> bool:
+        """A vertical swipe of `dy` pixels on `screen` before any list scrolls; True if the app handled it."""
+        return False
+
+    def on_tick(self) -> bool:
+        """The end of an agent step (time-driven state, e.g. an install finishing); True if anything changed."""
+        return False
+
+    def search_intent(self) -> bool:
+        """A web search asked for by another app (the launcher's search bar); a browser opens its search page."""
         return False
 
     def submit(self, screen: Screen, rid: str) -> bool:

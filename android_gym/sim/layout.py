@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from android_gym.sim.events import FocusField, NavKey
 from android_gym.sim.view import Bounds, View
 
 WIDTH, HEIGHT = 1080, 2400
@@ -88,9 +89,9 @@ class Column:
 
 def text_field(bounds: Bounds, rid: str, value: str, hint: str, focused: bool, package: str,
                icon: str = "") -> View:
-    """An EditText at `bounds`; its tap event is the phone's `("focus", rid)`."""
+    """An EditText at `bounds`; its tap event is the phone's `FocusField(rid)`."""
     return View(EDIT_TEXT, bounds, text=value or hint, hint=hint, rid=rid, package=package, clickable=True,
-                focusable=True, focused=focused, long_clickable=True, on_tap=("focus", rid), style="field",
+                focusable=True, focused=focused, long_clickable=True, on_tap=FocusField(rid), style="field",
                 icon=icon)
 
 
@@ -100,7 +101,7 @@ def toolbar(title: str, package: str, rid_prefix: str, has_back: bool = True) ->
     children = []
     if has_back:
         children.append(View(IMAGE_BUTTON, (0, b[1], TOOLBAR_H, b[3]), desc="Navigate up", package=package,
-                             clickable=True, focusable=True, on_tap=("nav", "back"), icon="back"))
+                             clickable=True, focusable=True, on_tap=NavKey("back"), icon="back"))
     left = TOOLBAR_H if has_back else MARGIN
     children.append(View(TEXT_VIEW, (left, b[1], WIDTH - MARGIN, b[3]), text=title, rid=f"{rid_prefix}:id/title",
                          package=package, style="title"))

@@ -14,23 +14,32 @@ import numpy as np
 
 from android_gym.errors import ConfigError, unknown_name
 from android_gym.sim.app import App, Screen
+from android_gym.sim.apps import DEFAULT_APPS, LAUNCHER
+from android_gym.sim.events import (
+    DeleteKey,
+    DialogButton,
+    EnterKey,
+    Event,
+    FocusField,
+    LaunchApp,
+    NavKey,
+    NoopKey,
+    Scrim,
+    TypeKey,
+)
 from android_gym.sim.keyboard import keyboard_view
 from android_gym.sim.layout import (
     CONTENT_BOTTOM,
     CONTENT_TOP,
     FRAME,
     HEIGHT,
-    IMAGE_BUTTON,
-    NAV_BAR_H,
-    STATUS_BAR_H,
-    TEXT_VIEW,
     WIDTH,
 )
 from android_gym.sim.perturbations import Dialog, PerturbationConfig, draw_dialog
+from android_gym.sim.system_ui import dialog_view, nav_bar, shift_clip, status_bar
 from android_gym.sim.view import View, to_uiautomator_xml
 from android_gym.ui import UIElement, is_interesting
 
-SYSTEM_UI = "com.android.systemui"
 DEFAULT_SYSTEM = {
     "wifi": True, "bluetooth": False, "airplane_mode": False, "dark_theme": False, "battery_saver": False,
     "do_not_disturb": False, "location": True, "auto_rotate": True, "brightness": 60, "font_size": "Default",
@@ -53,8 +62,6 @@ class SimPhone:
 
     def __init__(self, perturbations: PerturbationConfig | None = None,
                  apps: Sequence[type[App]] | None = None) -> None:
-        from android_gym.sim.apps import DEFAULT_APPS, LAUNCHER  # the app catalogue imports this module
-
         self.perturbations = perturbations or PerturbationConfig.preset("none")
         self.app_classes = tuple(apps or DEFAULT_APPS)
         self.launcher_package = LAUNCHER
@@ -192,8 +199,7 @@ class SimPhone:
         if self.dialog is not None or self.top.loading:
             return False
         if abs(dy) >= abs(dx):
-            app = self.apps[self.foreground]
-            if hasattr(app, "on_swipe") and app.on_swipe(self.top, dy):  # e.g. the launcher's app drawer
+            if self.apps[self.foreground].on_swipe(self.top, dy):  # e.g. the launcher's app drawer
                 return self._changed()
             scroller = self.tree().find(lambda v: v.scrollable and v.contains(x0, y0))
             if scroller is None:
@@ -245,15 +251,28 @@ class SimPhone:
         if (p.dialog_prob and self.dialog is None and self.foreground != self.launcher_package
                 and self.rng.random() < p.dialog_prob):
             app = self.apps[self.foreground]
-            self.dialog = draw_dialog(self.rng, self.foreground, app.label, getattr(app, "is_browser", False))
+            self.dialog = draw_dialog(self.rng, self.foreground, app.label, app.is_browser)
             changed = True
         for app in self.apps.values():  # time-driven app state (e.g. an install finishing)
-            if hasattr(app, "on_tick") and app.on_tick():
+            if app.on_tick():
                 changed = True
         if changed:
             self._changed()
 
-    # -- navigation API for apps ---------------------------------------------------------------------------------------
+    # -- the services apps use (`app.PhoneServices`) -------------------------------------------------------------------
+    def screens(self, package: str) -> list[Screen]:
+        """The back stack's screens of app `package`, oldest first."""
+        return [s for s in self.stack if s.package == package]
+
+    def installed(self) -> list[App]:
+        """Every installed app, in the catalogue's order."""
+        return list(self.apps.values())
+
+    def pop(self) -> bool:
+        """Close the front screen (an app's own back: a dialog's OK, the drawer swiped shut)."""
+        self.stack.pop()
+        return self._changed()
+
     def find_app(self, name: str) -> App:
         """The installed app called `name` (package, label or alias, case-insensitive)."""
         key = name.strip().lower()
@@ -305,8 +324,7 @@ class SimPhone:
         if self.top.focus is not None:
             self.top.focus = None
             return self._changed()
-        app = self.apps[self.foreground]
-        if hasattr(app, "on_back") and app.on_back(self.top):  # e.g. the browser's page history
+        if self.apps[self.foreground].on_back(self.top):  # e.g. the browser's page history
             return self._changed()
         if len(self.stack) > 1:
             self.stack.pop()
@@ -323,38 +341,40 @@ class SimPhone:
             changed = True
         return self._changed() if changed else False
 
-    def _dispatch(self, event: tuple) -> bool:
-        kind = event[0]
-        if kind == "dialog":
-            self.dialog = None
-            return self._changed()
-        if kind == "scrim":
-            return False
+    def _dispatch(self, event: Event) -> bool:
+        match event:
+            case DialogButton():  # every button of a pop-up dismisses it
+                self.dialog = None
+                return self._changed()
+            case Scrim():
+                return False
         if self.dialog is not None:  # a modal pop-up swallows every other touch
             return False
-        if kind == "nav":
-            return self.key(event[1])
-        if kind == "kb":
-            return self.type_text(event[1])
-        if kind == "kb_del":
-            rid = self.top.focus
-            if rid is None or not self.top.fields.get(rid):
+        match event:
+            case NavKey(key):
+                return self.key(key)
+            case TypeKey(text):
+                return self.type_text(text)
+            case DeleteKey():
+                rid = self.top.focus
+                if rid is None or not self.top.fields.get(rid):
+                    return False
+                self.top.fields[rid] = self.top.fields[rid][:-1]
+                return self._changed()
+            case EnterKey():
+                return self.key("enter")
+            case NoopKey():
                 return False
-            self.top.fields[rid] = self.top.fields[rid][:-1]
-            return self._changed()
-        if kind == "kb_enter":
-            return self.key("enter")
-        if kind == "kb_noop":
-            return False
         if self.top.loading:
             return False
-        if kind == "focus":
-            if self.top.focus == event[1]:
-                return False
-            self.top.focus = event[1]
-            return self._changed()
-        if kind == "launch":
-            return self.launch(event[1])
+        match event:
+            case FocusField(rid):
+                if self.top.focus == rid:
+                    return False
+                self.top.focus = rid
+                return self._changed()
+            case LaunchApp(package):
+                return self.launch(package)
         screen = self.top
         changed = self.apps[screen.package].handle(event, screen)
         return self._changed() if changed else False
@@ -372,11 +392,11 @@ class SimPhone:
                 self._scroll(v, screen)
         windows = [View(FRAME, (0, CONTENT_TOP, WIDTH, CONTENT_BOTTOM), package=screen.package,
                         rid="android:id/content", style="dark" if self.system["dark_theme"] else "", children=content),
-                   self._status_bar(), self._nav_bar()]
+                   status_bar(self.system), nav_bar()]
         if self.keyboard_up:
             windows.append(keyboard_view())
         if self.dialog is not None:
-            windows.append(self._dialog_view(self.dialog))
+            windows.append(dialog_view(self.dialog))
         return View(FRAME, (0, 0, WIDTH, HEIGHT), package=screen.package, children=windows)
 
     def _scroll(self, scroller: View, screen: Screen) -> None:
@@ -385,60 +405,4 @@ class SimPhone:
         self._max_scroll = max(0, content_bottom - bottom)
         screen.scroll = min(screen.scroll, self._max_scroll)
         dy = -screen.scroll
-        scroller.children = [c for c in (_shift_clip(c, dy, top, bottom) for c in scroller.children) if c is not None]
-
-    def _status_bar(self) -> View:
-        s = self.system
-        wifi = "Wi-Fi signal full." if s["wifi"] and not s["airplane_mode"] else "Wi-Fi off."
-        icons = [View(TEXT_VIEW, (40, 0, 200, STATUS_BAR_H), text=s["clock"], rid=f"{SYSTEM_UI}:id/clock",
-                      package=SYSTEM_UI, style="status")]
-        icons.append(View("android.widget.ImageView", (860, 12, 920, 72), desc=wifi, package=SYSTEM_UI, icon="wifi"
-                          if s["wifi"] else "wifi_off"))
-        if s["bluetooth"]:
-            icons.append(View("android.widget.ImageView", (800, 12, 850, 72), desc="Bluetooth on.", package=SYSTEM_UI,
-                              icon="bluetooth"))
-        if s["airplane_mode"]:
-            icons.append(View("android.widget.ImageView", (740, 12, 790, 72), desc="Airplane mode.",
-                              package=SYSTEM_UI, icon="airplane"))
-        icons.append(View("android.widget.ImageView", (940, 12, 1040, 72), desc="Battery 100 percent.",
-                          package=SYSTEM_UI, icon="battery"))
-        return View(FRAME, (0, 0, WIDTH, STATUS_BAR_H), rid=f"{SYSTEM_UI}:id/status_bar", package=SYSTEM_UI,
-                    style="statusbar", children=icons)
-
-    def _nav_bar(self) -> View:
-        y0 = HEIGHT - NAV_BAR_H
-        buttons = [("Back", "back", 180), ("Home", "home", 540), ("Overview", "recents", 900)]
-        return View(FRAME, (0, y0, WIDTH, HEIGHT), rid=f"{SYSTEM_UI}:id/navigation_bar", package=SYSTEM_UI,
-                    style="navbar", children=[
-                        View(IMAGE_BUTTON, (cx - 120, y0, cx + 120, HEIGHT), desc=desc, rid=f"{SYSTEM_UI}:id/{key}",
-                             package=SYSTEM_UI, clickable=True, on_tap=("nav", key), icon=key)
-                        for desc, key, cx in buttons])
-
-    def _dialog_view(self, d: Dialog) -> View:
-        x0, x1, y0 = 90, WIDTH - 90, 820
-        kids = [View(TEXT_VIEW, (x0 + 60, y0 + 60, x1 - 60, y0 + 220), text=d.title, rid="android:id/alertTitle",
-                     package=d.package, style="dialog_title")]
-        y = y0 + 220
-        if d.message:
-            kids.append(View(TEXT_VIEW, (x0 + 60, y, x1 - 60, y + 200), text=d.message, rid="android:id/message",
-                             package=d.package))
-            y += 200
-        for i, (label, _) in enumerate(d.buttons):
-            kids.append(View("android.widget.Button", (x0 + 60, y + 20, x1 - 60, y + 150), text=label,
-                             rid=f"android:id/button{i + 1}", package=d.package, clickable=True, focusable=True,
-                             on_tap=("dialog", i), style="button"))
-            y += 150
-        box = View(FRAME, (x0, y0, x1, y + 60), rid="android:id/parentPanel", package=d.package, style="dialog",
-                   children=kids)
-        return View(FRAME, (0, 0, WIDTH, HEIGHT), package=d.package, clickable=True, on_tap=("scrim",), style="scrim",
-                    children=[box])
-
-
-def _shift_clip(v: View, dy: int, top: int, bottom: int) -> View | None:
-    """A copy of `v` moved by `dy` pixels and clipped to rows [top, bottom); None when nothing stays visible."""
-    x0, y0, x1, y1 = v.bounds
-    y0, y1 = max(top, y0 + dy), min(bottom, y1 + dy)
-    if y1 <= y0:
-        return None
-    kids = [c for c in (_shift_clip(c, dy, top, bottom) for c in v.children) if c is not None]
-    return View(**{**v.__dict__, "bounds": (x0, y0, x1, y1), "children": kids})
+        scroller.children = [c for c in (shift_clip(c, dy, top, bottom) for c in scroller.children) if c is not None]

@@ -10,6 +10,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from xml.sax.saxutils import quoteattr
 
+from android_gym.sim.events import Event
+
 Bounds = tuple[int, int, int, int]
 """(left, top, right, bottom) in device pixels, right/bottom exclusive, like Android's Rect."""
 
@@ -23,7 +25,7 @@ class View:
         bounds: position on screen in device pixels.
         text, desc, rid, package, hint: uiautomator's `text`, `content-desc`, `resource-id`, `package`, `hint`.
         clickable ... password: uiautomator's boolean flags.
-        on_tap: the event a tap on this view sends to its app (a hashable tuple), or None.
+        on_tap: the event a tap on this view sends (`events.Event`: a phone event, or its app's tuple), or None.
         style: a rendering hint ("button", "link", "field", "switch", "card", "toolbar", "sponsored", ...).
         icon: a glyph name the renderer draws (app icons, "search", "back", ...), or "".
         children: child views, drawn and hit-tested in order (later siblings are on top).
@@ -46,7 +48,7 @@ class View:
     selected: bool = False
     password: bool = False
     long_clickable: bool = False
-    on_tap: tuple | None = None
+    on_tap: Event | None = None
     style: str = ""
     icon: str = ""
     children: list[View] = field(default_factory=list)

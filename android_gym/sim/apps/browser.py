@@ -138,9 +138,9 @@ class Browser(App):
         out: dict[str, Any] = {"url": None, "host": None, "page": None, "loading": False, "query": None,
                                "answer": None, "product": None,
                                "cart": [item for s in shops for item in s.state()["cart"]],
-                               "history": [s.args["url"] for s in self.phone.stack if s.package == PACKAGE],
+                               "history": [s.args["url"] for s in self.phone.screens(PACKAGE)],
                                "layouts": {s.host: s.layout.name for s in shops}}
-        if self.phone.stack and self.phone.foreground == PACKAGE:
+        if self.phone.screens(PACKAGE) and self.phone.foreground == PACKAGE:
             screen = self.phone.top
             out.update(url=screen.args["url"], host=screen.args["host"], page=screen.name,
                        loading=screen.loading > 0)

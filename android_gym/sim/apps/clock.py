@@ -261,7 +261,7 @@ class ClockApp(App):
                 alarm["label"] = self.alarms.pop(args["edit"])["label"]
             self.alarms = sorted([*self.alarms, alarm], key=lambda a: (a["hour"], a["minute"]))
         if kind in ("ok", "cancel"):
-            self.phone.stack.pop()
+            self.phone.pop()
             return True
         return False
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from android_gym.sim.app import App, Screen
+from android_gym.sim.events import AppEvent, LaunchApp
 from android_gym.sim.layout import CONTENT_BOTTOM, CONTENT_TOP, FRAME, MARGIN, TEXT_VIEW, WIDTH, scroll_list, text_field
 from android_gym.sim.view import View
 
@@ -30,7 +31,7 @@ class Launcher(App):
         except KeyError:
             return None
         return View(TEXT_VIEW, (x0, y0, x0 + ICON_W, y0 + ICON_H), text=label, desc=label, package=PACKAGE,
-                    clickable=True, focusable=True, long_clickable=True, on_tap=("launch", app.package),
+                    clickable=True, focusable=True, long_clickable=True, on_tap=LaunchApp(app.package),
                     style="app_icon", icon=app.icon)
 
     def _home(self) -> list[View]:
@@ -51,7 +52,7 @@ class Launcher(App):
 
     def _drawer(self, screen: Screen) -> list[View]:
         query = screen.fields.get(DRAWER_SEARCH, "")
-        labels = sorted((a.label for a in self.phone.apps.values() if a.package != PACKAGE), key=str.lower)
+        labels = sorted((a.label for a in self.phone.installed() if a.package != PACKAGE), key=str.lower)
         labels = [a for a in labels if query.lower() in a.lower()]
         search = text_field((MARGIN, CONTENT_TOP + 40, WIDTH - MARGIN, CONTENT_TOP + 180), DRAWER_SEARCH, query,
                             "Search apps", screen.focus == DRAWER_SEARCH, PACKAGE, icon="search")
@@ -66,20 +67,20 @@ class Launcher(App):
             self.phone.push(Screen(PACKAGE, "drawer"))
             return True
         if screen.name == "drawer" and dy > 0 and screen.scroll == 0:
-            self.phone.stack.pop()
+            self.phone.pop()
             return True
         return False
 
-    def handle(self, event: tuple, screen: Screen) -> bool:
+    def handle(self, event: AppEvent, screen: Screen) -> bool:
         """The search bar opens a web search in the browser (an intent, as on a real phone)."""
         if event == ("web_search",):
-            browser = next((a for a in self.phone.apps.values() if hasattr(a, "search_intent")), None)
+            browser = next((a for a in self.phone.installed() if a.is_browser), None)
             return browser is not None and browser.search_intent()
         return False
 
     def submit(self, screen: Screen, rid: str) -> bool:
         """ENTER in the drawer's search opens the first matching app."""
         query = screen.fields.get(rid, "").strip().lower()
-        matches = sorted((a for a in self.phone.apps.values() if a.package != PACKAGE and query in a.label.lower()),
+        matches = sorted((a for a in self.phone.installed() if a.package != PACKAGE and query in a.label.lower()),
                          key=lambda a: a.label.lower())
         return bool(query and matches) and self.phone.launch(matches[0].package)

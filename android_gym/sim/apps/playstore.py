@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 
 from android_gym.sim.app import App, Screen, stable_seed
+from android_gym.sim.events import NavKey
 from android_gym.sim.layout import (
     BUTTON,
     CONTENT_BOTTOM,
@@ -117,7 +118,7 @@ class PlayStoreApp(App):
             {"installed": sorted names, "installing": sorted names, "page": front store screen name or None,
             "query": the latest search in the back stack or None}.
         """
-        mine = [s for s in self.phone.stack if s.package == PACKAGE]
+        mine = self.phone.screens(PACKAGE)
         queries = [s.args["query"] for s in mine if s.name == "results"]
         return {"installed": sorted(n for n in self.installs if self.status(n) == "installed"),
                 "installing": sorted(n for n in self.installs if self.status(n) == "installing"),
@@ -241,7 +242,7 @@ class PlayStoreApp(App):
 
 def _back() -> View:
     return View(IMAGE_BUTTON, (0, CONTENT_TOP + 12, 150, CONTENT_TOP + TOOLBAR_H - 12), desc="Navigate up",
-                package=PACKAGE, clickable=True, focusable=True, on_tap=("nav", "back"), icon="back")
+                package=PACKAGE, clickable=True, focusable=True, on_tap=NavKey("back"), icon="back")
 
 
 def _search_bar(query: str, left: int) -> View:

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from android_gym.sim.app import App, Screen
+from android_gym.sim.events import NavKey
 from android_gym.sim.layout import (
     CONTENT_BOTTOM,
     CONTENT_TOP,
@@ -235,7 +236,7 @@ class SettingsApp(App):
         query = screen.fields.get(SEARCH_RID, "").strip().lower()
         top = CONTENT_TOP + 24
         views = [View("android.widget.ImageButton", (0, top, 150, top + 144), desc="Navigate up", package=PACKAGE,
-                      clickable=True, focusable=True, on_tap=("nav", "back"), icon="back"),
+                      clickable=True, focusable=True, on_tap=NavKey("back"), icon="back"),
                  text_field((150, top, WIDTH - MARGIN, top + 144), SEARCH_RID, screen.fields.get(SEARCH_RID, ""),
                             "Search settings", screen.focus == SEARCH_RID, PACKAGE, icon="search")]
         col = Column(top + 180, PACKAGE, left=0, right=WIDTH)
@@ -268,7 +269,7 @@ class SettingsApp(App):
 
     def state(self) -> dict[str, Any]:
         """{"page": the page id of the front-most Settings screen, or None when Settings is not open}."""
-        mine = [s for s in self.phone.stack if s.package == PACKAGE]
+        mine = self.phone.screens(PACKAGE)
         return {"page": mine[-1].name if mine else None}
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from android_gym.sim.app import App, Screen, stable_seed
+from android_gym.sim.events import NavKey
 from android_gym.sim.layout import (
     CONTENT_BOTTOM,
     CONTENT_TOP,
@@ -157,7 +158,7 @@ class YouTubeApp(App):
         typed = screen.fields.get(SEARCH_RID, "")
         y0, y1 = CONTENT_TOP + 12, CONTENT_TOP + TOOLBAR_H - 12
         views = [View(IMAGE_BUTTON, (0, y0, 150, y1), desc="Navigate up", package=PACKAGE, clickable=True,
-                      focusable=True, on_tap=("nav", "back"), icon="back"),
+                      focusable=True, on_tap=NavKey("back"), icon="back"),
                  text_field((150, y0, WIDTH - MARGIN, y1), SEARCH_RID, typed, "Search YouTube",
                             screen.focus == SEARCH_RID, PACKAGE)]
         q = typed.strip().lower()
@@ -172,7 +173,7 @@ class YouTubeApp(App):
         y0, y1 = CONTENT_TOP, CONTENT_TOP + TOOLBAR_H
         bar = View(LINEAR, (0, y0, WIDTH, y1), rid=f"{PACKAGE}:id/toolbar", package=PACKAGE, style="toolbar",
                    children=[View(IMAGE_BUTTON, (0, y0, 150, y1), desc="Navigate up", package=PACKAGE,
-                                  clickable=True, focusable=True, on_tap=("nav", "back"), icon="back"),
+                                  clickable=True, focusable=True, on_tap=NavKey("back"), icon="back"),
                              View(TEXT_VIEW, (150, y0 + 20, WIDTH - MARGIN, y1 - 20), text=query,
                                   rid=f"{PACKAGE}:id/search_query", package=PACKAGE, clickable=True,
                                   focusable=True, on_tap=("search", query), style="searchbar")])
@@ -234,7 +235,7 @@ class YouTubeApp(App):
             {"page": front YouTube screen name or None, "query": the latest search in the back stack or None,
             "playing": None, or {"title", "query", "rank", "ad", "paused"} while the player is loaded in front}.
         """
-        mine = [s for s in self.phone.stack if s.package == PACKAGE]
+        mine = self.phone.screens(PACKAGE)
         queries = [s.args["query"] for s in mine if s.name == "results"]
         top = self.phone.top
         playing = None

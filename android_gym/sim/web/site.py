@@ -7,17 +7,14 @@ history and slow loads are handled in one place.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 from urllib.parse import parse_qsl, urlsplit
 
 import numpy as np
 
-from android_gym.sim.app import Screen, stable_seed
+from android_gym.sim.app import PhoneServices, Screen, stable_seed
 from android_gym.sim.layout import BUTTON, CONTENT_TOP, FRAME, MARGIN, TEXT_VIEW, TOOLBAR_H, WIDTH, Column, text_field
 from android_gym.sim.view import View
-
-if TYPE_CHECKING:
-    from android_gym.sim.phone import SimPhone
 
 PACKAGE = "com.android.chrome"
 """Web content is reported under the browser's package, as Chrome's accessibility tree does."""
@@ -29,7 +26,7 @@ _HOST_PREFIXES = ("www.", "m.", "en.", "mobile.")
 class Web(Protocol):
     """What a site may ask of the browser that shows it."""
 
-    phone: SimPhone
+    phone: PhoneServices
     salt: int  # drawn from the phone's RNG at reset: per-episode choices (advert slots) derive from it
 
     def go(self, url: str, screen: Screen) -> bool:
