@@ -3,8 +3,8 @@
 Channels of worker process i (spawned, so torch's OpenMP state is never forked):
 
     weights:   SharedWeights (one shared-memory copy per version, seqlock)  learner -> every worker
-    commands:  a pipe of ("round", version, episodes) / ("stop",)           learner -> worker i
-    results:   a pipe of ("trajectories" | "round" | "error", ...)          worker i -> learner
+    commands:  a pipe of `messages.Command` (PlayRound, Stop)               learner -> worker i
+    results:   a pipe of `messages.Reply` (Collected, RoundPlayed, Failed)  worker i -> learner
 
 One results pipe per worker, never shared: a worker killed mid-send (SIGKILL) leaves at most a truncated message in
 its own pipe, which the learner reads as end-of-file and discards; complete messages before it are whole
@@ -16,9 +16,9 @@ drains its bounded outbox into the pipe, blocking while the learner is busy (the
 as soon as the learner reads), while collection continues and the outbox drops its oldest beyond
 `runtime.worker_buffer_trajectories` (counted).
 
-Synchronous mode: the learner publishes version v, then sends ("round", v, n) to every worker; a worker reads the
+Synchronous mode: the learner publishes version v, then sends PlayRound(v, n) to every worker; a worker reads the
 shared weights only after the command arrives, checks that it holds exactly v, plays n episodes and answers
-("round", v, ...). The learner does not publish again before every worker has answered, so all of a round's steps
+RoundPlayed(..., v). The learner does not publish again before every worker has answered, so all of a round's steps
 carry version v.
 """
 
@@ -40,7 +40,9 @@ from android_gym.heap import return_freed_memory
 from distrl_agent.config import TrainConfig
 from distrl_agent.errors import WorkerError
 from distrl_agent.runtime.base import Delivery, WorkerBook
+from distrl_agent.runtime.messages import Collected, Failed, PlayRound, Reply, RoundPlayed, Stop
 from distrl_agent.runtime.weights import SharedWeights
+from distrl_agent.types import Trajectory
 
 log = logging.getLogger("distrl")
 _CTX = mp.get_context("spawn")  # torch + fork can deadlock in OpenMP; spawn is the safe default
@@ -65,7 +67,7 @@ def _worker_main(index: int, config: TrainConfig, shared: SharedWeights, results
     rt = config.runtime
     send_lock = threading.Lock()
 
-    def send(message: tuple) -> None:
+    def send(message: Reply) -> None:
         with send_lock:
             results.send(message)
 
@@ -79,16 +81,15 @@ def _worker_main(index: int, config: TrainConfig, shared: SharedWeights, results
             threading.Thread(target=_send_outbox, args=(index, shell, send), daemon=True).start()
         while True:
             if commands.poll(0.0 if not rt.sync else 0.5):
-                command = commands.recv()
-                if command[0] == "stop":
-                    break
-                _, version, episodes = command
-                got = shared.read()
-                if got is None or got[0] != version:
-                    raise WorkerError(f"worker {index}: round for version {version}, but the shared weights hold "
-                                      f"{None if got is None else got[0]}")
-                trajectories = shell.run_round(*got, episodes)
-                send(("round", index, trajectories, shell.stats(), version))
+                match commands.recv():
+                    case Stop():
+                        break
+                    case PlayRound(version, episodes):
+                        got = shared.read()
+                        if got is None or got[0] != version:
+                            raise WorkerError(f"worker {index}: round for version {version}, but the shared weights "
+                                              f"hold {None if got is None else got[0]}")
+                        send(RoundPlayed(index, shell.run_round(*got, episodes), shell.stats(), version))
             elif not rt.sync:
                 # collect_step adopts the offer before the next read overwrites the arrays it views
                 if shared.version > shell.version and (got := shared.read()) is not None:
@@ -98,7 +99,7 @@ def _worker_main(index: int, config: TrainConfig, shared: SharedWeights, results
         pass
     except Exception:  # noqa: BLE001  (reported to the learner process, which restarts this worker)
         try:
-            send(("error", index, traceback.format_exc(), shell.stats(), None))
+            send(Failed(index, traceback.format_exc(), shell.stats()))
         except OSError:
             pass
         raise SystemExit(1) from None
@@ -113,10 +114,15 @@ def _send_outbox(index: int, shell: Any, send: Any) -> None:
         while True:
             batch = shell.outbox.take(timeout_s=0.2, max_items=32)
             if batch or time.monotonic() - last > HEARTBEAT_S:
-                send(("trajectories", index, batch, shell.stats(), None))
+                send(Collected(index, batch, shell.stats()))
                 last = time.monotonic()
     except OSError:  # the learner went away
         return
+
+
+def _delivery(worker: int, trajectories: list[Trajectory], version: int | None) -> Delivery:
+    return Delivery(worker, trajectories, [t.success for t in trajectories], sum(t.length for t in trajectories),
+                    version)
 
 
 @dataclass
@@ -127,7 +133,7 @@ class _Proc:
     commands: Any  # our write end of its command pipe
     round: tuple[int, int] | None = None  # (version, episodes) of the round it owes us
     is_dead: bool = False
-    messages: list[tuple] = field(default_factory=list)
+    messages: list[Reply] = field(default_factory=list)
 
 
 class LocalRuntime:
@@ -205,7 +211,7 @@ class LocalRuntime:
     def _command_round(self, proc: _Proc, version: int, episodes: int) -> None:
         proc.round = (version, episodes)
         try:
-            proc.commands.send(("round", version, episodes))
+            proc.commands.send(PlayRound(version, episodes))
         except OSError:
             proc.is_dead = True  # healed (and re-commanded) by the next _receive
 
@@ -221,14 +227,16 @@ class LocalRuntime:
                 proc.is_dead = True
         deliveries = []
         for proc in self.procs:
-            for kind, index, payload, stats, version in proc.messages:
-                self.book.update(index, stats)
-                if kind == "error":
-                    self.book.last_error[index] = payload
-                    log.error("worker %d failed:\n%s", index, payload)
-                elif payload or kind == "round":
-                    deliveries.append(Delivery(index, payload, [t.success for t in payload],
-                                               sum(t.length for t in payload), version))
+            for message in proc.messages:
+                self.book.update(message.worker, message.stats)
+                match message:
+                    case Failed(index, failure):
+                        self.book.last_error[index] = failure
+                        log.error("worker %d failed:\n%s", index, failure)
+                    case RoundPlayed(index, trajectories, _, version):
+                        deliveries.append(_delivery(index, trajectories, version))
+                    case Collected(index, trajectories) if trajectories:  # an empty one is a heartbeat
+                        deliveries.append(_delivery(index, trajectories, None))
             proc.messages.clear()
         for proc in list(self.procs):
             if proc.is_dead:
@@ -271,7 +279,7 @@ class LocalRuntime:
         """Ask every worker to stop, then kill those still alive after 10 s."""
         for proc in self.procs:
             try:
-                proc.commands.send(("stop",))
+                proc.commands.send(Stop())
             except OSError:
                 pass
         deadline = time.monotonic() + 10
