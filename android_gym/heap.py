@@ -20,6 +20,11 @@ same machine, one run):
 
 Pinning the threshold maps and zeroes every large temporary afresh and halves the front's throughput; trimming
 costs one call of ~60 ms per 10 s. On other C libraries (musl, macOS) nothing is started.
+
+Trimming makes resident memory swing by hundreds of MB within minutes, which hides a slow leak. With
+`ANDROID_GYM_HEAP_LOG=DIR` set, the trimming thread also appends, after each trim, one line "unix time, bytes in use
+by malloc, Python's allocated blocks" to `DIR/heap-<pid>.csv`: what the process holds, free of the allocator's
+swings (the soak benchmark fits its growth per process).
 """
 
 from __future__ import annotations
@@ -28,11 +33,14 @@ import ctypes
 import ctypes.util
 import functools
 import os
+import sys
 import threading
 import time
 
 TRIM_EVERY_S = 10.0
 """Seconds between two trims (the measured setting)."""
+HEAP_LOG_ENV = "ANDROID_GYM_HEAP_LOG"
+"""Environment variable naming the folder of the heap logs (read at every trim; unset: no log)."""
 _started_in: set[int] = set()  # pids whose trimming thread runs (a forked child must start its own)
 _lock = threading.Lock()
 
@@ -45,6 +53,34 @@ def _glibc() -> ctypes.CDLL | None:
     except (OSError, AttributeError):
         return None
     return libc
+
+
+class _MallInfo2(ctypes.Structure):
+    _fields_ = [(name, ctypes.c_size_t) for name in ("arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks",
+                                                     "fsmblks", "uordblks", "fordblks", "keepcost")]
+
+
+def heap_in_use() -> int | None:
+    """Bytes this process holds from malloc (arena blocks in use plus mmapped blocks), or None off glibc >= 2.33.
+
+    Unlike resident memory, this does not move when freed memory is kept or handed back.
+    """
+    libc = _glibc()
+    mallinfo2 = getattr(libc, "mallinfo2", None) if libc is not None else None
+    if mallinfo2 is None:
+        return None
+    mallinfo2.restype = _MallInfo2
+    info = mallinfo2()
+    return int(info.uordblks + info.hblkhd)
+
+
+def log_heap(folder: str | os.PathLike[str]) -> None:
+    """Append "unix time,malloc bytes in use,Python allocated blocks" to `folder/heap-<pid>.csv` (best effort)."""
+    try:
+        with open(os.path.join(folder, f"heap-{os.getpid()}.csv"), "a") as f:
+            f.write(f"{time.time():.3f},{heap_in_use() or 0},{sys.getallocatedblocks()}\n")
+    except OSError:  # a log must never take its process down
+        pass
 
 
 def trim() -> bool:
@@ -75,3 +111,5 @@ def _trim_forever(every_s: float) -> None:
     while True:  # a daemon: it ends with its process
         time.sleep(every_s)
         trim()
+        if folder := os.environ.get(HEAP_LOG_ENV):
+            log_heap(folder)

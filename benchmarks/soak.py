@@ -15,7 +15,9 @@ Reported: episodes started/finished/truncated by faults, trajectories collected/
 half-inserted trajectories (replay audit of the checkpoint the crash left and of the final one), rewards from unknown
 verdicts, escaped exceptions (tracebacks, unexpected exits, worker deaths we did not cause), orphaned workers after
 the learner kill, the slowest step and judge call against their deadlines, resident memory of every process over
-time (slope per hour after warm-up), and final test success of both arms.
+time (slope per hour after warm-up), what each process holds over time free of the allocator's swings (malloc bytes
+in use and Python's allocated blocks, logged by `android_gym.heap` after each trim), and final test success of both
+arms.
 
 Length: 30 minutes of training per arm in the full suite, 1.5 in the quick one, 12 seconds in tiny mode;
 `DISTRL_BENCH_SOAK_MINUTES` overrides it. The full suite adds a third, "long" arm: the clean arm run for 75 minutes
@@ -40,6 +42,7 @@ from typing import Any
 
 import psutil
 
+from android_gym.heap import HEAP_LOG_ENV
 from android_gym.sim.adb import AdbFront, FaultConfig
 from benchmarks.result import Result, env_number, is_tiny, markdown_table
 from benchmarks.soak_parts import (
@@ -50,7 +53,10 @@ from benchmarks.soak_parts import (
     audit_replay,
     memory_slopes,
     plot_memory,
+    read_heap_csv,
+    read_heap_logs,
     read_memory_csv,
+    write_heap_csv,
     write_memory_csv,
 )
 from distrl_agent.runtime.checkpoint import META_FILE, REPLAY_FILE
@@ -133,6 +139,11 @@ def run_arm(is_faulty: bool, p: dict[str, Any], out: Path, name: str | None = No
     record: dict[str, Any] = {"arm": name, "exits": [], "learner_kills": 0, "orphans_after_learner_kill": 0}
     sampler = MemorySampler(p["memory_every_s"])
     killer = WorkerKiller(p["worker_kill_every_s"], seed=p["seed"]) if is_faulty else None
+    heap_dir = run_dir.parent / f"soak_{name}_heap"
+    shutil.rmtree(heap_dir, ignore_errors=True)
+    heap_dir.mkdir()
+    previous_heap_log = os.environ.get(HEAP_LOG_ENV)
+    os.environ[HEAP_LOG_ENV] = str(heap_dir)  # this process (the phones, the judge) and every process it starts
     started = time.monotonic()
     with AdbFront(devices=workers * envs + EVAL_ENVS, perturbations="default", faults=faults) as front, \
             FlakyJudge(JUDGE_FAULTS if is_faulty else {}, slow_s=2 * JUDGE["timeout_s"], seed=p["seed"]) as judge:
@@ -152,6 +163,10 @@ def run_arm(is_faulty: bool, p: dict[str, Any], out: Path, name: str | None = No
                 killer.stop()
             sampler.stop()
             log.close()
+            if previous_heap_log is None:
+                os.environ.pop(HEAP_LOG_ENV, None)
+            else:
+                os.environ[HEAP_LOG_ENV] = previous_heap_log
         counts: dict[str, int] = {}
         for target in front.targets.values():
             for key, value in target.faults.counts.items():
@@ -167,6 +182,10 @@ def run_arm(is_faulty: bool, p: dict[str, Any], out: Path, name: str | None = No
     record["memory"] = _memory(sampler.samples, p["minutes"])
     record["memory_samples"] = len(sampler.samples)
     write_memory_csv(sampler.samples, out / f"soak_{name}_memory.csv")
+    heap = read_heap_logs(heap_dir, {pid: role for _, role, pid, _ in sampler.samples}, sampler.t0_wall)
+    write_heap_csv(heap, out / f"soak_{name}_heap.csv")
+    record.update(_heap_fits(heap, p["minutes"]))
+    record["heap_samples"] = len(heap)
     record["eval"] = _clean_eval(run_dir, p["eval_episodes"])
     (out / f"soak_{name}.json").write_text(json.dumps(record, indent=1))
     return record
@@ -184,6 +203,12 @@ def _memory(samples: list[tuple[float, str, int, int]], minutes: float) -> dict[
             m.update(late_pct_per_h=late[role]["pooled_pct_per_h"], late_low_pct_per_h=late[role]["low_pct_per_h"],
                      late_high_pct_per_h=late[role]["high_pct_per_h"])
     return out
+
+
+def _heap_fits(samples: list[tuple[float, str, int, int, int]], minutes: float) -> dict[str, Any]:
+    """`_memory`'s fits of the heap logs: "heap" (malloc bytes in use) and "python_blocks" (allocated blocks)."""
+    return {"heap": _memory([(t, role, pid, heap) for t, role, pid, heap, _ in samples], minutes),
+            "python_blocks": _memory([(t, role, pid, blocks) for t, role, pid, _, blocks in samples], minutes)}
 
 
 MEMORY_TARGET = 1.0  # %/h after warm-up
@@ -328,14 +353,19 @@ def run(quick: bool, out: Path) -> Result:
             source = Path(os.environ["DISTRL_BENCH_SOAK_REUSE"])
             result.notes.append(f"{name} arm reused from {source}.")
             (out / f"soak_{name}.json").write_text(json.dumps(reused, indent=1))
-            if (source / f"soak_{name}_memory.csv").is_file() and source.resolve() != out.resolve():
-                shutil.copy(source / f"soak_{name}_memory.csv", out / f"soak_{name}_memory.csv")
+            for kind in ("memory", "heap"):
+                csv_name = f"soak_{name}_{kind}.csv"
+                if (source / csv_name).is_file() and source.resolve() != out.resolve():
+                    shutil.copy(source / csv_name, out / csv_name)
         arms[name] = reused or run_arm(name == "faulty", _long_plan(p) if name == "long" else p, out, name)
         (out / "soak_plan.json").write_text(json.dumps({k: p[k] for k in ("minutes", "long_minutes", "seed")}))
     series = {name: read_memory_csv(out / f"soak_{name}_memory.csv") for name in arms
               if (out / f"soak_{name}_memory.csv").is_file()}
     for name, samples in series.items():  # refitted from the raw samples: reused arms get today's estimates too
         arms[name]["memory"] = _memory(samples, p["long_minutes"] if name == "long" else p["minutes"])
+        if (out / f"soak_{name}_heap.csv").is_file():
+            arms[name].update(_heap_fits(read_heap_csv(out / f"soak_{name}_heap.csv"),
+                                         p["long_minutes"] if name == "long" else p["minutes"]))
     report(arms, p, result)
     if series:
         result.plots.append(str(plot_memory(series, out / "soak_memory.png")))
@@ -419,6 +449,27 @@ def report(arms: dict[str, dict[str, Any]], p: dict[str, Any], result: Result) -
             # the target holds when the whole interval is within it, not the point estimate
             result.add(f"soak/memory_slope_upper95/{role}", m["high_pct_per_h"], "%/h", target=MEMORY_TARGET,
                        higher_is_better=False)
+    heap_rows = []
+    for role in sorted(set(arms[judged].get("heap", {})) | set(arms[judged].get("python_blocks", {}))):
+        cells = [judged, role]
+        for kind in ("heap", "python_blocks"):
+            m = arms[judged].get(kind, {}).get(role, {})
+            cells.append(f"{m['pooled_pct_per_h']:+.2f} [{m['low_pct_per_h']:+.2f}, {m['high_pct_per_h']:+.2f}]"
+                         if "pooled_pct_per_h" in m else "n/a")
+        if "pooled_pct_per_h" in (h := arms[judged].get("heap", {}).get(role, {})):
+            cells.append(f"{h['mean_rss_mib']:.0f}")
+            if role != "tracker":
+                result.add(f"soak/heap_slope_upper95/{role}", h["high_pct_per_h"], "%/h", target=MEMORY_TARGET,
+                           higher_is_better=False)
+        heap_rows.append(cells)
+    if heap_rows:
+        result.tables.append(markdown_table(
+            ["arm", "process", "malloc bytes in use %/h [95%]", "Python blocks %/h [95%]", "mean in use MiB"],
+            [row + [""] * (5 - len(row)) for row in heap_rows]))
+        result.notes.append("Heap: what each process holds, logged after each 10-s trim (`android_gym.heap`), fitted "
+                            "like the resident memory. Resident memory swings by hundreds of MB as freed memory is "
+                            "kept and handed back; bytes in use do not, so a leak shows here first. Python's small "
+                            "objects live outside malloc, hence the allocated-blocks column.")
     result.notes.append("Memory: growth after warm-up (5 minutes, or a fifth of a shorter arm) in % of each "
                         "process's mean RSS per hour, fitted within processes, with a 95% block-bootstrap interval "
                         f"(5-minute blocks); the metrics are the {judged} arm's. A role is within the "

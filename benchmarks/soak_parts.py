@@ -172,6 +172,7 @@ class MemorySampler(ProcessWatcher):
         self.every_s = every_s
         self.samples: list[tuple[float, str, int, int]] = []
         self._t0 = time.monotonic()
+        self.t0_wall = time.time()  # the same instant in unix time (heap logs carry unix times)
         self._me = psutil.Process()
 
     def _wait_s(self) -> float:
@@ -293,6 +294,46 @@ def read_memory_csv(path: Path) -> list[tuple[float, str, int, int]]:
     with path.open(newline="") as f:
         return [(float(r["time_s"]), r["role"], int(r["pid"]), int(float(r["rss_mib"]) * 2**20))
                 for r in csv.DictReader(f)]
+
+
+HeapSample = tuple[float, str, int, int, int]
+"""(seconds since the sampler started, role, pid, malloc bytes in use, Python allocated blocks)."""
+
+
+def read_heap_logs(folder: Path, roles: dict[int, str], t0_wall: float) -> list[HeapSample]:
+    """The lines `android_gym.heap` logged in `folder` (one file per process), for the processes of `roles`.
+
+    Args:
+        folder: the `ANDROID_GYM_HEAP_LOG` folder of an arm.
+        roles: pid -> role, as the memory sampler saw them (logs of other processes are left out).
+        t0_wall: the sampler's start in unix time, so both series share one clock.
+    """
+    out: list[HeapSample] = []
+    for path in sorted(folder.glob("heap-*.csv")):
+        pid = int(path.stem.split("-", 1)[1])
+        if pid not in roles:
+            continue
+        for line in path.read_text().splitlines():
+            parts = line.split(",")
+            if len(parts) == 3:  # a line cut by a kill is left out
+                out.append((float(parts[0]) - t0_wall, roles[pid], pid, int(parts[1]), int(parts[2])))
+    return sorted(out)
+
+
+def write_heap_csv(samples: list[HeapSample], path: Path) -> None:
+    """Heap samples as CSV (seconds, role, pid, malloc MiB in use, Python blocks), for refits and plots later."""
+    with path.open("w", newline="") as f:
+        writer = csv.writer(f)
+        writer.writerow(["time_s", "role", "pid", "heap_mib", "python_blocks"])
+        writer.writerows((round(t, 1), role, pid, round(heap / 2**20, 3), blocks)
+                         for t, role, pid, heap, blocks in samples)
+
+
+def read_heap_csv(path: Path) -> list[HeapSample]:
+    """Samples written by `write_heap_csv` (bytes again)."""
+    with path.open(newline="") as f:
+        return [(float(r["time_s"]), r["role"], int(r["pid"]), int(float(r["heap_mib"]) * 2**20),
+                 int(r["python_blocks"])) for r in csv.DictReader(f)]
 
 
 def plot_memory(arms: dict[str, list[tuple[float, str, int, int]]], path: Path) -> Path:

@@ -43,3 +43,40 @@ def test_trimming_returns_freed_holes_and_starts_once() -> None:
     assert trimmed["started"] is True and trimmed["again"] is True
     assert trimmed["threads"] == ["android_gym-heap-trim"]  # the second call started no second thread
     assert trimmed["kept_mib"] < 4
+
+
+@pytest.mark.skipif(heap.heap_in_use() is None, reason="glibc >= 2.33 (mallinfo2) only")
+def test_heap_in_use_follows_allocations_not_resident_memory() -> None:
+    """Allocating 40 MB raises the bytes in use by about that much; freeing brings them back down."""
+    import numpy as np
+
+    before = heap.heap_in_use()
+    block = np.ones(40_000_000, np.uint8)
+    during = heap.heap_in_use()
+    del block
+    after = heap.heap_in_use()
+    assert 39e6 < during - before < 42e6
+    assert abs(after - before) < 1e6
+
+
+_LOGGER = """
+import sys, time
+from android_gym import heap
+heap.return_freed_memory(every_s=0.05)
+time.sleep(0.5)
+"""
+
+
+@pytest.mark.skipif(heap.heap_in_use() is None, reason="glibc >= 2.33 (mallinfo2) only")
+def test_trimming_thread_logs_the_heap_where_asked(tmp_path) -> None:
+    """With ANDROID_GYM_HEAP_LOG set, each trim appends time, bytes in use and Python blocks to heap-<pid>.csv."""
+    import os
+
+    env = {**os.environ, heap.HEAP_LOG_ENV: str(tmp_path)}
+    done = subprocess.run([sys.executable, "-c", _LOGGER], capture_output=True, text=True, timeout=60, env=env)
+    assert done.returncode == 0, done.stderr
+    (log,) = tmp_path.glob("heap-*.csv")
+    rows = [[float(v) for v in line.split(",")] for line in log.read_text().splitlines()]
+    assert len(rows) >= 3
+    assert all(t2 > t1 for (t1, _, _), (t2, _, _) in zip(rows, rows[1:], strict=False))
+    assert all(in_use > 1e6 and blocks > 1e3 for _, in_use, blocks in rows)

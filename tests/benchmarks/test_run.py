@@ -296,3 +296,16 @@ def test_tiny_suite_training_reports_success_per_template(tiny_suite) -> None:
     report = (out / "report.md").read_text()
     assert "| template | warm start | A-RIDE (async) | DigiRL (sync) |" in report
     assert "| install_app | " in report and "| open_app | " in report  # tiny: 2 evaluation episodes, 2 templates
+
+
+def test_tiny_soak_logs_what_its_processes_hold_beside_their_resident_memory(tiny_suite) -> None:
+    """Each arm writes the heap logs of its processes (joined to the memory sampler's roles) next to their RSS."""
+    import csv
+
+    out, _ = tiny_suite
+    for arm in ("faulty", "clean"):
+        assert (out / f"soak_{arm}_memory.csv").is_file()
+        with (out / f"soak_{arm}_heap.csv").open(newline="") as f:
+            rows = list(csv.DictReader(f))
+        assert rows and {row["role"] for row in rows} <= {"harness", "learner", "worker", "env", "tracker"}
+        assert all(float(row["heap_mib"]) > 0 and int(row["python_blocks"]) > 0 for row in rows)

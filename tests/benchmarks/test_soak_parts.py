@@ -18,8 +18,11 @@ from benchmarks.soak_parts import (
     audit_replay,
     memory_slopes,
     plot_memory,
+    read_heap_csv,
+    read_heap_logs,
     read_memory_csv,
     worker_processes,
+    write_heap_csv,
     write_memory_csv,
 )
 from distrl_agent.replay import TrajectoryReplay
@@ -160,3 +163,24 @@ def test_memory_samples_round_trip_through_csv_and_plot(tmp_path) -> None:
         memory_slopes(samples, 300, 300)["learner"]["slope_pct_per_h"], rel=1e-3)
     png = plot_memory({"faulty": back, "clean": samples}, tmp_path / "memory.png")
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_heap_logs_join_the_sampler_by_pid_and_clock_and_refit_through_csv(tmp_path) -> None:
+    """Each process's heap log becomes samples of its sampled role on the sampler's clock; other processes' logs and a
+    line cut by a kill are left out; a steady 2%/h growth in bytes in use is what the fit reports."""  # noqa: D205, D209
+    from benchmarks.soak import _heap_fits
+
+    t0 = 1_700_000_000.0
+    mib = 2**20
+    for pid in (11, 12, 99):
+        lines = [f"{t0 + t:.3f},{int(500 * mib * (1 + 0.02 * t / 3600))},{100_000 + pid}" for t in range(0, 3600, 10)]
+        (tmp_path / f"heap-{pid}.csv").write_text("\n".join(lines) + "\n1700000000.0,12\n")
+    samples = read_heap_logs(tmp_path, {11: "learner", 12: "worker"}, t0)
+    assert {(role, pid) for _, role, pid, _, _ in samples} == {("learner", 11), ("worker", 12)}
+    assert samples[0][0] == 0.0 and len(samples) == 2 * 360
+    write_heap_csv(samples, tmp_path / "heap.csv")
+    back = read_heap_csv(tmp_path / "heap.csv")
+    assert [(t, r, p, b) for t, r, p, _, b in back] == [(t, r, p, b) for t, r, p, _, b in samples]
+    fits = _heap_fits(back, 60.0)
+    assert fits["heap"]["learner"]["pooled_pct_per_h"] == pytest.approx(2.0, abs=0.05)
+    assert fits["python_blocks"]["worker"]["pooled_pct_per_h"] == pytest.approx(0.0, abs=1e-9)
