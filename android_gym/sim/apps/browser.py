@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from android_gym.sim.app import App, Screen
+from android_gym.sim.events import AppEvent
 from android_gym.sim.layout import CONTENT_BOTTOM, CONTENT_TOP, FRAME, IMAGE_BUTTON, WEB_VIEW, WIDTH, text_field
 from android_gym.sim.view import View
 from android_gym.sim.web import SEARCH_HOST, Site, make_sites
@@ -101,11 +102,13 @@ class Browser(App):
         return View(FRAME, (0, top, WIDTH, bottom), rid=f"{PACKAGE}:id/toolbar", package=PACKAGE, style="toolbar",
                     children=kids)
 
-    def handle(self, event: tuple, screen: Screen) -> bool:
+    def handle(self, event: AppEvent, screen: Screen) -> bool:
         """Links navigate; other events belong to the page's site."""
-        if event[0] == "go":
-            return self.go(event[1], screen)
-        return self.site(screen).handle(event, screen)
+        match event:
+            case ("go", url):
+                return self.go(url, screen)
+            case _:  # ("menu",) and the page's own events
+                return self.site(screen).handle(event, screen)
 
     def submit(self, screen: Screen, rid: str) -> bool:
         """ENTER in the URL bar navigates (or searches); in a page's field, the site decides."""

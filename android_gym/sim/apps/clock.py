@@ -6,6 +6,7 @@ import math
 from typing import Any
 
 from android_gym.sim.app import App, Screen
+from android_gym.sim.events import AppEvent
 from android_gym.sim.layout import (
     BUTTON,
     CONTENT_BOTTOM,
@@ -213,72 +214,80 @@ class ClockApp(App):
                     clickable=True, focusable=True, on_tap=event, style="button")
 
     # -- events -------------------------------------------------------------------------------------------------------
-    def handle(self, event: tuple, screen: Screen) -> bool:
+    def handle(self, event: AppEvent, screen: Screen) -> bool:
         """Tabs, alarm list actions, picker edits, timer and stopwatch buttons."""
-        kind, arg = event[0], event[1] if len(event) > 1 else None
-        if kind == "tab":
-            if arg == self.tab:
-                return False
-            self.tab = arg
-            return self.phone.replace(Screen(PACKAGE, arg.lower()))
-        if kind in ("add", "edit"):
-            if kind == "add":  # a new alarm starts from the current time, as on a phone
+        match event:
+            case ("tab", name):
+                if name == self.tab:
+                    return False
+                self.tab = name
+                return self.phone.replace(Screen(PACKAGE, name.lower()))
+            case ("add",):  # a new alarm starts from the current time, as on a phone
                 hour, minute = (int(p) for p in self.phone.system["clock"].split(":"))
-            else:
-                hour, minute = self.alarms[arg]["hour"], self.alarms[arg]["minute"]
-            return self.phone.push(Screen(PACKAGE, "picker", {"hour": (hour - 1) % 12 + 1, "minute": minute,
-                                                              "pm": hour >= 12, "mode": "hour", "edit": arg}))
-        if kind == "toggle":
-            self.alarms[arg]["enabled"] = not self.alarms[arg]["enabled"]
-            return True
-        if kind == "delete":
-            del self.alarms[arg]
-            return True
-        if screen.name == "picker":
-            return self._picker_event(kind, arg, screen)
-        return self._timer_event(kind, arg)
+                return self._open_picker(hour, minute, None)
+            case ("edit", index):
+                return self._open_picker(self.alarms[index]["hour"], self.alarms[index]["minute"], index)
+            case ("toggle", index):
+                self.alarms[index]["enabled"] = not self.alarms[index]["enabled"]
+                return True
+            case ("delete", index):
+                del self.alarms[index]
+                return True
+        if screen.name == "picker":  # any other event goes to the current screen's handler
+            return self._picker_event(event, screen)
+        return self._timer_event(event)
 
-    def _picker_event(self, kind: str, arg: Any, screen: Screen) -> bool:
+    def _open_picker(self, hour: int, minute: int, edit: int | None) -> bool:
+        """Push the time picker with a draft of the 24-hour `hour`:`minute`; `edit` is the alarm's index or None."""
+        return self.phone.push(Screen(PACKAGE, "picker", {"hour": (hour - 1) % 12 + 1, "minute": minute,
+                                                          "pm": hour >= 12, "mode": "hour", "edit": edit}))
+
+    def _picker_event(self, event: AppEvent, screen: Screen) -> bool:
         args = screen.args
-        if kind == "mode":
-            changed = args["mode"] != arg
-            args["mode"] = arg
-            return changed
-        if kind == "pick":
-            if args["mode"] == "hour":
-                args["hour"], args["mode"] = arg, "minute"
-            else:
-                args["minute"] = arg
-            return True
-        if kind == "ampm":
-            changed = args["pm"] != arg
-            args["pm"] = arg
-            return changed
-        if kind == "ok":
-            alarm = {"hour": args["hour"] % 12 + (12 if args["pm"] else 0), "minute": args["minute"],
-                     "enabled": True, "label": ""}
-            if args["edit"] is not None:
-                alarm["label"] = self.alarms.pop(args["edit"])["label"]
-            self.alarms = sorted([*self.alarms, alarm], key=lambda a: (a["hour"], a["minute"]))
-        if kind in ("ok", "cancel"):
-            self.phone.pop()
-            return True
+        match event:
+            case ("mode", mode):
+                changed = args["mode"] != mode
+                args["mode"] = mode
+                return changed
+            case ("pick", value):
+                if args["mode"] == "hour":
+                    args["hour"], args["mode"] = value, "minute"
+                else:
+                    args["minute"] = value
+                return True
+            case ("ampm", pm):
+                changed = args["pm"] != pm
+                args["pm"] = pm
+                return changed
+            case ("ok",):
+                alarm = {"hour": args["hour"] % 12 + (12 if args["pm"] else 0), "minute": args["minute"],
+                         "enabled": True, "label": ""}
+                if args["edit"] is not None:
+                    alarm["label"] = self.alarms.pop(args["edit"])["label"]
+                self.alarms = sorted([*self.alarms, alarm], key=lambda a: (a["hour"], a["minute"]))
+                self.phone.pop()
+                return True
+            case ("cancel",):
+                self.phone.pop()
+                return True
         return False
 
-    def _timer_event(self, kind: str, arg: Any) -> bool:
-        if kind == "digit" and len(self.timer_digits) < 6 and (self.timer_digits or arg.strip("0")):
-            self.timer_digits = (self.timer_digits + arg)[:6]
-            return True
-        if kind == "timer_del" and self.timer_digits:
-            self.timer_digits = self.timer_digits[:-1]
-            return True
-        if kind == "timer_start" and (self.timer_digits or self.timer_running):
-            self.timer_running = not self.timer_running
-            return True
-        if kind == "sw_toggle":
-            self.stopwatch_running = not self.stopwatch_running
-            return True
-        if kind == "sw_reset" and self.stopwatch_running:
-            self.stopwatch_running = False
-            return True
+    def _timer_event(self, event: AppEvent) -> bool:
+        # A guard that fails (a full timer, a leading zero, nothing to delete, ...) makes the tap a no-op.
+        match event:
+            case ("digit", digit) if len(self.timer_digits) < 6 and (self.timer_digits or digit.strip("0")):
+                self.timer_digits = (self.timer_digits + digit)[:6]
+                return True
+            case ("timer_del",) if self.timer_digits:
+                self.timer_digits = self.timer_digits[:-1]
+                return True
+            case ("timer_start",) if self.timer_digits or self.timer_running:
+                self.timer_running = not self.timer_running
+                return True
+            case ("sw_toggle",):
+                self.stopwatch_running = not self.stopwatch_running
+                return True
+            case ("sw_reset",) if self.stopwatch_running:
+                self.stopwatch_running = False
+                return True
         return False

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from android_gym.sim.app import App, Screen, stable_seed
+from android_gym.sim.events import AppEvent
 from android_gym.sim.layout import (
     CONTENT_BOTTOM,
     CONTENT_TOP,
@@ -48,10 +49,11 @@ class GenericApp(App):
         return [toolbar(self.label, prefix, prefix, has_back=False),
                 scroll_list(top, CONTENT_BOTTOM, prefix, rows, rid=f"{prefix}:id/list")]
 
-    def handle(self, event: tuple, screen: Screen) -> bool:
+    def handle(self, event: AppEvent, screen: Screen) -> bool:
         """Open an item."""
-        if event[0] == "open":
-            return self.phone.push(Screen(self.package, "detail", {"title": event[1]}))
+        match event:
+            case ("open", title):
+                return self.phone.push(Screen(self.package, "detail", {"title": title}))
         return False
 
 

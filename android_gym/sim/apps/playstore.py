@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from android_gym.sim.app import App, Screen, stable_seed
-from android_gym.sim.events import NavKey
+from android_gym.sim.events import AppEvent, NavKey
 from android_gym.sim.layout import (
     BUTTON,
     CONTENT_BOTTOM,
@@ -210,26 +210,26 @@ class PlayStoreApp(App):
         return views
 
     # -- events -------------------------------------------------------------------------------------------------------
-    def handle(self, event: tuple, screen: Screen) -> bool:
+    def handle(self, event: AppEvent, screen: Screen) -> bool:
         """Search, open app pages, install / cancel / uninstall."""
-        kind = event[0]
-        if kind == "search":
-            prefill = event[1] if len(event) > 1 else ""
-            return self.phone.push(Screen(PACKAGE, "search", fields={SEARCH_RID: prefill}, focus=SEARCH_RID))
-        if kind == "query":
-            return self._query(event[1])
-        if kind == "open":
-            return self.phone.push(Screen(PACKAGE, "details", {"name": event[1]}), slow=True)
-        if kind == "install":
-            self.installs[event[1]] = self.phone.steps
-            return True
-        if kind == "cancel" and self.status(event[1]) == "installing":
-            del self.installs[event[1]]
-            return True
-        if kind == "uninstall" and self.status(event[1]) == "installed":
-            del self.installs[event[1]]
-            return True
-        return False
+        match event:
+            case ("search", *prefill):  # the search bar sends the current query, if any
+                text = prefill[0] if prefill else ""
+                return self.phone.push(Screen(PACKAGE, "search", fields={SEARCH_RID: text}, focus=SEARCH_RID))
+            case ("query", text):
+                return self._query(text)
+            case ("open", name):
+                return self.phone.push(Screen(PACKAGE, "details", {"name": name}), slow=True)
+            case ("install", name):
+                self.installs[name] = self.phone.steps
+                return True
+            case ("cancel", name) if self.status(name) == "installing":
+                del self.installs[name]
+                return True
+            case ("uninstall", name) if self.status(name) == "installed":
+                del self.installs[name]
+                return True
+        return False  # ("noop",) and stale cancel / uninstall taps
 
     def submit(self, screen: Screen, rid: str) -> bool:
         """ENTER in the search box runs the search."""

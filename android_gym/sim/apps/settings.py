@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from android_gym.sim.app import App, Screen
-from android_gym.sim.events import NavKey
+from android_gym.sim.events import AppEvent, NavKey
 from android_gym.sim.layout import (
     CONTENT_BOTTOM,
     CONTENT_TOP,
@@ -248,24 +248,24 @@ class SettingsApp(App):
         return [*views, scroll_list(top + 180, CONTENT_BOTTOM, PACKAGE, col.views, rid=f"{PACKAGE}:id/list")]
 
     # -- events --------------------------------------------------------------------------------------------------------
-    def handle(self, event: tuple, screen: Screen) -> bool:
+    def handle(self, event: AppEvent, screen: Screen) -> bool:
         """Open pages, toggle switches, pick values, open search."""
-        kind = event[0]
-        if kind == "open":
-            return self.phone.push(Screen(PACKAGE, event[1]))
-        if kind == "stub":
-            return self.phone.push(Screen(PACKAGE, slug(event[1]), {"title": event[1]}))
-        if kind == "toggle":
-            self.phone.system[event[1]] = not self.phone.system[event[1]]
-            return True
-        if kind == "set":
-            if self.phone.system[event[1]] == event[2]:
-                return False
-            self.phone.system[event[1]] = event[2]
-            return True
-        if kind == "search":
-            return self.phone.push(Screen(PACKAGE, "search", focus=SEARCH_RID))
-        return False
+        match event:
+            case ("open", page):
+                return self.phone.push(Screen(PACKAGE, page))
+            case ("stub", label):
+                return self.phone.push(Screen(PACKAGE, slug(label), {"title": label}))
+            case ("toggle", key):
+                self.phone.system[key] = not self.phone.system[key]
+                return True
+            case ("set", key, value):
+                if self.phone.system[key] == value:
+                    return False
+                self.phone.system[key] = value
+                return True
+            case ("search",):
+                return self.phone.push(Screen(PACKAGE, "search", focus=SEARCH_RID))
+        return False  # ("submit", rid) from the search field's Enter
 
     def state(self) -> dict[str, Any]:
         """{"page": the page id of the front-most Settings screen, or None when Settings is not open}."""

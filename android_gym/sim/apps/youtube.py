@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from android_gym.sim.app import App, Screen, stable_seed
-from android_gym.sim.events import NavKey
+from android_gym.sim.events import AppEvent, NavKey
 from android_gym.sim.layout import (
     CONTENT_BOTTOM,
     CONTENT_TOP,
@@ -203,22 +203,22 @@ class YouTubeApp(App):
         return views
 
     # -- events -------------------------------------------------------------------------------------------------------
-    def handle(self, event: tuple, screen: Screen) -> bool:
+    def handle(self, event: AppEvent, screen: Screen) -> bool:
         """Tabs, search, opening a video, play/pause."""
-        kind = event[0]
-        if kind == "tab":
-            return event[1] != screen.name and self.phone.replace(Screen(PACKAGE, event[1]))
-        if kind == "search":
-            prefill = event[1] if len(event) > 1 else ""
-            return self.phone.push(Screen(PACKAGE, "search", fields={SEARCH_RID: prefill}, focus=SEARCH_RID))
-        if kind == "query":
-            return self._query(event[1])
-        if kind == "play":
-            return self.phone.push(Screen(PACKAGE, "player", {"video": dict(event[1]), "paused": False}), slow=True)
-        if kind == "pause":
-            screen.args["paused"] = not screen.args["paused"]
-            return True
-        return False
+        match event:
+            case ("tab", name):
+                return name != screen.name and self.phone.replace(Screen(PACKAGE, name))
+            case ("search", *prefill):  # ("search",) from the toolbar, ("search", query) from a result page
+                text = prefill[0] if prefill else ""
+                return self.phone.push(Screen(PACKAGE, "search", fields={SEARCH_RID: text}, focus=SEARCH_RID))
+            case ("query", text):
+                return self._query(text)
+            case ("play", items):  # the video dict as sorted (key, value) pairs, see `_card`
+                return self.phone.push(Screen(PACKAGE, "player", {"video": dict(items), "paused": False}), slow=True)
+            case ("pause",):
+                screen.args["paused"] = not screen.args["paused"]
+                return True
+        return False  # ("noop",): Cast, Like, Dislike, Share, Save
 
     def submit(self, screen: Screen, rid: str) -> bool:
         """ENTER in the search box runs the search."""

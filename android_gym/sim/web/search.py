@@ -14,6 +14,7 @@ from urllib.parse import quote_plus
 import numpy as np
 
 from android_gym.sim.app import Screen, stable_seed
+from android_gym.sim.events import AppEvent
 from android_gym.sim.layout import LINEAR, MARGIN, TEXT_VIEW, WIDTH, Column
 from android_gym.sim.view import View
 from android_gym.sim.web.catalog import CATEGORY_OF, display_name, normalize
@@ -205,10 +206,11 @@ class SearchEngine(Site):
                      on_tap=("go", r.url), style="sponsored" if r.sponsored else "link", children=kids))
         col.gap(24)
 
-    def handle(self, event: tuple, screen: Screen) -> bool:
+    def handle(self, event: AppEvent, screen: Screen) -> bool:
         """The "Google Search" button searches for the query box's text."""
-        if event == ("search_button",):
-            return self.submit(screen, QUERY_BOX)
+        match event:
+            case ("search_button",):
+                return self.submit(screen, QUERY_BOX)
         return False
 
     def submit(self, screen: Screen, rid: str) -> bool:

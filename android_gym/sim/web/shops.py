@@ -17,6 +17,7 @@ from urllib.parse import quote_plus
 import numpy as np
 
 from android_gym.sim.app import Screen, stable_seed
+from android_gym.sim.events import AppEvent
 from android_gym.sim.layout import BUTTON, FRAME, IMAGE_VIEW, LINEAR, MARGIN, TEXT_VIEW, WIDTH, Column
 from android_gym.sim.view import View
 from android_gym.sim.web import catalog
@@ -206,18 +207,19 @@ class ShopSite(Site):
                      package=PACKAGE, clickable=True, focusable=True, on_tap=("checkout",), style="button"))
 
     # -- events --------------------------------------------------------------------------------------------------------
-    def handle(self, event: tuple, screen: Screen) -> bool:
+    def handle(self, event: AppEvent, screen: Screen) -> bool:
         """Add to cart puts the page's product in the cart (again: one more); checkout and Buy Now are not built."""
-        if event == ("add_to_cart",) and screen.name == "product":
-            p = self.product(screen.args)
-            item = next((i for i in self.cart if i["pid"] == p.pid), None)
-            if item is None:
-                self.cart.append({**p.to_state(), "qty": 1})
-            else:
-                item["qty"] += 1
-            screen.args["added"] = screen.args.get("added", 0) + 1
-            return True
-        return False
+        match event:
+            case ("add_to_cart",) if screen.name == "product":
+                p = self.product(screen.args)
+                item = next((i for i in self.cart if i["pid"] == p.pid), None)
+                if item is None:
+                    self.cart.append({**p.to_state(), "qty": 1})
+                else:
+                    item["qty"] += 1
+                screen.args["added"] = screen.args.get("added", 0) + 1
+                return True
+        return False  # ("buy_now",), ("checkout",)
 
     def submit(self, screen: Screen, rid: str) -> bool:
         """ENTER in the search box searches the site."""
