@@ -58,8 +58,7 @@ def _worker_main(index: int, config: TrainConfig, shared: SharedWeights, results
     """Body of worker process `index`: serve rounds (sync) or collect continuously (async) until told to stop."""
     import torch
 
-    from distrl_agent.runtime.pool_worker import make_worker
-    from distrl_agent.runtime.shell import WorkerShell
+    from distrl_agent.runtime.shell import training_shell  # in the spawned process: torch is imported here
 
     torch.set_num_threads(1)
     return_freed_memory()  # hours of freed batches and frames must not stay resident (android_gym.heap)
@@ -71,10 +70,7 @@ def _worker_main(index: int, config: TrainConfig, shared: SharedWeights, results
         with send_lock:
             results.send(message)
 
-    shell = WorkerShell(make_worker(index, config.env, rt.envs_per_worker, seed=rt.seed * 1000 + index,
-                                    policy_config=config.policy.policy_config(),
-                                    lockstep=rt.sync and rt.sync_lockstep,
-                                    groups=config.learner.group_spec), rt.worker_buffer_trajectories)
+    shell = training_shell(index, config)
     try:
         shell.start()
         if not rt.sync:

@@ -71,18 +71,11 @@ class RayWorker:
         if self.shell is None:
             import torch
 
-            from distrl_agent.runtime.pool_worker import make_worker
-            from distrl_agent.runtime.shell import WorkerShell
+            from distrl_agent.runtime.shell import training_shell
 
             torch.set_num_threads(1)
             return_freed_memory()  # this actor's process collects for hours (android_gym.heap)
-            rt = self.config.runtime
-            shell = WorkerShell(make_worker(self.index, self.config.env, rt.envs_per_worker,
-                                            seed=rt.seed * 1000 + self.index,
-                                            policy_config=self.config.policy.policy_config(),
-                                            lockstep=rt.sync and rt.sync_lockstep,
-                                            groups=self.config.learner.group_spec),
-                                rt.worker_buffer_trajectories)
+            shell = training_shell(self.index, self.config)
             shell.start()
             self.shell = shell
 

@@ -19,7 +19,9 @@ from collections import deque
 from collections.abc import Mapping
 from typing import Any
 
+from distrl_agent.config import TrainConfig
 from distrl_agent.errors import ConfigError
+from distrl_agent.runtime.pool_worker import make_worker
 from distrl_agent.runtime.worker import Worker
 from distrl_agent.types import Trajectory
 
@@ -152,3 +154,16 @@ class WorkerShell:
         """The worker's counters plus `in_progress`, `buffered`, `dropped_trajectories` and the adoption latency."""
         return {**self.worker.stats, "in_progress": self.worker.in_progress, "buffered": len(self.outbox),
                 "dropped_trajectories": self.outbox.dropped, "version": self.worker.version, **self._latency}
+
+
+def training_shell(index: int, config: TrainConfig) -> WorkerShell:
+    """Rollout worker `index` of a training run, in its shell: what both runtimes run in each worker process.
+
+    Its envs, seed, policy, protocol (lock-step sync rounds or not) and groups all come from `config`; call
+    `start()` on it in the worker's process.
+    """
+    rt = config.runtime
+    worker = make_worker(index, config.env, rt.envs_per_worker, seed=rt.seed * 1000 + index,
+                         policy_config=config.policy.policy_config(), lockstep=rt.sync and rt.sync_lockstep,
+                         groups=config.learner.group_spec)
+    return WorkerShell(worker, rt.worker_buffer_trajectories)
