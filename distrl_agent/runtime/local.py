@@ -58,7 +58,7 @@ def _worker_main(index: int, config: TrainConfig, shared: SharedWeights, results
     """Body of worker process `index`: serve rounds (sync) or collect continuously (async) until told to stop."""
     import torch
 
-    from distrl_agent.runtime.shell import training_shell  # in the spawned process: torch is imported here
+    from distrl_agent.runtime.shell import training_shell  # only here, in the worker: it pulls in the envs
 
     torch.set_num_threads(1)
     return_freed_memory()  # hours of freed batches and frames must not stay resident (android_gym.heap)
