@@ -152,6 +152,10 @@ class LearnerSection:
         min_replay_trajectories: updates start once the replay holds this many.
         critic_warmup_updates: the first updates train only the critic (actor loss weight 0), so that a critic
             initialised at random does not feed noise advantages to a warm-started actor.
+        max_samples_per_insert: a rate limiter, as Reverb's sample-to-insert ratio: the learner makes an update
+            only while the trajectories it has sampled, this batch included, stay within this many per trajectory
+            inserted, and otherwise waits for collection (counted: `learner/rate_limited`). 0 (default) turns it
+            off, as in the paper, where the learner trains whenever it can.
     """
 
     algorithm: str = "a-ride"
@@ -170,6 +174,7 @@ class LearnerSection:
     refresh_every_updates: int = 200
     min_replay_trajectories: int = 32
     critic_warmup_updates: int = 100
+    max_samples_per_insert: float = 0.0
 
     def __post_init__(self) -> None:
         if self.algorithm not in ALGORITHMS:
@@ -191,6 +196,8 @@ class LearnerSection:
         for key in ("beta_start", "beta_end"):
             _require(f"learner.{key}", 0 <= getattr(self, key) <= 1, "in [0, 1]", getattr(self, key))
         _require("learner.max_staleness", self.max_staleness >= 0, ">= 0", self.max_staleness)
+        _require("learner.max_samples_per_insert", math.isfinite(self.max_samples_per_insert)
+                 and self.max_samples_per_insert >= 0, "finite and >= 0 (0: off)", self.max_samples_per_insert)
         _require("learner.critic_warmup_updates", self.critic_warmup_updates >= 0, ">= 0",
                  self.critic_warmup_updates)
 

@@ -85,7 +85,8 @@ class Learner(LearnerHandle):
         self.rng = np.random.default_rng(config.runtime.seed)
         self.version = 0
         self.counters = {"learner/updates": 0, "learner/rejected": 0, "learner/skipped_nonfinite": 0,
-                         "learner/ingested": 0, "learner/received": 0, **dict.fromkeys(LAG_KEYS, 0)}
+                         "learner/ingested": 0, "learner/received": 0, "learner/rate_limited": 0,
+                         **dict.fromkeys(LAG_KEYS, 0)}
         self.last_indices = np.zeros(0, np.int64)  # replay slots of the last update's batch
         self.reference: Policy | None = None  # a KL penalty's π_ref: the policy at the first update, frozen
 
@@ -184,7 +185,8 @@ class Learner(LearnerHandle):
     def train_steps(self, count: int) -> dict[str, float]:
         """Up to `count` updates if the replay is ready; the last update's metrics plus `learner/update_s` (seconds).
 
-        Returns an empty dict when the replay is not ready yet.
+        Returns an empty dict when no update was made: the replay is not ready yet, or the rate limiter
+        (`learner.max_samples_per_insert`) waits for more trajectories.
         """
         if not self.is_ready or count < 1:
             return {}
@@ -193,8 +195,21 @@ class Learner(LearnerHandle):
         for _ in range(count):
             if not self.is_ready:  # the staleness cap can empty the replay as the version advances
                 break
+            if self._over_sample_rate():
+                self.counters["learner/rate_limited"] += 1
+                break
             metrics = self.update()
+        if not metrics:
+            return {}
         return {**metrics, "learner/update_s": time.perf_counter() - start, "learner/version": float(self.version)}
+
+    def _over_sample_rate(self) -> bool:
+        """Whether the next batch would take the samples per inserted trajectory past the rate limiter's cap."""
+        cap = self.config.learner.max_samples_per_insert
+        if cap <= 0:
+            return False
+        counts = self.replay.stats()
+        return counts["replay/sampled"] + self.config.learner.batch_size > cap * counts["replay/inserted"]
 
     def set_policy_weights(self, weights: Mapping[str, Any]) -> None:
         """Replace the policy weights (e.g. after a warm start); the version and optimiser state are unchanged.

@@ -113,8 +113,9 @@ def run_loop(config: TrainConfig, learner: LearnerHandle, runtime: Runtime, stat
             step_metrics = learner.train_steps(config.learner.updates_per_round)
             state.learner_busy_s += time.monotonic() - train_tick
             # 4. publication: one copy of the new version for every worker
+            is_ready = bool(step_metrics)  # no update made (replay not ready, rate-limited): wait for collection
             if step_metrics:
-                is_ready, metrics, version = True, step_metrics, int(step_metrics["learner/version"])
+                metrics, version = step_metrics, int(step_metrics["learner/version"])
                 publish_tick = time.monotonic()
                 runtime.publish(version, learner.weights())
                 state.publish_s += time.monotonic() - publish_tick

@@ -10,7 +10,7 @@ import torch
 
 from distrl_agent.algorithms.common import policy_pass
 from distrl_agent.config import load_config
-from distrl_agent.errors import CheckpointError
+from distrl_agent.errors import CheckpointError, ConfigError
 from distrl_agent.runtime.encoding_cache import EncodingCache
 from distrl_agent.runtime.learner import LAG_KEYS, Learner, lag_counts
 from distrl_agent.runtime.worker import Worker
@@ -53,6 +53,31 @@ def test_train_steps_stop_when_staleness_cap_empties_the_replay(sim_trajectories
     learner.ingest(sim_trajectories[4:6])  # behaviour version 0, learner at 3: already beyond the cap of 2
     assert learner.stats()["learner/received"] == 6 and learner.stats()["learner/ingested"] == 4
     assert learner.replay.stats()["replay/dropped_stale"] == 6
+
+
+def test_rate_limiter_holds_samples_per_inserted_trajectory_to_its_cap(sim_trajectories) -> None:
+    """With 2 samples per insert and batches of 4, 8 inserted trajectories allow 4 updates; 4 more allow 2 more; a
+    blocked call makes no update, returns nothing (the loop then waits for collection) and is counted."""  # noqa: D205, D209
+    learner = Learner(load_config(overrides=[*TINY, "learner.max_samples_per_insert=2"]))
+    learner.ingest(sim_trajectories[:8])
+    assert learner.train_steps(10)["learner/version"] == 4.0
+    assert learner.train_steps(1) == {} and learner.version == 4
+    assert learner.stats()["learner/rate_limited"] == 2
+    learner.ingest(sim_trajectories[8:12])
+    learner.train_steps(10)
+    assert learner.version == 6
+    stats = learner.replay.stats()
+    assert stats["replay/sampled"] <= 2 * stats["replay/inserted"]
+    unlimited = Learner(load_config(overrides=TINY))
+    unlimited.ingest(sim_trajectories[:8])
+    assert unlimited.train_steps(10)["learner/version"] == 10.0  # off by default, as in the paper
+
+
+def test_rate_limiter_refuses_a_negative_or_infinite_cap() -> None:
+    """The cap is a finite number of samples per insert, or 0 for off."""
+    for bad in ("-1", ".inf"):
+        with pytest.raises(ConfigError, match="learner.max_samples_per_insert"):
+            load_config(overrides=[f"learner.max_samples_per_insert={bad}"])
 
 
 def test_lag_histogram_counts_every_sampled_step_by_versions_behind(sim_trajectories) -> None:
