@@ -9,14 +9,17 @@ from __future__ import annotations
 
 import json
 import shutil
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from benchmarks.report import finite, report
 
 
-def merge(sources: list[Path], out: Path) -> dict[str, Any]:
+def merge(sources: list[Path], out: Path, order: Sequence[str] = ()) -> dict[str, Any]:
     """Merge the results in `sources` (later ones win per benchmark) into `out`; returns the merged results.
+
+    The benchmarks are listed in `order` (the runner's own order), then any others in the order the sources hold them.
 
     Raises:
         FileNotFoundError: a source has no results.json.
@@ -54,6 +57,8 @@ def merge(sources: list[Path], out: Path) -> dict[str, Any]:
             entry["plots"] = plots
             merged["benchmarks"].pop(name, None)  # re-insert: the order follows the sources
             merged["benchmarks"][name] = entry
+    rank = {name: i for i, name in enumerate(order)}
+    merged["benchmarks"] = dict(sorted(merged["benchmarks"].items(), key=lambda kv: rank.get(kv[0], len(rank))))
     (out / "results.json").write_text(json.dumps(finite(merged), indent=2, default=str, allow_nan=False))
     (out / "report.md").write_text(report(merged))
     return merged

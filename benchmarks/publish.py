@@ -30,8 +30,9 @@ def headline(results: dict[str, Any]) -> str:
             if f["target"] is None:
                 continue
             target = f"{'≥' if f['higher_is_better'] else '≤'} {f['target']:g}"
-            met = Figure.from_json(f).met
-            rows.append([name, f["name"], f"{f['value']:.4g} {f['unit']}", target, "met" if met else "**MISSED**"])
+            figure = Figure.from_json(f)
+            rows.append([name, f["name"], f"{figure.value:.4g} {f['unit']}", target,
+                         "met" if figure.met else "**MISSED**"])
     return markdown_table(["benchmark", "figure", "value", "target", "status"], rows)
 
 

@@ -56,7 +56,7 @@ def report(results: dict[str, Any]) -> str:
         for f in entry["figures"]:
             target = "" if f["target"] is None else f"{'≥' if f['higher_is_better'] else '≤'} {f['target']:g}"
             met = {True: "met", False: "**MISSED**", None: ""}[Figure.from_json(f).met]
-            rows.append([name, f["name"], f"{f['value']:.4g} {f['unit']}", target, met])
+            rows.append([name, f["name"], f"{float(f['value']):.4g} {f['unit']}", target, met])
     lines += [markdown_table(["benchmark", "figure", "value", "target", "status"], rows), ""]
     for name, entry in results["benchmarks"].items():
         lines += [f"## {name}", "", f"_{entry['seconds']} s_", ""]

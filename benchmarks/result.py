@@ -65,8 +65,14 @@ class Figure:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Figure:
-        """The figure a results.json entry describes (its stored `met` is recomputed, not trusted)."""
-        return cls(data["name"], data["value"], data["unit"], data["target"], data["higher_is_better"])
+        """The figure a results.json entry describes (its stored `met` is recomputed, not trusted).
+
+        A non-finite value, which results.json stores as the string "nan", "inf" or "-inf", is a float again.
+
+        >>> Figure.from_json({"name": "x", "value": "nan", "unit": "x", "target": 3.0, "higher_is_better": True}).met
+        False
+        """
+        return cls(data["name"], float(data["value"]), data["unit"], data["target"], data["higher_is_better"])
 
     @property
     def met(self) -> bool | None:

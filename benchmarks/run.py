@@ -190,7 +190,7 @@ def _merge_command(parser: argparse.ArgumentParser, args: argparse.Namespace) ->
         parser.error(f"merge: {', '.join(missing)} hold no results.json (not benchmark output folders)")
     out = Path(args.out)
     _prepare_out(parser, out, args.force)
-    results = merge(sources, out)
+    results = merge(sources, out, order=list(BENCHMARKS))
     _finish(out, args.publish)
     return 1 if any(e["status"] != "ok" for e in results["benchmarks"].values()) else 0
 

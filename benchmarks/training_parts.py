@@ -336,10 +336,15 @@ def protocol_comparison(result: Result, a_ride: list[dict[str, Any]], digirl: li
     Rows: final test success (difference, points), relative gain, the time at or above 60% test (Fig. b's efficiency,
     a ratio), time to 60% test (speed-up), trajectories collected (ratio), and test success at equal trajectories
     collected. Differences carry a 95% t-interval; ratios a 95% interval on their per-seed logs. `targets` attaches
-    the paper's claims (+20% relative, 3x efficiency, 3x sooner to 60%, 2.4x collection) to the figures: they hold in
-    the paper's collection-bound regime, not on the instant phone.
+    the paper's claims (+20% relative, 3x efficiency, 3x sooner to 60%, 2.4x collection), which hold in the paper's
+    collection-bound regime, not on the instant phone: each to a `..._lower95` figure, the low end of the interval,
+    so that a claim is met only when the seeds show it (the point estimate stands beside it, without a target).
     """
-    target = (lambda value: value) if targets else (lambda value: None)
+    def claim(name: str, estimate: float, lower95: float, unit: str, value: float) -> None:
+        result.add(name, estimate, unit)
+        if targets:
+            result.add(f"{name}_lower95", lower95, unit, target=value)
+
     rows = []
     a_test, d_test = [r["test_success"] for r in a_ride], [r["test_success"] for r in digirl]
     mean, std, low, high = paired_interval(a_test, d_test)
@@ -357,8 +362,8 @@ def protocol_comparison(result: Result, a_ride: list[dict[str, Any]], digirl: li
                  "", "", ""])
     if np.mean(d_test) > 0:
         gain = 100 * (np.mean(a_test) / np.mean(d_test) - 1)
-        result.add("a_ride_vs_sync_digirl_relative_gain", float(gain), "%", target=target(20.0))
         ratio, low, high = ratio_interval(a_test, d_test)
+        claim("a_ride_vs_sync_digirl_relative_gain", float(gain), 100 * (low - 1), "%", 20.0)
         rows.append(["relative gain (%)", "", "", f"{gain:+.1f}", f"[{100 * (low - 1):+.1f}, {100 * (high - 1):+.1f}]",
                      verdict(low - 1, high - 1)])
     f_a = [fraction_above(r["curve"], 0.6, 0.0, budget_s) for r in a_ride]
@@ -366,8 +371,8 @@ def protocol_comparison(result: Result, a_ride: list[dict[str, Any]], digirl: li
     result.add("fraction_of_time_above_60pct/A-RIDE", 100 * float(np.mean(f_a)), "%")
     result.add("fraction_of_time_above_60pct/DigiRL (sync)", 100 * float(np.mean(f_d)), "%")
     ratio, low, high = ratio_interval(f_a, f_d)
-    if np.mean(f_d) > 0:
-        result.add("efficiency_vs_sync_digirl", float(np.mean(f_a) / np.mean(f_d)), "x", target=target(3.0))
+    if np.mean(f_d) > 0:  # the interval is NaN where a seed's DigiRL run never reached 60%: then not shown
+        claim("efficiency_vs_sync_digirl", float(np.mean(f_a) / np.mean(f_d)), low, "x", 3.0)
     rows.append(["evaluations at or above 60% (Fig. b, whole budget; ratio)", mean_std(f_a), mean_std(f_d),
                  f"{np.mean(f_a) / np.mean(f_d):.2f}x" if np.mean(f_d) > 0 else
                  "unbounded (DigiRL never there)" if np.mean(f_a) > 0 else "n/a (neither run got there)",
@@ -375,14 +380,14 @@ def protocol_comparison(result: Result, a_ride: list[dict[str, Any]], digirl: li
     t_a, t_d = [time_to(r["curve"], 0.6) for r in a_ride], [time_to(r["curve"], 0.6) for r in digirl]
     ratio, low, high = ratio_interval(t_d, t_a)
     if math.isfinite(ratio):
-        result.add("time_to_60pct_speedup_vs_sync_digirl", ratio, "x", target=target(3.0))
+        claim("time_to_60pct_speedup_vs_sync_digirl", ratio, low, "x", 3.0)
     rows.append(["time to 60% test (s; speed-up)", _seconds(t_a), _seconds(t_d),
                  f"{ratio:.2f}x" if math.isfinite(ratio) else "n/a (a run never reached 60%)",
                  f"[{low:.2f}, {high:.2f}]", verdict(math.log(low), math.log(high)) if low > 0 else "n/a"])
     e_a, e_d = [r["episodes"] for r in a_ride], [r["episodes"] for r in digirl]
     ratio, low, high = ratio_interval(e_a, e_d)
     if math.isfinite(ratio):
-        result.add("collection_vs_sync_digirl", ratio, "x", target=target(2.4))
+        claim("collection_vs_sync_digirl", ratio, low, "x", 2.4)
     rows.append(["trajectories collected (ratio)", mean_std(e_a, 1.0, 0), mean_std(e_d, 1.0, 0),
                  f"{ratio:.2f}x", f"[{low:.2f}, {high:.2f}]",
                  verdict(math.log(low), math.log(high)) if low > 0 else "n/a"])

@@ -18,6 +18,8 @@ def fake_run(out):
                    {"name": "hit", "value": 99.0, "unit": "%", "target": 98.0, "higher_is_better": True, "met": True},
                    {"name": "miss", "value": 1.0, "unit": "x", "target": 2.4, "higher_is_better": True, "met": False},
                    {"name": "info", "value": 5.0, "unit": "s", "target": None, "higher_is_better": True, "met": None},
+                   {"name": "unshown", "value": "nan", "unit": "x", "target": 3.0, "higher_is_better": True,
+                    "met": True},  # results.json writes NaN as "nan"; a stored `met` is not trusted
                ]}, "pool": {"status": "failed", "seconds": 754.0, "traceback": "boom"}}}
     (out / "results.json").write_text(json.dumps(results))
     (out / "report.md").write_text("# report")
@@ -33,6 +35,7 @@ def test_publish_replaces_only_the_marked_block_and_copies_outputs(tmp_path):
     text = readme.read_text()
     assert text.startswith("intro\n") and text.endswith("\noutro\n") and "old table" not in text
     assert "| sim | hit | 99 % | ≥ 98 | met |" in text and "**MISSED**" in text and "| pool | FAILED" in text
+    assert "| sim | unshown | nan x | ≥ 3 | **MISSED** |" in text
     assert "info" not in text and "docs/benchmarks/training_curves.png" in text
     assert (tmp_path / "docs/benchmarks/report.md").read_text() == "# report"
 
