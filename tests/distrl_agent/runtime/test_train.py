@@ -118,7 +118,10 @@ def test_train_from_initial_weights_skips_the_warm_start(tmp_path, monkeypatch) 
 
     monkeypatch.setattr(train_module, "warm_start", no_warm_start)
     monkeypatch.setattr(Learner, "set_policy_weights", record)
-    config = load_config(overrides=[*TINY, "runtime.workers=1", "runtime.eval_every_s=2", f"run_dir={tmp_path}"])
+    # ends after 1,000 env steps, not after a few seconds (a loaded machine may spend those starting the worker),
+    # with an evaluation every second on the way
+    config = load_config(overrides=[*TINY, "runtime.minutes=2", "runtime.max_env_steps=1000", "runtime.workers=1",
+                                    "runtime.eval_every_s=1", f"run_dir={tmp_path}"])
     start = Learner(load_config(overrides=["runtime.seed=7"])).weights()
     summary = train(config, show_progress=False, initial_weights=start)
     assert len(received) == 1 and received[0] is start
