@@ -269,6 +269,10 @@ class TrajectoryReplay:
         """The insertion serial numbers (`SampledBatch.uids`) of the trajectories held now."""
         return self._uids[self._uids >= 0].copy()
 
+    def count(self, name: str) -> int:
+        """One counter (`inserted`, `sampled`, `dropped_stale`, ...), without computing the gauges of `stats`."""
+        return int(self._counters[name])
+
     def stats(self) -> dict[str, float]:
         """Counters and gauges under the `replay/` namespace."""
         live = self._priorities[self._uids >= 0]

@@ -208,8 +208,7 @@ class Learner(LearnerHandle):
         cap = self.config.learner.max_samples_per_insert
         if cap <= 0:
             return False
-        counts = self.replay.stats()
-        return counts["replay/sampled"] + self.config.learner.batch_size > cap * counts["replay/inserted"]
+        return self.replay.count("sampled") + self.config.learner.batch_size > cap * self.replay.count("inserted")
 
     def set_policy_weights(self, weights: Mapping[str, Any]) -> None:
         """Replace the policy weights (e.g. after a warm start); the version and optimiser state are unchanged.
