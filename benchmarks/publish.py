@@ -10,8 +10,8 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from benchmarks.report import durations
-from benchmarks.result import Figure, markdown_table
+from benchmarks.report import durations, figure_row
+from benchmarks.result import markdown_table
 
 START, END = "<!-- benchmarks:start -->", "<!-- benchmarks:end -->"
 PLOTS = {"training_curves.png": "training curves, instant phone (learner-bound)",
@@ -26,13 +26,7 @@ def headline(results: dict[str, Any]) -> str:
         if entry.get("status") != "ok":
             rows.append([name, "FAILED", "", "", ""])
             continue
-        for f in entry["figures"]:
-            if f["target"] is None:
-                continue
-            target = f"{'≥' if f['higher_is_better'] else '≤'} {f['target']:g}"
-            figure = Figure.from_json(f)
-            rows.append([name, f["name"], f"{figure.value:.4g} {f['unit']}", target,
-                         "met" if figure.met else "**MISSED**"])
+        rows += [figure_row(name, f) for f in entry["figures"] if f["target"] is not None]
     return markdown_table(["benchmark", "figure", "value", "target", "status"], rows)
 
 

@@ -31,6 +31,14 @@ def finite(data: Any) -> Any:
     return data
 
 
+def figure_row(benchmark: str, f: dict[str, Any]) -> list[str]:
+    """A headline row of a results.json figure: benchmark, figure, value with unit, target, met / **MISSED** / ""."""
+    figure = Figure.from_json(f)
+    target = "" if figure.target is None else f"{'≥' if figure.higher_is_better else '≤'} {figure.target:g}"
+    status = {True: "met", False: "**MISSED**", None: ""}[figure.met]
+    return [benchmark, figure.name, f"{figure.value:.4g} {figure.unit}", target, status]
+
+
 def report(results: dict[str, Any]) -> str:
     """The Markdown report: a headline table of every figure with its target, then each benchmark's tables."""
     m, v = results["machine"], results["versions"]
@@ -53,10 +61,7 @@ def report(results: dict[str, Any]) -> str:
         if entry["status"] != "ok":
             rows.append([name, "(none: the benchmark crashed; traceback in its section)", "", "", "**FAILED**"])
             continue
-        for f in entry["figures"]:
-            target = "" if f["target"] is None else f"{'≥' if f['higher_is_better'] else '≤'} {f['target']:g}"
-            met = {True: "met", False: "**MISSED**", None: ""}[Figure.from_json(f).met]
-            rows.append([name, f["name"], f"{float(f['value']):.4g} {f['unit']}", target, met])
+        rows += [figure_row(name, f) for f in entry["figures"]]
     lines += [markdown_table(["benchmark", "figure", "value", "target", "status"], rows), ""]
     for name, entry in results["benchmarks"].items():
         lines += [f"## {name}", "", f"_{entry['seconds']} s_", ""]
