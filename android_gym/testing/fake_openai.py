@@ -154,6 +154,7 @@ def _handler_for(server: FakeChatServer) -> type[BaseHTTPRequestHandler]:
             except ValueError:
                 body = None
             server._enter(Request(self.path, {k.lower(): v for k, v in self.headers.items()}, body))
+            left = False
             try:
                 reply = server._next_reply(body)
                 if reply.hang:
@@ -162,6 +163,11 @@ def _handler_for(server: FakeChatServer) -> type[BaseHTTPRequestHandler]:
                 if reply.delay_s:
                     time.sleep(reply.delay_s)
                 payload = reply.render(str((body or {}).get("model", "")))
+                # Out of flight before the first byte goes back: once the client has its answer it may send
+                # the next request, and this thread must not still count the old one (max_in_flight would
+                # read one over the client's real concurrency).
+                server._leave()
+                left = True
                 self.send_response(reply.status)
                 self.send_header("Content-Type", "application/json" if reply.body is None else "text/html")
                 self.send_header("Content-Length", str(len(payload)))
@@ -172,7 +178,8 @@ def _handler_for(server: FakeChatServer) -> type[BaseHTTPRequestHandler]:
             except OSError:  # the client gave up (its deadline passed): nothing to answer
                 pass
             finally:
-                server._leave()
+                if not left:
+                    server._leave()
 
         def log_message(self, format: str, *args: Any) -> None:  # noqa: A002  (keep test output quiet)
             return
