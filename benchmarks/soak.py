@@ -23,7 +23,9 @@ Length: 30 minutes of training per arm in the full suite, 1.5 in the quick one, 
 `DISTRL_BENCH_SOAK_MINUTES` overrides it. The full suite adds a third, "long" arm: the clean arm run for 75 minutes
 (`DISTRL_BENCH_SOAK_LONG_MINUTES`; 0 skips it), for the memory target alone, since a 25-minute fit cannot tell 1%/h
 from the allocator's minute-scale swings. `DISTRL_BENCH_SOAK_REUSE=DIR` keeps arms already finished in an earlier
-output folder DIR (same minutes and seed), so the arms can run in separate sessions.
+output folder DIR (same minutes and seed), so the arms can run in separate sessions, and `DISTRL_BENCH_SOAK_ARMS`
+(comma-separated, e.g. `long`) names the arms this call may run: an arm neither listed nor reused is left out of the
+report, which then holds what the arms present can tell (the memory fits of a lone long arm, say).
 """
 
 from __future__ import annotations
@@ -342,12 +344,13 @@ def _long_plan(p: dict[str, Any]) -> dict[str, Any]:
 def run(quick: bool, out: Path) -> Result:
     """Run both arms (or reuse them) and report."""
     p = plan(quick)
+    runnable = runnable_arms()  # a bad selector is refused before any arm runs
     out.mkdir(parents=True, exist_ok=True)
     result = Result(config={k: v for k, v in p.items() if k != "train"} | {
         "train_overrides": p["train"], "device_fault_rate": DEVICE_FAULT_RATE, "device": DEVICE, "judge": JUDGE,
         "judge_faults": JUDGE_FAULTS, "step_deadline_s": STEP_DEADLINE_S, "judge_deadline_s": JUDGE_DEADLINE_S})
     arms = {}
-    for name in ("faulty", "clean", "long") if p["long_minutes"] > 0 else ("faulty", "clean"):
+    for name in planned_arms(p):
         reused = _reused(name, p)
         if reused is not None:
             source = Path(os.environ["DISTRL_BENCH_SOAK_REUSE"])
@@ -357,6 +360,10 @@ def run(quick: bool, out: Path) -> Result:
                 csv_name = f"soak_{name}_{kind}.csv"
                 if (source / csv_name).is_file() and source.resolve() != out.resolve():
                     shutil.copy(source / csv_name, out / csv_name)
+        if reused is None and name not in runnable:
+            result.notes.append(f"{name} arm not run: `DISTRL_BENCH_SOAK_ARMS` leaves it out and no reused run holds "
+                                "it.")
+            continue
         arms[name] = reused or run_arm(name == "faulty", _long_plan(p) if name == "long" else p, out, name)
         (out / "soak_plan.json").write_text(json.dumps({k: p[k] for k in ("minutes", "long_minutes", "seed")}))
     series = {name: read_memory_csv(out / f"soak_{name}_memory.csv") for name in arms
@@ -370,6 +377,26 @@ def run(quick: bool, out: Path) -> Result:
     if series:
         result.plots.append(str(plot_memory(series, out / "soak_memory.png")))
     return result
+
+
+ARMS = ("faulty", "clean", "long")
+
+
+def planned_arms(p: dict[str, Any]) -> tuple[str, ...]:
+    """The arms of this plan: faulty and clean, and long when `long_minutes` is set."""
+    return ARMS if p["long_minutes"] > 0 else ARMS[:2]
+
+
+def runnable_arms() -> tuple[str, ...]:
+    """The arms `DISTRL_BENCH_SOAK_ARMS` lets this call run (all by default); an unknown name is refused."""
+    value = os.environ.get("DISTRL_BENCH_SOAK_ARMS", "").strip()
+    if not value:
+        return ARMS
+    names = tuple(name.strip() for name in value.split(",") if name.strip())
+    unknown = [name for name in names if name not in ARMS]
+    if unknown or not names:
+        raise ValueError(f"DISTRL_BENCH_SOAK_ARMS={value!r}: expected a comma-separated list of {', '.join(ARMS)}")
+    return names
 
 
 def _counts(record: dict[str, Any]) -> dict[str, float]:
@@ -424,11 +451,13 @@ def escaped(record: dict[str, Any]) -> int:
 
 
 def report(arms: dict[str, dict[str, Any]], p: dict[str, Any], result: Result) -> None:
-    """Tables and figures of both arms (see the module docstring for what each means)."""
-    faulty, clean = (_counts(arms[k]) for k in ("faulty", "clean"))
-    rows = [[key, _fmt(faulty[key]), _fmt(clean[key])] for key in faulty]
-    result.tables.append(markdown_table([f"soak, {p['minutes']:g} min per arm, seed {p['seed']}", "faulty", "clean"],
-                                        rows))
+    """Tables and figures of the arms present (see the module docstring for what each means)."""
+    counted = {name: _counts(arms[name]) for name in ("faulty", "clean") if name in arms}
+    if counted:
+        keys = next(iter(counted.values()))
+        rows = [[key, *(_fmt(c[key]) for c in counted.values())] for key in keys]
+        result.tables.append(markdown_table([f"soak, {p['minutes']:g} min per arm, seed {p['seed']}", *counted],
+                                            rows))
     mem_rows = []
     for name, record in arms.items():
         for role, m in sorted(record.get("memory", {}).items()):
@@ -443,20 +472,31 @@ def report(arms: dict[str, dict[str, Any]], p: dict[str, Any], result: Result) -
                                          "slope %/h (weighted)", "steepest %/h", "within-process %/h [95%]",
                                          f"vs {MEMORY_TARGET:g}%/h", "second half %/h [95%]"], mem_rows))
     judged = "long" if "long" in arms else "clean"  # the longest fault-free arm: the fairest fit of growth
-    for role, m in sorted(arms[judged].get("memory", {}).items()):
+    if judged in arms:
+        _memory_figures(arms[judged], judged, result)
+    if "faulty" in arms:
+        _fault_figures(arms, counted["faulty"], p, result)
+    result.notes.append(f"Deadlines: a step {STEP_DEADLINE_S:.0f} s (each of ~{DEVICE_CALLS_PER_STEP} device calls "
+                        f"exhausting {DEVICE['retries'] + 1} attempts of {DEVICE['timeout_s']} s, plus a judge call), "
+                        f"a judge call {JUDGE_DEADLINE_S} s (`deadline_s` {JUDGE['deadline_s']} s + 0.5 s).")
+
+
+def _memory_figures(arm: dict[str, Any], judged: str, result: Result) -> None:
+    """Resident-memory and heap growth of the longest fault-free arm, against `MEMORY_TARGET`."""
+    for role, m in sorted(arm.get("memory", {}).items()):
         if "pooled_pct_per_h" in m and role != "tracker":  # multiprocessing's resource tracker: 13 MiB, flat
             result.add(f"soak/memory_slope/{role}", m["pooled_pct_per_h"], "%/h")
             # the target holds when the whole interval is within it, not the point estimate
             result.add(f"soak/memory_slope_upper95/{role}", m["high_pct_per_h"], "%/h", target=MEMORY_TARGET,
                        higher_is_better=False)
     heap_rows = []
-    for role in sorted(set(arms[judged].get("heap", {})) | set(arms[judged].get("python_blocks", {}))):
+    for role in sorted(set(arm.get("heap", {})) | set(arm.get("python_blocks", {}))):
         cells = [judged, role]
         for kind in ("heap", "python_blocks"):
-            m = arms[judged].get(kind, {}).get(role, {})
+            m = arm.get(kind, {}).get(role, {})
             cells.append(f"{m['pooled_pct_per_h']:+.2f} [{m['low_pct_per_h']:+.2f}, {m['high_pct_per_h']:+.2f}]"
                          if "pooled_pct_per_h" in m else "n/a")
-        if "pooled_pct_per_h" in (h := arms[judged].get("heap", {}).get(role, {})):
+        if "pooled_pct_per_h" in (h := arm.get("heap", {}).get(role, {})):
             cells.append(f"{h['mean_rss_mib']:.0f}")
             if role != "tracker":
                 result.add(f"soak/heap_slope_upper95/{role}", h["high_pct_per_h"], "%/h", target=MEMORY_TARGET,
@@ -474,6 +514,11 @@ def report(arms: dict[str, dict[str, Any]], p: dict[str, Any], result: Result) -
                         "process's mean RSS per hour, fitted within processes, with a 95% block-bootstrap interval "
                         f"(5-minute blocks); the metrics are the {judged} arm's. A role is within the "
                         f"{MEMORY_TARGET:g}%/h target when its whole interval is.")
+
+
+def _fault_figures(arms: dict[str, dict[str, Any]], faulty: dict[str, float], p: dict[str, Any],
+                   result: Result) -> None:
+    """What the faults did (rates, kills, audits, deadlines), and final success against the clean arm's."""
     f = arms["faulty"]
     result.add("soak/device_fault_rate", 100 * f.get("device_faults", 0) / max(1, f.get("device_requests", 0)), "%",
                target=10.0)
@@ -491,7 +536,7 @@ def report(arms: dict[str, dict[str, Any]], p: dict[str, Any], result: Result) -
                higher_is_better=False)
     result.add("soak/slowest_judge_over_deadline", faulty["slowest judge call (s)"] / JUDGE_DEADLINE_S, "x",
                target=1.0, higher_is_better=False)
-    a, b = (arms[k].get("eval", {}).get("success") for k in ("faulty", "clean"))
+    a, b = (arms.get(k, {}).get("eval", {}).get("success") for k in ("faulty", "clean"))
     if a is not None and b is not None:
         n = p["eval_episodes"]
         half_width = 1.96 * math.sqrt(max(a * (1 - a), 1e-9) / n + max(b * (1 - b), 1e-9) / n)
@@ -503,9 +548,6 @@ def report(arms: dict[str, dict[str, Any]], p: dict[str, Any], result: Result) -
                             f"{100 * a:.1f}% vs clean {100 * b:.1f}%, difference {100 * (a - b):+.1f} points, "
                             f"95% interval ±{100 * half_width:.1f} (binomial, one seed per arm): {verdict}. The "
                             "target is that faults leave the run no separably worse than the clean one.")
-    result.notes.append(f"Deadlines: a step {STEP_DEADLINE_S:.0f} s (each of ~{DEVICE_CALLS_PER_STEP} device calls "
-                        f"exhausting {DEVICE['retries'] + 1} attempts of {DEVICE['timeout_s']} s, plus a judge call), "
-                        f"a judge call {JUDGE_DEADLINE_S} s (`deadline_s` {JUDGE['deadline_s']} s + 0.5 s).")
 
 
 def _fmt(value: float) -> str:

@@ -309,3 +309,33 @@ def test_tiny_soak_logs_what_its_processes_hold_beside_their_resident_memory(tin
             rows = list(csv.DictReader(f))
         assert rows and {row["role"] for row in rows} <= {"harness", "learner", "worker", "env", "tracker"}
         assert all(float(row["heap_mib"]) > 0 and int(row["python_blocks"]) > 0 for row in rows)
+
+
+def test_soak_arms_left_out_by_the_selector_leave_only_what_the_present_arms_tell(tiny_suite, tmp_path,
+                                                                                  monkeypatch) -> None:
+    """`DISTRL_BENCH_SOAK_ARMS=clean` with only the clean arm reusable reports its memory fits and no fault figures.
+
+    A lone arm must not be reported as a run with zero faults; a name that is not an arm is refused.
+    """
+    import shutil
+
+    from benchmarks import soak
+
+    out, _ = tiny_suite
+    source = tmp_path / "source"
+    source.mkdir()
+    for name in ("soak_clean.json", "soak_clean_memory.csv", "soak_clean_heap.csv", "soak_plan.json"):
+        shutil.copy(out / name, source / name)
+    monkeypatch.setenv(TINY_ENV, "1")
+    monkeypatch.setenv("DISTRL_BENCH_SOAK_REUSE", str(source))
+    monkeypatch.setenv("DISTRL_BENCH_SOAK_ARMS", "clean")
+    result = soak.run(quick=True, out=tmp_path / "out")
+    names = {figure.name for figure in result.figures}
+    assert any(name.startswith("soak/memory_slope") for name in names)
+    assert not any(name.startswith(("soak/device_fault_rate", "soak/test_success", "soak/half_inserted"))
+                   for name in names)
+    assert any("faulty arm not run" in note for note in result.notes)
+    assert not (tmp_path / "out" / "soak_faulty").exists()  # nothing ran
+    monkeypatch.setenv("DISTRL_BENCH_SOAK_ARMS", "clean,slow")
+    with pytest.raises(ValueError, match="DISTRL_BENCH_SOAK_ARMS"):
+        soak.run(quick=True, out=tmp_path / "again")
