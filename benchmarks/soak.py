@@ -342,7 +342,7 @@ def _long_plan(p: dict[str, Any]) -> dict[str, Any]:
 
 
 def run(quick: bool, out: Path) -> Result:
-    """Run both arms (or reuse them) and report."""
+    """Run the planned arms that `DISTRL_BENCH_SOAK_ARMS` allows (or reuse them) and report."""
     p = plan(quick)
     runnable = runnable_arms()  # a bad selector is refused before any arm runs
     out.mkdir(parents=True, exist_ok=True)
