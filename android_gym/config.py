@@ -2,20 +2,28 @@
 
 from __future__ import annotations
 
-import math
+import os
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
-from numbers import Integral, Real
-from typing import Any
+from typing import TYPE_CHECKING, Any, Literal
 
+from pydantic import Field, ValidationInfo, field_validator, model_validator
+
+from android_gym.config_model import ConfigModel
+from android_gym.devices.configs import DeviceConfig, parse_device
 from android_gym.errors import ConfigError, unknown_name
+from android_gym.sim.latency import LatencyConfig
+from android_gym.sim.perturbations import PerturbationConfig
 from android_gym.spaces import ObservationConfig
+
+if TYPE_CHECKING:
+    from android_gym.devices.base import Device
+    from android_gym.evaluators.base import Evaluator
+    from android_gym.evaluators.factory import EvaluatorConfig
 
 RENDER_MODES = ("rgb_array",)
 
 
-@dataclass(frozen=True)
-class EnvConfig:
+class EnvConfig(ConfigModel):
     """Configuration of one environment.
 
     Attributes:
@@ -42,12 +50,20 @@ class EnvConfig:
         max_steps: step budget override; None uses the task's (10 general, 20 webshop).
         render_width: width of `render()` frames in pixels.
         include_xml: put the uiautomator XML in `info["ui_xml"]` every step (costs ~0.1 ms per changed screen).
-        task_file: a goal list or JSONL of your own tasks (`android_gym.tasks.files`); when set it replaces `suite`
-            with the file's suite ("file:<stem>").
+        task_file: a goal list or JSONL of your own tasks (`android_gym.tasks.files`); when set, the env registers
+            the file as a suite when it is built and uses it instead of `suite` (its config then reads
+            `suite="file:<stem>"`); the config itself registers nothing.
+
+    `gym.make` kwargs are its fields: `EnvConfig.from_data(kwargs)` (or `EnvConfig(**kwargs)`) checks every one's
+    type and value, the device, device options and evaluator spec included (nothing connects or loads).
+
+    Raises:
+        ConfigError: a wrong type or value, naming the field; `UnknownNameError` for an unknown field, suite or
+            preset (with the closest name).
     """
 
     suite: str = "general"
-    split: str = "train"
+    split: Literal["train", "test"] = "train"
     task: str | None = None
     device: Any = "sim"
     device_options: Mapping[str, Any] | None = None
@@ -59,73 +75,72 @@ class EnvConfig:
     element_text_len: int = 32
     perturbations: Any = "default"
     latency: Any = "off"
-    latency_time_scale: float = 1.0
-    max_steps: int | None = None
-    render_width: int = 360
+    latency_time_scale: float = Field(default=1.0, ge=0, allow_inf_nan=False)  # NaN or inf would reach time.sleep()
+    max_steps: int | None = Field(default=None, ge=1)
+    render_width: int = Field(default=360, ge=16, le=1080)
     include_xml: bool = False
     task_file: str | None = None
 
-    def __post_init__(self) -> None:
-        if self.task_file is not None:  # the file's suite replaces `suite` (issue 7)
-            from android_gym.tasks.suites import register_task_file
+    @field_validator("task_file", mode="before")
+    @classmethod
+    def _path_as_text(cls, value: Any) -> Any:
+        return os.fspath(value) if isinstance(value, os.PathLike) else value
 
-            object.__setattr__(self, "suite", register_task_file(str(self.task_file)))
+    @field_validator("perturbations", "latency")
+    @classmethod
+    def _preset_or_fields(cls, value: Any, info: ValidationInfo) -> Any:
+        # checked for every device (a typo is no less one on ADB)
+        (LatencyConfig if info.field_name == "latency" else PerturbationConfig).coerce(value)
+        return value
+
+    @model_validator(mode="after")
+    def _check(self) -> EnvConfig:
         from android_gym.tasks.suites import suite_names  # suites load lazily (apps and content generators)
 
-        _check_types(self)
-        if self.suite not in suite_names():
+        if self.task_file is None and self.suite not in suite_names():  # a task file brings its own suite
             raise unknown_name("suite", self.suite, suite_names())
-        if self.split not in ("train", "test"):
-            raise ConfigError(f"`split` must be 'train' or 'test', got {self.split!r}")
-        if self.max_steps is not None and (not isinstance(self.max_steps, int) or self.max_steps < 1):
-            raise ConfigError(f"`max_steps` must be a positive int or None, got {self.max_steps!r}")
-        if isinstance(self.device, str) and not (self.device in ("sim", "adb") or self.device.startswith("adb:")):
-            raise ConfigError(f"`device` must be 'sim', 'adb:<serial>' or a Device instance, got {self.device!r}")
-        if self.device_options is not None and not isinstance(self.device_options, Mapping):
-            raise ConfigError(f"`device_options` must be a dict or None, got {self.device_options!r}")
-        if self.device_options and not (isinstance(self.device, str) and self.device.startswith("adb")):
-            raise ConfigError(f"`device_options` apply to 'adb:...' devices only; `device` is {self.device!r}")
-        if isinstance(self.evaluator, str):
-            from android_gym.evaluators.factory import parse_spec
+        self.device_config()  # the specs and their options, checked now; the env builds from them
+        self.evaluator_config()
+        _ = self.observation  # builds (and so checks) the observation fields
+        return self
 
-            parse_spec(self.evaluator)  # syntax only; the judge itself is checked when the env builds it
-        if self.evaluator_options is not None and not isinstance(self.evaluator_options, Mapping):
-            raise ConfigError(f"`evaluator_options` must be a dict or None, got {self.evaluator_options!r}")
-        if not 16 <= self.render_width <= 1080:
-            raise ConfigError(f"`render_width` must be 16..1080 pixels, got {self.render_width}")
-        if not 0 <= self.latency_time_scale < math.inf:  # NaN or inf would reach time.sleep()
-            raise ConfigError(f"`latency_time_scale` must be a finite number >= 0, got {self.latency_time_scale}")
-        _ = self.observation  # builds (and so validates) the observation fields
+    def evaluator_config(self) -> EvaluatorConfig | Evaluator:
+        """The judge `evaluator` names, as a typed config (`EvaluatorConfig`: nothing loaded), or the instance given.
+
+        Raises:
+            ConfigError: a bad spec, unknown or misplaced options (with the closest name), a bad option value.
+        """
+        from android_gym.evaluators.base import Evaluator  # the judges load when a config names one, not on import
+        from android_gym.evaluators.factory import parse_evaluator
+
+        if isinstance(self.evaluator, Evaluator):
+            if self.evaluator_options:
+                raise ConfigError("`evaluator_options` only apply to evaluator specs (strings), not to instances")
+            return self.evaluator
+        return parse_evaluator(self.evaluator, self.evaluator_options)
+
+    def device_config(self) -> DeviceConfig | Device:
+        """The device `device` names, as a typed config (`SimDeviceConfig`, `AdbConfig`), or the instance given.
+
+        Raises:
+            ConfigError: a spec that names no device, options for the sim, an unknown or bad option.
+        """
+        from android_gym.devices.base import Device
+
+        if isinstance(self.device, Device):
+            if self.device_options:
+                raise ConfigError("`device_options` apply to 'adb:...' specs only, not to a Device instance")
+            return self.device
+        return parse_device(self.device, self.device_options, self.perturbations, self.latency,
+                            self.latency_time_scale)
 
     @property
     def observation(self) -> ObservationConfig:
         """The observation part of the config."""
-        return ObservationConfig(self.screenshot_width, self.include_elements, self.max_elements,
-                                 self.element_text_len)
+        return ObservationConfig(screenshot_width=self.screenshot_width, include_elements=self.include_elements,
+                                 max_elements=self.max_elements, element_text_len=self.element_text_len)
 
     @classmethod
     def from_kwargs(cls, **kwargs: Any) -> EnvConfig:
-        """Build from `gym.make` kwargs; unknown keys raise `ConfigError` naming the closest field."""
-        known = [f.name for f in fields(cls)]
-        for key in kwargs:
-            if key not in known:
-                raise unknown_name("env kwarg", key, known)
-        return cls(**kwargs)
-
-
-_NUMBER_FIELDS = {"screenshot_width": Integral, "max_elements": Integral, "element_text_len": Integral,
-                  "render_width": Integral, "latency_time_scale": Real}
-
-
-def _check_types(config: EnvConfig) -> None:
-    """Raise `ConfigError` for a field whose type the range checks cannot compare.
-
-    `gym.make` kwargs are user input: `render_width="x"` raised TypeError, `suite=None` a TypeError from difflib
-    (issue 20).
-    """
-    if not isinstance(config.suite, str):
-        raise ConfigError(f"`suite` must be a suite name (str), got {config.suite!r}")
-    for name, kind in _NUMBER_FIELDS.items():
-        value = getattr(config, name)
-        if not isinstance(value, kind):
-            raise ConfigError(f"`{name}` must be {'an int' if kind is Integral else 'a number'}, got {value!r}")
+        """`from_data(kwargs)`: build from `gym.make` kwargs; unknown keys raise `UnknownNameError` (closest field)."""
+        return cls.from_data(kwargs)

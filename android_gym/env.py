@@ -12,6 +12,7 @@ from android_gym.actions import Action, ActionType, action_space
 from android_gym.actions_text import parse_action
 from android_gym.config import RENDER_MODES, EnvConfig
 from android_gym.devices.base import Device, Outcome
+from android_gym.devices.configs import AdbConfig, SimDeviceConfig
 from android_gym.errors import ConfigError, DeviceError, EnvStateError, unknown_name
 from android_gym.evaluators.base import Evaluator, Observation, Verdict, action_text, unknown
 from android_gym.evaluators.factory import make_evaluator
@@ -50,7 +51,10 @@ class AndroidEnv(gym.Env):
     def __init__(self, render_mode: str | None = None, **kwargs: Any) -> None:
         if render_mode is not None and render_mode not in RENDER_MODES:
             raise ConfigError(f"`render_mode` must be one of {RENDER_MODES} or None, got {render_mode!r}")
-        self.config = EnvConfig.from_kwargs(**kwargs)
+        config = EnvConfig.from_data(kwargs)
+        if config.task_file is not None:  # the file's suite replaces `suite` (issue 7); the config registers nothing
+            config = config.replace(suite=suites.register_task_file(config.task_file))
+        self.config = config
         self.render_mode = render_mode
         self.device: Device = self._make_device()
         self.evaluator: Evaluator = self._make_evaluator()
@@ -75,20 +79,21 @@ class AndroidEnv(gym.Env):
 
     # -- composition ---------------------------------------------------------------------------------------------------
     def _make_device(self) -> Device:
-        c = self.config
-        if isinstance(c.device, Device):
-            return c.device
-        if c.device.startswith("adb"):  # "adb", "adb:<serial>", "adb:<host>:<port>" (issue 7)
-            from android_gym.devices.adb import AdbDevice
+        """The composition root of devices: the parsed `device` spec names the class."""
+        match self.config.device_config():
+            case AdbConfig() as config:  # "adb", "adb:<serial>", "adb:<host>:<port>" (issue 7)
+                from android_gym.devices.adb import AdbDevice
 
-            return AdbDevice(c.device.partition(":")[2] or None, **dict(c.device_options or {}))
-        from android_gym.devices.sim import SimDevice
-        from android_gym.sim.latency import LatencyConfig
+                return AdbDevice(config=config)
+            case SimDeviceConfig() as config:
+                from android_gym.devices.sim import SimDevice
 
-        return SimDevice(c.perturbations, LatencyConfig.coerce(c.latency, c.latency_time_scale))
+                return SimDevice(config.perturbations, config.latency)
+            case device:
+                return device
 
     def _make_evaluator(self) -> Evaluator:
-        return make_evaluator(self.config.evaluator, self.config.evaluator_options)
+        return make_evaluator(self.config.evaluator_config())
 
     # -- the Gymnasium API ---------------------------------------------------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[dict, dict]:

@@ -7,12 +7,13 @@ vectorised envs, replay buffers and SB3 can stack it.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 import numpy as np
 from gymnasium import spaces
+from pydantic import Field, model_validator
 
 from android_gym.actions import TEXT_CHARSET
+from android_gym.config_model import ConfigModel, FieldError
 from android_gym.errors import ConfigError
 from android_gym.ui import UIElement
 
@@ -34,8 +35,7 @@ def class_id(cls: str) -> int:
     return _CLASS_ID.get(cls.rsplit(".", 1)[-1], 0)
 
 
-@dataclass(frozen=True)
-class ObservationConfig:
+class ObservationConfig(ConfigModel):
     """What an observation holds.
 
     Attributes:
@@ -47,18 +47,16 @@ class ObservationConfig:
 
     screenshot_width: int = 224
     include_elements: bool = True
-    max_elements: int = 48
-    element_text_len: int = 32
+    max_elements: int = Field(default=48, ge=1)
+    element_text_len: int = Field(default=32, ge=1)
 
-    def __post_init__(self) -> None:
+    @model_validator(mode="after")
+    def _check(self) -> ObservationConfig:
         if not (self.screenshot_width == 0 or 16 <= self.screenshot_width <= 1080):
-            raise ConfigError(f"`screenshot_width` must be 0 (no screenshot) or 16..1080 pixels, "
-                              f"got {self.screenshot_width}")
-        if self.max_elements < 1 or self.element_text_len < 1:
-            raise ConfigError(f"`max_elements` and `element_text_len` must be >= 1, got {self.max_elements}, "
-                              f"{self.element_text_len}")
+            raise FieldError("screenshot_width", "0 (no screenshot) or 16..1080 pixels", self.screenshot_width)
         if self.screenshot_width == 0 and not self.include_elements:
             raise ConfigError("an observation needs a screenshot (`screenshot_width` > 0) or `include_elements=True`")
+        return self
 
 
 class ObservationEncoder:

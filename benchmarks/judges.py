@@ -226,7 +226,7 @@ def run(quick: bool, out: Path, judges: Sequence[tuple[str, dict[str, Any] | Non
 
     with tempfile.TemporaryDirectory() as folder:
         path = build_tiny_idefics3(Path(folder) / "tiny_idefics3")
-        tiny = MllmEvaluator(MllmJudgeConfig(str(path)))
+        tiny = MllmEvaluator(MllmJudgeConfig(path=str(path)))
         metrics = score(tiny, cases, with_state=False)
         rows.append(_row("tiny Idefics3, random weights (chance)", metrics, metrics["s_per_call"]))
         result.add("tiny_mllm/balanced_accuracy", 100 * metrics["balanced_accuracy"], "%")
@@ -234,7 +234,7 @@ def run(quick: bool, out: Path, judges: Sequence[tuple[str, dict[str, Any] | Non
         ratio, sequential_s, batched_s = batch_ratio(tiny, cases, repeats, envs)
         result.add(f"tiny_mllm/batched_over_sequential_{envs}", ratio, "x", target=1.0, higher_is_better=False)
         result.add("tiny_mllm/ms_per_call_sequential", 1000 * sequential_s, "ms")
-        plain = MllmEvaluator(MllmJudgeConfig(str(path), reuse_prefix=False))
+        plain = MllmEvaluator(MllmJudgeConfig(path=str(path), reuse_prefix=False))
         plain_ratio, plain_sequential_s, plain_batched_s = batch_ratio(plain, cases, max(1, repeats // 2),
                                                                       envs)
         result.tables.append(markdown_table(

@@ -345,6 +345,11 @@ def run(quick: bool, out: Path) -> Result:
     """Run the planned arms that `DISTRL_BENCH_SOAK_ARMS` allows (or reuse them) and report."""
     p = plan(quick)
     runnable = runnable_arms()  # a bad selector is refused before any arm runs
+    unplanned = [name for name in runnable if name not in planned_arms(p)]
+    if unplanned and os.environ.get("DISTRL_BENCH_SOAK_ARMS", "").strip():
+        raise ValueError(f"DISTRL_BENCH_SOAK_ARMS names {', '.join(unplanned)}, which this plan does not run: the "
+                         f"{'quick' if quick else 'full'} suite plans no long arm; use `--suite full` or set "
+                         "DISTRL_BENCH_SOAK_LONG_MINUTES")
     out.mkdir(parents=True, exist_ok=True)
     result = Result(config={k: v for k, v in p.items() if k != "train"} | {
         "train_overrides": p["train"], "device_fault_rate": DEVICE_FAULT_RATE, "device": DEVICE, "judge": JUDGE,

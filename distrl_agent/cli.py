@@ -13,14 +13,12 @@ Every subcommand takes `--config FILE`, flags built from the config's `runtime` 
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import json
 import logging
 import sys
-import typing
 from pathlib import Path
 
-from distrl_agent.algorithms import ALGORITHMS
+from distrl_agent.algorithms.configs import ALGORITHMS
 from distrl_agent.config import RuntimeSection, TrainConfig, load_config
 from distrl_agent.errors import DistrlError
 
@@ -30,12 +28,11 @@ _SHORTCUTS = {"algorithm": "learner.algorithm", "env_id": "env.env_id", "run_dir
 def resolve_config(args: argparse.Namespace, base: str | Path | None = None) -> TrainConfig:
     """The config of a command: `--config` (else `base`, else defaults), then flags, then positional overrides."""
     overrides = []
-    hints = typing.get_type_hints(RuntimeSection)
-    for name, dotted in [*((f.name, f"runtime.{f.name}") for f in dataclasses.fields(RuntimeSection)),
-                         *_SHORTCUTS.items()]:
+    fields = RuntimeSection.model_fields
+    for name, dotted in [*((name, f"runtime.{name}") for name in fields), *_SHORTCUTS.items()]:
         value = getattr(args, name, None)
         if value is not None:
-            is_flag = hints.get(name) is bool
+            is_flag = name in fields and fields[name].annotation is bool
             overrides.append(f"{dotted}={'true' if is_flag else value}")
     return load_config(args.config or base, [*overrides, *args.override])
 
@@ -144,14 +141,13 @@ def cmd_collect(args: argparse.Namespace) -> int:
 
 def _add_config_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--config", help="YAML config file")
-    hints = typing.get_type_hints(RuntimeSection)
     group = parser.add_argument_group("runtime (each sets runtime.<name>)")
-    for f in dataclasses.fields(RuntimeSection):
-        flag = "--" + f.name.replace("_", "-")
-        if hints[f.name] is bool:
-            group.add_argument(flag, dest=f.name, action="store_true", default=None, help=f"set runtime.{f.name}")
+    for name, field in RuntimeSection.model_fields.items():
+        flag = "--" + name.replace("_", "-")
+        if field.annotation is bool:
+            group.add_argument(flag, dest=name, action="store_true", default=None, help=f"set runtime.{name}")
         else:
-            group.add_argument(flag, dest=f.name, metavar="VALUE", help=f"runtime.{f.name} (YAML value)")
+            group.add_argument(flag, dest=name, metavar="VALUE", help=f"runtime.{name} (YAML value)")
     for name, dotted in _SHORTCUTS.items():
         known = f" (one of: {', '.join(ALGORITHMS)})" if name == "algorithm" else ""
         parser.add_argument("--" + name.replace("_", "-"), dest=name, metavar="VALUE", help=f"sets {dotted}{known}")

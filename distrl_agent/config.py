@@ -1,49 +1,64 @@
 """`TrainConfig`: one frozen tree of every knob of a training run, loaded from YAML with dotted overrides.
 
-Every field is validated when the tree is built: a wrong type or an out-of-range value raises `ConfigError` naming the
-dotted key (`runtime.workers`), an unknown key suggests the closest known one.
+Every field is validated when the tree is built, by the one mechanism of both packages (`android_gym.config_model`):
+a wrong type or an out-of-range value raises `ConfigError` naming the dotted key (`runtime.workers`), an unknown key
+suggests the closest known one. The rule's coefficients and the policy's shape are typed configs too, chosen by
+`learner.algorithm` and `policy.kind`, so `to_yaml()` writes every value a run used and loads back to the same tree.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import difflib
-import math
 import re
-import types
-import typing
-from dataclasses import dataclass, field
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, ClassVar, Literal
 
 import yaml
+from pydantic import Field, field_validator, model_validator
 
-from distrl_agent.algorithms import ALGORITHMS, make_update_rule
-from distrl_agent.algorithms.grpo import GroupSpec
+from android_gym.config import EnvConfig
+from android_gym.config_model import ConfigModel, FieldError, build_field
+from distrl_agent.algorithms.configs import (
+    ALGORITHMS,
+    RULE_CONFIGS,
+    AnyRuleConfig,
+    ARideConfig,
+    GroupSpec,
+    GRPOConfig,
+    fixed_conflict,
+)
 from distrl_agent.errors import ConfigError
+from distrl_agent.policies.small_config import SmallPolicyConfig
+from distrl_agent.policies.vlm_config import VLMPolicyConfig
+
+AtLeastOne = Annotated[int, Field(ge=1)]
+NonNegativeInt = Annotated[int, Field(ge=0)]
+Seconds = Annotated[float, Field(gt=0, allow_inf_nan=False)]
+"""A finite duration > 0, in seconds."""
+DEFAULT_ENV_ID = "android_gym/General-v0"
 
 
-def _require(key: str, is_ok: bool, expected: str, value: Any) -> None:
-    if not is_ok:
-        raise ConfigError(f"`{key}` must be {expected}, got {value!r}")
+class Section(ConfigModel):
+    """Base of the sections: their errors are `distrl_agent.errors.ConfigError`."""
+
+    error_type: ClassVar[type[Exception]] = ConfigError
 
 
 RUNTIME_ENV_KEYS = ("device", "device_options", "evaluator", "evaluator_options")
 """`env` fields that say where the phones and the judge are, not what the weights learned: a resume may change them."""
 
 
-@dataclass(frozen=True)
-class EnvSection:
-    """Which environments the workers run.
+class EnvSection(EnvConfig):
+    """Which environments the workers run: android_gym's `EnvConfig` (every `gym.make` kwarg), plus how to run them.
+
+    Every field of `android_gym.config.EnvConfig` is a field here, checked by the same code (the device, its options
+    and the judge's spec included; nothing connects). The trainer adds or changes:
 
     Attributes:
-        env_id: a registered android_gym id.
-        perturbations: sim perturbation level: "none", "default" or "hard".
-        latency: sim latency preset ("off", "emulator", "fast-emulator"); off for training on the sim.
-        latency_time_scale: multiplies sim latency (benchmarks shrink emulator time), >= 0.
-        max_elements: UI-element rows in observations (the small policy attends over them).
-        screenshot_width: width in pixels of the observations' screenshots (0: none; the small policy reads UI
-            elements only, the VLM policy needs pixels, e.g. 128).
+        env_id: a registered android_gym id; `suite` follows it (set `task_file` to train on your own task list).
+        screenshot_width: 0 here (no screenshots): the small policy reads UI elements only; the VLM policy needs
+            pixels, e.g. 128.
         env_processes: run each env in its own process and act on whichever is ready (DistRL's collection); None
             turns it on whenever `latency` is not "off" (slow devices), and off for the instant sim, where processes
             would only add overhead.
@@ -51,89 +66,88 @@ class EnvSection:
             stands for the env's number, e.g. "adb:sim-{index}" (the phones of the sim's ADB front,
             `android-gym serve-adb`). Training envs are numbered 0 .. workers * envs_per_worker - 1 and evaluation
             envs follow them, so no two envs drive one phone; the front (or your device farm) must serve them all.
-        device_options: options of ADB devices (`android_gym.devices.adb.AdbConfig` fields, e.g. {"port": 5038,
-            "timeout_s": 2, "retries": 2}).
-        evaluator: the reward judge (`android_gym` evaluator spec: "oracle", "http:<url>&oracle", ...).
-        evaluator_options: options of the judge (e.g. {"model": "...", "timeout_s": 10, "deadline_s": 30}).
+        split: "train" only: the runtime collects on the train split and evaluates on the test split.
     """
 
-    env_id: str = "android_gym/General-v0"
-    perturbations: str = "default"
-    latency: str = "off"
-    latency_time_scale: float = 1.0
-    max_elements: int = 48
+    error_type: ClassVar[type[Exception]] = ConfigError
+
+    env_id: str = DEFAULT_ENV_ID
     screenshot_width: int = 0
     env_processes: bool | None = None
-    device: str = "sim"
-    device_options: dict[str, Any] = field(default_factory=dict)
-    evaluator: str = "oracle"
-    evaluator_options: dict[str, Any] = field(default_factory=dict)
 
-    def device_for(self, index: int) -> str:
+    @model_validator(mode="before")
+    @classmethod
+    def _suite_follows_env_id(cls, data: Any) -> Any:
+        if isinstance(data, Mapping) and "suite" not in data:
+            suite = registered_suite(data.get("env_id", DEFAULT_ENV_ID))
+            if suite is not None:
+                return {**data, "suite": suite}
+        return data
+
+    @field_validator("env_id")
+    @classmethod
+    def _registered(cls, env_id: str) -> str:
+        import gymnasium as gym
+
+        if registered_suite(env_id) is None and env_id not in gym.registry:
+            known = sorted(k for k in gym.registry if k.startswith("android_gym/"))
+            close = difflib.get_close_matches(env_id, known, 1)
+            raise ValueError(f"{env_id!r} is not registered{f'; did you mean {close[0]!r}?' if close else ''} "
+                             f"Known: {', '.join(known)}")
+        return env_id
+
+    @model_validator(mode="after")
+    def _trainer_fields(self) -> EnvSection:
+        suite = registered_suite(self.env_id)
+        if suite is not None and self.suite != suite and self.task_file is None:
+            raise FieldError("suite", f"{suite!r}, the suite of `env.env_id` {self.env_id} (choose another env_id)",
+                             self.suite)
+        if self.split != "train":
+            raise FieldError("split", "'train': the runtime collects on train and evaluates on test", self.split)
+        return self
+
+    def device_for(self, index: int) -> Any:
         """The device spec of env number `index` (`{index}` in `device` replaced by it).
 
         >>> EnvSection(device="adb:sim-{index}").device_for(3)
         'adb:sim-3'
         """
-        return self.device.replace("{index}", str(index))
+        return self.device.replace("{index}", str(index)) if isinstance(self.device, str) else self.device
 
     def make_kwargs(self, index: int) -> dict[str, Any]:
-        """`gym.make` kwargs of env number `index`: the observation, sim, device and judge fields of this section."""
-        kwargs: dict[str, Any] = {
-            "screenshot_width": self.screenshot_width, "max_elements": self.max_elements,
-            "perturbations": self.perturbations, "latency": self.latency, "latency_time_scale": self.latency_time_scale,
-            "device": self.device_for(index), "evaluator": self.evaluator}
-        if self.device_options:
-            kwargs["device_options"] = dict(self.device_options)
-        if self.evaluator_options:
-            kwargs["evaluator_options"] = dict(self.evaluator_options)
-        return kwargs
+        """`gym.make` kwargs of env number `index`: every `EnvConfig` field but the split, which the caller gives."""
+        kwargs = {name: getattr(self, name) for name in EnvConfig.model_fields if name != "split"}
+        return {**kwargs, "device": self.device_for(index)}
 
     @property
     def uses_processes(self) -> bool:
         """Whether workers run one process per env (see `env_processes`)."""
         return self.latency != "off" if self.env_processes is None else bool(self.env_processes)
 
-    def __post_init__(self) -> None:
-        import gymnasium as gym
 
-        import android_gym  # noqa: F401  (registers the env ids)
-        from android_gym.errors import AndroidGymError
-        from android_gym.sim.latency import LatencyConfig
-        from android_gym.sim.perturbations import PerturbationConfig
+def registered_suite(env_id: Any) -> str | None:
+    """The suite a registered android_gym id makes (its `suite` kwarg); None for anything else.
 
-        if self.env_id not in gym.registry:
-            known = sorted(k for k in gym.registry if k.startswith("android_gym/"))
-            close = difflib.get_close_matches(self.env_id, known, 1)
-            raise ConfigError(f"`env.env_id` {self.env_id!r} is not registered"
-                              f"{f'; did you mean {close[0]!r}?' if close else ''} Known: {', '.join(known)}")
-        for key, coerce in (("perturbations", PerturbationConfig.coerce), ("latency", LatencyConfig.coerce)):
-            try:
-                coerce(getattr(self, key))
-            except AndroidGymError as e:
-                raise ConfigError(f"`env.{key}`: {e}") from e
-        _require("env.latency_time_scale", self.latency_time_scale >= 0, ">= 0", self.latency_time_scale)
-        _require("env.max_elements", self.max_elements >= 1, ">= 1", self.max_elements)
-        _require("env.screenshot_width", self.screenshot_width >= 0, ">= 0", self.screenshot_width)
-        _require("env.device", self.device == "sim" or self.device.startswith("adb"),
-                 "'sim' or an 'adb:...' spec (with `{index}` for one phone per env)", self.device)
-        from android_gym.config import EnvConfig
-        from android_gym.errors import ConfigError as EnvConfigError
+    >>> registered_suite("android_gym/WebShop-v0")
+    'webshop'
+    """
+    import gymnasium as gym
 
-        try:  # the android_gym side validates the device, options and judge spec (nothing connects yet)
-            EnvConfig(device=self.device_for(0), device_options=self.device_options or None,
-                      evaluator=self.evaluator, evaluator_options=self.evaluator_options or None)
-        except EnvConfigError as e:
-            raise ConfigError(f"`env`: {e}") from e
+    import android_gym  # noqa: F401  (registers the env ids)
+
+    if not isinstance(env_id, str) or env_id not in gym.registry:
+        return None
+    suite = gym.registry[env_id].kwargs.get("suite")
+    return suite if isinstance(suite, str) else None
 
 
-@dataclass(frozen=True)
-class LearnerSection:
+class LearnerSection(Section):
     """The learner's update loop.
 
     Attributes:
         algorithm: one of `distrl_agent.algorithms.ALGORITHMS`.
-        coefficients: overrides of the algorithm's config dataclass (e.g. {"entropy_coef": 0.01}).
+        coefficients: the rule's coefficients, typed by `algorithm` (`distrl_agent/algorithms/configs.py`: e.g.
+            {"entropy_coef": 0.01} for A-RIDE); fields left out keep their defaults, and the saved config lists all.
         lr: Adam learning rate (1e-4, the paper's: at 1e-3 and 3e-4 the small policy's success oscillated or
             collapsed in 3-4 minute async runs; at 1e-4 with the staleness cap of 20 it rose steadily).
         lr_final_fraction: the learning rate falls linearly from `lr` to `lr * lr_final_fraction` over the run's
@@ -159,56 +173,50 @@ class LearnerSection:
     """
 
     algorithm: str = "a-ride"
-    coefficients: dict[str, Any] = field(default_factory=dict)
-    lr: float = 1e-4
-    lr_final_fraction: float = 0.1
-    batch_size: int = 32
-    updates_per_round: int = 4
-    max_grad_norm: float = 1.0
-    replay_capacity_steps: int = 10_000
-    alpha: float = 0.6
-    beta_start: float = 0.4
-    beta_end: float = 1.0
-    beta_anneal_updates: int = 2_000
-    max_staleness: int = 20
-    refresh_every_updates: int = 200
-    min_replay_trajectories: int = 32
-    critic_warmup_updates: int = 100
-    max_samples_per_insert: float = 0.0
+    coefficients: AnyRuleConfig = Field(default_factory=ARideConfig)
+    lr: Annotated[float, Field(gt=0, allow_inf_nan=False)] = 1e-4
+    lr_final_fraction: Annotated[float, Field(ge=0, le=1)] = 0.1
+    batch_size: AtLeastOne = 32
+    updates_per_round: AtLeastOne = 4
+    max_grad_norm: Annotated[float, Field(gt=0, allow_inf_nan=False)] = 1.0
+    replay_capacity_steps: AtLeastOne = 10_000
+    alpha: Annotated[float, Field(ge=0, allow_inf_nan=False)] = 0.6
+    beta_start: Annotated[float, Field(ge=0, le=1)] = 0.4
+    beta_end: Annotated[float, Field(ge=0, le=1)] = 1.0
+    beta_anneal_updates: AtLeastOne = 2_000
+    max_staleness: NonNegativeInt = 20
+    refresh_every_updates: AtLeastOne = 200
+    min_replay_trajectories: AtLeastOne = 32
+    critic_warmup_updates: NonNegativeInt = 100
+    max_samples_per_insert: Annotated[float, Field(ge=0, allow_inf_nan=False)] = 0.0
 
-    def __post_init__(self) -> None:
-        if self.algorithm not in ALGORITHMS:
-            close = difflib.get_close_matches(self.algorithm, ALGORITHMS, 1)
-            raise ConfigError(f"`learner.algorithm` {self.algorithm!r} is unknown"
-                              f"{f'; did you mean {close[0]!r}?' if close else ''} Known: {', '.join(ALGORITHMS)}")
-        try:
-            make_update_rule(self.algorithm, self.coefficients)
-        except (ConfigError, TypeError) as e:
-            raise ConfigError(f"`learner.coefficients`: {e}") from e
-        for key in ("batch_size", "updates_per_round", "replay_capacity_steps", "refresh_every_updates",
-                    "min_replay_trajectories", "beta_anneal_updates"):
-            _require(f"learner.{key}", getattr(self, key) >= 1, ">= 1", getattr(self, key))
-        for key in ("lr", "max_grad_norm"):
-            _require(f"learner.{key}", math.isfinite(getattr(self, key)) and getattr(self, key) > 0,
-                     "finite and > 0", getattr(self, key))
-        _require("learner.alpha", self.alpha >= 0, ">= 0", self.alpha)
-        _require("learner.lr_final_fraction", 0 <= self.lr_final_fraction <= 1, "in [0, 1]", self.lr_final_fraction)
-        for key in ("beta_start", "beta_end"):
-            _require(f"learner.{key}", 0 <= getattr(self, key) <= 1, "in [0, 1]", getattr(self, key))
-        _require("learner.max_staleness", self.max_staleness >= 0, ">= 0", self.max_staleness)
-        _require("learner.max_samples_per_insert", math.isfinite(self.max_samples_per_insert)
-                 and self.max_samples_per_insert >= 0, "finite and >= 0 (0: off)", self.max_samples_per_insert)
-        _require("learner.critic_warmup_updates", self.critic_warmup_updates >= 0, ">= 0",
-                 self.critic_warmup_updates)
+    @model_validator(mode="before")
+    @classmethod
+    def _typed_coefficients(cls, data: Any) -> Any:
+        """`coefficients` become the config of the rule `algorithm` names, with the values that name fixes."""
+        if not isinstance(data, Mapping):
+            return data
+        name = data.get("algorithm", "a-ride")
+        if not isinstance(name, str) or name not in RULE_CONFIGS:
+            close = difflib.get_close_matches(str(name), ALGORITHMS, 1)
+            raise FieldError("algorithm", f"one of {', '.join(ALGORITHMS)}"
+                             f"{f' (did you mean {close[0]!r}?)' if close else ''}", name)
+        rule_class, fixed = RULE_CONFIGS[name]
+        values = data.get("coefficients")
+        config = build_field(rule_class, values, "coefficients")
+        conflict = fixed_conflict(name, values)
+        if conflict is not None:
+            key, value, given = conflict
+            raise FieldError(f"coefficients.{key}", f"{value!r}, as the rule `{name}` fixes it", given)
+        return {**data, "coefficients": config.replace(**fixed) if fixed else config}
 
     @property
     def group_spec(self) -> GroupSpec | None:
         """How the workers play groups for this algorithm (GRPO's G and length penalty); None for the other rules."""
-        return make_update_rule(self.algorithm, self.coefficients).groups
+        return self.coefficients.groups if isinstance(self.coefficients, GRPOConfig) else None
 
 
-@dataclass(frozen=True)
-class RuntimeSection:
+class RuntimeSection(Section):
     """How collection runs.
 
     Attributes:
@@ -245,89 +253,76 @@ class RuntimeSection:
         seed: seeds workers, learner and evaluation.
     """
 
-    runtime: str = "local"
+    runtime: Literal["local", "ray"] = "local"
     address: str | None = None
-    connect_timeout_s: float = 30.0
-    workers: int | None = None
-    envs_per_worker: int = 8
-    worker_cpus: float = 1.0
-    worker_resources: dict[str, float] = field(default_factory=dict)
-    max_worker_restarts: int = 20
-    worker_buffer_trajectories: int = 256
+    connect_timeout_s: Seconds = 30.0
+    workers: AtLeastOne | None = None
+    envs_per_worker: AtLeastOne = 8
+    worker_cpus: Annotated[float, Field(ge=0, allow_inf_nan=False)] = 1.0
+    worker_resources: dict[str, Annotated[float, Field(gt=0, allow_inf_nan=False)]] = Field(default_factory=dict)
+    max_worker_restarts: NonNegativeInt = 20
+    worker_buffer_trajectories: AtLeastOne = 256
     sync: bool = False
     sync_lockstep: bool = True
-    episodes_per_round: int = 16
-    minutes: float = 20.0
-    max_updates: int | None = None
-    max_env_steps: int | None = None
-    eval_every_s: float = 120.0
-    eval_episodes: int = 100
-    checkpoint_every_s: float = 300.0
-    warm_start_episodes: int = 400
-    warm_start_noise: float = 0.7
-    warm_start_updates: int = 120
-    seed: int = 0
-
-    def __post_init__(self) -> None:
-        _require("runtime.runtime", self.runtime in ("local", "ray"), "'local' or 'ray'", self.runtime)
-        if self.workers is not None:
-            _require("runtime.workers", self.workers >= 1, ">= 1 or null (cores - 1)", self.workers)
-        for key in ("envs_per_worker", "episodes_per_round", "eval_episodes", "worker_buffer_trajectories"):
-            _require(f"runtime.{key}", getattr(self, key) >= 1, ">= 1", getattr(self, key))
-        for key in ("minutes", "eval_every_s", "checkpoint_every_s", "connect_timeout_s"):
-            _require(f"runtime.{key}", getattr(self, key) > 0, "> 0", getattr(self, key))
-        for key in ("max_updates", "max_env_steps"):
-            if getattr(self, key) is not None:
-                _require(f"runtime.{key}", getattr(self, key) >= 1, ">= 1 or null (no cap)", getattr(self, key))
-        for key in ("worker_cpus", "max_worker_restarts", "warm_start_episodes", "warm_start_updates", "seed"):
-            _require(f"runtime.{key}", getattr(self, key) >= 0, ">= 0", getattr(self, key))
-        _require("runtime.warm_start_noise", 0 <= self.warm_start_noise <= 1, "in [0, 1]", self.warm_start_noise)
-        for name, amount in self.worker_resources.items():
-            _require(f"runtime.worker_resources.{name}", isinstance(amount, (int, float)) and amount > 0,
-                     "a number > 0", amount)
+    episodes_per_round: AtLeastOne = 16
+    minutes: Annotated[float, Field(gt=0)] = 20.0
+    max_updates: AtLeastOne | None = None
+    max_env_steps: AtLeastOne | None = None
+    eval_every_s: Annotated[float, Field(gt=0)] = 120.0
+    eval_episodes: AtLeastOne = 100
+    checkpoint_every_s: Annotated[float, Field(gt=0)] = 300.0
+    warm_start_episodes: NonNegativeInt = 400
+    warm_start_noise: Annotated[float, Field(ge=0, le=1)] = 0.7
+    warm_start_updates: NonNegativeInt = 120
+    seed: NonNegativeInt = 0
 
 
-@dataclass(frozen=True)
-class PolicySection:
+class PolicySection(Section):
     """Which policy the workers act with and the learner trains (`distrl_agent.policies.build`).
 
     Attributes:
         kind: "small" (the CPU-trainable UI-element policy) or "vlm" (the AutoUI-style `transformers` policy that
             reads screenshots and writes action text; needs `vlm.model_path` and `env.screenshot_width` > 0).
-        small: `SmallPolicyConfig` fields that differ from its defaults.
-        vlm: `VLMPolicyConfig` fields (`model_path`: a local checkpoint directory with its processor; nothing is
-            downloaded).
+        small: the small policy's shape (`SmallPolicyConfig`; fields left out keep their defaults).
+        vlm: the VLM policy's config (`VLMPolicyConfig`, `model_path` required: a local checkpoint directory with its
+            processor; nothing is downloaded); None while `kind` is small.
     """
 
-    kind: str = "small"
-    small: dict[str, Any] = field(default_factory=dict)
-    vlm: dict[str, Any] = field(default_factory=dict)
+    kind: Literal["small", "vlm"] = "small"
+    small: SmallPolicyConfig = Field(default_factory=SmallPolicyConfig)
+    vlm: VLMPolicyConfig | None = None
 
-    def __post_init__(self) -> None:
-        self.policy_config()  # validates the chosen kind's fields (the other kind's are not read)
+    @model_validator(mode="before")
+    @classmethod
+    def _empty_vlm_is_none(cls, data: Any) -> Any:
+        # configs written before the sections were typed hold `vlm: {}` for the small policy
+        if isinstance(data, Mapping) and data.get("vlm") == {}:
+            return {**data, "vlm": None}
+        return data
 
-    def policy_config(self) -> Any:
-        """The `SmallPolicyConfig` or `VLMPolicyConfig` this section describes.
+    @model_validator(mode="after")
+    def _chosen_kind_is_whole(self) -> PolicySection:
+        if self.kind == "vlm" and self.vlm is None:
+            raise FieldError("vlm.model_path", "a local checkpoint directory with its processor, since `policy.kind` "
+                             "is vlm", None)
+        return self
 
-        Raises:
-            ConfigError: an unknown kind, or an unknown, missing or bad field (named by its dotted key).
-        """
-        from distrl_agent.policies.build import make_policy_config
-
-        return make_policy_config(self.kind, self.small if self.kind == "small" else self.vlm)
+    def policy_config(self) -> SmallPolicyConfig | VLMPolicyConfig:
+        """The `SmallPolicyConfig` or `VLMPolicyConfig` of the chosen kind."""
+        return self.vlm if self.kind == "vlm" and self.vlm is not None else self.small
 
 
-@dataclass(frozen=True)
-class TrainConfig:
+class TrainConfig(Section):
     """The whole run: env, policy, learner, runtime, and where outputs go (`run_dir`)."""
 
-    env: EnvSection = field(default_factory=EnvSection)
-    policy: PolicySection = field(default_factory=PolicySection)
-    learner: LearnerSection = field(default_factory=LearnerSection)
-    runtime: RuntimeSection = field(default_factory=RuntimeSection)
+    env: EnvSection = Field(default_factory=EnvSection)
+    policy: PolicySection = Field(default_factory=PolicySection)
+    learner: LearnerSection = Field(default_factory=LearnerSection)
+    runtime: RuntimeSection = Field(default_factory=RuntimeSection)
     run_dir: str = "runs/latest"
 
-    def __post_init__(self) -> None:
+    @model_validator(mode="after")
+    def _consistent(self) -> TrainConfig:
         if self.policy.kind == "vlm" and self.env.screenshot_width == 0:
             raise ConfigError("`policy.kind=vlm` reads screenshots: set `env.screenshot_width` (e.g. 128)")
         groups = self.learner.group_spec
@@ -335,20 +330,21 @@ class TrainConfig:
             raise ConfigError(f"`runtime.episodes_per_round` ({self.runtime.episodes_per_round}) must be a multiple of "
                               f"the group size {groups.size} (`learner.coefficients.group_size`), or rounds end with "
                               "groups cut short")
+        return self
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain data (for YAML)."""
-        return dataclasses.asdict(self)
+        """Every value as plain data (for YAML and JSON)."""
+        return self.to_data()
 
     def to_yaml(self) -> str:
-        """The resolved config as YAML, loadable by `load_config`."""
+        """The resolved config as YAML, every value included, loadable by `load_config` to an equal config."""
         return yaml.safe_dump(self.to_dict(), sort_keys=False)
 
     def state_keys(self) -> dict[str, Any]:
         """The flattened fields a learner checkpoint depends on (env, policy, learner; the runtime may change)."""
-        env = {k: v for k, v in dataclasses.asdict(self.env).items() if k not in RUNTIME_ENV_KEYS}
-        return _flatten({"env": env, "policy": dataclasses.asdict(self.policy),
-                         "learner": dataclasses.asdict(self.learner)})
+        data = self.to_dict()
+        data["env"] = {k: v for k, v in data["env"].items() if k not in RUNTIME_ENV_KEYS}
+        return _flatten({key: data[key] for key in ("env", "policy", "learner")})
 
 
 def load_config(path: str | Path | None = None, overrides: list[str] | tuple[str, ...] = ()) -> TrainConfig:
@@ -388,7 +384,7 @@ def load_config(path: str | Path | None = None, overrides: list[str] | tuple[str
         except _YAML_ERRORS as e:
             raise ConfigError(f"override {item!r}: the value is not valid YAML: {e}") from e
     _check_size(data)
-    return _build(TrainConfig, data, "")
+    return TrainConfig.from_data(data)
 
 
 MAX_CONFIG_VALUES = 10_000
@@ -440,44 +436,6 @@ def _check_size(data: Any) -> None:
                               "anchor?); write the values out")
         children = node.values() if isinstance(node, dict) else node if isinstance(node, list | tuple | set) else ()
         stack.extend((child, depth + 1) for child in children)
-
-
-_SECTIONS = {"EnvSection": EnvSection, "PolicySection": PolicySection, "LearnerSection": LearnerSection,
-             "RuntimeSection": RuntimeSection}
-
-
-def _build(cls: type, data: dict[str, Any], prefix: str) -> Any:
-    fields = {f.name: f for f in dataclasses.fields(cls)}
-    hints = typing.get_type_hints(cls)
-    kwargs = {}
-    for key, value in data.items():
-        if key not in fields:
-            close = difflib.get_close_matches(str(key), list(fields), 1)
-            hint = f"; did you mean `{prefix}{close[0]}`?" if close else ""
-            raise ConfigError(f"unknown config key `{prefix}{key}`{hint} Known: {', '.join(fields)}")
-        sub = _SECTIONS.get(getattr(hints[key], "__name__", ""))
-        if sub is not None:
-            if not isinstance(value, dict):
-                raise ConfigError(f"`{prefix}{key}` must be a mapping of its fields, got {value!r}")
-            kwargs[key] = _build(sub, value, f"{prefix}{key}.")
-        else:
-            kwargs[key] = _coerce(f"{prefix}{key}", value, hints[key])
-    return cls(**kwargs)
-
-
-def _coerce(key: str, value: Any, hint: Any) -> Any:
-    """`value` checked against the field's type (ints are accepted as floats); raises `ConfigError` naming `key`."""
-    if isinstance(hint, types.UnionType) or typing.get_origin(hint) is typing.Union:
-        args = typing.get_args(hint)
-        if value is None and type(None) in args:
-            return None
-        hint = next(a for a in args if a is not type(None))
-    origin = typing.get_origin(hint) or hint
-    if origin is float and isinstance(value, int) and not isinstance(value, bool):
-        return float(value)
-    if origin is int and isinstance(value, bool) or not isinstance(value, origin):
-        raise ConfigError(f"`{key}` must be {getattr(origin, '__name__', origin)}, got {value!r}")
-    return value
 
 
 def _flatten(data: dict[str, Any], prefix: str = "") -> dict[str, Any]:

@@ -17,7 +17,6 @@ import logging
 import time
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import fields, replace
 from typing import Any, TypeVar
 
 import numpy as np
@@ -26,9 +25,10 @@ from PIL import Image
 from android_gym.actions import Action, ActionType
 from android_gym.devices import adb_shell as sh
 from android_gym.devices.adb_channel import AdbChannel, ShellResult
-from android_gym.devices.adb_connect import AdbConfig, Connector
+from android_gym.devices.adb_connect import Connector
 from android_gym.devices.base import Device, Outcome
-from android_gym.errors import ConfigError, DeviceError, DeviceProtocolError, UnsupportedError, unknown_name
+from android_gym.devices.configs import AdbConfig
+from android_gym.errors import ConfigError, DeviceError, DeviceProtocolError, UnsupportedError
 from android_gym.ui import UIElement, parse_uiautomator_xml
 
 log = logging.getLogger(__name__)
@@ -49,17 +49,14 @@ class AdbDevice(Device):
         **overrides: `AdbConfig` fields, e.g. `AdbDevice("emulator-5554", timeout_s=5)`.
 
     Raises:
-        ConfigError: an unknown or invalid field.
+        ConfigError: an invalid field; `UnknownNameError` for an unknown one (with the closest name).
     """
 
     def __init__(self, serial: str | None = None, config: AdbConfig | None = None, **overrides: Any) -> None:
-        names = [f.name for f in fields(AdbConfig)]
-        for key in overrides:
-            if key not in names:
-                raise unknown_name("AdbDevice option", key, names)
         if serial is not None:
             overrides["serial"] = serial
-        self.config = replace(config or AdbConfig(), **overrides)
+        config = config or AdbConfig()
+        self.config = config.replace(**overrides) if overrides else config
         self.connector = Connector(self.config)
         self.counters: Counter[str] = Counter()
         self._cache: dict[Any, Any] = {}

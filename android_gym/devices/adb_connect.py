@@ -15,13 +15,14 @@ import re
 import subprocess
 import time
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import adbutils
 
 from android_gym.devices import adb_shell as sh
 from android_gym.devices.adb_channel import AdbChannel, call_adbutils
-from android_gym.errors import ConfigError, DeviceError, DeviceOfflineError, DeviceProtocolError, DeviceTimeoutError
+from android_gym.devices.configs import AdbConfig
+from android_gym.errors import DeviceError, DeviceOfflineError, DeviceProtocolError, DeviceTimeoutError
 
 log = logging.getLogger(__name__)
 SERVER_START_TIMEOUT_S = 20.0
@@ -29,59 +30,6 @@ POLL_S = 0.2
 _REMOTE = re.compile(r"^[\w.\-\[\]:]+:\d+$")
 _PROBE = "; echo @@; ".join(["getprop ro.android_gym.sim", "getprop sys.boot_completed", "wm size",
                              "settings get secure default_input_method"])
-
-
-@dataclass(frozen=True)
-class AdbConfig:
-    """How to reach and drive one device over ADB.
-
-    Attributes:
-        serial: "emulator-5554", a USB serial, or "host:port" for a device reached with `adb connect`; None uses
-            the only attached device.
-        host, port: the ADB server; port None means $ANDROID_ADB_SERVER_PORT, else 5037.
-        timeout_s: deadline of every single ADB call, seconds (a 1080p screenshot takes ~0.3 s on an emulator).
-        connect_timeout_s: how long `start()` waits for the device to come online and finish booting, seconds.
-        retries: extra attempts for read-only calls and for `start()`/`reset()` (inputs are never retried).
-        retry_backoff_s: pause before the first retry, doubling per retry up to 1 s (rides out offline blips).
-        screenshot: "auto" (raw `exec-out screencap`, falling back to PNG where raw fails), "raw" or "png".
-        text_input: "auto" (the ADBKeyBoard IME when it is selected, else `input text`), "ime" or "input".
-        settle_s: seconds `tick()` waits after each step for animations on a real device (0 for the sim).
-        start_server: start a local ADB server (`adb start-server`, 20 s deadline) when none answers.
-        screen_size: (width, height) pixels, to skip asking `wm size` when the env is built.
-        apps: extra app names -> packages for OPEN_APP.
-        state_alarms: include pending alarms (`dumpsys alarm`, slow on real phones) in `state()`.
-        black_is_error: treat an all-black screenshot as a fault (screen off or a secure window).
-    """
-
-    serial: str | None = None
-    host: str = "127.0.0.1"
-    port: int | None = None
-    timeout_s: float = 10.0
-    connect_timeout_s: float = 30.0
-    retries: int = 3
-    retry_backoff_s: float = 0.05
-    screenshot: str = "auto"
-    text_input: str = "auto"
-    settle_s: float = 0.0
-    start_server: bool = True
-    screen_size: tuple[int, int] | None = None
-    apps: dict[str, str] = field(default_factory=dict)
-    state_alarms: bool = False
-    black_is_error: bool = True
-
-    def __post_init__(self) -> None:
-        if not self.timeout_s > 0 or not self.connect_timeout_s > 0:
-            raise ConfigError(f"`timeout_s` and `connect_timeout_s` must be > 0 seconds, got {self.timeout_s}, "
-                              f"{self.connect_timeout_s}")
-        if not isinstance(self.retries, int) or self.retries < 0:
-            raise ConfigError(f"`retries` must be an int >= 0, got {self.retries!r}")
-        if self.screenshot not in ("auto", "raw", "png"):
-            raise ConfigError(f"`screenshot` must be 'auto', 'raw' or 'png', got {self.screenshot!r}")
-        if self.text_input not in ("auto", "ime", "input"):
-            raise ConfigError(f"`text_input` must be 'auto', 'ime' or 'input', got {self.text_input!r}")
-        if self.settle_s < 0 or self.retry_backoff_s < 0:
-            raise ConfigError(f"`settle_s` and `retry_backoff_s` must be >= 0 seconds, got {self.settle_s}, "
-                              f"{self.retry_backoff_s}")
 
 
 @dataclass(frozen=True)

@@ -16,10 +16,13 @@ import tempfile
 import time
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
+from pydantic import Field, field_validator
+
+from android_gym.config_model import ConfigModel, FieldError
 from android_gym.devices.adb import AdbConfig, AdbDevice
 from android_gym.devices.adb_channel import AdbChannel
 from android_gym.devices.emulator_console import GRPC_OFFSET, EmulatorConsole, PortAllocator
@@ -31,8 +34,7 @@ KILL_TIMEOUT_S = 10.0
 BOOT_POLL_S = 0.25
 
 
-@dataclass(frozen=True)
-class EmulatorConfig:
+class EmulatorConfig(ConfigModel):
     """How to launch and manage one AVD.
 
     Attributes:
@@ -55,17 +57,18 @@ class EmulatorConfig:
     flags: tuple[str, ...] = HEADLESS_FLAGS
     extra_args: tuple[str, ...] = ()
     snapshot: str | None = None
-    boot_timeout_s: float = 300.0
-    console_timeout_s: float = 10.0
-    max_relaunches: int = 2
-    restart_every: int = 0
+    boot_timeout_s: Annotated[float, Field(gt=0)] = 300.0
+    console_timeout_s: Annotated[float, Field(gt=0)] = 10.0
+    max_relaunches: Annotated[int, Field(ge=0)] = 2
+    restart_every: Annotated[int, Field(ge=0)] = 0
     console_token_path: str | None = None
 
-    def __post_init__(self) -> None:
-        if not self.avd:
-            raise ConfigError("`avd` must name an AVD (see `emulator -list-avds`)")
-        if self.boot_timeout_s <= 0 or self.max_relaunches < 0 or self.restart_every < 0:
-            raise ConfigError("`boot_timeout_s` must be > 0 s; `max_relaunches`, `restart_every` must be >= 0")
+    @field_validator("avd")
+    @classmethod
+    def _names_an_avd(cls, avd: str) -> str:
+        if not avd:
+            raise FieldError("avd", "the name of an AVD (see `emulator -list-avds`)", avd)
+        return avd
 
     def executable(self) -> str:
         """The emulator binary to run."""
@@ -287,7 +290,7 @@ class EmulatorDevice(AdbDevice):
 
 
 def _with_serial(config: AdbConfig, serial: str) -> AdbConfig:
-    return replace(config, serial=serial)
+    return config.replace(serial=serial)
 
 
 @dataclass

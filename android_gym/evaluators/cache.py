@@ -21,11 +21,12 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 import numpy as np
+from pydantic import Field
 
-from android_gym.errors import ConfigError
+from android_gym.config_model import ConfigModel
 from android_gym.evaluators.base import Evaluator, Observation, Verdict
 from android_gym.evaluators.images import changed_fraction, screen_hash, screenshot_problem
 from android_gym.tasks.base import Task
@@ -33,8 +34,7 @@ from android_gym.tasks.base import Task
 Key = tuple[str, ...]
 
 
-@dataclass(frozen=True)
-class CacheConfig:
+class CacheConfig(ConfigModel):
     """How aggressively judge calls are avoided.
 
     Attributes:
@@ -51,21 +51,12 @@ class CacheConfig:
             ~75 MB a minute until full, which read as a leak (issue 20).
     """
 
-    max_entries: int = 4096
+    max_entries: int = Field(default=4096, ge=0)
     skip_unchanged: bool = True
-    pixel_tolerance: int = 8
-    max_changed_fraction: float = 0.0
-    skip_top_fraction: float = 0.0
-    max_goals: int = 64
-
-    def __post_init__(self) -> None:
-        if self.max_entries < 0 or self.max_goals < 1:
-            raise ConfigError(f"`max_entries` must be >= 0 and `max_goals` >= 1, got {self.max_entries} and "
-                              f"{self.max_goals}")
-        if not 0 <= self.pixel_tolerance <= 255:
-            raise ConfigError(f"`pixel_tolerance` must be 0..255 intensity levels, got {self.pixel_tolerance}")
-        if not (0.0 <= self.max_changed_fraction <= 1.0 and 0.0 <= self.skip_top_fraction < 1.0):
-            raise ConfigError("`max_changed_fraction` must be in [0, 1] and `skip_top_fraction` in [0, 1)")
+    pixel_tolerance: int = Field(default=8, ge=0, le=255)
+    max_changed_fraction: float = Field(default=0.0, ge=0, le=1)
+    skip_top_fraction: float = Field(default=0.0, ge=0, lt=1)
+    max_goals: int = Field(default=64, ge=1)
 
 
 class CachingEvaluator(Evaluator):

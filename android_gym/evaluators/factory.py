@@ -25,9 +25,11 @@ from __future__ import annotations
 import json
 import threading
 from collections.abc import Callable, Mapping
-from dataclasses import fields
 from typing import Any
 
+from pydantic import Field
+
+from android_gym.config_model import ConfigModel
 from android_gym.errors import ConfigError, unknown_name
 from android_gym.evaluators.base import Evaluator, OracleEvaluator
 from android_gym.evaluators.cache import CacheConfig, CachingEvaluator
@@ -70,8 +72,57 @@ def parse_spec(spec: str) -> list[list[Term]]:
     return chain
 
 
-def make_evaluator(spec: str | Evaluator, options: Mapping[str, Any] | None = None) -> Evaluator:
-    """Build the evaluator `spec` names (see the module docstring); an `Evaluator` instance is returned as is.
+class OracleConfig(ConfigModel):
+    """The oracle's term in a spec: exact state checks, nothing to configure."""
+
+
+JudgeTerm = OracleConfig | MllmJudgeConfig | HttpJudgeConfig
+"""One term of a spec, typed."""
+
+
+class EvaluatorConfig(ConfigModel):
+    """An evaluator spec and its options, parsed and checked: what `make_evaluator` builds (nothing loaded yet).
+
+    Attributes:
+        alternatives: the spec's `|` alternatives, each a judge followed by its `&` vetoes.
+        cache: the judges' cache (None: off).
+        service: how a shared judge batches.
+        share: whether envs of one process with the same config share one judge.
+    """
+
+    alternatives: tuple[tuple[JudgeTerm, ...], ...]
+    cache: CacheConfig | None = Field(default_factory=CacheConfig)
+    service: ServiceConfig = Field(default_factory=ServiceConfig)
+    share: bool = True
+
+
+def parse_evaluator(spec: str, options: Mapping[str, Any] | None = None) -> EvaluatorConfig:
+    """The typed config of the evaluator `spec` names with `options` (see the module docstring); nothing is built.
+
+    >>> parse_evaluator("http:http://localhost:8000/v1&oracle", {"model": "m"}).alternatives[0][0].model
+    'm'
+
+    Raises:
+        ConfigError: a bad spec, unknown or misplaced options (with the closest name), a bad option value.
+    """
+    chain = parse_spec(spec)
+    if options is not None and not isinstance(options, Mapping):
+        raise ConfigError(f"`evaluator_options` must be a dict, got {options!r}")
+    options = dict(options or {})
+    per_kind = _split_options(chain, options)
+    configs = {(kind, target): _judge_config(kind, target, *per_kind[kind])
+               for terms in chain for kind, target in terms if kind in JUDGE_KINDS}
+    cache, service = _service_configs(options) if configs else (None, ServiceConfig())
+    share = options.get("share", True)
+    if not isinstance(share, bool):
+        raise ConfigError(f"`evaluator_options.share` must be true or false, got {share!r}")
+    alternatives = tuple(tuple(configs.get((kind, target), OracleConfig()) for kind, target in terms)
+                         for terms in chain)
+    return EvaluatorConfig(alternatives=alternatives, cache=cache, service=service, share=share)
+
+
+def make_evaluator(spec: str | Evaluator | EvaluatorConfig, options: Mapping[str, Any] | None = None) -> Evaluator:
+    """Build the evaluator `spec` names (a spec, or its parsed config); an `Evaluator` instance is returned as is.
 
     Raises:
         ConfigError: a bad spec, unknown or misplaced options (with the closest name), or a judge that rejects its
@@ -81,12 +132,11 @@ def make_evaluator(spec: str | Evaluator, options: Mapping[str, Any] | None = No
         if options:
             raise ConfigError("`evaluator_options` only apply to evaluator specs (strings), not to instances")
         return spec
-    chain = parse_spec(spec)
-    options = dict(options or {})
-    per_kind = _split_options(chain, options)
+    # Every judge's config is checked before anything is built, so a bad option leaves no shared judge behind.
+    config = spec if isinstance(spec, EvaluatorConfig) else parse_evaluator(spec, options)
     alternatives = []
-    for terms in chain:
-        built = [_build_term(kind, target, per_kind.get(kind, {}), options) for kind, target in terms]
+    for terms in config.alternatives:
+        built = [_build_term(term, config.cache, config.service, config.share) for term in terms]
         alternatives.append(built[0] if len(built) == 1 else _vetoed(built))
     return alternatives[0] if len(alternatives) == 1 else FallbackEvaluator(alternatives)
 
@@ -98,60 +148,75 @@ def _vetoed(built: list[Evaluator]) -> Evaluator:
     return evaluator
 
 
-def _split_options(chain: list[list[Term]], options: dict[str, Any]) -> dict[str, dict[str, Any]]:
-    """Route options to judge kinds: nested under the kind's name, or flat when the spec has one judge kind."""
+def _split_options(chain: list[list[Term]], options: dict[str, Any]) -> dict[str, tuple[dict[str, Any], str]]:
+    """Route options to judge kinds (nested under the kind's name, or flat when the spec has one judge kind).
+
+    Returns:
+        kind -> (its options, their dotted key for messages: "evaluator_options" or "evaluator_options.<kind>").
+    """
     kinds = sorted({kind for terms in chain for kind, _ in terms if kind in JUDGE_KINDS})
-    per_kind: dict[str, dict[str, Any]] = {kind: dict(options.get(kind) or {}) for kind in kinds}
-    flat = {k: v for k, v in options.items() if k not in FACTORY_OPTIONS and k not in JUDGE_KINDS}
     for kind in JUDGE_KINDS:
         if kind in options and kind not in kinds:
             raise ConfigError(f"`evaluator_options[{kind!r}]` given but the spec has no {kind} judge")
+        if kind in options and not isinstance(options[kind], Mapping | None):
+            raise ConfigError(f"`evaluator_options.{kind}` must be a dict of {_CONFIGS[kind].__name__} fields, got "
+                              f"{options[kind]!r}")
+    per_kind = {kind: (dict(options.get(kind) or {}), f"evaluator_options.{kind}") for kind in kinds}
+    flat = {k: v for k, v in options.items() if k not in FACTORY_OPTIONS and k not in JUDGE_KINDS}
     if flat and len(kinds) != 1:
         where = "has no model judge" if not kinds else f"has {' and '.join(kinds)} judges: nest them by kind"
         raise ConfigError(f"`evaluator_options` {sorted(flat)} cannot be placed: the spec {where}")
     if flat:
-        per_kind[kinds[0]].update(flat)
-    for kind, kind_options in per_kind.items():
-        known = [f.name for f in fields(_CONFIGS[kind]) if f.name not in ("path", "base_url")]
-        for key in kind_options:
-            if key not in known:
-                raise unknown_name(f"{kind} judge option", key, known + list(FACTORY_OPTIONS))
+        nested, _ = per_kind[kinds[0]]
+        per_kind[kinds[0]] = ({**nested, **flat}, "evaluator_options")
     return per_kind
 
 
-def _build_term(kind: str, target: str, kind_options: dict[str, Any], options: Mapping[str, Any]) -> Evaluator:
-    if kind == "oracle":
-        return OracleEvaluator()
-    cache = options.get("cache", {})
-    cache_config = None if cache is False else CacheConfig(**_checked(CacheConfig, cache, "cache"))
-    service_config = ServiceConfig(**_checked(ServiceConfig, options.get("service") or {}, "service"))
+def _judge_config(kind: str, target: str, values: dict[str, Any], where: str) -> ConfigModel:
+    """The `MllmJudgeConfig` / `HttpJudgeConfig` of one term: its spec target plus the options of its kind."""
+    field = _TARGETS[kind]
+    if field in values:
+        raise ConfigError(f"`{where}.{field}` comes from the spec ('{kind}:<{field}>'), not from the options")
+    return _CONFIGS[kind].from_data({field: target, **values}, where=where)
+
+
+def _service_configs(options: Mapping[str, Any]) -> tuple[CacheConfig | None, ServiceConfig]:
+    """The "cache" option (False: no cache; a dict of `CacheConfig` fields) and the "service" one."""
+    cache, service = options.get("cache", {}), options.get("service") or {}
+    for name, value, config_type in (("cache", cache, CacheConfig), ("service", service, ServiceConfig)):
+        if not (isinstance(value, Mapping) or (name == "cache" and value is False)):
+            also = " or False" if name == "cache" else ""
+            raise ConfigError(f"`evaluator_options.{name}` must be a dict of {config_type.__name__} fields{also}, "
+                              f"got {value!r}")
+    return (None if cache is False else CacheConfig.from_data(cache, where="evaluator_options.cache"),
+            ServiceConfig.from_data(service, where="evaluator_options.service"))
+
+
+def _build_term(term: JudgeTerm, cache_config: CacheConfig | None, service_config: ServiceConfig,
+                share: bool) -> Evaluator:
+    """The composition root of judges: the term's config type names the class."""
+    match term:
+        case OracleConfig():
+            return OracleEvaluator()
+        case MllmJudgeConfig():
+            judge_class: Callable[[Any], Evaluator] = MllmEvaluator
+        case HttpJudgeConfig():
+            judge_class = HttpEvaluator
 
     def build() -> Evaluator:
-        judge = _JUDGES[kind](target, kind_options)
+        judge = judge_class(term)
         return judge if cache_config is None else CachingEvaluator(judge, cache_config)
 
-    if not options.get("share", True):
+    if not share:
         return build()
-    key = json.dumps([kind, target, kind_options, cache, options.get("service") or {}], sort_keys=True, default=str)
+    key = json.dumps([type(term).__name__, term.to_data(), None if cache_config is None else cache_config.to_data(),
+                      service_config.to_data()], sort_keys=True, default=str)
     return _SHARED.client(key, build, service_config)
 
 
-def _checked(config_type: type, values: Any, name: str) -> dict[str, Any]:
-    if not isinstance(values, Mapping):
-        raise ConfigError(f"`evaluator_options[{name!r}]` must be a dict of {config_type.__name__} fields or False, "
-                          f"got {values!r}")
-    known = [f.name for f in fields(config_type)]
-    for key in values:
-        if key not in known:
-            raise unknown_name(f"{name} option", key, known)
-    return dict(values)
-
-
-_JUDGES: dict[str, Callable[[str, dict[str, Any]], Evaluator]] = {
-    "mllm": lambda path, options: MllmEvaluator(MllmJudgeConfig(path=path, **options)),
-    "http": lambda url, options: HttpEvaluator(HttpJudgeConfig(base_url=url, **options)),
-}
-_CONFIGS: dict[str, type] = {"mllm": MllmJudgeConfig, "http": HttpJudgeConfig}
+_CONFIGS: dict[str, type[ConfigModel]] = {"mllm": MllmJudgeConfig, "http": HttpJudgeConfig}
+_TARGETS = {"mllm": "path", "http": "base_url"}
+"""The config field each judge kind's spec target fills ("mllm:<path>", "http:<base_url>")."""
 
 
 class _SharedJudges:

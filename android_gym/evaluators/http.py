@@ -22,13 +22,15 @@ import time
 import urllib.parse
 from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
 from typing import Any
 
+from pydantic import Field, model_validator
+
+from android_gym.config_model import ConfigModel, FieldError
 from android_gym.errors import ConfigError
 from android_gym.evaluators.base import Evaluator, Observation, Verdict, unknown
 from android_gym.evaluators.images import screenshot_problem, to_data_url
-from android_gym.evaluators.prompts import MODES, JudgePrompt, parse_answer
+from android_gym.evaluators.prompts import JudgePrompt, Mode, parse_answer
 from android_gym.tasks.base import Task
 
 log = logging.getLogger(__name__)
@@ -40,8 +42,7 @@ MAX_RAW_CHARS = 4000
 """Characters of a server's body kept in `Verdict.raw` (whole answers fit; error pages are cut)."""
 
 
-@dataclass(frozen=True)
-class HttpJudgeConfig:
+class HttpJudgeConfig(ConfigModel):
     """Configuration of an HTTP judge.
 
     Attributes:
@@ -70,44 +71,34 @@ class HttpJudgeConfig:
     base_url: str
     model: str = ""
     api_key_env: str = "OPENAI_API_KEY"
-    mode: str = "generate"
-    timeout_s: float = 30.0
-    deadline_s: float = 60.0
-    max_retries: int = 4
-    backoff_s: float = 0.5
-    max_backoff_s: float = 8.0
-    max_concurrency: int = 4
-    max_tokens: int = 256
+    mode: Mode = "generate"
+    timeout_s: float = Field(default=30.0, gt=0)
+    deadline_s: float = Field(default=60.0, gt=0)
+    max_retries: int = Field(default=4, ge=0)
+    backoff_s: float = Field(default=0.5, ge=0)
+    max_backoff_s: float = Field(default=8.0, ge=0)
+    max_concurrency: int = Field(default=4, ge=1)
+    max_tokens: int = Field(default=256, ge=1)
     temperature: float = 0.0
-    threshold: float = 0.5
-    image_width: int | None = None
+    threshold: float = Field(default=0.5, ge=0, le=1)
+    image_width: int | None = Field(default=None, ge=16, le=4096)
     image_format: str = "png"
-    screenshot_history: int = 1
+    screenshot_history: int = Field(default=1, ge=1, le=8)
     prompt_path: str | None = None
-    extra_body: Mapping[str, Any] = field(default_factory=dict)
+    extra_body: Mapping[str, Any] = Field(default_factory=dict)
     seed: int = 0
 
-    def __post_init__(self) -> None:
+    @model_validator(mode="after")
+    def _check(self) -> HttpJudgeConfig:
         url = urllib.parse.urlsplit(self.base_url)
         if url.scheme not in ("http", "https") or not url.hostname:
-            raise ConfigError(f"`base_url` must be an http(s) URL such as 'http://localhost:8000/v1', got "
-                              f"{self.base_url!r}")
+            raise FieldError("base_url", "an http(s) URL such as 'http://localhost:8000/v1'", self.base_url)
         if not self.model:
             raise ConfigError("`model` is required by OpenAI-compatible servers: pass the served model name, e.g. "
                               "evaluator_options={'model': 'Qwen/Qwen2.5-VL-7B-Instruct'}")
-        if self.mode not in MODES:
-            raise ConfigError(f"`mode` must be one of {MODES}, got {self.mode!r}")
-        if not (self.timeout_s > 0 and self.deadline_s > 0 and self.backoff_s >= 0 and self.max_backoff_s >= 0):
-            raise ConfigError(f"`timeout_s` and `deadline_s` must be > 0 and the backoffs >= 0 seconds, got "
-                              f"{self.timeout_s}, {self.deadline_s}, {self.backoff_s}, {self.max_backoff_s}")
-        if self.max_retries < 0 or self.max_concurrency < 1 or self.max_tokens < 1:
-            raise ConfigError("`max_retries` must be >= 0, `max_concurrency` and `max_tokens` >= 1")
-        if self.image_width is not None and not 16 <= self.image_width <= 4096:
-            raise ConfigError(f"`image_width` must be 16..4096 pixels or None, got {self.image_width}")
-        if self.image_format.lower() not in ("png", "jpeg", "jpg"):
-            raise ConfigError(f"`image_format` must be 'png' or 'jpeg', got {self.image_format!r}")
-        if not 1 <= self.screenshot_history <= 8 or not 0.0 <= self.threshold <= 1.0:
-            raise ConfigError("`screenshot_history` must be 1..8 screens and `threshold` in [0, 1]")
+        if self.image_format.lower() not in ("png", "jpeg", "jpg"):  # any case, as the upload only needs the kind
+            raise FieldError("image_format", "'png' or 'jpeg'", self.image_format)
+        return self
 
     @property
     def endpoint(self) -> str:

@@ -21,26 +21,28 @@ import re
 import threading
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, get_args
 
+from pydantic import Field, model_validator
+
+from android_gym.config_model import ConfigModel, FieldError
 from android_gym.errors import ConfigError
 from android_gym.evaluators.base import Evaluator, Observation, Verdict, unknown
 from android_gym.evaluators.images import screenshot_problem, to_pil
 from android_gym.evaluators.mllm_prefix import SharedPrefix, next_token_log_probs
-from android_gym.evaluators.prompts import MODES, JudgePrompt, parse_answer
+from android_gym.evaluators.prompts import JudgePrompt, Mode, parse_answer
 from android_gym.tasks.base import Task
 
 log = logging.getLogger(__name__)
 
-DTYPES = ("auto", "float32", "bfloat16", "float16")
+Dtype = Literal["auto", "float32", "bfloat16", "float16"]
+DTYPES: tuple[str, ...] = get_args(Dtype)
 YES_WORDS = ("yes", "Yes", "YES", " yes", " Yes")
 NO_WORDS = ("no", "No", "NO", " no", " No")
 
 
-@dataclass(frozen=True)
-class MllmJudgeConfig:
+class MllmJudgeConfig(ConfigModel):
     """Configuration of a local MLLM judge.
 
     Attributes:
@@ -64,36 +66,24 @@ class MllmJudgeConfig:
     """
 
     path: str
-    mode: str = "logits"
+    mode: Mode = "logits"
     device: str = "cpu"
-    dtype: str = "auto"
-    threshold: float = 0.5
-    min_answer_mass: float = 0.0
-    max_new_tokens: int = 96
-    max_batch: int = 8
-    image_width: int | None = None
-    screenshot_history: int = 1
+    dtype: Dtype = "auto"
+    threshold: float = Field(default=0.5, ge=0, le=1)
+    min_answer_mass: float = Field(default=0.0, ge=0, le=1)
+    max_new_tokens: int = Field(default=96, ge=1)
+    max_batch: int = Field(default=8, ge=1)
+    image_width: int | None = Field(default=None, ge=16, le=4096)
+    screenshot_history: int = Field(default=1, ge=1, le=8)
     prompt_path: str | None = None
-    processor_kwargs: Mapping[str, Any] = field(default_factory=dict)
+    processor_kwargs: Mapping[str, Any] = Field(default_factory=dict)
     reuse_prefix: bool = True
 
-    def __post_init__(self) -> None:
-        if self.mode not in MODES:
-            raise ConfigError(f"`mode` must be one of {MODES}, got {self.mode!r}")
+    @model_validator(mode="after")
+    def _check_device(self) -> MllmJudgeConfig:
         if not re.fullmatch(r"cpu|auto|cuda(:\d+)?", self.device):
-            raise ConfigError(f"`device` must be 'cpu', 'cuda', 'cuda:N' or 'auto', got {self.device!r}")
-        if self.dtype not in DTYPES:
-            raise ConfigError(f"`dtype` must be one of {DTYPES}, got {self.dtype!r}")
-        if not 0.0 <= self.threshold <= 1.0 or not 0.0 <= self.min_answer_mass <= 1.0:
-            raise ConfigError(f"`threshold` and `min_answer_mass` must be in [0, 1], got {self.threshold} and "
-                              f"{self.min_answer_mass}")
-        if self.max_new_tokens < 1 or self.max_batch < 1:
-            raise ConfigError(f"`max_new_tokens` and `max_batch` must be >= 1, got {self.max_new_tokens} and "
-                              f"{self.max_batch}")
-        if self.image_width is not None and not 16 <= self.image_width <= 4096:
-            raise ConfigError(f"`image_width` must be 16..4096 pixels or None, got {self.image_width}")
-        if not 1 <= self.screenshot_history <= 8:
-            raise ConfigError(f"`screenshot_history` must be 1..8 screens, got {self.screenshot_history}")
+            raise FieldError("device", "'cpu', 'cuda', 'cuda:N' or 'auto'", self.device)
+        return self
 
 
 def checkpoint_problem(path: str) -> str | None:

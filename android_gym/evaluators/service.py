@@ -6,7 +6,7 @@ caller waits at most `timeout_s`. A full queue, a timeout, a closed service or a
 "unknown" verdict that says why, never an exception into the env (which reports it in `info["verdict"]`, so the
 trainer can drop the step instead of learning from a fake reward).
 
-    service = JudgeService(MllmEvaluator(MllmJudgeConfig("/models/smolvlm")))
+    service = JudgeService(MllmEvaluator(MllmJudgeConfig(path="/models/smolvlm")))
     envs = [gym.make("android_gym/General-v0", evaluator=service.client()) for _ in range(8)]
 """
 
@@ -21,15 +21,17 @@ from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeoutError
 from dataclasses import dataclass
 
-from android_gym.errors import ConfigError, EnvStateError
+from pydantic import Field
+
+from android_gym.config_model import ConfigModel
+from android_gym.errors import EnvStateError
 from android_gym.evaluators.base import Evaluator, Observation, Verdict, unknown
 from android_gym.tasks.base import Task
 
 log = logging.getLogger(__name__)
 
 
-@dataclass(frozen=True)
-class ServiceConfig:
+class ServiceConfig(ConfigModel):
     """How a judge service batches and how long callers wait.
 
     Attributes:
@@ -40,18 +42,10 @@ class ServiceConfig:
         timeout_s: seconds a caller waits for its verdict; must exceed the judge's own deadline.
     """
 
-    max_batch: int = 8
-    max_wait_s: float = 0.005
-    queue_size: int = 64
-    timeout_s: float = 120.0
-
-    def __post_init__(self) -> None:
-        if self.max_batch < 1 or self.queue_size < 1:
-            raise ConfigError(f"`max_batch` and `queue_size` must be >= 1, got {self.max_batch} and "
-                              f"{self.queue_size}")
-        if self.max_wait_s < 0 or self.timeout_s <= 0:
-            raise ConfigError(f"`max_wait_s` must be >= 0 and `timeout_s` > 0 seconds, got {self.max_wait_s} and "
-                              f"{self.timeout_s}")
+    max_batch: int = Field(default=8, ge=1)
+    max_wait_s: float = Field(default=0.005, ge=0)
+    queue_size: int = Field(default=64, ge=1)
+    timeout_s: float = Field(default=120.0, gt=0)
 
 
 @dataclass

@@ -6,15 +6,16 @@ seconds a reset. System benchmarks (the async pool, the runtime) need the real c
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
 
 import numpy as np
+from pydantic import Field
 
+from android_gym.config_model import ConfigModel
 from android_gym.errors import ConfigError, unknown_name
 
 
-@dataclass(frozen=True)
-class LatencyConfig:
+class LatencyConfig(ConfigModel):
     """Lognormal delays, scaled by `time_scale`.
 
     Attributes:
@@ -23,18 +24,18 @@ class LatencyConfig:
         reset_median_s: median seconds per episode reset.
         reset_sigma: lognormal shape of reset delays.
         time_scale: multiplies every delay (benchmarks use e.g. 0.01 to fit a minute).
+
+    Every field is a finite number >= 0 (NaN or inf would reach `time.sleep()`).
+
+    >>> LatencyConfig.coerce("emulator", time_scale=0.01).mean_step_s < 0.03
+    True
     """
 
-    step_median_s: float = 0.0
-    step_sigma: float = 0.0
-    reset_median_s: float = 0.0
-    reset_sigma: float = 0.0
-    time_scale: float = 1.0
-
-    def __post_init__(self) -> None:
-        for name in ("step_median_s", "step_sigma", "reset_median_s", "reset_sigma", "time_scale"):
-            if getattr(self, name) < 0:
-                raise ConfigError(f"`{name}` must be >= 0, got {getattr(self, name)}")
+    step_median_s: float = Field(default=0.0, ge=0, allow_inf_nan=False)
+    step_sigma: float = Field(default=0.0, ge=0, allow_inf_nan=False)
+    reset_median_s: float = Field(default=0.0, ge=0, allow_inf_nan=False)
+    reset_sigma: float = Field(default=0.0, ge=0, allow_inf_nan=False)
+    time_scale: float = Field(default=1.0, ge=0, allow_inf_nan=False)
 
     @property
     def is_off(self) -> bool:
@@ -65,22 +66,28 @@ class LatencyConfig:
         return float(median * np.exp(sigma * rng.standard_normal()) * self.time_scale)
 
     @classmethod
-    def coerce(cls, value: str | dict | LatencyConfig | None, time_scale: float | None = None) -> LatencyConfig:
-        """A preset name ("off", "emulator", "fast-emulator"), a dict of fields, a config, or None (off)."""
+    def coerce(cls, value: str | Mapping | LatencyConfig | None, time_scale: float | None = None) -> LatencyConfig:
+        """A preset name ("off", "emulator", "fast-emulator"), a dict of fields, a config, or None (off).
+
+        Args:
+            value: what `gym.make(..., latency=...)` received.
+            time_scale: replaces the config's `time_scale` when given.
+
+        Raises:
+            UnknownNameError: an unknown preset (with the closest one).
+            ConfigError: an unknown field, a bad value, or a value of another type.
+        """
         if value is None:
             value = "off"
         if isinstance(value, str):
             if value not in LATENCY_PRESETS:
                 raise unknown_name("latency preset", value, list(LATENCY_PRESETS))
             value = LATENCY_PRESETS[value]
-        elif isinstance(value, dict):
-            value = cls(**value)
+        elif isinstance(value, Mapping):
+            value = cls.from_data(value, where="latency")
         elif not isinstance(value, LatencyConfig):
             raise ConfigError(f"`latency` must be a preset name, a dict or a LatencyConfig, got {value!r}")
-        if time_scale is not None:
-            value = LatencyConfig(value.step_median_s, value.step_sigma, value.reset_median_s, value.reset_sigma,
-                                  time_scale)
-        return value
+        return value if time_scale is None else value.replace(time_scale=time_scale)
 
 
 LATENCY_PRESETS: dict[str, LatencyConfig] = {

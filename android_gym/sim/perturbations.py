@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from collections.abc import Mapping
+from dataclasses import dataclass
 
 import numpy as np
+from pydantic import Field, model_validator
 
+from android_gym.config_model import ConfigModel, FieldError
 from android_gym.errors import ConfigError, unknown_name
 
 
-@dataclass(frozen=True)
-class PerturbationConfig:
+class PerturbationConfig(ConfigModel):
     """How wild the simulated phone is; every field is independently switchable.
 
     Attributes:
@@ -23,22 +25,19 @@ class PerturbationConfig:
         layout_variants: whether sites pick one of several layouts (seeded per site and episode).
     """
 
-    dialog_prob: float = 0.04
-    slow_load_prob: float = 0.15
+    dialog_prob: float = Field(default=0.04, ge=0, le=1)
+    slow_load_prob: float = Field(default=0.15, ge=0, le=1)
     slow_load_steps: tuple[int, int] = (1, 2)
-    ignored_tap_prob: float = 0.02
+    ignored_tap_prob: float = Field(default=0.02, ge=0, le=1)
     sponsored: bool = True
     layout_variants: bool = True
 
-    def __post_init__(self) -> None:
-        for name in ("dialog_prob", "slow_load_prob", "ignored_tap_prob"):
-            p = getattr(self, name)
-            if not 0.0 <= p <= 1.0:
-                raise ConfigError(f"`{name}` must be a probability in [0, 1], got {p}")
+    @model_validator(mode="after")
+    def _check_range(self) -> PerturbationConfig:
         lo, hi = self.slow_load_steps
         if not 0 <= lo <= hi:
-            raise ConfigError("`slow_load_steps` must be (low, high) with 0 <= low <= high, "
-                              f"got {self.slow_load_steps}")
+            raise FieldError("slow_load_steps", "(low, high) with 0 <= low <= high", self.slow_load_steps)
+        return self
 
     @classmethod
     def preset(cls, name: str) -> PerturbationConfig:
@@ -48,20 +47,21 @@ class PerturbationConfig:
         return PRESETS[name]
 
     @classmethod
-    def coerce(cls, value: str | dict | PerturbationConfig | None) -> PerturbationConfig:
-        """Accept a preset name, a dict of fields, a config, or None (the default level)."""
+    def coerce(cls, value: str | Mapping | PerturbationConfig | None) -> PerturbationConfig:
+        """Accept a preset name, a dict of fields, a config, or None (the default level).
+
+        Raises:
+            UnknownNameError: an unknown level (with the closest one).
+            ConfigError: an unknown field, a bad value, or a value of another type.
+        """
         if value is None:
             return PRESETS["default"]
         if isinstance(value, PerturbationConfig):
             return value
         if isinstance(value, str):
             return cls.preset(value)
-        if isinstance(value, dict):
-            known = {f.name for f in fields(cls)}
-            bad = set(value) - known
-            if bad:
-                raise ConfigError(f"`perturbations` has unknown keys {sorted(bad)}; known: {sorted(known)}")
-            return cls(**value)
+        if isinstance(value, Mapping):
+            return cls.from_data(value, where="perturbations")
         raise ConfigError(f"`perturbations` must be a level name, a dict or a PerturbationConfig, got {value!r}")
 
     def slow_load(self, rng: np.random.Generator) -> int:
@@ -73,9 +73,10 @@ class PerturbationConfig:
 
 
 PRESETS: dict[str, PerturbationConfig] = {
-    "none": PerturbationConfig(0.0, 0.0, (0, 0), 0.0, sponsored=False, layout_variants=False),
+    "none": PerturbationConfig(dialog_prob=0.0, slow_load_prob=0.0, slow_load_steps=(0, 0), ignored_tap_prob=0.0,
+                               sponsored=False, layout_variants=False),
     "default": PerturbationConfig(),
-    "hard": PerturbationConfig(0.12, 0.35, (1, 3), 0.06),
+    "hard": PerturbationConfig(dialog_prob=0.12, slow_load_prob=0.35, slow_load_steps=(1, 3), ignored_tap_prob=0.06),
 }
 
 

@@ -25,7 +25,7 @@ def build_tiny_idefics3(folder: str | Path, seed: int = 0) -> Path:
     """Write a tiny random Idefics3 checkpoint (config, weights, processor, tokenizer, chat template) to `folder`.
 
     Load it back with `AutoProcessor.from_pretrained(folder)` and `AutoModelForImageTextToText.from_pretrained(folder)`
-    (or `MllmEvaluator(MllmJudgeConfig(str(folder)))`). About 200 kB; the same `seed` gives the same weights.
+    (or `MllmEvaluator(MllmJudgeConfig(path=str(folder)))`). About 200 kB; the same `seed` gives the same weights.
     """
     import torch
     from tokenizers import Tokenizer, decoders, models, pre_tokenizers

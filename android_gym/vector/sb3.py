@@ -61,7 +61,7 @@ class PoolVecEnv(VecEnv):
 
     def __init__(self, env_fns: Sequence[Callable[[], gym.Env]],
                  pool_config: PoolConfig | Mapping[str, Any] | None = None) -> None:
-        self.pool = AsyncEnvPool(env_fns, PoolConfig.coerce(pool_config)).start()
+        self.pool = AsyncEnvPool(env_fns, PoolConfig.from_data(pool_config, where="pool_config")).start()
         try:
             check_sb3_spaces(self.pool.observation_space, self.pool.action_space)
         except ConfigError:

@@ -3,19 +3,18 @@
 from __future__ import annotations
 
 import enum
-from collections.abc import Mapping
-from dataclasses import dataclass, fields
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Literal
 
 import numpy as np
+from pydantic import Field
 
-from android_gym.errors import ConfigError, unknown_name
+from android_gym.config_model import ConfigModel
 
-START_METHODS = ("forkserver", "spawn", "fork")
+StartMethod = Literal["forkserver", "spawn", "fork"]
 
 
-@dataclass(frozen=True)
-class PoolConfig:
+class PoolConfig(ConfigModel):
     """How `AsyncEnvPool` runs its workers.
 
     Attributes:
@@ -36,45 +35,22 @@ class PoolConfig:
         close_timeout_s: seconds `close()` gives workers to exit before they are killed.
         max_consecutive_failures: failures of one env in a row (no good result in between) before the pool stops
             respawning it and `recv` raises `WorkerFailedError` (a factory or reset that always fails).
+
+    A dict of its fields (as `gym.make_vec(..., pool_config={...})` passes it) becomes one with `from_data`; an
+    unknown field or a bad value raises `ConfigError` naming it:
+
+    >>> PoolConfig.from_data({"step_timeout_s": 5}, where="pool_config").step_timeout_s
+    5.0
     """
 
-    start_method: str = "forkserver"
+    start_method: StartMethod = "forkserver"
     preload_modules: tuple[str, ...] = ("numpy", "gymnasium", "android_gym")
-    step_timeout_s: float | None = 120.0
-    reset_timeout_s: float | None = 600.0
-    apply_timeout_s: float = 60.0
-    start_timeout_s: float = 600.0
-    close_timeout_s: float = 10.0
-    max_consecutive_failures: int = 3
-
-    def __post_init__(self) -> None:
-        if self.start_method not in START_METHODS:
-            raise unknown_name("start method", self.start_method, START_METHODS)
-        for name in ("step_timeout_s", "reset_timeout_s", "apply_timeout_s", "start_timeout_s", "close_timeout_s"):
-            value = getattr(self, name)
-            if value is not None and not value > 0:
-                raise ConfigError(f"`{name}` must be a positive number of seconds, got {value!r}")
-        if self.max_consecutive_failures < 1:
-            raise ConfigError(f"`max_consecutive_failures` must be >= 1, got {self.max_consecutive_failures}")
-
-    @classmethod
-    def coerce(cls, value: PoolConfig | Mapping[str, Any] | None) -> PoolConfig:
-        """A config, a dict of its fields (as `gym.make_vec(..., pool_config={...})` passes it), or None (defaults).
-
-        >>> PoolConfig.coerce({"step_timeout_s": 5}).step_timeout_s
-        5
-        """
-        if value is None:
-            return cls()
-        if isinstance(value, cls):
-            return value
-        if isinstance(value, Mapping):
-            known = [f.name for f in fields(cls)]
-            for key in value:
-                if key not in known:
-                    raise unknown_name("pool config field", key, known)
-            return cls(**value)
-        raise ConfigError(f"`pool_config` must be a PoolConfig, a dict of its fields or None, got {value!r}")
+    step_timeout_s: float | None = Field(default=120.0, gt=0)
+    reset_timeout_s: float | None = Field(default=600.0, gt=0)
+    apply_timeout_s: float = Field(default=60.0, gt=0)
+    start_timeout_s: float = Field(default=600.0, gt=0)
+    close_timeout_s: float = Field(default=10.0, gt=0)
+    max_consecutive_failures: int = Field(default=3, ge=1)
 
 
 class PoolState(enum.Enum):

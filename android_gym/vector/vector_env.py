@@ -69,7 +69,7 @@ class PoolVectorEnv(VectorEnv):
 
     def __init__(self, env_fns: Sequence[Callable[[], gym.Env]],
                  pool_config: PoolConfig | Mapping[str, Any] | None = None, copy: bool = True) -> None:
-        self.pool = AsyncEnvPool(env_fns, PoolConfig.coerce(pool_config)).start()
+        self.pool = AsyncEnvPool(env_fns, PoolConfig.from_data(pool_config, where="pool_config")).start()
         self.num_envs = self.pool.num_envs
         self.copy = copy
         self.single_observation_space = self.pool.observation_space

@@ -14,59 +14,15 @@ the critic's target is computed from the pre-update values, as "critic, then act
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 import torch
 
-from distrl_agent.algorithms.common import LossOutput, check_coefficients, masked_mean, policy_pass
+from distrl_agent.algorithms.common import LossOutput, masked_mean, policy_pass
+from distrl_agent.algorithms.configs import ARideConfig
 from distrl_agent.algorithms.retrace import one_step_td_targets, retrace_advantages, retrace_targets, td_errors
-from distrl_agent.errors import ConfigError
 from distrl_agent.policies.base import Policy
 from distrl_agent.replay.priority import trajectory_priority
 from distrl_agent.types import Batch
-
-
-@dataclass(frozen=True)
-class ARideConfig:
-    """Coefficients of A-RIDE (the paper's code, except where tuned for the small CPU policy; see ALGORITHM.md).
-
-    Attributes:
-        gamma: discount. The paper's 0.5 leaves a state five steps from success worth 0.06, which the entropy bonus
-            drowns on our 10-20-step tasks; 0.9 keeps the signal (measured in benchmarks/training.py).
-        lam: Retrace lambda.
-        rho_bar_max: clip of the actor's importance ratio.
-        entropy_coef: beta, the entropy bonus, 0.01 (the low end of the paper's 0.01-0.05). It keeps the first step of
-            tasks the policy cannot do yet from vanishing: without it (and 0.001 is close to without), A-RIDE drove
-            the probability of opening Clock or Settings from the home screen to 0.00 within minutes. An earlier
-            finding that 0.01 erased multi-step app skills was measured with the critic on the actor's features,
-            whose biased values were the cause (see ALGORITHM.md, items 6 and 9).
-        penalty_coef: lambda_P, weight of the invalid-action penalty folded into the advantage.
-        value_coef: c_V, weight of the critic loss in the summed loss.
-        actor_coef: weight of the actor terms (policy gradient and entropy); 0 trains the critic alone (warm-up).
-        use_retrace: False gives the "no Retrace" ablation: one-step TD targets r_t + gamma (1 - done_t) V(s_{t+1})
-            and the one-step advantage delta_t = target - V(s_t).
-        w1, w2, w3, epsilon: priority weights of mean |delta|, mean rho_bar, mean -log pi, and the floor.
-    """
-
-    gamma: float = 0.9
-    lam: float = 0.95
-    rho_bar_max: float = 1.0
-    entropy_coef: float = 0.01
-    penalty_coef: float = 0.05
-    value_coef: float = 0.5
-    actor_coef: float = 1.0
-    use_retrace: bool = True
-    w1: float = 50.0
-    w2: float = 1.0
-    w3: float = 0.01
-    epsilon: float = 1e-3
-
-    def __post_init__(self) -> None:
-        check_coefficients(self, ("entropy_coef", "penalty_coef", "value_coef", "actor_coef", "w1", "w2", "w3",
-                                  "epsilon"))
-        if self.rho_bar_max <= 0:
-            raise ConfigError(f"`rho_bar_max` must be > 0, got {self.rho_bar_max}")
 
 
 def a_ride_loss(policy: Policy, batch: Batch, config: ARideConfig) -> LossOutput:

@@ -5,12 +5,11 @@ surrogate."""  # noqa: D205, D209
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 import numpy as np
 import torch
 
-from distrl_agent.errors import ConfigError
 from distrl_agent.policies.base import Policy
 from distrl_agent.types import Batch
 
@@ -93,25 +92,6 @@ def masked_mean(x: torch.Tensor, mask: torch.Tensor, weights: torch.Tensor | Non
     if weights is not None:
         m = m * weights[:, None].to(x.dtype)
     return (x * m).sum() / mask.sum().clamp(min=1)
-
-
-def check_coefficients(config: Any, nonnegative: tuple[str, ...]) -> None:
-    """Raise `ConfigError` unless a rule config's `gamma` and `lam` are in [0, 1] and each `nonnegative` field >= 0."""
-    if not 0 <= config.gamma <= 1 or not 0 <= config.lam <= 1:
-        raise ConfigError(f"`gamma` and `lam` must be in [0, 1], got {config.gamma}, {config.lam}")
-    for name in nonnegative:
-        if getattr(config, name) < 0:
-            raise ConfigError(f"`{name}` must be >= 0, got {getattr(config, name)}")
-
-
-def check_clip(config: Any) -> None:
-    """Raise `ConfigError` unless a clipped rule's `clip_eps` is in (0, 1), `is_clip` > 0 and `epochs` >= 1."""
-    if not 0 < config.clip_eps < 1:
-        raise ConfigError(f"`clip_eps` must be in (0, 1), got {config.clip_eps}")
-    if not config.is_clip > 0:
-        raise ConfigError(f"`is_clip` must be > 0, got {config.is_clip}")
-    if config.epochs < 1:
-        raise ConfigError(f"`epochs` must be >= 1, got {config.epochs}")
 
 
 def decoupled_clipped_surrogate(log_pi: torch.Tensor, log_prox: torch.Tensor, log_mu: torch.Tensor,

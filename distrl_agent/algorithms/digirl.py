@@ -9,39 +9,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 import torch
 
 from distrl_agent.algorithms.common import LossOutput, masked_mean, policy_pass
+from distrl_agent.algorithms.configs import DigiRLConfig
 from distrl_agent.algorithms.retrace import monte_carlo_returns
-from distrl_agent.errors import ConfigError
 from distrl_agent.policies.base import Policy
 from distrl_agent.types import Batch
-
-
-@dataclass(frozen=True)
-class DigiRLConfig:
-    """Coefficients of DigiRL's update.
-
-    Attributes:
-        gamma: discount of the Monte-Carlo returns (0.9, as for A-RIDE, so the two compare at equal horizon).
-        top_fraction: fraction of the batch's episodes (by G_0 - V(g)) the actor trains on (DigiRL: 10%).
-        advantage_offset: subtracted from the advantage before the A > 0 filter (DigiRL: 0.05).
-        value_coef: weight of the two critic losses in the summed loss.
-        actor_coef: weight of the actor loss; 0 trains the critics alone (warm-up).
-    """
-
-    gamma: float = 0.9
-    top_fraction: float = 0.1
-    advantage_offset: float = 0.05
-    value_coef: float = 0.5
-    actor_coef: float = 1.0
-
-    def __post_init__(self) -> None:
-        if not 0 < self.top_fraction <= 1:
-            raise ConfigError(f"`top_fraction` must be in (0, 1], got {self.top_fraction}")
 
 
 def digirl_loss(policy: Policy, batch: Batch, config: DigiRLConfig) -> LossOutput:

@@ -5,18 +5,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from distrl_agent.algorithms.common import LossOutput, masked_mean, policy_pass
+from distrl_agent.algorithms.configs import FilteredBCConfig
 from distrl_agent.policies.base import Policy
 from distrl_agent.types import Batch
-
-
-@dataclass(frozen=True)
-class FilteredBCConfig:
-    """Filtered BC has no coefficients beyond what counts as success (a positive episode return)."""
-
-    min_return: float = 0.5
 
 
 def filtered_bc_loss(policy: Policy, batch: Batch, config: FilteredBCConfig) -> LossOutput:

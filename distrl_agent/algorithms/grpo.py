@@ -31,75 +31,11 @@ from dataclasses import dataclass
 
 import torch
 
-from distrl_agent.algorithms.common import LossOutput, check_clip, decoupled_clipped_surrogate, masked_mean, policy_pass
-from distrl_agent.errors import ConfigError, DataError
+from distrl_agent.algorithms.common import LossOutput, decoupled_clipped_surrogate, masked_mean, policy_pass
+from distrl_agent.algorithms.configs import GRPOConfig
+from distrl_agent.errors import DataError
 from distrl_agent.policies.base import Policy
-from distrl_agent.types import Batch, Trajectory
-
-
-@dataclass(frozen=True)
-class GroupSpec:
-    """How a worker plays GRPO's groups (`runtime/groups.py`): `size` (G >= 2) episodes per group from one start, and
-    the shortest-path `length_penalty` λ >= 0 of their returns."""  # noqa: D205, D209
-
-    size: int
-    length_penalty: float = 0.0
-
-    def __post_init__(self) -> None:
-        if self.size < 2:
-            raise ValueError(f"a group needs at least 2 members to compare, got size {self.size}")
-        if not self.length_penalty >= 0:
-            raise ValueError(f"`length_penalty` must be >= 0, got {self.length_penalty}")
-
-    def episode_return(self, trajectory: Trajectory) -> float:
-        """R_i = Σ r_t, minus λ T for a successful episode (Σ r_t > 0): among successes, the shorter path scores higher.
-
-        Keep λ times the step budget below the success reward, so that a success still beats every failure.
-        """
-        total = float(trajectory.rewards.sum())
-        return total - self.length_penalty * trajectory.length if total > 0 else total
-
-
-@dataclass(frozen=True)
-class GRPOConfig:
-    """Coefficients of GRPO.
-
-    Attributes:
-        group_size: G, episodes per group, played by one worker from the same reset seed (4: a first choice,
-            unmeasured; with success near 50%, 2 x 0.5^4 = 12.5% of groups are uniform and dropped).
-        clip_eps: ε of the clipped surrogate.
-        is_clip: c̄, the truncation of the behaviour correction π_prox / μ.
-        epochs: gradient steps on each sampled batch (each one a weights version).
-        eps: added to the group's std.
-        entropy_coef: β, the entropy bonus (as for PPO, so the rules compare).
-        kl_coef: weight of the KL penalty to the reference policy π_ref (0: none, and no reference is kept; > 0: the
-            learner keeps a frozen copy of the policy as it was at its first update, and checkpoints it).
-        length_penalty: λ, the shortest-path adjustment of a successful episode's return (per step).
-    """
-
-    group_size: int = 4
-    clip_eps: float = 0.2
-    is_clip: float = 1.0
-    epochs: int = 1
-    eps: float = 1e-6
-    entropy_coef: float = 0.01
-    kl_coef: float = 0.0
-    length_penalty: float = 0.0
-
-    @property
-    def groups(self) -> GroupSpec:
-        """How workers play this rule's groups."""
-        return GroupSpec(self.group_size, self.length_penalty)
-
-    def __post_init__(self) -> None:
-        if self.group_size < 2:
-            raise ConfigError(f"`group_size` must be >= 2 (a group compares its episodes), got {self.group_size}")
-        check_clip(self)
-        if not self.eps > 0:
-            raise ConfigError(f"`eps` must be > 0, got {self.eps}")
-        for name in ("entropy_coef", "kl_coef", "length_penalty"):
-            if not getattr(self, name) >= 0:
-                raise ConfigError(f"`{name}` must be >= 0, got {getattr(self, name)}")
+from distrl_agent.types import Batch
 
 
 @dataclass(frozen=True)

@@ -28,46 +28,14 @@ import torch
 
 from distrl_agent.algorithms.common import (
     LossOutput,
-    check_clip,
-    check_coefficients,
     decoupled_clipped_surrogate,
     masked_mean,
     policy_pass,
 )
+from distrl_agent.algorithms.configs import PPOConfig
 from distrl_agent.algorithms.retrace import retrace_targets
 from distrl_agent.policies.base import Policy
 from distrl_agent.types import Batch
-
-
-@dataclass(frozen=True)
-class PPOConfig:
-    """Coefficients of decoupled PPO.
-
-    Attributes:
-        gamma: discount (0.9, as for A-RIDE, so the rules compare at equal horizon).
-        lam: GAE lambda.
-        clip_eps: ε of the clipped surrogate.
-        is_clip: c̄, the truncation of the behaviour correction π_prox / μ.
-        epochs: gradient steps on each sampled batch (each one a weights version).
-        normalize_advantages: standardise Â over the batch's real steps.
-        entropy_coef: β, the entropy bonus.
-        value_coef: c_V, weight of the critic loss.
-        actor_coef: weight of the actor terms; 0 trains the critic alone (warm-up).
-    """
-
-    gamma: float = 0.9
-    lam: float = 0.95
-    clip_eps: float = 0.2
-    is_clip: float = 1.0
-    epochs: int = 4
-    normalize_advantages: bool = True
-    entropy_coef: float = 0.01
-    value_coef: float = 0.5
-    actor_coef: float = 1.0
-
-    def __post_init__(self) -> None:
-        check_coefficients(self, ("entropy_coef", "value_coef", "actor_coef"))
-        check_clip(self)
 
 
 @dataclass(frozen=True)

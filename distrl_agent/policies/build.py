@@ -6,8 +6,6 @@ worker's copy always accepts the learner's `state_dict`.
 
 from __future__ import annotations
 
-import dataclasses
-import difflib
 from collections.abc import Mapping
 from typing import Any
 
@@ -15,7 +13,8 @@ from distrl_agent.errors import ConfigError
 from distrl_agent.policies.base import Policy
 from distrl_agent.policies.small import SmallPolicy
 from distrl_agent.policies.small_config import SmallPolicyConfig
-from distrl_agent.policies.vlm import VLMPolicy, VLMPolicyConfig
+from distrl_agent.policies.vlm import VLMPolicy
+from distrl_agent.policies.vlm_config import VLMPolicyConfig
 
 PolicyConfig = SmallPolicyConfig | VLMPolicyConfig
 """The config of any policy `build_policy` makes."""
@@ -26,13 +25,14 @@ POLICY_KINDS: dict[str, tuple[type, type[Policy]]] = {
 """kind -> (config dataclass, policy class)."""
 
 
-def make_policy_config(kind: str, fields: Mapping[str, Any], where: str = "policy") -> PolicyConfig:
-    """The config dataclass of policy `kind` from plain data (YAML lists become the tuples the dataclasses hold).
+def make_policy_config(kind: str, fields: Mapping[str, Any] | PolicyConfig | None,
+                       where: str = "policy") -> PolicyConfig:
+    """The config of policy `kind` from plain data (its fields) or a config of that kind.
 
     Args:
         kind: a key of `POLICY_KINDS`.
-        fields: the dataclass's fields (the VLM needs `model_path`).
-        where: the dotted config key of `fields`, for error messages.
+        fields: the config's fields (the VLM needs `model_path`); None for the defaults.
+        where: the dotted config key of the policy section, for error messages.
 
     Raises:
         ConfigError: an unknown kind, an unknown or missing field (named, with the closest known one), a bad value.
@@ -40,22 +40,10 @@ def make_policy_config(kind: str, fields: Mapping[str, Any], where: str = "polic
     if kind not in POLICY_KINDS:
         raise ConfigError(f"`{where}.kind` {kind!r} is unknown; known: {', '.join(POLICY_KINDS)}")
     cls = POLICY_KINDS[kind][0]
-    known = {f.name: f for f in dataclasses.fields(cls)}
-    for key in fields:
-        if key not in known:
-            close = difflib.get_close_matches(str(key), list(known), 1)
-            raise ConfigError(f"unknown key `{where}.{kind}.{key}`{f'; did you mean `{close[0]}`?' if close else ''}"
-                              f" Known: {', '.join(known)}")
-    missing = [name for name, f in known.items() if name not in fields
-               and f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING]
-    if missing:
-        hint = " (a local checkpoint directory with its processor)" if missing[0] == "model_path" else ""
-        raise ConfigError(f"`{where}.kind={kind}` needs `{where}.{kind}.{missing[0]}`{hint}")
-    values = {k: tuple(v) if isinstance(v, list) else v for k, v in fields.items()}
-    try:
-        return cls(**values)
-    except (ConfigError, TypeError, ValueError) as e:
-        raise ConfigError(f"`{where}.{kind}`: {e}") from e
+    if kind == "vlm" and not isinstance(fields, VLMPolicyConfig) and "model_path" not in (fields or {}):
+        raise ConfigError(f"`{where}.kind=vlm` needs `{where}.vlm.model_path` (a local checkpoint directory with its "
+                          "processor)")
+    return cls.from_data(fields, where=f"{where}.{kind}")
 
 
 def policy_kind(config: PolicyConfig) -> str:

@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import Annotated, ClassVar, Literal, get_args
 
+from pydantic import Field
+
+from android_gym.config_model import ConfigModel
 from distrl_agent.errors import ConfigError
 
-CRITIC_ENCODERS = ("separate", "detached", "shared")
+CriticEncoder = Literal["separate", "detached", "shared"]
+CRITIC_ENCODERS: tuple[str, ...] = get_args(CriticEncoder)
 """`SmallPolicyConfig.critic_encoder` choices."""
 
 
-@dataclass(frozen=True)
-class SmallPolicyConfig:
+class SmallPolicyConfig(ConfigModel):
     """Shape of a `SmallPolicy`; two policies exchange weights only if their configs match.
 
     Attributes:
@@ -36,21 +39,14 @@ class SmallPolicyConfig:
             False keeps exact word matching only.
     """
 
-    vocab_size: int = 8192
-    max_goal_words: int = 24
-    max_label_words: int = 8
-    max_span_length: int = 8
-    word_dim: int = 64
-    hidden_dim: int = 128
-    class_dim: int = 16
-    critic_encoder: str = "separate"
-    word_affinity: bool = True
+    error_type: ClassVar[type[Exception]] = ConfigError
 
-    def __post_init__(self) -> None:
-        if self.vocab_size < 2:
-            raise ConfigError(f"`vocab_size` must be >= 2 (id 0 is padding), got {self.vocab_size}")
-        for name in ("max_goal_words", "max_label_words", "max_span_length", "word_dim", "hidden_dim", "class_dim"):
-            if getattr(self, name) < 1:
-                raise ConfigError(f"`{name}` must be >= 1, got {getattr(self, name)}")
-        if self.critic_encoder not in CRITIC_ENCODERS:
-            raise ConfigError(f"`critic_encoder` must be one of {list(CRITIC_ENCODERS)}, got {self.critic_encoder!r}")
+    vocab_size: Annotated[int, Field(ge=2)] = 8192  # id 0 is padding
+    max_goal_words: Annotated[int, Field(ge=1)] = 24
+    max_label_words: Annotated[int, Field(ge=1)] = 8
+    max_span_length: Annotated[int, Field(ge=1)] = 8
+    word_dim: Annotated[int, Field(ge=1)] = 64
+    hidden_dim: Annotated[int, Field(ge=1)] = 128
+    class_dim: Annotated[int, Field(ge=1)] = 16
+    critic_encoder: CriticEncoder = "separate"
+    word_affinity: bool = True

@@ -36,7 +36,6 @@ actor's weights.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -46,71 +45,15 @@ from torch import nn
 from android_gym.actions import Action
 from android_gym.actions_text import format_action, parse_action
 from android_gym.errors import ConfigError as EnvConfigError
-from distrl_agent.errors import ConfigError, DataError
+from distrl_agent.errors import DataError
 from distrl_agent.policies.base import Actions, Inputs, Policy, PolicyOutput
-from distrl_agent.policies.sequence_entropy import ENTROPY_ESTIMATES, sequence_entropy
+from distrl_agent.policies.sequence_entropy import sequence_entropy
 from distrl_agent.policies.vlm_backbone import attach_lora, load_backbone
+from distrl_agent.policies.vlm_config import VLMPolicyConfig
 
 VLM_ACTION_KEYS = ("tokens", "length")
 """`VLMPolicy.action_keys`: token ids [max_new_tokens] (zero-padded) and the number of real ones."""
 _TEXT_KEYS = ("input_ids", "attention_mask", "token_type_ids", "goal_ids", "goal_mask")
-
-
-@dataclass(frozen=True)
-class VLMPolicyConfig:
-    """Shape and behaviour of a `VLMPolicy`; two policies exchange weights only if their checkpoints and heads match.
-
-    Attributes:
-        model_path: local directory of an image-text-to-text checkpoint and its processor (`save_pretrained`).
-        max_new_tokens: longest action in tokens (128: an AutoUI tap string is ~40 BPE tokens, ~120 bytes).
-        temperature: π = softmax(logits / temperature), both when sampling and when scoring (1.0: the model's own
-            distribution).
-        prompt_template: the prompt; `{image}` is replaced by the processor's image token, `{goal}` and
-            `{previous_action}` by the step's texts (AutoUI's "Previous Actions / Goal / Next Action" layout).
-        goal_template: the text the instruction value V(g) reads.
-        value_hidden_dim: width of the value heads' hidden layer.
-        critic_trains_backbone: whether critic gradients reach the VLM (False: heads on detached features).
-        entropy_estimate: "token_entropy" (Σ per-token entropies along the stored sequence) or "neg_log_prob" (−log π
-            of it); both with gradients that follow ∇H (see `policies/sequence_entropy.py`).
-        lora_rank: LoRA rank (0: no LoRA, every weight trains). Needs `peft`.
-        lora_alpha: LoRA scaling numerator (scale = alpha / rank).
-        lora_dropout: dropout on the LoRA input (0 keeps act and evaluate exactly consistent in train mode).
-        lora_target_modules: names of the linear layers that get adapters.
-        dtype: torch dtype name of the backbone ("float32", "bfloat16", "float16"); heads stay float32.
-        device: where the policy lives ("cpu", "cuda", "cuda:1").
-    """
-
-    model_path: str
-    max_new_tokens: int = 128
-    temperature: float = 1.0
-    prompt_template: str = "{image}Previous Actions: {previous_action}\nGoal: {goal}\nNext Action: "
-    goal_template: str = "Goal: {goal}"
-    value_hidden_dim: int = 256
-    critic_trains_backbone: bool = False
-    entropy_estimate: str = "token_entropy"
-    lora_rank: int = 0
-    lora_alpha: float = 16.0
-    lora_dropout: float = 0.0
-    lora_target_modules: tuple[str, ...] = ("q_proj", "k_proj", "v_proj", "o_proj")
-    dtype: str = "float32"
-    device: str = "cpu"
-
-    def __post_init__(self) -> None:
-        if self.max_new_tokens < 1 or self.value_hidden_dim < 1 or self.lora_rank < 0:
-            raise ConfigError(f"`max_new_tokens` and `value_hidden_dim` must be >= 1 and `lora_rank` >= 0, got "
-                              f"{self.max_new_tokens}, {self.value_hidden_dim}, {self.lora_rank}")
-        if not self.temperature > 0:
-            raise ConfigError(f"`temperature` must be > 0, got {self.temperature}")
-        if self.entropy_estimate not in ENTROPY_ESTIMATES:
-            raise ConfigError(f"`entropy_estimate` must be one of {ENTROPY_ESTIMATES}, got {self.entropy_estimate!r}")
-        if not isinstance(getattr(torch, self.dtype, None), torch.dtype):
-            raise ConfigError(f"`dtype` must name a torch dtype such as 'float32' or 'bfloat16', got {self.dtype!r}")
-        if "{image}" not in self.prompt_template or "{goal}" not in self.prompt_template:
-            raise ConfigError("`prompt_template` must contain {image} and {goal}")
-        try:
-            torch.device(self.device)
-        except RuntimeError as exc:
-            raise ConfigError(f"`device` {self.device!r} is not a torch device: {exc}") from exc
 
 
 def previous_action_text(action: Action | None) -> str:

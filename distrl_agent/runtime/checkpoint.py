@@ -34,7 +34,7 @@ from safetensors import SafetensorError
 from safetensors.torch import load_file, save_file
 
 from distrl_agent.errors import CheckpointError
-from distrl_agent.policies import PolicyConfig, make_policy_config
+from distrl_agent.policies.build import PolicyConfig, make_policy_config
 from distrl_agent.runtime.base import LearnerHandle
 from distrl_agent.runtime.progress import RunState
 from distrl_agent.runtime.weights import to_numpy

@@ -5,7 +5,6 @@ Evaluations play a fixed, template-balanced list of tasks (`evaluation_tasks`), 
 
 from __future__ import annotations
 
-import dataclasses
 import logging
 import time
 from collections import Counter
@@ -15,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from distrl_agent.config import EnvSection, TrainConfig
-from distrl_agent.policies import PolicyConfig, build_policy
+from distrl_agent.policies.build import PolicyConfig, build_policy
 from distrl_agent.runtime.build import make_runtime
 from distrl_agent.runtime.local import default_workers
 from distrl_agent.runtime.weights import to_numpy
@@ -34,7 +33,7 @@ def evaluation_tasks(env: EnvSection, split: str, episodes: int, seed: int) -> l
     the same success rate with less variance and plays the same tasks every time.
     """
     # the task list depends on the suite and split only: a sim probe, so that no training phone is touched mid-run
-    probe = make_env(dataclasses.replace(env, device="sim", device_options={}, evaluator="oracle",
+    probe = make_env(env.replace(device="sim", device_options={}, evaluator="oracle",
                                          evaluator_options={}), split)
     try:
         tasks = probe.get_wrapper_attr("tasks")
@@ -79,7 +78,7 @@ def _play_plan(config: TrainConfig, weights: dict, version: int, split: str, epi
                policy_config: PolicyConfig | None) -> tuple[Counter[str], Counter[str]]:
     """(episodes played, episodes solved) per template name."""
     plan = evaluation_tasks(config.env, split, episodes, seed)
-    env = dataclasses.replace(config.env, latency="off", env_processes=False)
+    env = config.env.replace(latency="off", env_processes=False)
     with Worker(-1, env, min(8, episodes), split=split, seed=seed, deterministic=True,
                 policy_config=policy_config or config.policy.policy_config(),
                 first_env_index=default_workers(config) * config.runtime.envs_per_worker) as worker:

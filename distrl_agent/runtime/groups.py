@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from distrl_agent.algorithms.grpo import GroupSpec
+from distrl_agent.algorithms.configs import GroupSpec
 from distrl_agent.types import Trajectory
 
 

@@ -17,10 +17,11 @@ import numpy as np
 import torch
 
 from android_gym.heap import return_freed_memory
-from distrl_agent.algorithms import make_update_rule
+from distrl_agent.algorithms.rules import make_update_rule
 from distrl_agent.config import TrainConfig
 from distrl_agent.errors import CheckpointError, DataError
-from distrl_agent.policies import Policy, PolicyConfig, build_policy, policy_kind
+from distrl_agent.policies.base import Policy
+from distrl_agent.policies.build import PolicyConfig, build_policy, policy_kind
 from distrl_agent.replay import TrajectoryReplay
 from distrl_agent.runtime.base import LearnerHandle
 from distrl_agent.runtime.checkpoint import (
@@ -74,8 +75,8 @@ class Learner(LearnerHandle):
             self.policy = build_policy(policy_config or config.policy.policy_config())
         self.rule = make_update_rule(c.algorithm, c.coefficients)
         # Critic warm-up: the same rule with the actor switched off (rules without a critic have nothing to warm up).
-        has_actor_coef = "actor_coef" in getattr(self.rule.config, "__dataclass_fields__", {})
-        self._warmup_rule = (make_update_rule(c.algorithm, {**c.coefficients, "actor_coef": 0.0}) if has_actor_coef
+        has_actor_coef = "actor_coef" in type(self.rule.config).model_fields
+        self._warmup_rule = (make_update_rule(c.algorithm, c.coefficients.replace(actor_coef=0.0)) if has_actor_coef
                              else self.rule)
         self.optimizer = torch.optim.Adam(self.policy.parameters(), lr=c.lr)
         self.replay = TrajectoryReplay(c.replay_capacity_steps, alpha=c.alpha if self.rule.prioritized else 0.0,
@@ -249,7 +250,7 @@ class Learner(LearnerHandle):
         d.mkdir(parents=True, exist_ok=True)
         save_learner_blob(d, LearnerBlob(
             policy=self.policy.state_dict(), optimizer=self.optimizer.state_dict(), torch_rng=torch.get_rng_state(),
-            meta={"policy_kind": policy_kind(self.policy.config), "policy_config": self.policy.config.__dict__,
+            meta={"policy_kind": policy_kind(self.policy.config), "policy_config": self.policy.config.to_data(),
                   "algorithm": self.rule.name},
             reference=None if self.reference is None else self.reference.state_dict()))
         self.replay.save(d / REPLAY_FILE)

@@ -20,9 +20,9 @@ from typing import Any
 
 from android_gym.actions import Action
 from android_gym.vector import AsyncEnvPool, PoolConfig
-from distrl_agent.algorithms.grpo import GroupSpec
+from distrl_agent.algorithms.configs import GroupSpec
 from distrl_agent.config import EnvSection
-from distrl_agent.policies import PolicyConfig
+from distrl_agent.policies.build import PolicyConfig
 from distrl_agent.runtime.worker import EpisodeSteps, Worker, env_factory
 from distrl_agent.types import Trajectory
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any
 
 import numpy as np
@@ -11,7 +10,7 @@ import torch
 import android_gym  # noqa: F401  (registers the env ids)
 from android_gym.errors import DeviceError
 from distrl_agent.config import EnvSection
-from distrl_agent.policies import Policy
+from distrl_agent.policies.base import Policy
 from distrl_agent.runtime.worker import action_row, make_env
 
 
@@ -24,7 +23,7 @@ def collect_demonstrations(env: EnvSection, episodes: int, noise: float, policy:
     `policy.observe` makes of the env's; expert actions the policy cannot express are executed and not kept.
     """
     rng = np.random.default_rng(seed)
-    e = make_env(dataclasses.replace(env, latency="off"), "train", index=0)  # before any worker holds phone 0
+    e = make_env(env.replace(latency="off"), "train", index=0)  # before any worker holds phone 0
     data = []
     gen = torch.Generator().manual_seed(seed)
     for episode in range(episodes):

@@ -22,9 +22,10 @@ import torch
 
 import android_gym  # noqa: F401  (registers the env ids)
 from android_gym.errors import DeviceError
-from distrl_agent.algorithms.grpo import GroupSpec
+from distrl_agent.algorithms.configs import GroupSpec
 from distrl_agent.config import EnvSection
-from distrl_agent.policies import PolicyConfig, SmallPolicyConfig, build_policy
+from distrl_agent.policies.build import PolicyConfig, build_policy
+from distrl_agent.policies.small_config import SmallPolicyConfig
 from distrl_agent.runtime.groups import GroupCollector
 from distrl_agent.types import Trajectory
 

@@ -339,3 +339,7 @@ def test_soak_arms_left_out_by_the_selector_leave_only_what_the_present_arms_tel
     monkeypatch.setenv("DISTRL_BENCH_SOAK_ARMS", "clean,slow")
     with pytest.raises(ValueError, match="DISTRL_BENCH_SOAK_ARMS"):
         soak.run(quick=True, out=tmp_path / "again")
+    monkeypatch.setenv("DISTRL_BENCH_SOAK_ARMS", "long")  # the quick and tiny plans have no long arm: say so, not 0 s
+    with pytest.raises(ValueError, match="plans no long arm"):
+        soak.run(quick=True, out=tmp_path / "long")
+    assert not (tmp_path / "long").exists()

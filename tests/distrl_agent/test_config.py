@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pytest
 
 from distrl_agent.config import TrainConfig, load_config
@@ -88,3 +91,87 @@ def test_state_keys_cover_env_and_learner_but_not_runtime() -> None:
     keys = TrainConfig().state_keys()
     assert "learner.lr" in keys and "env.env_id" in keys and "learner.coefficients" in keys
     assert not any(k.startswith("runtime.") for k in keys)
+
+
+def test_saved_config_holds_every_coefficient_and_policy_field(tmp_path) -> None:
+    """`to_yaml` writes the values the run used, not the overrides: a default changed later cannot alter a rerun."""
+    config = load_config(overrides=["learner.algorithm=ppo", "learner.coefficients={clip_eps: 0.1}",
+                                    "policy.small={hidden_dim: 64}"])
+    data = config.to_dict()
+    assert data["learner"]["coefficients"] == {"gamma": 0.9, "lam": 0.95, "clip_eps": 0.1, "is_clip": 1.0, "epochs": 4,
+                                               "normalize_advantages": True, "entropy_coef": 0.01, "value_coef": 0.5,
+                                               "actor_coef": 1.0}
+    assert data["policy"]["small"]["hidden_dim"] == 64 and data["policy"]["small"]["vocab_size"] == 8192
+    path = tmp_path / "config.yaml"
+    path.write_text(config.to_yaml())
+    again = load_config(path)
+    assert again == config and again.learner.coefficients.clip_eps == 0.1
+
+
+def test_ablation_fixes_its_coefficient_and_refuses_a_conflicting_one() -> None:
+    """`a-ride-no-entropy` is A-RIDE with β = 0: the typed config says so, and setting β against it is refused."""
+    assert load_config(overrides=["learner.algorithm=a-ride-no-entropy"]).learner.coefficients.entropy_coef == 0.0
+    assert load_config(overrides=["learner.algorithm=a-ride-no-retrace"]).learner.coefficients.use_retrace is False
+    with pytest.raises(ConfigError, match="`learner.coefficients.entropy_coef` must be 0.0"):
+        load_config(overrides=["learner.algorithm=a-ride-no-entropy", "learner.coefficients={entropy_coef: 0.05}"])
+
+
+def test_config_written_by_an_earlier_version_loads(tmp_path) -> None:
+    """Before the sections were typed, a saved config held only overrides: `coefficients: {}`, `vlm: {}`."""
+    path = tmp_path / "config.yaml"
+    path.write_text("policy: {kind: small, small: {}, vlm: {}}\nlearner: {algorithm: digirl, coefficients: {}}\n")
+    config = load_config(path)
+    assert config.policy.vlm is None and config.learner.coefficients.top_fraction == 0.1
+
+
+@pytest.mark.parametrize(("override", "message"), [
+    ("learner.coefficients={gama: 0.5}", "did you mean `learner.coefficients.gamma`"),
+    ("policy.small={hiden_dim: 8}", "did you mean `policy.small.hidden_dim`"),
+    ("learner.algorithm=ppoo", "did you mean 'ppo'"),
+    ("runtime.runtime=rya", "did you mean 'ray'"),
+])
+def test_typed_sub_configs_name_the_dotted_key_and_the_closest(override: str, message: str) -> None:
+    """Errors inside the rule's and the policy's configs name the whole dotted key and the closest valid name."""
+    with pytest.raises(ConfigError, match=message):
+        load_config(overrides=[override])
+
+
+def test_sections_refuse_silent_coercions() -> None:
+    """Strict types: a string is not an int and an int is not a bool (YAML `1` for `sync` is a mistake)."""
+    for override in ("runtime.workers='2'", "runtime.sync=1", "learner.batch_size=2.5"):
+        with pytest.raises(ConfigError, match="`(runtime|learner)\\."):
+            load_config(overrides=[override])
+
+
+def test_loading_a_config_imports_no_implementation() -> None:
+    """The config tree is plain data: validating one (every rule, both policies' configs) loads no torch and no loss.
+
+    Run in a fresh interpreter, since this test process has imported everything already.
+    """
+    code = ("import sys; from distrl_agent.config import load_config; "
+            "[load_config(overrides=[f'learner.algorithm={a}']) for a in ('a-ride', 'digirl', 'ppo', 'grpo')]; "
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('torch', 'transformers') "
+            "or m.startswith(('distrl_agent.algorithms.', 'distrl_agent.policies.', 'distrl_agent.runtime'))))")
+    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
+    assert loaded.stdout.strip() == str(["distrl_agent.algorithms.configs", "distrl_agent.policies.small_config",
+                                         "distrl_agent.policies.vlm_config"])
+
+
+def test_env_section_is_android_gyms_env_config_plus_the_trainers_fields() -> None:
+    """Every `gym.make` kwarg is a training config key, checked by android_gym's own code and passed to the envs."""
+    from android_gym.config import EnvConfig
+    from distrl_agent.config import EnvSection
+
+    config = load_config(overrides=["env.env_id=android_gym/WebShop-v0", "env.max_steps=7", "env.include_xml=true",
+                                    "env.device=adb:sim-{index}", "env.device_options={port: 5038}"])
+    assert isinstance(config.env, EnvConfig) and config.env.suite == "webshop"
+    kwargs = config.env.make_kwargs(3)
+    assert kwargs["max_steps"] == 7 and kwargs["include_xml"] is True and kwargs["device"] == "adb:sim-3"
+    assert "split" not in kwargs and set(kwargs) == set(EnvConfig.model_fields) - {"split"}
+    EnvConfig.from_data({**kwargs, "split": "test"})  # what gym.make receives is a valid env config
+    assert EnvSection().screenshot_width == 0  # the small policy reads elements only
+    for overrides, key in ((["env.split=test"], "`env.split`"), (["env.suite=webshop"], "`env.suite`"),
+                           (["env.render_width=4"], "`env.render_width`"),
+                           (["env.device=adb:x", "env.device_options={prot: 1}"], "did you mean `.*port`")):
+        with pytest.raises(ConfigError, match=key):
+            load_config(overrides=overrides)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import math
 from collections import Counter
 
@@ -13,8 +12,10 @@ import torch
 from android_gym.actions import Action, ActionType
 from android_gym.spaces import ELEMENT_CLASSES, ELEMENT_FLAGS
 from distrl_agent.errors import CheckpointError, DataError
-from distrl_agent.policies import ACTION_KEYS, Mode, SmallPolicy, SmallPolicyConfig
 from distrl_agent.policies.base import Inputs
+from distrl_agent.policies.factorised import ACTION_KEYS, Mode
+from distrl_agent.policies.small import SmallPolicy
+from distrl_agent.policies.small_config import SmallPolicyConfig
 
 TINY = SmallPolicyConfig(vocab_size=512, max_goal_words=6, max_label_words=4, max_span_length=3, word_dim=16,
                          hidden_dim=32, class_dim=4)
@@ -149,7 +150,7 @@ def test_evaluate_gradients_reach_every_parameter(tiny: tuple[SmallPolicy, dict]
 def test_critic_loss_moves_the_actor_encoder_only_when_shared(tiny: tuple[SmallPolicy, dict],
                                                               critic_encoder: str) -> None:
     _, obs = tiny
-    policy = SmallPolicy(dataclasses.replace(TINY, critic_encoder=critic_encoder))
+    policy = SmallPolicy(TINY.replace(critic_encoder=critic_encoder))
     inputs = policy.preprocess([obs, observation("close the maps", ["maps", None])])
     (policy.value(inputs).sum() + policy.instruction_value(inputs).sum()).backward()
     actor_grads = [p.grad is not None and bool(p.grad.any()) for p in policy.encoder.parameters()]
@@ -163,7 +164,7 @@ def test_critic_loss_moves_the_actor_encoder_only_when_shared(tiny: tuple[SmallP
 def test_copy_actor_encoder_to_critic_starts_the_critic_from_the_actor_features(tiny: tuple[SmallPolicy, dict]) -> None:
     policy, obs = tiny
     inputs = policy.preprocess([obs])
-    detached = SmallPolicy(dataclasses.replace(TINY, critic_encoder="detached"))
+    detached = SmallPolicy(TINY.replace(critic_encoder="detached"))
     detached.load_state_dict({k: v for k, v in policy.state_dict().items() if not k.startswith("critic_encoder.")})
     with torch.no_grad():
         assert float(policy.value(inputs)[0]) != pytest.approx(float(detached.value(inputs)[0]), abs=1e-6)
@@ -387,7 +388,7 @@ def test_behaviour_cloning_learns_goals_that_point_at_labels_sharing_no_word() -
         return observation(" ".join(goal), [apps[i] for i in order]), ids
 
     torch.manual_seed(0)
-    policy = SmallPolicy(dataclasses.replace(TINY, word_dim=32, hidden_dim=64))
+    policy = SmallPolicy(TINY.replace(word_dim=32, hidden_dim=64))
     clone(policy, [example(fillers[:100]) for _ in range(1000)], updates=150)
     test = [example(fillers[100:]) for _ in range(200)]
     predicted, _ = policy.act(policy.preprocess([o for o, _ in test]), deterministic=True)

@@ -15,13 +15,14 @@ import pytest
 import torch
 from tabular_policy import GOALS, Episode, TabularConfig, TabularPolicy, batch_of, random_episodes
 
-from distrl_agent.algorithms import make_update_rule
 from distrl_agent.algorithms.a_ride import ARideConfig, a_ride_loss
 from distrl_agent.algorithms.common import LossOutput
+from distrl_agent.algorithms.configs import GroupSpec, GRPOConfig
 from distrl_agent.algorithms.digirl import DigiRLConfig, digirl_loss
 from distrl_agent.algorithms.filtered_bc import FilteredBCConfig, filtered_bc_loss
-from distrl_agent.algorithms.grpo import GroupSpec, GRPOConfig, grpo_loss, grpo_prepare
+from distrl_agent.algorithms.grpo import grpo_loss, grpo_prepare
 from distrl_agent.algorithms.ppo import PPOConfig, ppo_loss, ppo_prepare
+from distrl_agent.algorithms.rules import make_update_rule
 from distrl_agent.errors import ConfigError, DataError
 from distrl_agent.runtime.groups import GroupCollector
 from distrl_agent.types import collate
@@ -502,7 +503,7 @@ def test_grpo_refuses_a_batch_without_groups() -> None:
 def test_unknown_algorithm_or_coefficient_names_the_closest() -> None:
     with pytest.raises(ConfigError, match="did you mean 'ppo'"):
         make_update_rule("ppoo")
-    with pytest.raises(ConfigError, match="did you mean 'clip_eps'"):
+    with pytest.raises(ConfigError, match="did you mean `learner.coefficients.clip_eps`"):
         make_update_rule("ppo", {"clip_epsilon": 0.1})
 
 

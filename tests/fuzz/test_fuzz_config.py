@@ -10,7 +10,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import tempfile
 from pathlib import Path
 
@@ -96,7 +95,7 @@ def assign(data: dict, dotted: str, value: object) -> None:
 @given(st.lists(st.tuples(keys, values), max_size=5), st.booleans())
 def test_schema_shaped_yaml_loads_or_is_a_config_error(assignments, from_defaults):
     """A resolved config (or an empty one) with random keys set to random values, written with `safe_dump`."""
-    data = dataclasses.replace(TrainConfig()).to_dict() if from_defaults else {}
+    data = TrainConfig().to_dict() if from_defaults else {}
     for dotted, value in assignments:
         assign(data, dotted, value)
     load(yaml.safe_dump(data, allow_unicode=True).encode(), [])
@@ -210,7 +209,7 @@ def test_deep_nesting_is_a_config_error(depth, opener, as_override):
 
 
 # -- gym.make kwargs ---------------------------------------------------------------------------------------------------
-ENV_FIELDS = [f.name for f in dataclasses.fields(EnvConfig) if f.name != "task_file"]
+ENV_FIELDS = [name for name in EnvConfig.model_fields if name != "task_file"]
 any_value = st.one_of(st.none(), st.booleans(), st.integers(), st.floats(), st.text(max_size=12),
                       st.lists(st.integers(), max_size=2), st.dictionaries(st.text(max_size=5), st.integers(),
                                                                            max_size=2),

@@ -304,7 +304,7 @@ def test_probe_gives_device_info_or_a_protocol_error(features, parts):
     channel.host_request.return_value = features
     channel.shell.return_value = ShellResult("@@\n".join(parts).encode("utf-8", "surrogatepass"), b"", 0)
     try:
-        info = Connector(AdbConfig("emulator-5554")).info(channel)
+        info = Connector(AdbConfig(serial="emulator-5554")).info(channel)
     except DeviceProtocolError:
         return
     assert isinstance(info, DeviceInfo)

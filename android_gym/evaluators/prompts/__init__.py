@@ -16,13 +16,15 @@ import re
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
+from typing import Literal, get_args
 
 from android_gym.errors import ConfigError
 
 SECTIONS = ("system", "examples", "question", "generate", "yes_no")
 PLACEHOLDERS = ("goal", "last_action", "screenshot")
-MODES = ("logits", "generate")
+Mode = Literal["logits", "generate"]
 """How a judge answers: "logits" reads P(yes) from one forward pass; "generate" writes text and parses it."""
+MODES: tuple[str, ...] = get_args(Mode)
 
 _STATUS = re.compile(r"status\W{0,4}(success(?:ful)?|fail(?:ure|ed)?|complete[d]?|incomplete)\b", re.IGNORECASE)
 _WORDS = re.compile(r"[a-z]+")

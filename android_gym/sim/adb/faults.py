@@ -11,10 +11,12 @@ True
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass, fields
+from typing import Annotated
 
 import numpy as np
+from pydantic import Field, model_validator
 
+from android_gym.config_model import ConfigModel
 from android_gym.errors import ConfigError
 
 KINDS = ("drop", "drop_late", "hang", "garbage", "garbage_late", "offline", "delay")
@@ -24,8 +26,10 @@ stops answering for `hang_s`; `offline` makes the device offline for `offline_re
 correctly after `delay_s` (slowness, not a fault)."""
 
 
-@dataclass(frozen=True)
-class FaultConfig:
+Probability = Annotated[float, Field(ge=0, le=1)]
+
+
+class FaultConfig(ConfigModel):
     """Probabilities (per device-service request) and durations of injected faults.
 
     Attributes:
@@ -37,25 +41,24 @@ class FaultConfig:
         seed: seeds the draws.
     """
 
-    drop: float = 0.0
-    drop_late: float = 0.0
-    hang: float = 0.0
-    garbage: float = 0.0
-    garbage_late: float = 0.0
-    offline: float = 0.0
-    delay: float = 0.0
-    hang_s: float = 3600.0
-    delay_s: float = 0.05
-    offline_requests: int = 2
+    drop: Probability = 0.0
+    drop_late: Probability = 0.0
+    hang: Probability = 0.0
+    garbage: Probability = 0.0
+    garbage_late: Probability = 0.0
+    offline: Probability = 0.0
+    delay: Probability = 0.0
+    hang_s: Annotated[float, Field(ge=0)] = 3600.0
+    delay_s: Annotated[float, Field(ge=0, allow_inf_nan=False)] = 0.05
+    offline_requests: Annotated[int, Field(ge=0)] = 2
     seed: int = 0
 
-    def __post_init__(self) -> None:
+    @model_validator(mode="after")
+    def _one_fate_per_request(self) -> FaultConfig:
         probs = [getattr(self, k) for k in KINDS]
-        if any(not 0.0 <= p <= 1.0 for p in probs) or sum(probs) > 1.0 + 1e-9:
-            raise ConfigError(f"fault probabilities must be in [0, 1] and sum to <= 1, got "
-                              f"{dict(zip(KINDS, probs, strict=True))}")
-        if self.hang_s < 0 or self.delay_s < 0 or self.offline_requests < 0:
-            raise ConfigError("`hang_s`, `delay_s` and `offline_requests` must be >= 0")
+        if sum(probs) > 1.0 + 1e-9:
+            raise ConfigError(f"fault probabilities must sum to <= 1, got {dict(zip(KINDS, probs, strict=True))}")
+        return self
 
     @classmethod
     def mixed(cls, rate: float, seed: int = 0, **overrides: float) -> FaultConfig:
@@ -113,8 +116,3 @@ class FaultInjector:
     def faults(self) -> int:
         """Faults drawn so far (delays excluded)."""
         return sum(v for k, v in self.counts.items() if k not in ("requests", "delay"))
-
-
-def fault_fields() -> list[str]:
-    """Names of `FaultConfig` fields (for CLI flags)."""
-    return [f.name for f in fields(FaultConfig)]

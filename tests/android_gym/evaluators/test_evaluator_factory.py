@@ -48,8 +48,8 @@ def test_bad_specs_fail_when_the_env_is_configured(spec: str, error: type, messa
 
 
 @pytest.mark.parametrize("options, message", [
-    ({"timeout": 3}, "did you mean 'timeout_s'"),
-    ({"cache": {"max_entrys": 3}}, "did you mean 'max_entries'"),
+    ({"timeout": 3}, "did you mean `evaluator_options.timeout_s`"),
+    ({"cache": {"max_entrys": 3}}, "did you mean `evaluator_options.cache.max_entries`"),
     ({"mllm": {"device": "cpu"}}, "no mllm judge"),
     ({"cache": "yes"}, "must be a dict"),
 ])
@@ -160,3 +160,27 @@ def test_env_keeps_earlier_screens_for_judges_that_want_them() -> None:
     seen.append(env.step(env.unwrapped.expert_action())[4]["verdict"].error)
     env.close()
     assert seen == ["0 earlier", "1 earlier", "2 earlier", "0 earlier"]
+
+
+def test_spec_and_options_parse_into_a_typed_config_checked_before_any_env() -> None:
+    """`parse_evaluator` types every term and option; `EnvConfig` refuses a bad option before a judge or phone exists."""
+    from android_gym.config import EnvConfig
+    from android_gym.evaluators.cache import CacheConfig
+    from android_gym.evaluators.factory import EvaluatorConfig, OracleConfig, parse_evaluator
+    from android_gym.evaluators.http import HttpJudgeConfig
+
+    config = parse_evaluator("oracle|http:http://h:8000/v1&oracle", {"model": "m", "timeout_s": 3, "share": False,
+                                                                      "cache": {"max_entries": 10}})
+    assert isinstance(config, EvaluatorConfig) and config.share is False
+    assert config.alternatives[0] == (OracleConfig(),)
+    assert config.alternatives[1] == (HttpJudgeConfig(base_url="http://h:8000/v1", model="m", timeout_s=3.0),
+                                      OracleConfig())
+    assert config.cache == CacheConfig(max_entries=10)
+    assert parse_evaluator("oracle").cache is None  # no model judge, nothing to cache
+    evaluator = make_evaluator(config)
+    assert isinstance(evaluator, FallbackEvaluator)
+    evaluator.close()
+    with pytest.raises(ConfigError, match="`evaluator_options.timeout_s` must be greater than 0"):
+        EnvConfig(evaluator="http:http://h:8000/v1", evaluator_options={"model": "m", "timeout_s": 0})
+    with pytest.raises(ConfigError, match="share"):
+        parse_evaluator("oracle", {"share": "no"})

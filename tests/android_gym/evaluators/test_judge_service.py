@@ -123,7 +123,7 @@ def test_bad_service_options_are_rejected(options: dict) -> None:
 
 
 def test_threads_share_one_model_and_get_its_answers(tiny_vlm_path: Path, tasks) -> None:
-    judge = MllmEvaluator(MllmJudgeConfig(str(tiny_vlm_path)))
+    judge = MllmEvaluator(MllmJudgeConfig(path=str(tiny_vlm_path)))
     items = [(tasks[i % len(tasks)], observation(i)) for i in range(6)]
     expected = [v.score for v in judge.judge_batch(items)]
     results: dict[int, Verdict] = {}

@@ -25,7 +25,7 @@ from android_gym.evaluators.prompts import parse_answer
 @pytest.fixture(scope="module")
 def judge(tiny_vlm_path: Path) -> MllmEvaluator:
     """One loaded logits-mode judge shared by the module's tests (loading is the slow part)."""
-    evaluator = MllmEvaluator(MllmJudgeConfig(str(tiny_vlm_path)))
+    evaluator = MllmEvaluator(MllmJudgeConfig(path=str(tiny_vlm_path)))
     evaluator.start()
     yield evaluator
     evaluator.close()
@@ -55,7 +55,7 @@ def test_batch_matches_one_by_one(judge: MllmEvaluator, tasks) -> None:
 
 
 def test_shared_prefix_reuse_changes_no_answer(tiny_vlm_path: Path, judge: MllmEvaluator, tasks) -> None:
-    plain = MllmEvaluator(MllmJudgeConfig(str(tiny_vlm_path), reuse_prefix=False))
+    plain = MllmEvaluator(MllmJudgeConfig(path=str(tiny_vlm_path), reuse_prefix=False))
     items = [(tasks[i], observation(10 + i)) for i in range(3)]
     plain.start()
     assert plain._prefix is None
@@ -74,7 +74,7 @@ def test_bad_screens_are_unknown_and_do_not_spoil_the_batch(judge: MllmEvaluator
 
 
 def test_answers_with_neither_yes_nor_no_are_unknown_with_raw(tiny_vlm_path: Path, tasks) -> None:
-    strict = MllmEvaluator(MllmJudgeConfig(str(tiny_vlm_path), min_answer_mass=0.99))
+    strict = MllmEvaluator(MllmJudgeConfig(path=str(tiny_vlm_path), min_answer_mass=0.99))
     verdict = strict.judge(tasks[0], observation(0))
     assert verdict.success is None and "neither yes nor no" in verdict.error
     assert verdict.raw.startswith("P(yes)=")
@@ -82,7 +82,7 @@ def test_answers_with_neither_yes_nor_no_are_unknown_with_raw(tiny_vlm_path: Pat
 
 
 def test_generate_mode_parses_the_text_it_keeps(tiny_vlm_path: Path, tasks) -> None:
-    generator = MllmEvaluator(MllmJudgeConfig(str(tiny_vlm_path), mode="generate", max_new_tokens=6))
+    generator = MllmEvaluator(MllmJudgeConfig(path=str(tiny_vlm_path), mode="generate", max_new_tokens=6))
     verdicts = generator.judge_batch([(tasks[0], observation(0)), (tasks[1], observation(1))])
     for verdict in verdicts:
         assert verdict.success == parse_answer(verdict.raw)
@@ -90,7 +90,7 @@ def test_generate_mode_parses_the_text_it_keeps(tiny_vlm_path: Path, tasks) -> N
 
 
 def test_screenshot_history_sends_earlier_screens(tiny_vlm_path: Path, tasks) -> None:
-    two = MllmEvaluator(MllmJudgeConfig(str(tiny_vlm_path), screenshot_history=2, image_width=32))
+    two = MllmEvaluator(MllmJudgeConfig(path=str(tiny_vlm_path), screenshot_history=2, image_width=32))
     two.start()
     inputs = two._encode([(tasks[0], observation(0, history=(screen(5), screen(6))))])
     assert inputs["pixel_values"].shape[1] == 2  # two images in the one request
@@ -106,7 +106,7 @@ def test_screenshot_history_sends_earlier_screens(tiny_vlm_path: Path, tasks) ->
 ])
 def test_bad_checkpoints_fail_at_construction(tmp_path: Path, make, message: str) -> None:
     with pytest.raises(ConfigError, match=message):
-        MllmEvaluator(MllmJudgeConfig(str(make(tmp_path))))
+        MllmEvaluator(MllmJudgeConfig(path=str(make(tmp_path))))
 
 
 @pytest.mark.parametrize("options, message", [
@@ -116,7 +116,7 @@ def test_bad_checkpoints_fail_at_construction(tmp_path: Path, make, message: str
 ])
 def test_bad_options_fail_at_construction(options: dict, message: str) -> None:
     with pytest.raises(ConfigError, match=message):
-        MllmJudgeConfig("/x", **options)
+        MllmJudgeConfig(path="/x", **options)
 
 
 def test_cuda_without_a_gpu_fails_at_construction(tiny_vlm_path: Path) -> None:
@@ -125,14 +125,14 @@ def test_cuda_without_a_gpu_fails_at_construction(tiny_vlm_path: Path) -> None:
     if torch.cuda.is_available():
         pytest.skip("this machine has a GPU")
     with pytest.raises(ConfigError, match="no CUDA GPU"):
-        MllmEvaluator(MllmJudgeConfig(str(tiny_vlm_path), device="cuda"))
+        MllmEvaluator(MllmJudgeConfig(path=str(tiny_vlm_path), device="cuda"))
 
 
 def test_corrupt_weights_raise_on_start_and_give_unknown_verdicts(tiny_vlm_path: Path, tmp_path: Path, tasks) -> None:
     broken = tmp_path / "broken"
     shutil.copytree(tiny_vlm_path, broken)
     (broken / "model.safetensors").write_bytes(b"not a safetensors file")
-    evaluator = MllmEvaluator(MllmJudgeConfig(str(broken)))
+    evaluator = MllmEvaluator(MllmJudgeConfig(path=str(broken)))
     verdict = evaluator.judge(tasks[0], observation(0))  # never raises into the env
     assert verdict.success is None and "could not be loaded" in verdict.error
     with pytest.raises(ConfigError, match="could not be loaded"):
@@ -157,7 +157,7 @@ def test_a_checkpoint_without_chat_template_is_refused(tiny_vlm_path: Path, tmp_
     plain = tmp_path / "no_template"
     shutil.copytree(tiny_vlm_path, plain)
     (plain / "chat_template.jinja").unlink()
-    evaluator = MllmEvaluator(MllmJudgeConfig(str(plain)))
+    evaluator = MllmEvaluator(MllmJudgeConfig(path=str(plain)))
     with pytest.raises(ConfigError, match="no chat template"):
         evaluator.start()
     assert "no chat template" in evaluator.judge(tasks[0], observation(0)).error

@@ -362,8 +362,8 @@ def test_context_manager_closes_on_exception() -> None:
 def test_pool_config_rejects_bad_values() -> None:
     with pytest.raises(ValueError, match="step_timeout_s"):
         PoolConfig(step_timeout_s=0)
-    with pytest.raises(KeyError, match="start_method"):
-        PoolConfig.coerce({"start_methd": "fork"})
+    with pytest.raises(KeyError, match="did you mean `pool_config.start_method`"):
+        PoolConfig.from_data({"start_methd": "fork"}, where="pool_config")
 
 
 @pytest.mark.parametrize("start_method", ["fork", "spawn"])

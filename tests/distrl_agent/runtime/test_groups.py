@@ -6,7 +6,7 @@ import gymnasium as gym
 import numpy as np
 import pytest
 
-from distrl_agent.algorithms.grpo import GroupSpec
+from distrl_agent.algorithms.configs import GroupSpec
 from distrl_agent.config import EnvSection, load_config
 from distrl_agent.errors import ConfigError
 from distrl_agent.runtime import worker as worker_module
