@@ -163,7 +163,7 @@ def test_env_keeps_earlier_screens_for_judges_that_want_them() -> None:
 
 
 def test_spec_and_options_parse_into_a_typed_config_checked_before_any_env() -> None:
-    """`parse_evaluator` types every term and option; `EnvConfig` refuses a bad option before a judge or phone exists."""
+    """`parse_evaluator` types every term and option; `EnvConfig` refuses a bad option before any judge exists."""
     from android_gym.config import EnvConfig
     from android_gym.evaluators.cache import CacheConfig
     from android_gym.evaluators.factory import EvaluatorConfig, OracleConfig, parse_evaluator
