@@ -27,6 +27,7 @@ from distrl_agent.algorithms.configs import (
     GroupSpec,
     GRPOConfig,
     fixed_conflict,
+    rule_config,
 )
 from distrl_agent.errors import ConfigError
 from distrl_agent.policies.small_config import SmallPolicyConfig
@@ -436,6 +437,30 @@ def _check_size(data: Any) -> None:
                               "anchor?); write the values out")
         children = node.values() if isinstance(node, dict) else node if isinstance(node, list | tuple | set) else ()
         stack.extend((child, depth + 1) for child in children)
+
+
+def complete_state_keys(saved: Mapping[str, Any]) -> dict[str, Any]:
+    """A checkpoint's saved `state_keys`, with its sub-configs written out as this version writes them.
+
+    Before the sections were typed, `learner.coefficients`, `policy.small` and `policy.vlm` held the overrides only
+    (`{}` for the defaults); filled in, they compare equal to this version's keys for the same run. Values this
+    version refuses are left as they were (and so reported as different).
+
+    >>> complete_state_keys({"learner.algorithm": "digirl", "learner.coefficients": {}})["learner.coefficients"]
+    {'gamma': 0.9, 'top_fraction': 0.1, 'advantage_offset': 0.05, 'value_coef': 0.5, 'actor_coef': 1.0}
+    """
+    out = dict(saved)
+    try:
+        if isinstance(out.get("learner.coefficients"), dict):
+            algorithm = out.get("learner.algorithm", "a-ride")
+            out["learner.coefficients"] = rule_config(algorithm, out["learner.coefficients"]).to_data()
+        if isinstance(out.get("policy.small"), dict):
+            out["policy.small"] = SmallPolicyConfig.from_data(out["policy.small"]).to_data()
+    except ConfigError:
+        pass
+    if out.get("policy.vlm") == {}:
+        out["policy.vlm"] = None
+    return out
 
 
 def _flatten(data: dict[str, Any], prefix: str = "") -> dict[str, Any]:

@@ -18,7 +18,7 @@ import torch
 
 from android_gym.heap import return_freed_memory
 from distrl_agent.algorithms.rules import make_update_rule
-from distrl_agent.config import TrainConfig
+from distrl_agent.config import TrainConfig, complete_state_keys
 from distrl_agent.errors import CheckpointError, DataError
 from distrl_agent.policies.base import Policy
 from distrl_agent.policies.build import PolicyConfig, build_policy, policy_kind
@@ -267,7 +267,8 @@ class Learner(LearnerHandle):
         d = Path(directory)
         state = read_state(d)
         blob = load_learner_blob(d)
-        saved, mine = state.get("config", {}), json.loads(json.dumps(self.config.state_keys()))
+        saved = complete_state_keys(state.get("config", {}))  # a checkpoint of an earlier version compares too
+        mine = json.loads(json.dumps(self.config.state_keys()))
         defaults = json.loads(json.dumps(TrainConfig().state_keys()))
         # keys added since the checkpoint was written match when this config leaves them at their defaults
         differ = sorted(k for k in set(saved) | set(mine) if saved.get(k) != mine.get(k)

@@ -150,6 +150,34 @@ def test_load_rejects_checkpoint_from_another_config(sim_trajectories, tmp_path)
     assert "learner.replay_capacity_steps" in str(info.value)
 
 
+def test_load_accepts_checkpoint_of_an_earlier_version_and_refuses_other_coefficients(sim_trajectories,
+                                                                                      tmp_path) -> None:
+    """A checkpoint whose state keys hold the overrides only (before the sections were typed) resumes the same run.
+
+    The same checkpoint under other coefficients is refused, naming them.
+    """
+    import json
+
+    from distrl_agent.runtime.checkpoint import STATE_FILE
+
+    learner = Learner(load_config(overrides=TINY))
+    learner.ingest(sim_trajectories[:4])
+    learner.save(tmp_path)
+    state = json.loads((tmp_path / STATE_FILE).read_text())
+    assert state["config"]["learner.coefficients"]["gamma"] == 0.9  # this version writes every value
+    old = {k: v for k, v in state["config"].items() if not k.startswith("env.") or k in OLD_ENV_KEYS}
+    old.update({"learner.coefficients": {}, "policy.small": {}, "policy.vlm": {}})
+    (tmp_path / STATE_FILE).write_text(json.dumps({**state, "config": old}))
+    Learner(load_config(overrides=TINY)).load(tmp_path)
+    with pytest.raises(CheckpointError, match="learner.coefficients"):
+        Learner(load_config(overrides=[*TINY, "learner.coefficients={gamma: 0.5}"])).load(tmp_path)
+
+
+OLD_ENV_KEYS = ("env.env_id", "env.perturbations", "env.latency", "env.latency_time_scale", "env.max_elements",
+                "env.screenshot_width", "env.env_processes")
+"""The env keys a checkpoint held before the env section became android_gym's `EnvConfig`."""
+
+
 def test_load_accepts_checkpoint_with_other_runtime_section(sim_trajectories, tmp_path) -> None:
     """The runtime section (workers, minutes) may change between a run and its resume."""
     learner = Learner(load_config(overrides=TINY))

@@ -140,3 +140,14 @@ def test_evaluation_tasks_are_balanced_over_templates_and_fixed_by_the_seed() ->
     with Worker(0, env, 1, split="test") as w:
         names = {i: t.name for i, t in enumerate(w._envs[0].unwrapped.tasks)}
     assert all(names[index] == name for index, name in plan)
+
+
+def test_worker_plays_the_goals_of_a_task_file_given_in_the_train_config(tmp_path) -> None:
+    """`env.task_file` (an `EnvConfig` field, so a training config key) reaches the workers' envs."""
+    path = tmp_path / "goals.jsonl"
+    path.write_text('{"goal": "turn off wifi", "check": {"path": "system.wifi", "equals": false}}\n')
+    config = load_config(overrides=[f"env.task_file={path}"])
+    with Worker(0, config.env, 2, seed=3) as w:
+        trajectories = w.run_episodes(3)
+    assert {t.goal for t in trajectories} == {"turn off wifi"}
+    assert {t.task for t in trajectories} == {"file:goals/goals"}
