@@ -23,7 +23,8 @@ from android_gym.vector import AsyncEnvPool, PoolConfig
 from distrl_agent.algorithms.configs import GroupSpec
 from distrl_agent.config import EnvSection
 from distrl_agent.policies.build import PolicyConfig
-from distrl_agent.runtime.worker import EpisodeSteps, Worker, env_factory
+from distrl_agent.runtime.adder import action_row
+from distrl_agent.runtime.worker import Worker, env_factory
 from distrl_agent.types import Trajectory
 
 RECV_TIMEOUT_S = 600.0  # a step or reset the pool has not healed within this is a dead worker process
@@ -96,15 +97,15 @@ class PoolWorker(Worker):
                              "use the in-process Worker")
         if self.lockstep:
             return self._run_lockstep(count)
-        budget = count - sum(ep is not None and bool(ep.actions) for ep in self._episodes)
+        budget = count - sum(ep is not None and ep.has_acted for ep in self._episodes)
         out: list[Trajectory] = []
         while True:
             ready = sorted(self._ready)
-            continuing = [i for i in ready if self._episodes[i].actions]
-            fresh = [i for i in ready if not self._episodes[i].actions][:max(0, budget)]
+            continuing = [i for i in ready if self._episodes[i].has_acted]
+            fresh = [i for i in ready if not self._episodes[i].has_acted][:max(0, budget)]
             budget -= len(fresh)
             self._act(continuing + fresh)
-            stepping = any(ep is not None and len(ep.actions) > len(ep.rewards) for ep in self._episodes)
+            stepping = any(ep is not None and ep.is_waiting for ep in self._episodes)
             # Episodes still owed and a reset on its way: wait for it (never spin when nothing can arrive).
             resetting = budget > 0 and any(ep is None for ep in self._episodes) and bool(self._pool.outstanding())
             if not stepping and not resetting:
@@ -115,7 +116,7 @@ class PoolWorker(Worker):
     def _run_lockstep(self, count: int) -> list[Trajectory]:
         """`run_episodes` in lock-step: batches of up to `num_envs` episodes, every step a barrier (see the module)."""
         out: list[Trajectory] = []
-        running = {i: ep for i, ep in enumerate(self._episodes) if ep is not None and ep.actions}
+        running = {i: ep for i, ep in enumerate(self._episodes) if ep is not None and ep.has_acted}
         count -= len(running)  # episodes already under way are part of the first batch
         while running or count > 0:
             fresh = min(count, self.num_envs - len(running))
@@ -129,7 +130,7 @@ class PoolWorker(Worker):
             count -= fresh
             while running:  # one lock-step batch: act on every running episode, then wait for all of their steps
                 self._act(sorted(i for i in running if i in self._ready))
-                while any(self._episodes[i] is ep and len(ep.actions) > len(ep.rewards) for i, ep in running.items()):
+                while any(self._episodes[i] is ep and ep.is_waiting for i, ep in running.items()):
                     out.extend(self._collect())
                 running = {i: ep for i, ep in running.items() if self._episodes[i] is ep}  # drop those that ended
         return out
@@ -138,7 +139,7 @@ class PoolWorker(Worker):
         """Slot `i` has the first observation of a new episode (its upcoming start, if one was drawn)."""
         upcoming, self._upcoming[i] = self._upcoming[i], None
         group = -1 if upcoming is None else upcoming[0]
-        self._obs[i], self._info[i], self._episodes[i] = self.policy.observe(obs, None), info, EpisodeSteps(group=group)
+        self._obs[i], self._info[i], self._episodes[i] = self.policy.observe(obs, None), info, self._new_episode(group)
         self._ready.add(i)
 
     def _next_resets(self, slots: list[int]) -> list[int | None] | None:
@@ -160,7 +161,7 @@ class PoolWorker(Worker):
         env_actions = self.policy.to_env_action(actions, observations)
         for row, i in enumerate(slots):
             ep = self._episodes[i]
-            self._record_choice(ep, observations[row], actions, log_mu, row)
+            ep.add_choice(observations[row], action_row(actions, row), float(log_mu[row]), self.version)
             self._sent[i] = env_actions[row]
             self._sent_at[i] = time.monotonic()
             self._ready.discard(i)
@@ -180,8 +181,7 @@ class PoolWorker(Worker):
             ep = self._episodes[i]
             reward = float(result.rewards[k])
             self._note_step(reward, info, time.monotonic() - self._sent_at[i])  # send to result: a bound
-            ep.rewards.append(reward)
-            ep.penalty.append(float(info.get("penalty", 0.0)))
+            ep.add_result(reward, float(info.get("penalty", 0.0)))
             obs = self._obs[i] = self.policy.observe(result.obs[k], self._sent[i])
             if result.terminations[k] or result.truncations[k]:
                 trajectory = self._end_episode(ep, obs, bool(result.terminations[k]), reward, info,

@@ -11,7 +11,8 @@ import android_gym  # noqa: F401  (registers the env ids)
 from android_gym.errors import DeviceError
 from distrl_agent.config import EnvSection
 from distrl_agent.policies.base import Policy
-from distrl_agent.runtime.worker import action_row, make_env
+from distrl_agent.runtime.adder import action_row
+from distrl_agent.runtime.worker import make_env
 
 
 def collect_demonstrations(env: EnvSection, episodes: int, noise: float, policy: Policy,

@@ -13,11 +13,9 @@ import functools
 import logging
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 import gymnasium as gym
-import numpy as np
 import torch
 
 import android_gym  # noqa: F401  (registers the env ids)
@@ -26,6 +24,7 @@ from distrl_agent.algorithms.configs import GroupSpec
 from distrl_agent.config import EnvSection
 from distrl_agent.policies.build import PolicyConfig, build_policy
 from distrl_agent.policies.small_config import SmallPolicyConfig
+from distrl_agent.runtime.adder import EpisodeAdder, action_row
 from distrl_agent.runtime.groups import GroupCollector
 from distrl_agent.types import Trajectory
 
@@ -77,24 +76,6 @@ def env_factory(env: EnvSection, split: str, index: int = 0) -> Callable[[], gym
     return functools.partial(gym.make, env_id, split=split, **env.make_kwargs(index))
 
 
-def action_row(actions: Mapping[str, torch.Tensor], row: int) -> dict[str, np.ndarray]:
-    """Row `row` of a batch of policy actions, as numpy (a scalar id, or an array such as the VLM's tokens)."""
-    return {k: v[row].detach().cpu().numpy().copy() for k, v in actions.items()}
-
-
-@dataclass
-class EpisodeSteps:
-    """The steps of one episode so far, as a worker records them until the episode ends and becomes a `Trajectory`."""
-
-    observations: list[dict[str, np.ndarray]] = field(default_factory=list)
-    actions: list[dict[str, np.ndarray]] = field(default_factory=list)
-    rewards: list[float] = field(default_factory=list)
-    log_mu: list[float] = field(default_factory=list)
-    versions: list[int] = field(default_factory=list)
-    penalty: list[float] = field(default_factory=list)
-    group: int = -1  # its `GroupCollector` group (GRPO), -1 when the worker plays no groups
-
-
 class Worker:
     """One rollout worker: `envs` environments stepped together with one batched policy call.
 
@@ -138,7 +119,7 @@ class Worker:
                       "unknown_verdict_rewards": 0, "step_s_max": 0.0, "judge_s_max": 0.0, "reset_failures": 0}
         self._envs: list[gym.Env] = []
         self._obs: list[dict[str, Any] | None] = []
-        self._episodes: list[EpisodeSteps | None] = []  # None: the slot is idle
+        self._episodes: list[EpisodeAdder | None] = []  # None: the slot is idle
         self._next_seed = 0
         self._generator = torch.Generator().manual_seed(seed)
         self._plan: list[Any] | None = None  # run_episodes(tasks=...): the tasks still to start, in order
@@ -177,7 +158,7 @@ class Worker:
     @property
     def in_progress(self) -> int:
         """Episodes running with at least one step taken (what a crash now would discard)."""
-        return sum(ep is not None and len(ep.rewards) > 0 for ep in self._episodes)
+        return sum(ep is not None and ep.has_acted for ep in self._episodes)
 
     def step(self) -> list[Trajectory]:
         """One batched step of every environment (idle ones start an episode); returns the episodes that ended."""
@@ -253,7 +234,10 @@ class Worker:
                 self.stats["reset_failures"] += 1
                 if attempt == RESET_ATTEMPTS - 1:
                     raise
-        self._obs[i], self._episodes[i] = self.policy.observe(obs, None), EpisodeSteps(group=group)
+        self._obs[i], self._episodes[i] = self.policy.observe(obs, None), self._new_episode(group)
+
+    def _new_episode(self, group: int) -> EpisodeAdder:
+        return EpisodeAdder(self.policy.observation_keys, self.worker_id, group)
 
     def _draw_start(self) -> tuple[int, int]:
         """(group, reset seed) of the next episode to start: a fresh seed each, or its group's (then it is counted
@@ -267,7 +251,7 @@ class Worker:
     def _seed(self, draw: int) -> int:
         return self.seed * 1_000_003 + self.worker_id * 10_007 + draw
 
-    def _release(self, ep: EpisodeSteps, trajectory: Trajectory | None) -> list[Trajectory]:
+    def _release(self, ep: EpisodeAdder, trajectory: Trajectory | None) -> list[Trajectory]:
         """What an ended episode lets the worker ship: itself (None: nothing), or its whole group once complete."""
         if self._groups is None or ep.group < 0:
             return [] if trajectory is None else [trajectory]
@@ -288,12 +272,11 @@ class Worker:
         finished = []
         for row, i in enumerate(slots):
             ep, env = self._episodes[i], self._envs[i]  # callers step running slots only
-            self._record_choice(ep, observations[row], actions, log_mu, row)
+            ep.add_choice(observations[row], action_row(actions, row), float(log_mu[row]), self.version)
             started = time.monotonic()
             obs, reward, terminated, truncated, info = env.step(env_actions[row])
             self._note_step(float(reward), info, time.monotonic() - started)
-            ep.rewards.append(float(reward))
-            ep.penalty.append(float(info.get("penalty", 0.0)))
+            ep.add_result(float(reward), float(info.get("penalty", 0.0)))
             obs = self._obs[i] = self.policy.observe(obs, env_actions[row])
             if terminated or truncated:
                 trajectory = self._end_episode(ep, obs, terminated, float(reward), info, info["goal"], info["task"])
@@ -301,7 +284,7 @@ class Worker:
                 self._episodes[i] = None
         return finished
 
-    def _end_episode(self, ep: EpisodeSteps, obs: dict, terminated: bool, reward: float, info: Mapping[str, Any],
+    def _end_episode(self, ep: EpisodeAdder, obs: dict, terminated: bool, reward: float, info: Mapping[str, Any],
                      goal: str, task: str) -> Trajectory | None:
         """Count an ended episode and return its trajectory, or None when a fault cut it.
 
@@ -314,7 +297,7 @@ class Worker:
             self._faults.add(str(info["error"]))
             return None
         self.stats["successes"] += int(reward > 0)
-        return self._trajectory(ep, obs, terminated, goal, task)
+        return ep.finish(obs, terminated, goal, task)
 
     def _note_step(self, reward: float, info: Mapping[str, Any], step_s: float) -> None:
         """Count a step and what the soak benchmark checks of it: unknown verdicts, their rewards, the slowest calls.
@@ -330,27 +313,3 @@ class Worker:
         if verdict.success is None:
             self.stats["unknown_verdicts"] += "error" not in info  # the judge's, not a device fault's
             self.stats["unknown_verdict_rewards"] += int(reward != 0.0)
-
-    def _record_choice(self, ep: EpisodeSteps, observation: Mapping[str, Any], actions: Mapping[str, torch.Tensor],
-                       log_mu: torch.Tensor, row: int) -> None:
-        """Append to `ep` the observed state and row `row` of a batched choice (action, log mu, acting version)."""
-        ep.observations.append({k: observation[k] for k in self.policy.observation_keys})
-        ep.actions.append(action_row(actions, row))
-        ep.log_mu.append(float(log_mu[row]))
-        ep.versions.append(self.version)
-
-    def _trajectory(self, ep: EpisodeSteps, final_obs: dict, terminated: bool, goal: str, task: str) -> Trajectory:
-        """The finished episode `ep` as a `Trajectory` (T+1 observations, `dones` set only if it terminated).
-
-        `final_obs` is the last observation as `policy.observe` returned it.
-        """
-        keys = self.policy.observation_keys
-        observations = [*ep.observations, {k: final_obs[k] for k in keys}]
-        dones = np.zeros(len(ep.rewards), bool)
-        dones[-1] = terminated
-        return Trajectory(
-            observations={k: np.stack([o[k] for o in observations]) for k in keys},
-            actions={k: np.array([a[k] for a in ep.actions], np.int64) for k in ep.actions[0]},
-            rewards=np.array(ep.rewards, np.float32), dones=dones, log_mu=np.array(ep.log_mu, np.float32),
-            policy_version=np.array(ep.versions, np.int64), penalty=np.array(ep.penalty, np.float32),
-            goal=goal, task=task, success=bool(ep.rewards[-1] > 0), worker_id=self.worker_id)

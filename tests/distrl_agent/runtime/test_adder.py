@@ -1,0 +1,41 @@
+"""Tests of `distrl_agent.runtime.adder.EpisodeAdder`: the one place that lays out a `Trajectory` from played steps."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from distrl_agent.runtime.adder import EpisodeAdder
+
+
+def play(adder: EpisodeAdder, rewards: list[float]) -> None:
+    """Record one step per reward: observation t, action t, log mu -t/10, version 5 + t, penalty t/100."""
+    for t, reward in enumerate(rewards):
+        adder.add_choice({"x": np.full(2, t), "unused": 0}, {"kind": np.array(t % 3), "tokens": np.arange(3) + t},
+                         log_mu=-t / 10, version=5 + t)
+        assert adder.is_waiting
+        adder.add_result(reward, penalty=t / 100)
+        assert not adder.is_waiting
+
+
+def test_terminated_episode_becomes_a_trajectory_with_the_final_observation_and_done() -> None:
+    """T steps give T+1 observations (the final one last), T actions and per-step data in order, done only at T."""
+    adder = EpisodeAdder(("x",), worker_id=4, group=2)
+    assert not adder.has_acted
+    play(adder, [0.0, 0.0, 1.0])
+    trajectory = adder.finish({"x": np.full(2, 9)}, terminated=True, goal="open clock", task="open_app")
+    assert trajectory.observations["x"][:, 0].tolist() == [0, 1, 2, 9] and set(trajectory.observations) == {"x"}
+    assert trajectory.actions["kind"].tolist() == [0, 1, 2] and trajectory.actions["tokens"].shape == (3, 3)
+    assert trajectory.dones.tolist() == [False, False, True] and trajectory.success
+    np.testing.assert_allclose(trajectory.log_mu, [0.0, -0.1, -0.2], rtol=1e-6)
+    np.testing.assert_allclose(trajectory.penalty, [0.0, 0.01, 0.02], rtol=1e-6)
+    assert trajectory.policy_version.tolist() == [5, 6, 7] and trajectory.worker_id == 4
+    assert (trajectory.goal, trajectory.task) == ("open clock", "open_app") and adder.group == 2
+    trajectory.validate()
+
+
+def test_truncated_episode_is_not_done_and_fails() -> None:
+    """A truncation (step budget) leaves every `done` False, so the learner bootstraps from the last state."""
+    adder = EpisodeAdder(("x",), worker_id=0)
+    play(adder, [0.0, 0.0])
+    trajectory = adder.finish({"x": np.zeros(2)}, terminated=False, goal="g", task="t")
+    assert not trajectory.dones.any() and not trajectory.success and trajectory.length == 2
