@@ -18,8 +18,8 @@ import torch
 from benchmarks.result import Result, is_tiny, markdown_table
 from distrl_agent.config import load_config
 from distrl_agent.runtime.learner import Learner
-from distrl_agent.runtime.pool_worker import make_worker
 from distrl_agent.runtime.train import warm_start
+from distrl_agent.runtime.worker import Worker
 
 RULES = ("a-ride", "a-ride-uniform", "a-ride-no-retrace", "digirl", "filtered-bc", "ppo", "grpo")
 WARMUP_UPDATES = 5
@@ -35,11 +35,11 @@ def run(quick: bool, out: Path) -> Result:
                  "learner.min_replay_trajectories=4"]
     config = load_config(overrides=base)
     weights = warm_start(config)
-    with make_worker(0, config.env, 8, seed=0) as worker:
+    with Worker(0, config.env, 8, seed=0) as worker:
         worker.set_weights(weights, 0)
         trajectories = worker.run_episodes(episodes)
     grpo = load_config(overrides=[*base, "learner.algorithm=grpo"])
-    with make_worker(0, config.env, 8, seed=0, groups=grpo.learner.group_spec) as worker:
+    with Worker(0, config.env, 8, seed=0, groups=grpo.learner.group_spec) as worker:
         worker.set_weights(weights, 0)
         grouped = worker.run_episodes(episodes)
     torch.set_num_threads(1)

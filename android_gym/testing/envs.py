@@ -42,8 +42,9 @@ def _sleep(seconds: float) -> None:
 class LatencyEnv(gym.Env):
     """A point moved on the unit square, slowed down like a phone, that fails when told to.
 
-    Observation: Dict of `goal` (Text: "env {tag} task {k}", k drawn at reset), `position` (float32 Box (2,)),
-    `t` (int64 Box (1,), the step within the episode) and `flags` (MultiBinary(2): at the right edge, at the top).
+    Observation: Dict of `goal` (Text: "env {tag} task {k}", k drawn at reset or given as `options["task"]`),
+    `position` (float32 Box (2,)), `t` (int64 Box (1,), the step within the episode) and `flags` (MultiBinary(2): at
+    the right edge, at the top).
     Action: Discrete(4) moves by 0.1 (right, left, up, down). Reward 1.0 and terminated on reaching (1, 1);
     truncated after `episode_steps` steps. `info` holds `tag`, `episode` (counted from the last seeded reset, so that
     the same seed and actions give the same infos), `pid` (the process stepping this env), `delay_s` (the seconds
@@ -102,6 +103,9 @@ class LatencyEnv(gym.Env):
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[dict, dict]:
         """Start an episode at a random point of the lower-left quarter (seeded by `seed`); sleeps the reset delay.
 
+        `options["task"]` (an int), if given, replaces the drawn task number (the draw still happens, so the
+        generator moves on alike).
+
         Raises:
             RuntimeError: `fail_resets` is set.
         """
@@ -115,6 +119,8 @@ class LatencyEnv(gym.Env):
         _sleep(delay_s)
         self._position = self.np_random.uniform(0.0, 0.5, 2).astype(np.float32)
         self._task = int(self.np_random.integers(100))
+        if options and "task" in options:
+            self._task = int(options["task"])
         self._t = 0
         self._episode = 1 if seed is not None else self._episode + 1  # seeded resets replay identically
         return self._obs(), {**self._info(), "delay_s": delay_s}

@@ -1,6 +1,6 @@
-"""Vectorised android_gym: `AsyncEnvPool` (partial batches, background resets, self-healing workers) and
-`PoolVectorEnv`, the Gymnasium `VectorEnv` over it. The SB3 adapter lives in `android_gym.vector.sb3` (it imports
-stable-baselines3 and torch, so it is not imported here).
+"""Vectorised android_gym: `AsyncEnvPool` (partial batches, background resets, self-healing workers), its in-process
+twin `SyncEnvPool` (the same API and rows), and `PoolVectorEnv`, the Gymnasium `VectorEnv` over `AsyncEnvPool`. The
+SB3 adapter lives in `android_gym.vector.sb3` (it imports stable-baselines3 and torch, so it is not imported here).
 """  # noqa: D205
 
 from android_gym.vector.errors import (
@@ -12,6 +12,7 @@ from android_gym.vector.errors import (
     WorkerFailedError,
 )
 from android_gym.vector.pool import AsyncEnvPool
+from android_gym.vector.sync_pool import SyncEnvPool
 from android_gym.vector.types import EnvState, PoolConfig, PoolResult
 from android_gym.vector.vector_env import EnvFactory, PoolVectorEnv, make_android_vector_env, make_vector_env
 
@@ -26,6 +27,7 @@ __all__ = [
     "PoolStateError",
     "PoolTimeoutError",
     "PoolVectorEnv",
+    "SyncEnvPool",
     "WorkerCallError",
     "WorkerFailedError",
     "make_android_vector_env",

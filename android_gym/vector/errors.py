@@ -35,7 +35,8 @@ class WorkerFailedError(PoolError):
     Raised when one env fails more than `PoolConfig.max_consecutive_failures` times in a row: at `start()` (its
     factory raised or its process died, each time respawned), or later (each failure is a crash, a hang past its
     deadline, or an exception in `step`/`reset`); a running env is then marked broken until the next `reset_async`
-    of it.
+    of it. `SyncEnvPool` raises it alike for an env whose factory, step or reset keeps raising (it rebuilds the env
+    where `AsyncEnvPool` respawns a worker).
 
     Attributes:
         index: the env id (worker index) that failed.

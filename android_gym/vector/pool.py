@@ -15,6 +15,7 @@ The protocol (EnvPool-style, issue #3):
 
 Each env moves through `EnvState`; misuse (sending to a busy env, receiving with nothing in flight, use after
 `close`) raises `PoolStateError` and bad arguments `PoolArgumentError`, both before anything changes.
+`SyncEnvPool` (`android_gym.vector.sync_pool`) is the in-process twin: the same API, rows, errors and counters.
 
 An actor loop that acts on whatever is ready and never waits for the slowest env:
 
@@ -43,10 +44,21 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 
+from android_gym.vector.checks import (
+    check_ids,
+    check_recv,
+    check_states,
+    outstanding,
+    per_env,
+    per_env_seeds,
+    pool_stats,
+    require_state,
+    reset_arguments,
+)
 from android_gym.vector.errors import PoolArgumentError, PoolStateError, WorkerCallError
 from android_gym.vector.protocol import ApplyCommand, CloseCommand, Ready, ResetCommand, StepCommand
-from android_gym.vector.supervisor import STATS_KEYS, Supervisor, encode
-from android_gym.vector.types import IN_FLIGHT, EnvState, PoolConfig, PoolResult, PoolState
+from android_gym.vector.supervisor import Supervisor, encode
+from android_gym.vector.types import EnvState, PoolConfig, PoolResult, PoolState
 from android_gym.vector.worker import EnvFactory
 
 
@@ -148,13 +160,10 @@ class AsyncEnvPool:
         if self._state is PoolState.CREATED:
             self.start()
         sup = self._running("reset_async")
-        ids = self._check_ids(env_ids)
-        seed_list = [int(seeds) + i for i in ids] if isinstance(seeds, (int, np.integer)) else seeds
-        seed_list = self._per_env("seeds", seed_list, len(ids))
-        opts = [options] * len(ids) if options is None or isinstance(options, dict) else options
-        opts = self._per_env("options", opts, len(ids))
-        self._check_states(ids, (EnvState.NEEDS_RESET, EnvState.IDLE, EnvState.BROKEN), "reset")
-        payloads = [encode(ResetCommand(None if s is None else int(s), o), f"the options for env {i}")
+        ids = check_ids(env_ids, self.num_envs)
+        seed_list, opts = reset_arguments(ids, seeds, options)
+        check_states(sup.slots, ids, (EnvState.NEEDS_RESET, EnvState.IDLE, EnvState.BROKEN), "reset")
+        payloads = [encode(ResetCommand(s, o), f"the options for env {i}")
                     for i, s, o in zip(ids, seed_list, opts, strict=True)]
         for i, payload in zip(ids, payloads, strict=True):
             sup.reset(sup.slots[i], payload)
@@ -170,7 +179,7 @@ class AsyncEnvPool:
             WorkerFailedError: an env failed `config.max_consecutive_failures` times in a row.
             PoolStateError, PoolArgumentError: as `reset_async`.
         """
-        ids = self._check_ids(env_ids)
+        ids = check_ids(env_ids, self.num_envs)
         self.reset_async(ids, seeds, options)
         sup = self._running("reset")
         sup.wait_until(lambda: all(sup.slots[i].pending for i in ids), timeout_s, f"the resets of envs {ids}")
@@ -193,14 +202,13 @@ class AsyncEnvPool:
             PoolStateError: an env has an action or a reset in flight, or an undelivered result; pool not running.
         """
         sup = self._running("send")
-        ids = self._check_ids(env_ids)
-        per_env = self._per_env("actions", actions, len(ids))
-        seeds = self._per_env("reset_seeds", reset_seeds, len(ids))
-        opts = self._per_env("reset_options", reset_options, len(ids))
-        self._check_states(ids, (EnvState.IDLE,), "send an action to")
+        ids = check_ids(env_ids, self.num_envs)
+        per_action = per_env("actions", actions, len(ids))
+        seeds = per_env_seeds("reset_seeds", reset_seeds, len(ids))
+        opts = per_env("reset_options", reset_options, len(ids))
+        check_states(sup.slots, ids, (EnvState.IDLE,), "send an action to")
         payloads = []
-        for i, action, seed, options in zip(ids, per_env, seeds, opts, strict=True):
-            seed = None if seed is None else int(seed)
+        for i, action, seed, options in zip(ids, per_action, seeds, opts, strict=True):
             step = encode(StepCommand(action, seed, options), f"the action for env {i}")
             reset = (None if seed is None and options is None
                      else encode(ResetCommand(seed, options), f"the reset options for env {i}"))
@@ -226,16 +234,7 @@ class AsyncEnvPool:
             WorkerFailedError: an env failed `config.max_consecutive_failures` times in a row (it is now broken).
         """
         sup = self._running("recv")
-        if isinstance(min_envs, bool) or not isinstance(min_envs, (int, np.integer)) or min_envs < 0:
-            raise PoolArgumentError(f"`min_envs` must be an int >= 0, got {min_envs!r}")
-        if max_envs is not None and (isinstance(max_envs, bool) or max_envs < 1):
-            raise PoolArgumentError(f"`max_envs` must be None or an int >= 1, got {max_envs!r}")
-        outstanding = self.outstanding()
-        if not outstanding:
-            raise PoolStateError("recv() with nothing in flight: call send() or reset_async() first")
-        if min_envs > len(outstanding):
-            raise PoolStateError(f"recv(min_envs={min_envs}) but only envs {outstanding} have something in flight; "
-                                 "lower `min_envs` or send to more envs first")
+        check_recv(min_envs, max_envs, self.outstanding())
         sup.wait_until(lambda: sum(1 for s in sup.slots if s.pending) >= min_envs, timeout_s,
                        f"{min_envs} envs to be ready")
         ready = sorted((s for s in sup.slots if s.pending), key=lambda s: s.pending[0][0])
@@ -254,8 +253,8 @@ class AsyncEnvPool:
             PoolStateError: a target env is busy; PoolArgumentError: bad ids or unpicklable arguments.
         """
         sup = self._running("apply")
-        ids = self._check_ids(env_ids)
-        self._check_states(ids, (EnvState.NEEDS_RESET, EnvState.IDLE), "apply a function to", allow_pending=True)
+        ids = check_ids(env_ids, self.num_envs)
+        check_states(sup.slots, ids, (EnvState.NEEDS_RESET, EnvState.IDLE), "apply a function to", allow_pending=True)
         name = getattr(fn, "__name__", repr(fn))
         payload = encode(ApplyCommand(fn, args, kwargs), f"apply({name}, ...)")
         for i in ids:
@@ -307,8 +306,7 @@ class AsyncEnvPool:
 
     def outstanding(self) -> list[int]:
         """Env ids with something in flight or an undelivered row (what `recv` can wait for)."""
-        slots = [] if self._supervisor is None else self._supervisor.slots
-        return [i for i, s in enumerate(slots) if s.pending or s.state in IN_FLIGHT]
+        return [] if self._supervisor is None else outstanding(self._supervisor.slots)
 
     def env_states(self) -> list[EnvState]:
         """Each env's `EnvState`, by env id (empty before start)."""
@@ -322,16 +320,12 @@ class AsyncEnvPool:
         step/reset, protocol errors), in_flight (envs busy now).
         """
         if self._supervisor is None:
-            return dict.fromkeys((*STATS_KEYS, "in_flight"), 0)
-        slots = self._supervisor.slots
-        return {**self._supervisor.stats, "in_flight": sum(1 for s in slots if s.state in IN_FLIGHT)}
+            return pool_stats(None, [])
+        return pool_stats(self._supervisor.stats, self._supervisor.slots)
 
     # -- internals -----------------------------------------------------------------------------------------------------
     def _require(self, state: PoolState, call: str) -> None:
-        if self._state is not state:
-            hint = {PoolState.CREATED: "call start() (or use `with AsyncEnvPool(...) as pool`) first",
-                    PoolState.CLOSED: "the pool is closed; create a new one"}.get(self._state, "")
-            raise PoolStateError(f"{call}() needs a {state.value} pool, but it is {self._state.value}; {hint}")
+        require_state(self._state, state, call, type(self).__name__)
 
     def _running(self, call: str) -> Supervisor:
         self._require(PoolState.RUNNING, call)
@@ -342,41 +336,3 @@ class AsyncEnvPool:
         if self._ready is None:
             raise PoolStateError("the envs' spaces are known once the pool has started; call start() first")
         return self._ready
-
-    def _check_ids(self, env_ids: Iterable[int] | None) -> list[int]:
-        if env_ids is None:
-            return list(range(self.num_envs))
-        if isinstance(env_ids, (int, np.integer, str, bytes)):
-            raise PoolArgumentError(f"`env_ids` must be a sequence of ints, got {env_ids!r}; wrap one id in a list")
-        ids = list(env_ids)
-        for i in ids:
-            if isinstance(i, bool) or not isinstance(i, (int, np.integer)) or not 0 <= i < self.num_envs:
-                raise PoolArgumentError(f"`env_ids` must hold ints in 0..{self.num_envs - 1}, got {i!r}")
-        if len(set(ids)) != len(ids):
-            raise PoolArgumentError(f"`env_ids` repeats an id: {ids}; each env takes one command at a time")
-        return [int(i) for i in ids]
-
-    @staticmethod
-    def _per_env(name: str, values: Any, n: int) -> list[Any]:
-        if values is None:
-            return [None] * n
-        if isinstance(values, (dict, str, bytes)) or not hasattr(values, "__len__"):
-            raise PoolArgumentError(f"`{name}` must be a sequence with one entry per env id, got {type(values)}")
-        if len(values) != n:
-            raise PoolArgumentError(f"`{name}` has {len(values)} entries but `env_ids` has {n}; pass one per env id")
-        return list(values)
-
-    def _check_states(self, ids: list[int], allowed: tuple[EnvState, ...], verb: str,
-                      allow_pending: bool = False) -> None:
-        assert self._supervisor is not None
-        for i in ids:
-            slot = self._supervisor.slots[i]
-            if slot.pending and not allow_pending:
-                raise PoolStateError(f"cannot {verb} env {i}: it has an undelivered result; recv() it first")
-            if slot.state not in allowed:
-                why = {EnvState.STEPPING: "an action in flight; recv() its result first",
-                       EnvState.RESETTING: "a reset in flight (its episode ended, or reset_async was called); recv() "
-                                           "its reset row first",
-                       EnvState.NEEDS_RESET: "no episode yet; reset it first",
-                       EnvState.BROKEN: "failed too often in a row; reset_async() it to try again"}
-                raise PoolStateError(f"cannot {verb} env {i}: it has {why.get(slot.state, slot.state.value)}")

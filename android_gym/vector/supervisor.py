@@ -13,17 +13,14 @@ from multiprocessing import get_context
 from multiprocessing.connection import wait
 from multiprocessing.context import BaseContext
 from multiprocessing.reduction import ForkingPickler
-from typing import Any, NamedTuple
-
-import numpy as np
+from typing import Any
 
 from android_gym.errors import ConfigError
+from android_gym.vector.checks import STATS_KEYS
 from android_gym.vector.errors import PoolArgumentError, PoolTimeoutError, WorkerFailedError
 from android_gym.vector.protocol import ApplyDone, Failed, Ready, ResetCommand, ResetDone, StepDone
-from android_gym.vector.types import EnvState, PoolConfig, PoolResult
+from android_gym.vector.types import EnvState, PoolConfig, PoolResult, Row
 from android_gym.vector.worker import EnvFactory, WorkerProcess
-
-STATS_KEYS = ("steps", "episodes", "resets", "restarts", "crashes", "timeouts", "errors")
 
 
 def encode(command: object, what: str) -> bytes:
@@ -36,16 +33,6 @@ def encode(command: object, what: str) -> bytes:
 
 
 _RESET = encode(ResetCommand(), "reset")
-
-
-class Row(NamedTuple):
-    """One undelivered result of one env."""
-
-    obs: Any
-    reward: float
-    terminated: bool
-    truncated: bool
-    info: dict[str, Any]
 
 
 class Slot:
@@ -172,11 +159,7 @@ class Supervisor:
 
     def deliver(self, slots: Sequence[Slot]) -> PoolResult:
         """Pop the oldest row of each slot into a `PoolResult`."""
-        rows = [slot.pending.popleft()[1] for slot in slots]
-        return PoolResult([r.obs for r in rows], np.array([r.reward for r in rows], dtype=np.float64),
-                          np.array([r.terminated for r in rows], dtype=bool),
-                          np.array([r.truncated for r in rows], dtype=bool), [r.info for r in rows],
-                          np.array([s.worker.index for s in slots], dtype=np.int64))
+        return PoolResult.from_rows([slot.pending.popleft()[1] for slot in slots], [s.worker.index for s in slots])
 
     def poll(self, timeout_s: float | None) -> None:
         """Wait up to `timeout_s` seconds (None: until something happens) and handle every message, exit and

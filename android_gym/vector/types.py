@@ -1,10 +1,11 @@
-"""The pool's value types: `PoolConfig` (its knobs), `PoolResult` (one `recv`), and the two state enums."""
+"""The pools' value types: `PoolConfig` (their knobs), `Row` and `PoolResult` (one `recv`), and the two state enums."""
 
 from __future__ import annotations
 
 import enum
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 import numpy as np
 from pydantic import Field
@@ -15,7 +16,7 @@ StartMethod = Literal["forkserver", "spawn", "fork"]
 
 
 class PoolConfig(ConfigModel):
-    """How `AsyncEnvPool` runs its workers.
+    """How `AsyncEnvPool` runs its workers (`SyncEnvPool`, in process, reads only `max_consecutive_failures`).
 
     Attributes:
         start_method: "forkserver" (default), "spawn" or "fork". forkserver forks every worker, respawns included,
@@ -24,7 +25,8 @@ class PoolConfig(ConfigModel):
             (weights, replay) or the other workers' pipes. "fork" inherits all three; "spawn" re-imports per worker.
             forkserver and spawn need picklable env factories (module-level functions, classes, `functools.partial`)
             and, in a script, the usual `if __name__ == "__main__":` guard (the workers import the main module).
-        preload_modules: imported once in the forkserver so that workers start without importing them again; only
+        preload_modules: imported once in the forkserver so that workers start without importing them again (the
+            worker's own module included: importing `android_gym.vector` took 0.2 s of every respawn); only
             applies if this process has not started its forkserver yet.
         step_timeout_s: seconds a step may take before its worker is killed and respawned and the episode
             truncated (emulator steps take 0.5-5 s with a heavy tail, so two minutes means wedged); None: no limit.
@@ -44,7 +46,7 @@ class PoolConfig(ConfigModel):
     """
 
     start_method: StartMethod = "forkserver"
-    preload_modules: tuple[str, ...] = ("numpy", "gymnasium", "android_gym")
+    preload_modules: tuple[str, ...] = ("numpy", "gymnasium", "android_gym", "android_gym.vector.worker")
     step_timeout_s: float | None = Field(default=120.0, gt=0)
     reset_timeout_s: float | None = Field(default=600.0, gt=0)
     apply_timeout_s: float = Field(default=60.0, gt=0)
@@ -80,6 +82,16 @@ class EnvState(enum.Enum):
 IN_FLIGHT = frozenset({EnvState.RESETTING, EnvState.STEPPING, EnvState.APPLYING})
 
 
+class Row(NamedTuple):
+    """One undelivered result of one env (a step, or an episode's first observation with reward 0)."""
+
+    obs: Any
+    reward: float
+    terminated: bool
+    truncated: bool
+    info: dict[str, Any]
+
+
 @dataclass(frozen=True)
 class PoolResult:
     """The results one `recv` (or `reset`) delivers: row k belongs to env `env_ids[k]`.
@@ -102,6 +114,14 @@ class PoolResult:
     truncations: np.ndarray
     infos: list[dict[str, Any]]
     env_ids: np.ndarray
+
+    @classmethod
+    def from_rows(cls, rows: Sequence[Row], env_ids: Sequence[int]) -> PoolResult:
+        """The result holding `rows`, row k of env `env_ids[k]`."""
+        return cls([r.obs for r in rows], np.array([r.reward for r in rows], dtype=np.float64),
+                   np.array([r.terminated for r in rows], dtype=bool),
+                   np.array([r.truncated for r in rows], dtype=bool), [r.info for r in rows],
+                   np.array(env_ids, dtype=np.int64))
 
     def __len__(self) -> int:
         return len(self.env_ids)

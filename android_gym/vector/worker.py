@@ -35,7 +35,8 @@ from android_gym.vector.protocol import (
 EnvFactory = Callable[[], gym.Env]
 
 
-def _failed(phase: str, error: BaseException) -> Failed:
+def failure(phase: str, error: BaseException) -> Failed:
+    """`error`, raised in `phase` and being handled now, as a `Failed` reply with its formatted traceback."""
     return Failed(phase, f"{type(error).__name__}: {error}", traceback.format_exc())
 
 
@@ -43,19 +44,22 @@ def _reset(env: gym.Env, seed: int | None = None, options: dict[str, Any] | None
     try:
         obs, info = env.reset(seed=seed, options=options)
     except Exception as e:  # noqa: BLE001  (reported to the pool, which restarts this worker)
-        return _failed("reset", e)
+        return failure("reset", e)
     return ResetDone(obs, dict(info))
 
 
-def _serve(env: gym.Env, command: Command) -> Iterator[Reply]:
+def serve(env: gym.Env, command: Command) -> Iterator[Reply]:
     """The replies to one command, each yielded as soon as it exists (a step that ends an episode yields the step,
-    then, once the background reset is done, the reset)."""  # noqa: D205, D209
+    then, once the background reset is done, the reset). An exception in the env is yielded as `Failed`.
+
+    A worker process sends every reply; `SyncEnvPool` takes only the first and runs a background reset later, as
+    its own `ResetCommand`."""  # noqa: D205, D209
     match command:
         case StepCommand(action=action, reset_seed=reset_seed, reset_options=reset_options):
             try:
                 obs, reward, terminated, truncated, info = env.step(action)
             except Exception as e:  # noqa: BLE001
-                yield _failed("step", e)
+                yield failure("step", e)
                 return
             yield StepDone(obs, float(reward), bool(terminated), bool(truncated), dict(info))
             if terminated or truncated:
@@ -66,7 +70,7 @@ def _serve(env: gym.Env, command: Command) -> Iterator[Reply]:
             try:
                 value = fn(env, *args, **kwargs)
             except Exception as e:  # noqa: BLE001
-                yield _failed("apply", e)
+                yield failure("apply", e)
                 return
             yield ApplyDone(value)
         case _:
@@ -79,7 +83,7 @@ def _send(conn: Connection, reply: Reply) -> None:
     except (OSError, EOFError):
         raise
     except Exception as e:  # noqa: BLE001  (an unpicklable obs/info: report it instead of dying silently)
-        conn.send(_failed(type(reply).__name__.removesuffix("Done").lower(), e))
+        conn.send(failure(type(reply).__name__.removesuffix("Done").lower(), e))
 
 
 def worker_main(index: int, env_fn: EnvFactory, conn: Connection) -> None:
@@ -93,7 +97,7 @@ def worker_main(index: int, env_fn: EnvFactory, conn: Connection) -> None:
         env = env_fn()
     except Exception as e:  # noqa: BLE001
         try:
-            conn.send(_failed("factory", e))
+            conn.send(failure("factory", e))
         except (OSError, EOFError):  # the parent died while the env was being built (issue 20: no traceback)
             pass
         return
@@ -107,7 +111,7 @@ def worker_main(index: int, env_fn: EnvFactory, conn: Connection) -> None:
                 return
             if isinstance(command, CloseCommand):
                 return
-            for reply in _serve(env, command):
+            for reply in serve(env, command):
                 _send(conn, reply)
     except (OSError, EOFError):  # the parent closed the pipe mid-reply
         return

@@ -21,7 +21,6 @@ from typing import Any
 
 from distrl_agent.config import TrainConfig
 from distrl_agent.errors import ConfigError
-from distrl_agent.runtime.pool_worker import make_worker
 from distrl_agent.runtime.worker import Worker
 from distrl_agent.types import Trajectory
 
@@ -163,7 +162,7 @@ def training_shell(index: int, config: TrainConfig) -> WorkerShell:
     `start()` on it in the worker's process.
     """
     rt = config.runtime
-    worker = make_worker(index, config.env, rt.envs_per_worker, seed=rt.seed * 1000 + index,
-                         policy_config=config.policy.policy_config(), lockstep=rt.sync and rt.sync_lockstep,
-                         groups=config.learner.group_spec)
+    worker = Worker(index, config.env, rt.envs_per_worker, seed=rt.seed * 1000 + index,
+                    policy_config=config.policy.policy_config(), lockstep=rt.sync and rt.sync_lockstep,
+                    groups=config.learner.group_spec)
     return WorkerShell(worker, rt.worker_buffer_trajectories)

@@ -1,7 +1,9 @@
-"""`Worker`: steps a batch of environments with its copy of the policy and ships whole trajectories.
+"""`Worker`: acts on a batch of environments with its copy of the policy and ships whole trajectories.
 
-Every step records the behaviour log-prob log mu(a_t|s_t) and the policy version that chose it, so the learner can
-correct for off-policy data. Episodes that end in a device fault are discarded (counted), never half-shipped.
+One worker for both kinds of environments: in this process or one process each, behind the same send/recv API
+(`android_gym.vector.SyncEnvPool` / `AsyncEnvPool`). Every step records the behaviour log-prob log mu(a_t|s_t) and
+the policy version that chose it (`runtime/adder.py`), so the learner can correct for off-policy data. Episodes that
+end in a device fault are discarded (counted), never half-shipped.
 
 No transport here: `runtime/shell.py` adds weight adoption and buffering, and the local and Ray runtimes run that
 same shell in a process or an actor.
@@ -10,59 +12,44 @@ same shell in a process or an actor.
 from __future__ import annotations
 
 import functools
-import logging
 import time
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import gymnasium as gym
 import torch
 
 import android_gym  # noqa: F401  (registers the env ids)
-from android_gym.errors import DeviceError
+from android_gym.actions import Action
+from android_gym.vector import AsyncEnvPool, PoolConfig, PoolResult, SyncEnvPool
 from distrl_agent.algorithms.configs import GroupSpec
 from distrl_agent.config import EnvSection
 from distrl_agent.policies.build import PolicyConfig, build_policy
 from distrl_agent.policies.small_config import SmallPolicyConfig
 from distrl_agent.runtime.adder import EpisodeAdder, action_row
+from distrl_agent.runtime.fault_log import FaultLog
 from distrl_agent.runtime.groups import GroupCollector
 from distrl_agent.types import Trajectory
 
-log = logging.getLogger("distrl")
 RESET_ATTEMPTS = 5
-"""Resets of one slot in a row that may fail on a device fault (each already restarts the device) before the worker
-gives up: a phone that cannot be reset five times over is down, and the runtime's restart is the next remedy."""
+"""Failures of one env in a row (a reset raising a device fault after the env's own restart, a dead env process)
+before the pool gives up and the worker with it: a phone that cannot be reset five times over is down, and the
+runtime's restart of the worker is the next remedy."""
+RECV_TIMEOUT_S = 600.0
+"""A step or reset the pool has not healed within this many seconds means a dead worker process."""
+
+
+class Start(NamedTuple):
+    """How an episode starts: its GRPO group (-1: none), its reset seed, and its reset options (a planned task)."""
+
+    group: int
+    seed: int
+    options: dict[str, Any] | None
 
 
 def make_env(env: EnvSection, split: str, index: int = 0) -> gym.Env:
     """Env number `index` as the workers run it (its phone is `env.device_for(index)`; see `EnvSection.device`)."""
     return gym.make(env.env_id, split=split, **env.make_kwargs(index))
-
-
-class FaultLog:
-    """Says why episodes were cut by faults, without flooding the log.
-
-    The first `first` faults are logged in full, then at most one line per `every_s` seconds with the number of
-    faults since the last line. A worker's faults are otherwise only a count (`faulty_episodes`), and a run with
-    faults nobody injected needs the reason (a device timing out under load, a crashed env process, a parse error).
-    """
-
-    def __init__(self, worker_id: int, first: int = 5, every_s: float = 60.0) -> None:
-        self.worker_id, self.first, self.every_s = worker_id, first, every_s
-        self.count = 0
-        self._unlogged = 0
-        self._last_s = -float("inf")
-
-    def add(self, error: str) -> None:
-        """Record one episode cut by `error` (`info["error"]`), logging it if due."""
-        self.count += 1
-        now = time.monotonic()
-        if self.count > self.first and now - self._last_s < self.every_s:
-            self._unlogged += 1
-            return
-        since = f" ({self._unlogged} more since the last report)" if self._unlogged else ""
-        log.warning("worker %d: episode cut by a fault%s: %s", self.worker_id, since, error)
-        self._unlogged, self._last_s = 0, now
 
 
 def env_factory(env: EnvSection, split: str, index: int = 0) -> Callable[[], gym.Env]:
@@ -77,15 +64,22 @@ def env_factory(env: EnvSection, split: str, index: int = 0) -> Callable[[], gym
 
 
 class Worker:
-    """One rollout worker: `envs` environments stepped together with one batched policy call.
+    """One rollout worker: `envs` environments, acted on with one batched policy call as their results come in.
 
-    Each environment slot is either running an episode or idle; `step()` starts episodes on idle slots (async
-    collection), `run_episodes(n)` plays exactly n episodes and leaves every slot idle (a synchronous round, or an
-    evaluation), so no episode straddles two rounds and evaluations are not biased towards short episodes.
+    The environments live behind one send/recv API (`android_gym.vector`): in this process (`SyncEnvPool`, the
+    instant sim: every step of a batch finishes before the next batched action) or one process each
+    (`AsyncEnvPool`, slow devices: whichever environments are ready get their actions, no one waits for the
+    slowest; DistRL's collection). `env.uses_processes` chooses. An episode that ends is followed by its
+    environment's reset in the background; the reset's seed (and task, for a plan) goes with the action that ended
+    the previous episode, so both pools play the same episodes for the same seed.
+
+    `step()` acts on every ready environment and returns the episodes that ended (async collection);
+    `run_episodes(n)` plays exactly n episodes and leaves nothing running (a synchronous round, or an evaluation),
+    so no episode straddles two rounds and evaluations are not biased towards short episodes.
 
     Args:
         worker_id: tags the trajectories it ships.
-        env: which environments to make.
+        env: which environments to make (and whether in processes: `EnvSection.uses_processes`).
         envs: how many.
         split: "train" for collection, "test" for evaluation.
         seed: seeds env resets and action sampling.
@@ -96,30 +90,43 @@ class Worker:
         groups: play episodes in groups of `groups.size` from one start (same reset seed) and ship each group only
             once all its members have ended, with the group's return statistics (`runtime.groups`, for GRPO); None
             (default) seeds every reset anew and ships every episode as it ends.
+        lockstep: synchronous rounds (`run_episodes`) in lock-step, as DigiRL's collector runs them (one batched
+            action, then every environment's step, then wait for all of them); matters with env processes only.
+        pool_config: the env pool's knobs (deadlines, start method); default `PoolConfig()` with
+            `max_consecutive_failures=RESET_ATTEMPTS - 1` (the pool gives up at the failure after that many).
 
     Attributes:
         stats: counters `episodes`, `steps`, `successes`, `faulty_episodes` (faulted episodes are not shipped),
             `unknown_verdicts` (steps the judge could not tell, device faults aside), `unknown_verdict_rewards`
-            (rewarded steps whose verdict was unknown: must stay 0), `reset_failures` (env resets that raised a
-            device fault and were retried), and the slowest `step_s_max` env step and `judge_s_max` judge call
-            in seconds; with groups, also `GroupCollector.stats`.
+            (rewarded steps whose verdict was unknown: must stay 0), `reset_failures` (env resets or steps that
+            raised, each followed by a fresh env and a retry), and the slowest `step_s_max` env step (from action
+            to result: an upper bound with env processes) and `judge_s_max` judge call in seconds; with groups,
+            also `GroupCollector.stats`.
         version: the policy version of the weights held (0 before any `set_weights`).
     """
 
     def __init__(self, worker_id: int, env: EnvSection, envs: int, split: str = "train", seed: int = 0,
                  deterministic: bool = False, policy_config: PolicyConfig | None = None,
-                 first_env_index: int | None = None, groups: GroupSpec | None = None) -> None:
+                 first_env_index: int | None = None, groups: GroupSpec | None = None, lockstep: bool = False,
+                 pool_config: PoolConfig | None = None) -> None:
         self.worker_id, self.env_config, self.num_envs, self.split = worker_id, env, envs, split
         self.first_env_index = max(0, worker_id) * envs if first_env_index is None else first_env_index
-        self.seed, self.deterministic = seed, deterministic
+        self.seed, self.deterministic, self.lockstep = seed, deterministic, lockstep
+        self.pool_config = pool_config or PoolConfig(max_consecutive_failures=RESET_ATTEMPTS - 1)
         self.policy = build_policy(policy_config or SmallPolicyConfig())
         self.policy.eval()
         self.version = 0
         self.stats = {"episodes": 0, "steps": 0, "successes": 0, "faulty_episodes": 0, "unknown_verdicts": 0,
                       "unknown_verdict_rewards": 0, "step_s_max": 0.0, "judge_s_max": 0.0, "reset_failures": 0}
-        self._envs: list[gym.Env] = []
+        self.pool: AsyncEnvPool | SyncEnvPool | None = None
         self._obs: list[dict[str, Any] | None] = []
-        self._episodes: list[EpisodeAdder | None] = []  # None: the slot is idle
+        self._info: list[dict[str, Any]] = []
+        self._episodes: list[EpisodeAdder | None] = []  # None: the slot's next episode is on its way (a reset)
+        self._sent: list[Action | None] = []  # the action in flight per slot (what its next observation follows)
+        self._sent_at: list[float] = []  # when it was sent (time.monotonic), for the slowest-step figure
+        self._ready: set[int] = set()  # slots with an observation waiting for an action
+        self._upcoming: list[Start | None] = []  # per slot, the start of its next episode once drawn
+        self._planned: list[bool] = []  # per slot, whether its current episode started from a task plan
         self._next_seed = 0
         self._generator = torch.Generator().manual_seed(seed)
         self._plan: list[Any] | None = None  # run_episodes(tasks=...): the tasks still to start, in order
@@ -133,22 +140,33 @@ class Worker:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
+    @property
+    def uses_processes(self) -> bool:
+        """Whether each environment runs in its own process (`EnvSection.uses_processes`)."""
+        return self.env_config.uses_processes
+
     def start(self) -> None:
-        """Make the environments and start an episode on each."""
-        for i in range(self.num_envs):
-            self._envs.append(make_env(self.env_config, self.split, self.first_env_index + i))
-            self._obs.append(None)
-            self._episodes.append(None)
-        for i in range(self.num_envs):
-            self._reset(i)
+        """Make the environments (in this process or one process each) and start an episode on each."""
+        if self.uses_processes:
+            factories = [env_factory(self.env_config, self.split, self.first_env_index + i)
+                         for i in range(self.num_envs)]
+            self.pool = AsyncEnvPool(factories, self.pool_config)
+        else:
+            self.pool = SyncEnvPool([functools.partial(make_env, self.env_config, self.split, self.first_env_index + i)
+                                     for i in range(self.num_envs)], self.pool_config)
+        n = self.num_envs
+        self._obs, self._info, self._episodes = [None] * n, [{} for _ in range(n)], [None] * n
+        self._sent, self._sent_at, self._ready, self._planned = [None] * n, [0.0] * n, set(), [False] * n
+        self._upcoming = [self._draw_start() for _ in range(n)]
+        first = self.pool.reset(seeds=[start.seed for start in self._upcoming])
+        self._take(first)
 
     def close(self) -> None:
-        """Close the environments (in-progress episodes are dropped)."""
-        for env in self._envs:
-            env.close()
-        self._envs.clear()
-        self._obs.clear()
-        self._episodes.clear()
+        """Stop the environments (in-progress episodes are dropped)."""
+        if self.pool is not None:
+            self.pool.close()
+            self.pool = None
+        self._obs, self._episodes, self._ready = [], [], set()
 
     def set_weights(self, state_dict: Mapping[str, Any], version: int) -> None:
         """Adopt new policy weights (arrays or tensors, whole or the trainable entries); the next action uses them."""
@@ -161,92 +179,117 @@ class Worker:
         return sum(ep is not None and ep.has_acted for ep in self._episodes)
 
     def step(self) -> list[Trajectory]:
-        """One batched step of every environment (idle ones start an episode); returns the episodes that ended."""
-        for i, ep in enumerate(self._episodes):
-            if ep is None:
-                self._reset(i)
-        return self._step(list(range(self.num_envs)))
+        """Act on every ready environment, then wait for at least one result; returns the episodes that ended."""
+        self._act(sorted(self._ready))
+        return self._collect()
 
     def run_episodes(self, count: int, tasks: Sequence[Any] | None = None) -> list[Trajectory]:
-        """Play exactly `count` more episodes and finish every one of them; returns those not lost to a device fault.
+        """Play exactly `count` more episodes and finish every one; returns those not lost to a device fault.
 
-        Running episodes count towards `count`; no slot starts a new episode once `count` have been started, and
-        every slot is idle on return.
+        Running episodes count towards `count`; fresh episodes start only while the budget lasts, so on return
+        nothing runs (background resets may still be on their way; their first observations wait for the next call).
 
         Args:
             count: episodes to play.
-            tasks: play exactly these tasks, in order (one `reset(options={"task": ...})` value each: an index into
-                the env's task list or a goal); `count` must equal its length, and no episode may be in progress.
+            tasks: play exactly these tasks (one `reset(options={"task": ...})` value each: an index into the env's
+                task list or a goal); `count` must equal its length, and no episode may be in progress.
 
         Raises:
-            ValueError: `tasks` has another length than `count`, or episodes are in progress.
+            ValueError: `tasks` has another length than `count`, episodes are in progress, or the worker plays
+                groups (whose resets follow the groups).
         """
-        if tasks is not None:
-            if len(tasks) != count:
-                raise ValueError(f"`tasks` lists {len(tasks)} tasks for `count`={count} episodes")
-            if self.in_progress:
-                raise ValueError(f"{self.in_progress} episodes are in progress; a task plan starts from idle slots")
-            if self._groups is not None:
-                raise ValueError("a worker that plays groups cannot play a task plan (its resets follow the groups)")
-            self._plan = list(tasks)
-            self._episodes = [None] * self.num_envs  # unstarted episodes of random tasks make way for the plan
+        if tasks is None:
+            return self._run_lockstep(count) if self.lockstep else self._run_budget(count)
+        if len(tasks) != count:
+            raise ValueError(f"`tasks` lists {len(tasks)} tasks for `count`={count} episodes")
+        if self.in_progress:
+            raise ValueError(f"{self.in_progress} episodes are in progress; a task plan starts from idle slots")
+        if self._groups is not None:
+            raise ValueError("a worker that plays groups cannot play a task plan (its resets follow the groups)")
+        self._plan = list(tasks)
         try:
-            return self._run_episodes(count)
+            self._restart_with_plan()
+            return self._run_plan()
         finally:
             self._plan = None
 
-    def _run_episodes(self, count: int) -> list[Trajectory]:
-        budget = count
-        active = []
-        for i in range(self.num_envs):
-            if budget == 0:
-                break
-            if self._episodes[i] is None:
-                self._reset(i)
-            active.append(i)
-            budget -= 1
-        for i in range(len(active), self.num_envs):  # episodes beyond the budget are abandoned, not shipped
-            self._abandon(i)
+    # -- rounds --------------------------------------------------------------------------------------------------------
+    def _run_budget(self, count: int) -> list[Trajectory]:
+        budget = count - self.in_progress
         out: list[Trajectory] = []
-        while active:
-            out.extend(self._step(active))
-            for i in [i for i in active if self._episodes[i] is None]:  # the episodes that just ended
-                if budget > 0:
-                    self._reset(i)
-                    budget -= 1
-                else:
-                    active.remove(i)
+        while True:
+            ready = sorted(self._ready)
+            continuing = [i for i in ready if self._episodes[i].has_acted]
+            fresh = [i for i in ready if not self._episodes[i].has_acted][:max(0, budget)]
+            budget -= len(fresh)
+            self._act(continuing + fresh)
+            stepping = any(ep is not None and ep.is_waiting for ep in self._episodes)
+            # Episodes still owed and a reset on its way: wait for it (never spin when nothing can arrive).
+            resetting = budget > 0 and any(ep is None for ep in self._episodes) and bool(self.pool.outstanding())
+            if not stepping and not resetting:
+                return out
+            out.extend(self._collect())
+
+    def _run_lockstep(self, count: int) -> list[Trajectory]:
+        """`run_episodes` in lock-step: batches of up to `num_envs` episodes, every step a barrier (see the class)."""
+        out: list[Trajectory] = []
+        running = {i: ep for i, ep in enumerate(self._episodes) if ep is not None and ep.has_acted}
+        count -= len(running)  # episodes already under way are part of the first batch
+        while running or count > 0:
+            fresh = min(count, self.num_envs - len(running))
+            # the reset barrier: the batch starts when each of its environments has a first observation
+            while sum(1 for i in self._ready if i not in running) < fresh:
+                if not self.pool.outstanding():
+                    raise RuntimeError(f"lock-step round: {fresh} fresh episodes owed but no reset is in flight")
+                out.extend(self._collect())
+            for i in sorted(i for i in self._ready if i not in running)[:fresh]:
+                running[i] = self._episodes[i]
+            count -= fresh
+            while running:  # one lock-step batch: act on every running episode, then wait for all of their steps
+                self._act(sorted(i for i in running if i in self._ready))
+                while any(self._episodes[i] is ep and ep.is_waiting for i, ep in running.items()):
+                    out.extend(self._collect())
+                running = {i: ep for i, ep in running.items() if self._episodes[i] is ep}  # drop those that ended
         return out
 
-    def _reset(self, i: int) -> None:
-        """Start an episode on slot `i`, retrying a device that cannot be reset (each retry restarts it).
+    def _run_plan(self) -> list[Trajectory]:
+        """`run_episodes` of a task plan: only episodes started from the plan are played, each to its end.
 
-        Raises:
-            DeviceError: the device failed `RESET_ATTEMPTS` resets in a row (then the worker dies and is restarted).
+        Each action draws its slot's next start from the plan while the plan lasts, so every planned task is played
+        once; a slot whose next start came after the plan ran out resets on a task of its own, which waits unplayed.
         """
+        out: list[Trajectory] = []
+        while True:
+            self._act([i for i in sorted(self._ready) if self._episodes[i].has_acted or self._planned[i]])
+            stepping = any(ep is not None and ep.is_waiting for ep in self._episodes)
+            resetting = any(ep is None and self._upcoming[i] is not None and self._upcoming[i].options is not None
+                            for i, ep in enumerate(self._episodes))
+            if not stepping and not resetting:
+                return out
+            out.extend(self._collect())
+
+    def _restart_with_plan(self) -> None:
+        """Replace the unplayed episodes of random tasks waiting in the slots by the plan's first tasks."""
+        while self.pool.outstanding():  # resets still on their way: let them land first
+            self._collect()
+        slots = sorted(self._ready)[:len(self._plan)]
+        for i in slots:
+            self._release_unplayed(i)
+        starts = [self._draw_start() for _ in slots]
+        for i, start in zip(slots, starts, strict=True):
+            self._upcoming[i] = start
+        self._take(self.pool.reset(slots, seeds=[s.seed for s in starts], options=[s.options for s in starts]))
+
+    # -- starts --------------------------------------------------------------------------------------------------------
+    def _draw_start(self) -> Start:
+        """The next episode to start: a fresh seed (and the plan's next task), or its group's seed (then it is
+        counted as started in the collector)."""  # noqa: D205, D209
+        if self._groups is not None:
+            group = self._groups.draw()
+            return Start(group, self._seed(group), None)
+        self._next_seed += 1
         options = {"task": self._plan.pop(0)} if self._plan else None
-        group, seed = self._draw_start()
-        for attempt in range(RESET_ATTEMPTS):
-            try:
-                obs, _ = self._envs[i].reset(seed=seed, options=options)
-                break
-            except DeviceError:
-                self.stats["reset_failures"] += 1
-                if attempt == RESET_ATTEMPTS - 1:
-                    raise
-        self._obs[i], self._episodes[i] = self.policy.observe(obs, None), self._new_episode(group)
-
-    def _new_episode(self, group: int) -> EpisodeAdder:
-        return EpisodeAdder(self.policy.observation_keys, self.worker_id, group)
-
-    def _draw_start(self) -> tuple[int, int]:
-        """(group, reset seed) of the next episode to start: a fresh seed each, or its group's (then it is counted
-        as started in the collector)."""  # noqa: D205, D209
-        if self._groups is None:
-            self._next_seed += 1
-            return -1, self._seed(self._next_seed - 1)
-        group = self._groups.draw()
-        return group, self._seed(group)
+        return Start(-1, self._seed(self._next_seed - 1), options)
 
     def _seed(self, draw: int) -> int:
         return self.seed * 1_000_003 + self.worker_id * 10_007 + draw
@@ -257,32 +300,72 @@ class Worker:
             return [] if trajectory is None else [trajectory]
         return self._groups.ended(ep.group, trajectory)
 
-    def _abandon(self, i: int) -> None:
-        """Drop slot `i`'s episode unfinished (its group, if any, goes on without it)."""
+    def _release_unplayed(self, i: int) -> None:
+        """Slot `i`'s episode will not be played (a plan replaces it); its group, if any, goes on without it."""
         ep = self._episodes[i]
         if ep is not None:
             self._release(ep, None)
         self._episodes[i] = None
+        self._ready.discard(i)
 
-    def _step(self, slots: Sequence[int]) -> list[Trajectory]:
+    # -- acting and collecting -----------------------------------------------------------------------------------------
+    def _act(self, slots: list[int]) -> None:
+        """One batched policy call for `slots`, each action sent with the start of its slot's next episode."""
+        if not slots:
+            return
         observations = [self._obs[i] for i in slots]
         inputs = self.policy.preprocess(observations)
         actions, log_mu = self.policy.act(inputs, deterministic=self.deterministic, generator=self._generator)
         env_actions = self.policy.to_env_action(actions, observations)
-        finished = []
         for row, i in enumerate(slots):
-            ep, env = self._episodes[i], self._envs[i]  # callers step running slots only
-            ep.add_choice(observations[row], action_row(actions, row), float(log_mu[row]), self.version)
-            started = time.monotonic()
-            obs, reward, terminated, truncated, info = env.step(env_actions[row])
-            self._note_step(float(reward), info, time.monotonic() - started)
-            ep.add_result(float(reward), float(info.get("penalty", 0.0)))
-            obs = self._obs[i] = self.policy.observe(obs, env_actions[row])
-            if terminated or truncated:
-                trajectory = self._end_episode(ep, obs, terminated, float(reward), info, info["goal"], info["task"])
+            self._episodes[i].add_choice(observations[row], action_row(actions, row), float(log_mu[row]), self.version)
+            self._sent[i], self._sent_at[i] = env_actions[row], time.monotonic()
+            self._ready.discard(i)
+            if self._upcoming[i] is None:  # drawn once per episode: a replayed send keeps the same start
+                self._upcoming[i] = self._draw_start()
+        starts = [self._upcoming[i] for i in slots]
+        self.pool.send(env_actions, slots, reset_seeds=[s.seed for s in starts],
+                       reset_options=[s.options for s in starts])
+
+    def _collect(self) -> list[Trajectory]:
+        """Wait for at least one result (an in-process pool delivers all of them) and record every row."""
+        if not self.pool.outstanding():
+            return []
+        try:
+            result = self.pool.recv(min_envs=1, timeout_s=RECV_TIMEOUT_S)
+        finally:  # counted even when the pool gives up on an env (WorkerFailedError)
+            self.stats["reset_failures"] = self.pool.stats()["errors"]
+        return self._take(result)
+
+    def _take(self, result: PoolResult) -> list[Trajectory]:
+        finished = []
+        for k, i in enumerate(result.env_ids.tolist()):
+            info = result.infos[k]
+            if info.get("is_reset"):
+                self._arrive(i, result.obs[k], info)
+                continue
+            ep = self._episodes[i]
+            reward = float(result.rewards[k])
+            self._note_step(reward, info, time.monotonic() - self._sent_at[i])
+            ep.add_result(reward, float(info.get("penalty", 0.0)))
+            obs = self._obs[i] = self.policy.observe(result.obs[k], self._sent[i])
+            if result.terminations[k] or result.truncations[k]:
+                trajectory = self._end_episode(ep, obs, bool(result.terminations[k]), reward, info,
+                                               str(self._info[i].get("goal", "")), str(self._info[i].get("task", "")))
                 finished.extend(self._release(ep, trajectory))
-                self._episodes[i] = None
+                self._episodes[i] = None  # the pool resets it in the background; its first row re-arms the slot
+            else:
+                self._ready.add(i)
         return finished
+
+    def _arrive(self, i: int, obs: dict, info: dict) -> None:
+        """Slot `i` has the first observation of a new episode (its upcoming start, if one was drawn)."""
+        start, self._upcoming[i] = self._upcoming[i], None
+        group = -1 if start is None else start.group
+        self._planned[i] = start is not None and start.options is not None
+        self._obs[i], self._info[i] = self.policy.observe(obs, None), info
+        self._episodes[i] = EpisodeAdder(self.policy.observation_keys, self.worker_id, group)
+        self._ready.add(i)
 
     def _end_episode(self, ep: EpisodeAdder, obs: dict, terminated: bool, reward: float, info: Mapping[str, Any],
                      goal: str, task: str) -> Trajectory | None:
@@ -302,7 +385,7 @@ class Worker:
     def _note_step(self, reward: float, info: Mapping[str, Any], step_s: float) -> None:
         """Count a step and what the soak benchmark checks of it: unknown verdicts, their rewards, the slowest calls.
 
-        `step_s` is the step's wall-clock seconds as this worker saw them (an upper bound for an env process).
+        `step_s` is the step's wall-clock seconds from its action to its result.
         """
         self.stats["steps"] += 1
         self.stats["step_s_max"] = max(self.stats["step_s_max"], step_s)

@@ -12,7 +12,6 @@ from distrl_agent.errors import ConfigError
 from distrl_agent.runtime import worker as worker_module
 from distrl_agent.runtime.groups import GroupCollector
 from distrl_agent.runtime.learner import Learner
-from distrl_agent.runtime.pool_worker import PoolWorker
 from distrl_agent.runtime.worker import Worker
 
 SLOW = EnvSection(latency="emulator", latency_time_scale=0.002)
@@ -137,10 +136,12 @@ def test_worker_plays_each_group_from_the_same_reset(monkeypatch) -> None:
     with Worker(0, EnvSection(), 3, seed=1, groups=GroupSpec(2)) as w:
         finished = w.run_episodes(8)
         stats = dict(w.stats)
-    assert len(log) == 8  # 3 slots started, then 5 more episodes: 4 groups of 2
+    # 3 slots started, then 5 more episodes (4 groups of 2), and the background resets of slots whose episode ended
+    # after the round's last start, which wait unplayed (at most one per slot)
+    assert 8 <= len(log) <= 8 + 3
     for k in range(0, 8, 2):
         assert same_start(log[k], log[k + 1])
-    assert len({entry[0] for entry in log}) == 4
+    assert len({entry[0] for entry in log[:8]}) == 4
     assert_released_groups_are_whole(finished, stats, groups=4, size=2)
     with pytest.raises(ValueError, match="task plan"):
         Worker(0, EnvSection(), 2, groups=GroupSpec(2)).run_episodes(2, tasks=[0, 1])
@@ -149,12 +150,12 @@ def test_worker_plays_each_group_from_the_same_reset(monkeypatch) -> None:
 def test_pool_worker_sends_each_group_member_its_reset_seed() -> None:
     """Env processes reset in the background: each member's reset (seed, task, screen) still matches its group's."""
     arrivals: list = []
-    with PoolWorker(0, SLOW, 3, seed=1, groups=GroupSpec(2)) as w:
+    with Worker(0, SLOW, 3, seed=1, groups=GroupSpec(2)) as w:
         w.set_weights(Learner(load_config()).weights(), 1)
         arrive = w._arrive
 
         def spy(i, obs, info):
-            group, seed = w._upcoming[i]
+            group, seed = w._upcoming[i].group, w._upcoming[i].seed
             arrivals.append((group, (seed, info["task"], {k: np.array(v, copy=True) for k, v in obs.items()})))
             arrive(i, obs, info)
 

@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 import torch
 
+from android_gym.vector import AsyncEnvPool
 from distrl_agent.cli import main
 from distrl_agent.config import EnvSection, load_config
 from distrl_agent.errors import CheckpointError, ConfigError
@@ -22,7 +23,6 @@ from distrl_agent.policies.vlm_config import VLMPolicyConfig
 from distrl_agent.runtime.checkpoint import load_learner_blob
 from distrl_agent.runtime.collect import initial_weights
 from distrl_agent.runtime.learner import Learner
-from distrl_agent.runtime.pool_worker import PoolWorker, make_worker
 from distrl_agent.runtime.train import train
 from distrl_agent.runtime.warm_start import collect_demonstrations
 from distrl_agent.runtime.worker import Worker
@@ -45,8 +45,8 @@ def test_vlm_worker_ships_screenshots_and_the_previous_action_of_each_step(model
                                                                            env_processes: bool) -> None:
     config = VLMPolicyConfig(model_path=model_path, max_new_tokens=16, value_hidden_dim=16)
     env = EnvSection(screenshot_width=SCREEN, env_processes=env_processes)
-    with make_worker(0, env, 2, seed=3, policy_config=config) as worker:
-        assert isinstance(worker.policy, VLMPolicy) and isinstance(worker, PoolWorker) == env_processes
+    with Worker(0, env, 2, seed=3, policy_config=config) as worker:
+        assert isinstance(worker.policy, VLMPolicy) and isinstance(worker.pool, AsyncEnvPool) == env_processes
         trajectories = worker.run_episodes(2)
     assert len(trajectories) == 2
     for trajectory in trajectories:
@@ -102,12 +102,12 @@ def test_config_names_what_a_vlm_run_lacks() -> None:
         load_config(overrides=["policy.kind=vlm", "env.screenshot_width=64"])
     with pytest.raises(ConfigError, match=r"env\.screenshot_width"):
         load_config(overrides=["policy.kind=vlm", "policy.vlm.model_path=/nowhere"])
-    with pytest.raises(ConfigError, match="did you mean `max_new_tokens`"):
+    with pytest.raises(ConfigError, match="did you mean `policy.vlm.max_new_tokens`"):
         load_config(overrides=["policy.kind=vlm", "policy.vlm.model_path=/x", "policy.vlm.max_new_token=8",
                                "env.screenshot_width=64"])
-    with pytest.raises(ConfigError, match=r"policy\.kind.*'cnn'.*small, vlm"):
+    with pytest.raises(ConfigError, match=r"`policy\.kind` must be 'small' or 'vlm'.*got 'cnn'"):
         load_config(overrides=["policy.kind=cnn"])
-    with pytest.raises(ConfigError, match="did you mean `hidden_dim`"):
+    with pytest.raises(ConfigError, match="did you mean `policy.small.hidden_dim`"):
         load_config(overrides=["policy.small.hiden_dim=64"])
     assert load_config(overrides=["policy.small.hidden_dim=64"]).policy.policy_config().hidden_dim == 64
 

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import pytest
 
+import distrl_agent.runtime.worker as worker_module
 from android_gym.errors import DeviceError
+from android_gym.vector import WorkerFailedError
 from distrl_agent.config import EnvSection, load_config
+from distrl_agent.runtime.fault_log import FaultLog
 from distrl_agent.runtime.learner import Learner
 from distrl_agent.runtime.worker import RESET_ATTEMPTS, Worker
 
@@ -40,7 +43,7 @@ def test_step_records_behaviour_version_and_valid_trajectories(worker) -> None:
 
 def test_faulty_episode_is_discarded_and_counted(worker) -> None:
     """An episode that ends with `info["error"]` (a device fault) is counted, never shipped."""
-    env = worker._envs[0]
+    env = worker.pool.apply(lambda env: env, env_ids=[0])[0]  # in process: the env itself
     real_step = env.step
 
     def faulty_step(action):
@@ -55,11 +58,9 @@ def test_faulty_episode_is_discarded_and_counted(worker) -> None:
 
 def test_fault_log_names_the_first_faults_then_summarises(caplog, monkeypatch) -> None:
     """Every fault is counted; the first ones are logged with their reason, later ones once per period with a count."""
-    import distrl_agent.runtime.worker as worker_module
-
     now = [0.0]
     monkeypatch.setattr(worker_module.time, "monotonic", lambda: now[0])
-    faults = worker_module.FaultLog(worker_id=3, first=2, every_s=60.0)
+    faults = FaultLog(worker_id=3, first=2, every_s=60.0)
     with caplog.at_level("WARNING", logger="distrl"):
         for i in range(6):  # 0 s: two logged in full, four held back
             faults.add(f"DeviceError: timeout {i}")
@@ -71,43 +72,61 @@ def test_fault_log_names_the_first_faults_then_summarises(caplog, monkeypatch) -
     assert lines[2] == "worker 3: episode cut by a fault (4 more since the last report): DeviceError: timeout 6"
 
 
-def _failing_resets(env, failures: int):
-    real_reset, calls = env.reset, []
+def _failing_resets(monkeypatch, index: int, failures: int, after: int = 1) -> list[dict]:
+    """Make env number `index` fail resets `after + 1` .. `after + failures` with a device fault (its rebuilds too).
 
-    def reset(**kwargs):
-        calls.append(kwargs)
-        if len(calls) <= failures:
-            raise DeviceError("the phone did not come back after a restart")
-        return real_reset(**kwargs)
+    Returns the list of its resets' kwargs, appended to as they happen.
+    """
+    real_make_env, calls = worker_module.make_env, []
 
-    env.reset = reset
+    def make_env(env, split, i=0):
+        made = real_make_env(env, split, i)
+        if i == index:
+            real_reset = made.reset
+
+            def reset(**kwargs):
+                calls.append(kwargs)
+                if after < len(calls) <= after + failures:
+                    raise DeviceError("the phone did not come back after a restart")
+                return real_reset(**kwargs)
+
+            made.reset = reset
+        return made
+
+    monkeypatch.setattr(worker_module, "make_env", make_env)
     return calls
 
 
-def test_reset_fault_is_retried_with_the_same_task_and_seed(worker) -> None:
-    """A reset that raises a device fault is retried (counted) with the same seed and planned task; play goes on."""
-    tasks = worker._envs[0].unwrapped.tasks
-    calls = _failing_resets(worker._envs[0], failures=2)
-    trajectories = worker.run_episodes(3, tasks=[4, 4, 4])
-    assert worker.stats["reset_failures"] == 2 and len(trajectories) == 3
-    assert calls[0] == calls[1] == calls[2] and calls[0]["options"] == {"task": 4}
-    assert {t.goal for t in trajectories} == {tasks[4].goal}
+def test_reset_fault_is_retried_with_the_same_task_and_seed(monkeypatch) -> None:
+    """A reset that raises a device fault is retried on a fresh env (counted) with the same seed and planned task."""
+    calls = _failing_resets(monkeypatch, index=6, failures=2)  # worker 2's first env is env number 6
+    with Worker(2, EnvSection(), 3, seed=1) as worker:
+        goals = worker.pool.apply(_task_goals, env_ids=[0])[0]
+        trajectories = worker.run_episodes(3, tasks=[4, 4, 4])
+        assert worker.stats["reset_failures"] == 2 and len(trajectories) == 3
+    assert calls[1] == calls[2] == calls[3] and calls[1]["options"] == {"task": 4}
+    assert {t.goal for t in trajectories} == {goals[4]}
 
 
-def test_device_that_never_resets_raises_after_the_attempts(worker) -> None:
-    """A phone that fails every reset raises DeviceError after RESET_ATTEMPTS tries (the runtime restarts us)."""
-    calls = _failing_resets(worker._envs[1], failures=10**6)
-    with pytest.raises(DeviceError, match="did not come back"):
-        worker.run_episodes(6)  # the slots' first episodes are under way: env 1 is reset after its first ends
-    assert len(calls) == RESET_ATTEMPTS and worker.stats["reset_failures"] == RESET_ATTEMPTS
+def test_device_that_never_resets_fails_the_worker_after_the_attempts(monkeypatch) -> None:
+    """A phone that fails every reset fails the worker after RESET_ATTEMPTS tries (the runtime restarts us)."""
+    calls = _failing_resets(monkeypatch, index=7, failures=10**6)
+    with Worker(2, EnvSection(), 3, seed=1) as worker:
+        with pytest.raises(WorkerFailedError, match="did not come back"):
+            worker.run_episodes(6)  # the slots' first episodes are under way: env 1 resets after its first ends
+        assert len(calls) == 1 + RESET_ATTEMPTS and worker.stats["reset_failures"] == RESET_ATTEMPTS
+
+
+def _task_goals(env) -> list[str]:
+    return [task.goal for task in env.unwrapped.tasks]
 
 
 def test_run_episodes_plays_a_task_plan_in_order(worker) -> None:
     """With `tasks`, exactly those tasks are played (an unstarted episode of a random task makes way)."""
-    tasks = worker._envs[0].unwrapped.tasks
-    plan = [5, 0, 5, len(tasks) - 1]
+    goals = worker.pool.apply(_task_goals, env_ids=[0])[0]
+    plan = [5, 0, 5, len(goals) - 1]
     trajectories = worker.run_episodes(len(plan), tasks=plan)
-    assert sorted(t.goal for t in trajectories) == sorted(tasks[i].goal for i in plan)
+    assert sorted(t.goal for t in trajectories) == sorted(goals[i] for i in plan)
     assert worker.in_progress == 0
     with pytest.raises(ValueError, match="2 tasks for `count`=3"):
         worker.run_episodes(3, tasks=[0, 1])
@@ -138,7 +157,7 @@ def test_evaluation_tasks_are_balanced_over_templates_and_fixed_by_the_seed() ->
     assert plan == evaluation_tasks(env, "test", 45, seed=3)
     assert plan != evaluation_tasks(env, "test", 45, seed=4)
     with Worker(0, env, 1, split="test") as w:
-        names = {i: t.name for i, t in enumerate(w._envs[0].unwrapped.tasks)}
+        names = dict(enumerate(w.pool.apply(_task_names, env_ids=[0])[0]))
     assert all(names[index] == name for index, name in plan)
 
 
@@ -151,3 +170,7 @@ def test_worker_plays_the_goals_of_a_task_file_given_in_the_train_config(tmp_pat
         trajectories = w.run_episodes(3)
     assert {t.goal for t in trajectories} == {"turn off wifi"}
     assert {t.task for t in trajectories} == {"file:goals/goals"}
+
+
+def _task_names(env) -> list[str]:
+    return [task.name for task in env.unwrapped.tasks]

@@ -1,13 +1,13 @@
-"""Tests of `PoolWorker`: DistRL collection over one process per env, acting on whichever env is ready."""
+"""Tests of `Worker` over env processes (`AsyncEnvPool`): DistRL collection, acting on whichever env is ready."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
+from android_gym.vector import AsyncEnvPool, SyncEnvPool
 from distrl_agent.config import EnvSection, load_config
 from distrl_agent.runtime.learner import Learner
-from distrl_agent.runtime.pool_worker import PoolWorker, make_worker
 from distrl_agent.runtime.worker import Worker
 
 SLOW = EnvSection(latency="emulator", latency_time_scale=0.002)  # heavy-tailed delays of a few milliseconds
@@ -16,16 +16,18 @@ SLOW = EnvSection(latency="emulator", latency_time_scale=0.002)  # heavy-tailed 
 @pytest.fixture
 def pool_worker():
     """A started pool worker with four slow environments and the learner's initial weights at version 3."""
-    with PoolWorker(1, SLOW, 4, seed=2) as w:
+    with Worker(1, SLOW, 4, seed=2) as w:
         w.set_weights(Learner(load_config()).weights(), 3)
         yield w
 
 
-def test_make_worker_uses_processes_only_for_slow_envs() -> None:
-    """The factory picks the pool for latency-bound envs and in-process stepping for the instant sim."""
-    assert type(make_worker(0, SLOW, 2)) is PoolWorker
-    assert type(make_worker(0, EnvSection(), 2)) is Worker
-    assert type(make_worker(0, EnvSection(env_processes=True), 2)) is PoolWorker
+def test_worker_uses_processes_only_for_slow_envs(pool_worker) -> None:
+    """One process per env for latency-bound envs, in-process stepping for the instant sim (same worker class)."""
+    assert Worker(0, SLOW, 2).uses_processes and Worker(0, EnvSection(env_processes=True), 2).uses_processes
+    assert not Worker(0, EnvSection(), 2).uses_processes
+    assert isinstance(pool_worker.pool, AsyncEnvPool)
+    with Worker(0, EnvSection(), 1) as in_process:
+        assert isinstance(in_process.pool, SyncEnvPool)
 
 
 def test_step_ships_valid_trajectories_with_goal_and_version(pool_worker) -> None:
@@ -57,7 +59,7 @@ def test_killed_env_process_truncates_its_episode_and_is_discarded(pool_worker, 
     import signal
 
     pool_worker.step()
-    os.kill(pool_worker._pool.pids[0], signal.SIGKILL)
+    os.kill(pool_worker.pool.pids[0], signal.SIGKILL)
     shipped = []
     with caplog.at_level("WARNING", logger="distrl"):
         for _ in range(3000):
@@ -70,15 +72,23 @@ def test_killed_env_process_truncates_its_episode_and_is_discarded(pool_worker, 
         trajectory.validate()
 
 
-def test_run_episodes_refuses_a_task_plan(pool_worker) -> None:
-    with pytest.raises(ValueError, match="in-process Worker"):
-        pool_worker.run_episodes(1, tasks=[0])
+def test_run_episodes_plays_a_task_plan_over_env_processes(pool_worker) -> None:
+    """A plan's tasks reach background resets as reset options: exactly the planned tasks are played."""
+    tasks = pool_worker.pool.apply(_task_goals, env_ids=[0])[0]
+    plan = [3, 3, 0, 7, 1, 5]
+    trajectories = pool_worker.run_episodes(len(plan), tasks=plan)
+    assert sorted(t.goal for t in trajectories) == sorted(tasks[i] for i in plan)
+    assert pool_worker.in_progress == 0
+
+
+def _task_goals(env) -> list[str]:
+    return [task.goal for task in env.unwrapped.tasks]
 
 
 @pytest.mark.parametrize("count", [4, 6])
 def test_lockstep_round_acts_on_every_running_episode_at_each_step(count: int) -> None:
     """DigiRL's collector: step t of a batch is one policy call over every episode still running at t."""
-    with PoolWorker(1, SLOW, 4, seed=5, lockstep=True) as worker:
+    with Worker(1, SLOW, 4, seed=5, lockstep=True) as worker:
         worker.set_weights(Learner(load_config()).weights(), 0)
         calls: list[int] = []
         act = worker.policy.act
