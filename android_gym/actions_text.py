@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import ast
 import bisect
-import difflib
 import json
 import math
 import re
@@ -25,7 +24,7 @@ import reprlib
 from dataclasses import replace
 from typing import Any
 
-from android_gym.errors import ConfigError, unknown_name
+from android_gym.errors import ConfigError, closest, unknown_name
 
 STYLES = ("autoui", "androidworld")
 """The styles `format_action` writes."""
@@ -315,8 +314,7 @@ def _text(v: Any, key: str) -> str:
 
 
 def _unknown(kind: str, name: str, known: dict[str, Any]) -> str:
-    close = difflib.get_close_matches(name.strip(), list(known), n=1)
-    hint = f"; did you mean {close[0]!r}?" if close else ""
+    hint = f"; did you mean {close!r}?" if (close := closest(name.strip(), known)) else ""
     return f"unknown {kind} `action_type` {_preview(name, 40)}{hint}; expected one of {', '.join(sorted(known))}"
 
 

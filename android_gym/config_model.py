@@ -32,14 +32,13 @@ android_gym.errors.ConfigError: `width` must be greater than or equal to 1, got 
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Mapping
 from typing import Any, ClassVar, Self, get_args, get_origin
 
 from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 
-from android_gym.errors import ConfigError, UnknownNameError
+from android_gym.errors import ConfigError, UnknownNameError, closest
 
 
 class FieldError(ValueError):
@@ -170,8 +169,8 @@ def config_error(error: ValidationError, cls: type, where: str) -> Exception:
         return error_type(str(inner))
     if isinstance(cause, UnknownKeyError):
         key = f"{path}.{cause.key}" if path else cause.key
-        close = difflib.get_close_matches(cause.key, cause.known, n=1)
-        hint = f"; did you mean `{f'{path}.' if path else ''}{close[0]}`?" if close else ";"
+        close = closest(cause.key, cause.known)
+        hint = f"; did you mean `{f'{path}.' if path else ''}{close}`?" if close else ";"
         known = ", ".join(cause.known)
         return _narrowest(error_type, UnknownNameError)(f"unknown config key `{key}`{hint} Known: {known}")
     if isinstance(cause, FieldError):  # from a model validator (below `path`) or a field validator (at it)
@@ -195,9 +194,8 @@ def _expected(error: Mapping[str, Any]) -> str:
     message = re.sub(r"^Input should\b", "must", str(error["msg"]))
     if error["type"] == "literal_error" and isinstance(error.get("input"), str):
         choices = re.findall(r"'([^']*)'", str((error.get("ctx") or {}).get("expected", "")))
-        close = difflib.get_close_matches(error["input"], choices, n=1)
-        if close:
-            message += f" (did you mean {close[0]!r}?)"
+        if close := closest(error["input"], choices):
+            message += f" (did you mean {close!r}?)"
     return message
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+from collections.abc import Iterable
 
 
 class AndroidGymError(Exception):
@@ -44,12 +45,23 @@ class EnvStateError(AndroidGymError, RuntimeError):
     """An API was used in the wrong state (step before reset, use after close)."""
 
 
+def closest(name: str, known: Iterable[str]) -> str | None:
+    """The known name most like `name` (difflib's similarity of at least 0.6), or None: every "did you mean".
+
+    >>> closest("genral", ["general", "webshop"])
+    'general'
+    >>> closest("xyz", ["general", "webshop"]) is None
+    True
+    """
+    close = difflib.get_close_matches(name, list(known), n=1)
+    return close[0] if close else None
+
+
 def unknown_name(kind: str, name: str, known: list[str] | tuple[str, ...]) -> UnknownNameError:
     """Build an `UnknownNameError` that lists the known names and suggests the closest one.
 
     >>> str(unknown_name("suite", "genral", ["general", "webshop"]))
     "unknown suite 'genral'; did you mean 'general'? Known: general, webshop"
     """
-    close = difflib.get_close_matches(name, known, n=1)
-    hint = f"; did you mean {close[0]!r}?" if close else ";"
+    hint = f"; did you mean {close!r}?" if (close := closest(name, known)) else ";"
     return UnknownNameError(f"unknown {kind} {name!r}{hint} Known: {', '.join(sorted(known))}")

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
-import difflib
 import importlib
 import importlib.metadata
 import inspect
@@ -20,6 +19,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from android_gym.errors import closest
 from benchmarks.report import finite, report
 from benchmarks.result import TINY_ENV, Result, is_tiny
 
@@ -156,8 +156,8 @@ def main(argv: list[str] | None = None) -> int:
     names = list(dict.fromkeys(args.only or BENCHMARKS))  # in the order given, each once
     unknown = [n for n in names if n not in BENCHMARKS]
     if unknown:
-        hints = [f"{n!r} (did you mean {close[0]!r}?)" if (close := difflib.get_close_matches(n, BENCHMARKS, 1))
-                 else repr(n) for n in unknown]
+        hints = [f"{n!r} (did you mean {close!r}?)" if (close := closest(n, BENCHMARKS)) else repr(n)
+                 for n in unknown]
         parser.error(f"`--only`: unknown benchmark(s) {', '.join(hints)}; known: {', '.join(BENCHMARKS)}")
     out = Path(args.out)
     _prepare_out(parser, out, args.force)

@@ -8,7 +8,6 @@ suggests the closest known one. The rule's coefficients and the policy's shape a
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Mapping
 from pathlib import Path
@@ -19,6 +18,7 @@ from pydantic import Field, field_validator, model_validator
 
 from android_gym.config import EnvConfig
 from android_gym.config_model import ConfigModel, FieldError, build_field
+from android_gym.errors import closest
 from distrl_agent.algorithms.configs import (
     ALGORITHMS,
     RULE_CONFIGS,
@@ -92,8 +92,8 @@ class EnvSection(EnvConfig):
 
         if registered_suite(env_id) is None and env_id not in gym.registry:
             known = sorted(k for k in gym.registry if k.startswith("android_gym/"))
-            close = difflib.get_close_matches(env_id, known, 1)
-            raise ValueError(f"{env_id!r} is not registered{f'; did you mean {close[0]!r}?' if close else ''} "
+            close = closest(env_id, known)
+            raise ValueError(f"{env_id!r} is not registered{f'; did you mean {close!r}?' if close else ''} "
                              f"Known: {', '.join(known)}")
         return env_id
 
@@ -199,9 +199,9 @@ class LearnerSection(Section):
             return data
         name = data.get("algorithm", "a-ride")
         if not isinstance(name, str) or name not in RULE_CONFIGS:
-            close = difflib.get_close_matches(str(name), ALGORITHMS, 1)
+            close = closest(str(name), ALGORITHMS)
             raise FieldError("algorithm", f"one of {', '.join(ALGORITHMS)}"
-                             f"{f' (did you mean {close[0]!r}?)' if close else ''}", name)
+                             f"{f' (did you mean {close!r}?)' if close else ''}", name)
         rule_class, fixed = RULE_CONFIGS[name]
         values = data.get("coefficients")
         config = build_field(rule_class, values, "coefficients")

@@ -111,3 +111,11 @@ def test_packages_import_only_the_layers_below_them() -> None:
     wrong = [f"{m} imports {t} (line {line})" for m, edges in GRAPH.items() for t, _, line in edges
              if (top := t.split(".")[0]) != m.split(".")[0] and top not in LAYERS[m.split(".")[0]]]
     assert not wrong, "\n".join(wrong)
+
+
+def test_every_did_you_mean_comes_from_one_helper() -> None:
+    """Suggestions for a misspelt name are made by `android_gym.errors.closest` alone (one rule, one wording)."""
+    users = sorted(m for m, path in MODULES.items() for node in ast.walk(ast.parse(path.read_text()))
+                   if isinstance(node, ast.Import | ast.ImportFrom)
+                   and "difflib" in ([a.name for a in node.names] if isinstance(node, ast.Import) else [node.module]))
+    assert users == ["android_gym.errors"], f"modules importing difflib: {users}; use android_gym.errors.closest"

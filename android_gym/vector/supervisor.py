@@ -10,7 +10,6 @@ import time
 from collections import deque
 from collections.abc import Callable, Sequence
 from multiprocessing import get_context
-from multiprocessing.connection import wait
 from multiprocessing.context import BaseContext
 from multiprocessing.reduction import ForkingPickler
 from typing import Any
@@ -18,6 +17,7 @@ from typing import Any
 from android_gym.errors import ConfigError
 from android_gym.vector.checks import STATS_KEYS
 from android_gym.vector.errors import PoolArgumentError, PoolTimeoutError, WorkerFailedError
+from android_gym.vector.process import stop_children
 from android_gym.vector.protocol import ApplyDone, Failed, Ready, ResetCommand, ResetDone, StepDone
 from android_gym.vector.types import EnvState, PoolConfig, PoolResult, Row
 from android_gym.vector.worker import EnvFactory, WorkerProcess
@@ -91,21 +91,7 @@ class Supervisor:
 
     def close(self, timeout_s: float, goodbye: bytes) -> None:
         """Send `goodbye` to every worker, wait up to `timeout_s` seconds for them to exit, SIGKILL the rest."""
-        live = [s.worker for s in self.slots if s.worker.process is not None and s.worker.conn is not None
-                and not s.worker.conn.closed]
-        for worker in live:
-            worker.send(goodbye)
-        conns = {w.conn: w for w in live}
-        deadline = time.monotonic() + timeout_s
-        while (alive := [w for w in live if w.process.exitcode is None]) and time.monotonic() < deadline:
-            for ready in wait([w.sentinel for w in alive] + list(conns), max(0.0, deadline - time.monotonic())):
-                if ready in conns:
-                    try:
-                        ready.recv_bytes()  # unblocks a worker writing a big reply, so it reads its goodbye
-                    except (EOFError, OSError):
-                        del conns[ready]
-        for worker in live:
-            worker.kill()
+        stop_children([slot.worker for slot in self.slots], goodbye, timeout_s)
         self._selector.close()
 
     # -- commands ------------------------------------------------------------------------------------------------------

@@ -18,6 +18,7 @@ from typing import Any
 import gymnasium as gym
 
 from android_gym.heap import return_freed_memory
+from android_gym.vector.process import ChildProcess
 from android_gym.vector.protocol import (
     ApplyCommand,
     ApplyDone,
@@ -122,71 +123,23 @@ def worker_main(index: int, env_fn: EnvFactory, conn: Connection) -> None:
             pass
 
 
-class WorkerProcess:
-    """The parent's handle on one worker process: start, send, kill. Holds no episode state (the pool does).
+class WorkerProcess(ChildProcess):
+    """The parent's handle on one env's worker process (`ChildProcess` running `worker_main`). Holds no episode
+    state (the pool does).
 
     Attributes:
         index: the env id this worker serves.
-        conn: the parent's end of the pipe (None before `start`).
-        process: the `multiprocessing` process (None before `start`; closed after `kill`).
-        pid: its process id (None before `start`).
-        ready: the worker's `Ready` message once it has arrived.
-    """
+        env_fn: the factory the worker builds its env with.
+        ready: the worker's `Ready` message once it has arrived (None again after each `start`).
+    """  # noqa: D205
 
     def __init__(self, index: int, env_fn: EnvFactory, context: BaseContext) -> None:
+        super().__init__(f"android_gym-pool-{index}", worker_main, (index, env_fn), context, daemon=True)
         self.index = index
         self.env_fn = env_fn
-        self.context = context
-        self.conn: Connection | None = None
-        self.process: Any = None
         self.ready: Ready | None = None
-        self.pid: int | None = None
 
     def start(self) -> None:
         """Start the process; returns at once (the `Ready` message arrives later on `conn`)."""
-        parent_end, child_end = self.context.Pipe(duplex=True)
-        process = self.context.Process(target=worker_main, args=(self.index, self.env_fn, child_end),
-                                       name=f"android_gym-pool-{self.index}", daemon=True)
-        process.start()
-        child_end.close()
-        self.conn, self.process, self.ready, self.pid = parent_end, process, None, process.pid
-
-    @property
-    def sentinel(self) -> int:
-        """A file descriptor that becomes readable when the process ends."""
-        return self.process.sentinel
-
-    def send(self, payload: bytes) -> bool:
-        """Send a pickled command (see `supervisor.encode`); False if the pipe is broken (the worker died)."""
-        assert self.conn is not None
-        try:
-            self.conn.send_bytes(payload)
-        except (OSError, ValueError):
-            return False
-        return True
-
-    def exit_reason(self) -> str:
-        """Why the process ended, for `info["error"]` ("killed by SIGKILL", "exited with code 3")."""
-        code = self.process.exitcode if self.process is not None else None
-        if code is None:
-            return "stopped answering"
-        if code < 0:
-            try:
-                return f"was killed by {signal.Signals(-code).name}"
-            except ValueError:
-                return f"was killed by signal {-code}"
-        return f"exited with code {code}"
-
-    def kill(self, join_timeout_s: float = 5.0) -> None:
-        """SIGKILL the process (if alive), reap it within `join_timeout_s` seconds, and close the pipe (idempotent)."""
-        if self.conn is None or self.conn.closed:
-            return
-        self.conn.close()
-        if self.process is not None:
-            if self.process.exitcode is None:
-                self.process.kill()
-            self.process.join(join_timeout_s)
-            try:
-                self.process.close()  # frees its sentinel now rather than at garbage collection
-            except ValueError:  # still running after join_timeout_s (unkillable, e.g. in uninterruptible I/O)
-                pass
+        super().start()
+        self.ready = None

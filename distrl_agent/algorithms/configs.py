@@ -9,7 +9,6 @@ ARideConfig(gamma=0.8, lam=0.95, rho_bar_max=1.0, entropy_coef=0.0, ...)
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated, Any, ClassVar
@@ -17,6 +16,7 @@ from typing import TYPE_CHECKING, Annotated, Any, ClassVar
 from pydantic import Field
 
 from android_gym.config_model import ConfigModel
+from android_gym.errors import closest
 from distrl_agent.errors import ConfigError
 
 if TYPE_CHECKING:
@@ -211,8 +211,8 @@ def rule_config(name: str, values: Mapping[str, Any] | RuleConfig | None = None,
             `entropy_coef=0.01`).
     """
     if name not in RULE_CONFIGS:
-        close = difflib.get_close_matches(str(name), ALGORITHMS, n=1)
-        raise ConfigError(f"unknown algorithm {name!r}{f' (did you mean {close[0]!r}?)' if close else ''}; known: "
+        close = closest(str(name), ALGORITHMS)
+        raise ConfigError(f"unknown algorithm {name!r}{f' (did you mean {close!r}?)' if close else ''}; known: "
                           f"{', '.join(ALGORITHMS)}")
     cls, fixed = RULE_CONFIGS[name]
     if isinstance(values, RuleConfig) and not isinstance(values, cls):

@@ -15,7 +15,6 @@ Not thread-safe: one owner (the learner) calls it.
 
 from __future__ import annotations
 
-import difflib
 import json
 import os
 from collections.abc import Callable, Sequence
@@ -24,6 +23,7 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import ArrayLike
 
+from android_gym.errors import closest
 from distrl_agent.errors import CheckpointError, ConfigError, DataError, DistrlError, ReplayError
 from distrl_agent.replay.sum_tree import SumTree
 from distrl_agent.types import SampledBatch, Trajectory
@@ -71,8 +71,7 @@ class TrajectoryReplay:
         if max_staleness is not None and max_staleness < 0:
             raise ConfigError(f"`max_staleness` must be >= 0 versions or None, got {max_staleness}")
         if stale_mode not in STALE_MODES:
-            close = difflib.get_close_matches(stale_mode, STALE_MODES, n=1)
-            hint = f"did you mean {close[0]!r}? " if close else ""
+            hint = f"did you mean {close!r}? " if (close := closest(stale_mode, STALE_MODES)) else ""
             raise ConfigError(f"`stale_mode` {stale_mode!r} is unknown; {hint}Known: {', '.join(STALE_MODES)}")
         if not 0 < stale_decay <= 1:
             raise ConfigError(f"`stale_decay` must be in (0, 1], got {stale_decay}")

@@ -2,14 +2,16 @@
 
 Channels of worker process i (spawned, so torch's OpenMP state is never forked):
 
-    weights:   SharedWeights (one shared-memory copy per version, seqlock)  learner -> every worker
-    commands:  a pipe of `messages.Command` (PlayRound, Stop)               learner -> worker i
-    results:   a pipe of `messages.Reply` (Collected, RoundPlayed, Failed)  worker i -> learner
+    weights:   SharedWeights (one shared-memory copy per version, seqlock)     learner -> every worker
+    its pipe:  `messages.Command` (PlayRound, Stop)                            learner -> worker i
+               `messages.Reply` (Collected, RoundPlayed, Failed)               worker i -> learner
 
-One results pipe per worker, never shared: a worker killed mid-send (SIGKILL) leaves at most a truncated message in
-its own pipe, which the learner reads as end-of-file and discards; complete messages before it are whole
-trajectories and are kept. Its in-progress episodes were never sent, so nothing is half-inserted; they are counted
-(`runtime/discarded_partial_episodes`) and the worker is respawned with the current weights.
+The process and its pipe are an `android_gym.vector.process.ChildProcess`, the handle the env pool starts, kills,
+reaps and explains its env processes with. One pipe per worker, never shared: a worker killed mid-send (SIGKILL)
+leaves at most a truncated message in its own pipe, which the learner reads as end-of-file and discards; complete
+messages before it are whole trajectories and are kept. Its in-progress episodes were never sent, so nothing is
+half-inserted; they are counted (`runtime/discarded_partial_episodes`) and the worker is respawned with the current
+weights.
 
 Asynchronous mode: the worker's main thread steps and adopts the newest weights between steps; a sender thread
 drains its bounded outbox into the pipe, blocking while the learner is busy (the pipe is the retry: the data goes
@@ -29,6 +31,7 @@ import logging
 import multiprocessing as mp
 import multiprocessing.connection as mpc
 import os
+import pickle
 import signal
 import threading
 import time
@@ -37,6 +40,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from android_gym.heap import return_freed_memory
+from android_gym.vector.process import ChildProcess, stop_children
 from distrl_agent.config import TrainConfig
 from distrl_agent.errors import WorkerError
 from distrl_agent.runtime.base import Delivery, WorkerBook
@@ -54,7 +58,7 @@ def default_workers(config: TrainConfig) -> int:
     return config.runtime.workers or max(1, (os.cpu_count() or 2) - 1)
 
 
-def _worker_main(index: int, config: TrainConfig, shared: SharedWeights, results: Any, commands: Any) -> None:
+def _worker_main(index: int, config: TrainConfig, shared: SharedWeights, conn: mpc.Connection) -> None:
     """Body of worker process `index`: serve rounds (sync) or collect continuously (async) until told to stop."""
     import torch
 
@@ -67,8 +71,8 @@ def _worker_main(index: int, config: TrainConfig, shared: SharedWeights, results
     send_lock = threading.Lock()
 
     def send(message: Reply) -> None:
-        with send_lock:
-            results.send(message)
+        with send_lock:  # the sender thread and the main thread both answer
+            conn.send(message)
 
     shell = training_shell(index, config)
     try:
@@ -76,8 +80,8 @@ def _worker_main(index: int, config: TrainConfig, shared: SharedWeights, results
         if not rt.sync:
             threading.Thread(target=_send_outbox, args=(index, shell, send), daemon=True).start()
         while True:
-            if commands.poll(0.0 if not rt.sync else 0.5):
-                match commands.recv():
+            if conn.poll(0.0 if not rt.sync else 0.5):
+                match conn.recv():
                     case Stop():
                         break
                     case PlayRound(version, episodes):
@@ -121,15 +125,23 @@ def _delivery(worker: int, trajectories: list[Trajectory], version: int | None) 
                     version)
 
 
+_STOP = pickle.dumps(Stop())
+
+
 @dataclass
 class _Proc:
+    """One worker process as the runtime sees it: its handle, the round it owes, the messages read but not handled."""
+
     index: int
-    process: Any
-    results: Any  # our read end of the worker's results pipe
-    commands: Any  # our write end of its command pipe
+    child: ChildProcess
     round: tuple[int, int] | None = None  # (version, episodes) of the round it owes us
     is_dead: bool = False
     messages: list[Reply] = field(default_factory=list)
+
+    @property
+    def conn(self) -> mpc.Connection:
+        assert self.child.conn is not None
+        return self.child.conn
 
 
 class LocalRuntime:
@@ -166,16 +178,12 @@ class LocalRuntime:
         atexit.register(self.close)  # runs before multiprocessing's own exit hook would wait for the workers
 
     def _spawn(self, index: int) -> _Proc:
-        results_r, results_w = _CTX.Pipe(duplex=False)
-        commands_r, commands_w = _CTX.Pipe(duplex=False)
         # Not a daemon: a worker whose envs run in their own processes (slow devices) must be able to start them. An
         # atexit hook (see `start`) stops workers if the learner exits without closing the runtime.
-        process = _CTX.Process(target=_worker_main, args=(index, self.config, self.shared, results_w, commands_r),
-                               daemon=False, name=f"distrl-worker-{index}")
-        process.start()
-        results_w.close()  # only the child holds the write end, so its death reads as end-of-file here
-        commands_r.close()
-        return _Proc(index, process, results_r, commands_w)
+        child = ChildProcess(f"distrl-worker-{index}", _worker_main, (index, self.config, self.shared), _CTX,
+                             daemon=False)
+        child.start()
+        return _Proc(index, child)
 
     def publish(self, version: int, weights: Any) -> None:
         """Write `version` into shared memory once; workers pick it up between steps."""
@@ -206,19 +214,17 @@ class LocalRuntime:
 
     def _command_round(self, proc: _Proc, version: int, episodes: int) -> None:
         proc.round = (version, episodes)
-        try:
-            proc.commands.send(PlayRound(version, episodes))
-        except OSError:
+        if not proc.child.send_message(PlayRound(version, episodes)):
             proc.is_dead = True  # healed (and re-commanded) by the next _receive
 
     def _receive(self, timeout_s: float) -> list[Delivery]:
-        readers = {p.results: p for p in self.procs}
-        sentinels = {p.process.sentinel: p for p in self.procs}
+        readers = {p.conn: p for p in self.procs}
+        sentinels = {p.child.sentinel: p for p in self.procs}
         for ready in mpc.wait([*readers, *sentinels], timeout=timeout_s):
-            proc = readers.get(ready) or sentinels[ready]
+            proc = readers.get(ready) or sentinels[ready]  # type: ignore[call-overload]
             self._drain(proc, until_eof=ready in sentinels)
         for proc in self.procs:
-            if not proc.is_dead and not proc.process.is_alive():
+            if not proc.is_dead and not proc.child.is_alive():
                 self._drain(proc, until_eof=True)  # keep the whole messages it sent before dying
                 proc.is_dead = True
         deliveries = []
@@ -242,20 +248,17 @@ class LocalRuntime:
     def _drain(self, proc: _Proc, until_eof: bool) -> None:
         """Read every complete message of `proc`; a truncated one (killed mid-send) marks it dead, unread."""
         try:
-            while proc.results.poll(0.05 if until_eof else 0.0):
-                proc.messages.append(proc.results.recv())
+            while proc.conn.poll(0.05 if until_eof else 0.0):
+                proc.messages.append(proc.conn.recv())
         except (EOFError, OSError):
             proc.is_dead = True
 
     def _restart(self, proc: _Proc) -> None:
-        if proc.process.is_alive():
-            proc.process.kill()
-        proc.process.join(timeout=5)
-        proc.results.close()
-        proc.commands.close()
+        proc.child.process.join(0.5)  # reaped, for its exit code
+        reason = proc.child.exit_reason()  # "stopped answering" if its pipe broke while it still runs
+        proc.child.kill()
         self.book.retire(proc.index, self.book.in_progress(self.config.runtime.sync, proc.round and proc.round[1]))
-        log.warning("worker %d died (exit code %s); restarting it (restart %d)", proc.index, proc.process.exitcode,
-                    self.book.restarts[proc.index])
+        log.warning("worker %d %s; restarting it (restart %d)", proc.index, reason, self.book.restarts[proc.index])
         fresh = self._spawn(proc.index)
         self.procs[proc.index] = fresh
         if proc.round is not None:  # it owed us a round: the replacement plays it from scratch
@@ -267,29 +270,13 @@ class LocalRuntime:
 
     def kill_worker(self, index: int) -> int:
         """SIGKILL worker `index` (fault injection for tests and drills); returns its pid."""
-        pid = self.procs[index].process.pid
-        self.procs[index].process.kill()
-        return pid
+        child = self.procs[index].child
+        child.process.kill()  # not child.kill(): the runtime must find out by itself, as after a real crash
+        assert child.pid is not None
+        return child.pid
 
     def close(self) -> None:
         """Ask every worker to stop, then kill those still alive after 10 s."""
-        for proc in self.procs:
-            try:
-                proc.commands.send(Stop())
-            except OSError:
-                pass
-        deadline = time.monotonic() + 10
-        while any(p.process.is_alive() for p in self.procs) and time.monotonic() < deadline:
-            readers = {p.results: p for p in self.procs if not p.is_dead}
-            for ready in mpc.wait([*readers, *(p.process.sentinel for p in self.procs)], timeout=0.1):
-                if ready in readers:  # keep reading so that no worker blocks on a full pipe instead of stopping
-                    self._drain(readers[ready], until_eof=False)
-                    readers[ready].messages.clear()
-        for proc in self.procs:
-            if proc.process.is_alive():
-                proc.process.kill()
-            proc.process.join(timeout=5)
-            proc.results.close()
-            proc.commands.close()
+        stop_children([p.child for p in self.procs], _STOP, timeout_s=10)
         self.procs = []
         atexit.unregister(self.close)

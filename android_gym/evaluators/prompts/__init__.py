@@ -11,14 +11,13 @@ edit it, and pass its path as the `prompt_path` option.
 
 from __future__ import annotations
 
-import difflib
 import re
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 from typing import Literal, get_args
 
-from android_gym.errors import ConfigError
+from android_gym.errors import ConfigError, closest
 
 SECTIONS = ("system", "examples", "question", "generate", "yes_no")
 PLACEHOLDERS = ("goal", "last_action", "screenshot")
@@ -59,8 +58,8 @@ class JudgePrompt:
         names = _PLACEHOLDER.findall(self.question)
         for name in names:
             if name not in PLACEHOLDERS:
-                close = difflib.get_close_matches(name, PLACEHOLDERS, n=1)
-                hint = f" (did you mean {{{close[0]}}}?)" if close else ""
+                close = closest(name, PLACEHOLDERS)
+                hint = f" (did you mean {{{close}}}?)" if close else ""
                 raise ConfigError(f"prompt {self.source}: `question` has unknown placeholder {{{name}}}{hint}; "
                                   f"known: {', '.join('{' + p + '}' for p in PLACEHOLDERS)}")
         if "goal" not in names:
@@ -79,8 +78,7 @@ class JudgePrompt:
             if header:
                 name = header.group(1).lower()
                 if name not in SECTIONS:
-                    close = difflib.get_close_matches(name, SECTIONS, n=1)
-                    hint = f"; did you mean {close[0]!r}?" if close else ""
+                    hint = f"; did you mean {close!r}?" if (close := closest(name, SECTIONS)) else ""
                     raise ConfigError(f"prompt {source}: unknown section {name!r}{hint} Known: {', '.join(SECTIONS)}")
                 current = sections.setdefault(name, [])
             elif current is not None:

@@ -28,15 +28,18 @@ def _poll_until(runtime: LocalRuntime, condition, timeout_s: float = 60) -> list
     return deliveries
 
 
-def test_worker_killed_mid_episode_is_restarted_and_partial_discarded(tmp_path) -> None:
-    """SIGKILL of a collecting worker: it is respawned, its in-progress episodes counted, nothing half-delivered."""
+def test_worker_killed_mid_episode_is_restarted_and_partial_discarded(tmp_path, caplog) -> None:
+    """SIGKILL of a collecting worker: it is respawned, its in-progress episodes counted, nothing half-delivered;
+    the log says how it died; `close` lets the respawned worker stop on its own."""  # noqa: D205, D209
     runtime = _runtime(tmp_path)
     weights = initial_weights(runtime.config)
     runtime.start(0, weights)
     try:
         _poll_until(runtime, lambda d: len(d) >= 2)
         runtime.kill_worker(0)
-        after = _poll_until(runtime, lambda d: runtime.restarts == 1 and len(d) >= 2)
+        with caplog.at_level(logging.WARNING, logger="distrl"):
+            after = _poll_until(runtime, lambda d: runtime.restarts == 1 and len(d) >= 2)
+        assert "worker 0 was killed by SIGKILL; restarting it (restart 1)" in caplog.text
         stats = runtime.stats()
         assert stats["runtime/worker_restarts"] == 1
         assert stats["runtime/discarded_partial_episodes"] == 2  # both slots were mid-episode
@@ -44,9 +47,11 @@ def test_worker_killed_mid_episode_is_restarted_and_partial_discarded(tmp_path) 
         for delivery in after:
             for trajectory in delivery.trajectories:
                 trajectory.validate()  # whole episodes only
+        respawned = runtime.procs[0].child
     finally:
         runtime.close()
     assert runtime.procs == []
+    assert respawned.exit_reason() == "exited with code 0"  # it read its Stop: not killed
 
 
 def test_sync_rounds_share_one_version_and_survive_a_kill(tmp_path, caplog, monkeypatch) -> None:
