@@ -23,8 +23,10 @@ costs one call of ~60 ms per 10 s. On other C libraries (musl, macOS) nothing is
 
 Trimming makes resident memory swing by hundreds of MB within minutes, which hides a slow leak. With
 `ANDROID_GYM_HEAP_LOG=DIR` set, the trimming thread also appends, after each trim, one line "unix time, bytes in use
-by malloc, Python's allocated blocks" to `DIR/heap-<pid>.csv`: what the process holds, free of the allocator's
-swings (the soak benchmark fits its growth per process).
+by malloc, Python's allocated blocks, entries of the bounded caches" to `DIR/heap-<pid>.csv`: what the process
+holds, free of the allocator's swings (the soak benchmark fits its growth per process). The last column counts the
+entries of every cache registered with `track_cache` (judge verdicts, web answers, rendered images...): memory that
+grows by design until each cache is full, which a fit of the growth must tell from a leak.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ import os
 import sys
 import threading
 import time
+from collections.abc import Callable
 
 TRIM_EVERY_S = 10.0
 """Seconds between two trims (the measured setting)."""
@@ -43,6 +46,25 @@ HEAP_LOG_ENV = "ANDROID_GYM_HEAP_LOG"
 """Environment variable naming the folder of the heap logs (read at every trim; unset: no log)."""
 _started_in: set[int] = set()  # pids whose trimming thread runs (a forked child must start its own)
 _lock = threading.Lock()
+_caches: dict[str, Callable[[], int]] = {}
+
+
+def track_cache(name: str, entries: Callable[[], int]) -> None:
+    """Count the entries of a bounded cache in this process's heap log (`entries()` is called after each trim,
+    from the trimming thread: it must be cheap and safe to call while the cache is in use). A second call with the
+    same `name` replaces the first."""  # noqa: D205, D209
+    _caches[name] = entries
+
+
+def cached_entries() -> int | None:
+    """The entries of every cache registered with `track_cache`, together; None if one of them could not tell."""
+    total = 0
+    for entries in list(_caches.values()):
+        try:
+            total += int(entries())
+        except Exception:  # noqa: BLE001  (e.g. a set resized while counted: this sample says "unknown")
+            return None
+    return total
 
 
 @functools.cache
@@ -75,10 +97,13 @@ def heap_in_use() -> int | None:
 
 
 def log_heap(folder: str | os.PathLike[str]) -> None:
-    """Append "unix time,malloc bytes in use,Python allocated blocks" to `folder/heap-<pid>.csv` (best effort)."""
+    """Append "unix time,malloc bytes in use,Python allocated blocks,cached entries" to `folder/heap-<pid>.csv`
+    (best effort; the last field is empty when `cached_entries` could not tell)."""  # noqa: D205, D209
+    entries = cached_entries()
     try:
         with open(os.path.join(folder, f"heap-{os.getpid()}.csv"), "a") as f:
-            f.write(f"{time.time():.3f},{heap_in_use() or 0},{sys.getallocatedblocks()}\n")
+            f.write(f"{time.time():.3f},{heap_in_use() or 0},{sys.getallocatedblocks()},"
+                    f"{'' if entries is None else entries}\n")
     except OSError:  # a log must never take its process down
         pass
 

@@ -296,8 +296,9 @@ def read_memory_csv(path: Path) -> list[tuple[float, str, int, int]]:
                 for r in csv.DictReader(f)]
 
 
-HeapSample = tuple[float, str, int, int, int]
-"""(seconds since the sampler started, role, pid, malloc bytes in use, Python allocated blocks)."""
+HeapSample = tuple[float, str, int, int, int, int]
+"""(seconds since the sampler started, role, pid, malloc bytes in use, Python allocated blocks, entries of the
+process's bounded caches or -1 where the log did not tell)."""
 
 
 def read_heap_logs(folder: Path, roles: dict[int, str], t0_wall: float) -> list[HeapSample]:
@@ -313,27 +314,57 @@ def read_heap_logs(folder: Path, roles: dict[int, str], t0_wall: float) -> list[
         pid = int(path.stem.split("-", 1)[1])
         if pid not in roles:
             continue
-        for line in path.read_text().splitlines():
-            parts = line.split(",")
-            if len(parts) == 3:  # a line cut by a kill is left out
-                out.append((float(parts[0]) - t0_wall, roles[pid], pid, int(parts[1]), int(parts[2])))
+        for line in path.read_text().splitlines(keepends=True):
+            parts = line.rstrip("\n").split(",")
+            if not line.endswith("\n") or len(parts) not in (3, 4):  # a line cut by a kill is left out
+                continue
+            entries = int(parts[3]) if len(parts) == 4 and parts[3] else -1  # 3 fields: a log of before the count
+            out.append((float(parts[0]) - t0_wall, roles[pid], pid, int(parts[1]), int(parts[2]), entries))
     return sorted(out)
 
 
 def write_heap_csv(samples: list[HeapSample], path: Path) -> None:
-    """Heap samples as CSV (seconds, role, pid, malloc MiB in use, Python blocks), for refits and plots later."""
+    """Heap samples as CSV (seconds, role, pid, malloc MiB in use, Python blocks, cached entries), for refits and
+    plots later."""  # noqa: D205, D209
     with path.open("w", newline="") as f:
         writer = csv.writer(f)
-        writer.writerow(["time_s", "role", "pid", "heap_mib", "python_blocks"])
-        writer.writerows((round(t, 1), role, pid, round(heap / 2**20, 3), blocks)
-                         for t, role, pid, heap, blocks in samples)
+        writer.writerow(["time_s", "role", "pid", "heap_mib", "python_blocks", "cached_entries"])
+        writer.writerows((round(t, 1), role, pid, round(heap / 2**20, 3), blocks, entries)
+                         for t, role, pid, heap, blocks, entries in samples)
 
 
 def read_heap_csv(path: Path) -> list[HeapSample]:
-    """Samples written by `write_heap_csv` (bytes again)."""
+    """Samples written by `write_heap_csv` (bytes again; a file written before the cache column: entries -1)."""
     with path.open(newline="") as f:
         return [(float(r["time_s"]), r["role"], int(r["pid"]), int(float(r["heap_mib"]) * 2**20),
-                 int(r["python_blocks"])) for r in csv.DictReader(f)]
+                 int(r["python_blocks"]), int(r.get("cached_entries") or -1)) for r in csv.DictReader(f)]
+
+
+def caches_full_at(samples: list[HeapSample], share: float = 0.99) -> dict[str, dict[str, float]]:
+    """Per role: when its processes' bounded caches stopped growing, and how many entries they hold at the end.
+
+    A process's caches count as full from its first sample holding `share` of its last known entry count: a cache
+    at its cap stays there (least recently used entries make room), one still filling at the end reaches the share
+    only at the end. The role's time is its latest process's.
+
+    Returns:
+        {role: {"full_at_s", "entries_at_end" (mean over processes), "processes"}}, for roles with known counts.
+    """
+    series: dict[tuple[str, int], list[tuple[float, int]]] = {}
+    for t, role, pid, _, _, entries in samples:
+        if entries >= 0:
+            series.setdefault((role, pid), []).append((t, entries))
+    out: dict[str, dict[str, float]] = {}
+    for (role, _), points in sorted(series.items()):
+        last = points[-1][1]
+        full_at = next(t for t, entries in points if entries >= share * last)
+        row = out.setdefault(role, {"full_at_s": full_at, "entries_at_end": 0.0, "processes": 0.0})
+        row["full_at_s"] = max(row["full_at_s"], full_at)
+        row["entries_at_end"] += last
+        row["processes"] += 1
+    for row in out.values():
+        row["entries_at_end"] /= row["processes"]
+    return out
 
 
 def plot_memory(arms: dict[str, list[tuple[float, str, int, int]]], path: Path) -> Path:

@@ -19,6 +19,7 @@ key: a judge is asked what the screen shows.
 from __future__ import annotations
 
 import threading
+import weakref
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import replace
@@ -29,6 +30,7 @@ from pydantic import Field
 from android_gym.config_model import ConfigModel
 from android_gym.evaluators.base import Evaluator, Observation, Verdict
 from android_gym.evaluators.images import changed_fraction, screen_hash, screenshot_problem
+from android_gym.heap import track_cache
 from android_gym.tasks.base import Task
 
 Key = tuple[str, ...]
@@ -59,6 +61,10 @@ class CacheConfig(ConfigModel):
     max_goals: int = Field(default=64, ge=1)
 
 
+_LIVE: weakref.WeakSet[CachingEvaluator] = weakref.WeakSet()  # for the heap log's count of cached entries
+track_cache("judge verdicts", lambda: sum(len(c._verdicts) + len(c._last) for c in list(_LIVE)))
+
+
 class CachingEvaluator(Evaluator):
     """Wraps a judge and answers from its past verdicts where that is exact (see the module docstring).
 
@@ -76,6 +82,7 @@ class CachingEvaluator(Evaluator):
         self._lock = threading.Lock()
         self._counts = {"cache/requests": 0, "cache/hits": 0, "cache/unchanged": 0, "cache/duplicates": 0,
                         "cache/forwarded": 0}
+        _LIVE.add(self)
 
     def __repr__(self) -> str:
         return f"CachingEvaluator({self.inner!r})"

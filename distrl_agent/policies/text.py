@@ -20,6 +20,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from android_gym.heap import track_cache
+
 STRIP_CHARS = "\"'`“”‘’«»()[]{}<>,.;:!?…"
 """Characters stripped from both ends of a word. Symbols that carry meaning in typed text ($ % # @ + - / &) stay."""
 
@@ -83,6 +85,9 @@ def label_words(data: bytes, max_words: int) -> tuple[str, ...]:
     ('sign', 'in')
     """
     return tuple(w.lower() for w in words(label_text(data), max_words))
+
+
+track_cache("policy text", lambda: _words.cache_info().currsize + label_words.cache_info().currsize)
 
 
 def hash_word(word: str, vocab_size: int) -> int:

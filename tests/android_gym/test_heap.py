@@ -62,21 +62,31 @@ def test_heap_in_use_follows_allocations_not_resident_memory() -> None:
 _LOGGER = """
 import sys, time
 from android_gym import heap
+cache = {}
+heap.track_cache("test cache", lambda: len(cache))
 heap.return_freed_memory(every_s=0.05)
-time.sleep(0.5)
+for i in range(5):
+    cache[i] = i
+    time.sleep(0.1)
+heap.track_cache("broken", lambda: 1 // 0)  # a count that fails: the samples say "unknown", the log goes on
+time.sleep(0.2)
 """
 
 
 @pytest.mark.skipif(heap.heap_in_use() is None, reason="glibc >= 2.33 (mallinfo2) only")
 def test_trimming_thread_logs_the_heap_where_asked(tmp_path) -> None:
-    """With ANDROID_GYM_HEAP_LOG set, each trim appends time, bytes in use and Python blocks to heap-<pid>.csv."""
+    """With ANDROID_GYM_HEAP_LOG set, each trim appends time, bytes in use, Python blocks and the entries of the
+    tracked caches to heap-<pid>.csv."""  # noqa: D205, D209
     import os
 
     env = {**os.environ, heap.HEAP_LOG_ENV: str(tmp_path)}
     done = subprocess.run([sys.executable, "-c", _LOGGER], capture_output=True, text=True, timeout=60, env=env)
     assert done.returncode == 0, done.stderr
     (log,) = tmp_path.glob("heap-*.csv")
-    rows = [[float(v) for v in line.split(",")] for line in log.read_text().splitlines()]
-    assert len(rows) >= 3
-    assert all(t2 > t1 for (t1, _, _), (t2, _, _) in zip(rows, rows[1:], strict=False))
-    assert all(in_use > 1e6 and blocks > 1e3 for _, in_use, blocks in rows)
+    rows = [line.split(",") for line in log.read_text().splitlines()]
+    assert len(rows) >= 5
+    assert all(float(b[0]) > float(a[0]) for a, b in zip(rows, rows[1:], strict=False))
+    assert all(int(in_use) > 1e6 and int(blocks) > 1e3 for _, in_use, blocks, _ in rows)
+    counts = [int(entries) for *_, entries in rows if entries]
+    assert counts == sorted(counts) and counts[0] <= 1 and counts[-1] == 5  # the cache filling, as it happened
+    assert rows[-1][3] == ""  # after the broken count: unknown, not 0

@@ -16,6 +16,7 @@ from benchmarks.soak_parts import (
     FlakyJudge,
     WorkerKiller,
     audit_replay,
+    caches_full_at,
     memory_slopes,
     plot_memory,
     read_heap_csv,
@@ -173,14 +174,49 @@ def test_heap_logs_join_the_sampler_by_pid_and_clock_and_refit_through_csv(tmp_p
     t0 = 1_700_000_000.0
     mib = 2**20
     for pid in (11, 12, 99):
-        lines = [f"{t0 + t:.3f},{int(500 * mib * (1 + 0.02 * t / 3600))},{100_000 + pid}" for t in range(0, 3600, 10)]
-        (tmp_path / f"heap-{pid}.csv").write_text("\n".join(lines) + "\n1700000000.0,12\n")
+        lines = [f"{t0 + t:.3f},{int(500 * mib * (1 + 0.02 * t / 3600))},{100_000 + pid},{pid}"
+                 for t in range(0, 3600, 10)]
+        (tmp_path / f"heap-{pid}.csv").write_text("\n".join(lines) + "\n1700000000.0,12\n1700003600.000,5242")
     samples = read_heap_logs(tmp_path, {11: "learner", 12: "worker"}, t0)
-    assert {(role, pid) for _, role, pid, _, _ in samples} == {("learner", 11), ("worker", 12)}
+    assert {(role, pid) for _, role, pid, _, _, _ in samples} == {("learner", 11), ("worker", 12)}
     assert samples[0][0] == 0.0 and len(samples) == 2 * 360
     write_heap_csv(samples, tmp_path / "heap.csv")
     back = read_heap_csv(tmp_path / "heap.csv")
-    assert [(t, r, p, b) for t, r, p, _, b in back] == [(t, r, p, b) for t, r, p, _, b in samples]
+    assert [(t, r, p, b, e) for t, r, p, _, b, e in back] == [(t, r, p, b, e) for t, r, p, _, b, e in samples]
     fits = _heap_fits(back, 60.0)
     assert fits["heap"]["learner"]["pooled_pct_per_h"] == pytest.approx(2.0, abs=0.05)
     assert fits["python_blocks"]["worker"]["pooled_pct_per_h"] == pytest.approx(0.0, abs=1e-9)
+
+
+def test_logs_of_before_the_cache_count_still_read(tmp_path) -> None:
+    """A three-field line (written before the cached-entries column) reads with entries -1, and so does a CSV
+    without the column; neither counts as a cache."""  # noqa: D205, D209
+    (tmp_path / "heap-7.csv").write_text("100.0,2000,300\n110.0,2000,301\n")
+    samples = read_heap_logs(tmp_path, {7: "env"}, 100.0)
+    assert samples == [(0.0, "env", 7, 2000, 300, -1), (10.0, "env", 7, 2000, 301, -1)]
+    (tmp_path / "old.csv").write_text("time_s,role,pid,heap_mib,python_blocks\n0.0,env,7,1.0,300\n")
+    assert read_heap_csv(tmp_path / "old.csv") == [(0.0, "env", 7, 2**20, 300, -1)]
+    assert caches_full_at(samples) == {}
+
+
+def test_growth_of_a_filling_cache_is_told_from_growth_after_it_is_full() -> None:
+    """Blocks that grow with a cache until it reaches its cap (30 min) and stay flat after: the whole-arm fit shows
+    growth, the fit after the caches are full shows none; a role whose cache fills until the end gets no such fit
+    (n/a), and a leak after the caches are full still shows."""  # noqa: D205, D209
+    from benchmarks.soak import _heap_fits
+
+    samples = []
+    for t in range(0, 7200, 10):
+        entries = min(t, 1800) * 4096 // 1800  # full at 30 min
+        samples.append((float(t), "env", 1, 100 << 20, 200_000 + 7 * entries, entries))
+        samples.append((float(t), "harness", 2, 100 << 20, 200_000 + 7 * t, t))  # fills to the end
+        samples.append((float(t), "learner", 3, int((100 << 20) * (1 + 0.05 * t / 3600)), 200_000, entries))
+    full = caches_full_at(samples)
+    assert full["env"]["full_at_s"] == pytest.approx(1800, abs=30) and full["env"]["entries_at_end"] == 4096
+    assert full["harness"]["full_at_s"] > 7000
+    fits = _heap_fits(samples, 120.0)
+    assert fits["python_blocks"]["env"]["pooled_pct_per_h"] > 1.0  # the cache filling, fitted from minute 5
+    assert fits["python_blocks_after_caches"]["env"]["pooled_pct_per_h"] == pytest.approx(0.0, abs=0.01)
+    assert "harness" not in fits["python_blocks_after_caches"]
+    # 5% of the start per hour is 5 / 1.0625 % of the mean over minutes 30-120 (the fit's unit)
+    assert fits["heap_after_caches"]["learner"]["pooled_pct_per_h"] == pytest.approx(5.0 / 1.0625, rel=0.02)

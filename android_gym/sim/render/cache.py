@@ -15,12 +15,19 @@ Bounding by bytes rather than entries keeps memory flat across screenshot sizes:
 
 from __future__ import annotations
 
+import weakref
 from collections import OrderedDict
 from collections.abc import Hashable
 
 from PIL import Image
 
+from android_gym.heap import track_cache
+
 _BYTES_PER_PIXEL = {"1": 1, "L": 1, "P": 1, "RGB": 3, "RGBA": 4}
+
+
+_LIVE: weakref.WeakSet[ImageLRU] = weakref.WeakSet()  # for the heap log's count of cached entries
+track_cache("rendered images", lambda: sum(len(c) for c in list(_LIVE)))
 
 
 class ImageLRU:
@@ -39,6 +46,7 @@ class ImageLRU:
         self.hits = 0
         self.misses = 0
         self._items: OrderedDict[Hashable, tuple[Image.Image, int]] = OrderedDict()
+        _LIVE.add(self)
 
     def __len__(self) -> int:
         return len(self._items)

@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from android_gym.heap import track_cache
 from android_gym.sim.app import stable_seed
 
 ORGANIC_PER_QUERY = 10
@@ -213,6 +214,9 @@ def organic(host: str, query: str) -> tuple[Product, ...]:
 def adverts(host: str, query: str) -> tuple[Product, ...]:
     """The sponsored products `host` may show for `query`."""
     return tuple(_products(host, normalize(query), sponsored=True))
+
+
+track_cache("shop results", lambda: organic.cache_info().currsize + adverts.cache_info().currsize)
 
 
 def _products(host: str, query: str, sponsored: bool) -> list[Product]:

@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from android_gym.heap import track_cache
 from android_gym.sim.app import stable_seed
 from android_gym.sim.web.catalog import CATEGORY_OF, display_name, normalize, typical_price
 from android_gym.sim.web.places import CAPITALS, CITIES, CUISINES, NEWS_TOPICS, title, topic_key
@@ -103,6 +104,9 @@ def answer(query: str) -> Answer | None:
     if product:
         return price(product)
     return None
+
+
+track_cache("web answers", lambda: answer.cache_info().currsize)
 
 
 def _rng(*parts: object) -> np.random.Generator:
