@@ -16,6 +16,7 @@ import time
 from collections.abc import Callable, Sequence
 from multiprocessing.connection import Connection, wait
 from multiprocessing.context import BaseContext
+from multiprocessing.reduction import ForkingPickler
 from typing import Any
 
 
@@ -76,7 +77,7 @@ class ChildProcess:
         """True while the process runs (False before `start` and after it ended)."""
         return self.process is not None and self.exitcode is None
 
-    def send(self, payload: bytes) -> bool:
+    def send(self, payload: bytes | memoryview) -> bool:
         """Send bytes already pickled; False if the pipe is broken (the child died)."""
         assert self.conn is not None
         try:
@@ -86,13 +87,8 @@ class ChildProcess:
         return True
 
     def send_message(self, message: object) -> bool:
-        """Pickle and send `message`; False if the pipe is broken (the child died)."""
-        assert self.conn is not None
-        try:
-            self.conn.send(message)
-        except (OSError, ValueError):
-            return False
-        return True
+        """Pickle and send `message` (as `Connection.send` would); False if the pipe is broken (the child died)."""
+        return self.send(ForkingPickler.dumps(message))
 
     def exit_reason(self) -> str:
         """Why the process ended, for logs and `info["error"]` ("was killed by SIGKILL", "exited with code 3")."""
