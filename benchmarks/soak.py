@@ -20,12 +20,13 @@ in use and Python's allocated blocks, logged by `android_gym.heap` after each tr
 arms.
 
 Length: 30 minutes of training per arm in the full suite, 1.5 in the quick one, 12 seconds in tiny mode;
-`DISTRL_BENCH_SOAK_MINUTES` overrides it. The full suite adds a third, "long" arm: the clean arm run for 150 minutes
+`DISTRL_BENCH_SOAK_MINUTES` overrides it. The full suite adds a third, "long" arm: the clean arm run for 80 minutes
 (`DISTRL_BENCH_SOAK_LONG_MINUTES`; 0 skips it), for the memory target alone, since a 25-minute fit cannot tell 1%/h
-from the allocator's minute-scale swings, and the bounded caches grow by design until they are full: in the 75-min
-long arm of session 15 the env processes' judge-verdict caches were estimated to reach their 4,096 entries after
-~128 minutes, so a 75-minute arm fitted their filling. The heap logs count the caches' entries; the fit after the
-caches are full needs 20 minutes past that. `DISTRL_BENCH_SOAK_REUSE=DIR` keeps arms already finished in an earlier
+from the allocator's minute-scale swings, and the bounded caches grow by design until they are full: in a 75-minute
+long arm (session 15) the env processes' judge-verdict caches were estimated to reach their default 4,096 entries
+after ~128 minutes, so the fit measured their filling. The long arm therefore keeps 512 verdicts
+(`LONG_ARM_JUDGE_CACHE`), full within ~20 minutes. The heap logs count the caches' entries; the fit after the caches
+are full needs 20 minutes past that. `DISTRL_BENCH_SOAK_REUSE=DIR` keeps arms already finished in an earlier
 output folder DIR (same minutes and seed), so the arms can run in separate sessions, and `DISTRL_BENCH_SOAK_ARMS`
 (comma-separated, e.g. `long`) names the arms this call may run: an arm neither listed nor reused is left out of the
 report, which then holds what the arms present can tell (the memory fits of a lone long arm, say).
@@ -86,8 +87,8 @@ def plan(quick: bool) -> dict[str, Any]:
     tiny = is_tiny()
     minutes = 0.2 if tiny else 1.5 if quick else 30.0
     minutes = env_number("DISTRL_BENCH_SOAK_MINUTES", minutes, strict=True)
-    long_minutes = env_number("DISTRL_BENCH_SOAK_LONG_MINUTES", 0.0 if tiny or quick else 150.0)
-    return {"minutes": minutes, "long_minutes": long_minutes, "seed": 0,
+    long_minutes = env_number("DISTRL_BENCH_SOAK_LONG_MINUTES", 0.0 if tiny or quick else 80.0)
+    return {"minutes": minutes, "long_minutes": long_minutes, "seed": 0, "judge_cache_entries": None,
             "eval_episodes": 2 if tiny else 100 if quick else 200,
             "orphan_wait_s": 10.0 if tiny else 60.0,
             "worker_kill_every_s": 4.0 if tiny else max(45.0, minutes * 6), "memory_every_s": 1.0 if tiny else 10.0,
@@ -104,6 +105,12 @@ def _train_overrides(tiny: bool, minutes: float) -> list[str]:
                 "learner.batch_size=4", "learner.min_replay_trajectories=4"]
     # 100 demonstrations, not 400: through faulty phones one env plays them at ~2 steps/s (400 took ~16 minutes)
     return [*base, "runtime.eval_episodes=50", "runtime.warm_start_episodes=100"]
+
+
+def _judge(p: dict[str, Any]) -> dict[str, Any]:
+    """The HTTP judge's options, with the verdict cache's size where the plan sets one."""
+    entries = p.get("judge_cache_entries")
+    return JUDGE if entries is None else {**JUDGE, "cache": {"max_entries": entries}}
 
 
 def _distrl() -> list[str]:
@@ -156,7 +163,7 @@ def run_arm(is_faulty: bool, p: dict[str, Any], out: Path, name: str | None = No
             FlakyJudge(JUDGE_FAULTS if is_faulty else {}, slow_s=2 * JUDGE["timeout_s"], seed=p["seed"]) as judge:
         overrides = [*p["train"], f"runtime.seed={p['seed']}", "env.device=adb:sim-{index}",
                      f"env.device_options={json.dumps({**DEVICE, 'port': front.port})}",
-                     f"env.evaluator=http:{judge.base_url}&oracle", f"env.evaluator_options={json.dumps(JUDGE)}"]
+                     f"env.evaluator=http:{judge.base_url}&oracle", f"env.evaluator_options={json.dumps(_judge(p))}"]
         log = (run_dir.parent / f"soak_{name}.log").open("w")
         try:
             command = [*_distrl(), "train", "--run-dir", str(run_dir), "--quiet", *overrides]
@@ -348,15 +355,22 @@ def _reused(name: str, p: dict[str, Any]) -> dict[str, Any] | None:
     record = _read_json(Path(source) / f"soak_{name}.json")
     config = _read_json(Path(source) / "soak_plan.json")
     key = "long_minutes" if name == "long" else "minutes"
-    if record and config.get(key) == p[key] and config.get("seed") == p["seed"]:
+    same_cache = name != "long" or config.get("long_judge_cache", 4096) == LONG_ARM_JUDGE_CACHE
+    if record and config.get(key) == p[key] and config.get("seed") == p["seed"] and same_cache:
         return record
     return None
 
 
+LONG_ARM_JUDGE_CACHE = 512
+"""Verdicts the long arm's judge cache keeps (default 4,096): full within ~20 minutes instead of ~2 hours, so the fit
+after the caches are full sees an hour of what is not a cache."""
+
+
 def _long_plan(p: dict[str, Any]) -> dict[str, Any]:
-    """The plan of the long arm: the clean arm's, `long_minutes` long."""
+    """The plan of the long arm: the clean arm's, `long_minutes` long, with a smaller judge cache."""
     minutes = p["long_minutes"]
-    return {**p, "minutes": minutes, "train": _train_overrides(p["tiny"], minutes)}
+    return {**p, "minutes": minutes, "train": _train_overrides(p["tiny"], minutes),
+            "judge_cache_entries": LONG_ARM_JUDGE_CACHE}
 
 
 def run(quick: bool, out: Path) -> Result:
@@ -388,7 +402,8 @@ def run(quick: bool, out: Path) -> Result:
                                 "it.")
             continue
         arms[name] = reused or run_arm(name == "faulty", _long_plan(p) if name == "long" else p, out, name)
-        (out / "soak_plan.json").write_text(json.dumps({k: p[k] for k in ("minutes", "long_minutes", "seed")}))
+        (out / "soak_plan.json").write_text(json.dumps({**{k: p[k] for k in ("minutes", "long_minutes", "seed")},
+                                                         "long_judge_cache": LONG_ARM_JUDGE_CACHE}))
     series = {name: read_memory_csv(out / f"soak_{name}_memory.csv") for name in arms
               if (out / f"soak_{name}_memory.csv").is_file()}
     for name, samples in series.items():  # refitted from the raw samples: reused arms get today's estimates too
