@@ -23,7 +23,9 @@ log = logging.getLogger("android_gym")
 
 
 def cmd_tasks(args: argparse.Namespace) -> int:
-    """Print every suite's templates with train/test instance counts and example goals."""
+    """Print every suite's templates with train/test instance counts and example goals, or a goal list's coverage."""
+    if args.coverage is not None:
+        return _coverage(args.coverage)
     for suite in [args.suite] if args.suite else suites.suite_names():
         train, test = suites.tasks(suite, "train"), suites.tasks(suite, "test")
         print(f"{suite}: {len(train)} train / {len(test)} test tasks")
@@ -32,6 +34,20 @@ def cmd_tasks(args: argparse.Namespace) -> int:
             example = next((t.goal for t in train if t.template is template), "")
             print(f"  {template.name:<24} train {n_train[template.name]:>4}  test {n_test[template.name]:>4}  "
                   f"max_steps {template.max_steps:>2}  e.g. {example!r}")
+    return 0
+
+
+def _coverage(path: str) -> int:
+    """Print which lines of a goal list the goal parser turns into checkable tasks (exit 2 on an unreadable file)."""
+    from android_gym.errors import ConfigError
+    from android_gym.tasks.files import file_coverage
+
+    try:
+        report = file_coverage(path)
+    except ConfigError as e:
+        print(f"android-gym tasks: error: {e}", file=sys.stderr)
+        return 2
+    print(report.render())
     return 0
 
 
@@ -122,6 +138,9 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("tasks", help="list suites, templates and split sizes")
     p.add_argument("--suite", choices=suites.suite_names())
+    p.add_argument("--coverage", metavar="FILE", default=None,
+                   help="instead, report which goals of a task file (one per line, AitW format) parse into "
+                        "checkable tasks, per family, and why the others do not")
     p.set_defaults(func=cmd_tasks)
     p = sub.add_parser("play", help="play one episode and save it as a GIF, a PNG strip and an action log")
     p.add_argument("--env", default="General-v0", help="env id, e.g. General-v0 or WebShop-v0")

@@ -53,6 +53,10 @@ class EnvConfig(ConfigModel):
         task_file: a goal list or JSONL of your own tasks (`android_gym.tasks.files`); when set, the env registers
             the file as a suite when it is built and uses it instead of `suite` (its config then reads
             `suite="file:<stem>"`); the config itself registers nothing.
+        parse_goals: read a plain goal list with the goal parser (`android_gym.tasks.goals`), so that the lines it
+            covers get the simulated phone's state checks and experts; None (default) parses exactly when the
+            device is the simulated phone, whose state those checks read (on other devices, judge the goals with
+            a model: `evaluator="mllm:..."`).
 
     `gym.make` kwargs are its fields: `EnvConfig.from_data(kwargs)` (or `EnvConfig(**kwargs)`) checks every one's
     type and value, the device, device options and evaluator spec included (nothing connects or loads).
@@ -80,6 +84,7 @@ class EnvConfig(ConfigModel):
     render_width: int = Field(default=360, ge=16, le=1080)
     include_xml: bool = False
     task_file: str | None = None
+    parse_goals: bool | None = None
 
     @field_validator("task_file", mode="before")
     @classmethod

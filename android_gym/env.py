@@ -53,7 +53,10 @@ class AndroidEnv(gym.Env):
             raise ConfigError(f"`render_mode` must be one of {RENDER_MODES} or None, got {render_mode!r}")
         config = EnvConfig.from_data(kwargs)
         if config.task_file is not None:  # the file's suite replaces `suite` (issue 7); the config registers nothing
-            config = config.replace(suite=suites.register_task_file(config.task_file))
+            parse = config.parse_goals
+            if parse is None:  # the parsed checks read the simulated phone's state
+                parse = isinstance(config.device_config(), SimDeviceConfig)
+            config = config.replace(suite=suites.register_task_file(config.task_file, parse_goals=parse))
         self.config = config
         self.render_mode = render_mode
         self.device: Device = self._make_device()

@@ -1,4 +1,10 @@
-"""The simulated phone: expert and random success per suite and split, env throughput, memory per env.
+"""The simulated phone: expert and random success per suite and split, env throughput, memory, task-file coverage.
+
+Coverage is the goal parser's, of task files the user supplies.
+
+Task files: `DISTRL_BENCH_TASK_FILES` names goal lists (AitW's General and Web Shopping lists, say; separated by
+commas). For each, the share of lines the goal parser covers (target 95%, 98% for a file whose name says "webshop"),
+per family, and the expert's and a random agent's success over the covered lines (targets 98% and 2%).
 
 Throughput is judged as a ratio that survives a change of machine: how many times faster than the emulator it stands
 in for (the `emulator` latency preset's mean step) one sim step is. The absolute steps/s are reported beside it,
@@ -8,6 +14,7 @@ without a target, to be read against the report's machine-speed calibration.
 from __future__ import annotations
 
 import gc
+import os
 import time
 from pathlib import Path
 
@@ -17,7 +24,10 @@ import numpy as np
 import android_gym  # noqa: F401  (registers the env ids)
 from android_gym.actions import ActionType, action_space
 from android_gym.sim.latency import LatencyConfig
+from android_gym.tasks.files import file_coverage
 from benchmarks.result import Result, is_tiny, markdown_table
+
+TASK_FILES_ENV = "DISTRL_BENCH_TASK_FILES"
 
 SUITES = {"general": "android_gym/General-v0", "webshop": "android_gym/WebShop-v0"}
 EMULATOR_SPEEDUP_TARGETS = {"elements_only": 1000.0, "screenshot_224": 300.0}
@@ -26,15 +36,21 @@ instant-phone benchmarks are bound by the learner and not by the phone, and 300x
 step, below the forward pass of any policy that reads the pixels)."""
 
 
-def success_rate(env_id: str, split: str, episodes: int, agent: str, seed: int = 0) -> float:
-    """Fraction of `episodes` the expert (or a uniformly random agent) solves, default perturbations."""
-    env = gym.make(env_id, split=split, screenshot_width=0)
+def success_rate(env_id: str, split: str, episodes: int, agent: str, seed: int = 0, **make: object) -> float:
+    """Fraction of `episodes` the expert (or a uniformly random agent) solves, default perturbations.
+
+    `make` goes to `gym.make` (a `task_file`, say); with `make["task_file"]`, episode i plays the i-th covered goal
+    of the file (cycling), so that every covered line is played once when `episodes` is their number.
+    """
+    env = gym.make(env_id, split=split, screenshot_width=0, **make)
+    tasks = [t for t in env.unwrapped.tasks if t.template.name != "uncovered"] if "task_file" in make else []
     space = action_space()
     space.seed(seed)
     rng = np.random.default_rng(seed)
     wins = 0
     for episode in range(episodes):
-        env.reset(seed=seed * 100_000 + episode)
+        options = {"task": tasks[episode % len(tasks)]} if tasks else None
+        env.reset(seed=seed * 100_000 + episode, options=options)
         done, reward = False, 0.0
         while not done:
             if agent == "expert":
@@ -128,4 +144,28 @@ def run(quick: bool, out: Path) -> Result:
     result.notes.append(f"Sim steps per emulator step: steps/s x the emulator preset's mean step "
                         f"({emulator_step_s:.2f} s).")
     result.notes.append(f"Memory per env (Python heap, tracemalloc): {mem:.2f} MiB.")
+    for path in [p.strip() for p in os.environ.get(TASK_FILES_ENV, "").split(",") if p.strip()]:
+        task_file_figures(result, Path(path), random_episodes=episodes)
     return result
+
+
+def task_file_figures(result: Result, path: Path, random_episodes: int) -> None:
+    """Coverage of one goal list, per family, and expert (every covered line) and random success over it."""
+    report = file_coverage(path)
+    stem = path.stem
+    result.add(f"goal_coverage/{stem}", 100 * report.fraction, "%", target=98.0 if "webshop" in stem.lower() else 95.0)
+    missed = report.missed_by_family()
+    families = sorted({*report.by_family(), *missed}, key=lambda f: (-report.by_family().get(f, 0), f))
+    result.tables.append(markdown_table(
+        [f"{stem}: family", "covered lines", "uncovered lines"],
+        [[f, report.by_family().get(f, 0), missed.get(f, 0)] for f in families]))
+    if not report.covered:
+        result.notes.append(f"{path}: no line covered, so no success figures.")
+        return
+    expert = success_rate("android_gym/General-v0", "train", report.covered, "expert", task_file=str(path))
+    result.add(f"goal_expert_success/{stem}", 100 * expert, "%", target=98.0)
+    random = success_rate("android_gym/General-v0", "train", min(random_episodes, report.covered), "random", seed=1,
+                          task_file=str(path))
+    result.add(f"goal_random_success/{stem}", 100 * random, "%", target=2.0, higher_is_better=False)
+    result.notes.append(f"{path}: {report.covered} of {report.total} lines covered; the expert played each covered "
+                        f"line once, the random agent {min(random_episodes, report.covered)} of them.")

@@ -12,11 +12,14 @@ The full suite (9 runs x 3 seeds x 20 min) takes about 9.5 hours on 2 cores; `DI
 `DISTRL_BENCH_TRAINING_SEEDS` and `DISTRL_BENCH_TRAINING_RUNS` (comma-separated names of RUNS) shrink it, and the
 report's config records what ran. `DISTRL_BENCH_TRAINING_REUSE=DIR` (the `runs/` folder of an earlier output) takes
 each run that finished there under the very same config instead of training it again (copied into this output), so an
-interrupted or partly invalid suite re-runs only what is missing.
+interrupted or partly invalid suite re-runs only what is missing. `DISTRL_BENCH_EVAL_TASK_FILE=general_test.txt`
+also evaluates every final policy on the lines of that goal list the goal parser covers (the paper's test list, when
+a user supplies it), beside the suite's own test split.
 """  # noqa: D205
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +27,7 @@ import numpy as np
 
 from benchmarks.result import Result, is_tiny
 from benchmarks.training_parts import (
+    TASK_FILE_ENV,
     Plan,
     by_task_table,
     contrast_table,
@@ -36,6 +40,7 @@ from benchmarks.training_parts import (
     plot_curves,
     protocol_comparison,
     run_dir_name,
+    task_file_table,
     train_runs,
 )
 
@@ -93,6 +98,11 @@ def run(quick: bool, out: Path) -> Result:
     if (contrasts := contrast_table(summaries, budget)) is not None:
         result.tables.append(contrasts)
     result.tables.append(by_task_table(start_by_task, summaries))
+    if os.environ.get(TASK_FILE_ENV):
+        table = task_file_table(result, summaries, lambda name, seed: run_config(name, seed, p.minutes, out, quick),
+                                Path(os.environ[TASK_FILE_ENV]), out)
+        if table:
+            result.tables.append(table)
     if "A-RIDE (async)" in summaries and "DigiRL (sync)" in summaries:
         result.tables.append(protocol_comparison(result, *pairs(summaries, "A-RIDE (async)", "DigiRL (sync)"),
                                                  budget, targets=False))

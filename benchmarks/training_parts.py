@@ -22,6 +22,7 @@ import numpy as np
 
 from benchmarks.result import Result, env_number, markdown_table
 from distrl_agent.config import load_config
+from distrl_agent.runtime.checkpoint import find_checkpoint, read_policy
 from distrl_agent.runtime.collect import evaluate_by_task
 from distrl_agent.runtime.train import EVAL_SEEDS, train, warm_start
 
@@ -116,6 +117,51 @@ def train_runs(plan: Plan, overrides: Callable[[str, int], list[str]], result: R
     if reused:
         result.notes.append(f"Reused from {source} (finished there under the same config): {', '.join(reused)}.")
     return summaries, start_by_task
+
+
+TASK_FILE_ENV = "DISTRL_BENCH_EVAL_TASK_FILE"
+"""A goal list (AitW's General test list, say) the final policies are also evaluated on, over its covered lines."""
+
+
+def task_file_table(result: Result, summaries: Summaries, overrides: Callable[[str, int], list[str]], path: Path,
+                    out: Path) -> str:
+    """Success of every run's final policy on the goals of `path` the goal parser covers (mean ± sample std).
+
+    The covered lines are written to `out/covered_<stem>.txt` and evaluated like the test split (the run's
+    `runtime.eval_episodes` greedy episodes, the same evaluation seeds); uncovered lines have no check and are left
+    out (their count is noted).
+    """
+    from android_gym.tasks.files import file_coverage
+    from android_gym.tasks.goals import GoalMatch
+
+    report = file_coverage(path)
+    covered = [r.line for r in report.results if isinstance(r, GoalMatch)]
+    if not covered:
+        result.notes.append(f"{path}: no line is covered by the goal parser, so no task-file evaluation.")
+        return ""
+    target = out / f"covered_{path.stem}.txt"
+    target.write_text("\n".join(covered) + "\n")
+    rows = []
+    episodes = 0
+    for name, by_seed in summaries.items():
+        rates = []
+        for seed in sorted(by_seed):
+            run_overrides = overrides(name, seed)
+            run_dir = Path(next(o for o in run_overrides if o.startswith("run_dir=")).split("=", 1)[1])
+            saved = read_policy(find_checkpoint(run_dir))
+            config = load_config(overrides=[*run_overrides, f"env.task_file={target}"])
+            episodes = config.runtime.eval_episodes
+            rate, _ = evaluate_by_task(config, saved.weights, saved.version, "test", episodes, EVAL_SEEDS["test"],
+                                       saved.config)
+            rates.append(100 * rate)
+            result.add(f"task_file_success/{path.stem}/{name}/seed{seed}", 100 * rate, "%")
+        if rates:
+            std = np.std(rates, ddof=1) if len(rates) > 1 else math.nan
+            rows.append([name, f"{np.mean(rates):.1f} ± {std:.1f}" if len(rates) > 1 else f"{rates[0]:.1f}",
+                         len(rates)])
+    result.notes.append(f"{path}: the final policies were also evaluated on its {len(covered)} covered lines (of "
+                        f"{report.total}; {episodes} greedy episodes each, in `{target.name}`).")
+    return markdown_table([f"run: success on {path.stem} (covered lines), %", "mean ± sample std", "seeds"], rows)
 
 
 # -- reading curves --------------------------------------------------------------------------------------------------

@@ -36,7 +36,10 @@ APP_PACKAGES = {
     "Messages": "com.google.android.apps.messaging", "Calendar": "com.google.android.calendar",
     "Contacts": "com.google.android.contacts", "Files": "com.google.android.apps.nbu.files",
 }
-"""Apps the open-app template targets: launcher label -> package."""
+"""Apps the open-app template's own instances target: launcher label -> package."""
+LAUNCHABLE = {**APP_PACKAGES, "Calculator": "com.google.android.calculator",
+              "YT Music": "com.google.android.apps.youtube.music"}
+"""Every app an open-app task may name (goal lists ask for more apps than the suite's instances)."""
 
 
 def open_app(label: str, elements: Elements, state: State) -> Action:
@@ -71,7 +74,7 @@ class OpenAppTemplate(TaskTemplate):
 
     def check(self, params: Mapping[str, Any], state: State) -> bool:
         """The app's package is in front."""
-        return state["foreground"] == APP_PACKAGES[params["app"]]
+        return state["foreground"] == LAUNCHABLE[params["app"]]
 
     def expert(self, params: Mapping[str, Any], elements: Elements, state: State) -> Action:
         """Launch it from the home screen or the drawer."""
@@ -309,7 +312,7 @@ class InstallAppTemplate(TaskTemplate):
 
     def values(self, split: str) -> list[dict[str, Any]]:
         """Every store app of the split."""
-        return [{"app": a} for a in playstore.STORE_APPS if split_of(a) == split]
+        return [{"app": a} for a in playstore.CATALOGUE_APPS if split_of(a) == split]
 
     def goal(self, params: Mapping[str, Any]) -> str:
         """The instruction."""

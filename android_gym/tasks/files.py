@@ -27,12 +27,15 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from android_gym.actions import Action
 from android_gym.errors import ConfigError, UnsupportedError
 from android_gym.tasks.base import SPLITS, TaskTemplate
 from android_gym.ui import UIElement
+
+if TYPE_CHECKING:
+    from android_gym.tasks.goals.coverage import Coverage
 
 FIELDS = {"goal", "app", "snapshot", "max_steps", "check", "split", "name", "initial"}
 _OPS = ("equals", "contains", "in")
@@ -137,7 +140,12 @@ def validate_check(spec: Any, where: str) -> None:
         raise ConfigError(f"{where}: `check.in` must be a list")
 
 
-def _parse_line(line: str, where: str, is_jsonl: bool) -> dict[str, Any]:
+def parse_task_line(line: str, where: str, is_jsonl: bool) -> dict[str, Any]:
+    """One task line as a validated entry: {"goal": line} for a goal list, the checked JSON object for JSONL.
+
+    Raises:
+        ConfigError: a bad JSONL line, naming `where` (file and line) and what is wrong.
+    """
     if not is_jsonl:
         return {"goal": line}
     try:
@@ -165,15 +173,14 @@ def _parse_line(line: str, where: str, is_jsonl: bool) -> dict[str, Any]:
     return entry
 
 
-def load_task_file(path: str | Path, suite: str | None = None) -> tuple[FileTaskTemplate, ...]:
-    """Parse a goal list (.txt: one goal per line, `#` comments) or JSONL (.jsonl, or lines starting with `{`).
+def read_task_lines(path: str | Path) -> tuple[list[tuple[int, str]], bool]:
+    """The (line number, text) of every task line of a file, and whether the file is JSONL.
 
-    Returns:
-        One template per distinct `max_steps` (the Task contract reads the budget from the template).
+    Blank lines and `#` comments are skipped; a file is JSONL when named .jsonl/.json or when its first task line
+    starts with `{`.
 
     Raises:
-        ConfigError: unreadable or non-UTF-8 file, bad line (the message names file and line; a JSON line nested
-            too deeply to parse is one), or no tasks.
+        ConfigError: the file cannot be read or is not UTF-8 text.
     """
     p = Path(path)
     try:
@@ -185,17 +192,78 @@ def load_task_file(path: str | Path, suite: str | None = None) -> tuple[FileTask
     except UnicodeDecodeError as e:  # issue 20: a binary or Latin-1 file raised UnicodeDecodeError
         raise ConfigError(f"`task_file` {str(p)!r} is not UTF-8 text ({e.reason} at byte {e.start}); save it as "
                           "UTF-8") from e
-    suite = suite or f"file:{p.stem}"
     content = [(i + 1, ln.strip()) for i, ln in enumerate(lines) if ln.strip() and not ln.lstrip().startswith("#")]
     is_jsonl = p.suffix in (".jsonl", ".json") or bool(content and content[0][1].startswith("{"))
-    entries = [_parse_line(text, f"{p.name}:{number}", is_jsonl) for number, text in content]
-    if not entries:
+    return content, is_jsonl
+
+
+def load_task_file(path: str | Path, suite: str | None = None,
+                   parse_goals: bool = False) -> tuple[TaskTemplate, ...]:
+    """Parse a goal list (.txt: one goal per line, `#` comments) or JSONL (.jsonl, or lines starting with `{`).
+
+    Args:
+        path: the file.
+        suite: the suite's name ("file:<stem>" by default).
+        parse_goals: read each line of a plain goal list with the goal parser (`android_gym.tasks.goals`): a line
+            it covers becomes a task of the matched built-in template (its state check and expert, on the simulated
+            phone), worded as the line; the lines it does not cover stay tasks without a check (template
+            "uncovered"). JSONL files carry their own checks and are never parsed.
+
+    Returns:
+        The parsed lines' templates (`ParsedGoals`, one per matched template), then one `FileTaskTemplate` per
+        distinct `max_steps` of the rest (the Task contract reads the budget from the template).
+
+    Raises:
+        ConfigError: unreadable or non-UTF-8 file, bad line (the message names file and line; a JSON line nested
+            too deeply to parse is one), or no tasks.
+    """
+    p = Path(path)
+    content, is_jsonl = read_task_lines(p)
+    suite = suite or f"file:{p.stem}"
+    templates: list[TaskTemplate] = []
+    rest = content
+    if parse_goals and not is_jsonl:
+        templates, rest = _parsed(content, suite)
+    entries = [parse_task_line(text, f"{p.name}:{number}", is_jsonl) for number, text in rest]
+    if not entries and not templates:
         raise ConfigError(f"`task_file` {str(p)!r} holds no tasks")
     budgets = sorted({int(e.get("max_steps", 10)) for e in entries})
-    templates = []
+    stem = "uncovered" if parse_goals and not is_jsonl else p.stem
     for budget in budgets:
-        template = FileTaskTemplate(p.stem if len(budgets) == 1 else f"{p.stem}_{budget}", suite,
+        template = FileTaskTemplate(stem if len(budgets) == 1 else f"{stem}_{budget}", suite,
                                     [e for e in entries if int(e.get("max_steps", 10)) == budget])
         template.max_steps = budget  # type: ignore[misc]
         templates.append(template)
     return tuple(templates)
+
+
+def _parsed(content: list[tuple[int, str]], suite: str) -> tuple[list[TaskTemplate], list[tuple[int, str]]]:
+    """The goal parser's templates for the lines it covers, and the lines it does not."""
+    from android_gym.tasks.goals import GoalMatch, ParsedGoals, parse_goal
+
+    by_template: dict[int, tuple[TaskTemplate, list[dict[str, Any]]]] = {}
+    rest = []
+    for number, text in content:
+        match = parse_goal(text)
+        if isinstance(match, GoalMatch):
+            entry = {"goal": text, "family": match.family, "params": match.params, "line": number}
+            by_template.setdefault(id(match.template), (match.template, []))[1].append(entry)
+        else:
+            rest.append((number, text))
+    return [ParsedGoals(inner, suite, entries) for inner, entries in by_template.values()], rest
+
+
+def file_coverage(path: str | Path) -> Coverage:
+    """The goal parser's coverage of a task file's goals (a JSONL file's `goal` fields); see `tasks.goals.coverage`.
+
+    Raises:
+        ConfigError: the file cannot be read, is not UTF-8 text, has a bad JSONL line, or holds no goals.
+    """
+    from android_gym.tasks.goals.coverage import coverage
+
+    p = Path(path)
+    content, is_jsonl = read_task_lines(p)
+    if not content:
+        raise ConfigError(f"`task_file` {str(p)!r} holds no goals")
+    goals = [parse_task_line(text, f"{p.name}:{n}", is_jsonl)["goal"] for n, text in content]
+    return coverage(goals, str(p), [n for n, _ in content])

@@ -52,17 +52,18 @@ def tasks(suite: str, split: str = "train", template: str | None = None) -> tupl
 _FILE_SUITES: dict[str, tuple[TaskTemplate, ...]] = {}
 
 
-def register_task_file(path: str, name: str | None = None) -> str:
+def register_task_file(path: str, name: str | None = None, parse_goals: bool = False) -> str:
     """Load a task file (see `android_gym.tasks.files`) as a suite and return its name ("file:<stem>" by default).
 
-    Registering the same name again replaces the suite (and clears the task cache).
+    `parse_goals` reads a plain goal list with the goal parser (`load_task_file`). Registering the same name again
+    replaces the suite (and clears the task cache).
 
     Raises:
         ConfigError: the file cannot be read or has a bad line.
     """
     from android_gym.tasks.files import load_task_file
 
-    loaded = load_task_file(path, name)
+    loaded = load_task_file(path, name, parse_goals=parse_goals)
     _FILE_SUITES[loaded[0].suite] = loaded
     tasks.cache_clear()
     return loaded[0].suite

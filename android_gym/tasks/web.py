@@ -30,7 +30,8 @@ from android_gym.tasks.web_expert import CHROME, browser, search_web, shop
 from android_gym.ui import UIElement
 
 
-def _check_split(split: str) -> None:
+def check_split(split: str) -> None:
+    """Raise `ValueError` unless `split` is one of `SPLITS`."""
     if split not in SPLITS:
         raise ValueError(f"`split` must be one of {SPLITS}, got {split!r}")
 
@@ -42,6 +43,7 @@ class SearchQuestion(TaskTemplate):
         kind: the answer card that solves it (see `android_gym.sim.web.content.KINDS`).
         key: the parameter the split is decided on (and the card's subject).
         keys: every value of the key.
+        detail_key: the parameter the card's `detail` must equal (the cuisine of a restaurant search), if any.
         goal_text: the instruction, formatted with display forms of the params.
         query_text: what the expert types, formatted with the raw params.
     """
@@ -53,10 +55,11 @@ class SearchQuestion(TaskTemplate):
     keys: ClassVar[tuple[str, ...]]
     goal_text: ClassVar[str]
     query_text: ClassVar[str]
+    detail_key: ClassVar[str | None] = None
 
     def values(self, split: str) -> list[dict[str, Any]]:
         """One instance per key value of `split`, sorted."""
-        _check_split(split)
+        check_split(split)
         return [{self.key: v} for v in sorted(self.keys) if split_of(v) == split]
 
     def goal(self, params: Mapping[str, Any]) -> str:
@@ -68,17 +71,25 @@ class SearchQuestion(TaskTemplate):
         """The answer card's expected subject."""
         return str(params[self.key])
 
+    def detail(self, params: Mapping[str, Any]) -> str:
+        """The answer card's expected second key: the `detail_key` parameter, "" for kinds without one."""
+        return str(params.get(self.detail_key, "")) if self.detail_key else ""
+
     def check(self, params: Mapping[str, Any], state: Mapping[str, Any]) -> bool:
         """Chrome shows the loaded result page with an answer card of this kind about this subject."""
         b = browser(state)
         card = b.get("answer")
         return (state.get("foreground") == CHROME and b.get("page") == "search_results"
                 and not b.get("loading") and card is not None and card["kind"] == self.kind
-                and card["subject"] == self.subject(params) and card["detail"] == params.get("cuisine", ""))
+                and card["subject"] == self.subject(params) and card["detail"] == self.detail(params))
+
+    def query(self, params: Mapping[str, Any]) -> str:
+        """What the expert types: `query_text` with the raw params."""
+        return self.query_text.format(**params)
 
     def expert(self, params: Mapping[str, Any], elements: Sequence[UIElement], state: Mapping[str, Any]) -> Action:
         """Launcher search bar (or Chrome's URL bar), type the query, ENTER."""
-        return search_web(self.query_text.format(**params), elements, state)
+        return search_web(self.query(params), elements, state)
 
 
 class WeatherQuestion(SearchQuestion):
@@ -139,6 +150,7 @@ class RestaurantSearch(SearchQuestion):
 
     name, kind, key, keys = "web_restaurant", "restaurants", "city", tuple(CITIES)
     goal_text, query_text = "Find a {cuisine} restaurant near {city}", "{cuisine} restaurant near {city}"
+    detail_key = "cuisine"
 
     def values(self, split: str) -> list[dict[str, Any]]:
         """Every cuisine for every city of `split`."""
@@ -155,7 +167,7 @@ class ShopTask(TaskTemplate):
 
     def values(self, split: str) -> list[dict[str, Any]]:
         """Every (site, query) whose query falls in `split`: the split is on the product query."""
-        _check_split(split)
+        check_split(split)
         return [{"site": s, "query": q} for q in catalog.ALL_PRODUCT_QUERIES if split_of(q) == split
                 for s in SHOP_HOSTS]
 
@@ -193,7 +205,7 @@ class VisitSite(ShopTask):
 
     def values(self, split: str) -> list[dict[str, Any]]:
         """Every phrasing for every site of `split`."""
-        _check_split(split)
+        check_split(split)
         return [{"site": s, "phrasing": i} for s in SHOP_HOSTS if split_of(s) == split
                 for i in range(len(self.PHRASINGS))]
 

@@ -23,6 +23,8 @@ from benchmarks import run as runner
 from benchmarks.result import TINY_ENV, Result
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
+GOALS = ["Set an alarm for 7am", "What's the weather like in Paris?", "Open the Settings app", "Teleport me to Mars"]
+"""The tiny suite's goal list: three lines the goal parser covers, one it does not."""
 SUITE_TIMEOUT_S = 600
 """Deadline of the tiny suite's subprocess, seconds (it takes tens of seconds; this only stops a hang)."""
 
@@ -40,7 +42,10 @@ def _strict_json(path: Path) -> dict[str, Any]:
 def tiny_suite(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, subprocess.CompletedProcess[str]]:
     """The tiny quick suite run once through the CLI: (its output folder, the finished process)."""
     out = tmp_path_factory.mktemp("bench") / "out"
-    env = {**os.environ, TINY_ENV: "1", "PYTHONPATH": str(REPO_ROOT)}
+    goals = out.parent / "goals.txt"  # a user's goal list: the sim section's coverage, training's extra evaluation
+    goals.write_text("\n".join(GOALS) + "\n")
+    env = {**os.environ, TINY_ENV: "1", "PYTHONPATH": str(REPO_ROOT), "DISTRL_BENCH_TASK_FILES": str(goals),
+           "DISTRL_BENCH_EVAL_TASK_FILE": str(goals)}
     done = subprocess.run([sys.executable, "-m", "benchmarks", "run", "--suite", "quick", "--out", str(out)],
                           cwd=REPO_ROOT, env=env, capture_output=True, text=True, timeout=SUITE_TIMEOUT_S)
     return out, done
@@ -343,3 +348,18 @@ def test_soak_arms_left_out_by_the_selector_leave_only_what_the_present_arms_tel
     with pytest.raises(ValueError, match="plans no long arm"):
         soak.run(quick=True, out=tmp_path / "long")
     assert not (tmp_path / "long").exists()
+
+
+def test_tiny_suite_reads_a_users_goal_list(tiny_suite) -> None:
+    """With a goal list, the sim section reports its coverage and the training section evaluates on its lines.
+
+    The sim section also plays every covered line with the expert; training's final policies play the covered lines.
+    """
+    out, done = tiny_suite
+    assert done.returncode == 0, done.stderr[-3000:]
+    results = json.loads((out / "results.json").read_text())
+    figures = {f["name"]: f for b in results["benchmarks"].values() for f in b["figures"]}
+    assert figures["goal_coverage/goals"]["value"] == 75.0
+    assert figures["goal_expert_success/goals"]["value"] == 100.0
+    assert any(name.startswith("task_file_success/goals/") for name in figures)
+    assert (out / "covered_goals.txt").read_text().splitlines() == GOALS[:3]

@@ -4,10 +4,15 @@ from __future__ import annotations
 
 from android_gym.sim.app import App
 from android_gym.sim.apps.browser import Browser
+from android_gym.sim.apps.calculator import CalculatorApp
+from android_gym.sim.apps.calendar import CalendarApp
 from android_gym.sim.apps.clock import ClockApp
+from android_gym.sim.apps.files import FilesApp
 from android_gym.sim.apps.generic import GENERIC_APPS
 from android_gym.sim.apps.launcher import PACKAGE as LAUNCHER
 from android_gym.sim.apps.launcher import Launcher
+from android_gym.sim.apps.maps import MapsApp
+from android_gym.sim.apps.music import MusicApp
 from android_gym.sim.apps.playstore import PlayStoreApp
 from android_gym.sim.apps.settings import SettingsApp
 from android_gym.sim.apps.youtube import YouTubeApp
@@ -19,6 +24,11 @@ DEFAULT_APPS: tuple[type[App], ...] = (
     ClockApp,
     YouTubeApp,
     PlayStoreApp,
+    MapsApp,
+    CalendarApp,
+    CalculatorApp,
+    FilesApp,
+    MusicApp,
     *GENERIC_APPS,
 )
 

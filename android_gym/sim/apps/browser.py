@@ -1,8 +1,13 @@
-"""The Chrome-like browser: a URL bar on every page, navigation over the simulated web, and page history.
+"""The Chrome-like browser: a URL bar on every page, navigation over the simulated web, page history and tabs.
 
 Every page is one `Screen` on the phone's back stack, so BACK returns to the previous page (and, from the first
 page, to where the user came from). Navigations go through `SimPhone.push(..., slow=True)`, so the slow-load
 perturbation shows a spinner before a page appears.
+
+Tabs: the toolbar's "More options" menu opens a new tab or a new incognito tab on the search engine's home page.
+A tab's pages carry its number ("tab": 0 for the tab Chrome opened with, then 1, 2, ... in the order they were
+opened) and whether it is incognito; BACK from a new tab's first page closes it, back to the page it was opened
+from, as Chrome does. A phone's Chrome has no separate windows: "new window" goals mean a new tab.
 """
 
 from __future__ import annotations
@@ -11,7 +16,17 @@ from typing import Any
 
 from android_gym.sim.app import App, Screen
 from android_gym.sim.events import AppEvent
-from android_gym.sim.layout import CONTENT_BOTTOM, CONTENT_TOP, FRAME, IMAGE_BUTTON, WEB_VIEW, WIDTH, text_field
+from android_gym.sim.layout import (
+    CONTENT_BOTTOM,
+    CONTENT_TOP,
+    FRAME,
+    HEIGHT,
+    IMAGE_BUTTON,
+    TEXT_VIEW,
+    WEB_VIEW,
+    WIDTH,
+    text_field,
+)
 from android_gym.sim.view import View
 from android_gym.sim.web import SEARCH_HOST, Site, make_sites
 from android_gym.sim.web.search import QUERY_BOX
@@ -22,6 +37,12 @@ URL_BAR = f"{PACKAGE}:id/url_bar"
 """Resource-id of the URL bar (an EditText on every page)."""
 HOME_URL = f"https://www.{SEARCH_HOST}/"
 """The page a new tab (and the toolbar's Home button) opens."""
+MENU = "menu"
+"""The screen of the toolbar's "More options" menu (over the page it was opened on)."""
+MENU_ITEMS = (("New tab", ("new_tab", False)), ("New incognito tab", ("new_tab", True)), ("History", ("close_menu",)),
+              ("Downloads", ("close_menu",)), ("Bookmarks", ("close_menu",)), ("Settings", ("close_menu",)))
+"""The menu's rows and their events (the last four close the menu: the sim has no such pages)."""
+MENU_ROW_H = 140
 
 
 class Browser(App):
@@ -42,19 +63,21 @@ class Browser(App):
 
     salt: int
     sites: dict[str, Site]
+    tabs_opened: int
 
     def reset(self) -> None:
         """A fresh browser: new per-episode salt, new site layouts (both drawn from the phone's RNG), empty carts."""
         self.salt = int(self.phone.rng.integers(2**31))
         self.sites = make_sites(self)
+        self.tabs_opened = 0
 
     def home(self) -> Screen:
         """A new tab: the search engine's home page."""
         return self.page(HOME_URL)
 
     # -- navigation ----------------------------------------------------------------------------------------------------
-    def page(self, text: str) -> Screen:
-        """The page for a web address, or the search engine's results for any other text."""
+    def page(self, text: str, tab: int = 0, incognito: bool = False) -> Screen:
+        """The page for a web address, or the search engine's results for any other text, in tab `tab`."""
         parts = split_url(text)
         site = self.sites.get(parts[0]) if parts else None
         if parts is None or site is None:
@@ -62,13 +85,21 @@ class Browser(App):
             name, args = site.route("/search", {"q": text})
         else:
             name, args = site.route(parts[1], parts[2])
-        return Screen(PACKAGE, name, {"url": site.url(name, args), "host": site.host, **args})
+        return Screen(PACKAGE, name, {"url": site.url(name, args), "host": site.host, **args, "tab": tab,
+                                      "incognito": incognito})
 
     def go(self, url: str, screen: Screen) -> bool:
-        """Open `url` (or search for it) as a new history entry after `screen`; the load may be slow."""
+        """Open `url` (or search for it) as a new history entry after `screen`, in its tab; the load may be slow."""
         screen.focus = None  # coming BACK to this page shows it without the keyboard, as Chrome does
         screen.fields.pop(URL_BAR, None)
-        return self.phone.push(self.page(url), slow=True)
+        tab, incognito = screen.args.get("tab", 0), screen.args.get("incognito", False)
+        return self.phone.push(self.page(url, tab, incognito), slow=True)
+
+    def new_tab(self, incognito: bool) -> bool:
+        """Close the menu and open a new (incognito) tab on the search engine's home page."""
+        self.phone.pop()
+        self.tabs_opened += 1
+        return self.phone.push(self.page(HOME_URL, self.tabs_opened, incognito))
 
     def search_intent(self) -> bool:
         """The launcher's search bar: the search engine's home page with the query box focused."""
@@ -82,10 +113,27 @@ class Browser(App):
         return self.sites[screen.args["host"]]
 
     def build(self, screen: Screen) -> list[View]:
-        """Chrome's toolbar and the page in a scrolling WebView."""
+        """Chrome's toolbar and the page in a scrolling WebView (under the menu, when it is open)."""
+        if screen.name == MENU:
+            return [*self.build(self._under_menu()), self._menu()]
         page = View(WEB_VIEW, (0, WEB_TOP, WIDTH, CONTENT_BOTTOM), package=PACKAGE, scrollable=True,
                     children=self.site(screen).build(screen))
         return [self._toolbar(screen), page]
+
+    def _under_menu(self) -> Screen:
+        return self.phone.screens(PACKAGE)[-2]
+
+    def _menu(self) -> View:
+        """The "More options" pop-up at the top right, over a scrim that closes it."""
+        x0, x1, y0 = WIDTH - 600, WIDTH - 24, CONTENT_TOP + 24
+        rows = [View(TEXT_VIEW, (x0, y0 + 30 + i * MENU_ROW_H, x1, y0 + 30 + (i + 1) * MENU_ROW_H), text=label,
+                     rid=f"{PACKAGE}:id/menu_item", package=PACKAGE, clickable=True, focusable=True, on_tap=event,
+                     style="row")
+                for i, (label, event) in enumerate(MENU_ITEMS)]
+        box = View(FRAME, (x0, y0, x1, y0 + 60 + len(rows) * MENU_ROW_H), rid=f"{PACKAGE}:id/app_menu_list",
+                   package=PACKAGE, style="dialog", children=rows)
+        return View(FRAME, (0, 0, WIDTH, HEIGHT), package=PACKAGE, clickable=True, on_tap=("close_menu",),
+                    style="scrim", children=[box])
 
     def _toolbar(self, screen: Screen) -> View:
         typed = screen.fields.get(URL_BAR, "")
@@ -99,7 +147,9 @@ class Browser(App):
                 View(IMAGE_BUTTON, (WIDTH - 168, top, WIDTH, bottom), desc="More options",
                      rid=f"{PACKAGE}:id/menu_button", package=PACKAGE, clickable=True, focusable=True,
                      on_tap=("menu",), icon="more")]
-        return View(FRAME, (0, top, WIDTH, bottom), rid=f"{PACKAGE}:id/toolbar", package=PACKAGE, style="toolbar",
+        incognito = bool(screen.args.get("incognito"))
+        return View(FRAME, (0, top, WIDTH, bottom), rid=f"{PACKAGE}:id/toolbar", package=PACKAGE,
+                    desc="Incognito tab" if incognito else "", style="scrim" if incognito else "toolbar",
                     children=kids)
 
     def handle(self, event: AppEvent, screen: Screen) -> bool:
@@ -107,11 +157,19 @@ class Browser(App):
         match event:
             case ("go", url):
                 return self.go(url, screen)
-            case _:  # ("menu",) and the page's own events
+            case ("menu",):
+                return self.phone.push(Screen(PACKAGE, MENU, dict(screen.args)))
+            case ("close_menu",):
+                return self.phone.pop()
+            case ("new_tab", incognito):
+                return self.new_tab(bool(incognito))
+            case _:  # the page's own events
                 return self.site(screen).handle(event, screen)
 
     def submit(self, screen: Screen, rid: str) -> bool:
         """ENTER in the URL bar navigates (or searches); in a page's field, the site decides."""
+        if screen.name == MENU:
+            return False
         if rid == URL_BAR:
             text = screen.fields.get(URL_BAR, "").strip()
             return bool(text) and self.go(text, screen)
@@ -133,20 +191,29 @@ class Browser(App):
                 "text"} (see `android_gym.sim.web.content.Answer`), else None;
               * "product": on a product page, {"pid", "host", "query", "title", "price" (US dollars), "rating",
                 "reviews", "rank" (1-based organic rank, None for an advert), "sponsored", "slot"}, else None;
+              * "post": on the forum's post page, {"id", "title", "rank" (1: today's top post)}, else None;
               * "cart": every item in every shop's cart: the product dict above plus "qty";
               * "history": the URLs of Chrome's pages on the back stack, oldest first;
-              * "layouts": each shop's layout this episode, e.g. {"amazon.com": "banner/cards/ids1"}.
+              * "layouts": each shop's layout this episode, e.g. {"amazon.com": "banner/cards/ids1"};
+              * "tab", "incognito": the front page's tab (0: the tab Chrome opened with; None when Chrome is not in
+                front) and whether it is incognito; "menu_open": whether the "More options" menu shows;
+              * "tabs_opened": tabs opened from the menu this episode.
         """
         shops = [s for s in self.sites.values() if isinstance(s, ShopSite)]
         out: dict[str, Any] = {"url": None, "host": None, "page": None, "loading": False, "query": None,
-                               "answer": None, "product": None,
+                               "answer": None, "product": None, "post": None,
                                "cart": [item for s in shops for item in s.state()["cart"]],
-                               "history": [s.args["url"] for s in self.phone.screens(PACKAGE)],
-                               "layouts": {s.host: s.layout.name for s in shops}}
+                               "history": [s.args["url"] for s in self.phone.screens(PACKAGE) if s.name != MENU],
+                               "layouts": {s.host: s.layout.name for s in shops}, "tab": None, "incognito": False,
+                               "menu_open": False, "tabs_opened": self.tabs_opened}
         if self.phone.screens(PACKAGE) and self.phone.foreground == PACKAGE:
             screen = self.phone.top
+            if screen.name == MENU:
+                out["menu_open"] = True
+                screen = self._under_menu()
             out.update(url=screen.args["url"], host=screen.args["host"], page=screen.name,
-                       loading=screen.loading > 0)
+                       loading=screen.loading > 0, tab=screen.args.get("tab", 0),
+                       incognito=bool(screen.args.get("incognito")))
             facts = self.site(screen).describe(screen)
-            out.update({k: facts[k] for k in ("query", "answer", "product") if k in facts})
+            out.update({k: facts[k] for k in ("query", "answer", "product", "post") if k in facts})
         return out

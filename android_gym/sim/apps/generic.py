@@ -64,12 +64,9 @@ def _generic(package: str, label: str, icon: str, aliases: tuple[str, ...] = ())
 
 GENERIC_APPS: tuple[type[App], ...] = (
     _generic("com.google.android.gm", "Gmail", "mail", ("email",)),
-    _generic("com.google.android.apps.maps", "Maps", "map", ("google maps",)),
     _generic("com.google.android.apps.photos", "Photos", "photo", ("google photos", "gallery")),
     _generic("com.google.android.GoogleCamera", "Camera", "camera"),
     _generic("com.google.android.dialer", "Phone", "phone", ("dialer",)),
     _generic("com.google.android.apps.messaging", "Messages", "sms", ("sms",)),
-    _generic("com.google.android.calendar", "Calendar", "calendar"),
     _generic("com.google.android.contacts", "Contacts", "contacts"),
-    _generic("com.google.android.apps.nbu.files", "Files", "files", ("files by google",)),
 )

@@ -53,16 +53,40 @@ def _catalogue(size: int = 160) -> tuple[str, ...]:
     return tuple(sorted(names[i] for i in order))
 
 
-STORE_APPS = _catalogue()
-"""Names of the apps the store offers (160), sorted; tasks ask to install them."""
+CATALOGUE_APPS = _catalogue()
+"""The store's own invented apps (160), sorted: the general suite's install tasks ask for them, and the top charts
+and sponsored slots show them."""
+
+BRAND_APPS: dict[str, str] = {
+    "eBay": "Shopping", "Amazon Shopping": "Shopping", "Yelp": "Food & Drink", "Starbucks": "Food & Drink",
+    "Yahoo": "News & Magazines", "CNN": "News & Magazines", "Google News": "News & Magazines",
+    "ESPN": "Sports", "Wikipedia": "Books & Reference", "The Weather Channel": "Weather", "Uber": "Maps & Navigation",
+    "Lyft": "Maps & Navigation", "Twitter": "Social", "Facebook": "Social", "Instagram": "Social",
+    "Reddit": "Social", "Pinterest": "Lifestyle", "LinkedIn": "Business", "WhatsApp": "Communication",
+    "Snapchat": "Communication", "TikTok": "Entertainment", "Netflix": "Entertainment",
+    "Prime Video": "Entertainment", "Spotify": "Music & Audio", "Pandora": "Music & Audio",
+    "Amazon Music": "Music & Audio", "YouTube Music": "Music & Audio", "Amazon Alexa": "Lifestyle",
+    "Google": "Tools", "Google Calendar": "Productivity", "Zoom": "Business", "Duolingo": "Education",
+    "Google Play Books": "Books & Reference", "Google Play Movies": "Entertainment",
+    "Google Play Music": "Music & Audio",
+}
+"""Well-known apps the store also lists (name -> category), so that goals such as "Install the Spotify app" have an
+app to install; search finds them, charts and adverts do not show them."""
+
+STORE_APPS = tuple(sorted({*CATALOGUE_APPS, *BRAND_APPS}))
+"""Every app the store offers, sorted."""
 
 
 def app_info(name: str) -> dict[str, Any]:
     """The store listing of `name`: developer, category, rating, downloads, size and blurb (seeded by the name)."""
     rng = np.random.default_rng(stable_seed("playstore", name))
-    brand, kind = name.split(" ", 1)
-    return {"name": name, "developer": f"{brand}{['Soft', ' Labs', ' Apps', ' Studio'][int(rng.integers(4))]}",
-            "category": _KIND_OF[kind], "rating": f"{rng.uniform(3.4, 4.9):.1f}",
+    if name in BRAND_APPS:
+        developer, category, kind = f"{name.split()[0]} Inc.", BRAND_APPS[name], BRAND_APPS[name].split(" &")[0]
+    else:
+        brand, kind = name.split(" ", 1)
+        developer = f"{brand}{['Soft', ' Labs', ' Apps', ' Studio'][int(rng.integers(4))]}"
+        category = _KIND_OF[kind]
+    return {"name": name, "developer": developer, "category": category, "rating": f"{rng.uniform(3.4, 4.9):.1f}",
             "downloads": ["100K+", "500K+", "1M+", "5M+", "10M+"][int(rng.integers(5))],
             "size": f"{int(rng.integers(5, 120))} MB", "about": f"{name} is the simplest way to enjoy "
             f"{kind.lower()} on your phone. Free, fast and private."}
@@ -81,7 +105,7 @@ def search(query: str, perturbed_seed: int | None = None) -> list[tuple[str, boo
         rng = np.random.default_rng(stable_seed("playstore-ads", perturbed_seed, query.lower()))
         if rng.random() < 0.6:
             shown = {n for n, _ in hits}
-            others = [n for n in STORE_APPS if n not in shown]
+            others = [n for n in CATALOGUE_APPS if n not in shown]
             hits.insert(0, (others[int(rng.integers(len(others)))], True))
     return hits
 
@@ -100,6 +124,20 @@ class PlayStoreApp(App):
     def reset(self) -> None:
         """Nothing installed."""
         self.installs: dict[str, int] = {}  # name -> phone.steps when its install began
+
+    def apply(self, settings: dict[str, Any]) -> None:
+        """Initial conditions: {"installed": [names]} are installed before the episode starts.
+
+        Raises:
+            KeyError: another key, or a name the store does not offer.
+        """
+        unknown = set(settings) - {"installed"}
+        if unknown:
+            raise KeyError(f"Play Store takes only 'installed', got {sorted(unknown)}")
+        for name in settings.get("installed", ()):
+            if name not in STORE_APPS:
+                raise KeyError(f"the Play Store offers no app {name!r}")
+            self.installs[name] = -INSTALL_STEPS  # finished before step 0
 
     def status(self, name: str) -> str:
         """"installed", "installing" or "none"."""
@@ -149,7 +187,7 @@ class PlayStoreApp(App):
             return [_back(), _search_bar(query, 150), scroll_list(top, CONTENT_BOTTOM, PACKAGE, rows,
                                                                   rid=f"{PACKAGE}:id/results")]
         rng = np.random.default_rng(stable_seed("playstore-home", self.phone.seed))
-        charts = [STORE_APPS[i] for i in rng.permutation(len(STORE_APPS))[:10]]
+        charts = [CATALOGUE_APPS[i] for i in rng.permutation(len(CATALOGUE_APPS))[:10]]
         head = View(TEXT_VIEW, (MARGIN, top + 10, WIDTH - MARGIN, top + 110), text="Top charts", package=PACKAGE,
                     style="section")
         rows = [self._row(n, False, top + 120 + i * ROW_H) for i, n in enumerate(charts)]

@@ -3,6 +3,10 @@
 Pages are data (`PAGES`): each is a title and rows. A "link" row opens another page, a "switch" row toggles a boolean
 of `phone.system`, a "choice" row picks a value (font size), a "slider" sets a number (brightness), an "info" row only
 shows text. Links to pages the sim does not model open a placeholder page, so every row of a real phone responds.
+
+Apps > See all apps lists every app on the phone (the system apps and those installed from the Play Store); each
+opens its App info page, whose Notifications page holds the app's notification switch (`state()["notifications_off"]`
+lists the apps whose switch is off).
 """
 
 from __future__ import annotations
@@ -11,6 +15,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from android_gym.errors import UnknownNameError
 from android_gym.sim.app import App, Screen
 from android_gym.sim.events import AppEvent, NavKey
 from android_gym.sim.layout import (
@@ -63,11 +68,14 @@ def _links(*labels: str) -> tuple[Row, ...]:
 
 
 FONT_SIZES = ("Small", "Default", "Large", "Largest")
+ALL_APPS, APP_INFO, APP_NOTIFICATIONS = "all_apps", "app_info", "app_notifications"
+"""The pages built from the phone's apps rather than from `PAGES` (App info and its Notifications take {"app"})."""
+APP_INFO_LINKS = ("Permissions", "Storage & cache", "Mobile data & Wi-Fi", "Screen time", "Open by default")
 PAGES: dict[str, tuple[str, tuple[Row, ...]]] = {
     "main": ("Settings", (
         Row("link", "Network & internet", "network", summary="Internet, airplane mode, hotspot", icon="wifi"),
         Row("link", "Connected devices", "connected", summary="Bluetooth, pairing", icon="devices"),
-        Row("link", "Apps", summary="Recent apps, default apps", icon="apps"),
+        Row("link", "Apps", "apps", summary="Recent apps, default apps", icon="apps"),
         Row("link", "Notifications", summary="Notification history, conversations", icon="notifications"),
         Row("link", "Battery", "battery", summary="100%", icon="battery"),
         Row("link", "Storage", summary="34% used - 84 GB free", icon="storage"),
@@ -142,6 +150,10 @@ PAGES: dict[str, tuple[str, tuple[Row, ...]]] = {
         Row("info", "Brightness", summary="{brightness}%"),
     )),
     "font_size": ("Font size", tuple(Row("choice", size, "font_size", size) for size in FONT_SIZES)),
+    "apps": ("Apps", (
+        Row("link", "See all apps", ALL_APPS, summary="Every app on this phone"),
+        *_links("Default apps", "Screen time", "Unused apps", "Special app access"),
+    )),
     "location": ("Location", (
         Row("switch", "Use location", "location", icon="location"),
         Row("info", "Recent access", summary="Maps, Weather, Photos"),
@@ -184,15 +196,41 @@ class SettingsApp(App):
     icon = "settings"
     aliases = ("system settings", "android settings")
 
+    def reset(self) -> None:
+        """Every app's notifications on."""
+        self.notifications: dict[str, bool] = {}  # app label -> on, for the apps whose switch was set
+
+    def apply(self, settings: dict[str, Any]) -> None:
+        """Initial conditions: {"notifications": {app label: on}} (system switches go through "system").
+
+        Raises:
+            KeyError: another key.
+        """
+        unknown = set(settings) - {"notifications"}
+        if unknown:
+            raise KeyError(f"Settings takes only 'notifications', got {sorted(unknown)}")
+        self.notifications.update({str(k): bool(v) for k, v in settings.get("notifications", {}).items()})
+
     def home(self) -> Screen:
         """The main list."""
         return Screen(PACKAGE, "main")
+
+    def app_labels(self) -> list[str]:
+        """Every app on the phone, sorted: the system apps (not the launcher) and the Play Store's installs."""
+        labels = {a.label for a in self.phone.installed() if not a.package.endswith("launcher")}
+        try:
+            labels |= set(self.phone.find_app("Play Store").state()["installed"])
+        except UnknownNameError:  # no store on this phone
+            pass
+        return sorted(labels, key=str.lower)
 
     # -- views ---------------------------------------------------------------------------------------------------------
     def build(self, screen: Screen) -> list[View]:
         """The main list, a page, a placeholder page, or the search page."""
         if screen.name == "search":
             return self._search(screen)
+        if screen.name in (ALL_APPS, APP_INFO, APP_NOTIFICATIONS):
+            return self._app_page(screen)
         if screen.name in PAGES:
             title, rows = PAGES[screen.name]
         else:
@@ -212,6 +250,28 @@ class SettingsApp(App):
             self._row(col, row)
         return [*views, scroll_list(top, CONTENT_BOTTOM, PACKAGE, col.views, rid=f"{PACKAGE}:id/recycler_view")]
 
+    def _app_page(self, screen: Screen) -> list[View]:
+        """All apps, an app's App info, or its Notifications page."""
+        app = screen.args.get("app", "")
+        top = CONTENT_TOP + TOOLBAR_H
+        col = Column(top, PACKAGE, left=0, right=WIDTH)
+        on = self.notifications.get(app, True)
+        if screen.name == ALL_APPS:
+            title = "All apps"
+            for label in self.app_labels():
+                col.add(_two_line(col.y, label, "", (APP_INFO, label), ""))
+        elif screen.name == APP_INFO:
+            title = "App info"
+            col.add(_two_line(col.y, app, "Installed", None, "apps"))
+            col.add(_two_line(col.y, "Notifications", "On" if on else "Off", (APP_NOTIFICATIONS, app), ""))
+            for label in APP_INFO_LINKS:
+                col.add(_two_line(col.y, label, "", ("stub", label), ""))
+        else:
+            title = "Notifications"
+            col.switch(f"All {app} notifications", on, ("notify", app), rid=f"{PACKAGE}:id/switch_widget")
+        return [toolbar(title, PACKAGE, PACKAGE),
+                scroll_list(top, CONTENT_BOTTOM, PACKAGE, col.views, rid=f"{PACKAGE}:id/recycler_view")]
+
     def _words(self) -> dict[str, Any]:
         return {k: ("On" if v else "Off") if isinstance(v, bool) else v for k, v in self.phone.system.items()}
 
@@ -227,7 +287,7 @@ class SettingsApp(App):
         elif row.kind == "slider":
             col.add(_slider(col.y, row.label, row.key, int(system[row.key])))
         elif row.kind == "link":
-            event = ("open", row.key) if row.key in PAGES else ("stub", row.label)
+            event = ("open", row.key) if row.key in PAGES or row.key == ALL_APPS else ("stub", row.label)
             col.add(_two_line(col.y, row.label, row.summary.format(**self._words()), event, row.icon))
         elif not row.key or system.get(row.key) == row.value:
             col.add(_two_line(col.y, row.label, row.summary.format(**self._words()), None, row.icon))
@@ -258,6 +318,11 @@ class SettingsApp(App):
             case ("toggle", key):
                 self.phone.system[key] = not self.phone.system[key]
                 return True
+            case (page, app) if page in (APP_INFO, APP_NOTIFICATIONS):
+                return self.phone.push(Screen(PACKAGE, page, {"app": app}))
+            case ("notify", app):
+                self.notifications[app] = not self.notifications.get(app, True)
+                return True
             case ("set", key, value):
                 if self.phone.system[key] == value:
                     return False
@@ -268,9 +333,16 @@ class SettingsApp(App):
         return False  # ("submit", rid) from the search field's Enter
 
     def state(self) -> dict[str, Any]:
-        """{"page": the page id of the front-most Settings screen, or None when Settings is not open}."""
+        """Where Settings is and the per-app notification switches.
+
+        Returns:
+            {"page": the page id of the front-most Settings screen (None when Settings is not open), "app": the app
+            of an App info or app Notifications page (else None), "notifications_off": the sorted labels of the
+            apps whose notifications are off}.
+        """
         mine = self.phone.screens(PACKAGE)
-        return {"page": mine[-1].name if mine else None}
+        return {"page": mine[-1].name if mine else None, "app": mine[-1].args.get("app") if mine else None,
+                "notifications_off": sorted(k for k, v in self.notifications.items() if not v)}
 
 
 def _two_line(y: int, title: str, summary: str, event: tuple | None, icon: str) -> View:

@@ -61,31 +61,78 @@ _CHANNELS = ("Daily Dose", "The Curious Mind", "Maker Lab", "Chill Beats", "Expl
 _ADVERTISERS = ("SkillHub", "LearnIt Pro", "MasterClassy", "Streamly", "CoursePeak")
 
 
+CHANNELS: dict[str, str] = {
+    "gamespot": "GameSpot", "gamespot reviews": "GameSpot Reviews", "gamespot trailers": "GameSpot Trailers",
+    "gamespot esports": "GameSpot eSports", "gamespot news": "GameSpot News", "gamexplain": "GameXplain",
+    "gametrailers": "GameTrailers", "gameranx": "Gameranx", "ign": "IGN", "game informer": "Game Informer",
+    "polygon": "Polygon", "kotaku": "Kotaku", "bbc": "BBC", "bbc news": "BBC News", "cnn": "CNN",
+    "washington post": "The Washington Post", "wall street journal": "The Wall Street Journal",
+    "new york times": "The New York Times", "huffpost": "HuffPost", "vox": "Vox", "the verge": "The Verge",
+    "nasa": "NASA", "ted": "TED", "national geographic": "National Geographic",
+}
+"""Well-known channels by their lower-case name without a leading "the": searching one lists its uploads, newest
+first ("What's the latest video from GameSpot?")."""
+CHANNEL_ALIASES = {"huffington post": "huffpost", "wsj": "wall street journal", "nyt": "new york times",
+                   "nat geo": "national geographic", "verge": "the verge"}
+_UPLOADS = ("Full Review", "Official Trailer", "Everything We Know", "Top 10 Moments", "Breaking News", "Explained",
+            "Live Coverage", "First Look", "The Week in Review", "Behind the Scenes", "Interview", "Highlights")
+
+
+def channel_of(query: str) -> str | None:
+    """The channel a query names exactly (its display name), or None.
+
+    >>> channel_of("The Wall Street Journal"), channel_of("IGN videos")
+    ('The Wall Street Journal', None)
+    """
+    q = " ".join(query.lower().split())
+    q = q[4:] if q.startswith("the ") and q[4:] in {*CHANNELS, *CHANNEL_ALIASES} else q
+    return CHANNELS.get(CHANNEL_ALIASES.get(q, q))
+
+
+def _uploads(channel: str, q: str) -> list[dict]:
+    """A channel's latest uploads, newest first ("newest": True on the first)."""
+    rng = np.random.default_rng(stable_seed("youtube-channel", channel))
+    picks = rng.permutation(len(_UPLOADS))[:RESULTS_PER_QUERY]
+    ages = ["3 hours ago", "1 day ago", "2 days ago", "4 days ago", "1 week ago", "2 weeks ago", "3 weeks ago",
+            "1 month ago", "2 months ago", "3 months ago"]
+    return [{"title": f"{channel}: {_UPLOADS[int(k)]}", "channel": channel, "views": _count(rng),
+             "duration": f"{int(rng.integers(2, 59))}:{int(rng.integers(60)):02d}", "age": ages[i], "query": q,
+             "ad": False, "newest": i == 0} for i, k in enumerate(picks)]
+
+
 def videos(query: str, perturbed_seed: int | None = None) -> list[dict]:
     """The result list for `query`: organic videos whose titles contain the query, plus sponsored ones.
+
+    For a channel's name (`channel_of`), the organic videos are that channel's uploads, newest first.
 
     Args:
         query: what was searched (case and surrounding blanks are ignored for generation).
         perturbed_seed: the episode seed when sponsored entries are on, else None (no ads).
 
     Returns:
-        Video dicts {"title", "channel", "views", "duration", "age", "query", "rank", "ad"}; `rank` is the 0-based
-        position in the list (ads included).
+        Video dicts {"title", "channel", "views", "duration", "age", "query", "rank", "ad"}, and "newest" on a
+        channel's list; `rank` is the 0-based position in the list (ads included).
     """
     q = " ".join(query.lower().split())
-    rng = np.random.default_rng(stable_seed("youtube", q))
-    titles = rng.permutation(len(_TITLES))[:RESULTS_PER_QUERY]
-    out = [{"title": _TITLES[t].replace("{T}", q.title()), "channel": _CHANNELS[int(rng.integers(len(_CHANNELS)))],
-            "views": _count(rng), "duration": f"{int(rng.integers(2, 59))}:{int(rng.integers(60)):02d}",
-            "age": f"{int(rng.integers(1, 12))} {['days', 'months', 'years'][int(rng.integers(3))]} ago",
-            "query": q, "ad": False} for t in titles]
+    channel = channel_of(q)
+    if channel is not None:
+        out = _uploads(channel, q)
+    else:
+        rng = np.random.default_rng(stable_seed("youtube", q))
+        titles = rng.permutation(len(_TITLES))[:RESULTS_PER_QUERY]
+        out = [{"title": _TITLES[t].replace("{T}", q.title()),
+                "channel": _CHANNELS[int(rng.integers(len(_CHANNELS)))], "views": _count(rng),
+                "duration": f"{int(rng.integers(2, 59))}:{int(rng.integers(60)):02d}",
+                "age": f"{int(rng.integers(1, 12))} {['days', 'months', 'years'][int(rng.integers(3))]} ago",
+                "query": q, "ad": False} for t in titles]
     if perturbed_seed is not None:
         ad_rng = np.random.default_rng(stable_seed("youtube-ads", perturbed_seed, q))
         for pos in (0, 3):  # ads sit on top of the list or among the first screenful, like the real feed
             if ad_rng.random() < 0.5:
                 brand = _ADVERTISERS[int(ad_rng.integers(len(_ADVERTISERS)))]
                 out.insert(pos, {"title": f"{q.title()} Masterclass - Start Your Free Trial", "channel": brand,
-                                 "views": "", "duration": "0:30", "age": "", "query": q, "ad": True})
+                                 "views": "", "duration": "0:30", "age": "", "query": q, "ad": True,
+                                 **({"newest": False} if channel else {})})
     return [{**v, "rank": i} for i, v in enumerate(out)]
 
 
@@ -233,7 +280,8 @@ class YouTubeApp(App):
 
         Returns:
             {"page": front YouTube screen name or None, "query": the latest search in the back stack or None,
-            "playing": None, or {"title", "query", "rank", "ad", "paused"} while the player is loaded in front}.
+            "playing": None, or {"title", "query", "rank", "ad", "paused", "channel", "newest" (the channel's latest
+            upload)} while the player is loaded in front}.
         """
         mine = self.phone.screens(PACKAGE)
         queries = [s.args["query"] for s in mine if s.name == "results"]
@@ -242,7 +290,7 @@ class YouTubeApp(App):
         if top.package == PACKAGE and top.name == "player" and not top.loading:
             v = top.args["video"]
             playing = {"title": v["title"], "query": v["query"], "rank": v["rank"], "ad": v["ad"],
-                       "paused": top.args["paused"]}
+                       "paused": top.args["paused"], "channel": v["channel"], "newest": v.get("newest", False)}
         return {"page": mine[-1].name if mine else None, "query": queries[-1] if queries else None,
                 "playing": playing}
 

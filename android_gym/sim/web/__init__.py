@@ -1,4 +1,4 @@
-"""The simulated web: a search engine, shopping sites and article sites, all seeded and offline.
+"""The simulated web: a search engine, shopping sites, a forum and article sites, all seeded and offline.
 
 `make_sites(web)` builds one episode's sites for a browser; the content generators (`content`, `catalog`) are pure
 functions usable without a phone (task templates and experts read them).
@@ -6,6 +6,8 @@ functions usable without a phone (task templates and experts read them).
 
 from __future__ import annotations
 
+from android_gym.sim.web.forum import HOST as FORUM_HOST
+from android_gym.sim.web.forum import ForumSite
 from android_gym.sim.web.search import ARTICLE_SITES, SearchEngine
 from android_gym.sim.web.search import HOST as SEARCH_HOST
 from android_gym.sim.web.shop_specs import SHOPS
@@ -22,6 +24,7 @@ def make_sites(web: Web) -> dict[str, Site]:
     sites.update(make_shops(web))
     for host, name in ARTICLE_SITES.items():
         sites[host] = ArticleSite(web, host, name)
+    sites[FORUM_HOST] = ForumSite(web, FORUM_HOST, "Reddit")  # a forum, not an article site
     return sites
 
 

@@ -44,10 +44,50 @@ CAPITALS: dict[str, str] = {
     "chile": "Santiago", "cuba": "Havana", "united kingdom": "London", "united states": "Washington, D.C.",
 }
 
+WORLD_CITIES: dict[str, tuple[str, float]] = {
+    **CITIES,
+    "moscow": ("Russia", 3), "rio de janeiro": ("Brazil", -3), "washington dc": ("United States", -5),
+    "orlando": ("United States", -5), "phoenix": ("United States", -7), "portland": ("United States", -8),
+    "san diego": ("United States", -8), "san jose": ("United States", -8), "sacramento": ("United States", -8),
+    "houston": ("United States", -6), "dallas": ("United States", -6), "new jersey": ("United States", -5),
+    "nashville": ("United States", -6), "minneapolis": ("United States", -6), "detroit": ("United States", -5),
+    "st. petersburg": ("Russia", 3), "cancun": ("Mexico", -5), "bali": ("Indonesia", 8),
+    "ho chi minh city": ("Vietnam", 7), "florence": ("Italy", 1), "geneva": ("Switzerland", 1),
+    "frankfurt": ("Germany", 1), "hamburg": ("Germany", 1), "lyon": ("France", 1), "manchester": ("United Kingdom", 0),
+    "tel aviv": ("Israel", 2), "doha": ("Qatar", 3), "abu dhabi": ("United Arab Emirates", 4),
+    "karachi": ("Pakistan", 5), "dhaka": ("Bangladesh", 6), "kathmandu": ("Nepal", 5.75),
+    "colombo": ("Sri Lanka", 5.5), "montevideo": ("Uruguay", -3), "quito": ("Ecuador", -5),
+    "caracas": ("Venezuela", -4), "panama city": ("Panama", -5), "san juan": ("Puerto Rico", -4),
+    "kingston": ("Jamaica", -5), "nassau": ("Bahamas", -5),
+}
+"""Every place the simulated web knows: the general suite's `CITIES` and more, for goal lists that name them."""
+
+WORLD_CAPITALS: dict[str, str] = {
+    **CAPITALS,
+    "russia": "Moscow", "uruguay": "Montevideo", "paraguay": "Asuncion", "ecuador": "Quito", "venezuela": "Caracas",
+    "bolivia": "Sucre", "panama": "Panama City", "costa rica": "San Jose", "jamaica": "Kingston",
+    "pakistan": "Islamabad", "bangladesh": "Dhaka", "nepal": "Kathmandu", "sri lanka": "Sri Jayawardenepura Kotte",
+    "israel": "Jerusalem", "saudi arabia": "Riyadh", "united arab emirates": "Abu Dhabi", "qatar": "Doha",
+    "iran": "Tehran", "iraq": "Baghdad", "ukraine": "Kyiv", "romania": "Bucharest", "czechia": "Prague",
+    "croatia": "Zagreb", "serbia": "Belgrade", "ghana": "Accra", "ethiopia": "Addis Ababa", "tanzania": "Dodoma",
+    "singapore": "Singapore", "taiwan": "Taipei", "cambodia": "Phnom Penh", "laos": "Vientiane",
+    "myanmar": "Naypyidaw", "mongolia": "Ulaanbaatar", "north korea": "Pyongyang", "scotland": "Edinburgh",
+}
+"""Every country whose capital the simulated web knows: the general suite's `CAPITALS` and more."""
+
 CUISINES: tuple[str, ...] = (
     "italian", "thai", "mexican", "japanese", "chinese", "indian", "french", "korean", "vietnamese", "greek",
     "spanish", "lebanese", "ethiopian", "turkish", "vegan", "seafood",
 )
+
+WORLD_CUISINES: tuple[str, ...] = (
+    *CUISINES, "pizza", "sushi", "burger", "bbq", "barbecue", "vegetarian", "american", "steak", "ramen", "tapas",
+    "dim sum", "brunch",
+)
+"""Every cuisine the web's restaurant cards know: the general suite's `CUISINES` and more."""
+
+HOME_CITY = "san francisco"
+"""Where the simulated phone is: restaurant searches without a place are answered for here (its clock is Pacific)."""
 
 NEWS_TOPICS: tuple[str, ...] = (
     "artificial intelligence", "climate change", "the stock market", "electric vehicles", "space exploration", "nasa",

@@ -19,7 +19,7 @@ from android_gym.sim.layout import LINEAR, MARGIN, TEXT_VIEW, WIDTH, Column
 from android_gym.sim.view import View
 from android_gym.sim.web.catalog import CATEGORY_OF, display_name, normalize
 from android_gym.sim.web.content import Answer, answer, find_name, slug
-from android_gym.sim.web.places import CITIES, title
+from android_gym.sim.web.places import WORLD_CITIES, title
 from android_gym.sim.web.shop_specs import SHOPS
 from android_gym.sim.web.site import PACKAGE, WEB_TOP, Site, Web, display_url, search_field
 
@@ -140,7 +140,7 @@ class SearchEngine(Site):
         count = 1 + stable_seed("serp-ads", self.web.salt, q) % 2
         rng = np.random.default_rng(stable_seed("serp-ads", q))
         product = find_name(CATEGORY_OF, q)
-        city = find_name(CITIES, q)
+        city = find_name(WORLD_CITIES, q)
         ads = []
         for i, host in enumerate(rng.permutation(sorted(SHOPS))[:count]):
             spec = SHOPS[str(host)]

@@ -251,8 +251,9 @@ def test_youtube_video_plays_and_pauses_when_tapped() -> None:
     phone.tap(*first.center)
     finish_loading(phone)
     playing = phone.state()["apps"][youtube.PACKAGE]["playing"]
-    assert playing == {"title": youtube.videos("origami")[0]["title"], "query": "origami", "rank": 0, "ad": False,
-                       "paused": False}
+    first_video = youtube.videos("origami")[0]
+    assert playing == {"title": first_video["title"], "query": "origami", "rank": 0, "ad": False, "paused": False,
+                       "channel": first_video["channel"], "newest": False}
     press(phone, desc="Pause video")
     assert phone.state()["apps"][youtube.PACKAGE]["playing"]["paused"] is True
     press(phone, desc="Play video")
@@ -357,3 +358,111 @@ def test_xml_same_when_process_hash_seed_differs() -> None:
     digests = {subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True,
                               env={**os.environ, "PYTHONHASHSEED": hs}).stdout.strip() for hs in ("1", "2")}
     assert digests == {hashlib.sha256("".join(visit_all(5)).encode()).hexdigest()}
+
+
+# -- apps the goal parser's families use -------------------------------------------------------------------------------
+def test_playstore_initial_installs_and_bad_names() -> None:
+    """{"installed": [...]} installs before step 0; an unknown app or key is a ConfigError naming it."""
+    phone = make_phone(initial={playstore.PACKAGE: {"installed": ["Spotify"]}})
+    assert phone.state()["apps"][playstore.PACKAGE]["installed"] == ["Spotify"]
+    with pytest.raises(ConfigError, match="Teleporter"):
+        make_phone(initial={playstore.PACKAGE: {"installed": ["Teleporter"]}})
+    with pytest.raises(ConfigError, match="queue"):
+        make_phone(initial={playstore.PACKAGE: {"queue": []}})
+
+
+def test_settings_lists_apps_and_flips_an_apps_notifications() -> None:
+    """Apps > See all apps > an app > Notifications: the switch flips only that app's notifications."""
+    phone = make_phone(initial={playstore.PACKAGE: {"installed": ["Netflix"]}})
+    phone.launch("Settings")
+    for text in ("Apps", "See all apps"):
+        press(phone, text=text)
+    assert "Netflix" in phone.apps[settings.PACKAGE].app_labels()
+    assert "Netflix" not in make_phone().apps[settings.PACKAGE].app_labels()  # only once installed
+    press(phone, text="Camera")
+    assert phone.state()["apps"][settings.PACKAGE]["app"] == "Camera"
+    press(phone, text="Notifications")
+    press(phone, rid=f"{settings.PACKAGE}:id/switch_widget")
+    assert phone.state()["apps"][settings.PACKAGE]["notifications_off"] == ["Camera"]
+    with pytest.raises(ConfigError, match="volume"):
+        make_phone(initial={settings.PACKAGE: {"volume": 3}})
+
+
+def test_chrome_menu_opens_tabs_and_back_closes_the_menu() -> None:
+    """More options shows the menu over the page; BACK closes it; New incognito tab opens tab 1, incognito."""
+    phone = make_phone()
+    phone.launch("Chrome")
+    chrome = "com.android.chrome"
+    press(phone, desc="More options")
+    assert phone.state()["apps"][chrome]["menu_open"] and "New incognito tab" in labels(phone)
+    phone.key("back")
+    assert not phone.state()["apps"][chrome]["menu_open"] and phone.state()["apps"][chrome]["tab"] == 0
+    press(phone, desc="More options")
+    press(phone, text="New incognito tab")
+    state = phone.state()["apps"][chrome]
+    assert (state["tab"], state["incognito"], state["tabs_opened"], state["page"]) == (1, True, 1, "search_home")
+    assert find(phone.elements(), desc="Incognito tab") is not None
+
+
+def test_youtube_channel_search_lists_its_uploads_newest_first() -> None:
+    """A channel's name lists that channel's videos, the first one its newest; other queries have no newest."""
+    uploads = youtube.videos("The Washington Post")
+    assert {v["channel"] for v in uploads} == {"The Washington Post"}
+    assert [v["newest"] for v in uploads][:2] == [True, False]
+    assert "newest" not in youtube.videos("origami")[0]
+    assert youtube.channel_of("the BBC") == "BBC" and youtube.channel_of("bbc videos") is None
+
+
+@pytest.mark.parametrize(("expression", "shown"), [
+    ("2+3×4", "14"), ("(2+3)×4", "20"), ("7÷2", "3.5"), ("10−2−3", "5"), ("8÷2÷2", "2"), ("1÷0", "Error"),
+    ("2+", "Error"), ("(2", "Error"), ("2)", "Error"), ("×3", "Error"), ("", "Error"), ("0.1+0.2", "0.3"),
+    ("__import__('os')", "Error"), ("9" * 40 + "×" + "9" * 40, "1e+80"),
+])
+def test_calculator_evaluates_with_precedence_and_never_runs_text(expression: str, shown: str) -> None:
+    """The keypad's arithmetic follows precedence and parentheses; anything else is "Error", never code."""
+    from android_gym.sim.apps.calculator import evaluate
+
+    assert evaluate(expression) == shown
+
+
+def test_calculator_keypad_builds_and_evaluates_an_expression() -> None:
+    """Tapping 1 2 + 3 = shows 15; C clears."""
+    from android_gym.sim.apps import calculator
+
+    phone = make_phone()
+    phone.launch("Calculator")
+    for key in ("1", "2", "+", "3", "="):
+        press(phone, text=key)
+    assert phone.state()["apps"][calculator.PACKAGE] == {"expression": "12+3", "result": "15"}
+    press(phone, desc="clear")
+    assert phone.state()["apps"][calculator.PACKAGE] == {"expression": "", "result": None}
+
+
+def test_calendar_views_show_this_weeks_and_todays_events() -> None:
+    """The week view lists the events from today to Sunday; the day view today's; the episode seed draws them."""
+    from android_gym.sim.apps import calendar
+
+    phone = make_phone(seed=3)
+    phone.launch("Calendar")
+    press(phone, desc="Week view")
+    assert phone.state()["apps"][calendar.PACKAGE]["view"] == "week"
+    week = [e for e in calendar.events(3) if calendar.in_view(e, "week")]
+    assert len(week) >= 2 and all(any(e["title"] in label for label in labels(phone)) for e in week)
+    assert calendar.events(3) != calendar.events(4)
+
+
+def test_music_plays_a_song_and_files_opens_a_category() -> None:
+    """YT Music: tapping a song plays it, Pause stops it; Files: a category lists that episode's files."""
+    from android_gym.sim.apps import files, music
+
+    phone = make_phone(seed=5)
+    phone.launch("YT Music")
+    song = music.library(5)[0]
+    press(phone, desc=f"Play {song['title']}")
+    assert phone.state()["apps"][music.PACKAGE]["playing"] == song["title"]
+    press(phone, desc="Pause")
+    assert phone.state()["apps"][music.PACKAGE]["playing"] is None
+    phone.launch("Files")
+    press(phone, desc="Downloads")
+    assert phone.state()["apps"][files.PACKAGE] == {"page": "category", "category": "Downloads"}
+    assert [f["name"] for f in files.files_in("Downloads", 5)][0] in " ".join(labels(phone))

@@ -1,0 +1,61 @@
+"""YouTube channel tasks: play (or look up) the latest video from {channel}.
+
+AitW General asks "What's the latest video from GameSpot?" and "Play the latest video from the BBC".
+
+Success: the player, loaded in front, plays the channel's newest upload (not an advert), unpaused.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from android_gym.actions import Action
+from android_gym.sim.apps import youtube
+from android_gym.tasks.apps import open_app
+from android_gym.tasks.base import TaskTemplate, split_of
+from android_gym.tasks.expert import back, find, obstacle, swipe_up, tap, type_into, wait
+from android_gym.ui import UIElement
+
+
+class LatestVideoTemplate(TaskTemplate):
+    """Play the latest video from {channel}."""
+
+    name, suite = "youtube_latest", "general"
+
+    def values(self, split: str) -> list[dict[str, Any]]:
+        """Every known channel of the split."""
+        return [{"channel": c} for c in youtube.CHANNELS.values() if split_of(c) == split]
+
+    def goal(self, params: Mapping[str, Any]) -> str:
+        """The instruction."""
+        return f"Play the latest video from {params['channel']}"
+
+    def check(self, params: Mapping[str, Any], state: Mapping[str, Any]) -> bool:
+        """The channel's newest upload plays."""
+        playing = state["apps"][youtube.PACKAGE]["playing"]
+        return bool(playing and not playing["ad"] and not playing["paused"] and playing["newest"]
+                    and playing["channel"] == params["channel"])
+
+    def expert(self, params: Mapping[str, Any], elements: Sequence[UIElement], state: Mapping[str, Any]) -> Action:
+        """Search the channel's name, tap its first (newest) upload, resume it if paused."""
+        step = obstacle(elements, state)
+        if step is not None:
+            return step
+        if state["foreground"] != youtube.PACKAGE:
+            return open_app("YouTube", elements, state)
+        channel, page = params["channel"], state["screen"]["name"]
+        if page == "search":
+            return type_into(elements, state, youtube.SEARCH_RID, channel)
+        if page == "results" and youtube.channel_of(state["screen"]["args"]["query"]) == channel:
+            card = next((e for e in elements if e.rid == youtube.CARD_RID and "Sponsored" not in e.desc
+                         and f"- {channel} -" in e.desc), None)
+            return tap(card) if card is not None else swipe_up()
+        playing = state["apps"][youtube.PACKAGE]["playing"]
+        if page == "player" and playing and playing["newest"] and playing["channel"] == channel:
+            button = find(elements, rid=youtube.PLAY_PAUSE_RID)
+            return tap(button) if button is not None else wait()
+        if page in ("results", "player"):
+            return back()
+        search = find(elements, desc="Search", clickable=True)
+        return tap(search) if search is not None else back()
