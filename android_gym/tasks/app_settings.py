@@ -14,9 +14,9 @@ from typing import Any
 from android_gym.actions import Action
 from android_gym.sim.apps import playstore, settings
 from android_gym.sim.apps.settings import ALL_APPS, APP_INFO, APP_NOTIFICATIONS
-from android_gym.tasks.apps import APP_PACKAGES, open_app, swipe_down
+from android_gym.tasks.apps import APP_PACKAGES, into_app, swipe_down
 from android_gym.tasks.base import TaskTemplate, split_of
-from android_gym.tasks.expert import back, find, obstacle, swipe_up, tap, wait
+from android_gym.tasks.expert import app_state, back, find, swipe_up, tap, wait
 from android_gym.ui import UIElement
 
 State = Mapping[str, Any]
@@ -28,18 +28,12 @@ def _initial(app: str) -> dict[str, dict[str, Any]]:
     return {playstore.PACKAGE: {"installed": [app]}} if app in playstore.BRAND_APPS else {}
 
 
-def _settings(state: State) -> dict[str, Any]:
-    return state.get("apps", {}).get(settings.PACKAGE) or {}
-
-
 def to_app_page(app: str, page: str, elements: Sequence[UIElement], state: State) -> Action | None:
     """The next step towards `app`'s `page` (App info or its Notifications) in Settings; None once there."""
-    step = obstacle(elements, state)
+    step = into_app("Settings", settings.PACKAGE, elements, state)
     if step is not None:
         return step
-    if state["foreground"] != settings.PACKAGE:
-        return open_app("Settings", elements, state)
-    s = _settings(state)
+    s = app_state(state, settings.PACKAGE)
     where = s.get("page")
     if where == page and s.get("app") == app:
         return None
@@ -78,7 +72,7 @@ class AppInfoTemplate(TaskTemplate):
 
     def check(self, params: Mapping[str, Any], state: State) -> bool:
         """Settings in front on the app's App info page."""
-        s = _settings(state)
+        s = app_state(state, settings.PACKAGE)
         return state.get("foreground") == settings.PACKAGE and s.get("page") == APP_INFO and s.get("app") == params[
             "app"]
 
@@ -108,7 +102,7 @@ class AppNotificationsTemplate(TaskTemplate):
 
     def check(self, params: Mapping[str, Any], state: State) -> bool:
         """The app's notifications are as asked."""
-        off = _settings(state).get("notifications_off")
+        off = app_state(state, settings.PACKAGE).get("notifications_off")
         return off is not None and (params["app"] not in off) == params["on"]
 
     def expert(self, params: Mapping[str, Any], elements: Sequence[UIElement], state: State) -> Action:

@@ -50,6 +50,14 @@ def open_app(label: str, elements: Elements, state: State) -> Action:
     return tap(icon) if icon is not None else swipe_up()  # up on the home screen opens the drawer, then scrolls it
 
 
+def into_app(label: str, package: str, elements: Elements, state: State) -> Action | None:
+    """The next step past a pop-up or towards app `label` (`package`) in front; None once it is there, unobstructed."""
+    step = obstacle(elements, state)
+    if step is not None:
+        return step
+    return open_app(label, elements, state) if state["foreground"] != package else None
+
+
 def swipe_down() -> Action:
     """Scroll a list back up (finger moves down the middle of the screen)."""
     return Action.swipe(0.5, 0.35, 0.5, 0.7)
@@ -125,11 +133,9 @@ class ToggleSettingTemplate(TaskTemplate):
 
     def expert(self, params: Mapping[str, Any], elements: Elements, state: State) -> Action:
         """Walk the Settings pages by their titles and tap the switch row."""
-        hurdle = obstacle(elements, state)
-        if hurdle is not None:
-            return hurdle
-        if state["foreground"] != settings.PACKAGE:
-            return open_app("Settings", elements, state)
+        step = into_app("Settings", settings.PACKAGE, elements, state)
+        if step is not None:
+            return step
         _, path, switch = SETTINGS[params["setting"]]
         if state["system"][params["setting"]] == params["on"]:
             return wait()
@@ -283,11 +289,9 @@ class PlayVideoTemplate(TaskTemplate):
 
     def expert(self, params: Mapping[str, Any], elements: Elements, state: State) -> Action:
         """Search the topic, then tap the first result that is not sponsored."""
-        step = obstacle(elements, state)
+        step = into_app("YouTube", youtube.PACKAGE, elements, state)
         if step is not None:
             return step
-        if state["foreground"] != youtube.PACKAGE:
-            return open_app("YouTube", elements, state)
         topic, page = params["topic"], state["screen"]["name"]
         if page == "search":
             return type_into(elements, state, youtube.SEARCH_RID, topic)

@@ -13,9 +13,9 @@ from typing import Any
 
 from android_gym.actions import Action
 from android_gym.sim.apps import calendar
-from android_gym.tasks.apps import open_app
+from android_gym.tasks.apps import into_app
 from android_gym.tasks.base import TaskTemplate
-from android_gym.tasks.expert import back, find, obstacle, tap, wait
+from android_gym.tasks.expert import app_state, back, find, tap, wait
 from android_gym.ui import UIElement
 
 PERIODS = {"day": "today", "week": "the rest of the week", "month": "this month"}
@@ -36,16 +36,14 @@ class CalendarViewTemplate(TaskTemplate):
 
     def check(self, params: Mapping[str, Any], state: Mapping[str, Any]) -> bool:
         """Calendar in front on the view."""
-        c = state.get("apps", {}).get(calendar.PACKAGE) or {}
+        c = app_state(state, calendar.PACKAGE)
         return state.get("foreground") == calendar.PACKAGE and c.get("view") == params["view"]
 
     def expert(self, params: Mapping[str, Any], elements: Sequence[UIElement], state: Mapping[str, Any]) -> Action:
         """Open Calendar and tap the view's tab."""
-        step = obstacle(elements, state)
+        step = into_app("Calendar", calendar.PACKAGE, elements, state)
         if step is not None:
             return step
-        if state["foreground"] != calendar.PACKAGE:
-            return open_app("Calendar", elements, state)
         if state["screen"]["name"] == "event":
             return back()
         tab = find(elements, desc=f"{params['view'].title()} view")

@@ -10,9 +10,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from android_gym.actions import Action
-from android_gym.tasks.apps import open_app
+from android_gym.tasks.apps import into_app
 from android_gym.tasks.base import TaskTemplate, split_of
-from android_gym.tasks.expert import find, obstacle, tap, wait
+from android_gym.tasks.expert import find, tap, wait
 from android_gym.tasks.web_expert import CHROME, browser
 from android_gym.ui import UIElement
 
@@ -38,11 +38,9 @@ class NewTabTemplate(TaskTemplate):
 
     def expert(self, params: Mapping[str, Any], elements: Sequence[UIElement], state: Mapping[str, Any]) -> Action:
         """Open Chrome, then More options, then the menu's "New (incognito) tab"."""
-        step = obstacle(elements, state)
+        step = into_app("Chrome", CHROME, elements, state)
         if step is not None:
             return step
-        if state["foreground"] != CHROME:
-            return open_app("Chrome", elements, state)
         if browser(state).get("menu_open"):
             row = find(elements, text="New incognito tab" if params["incognito"] else "New tab")
             return tap(row) if row is not None else wait()

@@ -15,6 +15,11 @@ from android_gym.ui import UIElement
 DISMISS = ("No thanks", "Not now", "Don\u2019t allow", "Don't allow", "Reject all", "Accept all", "Later")
 
 
+def app_state(state: Mapping[str, Any], package: str) -> dict[str, Any]:
+    """App `package`'s part of the device state (`App.state()`), {} when the device reports none."""
+    return state.get("apps", {}).get(package) or {}
+
+
 def find(elements: Sequence[UIElement], *, text: str | None = None, desc: str | None = None, rid: str | None = None,
          cls: str | None = None, contains: str | None = None, clickable: bool | None = None) -> UIElement | None:
     """The first element matching every given criterion (exact text/desc/rid/cls; `contains` on the label)."""

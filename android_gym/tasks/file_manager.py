@@ -10,9 +10,9 @@ from typing import Any
 
 from android_gym.actions import Action
 from android_gym.sim.apps import files
-from android_gym.tasks.apps import open_app
+from android_gym.tasks.apps import into_app
 from android_gym.tasks.base import TaskTemplate, split_of
-from android_gym.tasks.expert import back, find, obstacle, tap, wait
+from android_gym.tasks.expert import app_state, back, find, tap, wait
 from android_gym.ui import UIElement
 
 
@@ -31,16 +31,14 @@ class FileCategoryTemplate(TaskTemplate):
 
     def check(self, params: Mapping[str, Any], state: Mapping[str, Any]) -> bool:
         """Files in front on the category."""
-        f = state.get("apps", {}).get(files.PACKAGE) or {}
+        f = app_state(state, files.PACKAGE)
         return state.get("foreground") == files.PACKAGE and f.get("category") == params["category"]
 
     def expert(self, params: Mapping[str, Any], elements: Sequence[UIElement], state: Mapping[str, Any]) -> Action:
         """Open Files and tap the category."""
-        step = obstacle(elements, state)
+        step = into_app("Files", files.PACKAGE, elements, state)
         if step is not None:
             return step
-        if state["foreground"] != files.PACKAGE:
-            return open_app("Files", elements, state)
         if state["screen"]["name"] != "home":
             return back()
         row = find(elements, desc=params["category"])

@@ -11,18 +11,14 @@ from typing import Any
 from android_gym.actions import Action
 from android_gym.sim.apps import maps
 from android_gym.sim.web.places import WORLD_CUISINES
-from android_gym.tasks.apps import open_app
+from android_gym.tasks.apps import into_app
 from android_gym.tasks.base import TaskTemplate, split_of
-from android_gym.tasks.expert import back, find, obstacle, tap, type_into
+from android_gym.tasks.expert import app_state, back, find, tap, type_into
 from android_gym.ui import UIElement
 
 KINDS = (*(f"{c} restaurants" for c in WORLD_CUISINES), "coffee shops", "gas stations", "grocery stores",
          "pharmacies", "parks", "hotels", "museums", "gyms", "bakeries", "bookstores")
 """What the template's own instances search for."""
-
-
-def _maps(state: Mapping[str, Any]) -> dict[str, Any]:
-    return state.get("apps", {}).get(maps.PACKAGE) or {}
 
 
 class MapsSearchTemplate(TaskTemplate):
@@ -40,18 +36,16 @@ class MapsSearchTemplate(TaskTemplate):
 
     def check(self, params: Mapping[str, Any], state: Mapping[str, Any]) -> bool:
         """Maps shows the loaded results of a search holding every word of the terms."""
-        m = _maps(state)
+        m = app_state(state, maps.PACKAGE)
         query = m.get("query") or ""
         return (state.get("foreground") == maps.PACKAGE and m.get("page") == "results" and not m.get("loading")
                 and set(params["terms"].split()) <= set(query.split()))
 
     def expert(self, params: Mapping[str, Any], elements: Sequence[UIElement], state: Mapping[str, Any]) -> Action:
         """Open Maps, tap the search bar, type the terms, ENTER."""
-        step = obstacle(elements, state)
+        step = into_app("Maps", maps.PACKAGE, elements, state)
         if step is not None:
             return step
-        if state["foreground"] != maps.PACKAGE:
-            return open_app("Maps", elements, state)
         page = state["screen"]["name"]
         if page == "search":
             return type_into(elements, state, maps.SEARCH_RID, params["terms"])

@@ -17,7 +17,7 @@ from android_gym.sim.layout import EDIT_TEXT
 from android_gym.sim.web import catalog
 from android_gym.sim.web.search import QUERY_BOX
 from android_gym.sim.web.site import PACKAGE as CHROME
-from android_gym.tasks.expert import back, find, home, obstacle, swipe_up, tap, type_into, wait
+from android_gym.tasks.expert import app_state, back, find, home, obstacle, swipe_up, tap, type_into, wait
 from android_gym.ui import UIElement
 
 MIN_VISIBLE_PX = 40
@@ -27,7 +27,7 @@ LAUNCHER_SEARCH = f"{LAUNCHER}:id/search_container_hotseat"
 
 def browser(state: Mapping[str, Any]) -> dict[str, Any]:
     """The browser's part of the device state (see `Browser.state`); its page keys are None when not in front."""
-    return state.get("apps", {}).get(CHROME) or {}
+    return app_state(state, CHROME)
 
 
 def swipe_down() -> Action:

@@ -12,9 +12,9 @@ from typing import Any
 
 from android_gym.actions import Action
 from android_gym.sim.apps import youtube
-from android_gym.tasks.apps import open_app
+from android_gym.tasks.apps import into_app
 from android_gym.tasks.base import TaskTemplate, split_of
-from android_gym.tasks.expert import back, find, obstacle, swipe_up, tap, type_into, wait
+from android_gym.tasks.expert import back, find, swipe_up, tap, type_into, wait
 from android_gym.ui import UIElement
 
 
@@ -39,11 +39,9 @@ class LatestVideoTemplate(TaskTemplate):
 
     def expert(self, params: Mapping[str, Any], elements: Sequence[UIElement], state: Mapping[str, Any]) -> Action:
         """Search the channel's name, tap its first (newest) upload, resume it if paused."""
-        step = obstacle(elements, state)
+        step = into_app("YouTube", youtube.PACKAGE, elements, state)
         if step is not None:
             return step
-        if state["foreground"] != youtube.PACKAGE:
-            return open_app("YouTube", elements, state)
         channel, page = params["channel"], state["screen"]["name"]
         if page == "search":
             return type_into(elements, state, youtube.SEARCH_RID, channel)
