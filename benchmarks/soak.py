@@ -65,7 +65,6 @@ from benchmarks.soak_parts import (
     read_heap_logs,
     read_memory_csv,
     write_heap_csv,
-    write_memory_csv,
 )
 from distrl_agent.runtime.checkpoint import META_FILE, REPLAY_FILE
 
@@ -151,7 +150,7 @@ def run_arm(is_faulty: bool, p: dict[str, Any], out: Path, name: str | None = No
     workers, envs = _workers(p["train"])
     faults = FaultConfig.mixed(DEVICE_FAULT_RATE, seed=p["seed"], hang_s=30.0) if is_faulty else None
     record: dict[str, Any] = {"arm": name, "exits": [], "learner_kills": 0, "orphans_after_learner_kill": 0}
-    sampler = MemorySampler(p["memory_every_s"])
+    sampler = MemorySampler(p["memory_every_s"], out / f"soak_{name}_memory.csv")
     killer = WorkerKiller(p["worker_kill_every_s"], seed=p["seed"]) if is_faulty else None
     heap_dir = run_dir.parent / f"soak_{name}_heap"
     shutil.rmtree(heap_dir, ignore_errors=True)
@@ -193,10 +192,10 @@ def run_arm(is_faulty: bool, p: dict[str, Any], out: Path, name: str | None = No
     record["summary"] = _read_json(run_dir / "summary.json")
     record["tracebacks"] = (run_dir.parent / f"soak_{name}.log").read_text().count("Traceback (most recent call last)")
     record["final_audit"] = audit_replay(run_dir / "checkpoint" / REPLAY_FILE, _budgets())
-    record["memory"] = _memory(sampler.samples, p["minutes"])
-    record["memory_samples"] = len(sampler.samples)
-    write_memory_csv(sampler.samples, out / f"soak_{name}_memory.csv")
-    heap = read_heap_logs(heap_dir, {pid: role for _, role, pid, _ in sampler.samples}, sampler.t0_wall)
+    samples = sampler.samples
+    record["memory"] = _memory(samples, p["minutes"])
+    record["memory_samples"] = len(samples)
+    heap = read_heap_logs(heap_dir, {pid: role for _, role, pid, _ in samples}, sampler.t0_wall)
     write_heap_csv(heap, out / f"soak_{name}_heap.csv")
     record.update(_heap_fits(heap, p["minutes"]))
     record["heap_samples"] = len(heap)

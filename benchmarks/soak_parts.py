@@ -159,21 +159,30 @@ class WorkerKiller(ProcessWatcher):
 class MemorySampler(ProcessWatcher):
     """Samples the resident memory of a train process, its descendants and this process every `every_s` seconds.
 
+    Each tick's samples are appended to the CSV at `path` (`append_memory_csv`) and nothing is kept in memory: the
+    sampler runs in the "harness" process whose own growth it measures (80 minutes of samples held as tuples were
+    ~25,000 Python blocks, 2% of that process's), and a run cut short still leaves its samples.
+
     Attributes:
-        samples: (seconds since start, role, pid, RSS in bytes) with role "learner" (the train process), "worker"
-            (its rollout workers), "env" (their env processes), "tracker" (multiprocessing's resource trackers) or
-            "harness" (this process: the sim's phones and the judge).
+        samples: read back from `path`: (seconds since start, role, pid, RSS in bytes) with role "learner" (the
+            train process), "worker" (its rollout workers), "env" (their env processes), "tracker"
+            (multiprocessing's resource trackers) or "harness" (this process: the sim's phones and the judge).
     """
 
     name = "soak-memory"
 
-    def __init__(self, every_s: float) -> None:
+    def __init__(self, every_s: float, path: Path) -> None:
         super().__init__()
-        self.every_s = every_s
-        self.samples: list[tuple[float, str, int, int]] = []
+        self.every_s, self.path = every_s, path
+        path.unlink(missing_ok=True)
         self._t0 = time.monotonic()
         self.t0_wall = time.time()  # the same instant in unix time (heap logs carry unix times)
         self._me = psutil.Process()
+
+    @property
+    def samples(self) -> list[tuple[float, str, int, int]]:
+        """Every sample so far, from the CSV (RSS to the MiB's hundredth)."""
+        return read_memory_csv(self.path) if self.path.is_file() else []
 
     def _wait_s(self) -> float:
         return self.every_s
@@ -187,11 +196,13 @@ class MemorySampler(ProcessWatcher):
                                                        for c in self._train.children(recursive=True)]
             except psutil.Error:
                 pass
+        tick = []
         for role, proc in procs:
             try:
-                self.samples.append((t, role, proc.pid, proc.memory_info().rss))
+                tick.append((t, role, proc.pid, proc.memory_info().rss))
             except psutil.Error:
                 continue
+        append_memory_csv(tick, self.path)
 
 
 def _role(child: psutil.Process, train_pid: int) -> str:
@@ -281,16 +292,19 @@ def _within_slope_interval(t: np.ndarray, y: np.ndarray, groups: np.ndarray, blo
     return estimate, float(low), float(high)
 
 
-def write_memory_csv(samples: list[tuple[float, str, int, int]], path: Path) -> None:
-    """The raw samples as CSV (seconds, role, pid, RSS in MiB), so slopes can be refitted and plotted later."""
-    with path.open("w", newline="") as f:
+def append_memory_csv(samples: list[tuple[float, str, int, int]], path: Path) -> None:
+    """Append samples to the CSV at `path` (seconds, role, pid, RSS in MiB; the header first when the file is new),
+    so slopes can be refitted and plotted later."""  # noqa: D205, D209
+    new = not path.is_file() or path.stat().st_size == 0
+    with path.open("a", newline="") as f:
         writer = csv.writer(f)
-        writer.writerow(["time_s", "role", "pid", "rss_mib"])
+        if new:
+            writer.writerow(["time_s", "role", "pid", "rss_mib"])
         writer.writerows((round(t, 1), role, pid, round(rss / 2**20, 2)) for t, role, pid, rss in samples if rss > 0)
 
 
 def read_memory_csv(path: Path) -> list[tuple[float, str, int, int]]:
-    """Samples written by `write_memory_csv` (RSS back in bytes)."""
+    """Samples written by `append_memory_csv` (RSS back in bytes)."""
     with path.open(newline="") as f:
         return [(float(r["time_s"]), r["role"], int(r["pid"]), int(float(r["rss_mib"]) * 2**20))
                 for r in csv.DictReader(f)]

@@ -15,6 +15,7 @@ from android_gym.tasks import suites
 from benchmarks.soak_parts import (
     FlakyJudge,
     WorkerKiller,
+    append_memory_csv,
     audit_replay,
     caches_full_at,
     memory_slopes,
@@ -24,7 +25,6 @@ from benchmarks.soak_parts import (
     read_memory_csv,
     worker_processes,
     write_heap_csv,
-    write_memory_csv,
 )
 from distrl_agent.replay import TrajectoryReplay
 from distrl_agent.types import Trajectory
@@ -137,11 +137,12 @@ def test_replay_audit_counts_only_trajectories_cut_short(tmp_path) -> None:
     assert audit_replay(tmp_path / "cut.npz", {"general/settings": 10})["half_inserted"] == 1
 
 
-def test_memory_sampler_records_the_watched_process_and_this_one() -> None:
-    """Each tick samples this process ("harness") and the watched one ("learner"); `stop` ends the sampling."""
+def test_memory_sampler_records_the_watched_process_and_this_one(tmp_path) -> None:
+    """Each tick appends samples of this process ("harness") and the watched one ("learner") to its CSV; `stop` ends
+    the sampling."""  # noqa: D205, D209
     from benchmarks.soak_parts import MemorySampler
 
-    sampler = MemorySampler(every_s=0.05)
+    sampler = MemorySampler(every_s=0.05, path=tmp_path / "memory.csv")
     sampler.watch(psutil.Process())
     time.sleep(0.4)
     sampler.stop()
@@ -156,7 +157,8 @@ def test_memory_samples_round_trip_through_csv_and_plot(tmp_path) -> None:
     """The raw samples survive the CSV (to the MiB's hundredth) and refit to the same slope; the plot is a PNG."""
     samples = [(float(t), role, pid, int((400 + 0.5 * t + 30 * pid) * 2**20))
                for t in range(0, 1200, 10) for role, pid in (("learner", 1), ("worker", 2), ("worker", 3))]
-    write_memory_csv(samples, tmp_path / "memory.csv")
+    append_memory_csv(samples[:100], tmp_path / "memory.csv")  # in two calls, as the sampler appends
+    append_memory_csv(samples[100:], tmp_path / "memory.csv")
     back = read_memory_csv(tmp_path / "memory.csv")
     assert [(t, r, p) for t, r, p, _ in back] == [(t, r, p) for t, r, p, _ in samples]
     assert max(abs(a[3] - b[3]) for a, b in zip(back, samples, strict=True)) <= 0.01 * 2**20

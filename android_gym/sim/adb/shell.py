@@ -16,10 +16,12 @@ Result(out=b'a;b\nxy\nz\n', err=b'', code=0)
 from __future__ import annotations
 
 import re
+import weakref
 from collections import deque
 from collections.abc import Callable
 from typing import NamedTuple
 
+from android_gym.heap import track_cache
 from android_gym.sim.adb.shell_parse import Part, Pipeline, ShellSyntaxError, SimpleCommand, parse
 
 __all__ = ["Command", "Result", "Shell", "ShellSyntaxError", "parse"]
@@ -39,9 +41,13 @@ Command = Callable[["Shell", list[str], bytes], tuple[bytes, bytes, int]]
 
 _ASSIGN = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)=(.*)", re.S)
 _MAX_DEPTH = 16  # nested substitutions; deeper is refused like a fork bomb would be
-HISTORY_LIMIT = 10_000
-"""Executed argvs `Shell.history` keeps, the newest: far more than a test looks back over, and bounded, so a phone
-serving a day of requests does not grow (a 30-minute soak executed ~470,000 commands; issue 20)."""
+HISTORY_LIMIT = 1_000
+"""Executed argvs `Shell.history` keeps, the newest: far more than a test looks back over (a step is ~8 commands),
+and bounded, so a phone serving a day of requests does not grow (a 30-minute soak executed ~470,000 commands; issue
+20). It was 10,000: at ~4 Python blocks per argv, 24 phones then held ~1M blocks, and the phones used only for
+evaluations took the whole 80-minute soak to fill theirs, which the soak's memory fit read as a leak."""
+_LIVE: weakref.WeakSet[Shell] = weakref.WeakSet()  # for the heap log's count of cached entries
+track_cache("adb shell history", lambda: sum(len(sh._history) for sh in list(_LIVE)))
 
 
 class _Exit(Exception):
@@ -65,6 +71,7 @@ class Shell:
         self.env = dict(env or {})
         self.files = files if files is not None else {}
         self._history: deque[list[str]] = deque(maxlen=HISTORY_LIMIT)
+        _LIVE.add(self)
         self.status = 0
         self._depth = 0
 
