@@ -65,8 +65,33 @@ class Scrim:
     """The dimmed area around a pop-up dialog: it swallows the tap."""
 
 
+@dataclass(frozen=True)
+class ShadeTile:
+    """A quick-settings tile of the notification shade: switch the system setting `key`."""
+
+    key: str
+
+
+@dataclass(frozen=True)
+class OpenNotification:
+    """Notification `index` of the shade: open its app (the shade closes)."""
+
+    index: int
+
+
+@dataclass(frozen=True)
+class ClearNotifications:
+    """The shade's "Clear all"."""
+
+
+@dataclass(frozen=True)
+class CloseShade:
+    """The dimmed area below the shade's panel: a tap closes the shade."""
+
+
+ShadeEvent: TypeAlias = ShadeTile | OpenNotification | ClearNotifications | CloseShade
 PhoneEvent: TypeAlias = (NavKey | TypeKey | DeleteKey | EnterKey | NoopKey | FocusField | LaunchApp | DialogButton
-                          | Scrim)
+                          | Scrim | ShadeEvent)
 AppEvent: TypeAlias = tuple
 """An app's own event: a tuple of plain values (hashable), matched by that app's `handle`."""
 Event: TypeAlias = PhoneEvent | AppEvent

@@ -1,4 +1,5 @@
-"""`SimPhone`: the simulated phone — a back stack of app screens, a keyboard, pop-ups, and touch/key dispatch.
+"""`SimPhone`: the simulated phone — a back stack of app screens, a keyboard, pop-ups, the notification shade, and
+touch/key dispatch.
 
 The phone is deterministic given its seed and the actions it receives. It is reached from the rest of the package
 only through `android_gym.devices.sim.SimDevice` (and the ADB front), never directly by the env or the trainer.
@@ -16,6 +17,8 @@ from android_gym.errors import ConfigError, unknown_name
 from android_gym.sim.app import App, Screen
 from android_gym.sim.apps import DEFAULT_APPS, LAUNCHER
 from android_gym.sim.events import (
+    ClearNotifications,
+    CloseShade,
     DeleteKey,
     DialogButton,
     EnterKey,
@@ -24,7 +27,9 @@ from android_gym.sim.events import (
     LaunchApp,
     NavKey,
     NoopKey,
+    OpenNotification,
     Scrim,
+    ShadeTile,
     TypeKey,
 )
 from android_gym.sim.keyboard import keyboard_view
@@ -33,9 +38,11 @@ from android_gym.sim.layout import (
     CONTENT_TOP,
     FRAME,
     HEIGHT,
+    STATUS_BAR_H,
     WIDTH,
 )
 from android_gym.sim.perturbations import Dialog, PerturbationConfig, draw_dialog
+from android_gym.sim.shade import PULL_PX, Notification, draw_notifications, shade_view
 from android_gym.sim.system_ui import dialog_view, nav_bar, shift_clip, status_bar
 from android_gym.sim.view import View, to_uiautomator_xml
 from android_gym.ui import UIElement, is_interesting
@@ -71,6 +78,8 @@ class SimPhone:
         self.system: dict[str, Any] = {}
         self.stack: list[Screen] = []
         self.dialog: Dialog | None = None
+        self.shade_open = False
+        self.notifications: list[Notification] = []
         self.steps = 0
         self.version = 0
         self._cache: dict[str, Any] = {}
@@ -92,6 +101,8 @@ class SimPhone:
         for cls in self.app_classes:
             self.apps[cls.package] = cls(self)
         self.dialog = None
+        self.shade_open = False
+        self.notifications = draw_notifications(self.seed, {pkg: app.label for pkg, app in self.apps.items()})
         self.steps = 0
         for target, values in (initial or {}).items():
             self._apply(target, values)
@@ -126,7 +137,7 @@ class SimPhone:
     @property
     def keyboard_up(self) -> bool:
         """Whether the soft keyboard is shown (a field of the front screen has focus)."""
-        return self.top.focus is not None and self.dialog is None
+        return self.top.focus is not None and self.dialog is None and not self.shade_open
 
     def tree(self) -> View:
         """The whole screen as a view tree (cached until the state changes)."""
@@ -164,6 +175,8 @@ class SimPhone:
                 "screen": self.top.snapshot(),
                 "stack": [f"{s.package}/{s.name}" for s in self.stack],
                 "dialog": self.dialog.kind if self.dialog else None,
+                "shade": {"open": self.shade_open, "notifications": [
+                    {"app": n.app, "title": n.title, "text": n.text} for n in self.notifications]},
                 "keyboard": self.keyboard_up,
                 "system": self.system,
                 "apps": {pkg: app.state() for pkg, app in self.apps.items()},
@@ -190,12 +203,18 @@ class SimPhone:
         return self._dispatch(target.on_tap)
 
     def swipe(self, x0: float, y0: float, x1: float, y1: float) -> bool:
-        """A finger swipe from (x0, y0) to (x1, y1) device pixels; scrolls the list under the finger."""
+        """A finger swipe from (x0, y0) to (x1, y1) device pixels: down from the status bar it pulls the
+        notification shade open (a swipe up closes it); elsewhere it scrolls the list under the finger."""  # noqa: D205, D209
         self._check_point(x0, y0)
         self._check_point(x1, y1)
         dx, dy = x1 - x0, y1 - y0
         if abs(dx) < SWIPE_MIN_PX and abs(dy) < SWIPE_MIN_PX:
             return self.tap(x0, y0)
+        vertical = abs(dy) >= abs(dx)
+        if self.shade_open:
+            return self.close_shade() if vertical and dy < 0 else False
+        if vertical and y0 < STATUS_BAR_H and dy >= PULL_PX:
+            return self.open_shade()
         if self.dialog is not None or self.top.loading:
             return False
         if abs(dy) >= abs(dx):
@@ -213,7 +232,7 @@ class SimPhone:
 
     def type_text(self, text: str) -> bool:
         """Type `text` into the focused field; nothing happens without one."""
-        if self.dialog is not None or self.top.focus is None or self.top.loading or not text:
+        if self.dialog is not None or self.shade_open or self.top.focus is None or self.top.loading or not text:
             return False
         rid = self.top.focus
         self.top.fields[rid] = self.top.fields.get(rid, "") + text
@@ -226,7 +245,7 @@ class SimPhone:
         if name == "home":
             return self.go_home()
         if name == "enter":
-            if self.dialog is not None or self.top.focus is None or self.top.loading:
+            if self.dialog is not None or self.shade_open or self.top.focus is None or self.top.loading:
                 return False
             return self._submit()
         if name == "recents":
@@ -236,7 +255,7 @@ class SimPhone:
     def launch(self, name: str) -> bool:
         """Open an app by package name, label or alias (case-insensitive), on its home screen."""
         app = self.find_app(name)
-        self.dialog = None
+        self.dialog, self.shade_open = None, False
         self.stack = [self.apps[self.launcher_package].home(), app.home()]
         return self._changed()
 
@@ -248,7 +267,7 @@ class SimPhone:
             self.top.loading -= 1
             changed = True
         p = self.perturbations
-        if (p.dialog_prob and self.dialog is None and self.foreground != self.launcher_package
+        if (p.dialog_prob and self.dialog is None and not self.shade_open and self.foreground != self.launcher_package
                 and self.rng.random() < p.dialog_prob):
             app = self.apps[self.foreground]
             self.dialog = draw_dialog(self.rng, self.foreground, app.label, app.is_browser)
@@ -258,6 +277,20 @@ class SimPhone:
                 changed = True
         if changed:
             self._changed()
+
+    def open_shade(self) -> bool:
+        """Pull the notification shade down over whatever is in front (`cmd statusbar expand-notifications`)."""
+        if self.shade_open:
+            return False
+        self.shade_open = True
+        return self._changed()
+
+    def close_shade(self) -> bool:
+        """Put the notification shade away (`cmd statusbar collapse`)."""
+        if not self.shade_open:
+            return False
+        self.shade_open = False
+        return self._changed()
 
     # -- the services apps use (`app.PhoneServices`) -------------------------------------------------------------------
     def screens(self, package: str) -> list[Screen]:
@@ -295,15 +328,16 @@ class SimPhone:
 
     def go_home(self) -> bool:
         """The HOME key: back to the launcher's home screen."""
-        was_home = len(self.stack) == 1 and self.top.name == "home" and self.dialog is None and self.top.focus is None
-        self.dialog = None
+        was_home = (len(self.stack) == 1 and self.top.name == "home" and self.dialog is None and self.top.focus is None
+                    and not self.shade_open)
+        self.dialog, self.shade_open = None, False
         self.stack = [self.apps[self.launcher_package].home()]
         self._changed()
         return not was_home
 
     def open(self, package: str, screen: Screen) -> bool:
         """Switch to app `package` showing `screen` (an intent from another app, e.g. the launcher's search bar)."""
-        self.dialog = None
+        self.dialog, self.shade_open = None, False
         self.stack = [self.apps[self.launcher_package].home(), screen]
         return self._changed()
 
@@ -318,6 +352,8 @@ class SimPhone:
             raise ConfigError(f"point ({x}, {y}) is outside the {self.width}x{self.height} screen")
 
     def _back(self) -> bool:
+        if self.shade_open:
+            return self.close_shade()
         if self.dialog is not None:
             self.dialog = None
             return self._changed()
@@ -342,7 +378,20 @@ class SimPhone:
         return self._changed() if changed else False
 
     def _dispatch(self, event: Event) -> bool:
-        match event:
+        match event:  # the shade covers everything but the navigation bar, so only its own events reach here
+            case ShadeTile(key):
+                self.system[key] = not self.system[key]
+                return self._changed()
+            case OpenNotification(index):
+                notification = self.notifications.pop(index)  # opening a notification dismisses it
+                if notification.package in self.apps:
+                    return self.launch(notification.package)
+                return self.close_shade()
+            case ClearNotifications():
+                self.notifications = []
+                return self.close_shade()
+            case CloseShade():
+                return self.close_shade()
             case DialogButton():  # every button of a pop-up dismisses it
                 self.dialog = None
                 return self._changed()
@@ -397,6 +446,8 @@ class SimPhone:
             windows.append(keyboard_view())
         if self.dialog is not None:
             windows.append(dialog_view(self.dialog))
+        if self.shade_open:
+            windows.append(shade_view(self.system, self.notifications))
         return View(FRAME, (0, 0, WIDTH, HEIGHT), package=screen.package, children=windows)
 
     def _scroll(self, scroller: View, screen: Screen) -> None:

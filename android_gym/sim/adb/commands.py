@@ -318,7 +318,17 @@ def cmd_dumpsys(t: ProgramTarget, argv: list[str], stdin: bytes) -> Out:
 
 
 def cmd_cmd(t: ProgramTarget, argv: list[str], stdin: bytes) -> Out:
-    """`cmd android_gym reset SEED B64JSON | tick | state`: the sim's control service (absent on real phones)."""
+    """`cmd statusbar expand-notifications | expand-settings | collapse` (as on Android), and `cmd android_gym reset
+    SEED B64JSON | tick | state`: the sim's control service (absent on real phones)."""  # noqa: D205, D209
+    if len(argv) >= 2 and argv[1] == "statusbar":
+        match argv[2:]:
+            case ["expand-notifications"] | ["expand-settings"]:
+                t.phone.open_shade()
+                return ok()
+            case ["collapse"]:
+                t.phone.close_shade()
+                return ok()
+        return err("usage: cmd statusbar expand-notifications | expand-settings | collapse", 255)
     if len(argv) < 3 or argv[1] != "android_gym":
         return err(f"cmd: Can't find service: {argv[1] if len(argv) > 1 else ''}", 20)
     verb = argv[2]

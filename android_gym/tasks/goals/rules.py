@@ -31,6 +31,7 @@ from android_gym.tasks.file_manager import FileCategoryTemplate
 from android_gym.tasks.forum import ForumTemplate
 from android_gym.tasks.goals.phrasing import Phrasing
 from android_gym.tasks.maps_tasks import MapsSearchTemplate
+from android_gym.tasks.notifications import NotificationShadeTemplate
 from android_gym.tasks.web import (
     AddFirstToCart,
     CapitalQuestion,
@@ -335,6 +336,14 @@ RULES: tuple[Rule, ...] = (
     rule("files", FileCategoryTemplate(), (
         "(open|show me) [my|the] {file_category} [folder] [in files|in the files app]",
     ), lambda s: {"category": s["file_category"]}),
+    rule("notifications", NotificationShadeTemplate(), (
+        "(show me|show|open|check|read|view|see) [all] [of] [my|the] [new|recent|latest] notifications",
+        "(open|pull down|swipe down|expand) the notification (shade|bar|panel|drawer|center)",
+        "what are my notifications",
+    ), lambda s: {"action": "show"}),
+    rule("notifications", NotificationShadeTemplate(), (
+        "(clear|dismiss|delete|remove) [all] [of] [my|the] notifications",
+    ), lambda s: {"action": "clear"}),
     rule("chrome_tabs", NewTabTemplate(), (
         "open a new [chrome] (tab|window) [(in|on) [the] [google] chrome [app|browser]]",
         "(open|start) [a] new [chrome] (tab|window)",
@@ -373,8 +382,9 @@ RULES: tuple[Rule, ...] = (
 """Every family, most specific phrasings win (see `phrasing.Phrasing.specificity`); order breaks ties."""
 
 GAPS: tuple[Rule, ...] = (
-    gap("notifications", "the simulated phone's notification shade is empty", (
-        "(show me|open|check|read) [all] [my|the] notifications",
+    gap("camera", "the simulated phone's Camera app takes no photos yet", (
+        "take a (photo|picture|selfie) [with the camera]",
+        "open the camera [app] and take a (photo|picture|selfie)",
     )),
 )
 """Families of the AitW-style lists the sim cannot check yet (issue 17 builds their apps), so that their lines are

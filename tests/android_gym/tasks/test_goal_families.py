@@ -1,7 +1,7 @@
 """Tests of the task families the goal parser maps AitW-style lines onto, beyond the built-in suites.
 
 Search answers (hotels, flights, rents, menus, ...), web searches, Chrome tabs, per-app settings, YouTube channels,
-Maps searches, the forum, the calendar's views and the Files app's categories.
+Maps searches, the forum, the calendar's views, the Files app's categories and the notification shade.
 
 Each family: every instance's query gets the right card (search answers), the expert solves train and test
 instances under pop-ups and spinners, no task starts solved, and a wrong path does not succeed.
@@ -27,6 +27,7 @@ from android_gym.tasks.expert import back, find, obstacle, tap, wait
 from android_gym.tasks.file_manager import FileCategoryTemplate
 from android_gym.tasks.forum import ForumTemplate
 from android_gym.tasks.maps_tasks import MapsSearchTemplate
+from android_gym.tasks.notifications import NotificationShadeTemplate
 from android_gym.tasks.web import SearchQuestion
 from android_gym.tasks.web_answers import ANSWER_TEMPLATES, FlightSearch, WebSearch
 from android_gym.tasks.youtube_channels import LatestVideoTemplate
@@ -34,7 +35,8 @@ from android_gym.testing.rollout import run_episode
 from android_gym.ui import UIElement
 
 APP_TEMPLATES = (NewTabTemplate(), AppInfoTemplate(), AppNotificationsTemplate(), LatestVideoTemplate(),
-                 MapsSearchTemplate(), ForumTemplate(), CalendarViewTemplate(), FileCategoryTemplate())
+                 MapsSearchTemplate(), ForumTemplate(), CalendarViewTemplate(), FileCategoryTemplate(),
+                 NotificationShadeTemplate())
 ALL = (*ANSWER_TEMPLATES, *APP_TEMPLATES)
 Policy = Callable[[Sequence[UIElement], Mapping[str, Any]], Action]
 
@@ -213,3 +215,19 @@ def test_the_second_post_is_not_the_top_post() -> None:
     device.tick()
     front = ForumTemplate().tasks("train")[0]
     assert front.check(device.state()) and not top.check(device.state())
+
+
+def test_opening_a_notification_neither_shows_nor_clears_them() -> None:
+    """Tapping a notification opens its app and closes the shade: "show" is not met, and "clear" is not met while
+    other notifications remain."""  # noqa: D205, D209
+    template = NotificationShadeTemplate()
+    device = SimDevice("none")
+    device.reset(3)
+    device.perform(Action.swipe(0.5, 0.01, 0.5, 0.5))
+    before = device.state()["shade"]["notifications"]
+    assert template.check({"action": "show"}, device.state()) and len(before) >= 3
+    device.perform(tap(find(device.ui_elements(), desc=f"{before[0]['app']} notification: {before[0]['title']}")))
+    state = device.state()
+    assert state["foreground"] != "com.google.android.apps.nexuslauncher" and not state["shade"]["open"]
+    assert state["shade"]["notifications"] == before[1:]
+    assert not template.check({"action": "show"}, state) and not template.check({"action": "clear"}, state)
