@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
 from android_gym.devices.base import Device
+from android_gym.sim.app import App
 from android_gym.sim.latency import LatencyConfig
 from android_gym.sim.perturbations import PerturbationConfig
 from android_gym.sim.phone import SimPhone
@@ -24,14 +26,17 @@ class SimDevice(Device):
         perturbations: a level name ("none", "default", "hard"), a dict of `PerturbationConfig` fields, or a config.
         latency: a preset name ("off", "emulator", "fast-emulator"), a dict of `LatencyConfig` fields, or a config.
         sleep: the function used to wait out latency (tests inject a fake clock).
+        apps: the installed apps, launcher first (default `android_gym.sim.apps.DEFAULT_APPS`; `with_apps` swaps
+            some in).
     """
 
     def __init__(self, perturbations: str | dict | PerturbationConfig | None = "default",
-                 latency: str | dict | LatencyConfig | None = "off", sleep: Any = time.sleep) -> None:
+                 latency: str | dict | LatencyConfig | None = "off", sleep: Any = time.sleep,
+                 apps: Sequence[type[App]] | None = None) -> None:
         self.perturbations = PerturbationConfig.coerce(perturbations)
         self.latency = LatencyConfig.coerce(latency)
         self._sleep = sleep
-        self.phone = SimPhone(self.perturbations)
+        self.phone = SimPhone(self.perturbations, apps)
         self.screen_size = (self.phone.width, self.phone.height)
         self._latency_rng = np.random.default_rng(0)
         self._renderer: Any = None

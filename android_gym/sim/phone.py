@@ -1,5 +1,4 @@
-"""`SimPhone`: the simulated phone — a back stack of app screens, a keyboard, pop-ups, the notification shade, and
-touch/key dispatch.
+"""`SimPhone`: the simulated phone — app screens, a keyboard, pop-ups, the notification shade, touch/key dispatch.
 
 The phone is deterministic given its seed and the actions it receives. It is reached from the rest of the package
 only through `android_gym.devices.sim.SimDevice` (and the ADB front), never directly by the env or the trainer.

@@ -32,4 +32,13 @@ DEFAULT_APPS: tuple[type[App], ...] = (
     *GENERIC_APPS,
 )
 
-__all__ = ["DEFAULT_APPS", "LAUNCHER"]
+
+
+def with_apps(*apps: type[App]) -> tuple[type[App], ...]:
+    """`DEFAULT_APPS` with each of `apps` in place of the installed app of the same package, or appended."""
+    replaced = {app.package: app for app in apps}
+    kept = tuple(replaced.pop(app.package, app) for app in DEFAULT_APPS)
+    return (*kept, *replaced.values())
+
+
+__all__ = ["DEFAULT_APPS", "LAUNCHER", "with_apps"]
