@@ -197,7 +197,7 @@ def run_arm(is_faulty: bool, p: dict[str, Any], out: Path, name: str | None = No
     record["memory_samples"] = len(samples)
     heap = read_heap_logs(heap_dir, {pid: role for _, role, pid, _ in samples}, sampler.t0_wall)
     write_heap_csv(heap, out / f"soak_{name}_heap.csv")
-    record.update(_heap_fits(heap, p["minutes"]))
+    record.update(_heap_fits(heap, p["minutes"], samples))
     record["heap_samples"] = len(heap)
     record["eval"] = _clean_eval(run_dir, p["eval_episodes"])
     (out / f"soak_{name}.json").write_text(json.dumps(record, indent=1))
@@ -218,20 +218,25 @@ def _memory(samples: list[tuple[float, str, int, int]], minutes: float) -> dict[
     return out
 
 
-def _heap_fits(samples: list[HeapSample], minutes: float) -> dict[str, Any]:
+def _heap_fits(samples: list[HeapSample], minutes: float,
+               rss: list[tuple[float, str, int, int]] | None = None) -> dict[str, Any]:
     """`_memory`'s fits of the heap logs: "heap" (malloc bytes in use) and "python_blocks" (allocated blocks); and
     "caches" (`caches_full_at`) with, for each role whose caches were full early enough, the same two fits from
-    that moment on ("heap_after_caches", "python_blocks_after_caches"): growth that is not a cache filling to its
-    cap. "Early enough" leaves at least 20 minutes (a quarter of a shorter arm) after it."""  # noqa: D205, D209
+    that moment on ("heap_after_caches", "python_blocks_after_caches"), and of the resident memory `rss` when given
+    ("memory_after_caches"): growth that is not a cache filling to its cap. "Early enough" leaves at least 20
+    minutes (a quarter of a shorter arm) after it."""  # noqa: D205, D209
     heap = [(t, role, pid, used) for t, role, pid, used, _, _ in samples]
     blocks = [(t, role, pid, count) for t, role, pid, _, count, _ in samples]
     out: dict[str, Any] = {"heap": _memory(heap, minutes), "python_blocks": _memory(blocks, minutes),
                            "caches": caches_full_at(samples), "heap_after_caches": {},
-                           "python_blocks_after_caches": {}}
+                           "python_blocks_after_caches": {}, "memory_after_caches": {}}
     min_span_s = min(1200.0, minutes * 60 / 4)
+    kinds = [("heap_after_caches", heap), ("python_blocks_after_caches", blocks)]
+    if rss is not None:
+        kinds.append(("memory_after_caches", rss))
     for role, caches in out["caches"].items():
         warmup_s = max(min(300.0, minutes * 60 / 5), caches["full_at_s"])
-        for kind, series in (("heap_after_caches", heap), ("python_blocks_after_caches", blocks)):
+        for kind, series in kinds:
             fit = memory_slopes([s for s in series if s[1] == role], warmup_s=warmup_s, min_span_s=min_span_s)
             out[kind].update(fit)
     return out
@@ -409,7 +414,7 @@ def run(quick: bool, out: Path) -> Result:
         arms[name]["memory"] = _memory(samples, p["long_minutes"] if name == "long" else p["minutes"])
         if (out / f"soak_{name}_heap.csv").is_file():
             arms[name].update(_heap_fits(read_heap_csv(out / f"soak_{name}_heap.csv"),
-                                         p["long_minutes"] if name == "long" else p["minutes"]))
+                                         p["long_minutes"] if name == "long" else p["minutes"], samples))
     report(arms, p, result)
     if series:
         result.plots.append(str(plot_memory(series, out / "soak_memory.png")))
@@ -534,7 +539,8 @@ def _memory_figures(arm: dict[str, Any], judged: str, result: Result) -> None:
                  f"{caches['entries_at_end']:,.0f}" if caches else "n/a",
                  f"{caches['full_at_s'] / 60:.0f}" if caches else "n/a",
                  _interval(arm.get("heap_after_caches", {}).get(role, {})),
-                 _interval(arm.get("python_blocks_after_caches", {}).get(role, {}))]
+                 _interval(arm.get("python_blocks_after_caches", {}).get(role, {})),
+                 _interval(arm.get("memory_after_caches", {}).get(role, {}))]
         if role != "tracker":
             if "high_pct_per_h" in h:
                 result.add(f"soak/heap_slope_upper95/{role}", h["high_pct_per_h"], "%/h", target=MEMORY_TARGET,
@@ -542,19 +548,22 @@ def _memory_figures(arm: dict[str, Any], judged: str, result: Result) -> None:
             if "high_pct_per_h" in (after := arm.get("heap_after_caches", {}).get(role, {})):
                 result.add(f"soak/heap_slope_after_caches_upper95/{role}", after["high_pct_per_h"], "%/h",
                            target=MEMORY_TARGET, higher_is_better=False)
+            if "high_pct_per_h" in (after := arm.get("memory_after_caches", {}).get(role, {})):
+                result.add(f"soak/memory_slope_after_caches_upper95/{role}", after["high_pct_per_h"], "%/h",
+                           target=MEMORY_TARGET, higher_is_better=False)
         heap_rows.append(cells)
     if heap_rows:
         result.tables.append(markdown_table(
             ["arm", "process", "malloc bytes in use %/h [95%]", "Python blocks %/h [95%]", "mean in use MiB",
              "cached entries at end", "caches full at min", "malloc after caches full %/h [95%]",
-             "Python blocks after caches full %/h [95%]"], heap_rows))
+             "Python blocks after caches full %/h [95%]", "RSS after caches full %/h [95%]"], heap_rows))
         result.notes.append("Heap: what each process holds, logged after each 10-s trim (`android_gym.heap`), fitted "
                             "like the resident memory. Resident memory swings by hundreds of MB as freed memory is "
                             "kept and handed back; bytes in use do not, so a leak shows here first. Python's small "
                             "objects live outside malloc, hence the allocated-blocks column. The bounded caches "
                             "(judge verdicts, web answers, shop results, rendered images, policy text) grow by "
                             "design until full: the log counts their entries, a role's caches are full once every "
-                            "process holds 99% of its final count, and the last two columns fit from then on (n/a: "
+                            "process holds 99% of its final count, and the last three columns fit from then on (n/a: "
                             "full too late to leave 20 minutes, a quarter of a shorter arm).")
     result.notes.append("Memory: growth after warm-up (5 minutes, or a fifth of a shorter arm) in % of each "
                         "process's mean RSS per hour, fitted within processes, with a 95% block-bootstrap interval "

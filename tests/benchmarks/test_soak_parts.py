@@ -216,7 +216,13 @@ def test_growth_of_a_filling_cache_is_told_from_growth_after_it_is_full() -> Non
     full = caches_full_at(samples)
     assert full["env"]["full_at_s"] == pytest.approx(1800, abs=30) and full["env"]["entries_at_end"] == 4096
     assert full["harness"]["full_at_s"] > 7000
-    fits = _heap_fits(samples, 120.0)
+    # resident memory that rises with the env's cache and keeps rising by 3% of its start per hour after it is full
+    rss = [(float(t), "env", 1, int((200 << 20) * (1 + 0.2 * min(t, 1800) / 1800 + 0.03 * t / 3600)))
+           for t in range(0, 7200, 10)]
+    fits = _heap_fits(samples, 120.0, rss)
+    # 3% of the start per hour is 3 / 1.2375 % of the mean over minutes 30-120
+    assert fits["memory_after_caches"]["env"]["pooled_pct_per_h"] == pytest.approx(3.0 / 1.2375, rel=0.02)
+    assert _heap_fits(samples, 120.0)["memory_after_caches"] == {}  # no resident memory given
     assert fits["python_blocks"]["env"]["pooled_pct_per_h"] > 1.0  # the cache filling, fitted from minute 5
     assert fits["python_blocks_after_caches"]["env"]["pooled_pct_per_h"] == pytest.approx(0.0, abs=0.01)
     assert "harness" not in fits["python_blocks_after_caches"]
