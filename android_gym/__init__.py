@@ -1,7 +1,7 @@
 """android_gym: Android phones (real over ADB, or simulated) as Gymnasium environments.
 
-Importing the package registers `android_gym/General-v0` and `android_gym/WebShop-v0`; `gym.make` also finds them
-as `"android_gym:android_gym/General-v0"` without a prior import.
+Importing the package registers `android_gym/General-v0`, `android_gym/WebShop-v0` and `android_gym/World-v0`;
+`gym.make` also finds them as `"android_gym:android_gym/General-v0"` without a prior import.
 """
 
 from android_gym.actions import Action, ActionType

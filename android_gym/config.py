@@ -27,7 +27,7 @@ class EnvConfig(ConfigModel):
     """Configuration of one environment.
 
     Attributes:
-        suite: task suite ("general" or "webshop").
+        suite: task suite ("general", "webshop" or "world").
         split: "train" or "test" (test parameter values never appear in train).
         task: restrict to one template of the suite (e.g. "web_search"); None samples from all.
         device: "sim" (the built-in simulated phone), "adb:<serial>" / "adb:<host>:<port>" (an `AdbDevice` on the

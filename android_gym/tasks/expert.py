@@ -74,11 +74,15 @@ def wait() -> Action:
 def obstacle(elements: Sequence[UIElement], state: Mapping[str, Any]) -> Action | None:
     """The action that gets past a pop-up or a spinner, or None when the screen is clear.
 
-    Pop-ups are dismissed with their dismissive button; a spinner is waited out.
+    Pop-ups are dismissed with their dismissive button; a spinner is waited out. The button is looked for in the
+    pop-up alone (the views from its title on: it is drawn over everything else), so that an app's own dialog under
+    it, with a "Not now" of its own, is not tapped through the pop-up.
     """
     if state.get("dialog"):
+        titles = [i for i, e in enumerate(elements) if e.rid == "android:id/alertTitle"]
+        popup = elements[titles[-1]:] if titles else elements
         for label in DISMISS:
-            e = find(elements, text=label, clickable=True)
+            e = find(popup, text=label, clickable=True)
             if e is not None:
                 return tap(e)
         return back()

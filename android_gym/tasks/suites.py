@@ -1,4 +1,5 @@
-"""The task suites: which templates make up `general` and `webshop`, and how to list or look up their tasks."""
+"""The task suites: which templates make up `general`, `webshop` and `world`, and how to list or look up their
+tasks."""  # noqa: D205, D209
 
 from __future__ import annotations
 
@@ -12,8 +13,10 @@ from android_gym.tasks.base import SPLITS, Task, TaskTemplate
 def _templates() -> dict[str, tuple[TaskTemplate, ...]]:
     from android_gym.tasks.apps import APP_GENERAL_TEMPLATES
     from android_gym.tasks.web import WEB_GENERAL_TEMPLATES, WEBSHOP_TEMPLATES
+    from android_gym.tasks.world import WORLD_TEMPLATES
 
-    return {"general": (*WEB_GENERAL_TEMPLATES, *APP_GENERAL_TEMPLATES), "webshop": tuple(WEBSHOP_TEMPLATES)}
+    return {"general": (*WEB_GENERAL_TEMPLATES, *APP_GENERAL_TEMPLATES), "webshop": tuple(WEBSHOP_TEMPLATES),
+            "world": WORLD_TEMPLATES}
 
 
 def suite_names() -> list[str]:

@@ -6,15 +6,22 @@ from android_gym.sim.app import App
 from android_gym.sim.apps.browser import Browser
 from android_gym.sim.apps.calculator import CalculatorApp
 from android_gym.sim.apps.calendar import CalendarApp
+from android_gym.sim.apps.camera import CameraApp
 from android_gym.sim.apps.clock import ClockApp
+from android_gym.sim.apps.contacts import ContactsApp
+from android_gym.sim.apps.dialer import DialerApp
 from android_gym.sim.apps.files import FilesApp
-from android_gym.sim.apps.generic import GENERIC_APPS
+from android_gym.sim.apps.gallery import GalleryApp
+from android_gym.sim.apps.gmail import GmailApp
 from android_gym.sim.apps.launcher import PACKAGE as LAUNCHER
 from android_gym.sim.apps.launcher import Launcher
 from android_gym.sim.apps.maps import MapsApp
+from android_gym.sim.apps.markor import MarkorApp
+from android_gym.sim.apps.messages import MessagesApp
 from android_gym.sim.apps.music import MusicApp
 from android_gym.sim.apps.playstore import PlayStoreApp
 from android_gym.sim.apps.settings import SettingsApp
+from android_gym.sim.apps.todo import TodoApp
 from android_gym.sim.apps.youtube import YouTubeApp
 
 DEFAULT_APPS: tuple[type[App], ...] = (
@@ -29,9 +36,17 @@ DEFAULT_APPS: tuple[type[App], ...] = (
     CalculatorApp,
     FilesApp,
     MusicApp,
-    *GENERIC_APPS,
+    GmailApp,
+    GalleryApp,
+    CameraApp,
+    DialerApp,
+    MessagesApp,
+    ContactsApp,
+    MarkorApp,
+    TodoApp,
 )
-
+"""Installed on every phone, in the launcher's order (Messages and Gmail are built before Contacts, so at reset they
+read the episode's drawn contacts, which is what Contacts starts with)."""
 
 
 def with_apps(*apps: type[App]) -> tuple[type[App], ...]:

@@ -57,6 +57,7 @@ from android_gym.tasks.web_answers import (
     RentQuestion,
     WebSearch,
 )
+from android_gym.tasks.world.media_tasks import RecordVideoTemplate, TakePhotoTemplate, TakeSelfieTemplate
 from android_gym.tasks.youtube_channels import LatestVideoTemplate
 
 Slots = Mapping[str, Any]
@@ -336,11 +337,35 @@ RULES: tuple[Rule, ...] = (
     rule("files", FileCategoryTemplate(), (
         "(open|show me) [my|the] {file_category} [folder] [in files|in the files app]",
     ), lambda s: {"category": s["file_category"]}),
+    rule("camera", TakePhotoTemplate(), (
+        "take a (photo|picture|pic) [with the [back] camera]",
+        "(open|use) the camera [app] [and|to] take a (photo|picture|pic)",
+    ), lambda s: {"count": 1, "variant": 0}),
+    rule("camera", TakeSelfieTemplate(), (
+        "take a selfie", "(open|use) the camera [app] [and|to] take a selfie",
+        "take a (photo|picture) of myself [with the front camera]",
+    ), lambda s: {"portrait": False, "variant": 0}),
+    rule("camera", RecordVideoTemplate(), (
+        "(record|film|shoot|take) a video [with the [back] camera]",
+        "(open|use) the camera [app] [and|to] record a video",
+    ), lambda s: {"facing": "back", "variant": 0}),
     rule("notifications", NotificationShadeTemplate(), (
         "(show me|show|open|check|read|view|see) [all] [of] [my|the] [new|recent|latest] notifications",
         "(open|pull down|swipe down|expand) the notification (shade|bar|panel|drawer|center)",
         "what are my notifications",
     ), lambda s: {"action": "show"}),
+    rule("camera", TakePhotoTemplate(), (
+        "take a (photo|picture|pic) [with the [back] camera]",
+        "(open|use) the camera [app] [and|to] take a (photo|picture|pic)",
+    ), lambda s: {"count": 1, "variant": 0}),
+    rule("camera", TakeSelfieTemplate(), (
+        "take a selfie", "(open|use) the camera [app] [and|to] take a selfie",
+        "take a (photo|picture) of myself [with the front camera]",
+    ), lambda s: {"portrait": False, "variant": 0}),
+    rule("camera", RecordVideoTemplate(), (
+        "(record|film|shoot|take) a video [with the [back] camera]",
+        "(open|use) the camera [app] [and|to] record a video",
+    ), lambda s: {"facing": "back", "variant": 0}),
     rule("notifications", NotificationShadeTemplate(), (
         "(clear|dismiss|delete|remove) [all] [of] [my|the] notifications",
     ), lambda s: {"action": "clear"}),
@@ -382,9 +407,9 @@ RULES: tuple[Rule, ...] = (
 """Every family, most specific phrasings win (see `phrasing.Phrasing.specificity`); order breaks ties."""
 
 GAPS: tuple[Rule, ...] = (
-    gap("camera", "the simulated phone's Camera app takes no photos yet", (
-        "take a (photo|picture|selfie) [with the camera]",
-        "open the camera [app] and take a (photo|picture|selfie)",
+    gap("screenshot", "the simulated phone takes no screenshots", (
+        "take a screenshot [of the screen]",
+        "(capture|grab) [a screenshot of] the screen",
     )),
 )
 """Families of the AitW-style lists the sim cannot check yet (issue 17 builds their apps), so that their lines are

@@ -1,2 +1,11 @@
-"""Task templates of the AndroidWorld-scale suite (issue 17): one module per app or app pair, each exporting
-`TEMPLATES`."""  # noqa: D205, D209
+"""Task templates of the World suite (issue 17), on the phone's everyday apps: one module per app pair, each
+exporting `TEMPLATES`; `WORLD_TEMPLATES` is the suite."""  # noqa: D205, D209
+
+from __future__ import annotations
+
+from android_gym.tasks.base import TaskTemplate
+from android_gym.tasks.world import media_tasks, messaging_tasks, notes_tasks, people_tasks
+
+WORLD_TEMPLATES: tuple[TaskTemplate, ...] = (*people_tasks.TEMPLATES, *messaging_tasks.TEMPLATES,
+                                             *notes_tasks.TEMPLATES, *media_tasks.TEMPLATES)
+"""Every template of the World suite: Contacts and Phone, Messages and Gmail, Markor and Tasks, Camera and Photos."""

@@ -5,10 +5,10 @@ from __future__ import annotations
 import adbutils
 import pytest
 
+from android_gym.sim import phone as phone_module
 from android_gym.sim.adb import AdbFront
 from android_gym.sim.layout import HEIGHT, NAV_BAR_H, STATUS_BAR_H, WIDTH
 from android_gym.sim.perturbations import PerturbationConfig
-from android_gym.sim import phone as phone_module
 from android_gym.sim.phone import SimPhone
 from android_gym.sim.shade import PULL_PX, SYSTEM_UI
 from android_gym.ui import parse_uiautomator_xml

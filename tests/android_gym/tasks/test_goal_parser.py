@@ -132,7 +132,7 @@ def test_a_fallback_family_yields_to_any_other():
     ("Open the Flux Capacitor app", "open_app", "no app to open 'flux capacitor app'"),
     ("Set an alarm for 7:33 am", "alarm", "steps of five"),
     ("Go to etsy.com", "shop", "no shopping site 'etsy.com'"),
-    ("Take a selfie", "camera", "Camera app takes no photos"),
+    ("Take a screenshot", "screenshot", "takes no screenshots"),
     ("Teleport me to Mars", None, "no phrasing of any family matches"),
     ("   ", None, "no words"),
     ("weather " * 2000, None, "longer than any goal"),

@@ -1,0 +1,246 @@
+"""Helpers of the world suite's Messages and Gmail tasks: the task people (fixed by name, with namesakes), word
+matching, the conversations, emails and contacts that `initial()` seeds, the state lookups the checks share, and the
+expert steps that text someone, open a conversation, and open, compose, reply to and forward an email.
+
+`messaging_tasks` holds the templates; their `initial`, `check` and `expert` methods call these.
+"""  # noqa: D205, D209
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from android_gym.actions import Action
+from android_gym.sim.app import stable_seed
+from android_gym.sim.apps import gmail as G
+from android_gym.sim.apps import messages as M
+from android_gym.sim.apps.people import FIRST_NAMES
+from android_gym.tasks.apps import into_app
+from android_gym.tasks.expert import app_state, back, find, swipe_up, tap, wait
+from android_gym.ui import UIElement
+
+State = Mapping[str, Any]
+Elements = Sequence[UIElement]
+Person = Mapping[str, str]
+
+LAST_NAMES = ("Alvarez", "Bennett", "Costa", "Dubois", "Eriksen", "Fontaine", "Gupta", "Hoffman", "Ivanova",
+              "Jensen", "Kowalski", "Lindqvist", "Moreau", "Novak", "Oliveira", "Petrov", "Quintero", "Ramos",
+              "Sato", "Thompson", "Varga", "Weber")
+"""Task people's last names: no seeded contact has one (`people.LAST_NAMES`), so no seed holds a task person."""
+_AREAS = ("646", "718", "305", "404", "702")
+_DOMAINS = ("gmail.com", "outlook.com", "proton.me", "yahoo.com", "fastmail.com")
+
+
+# -- people, text and state ----------------------------------------------------------------------------------------
+def person(name: str) -> dict[str, str]:
+    """A task person: {"name", "number", "email"}, fixed by the name (the address is not guessable from it)."""
+    rng = np.random.default_rng(stable_seed("world-person", name))
+    first, last = name.lower().split()
+    number = f"({_AREAS[int(rng.integers(len(_AREAS)))]}) 555-{int(rng.integers(1000, 10000)):04d}"
+    email = f"{first}.{last}{int(rng.integers(10, 100))}@{_DOMAINS[int(rng.integers(len(_DOMAINS)))]}"
+    return {"name": name, "number": number, "email": email}
+
+
+def names(key: str, count: int) -> list[str]:
+    """`count` task people's names for parameter `key`, with distinct first names."""
+    rng = np.random.default_rng(stable_seed("world-names", key))
+    firsts = rng.choice(len(FIRST_NAMES), size=count, replace=False)
+    return [f"{FIRST_NAMES[int(f)]} {LAST_NAMES[int(rng.integers(len(LAST_NAMES)))]}" for f in firsts]
+
+
+def namesake(name: str) -> str:
+    """Another task person with the same first name (the near miss for `name`)."""
+    first, last = name.split()
+    others = [n for n in LAST_NAMES if n != last]
+    return f"{first} {others[stable_seed('world-namesake', name) % len(others)]}"
+
+
+def words(text: str) -> list[str]:
+    """The words of `text`, lower-cased, without punctuation (addresses stay whole).
+
+    >>> words("Can we move dinner to 8?") == words("can we move  dinner to 8")
+    True
+    """
+    tokens = re.findall(r"[a-z0-9@._-]+", text.lower().replace("'", "").replace("\u2019", ""))
+    return [t for t in (t.strip("._-") for t in tokens) if t]
+
+
+def holds(text: str, part: str) -> bool:
+    """Whether `text` holds the words of `part`, whole and in order.
+
+    >>> holds("Her address: ann.lee@x.org.", "ann.lee@x.org"), holds("already", "ready")
+    (True, False)
+    """
+    return f" {' '.join(words(part))} " in f" {' '.join(words(text))} "
+
+
+def conversation(p: Person, lines: Sequence[str], unread: bool) -> dict[str, Any]:
+    """A conversation with `p` whose `lines` alternate between them and the user, ending with theirs."""
+    n = len(lines)
+    return {"name": p["name"], "number": p["number"], "unread": unread,
+            "messages": [{"from_me": (n - 1 - i) % 2 == 1, "text": t} for i, t in enumerate(lines)]}
+
+
+def email_from(p: Person, subject: str, unread: bool = True) -> dict[str, Any]:
+    """An email from `p` about `subject` (unread unless `unread` is False), with a body that names it."""
+    return {"sender": p["name"], "email": p["email"], "subject": subject, "unread": unread,
+            "body": f"Hi, sharing the details about {subject.lower()}. Let me know what you think before Friday."}
+
+
+def mail_contacts(*people: str) -> list[dict[str, str]]:
+    """Gmail contacts ({"name", "email"}) of the task people named `people`."""
+    return [{"name": p["name"], "email": p["email"]} for p in map(person, people)]
+
+
+def same_number(a: str | None, b: str) -> bool:
+    """Whether phone number `a` (None: no number) has the digits of `b`."""
+    return a is not None and M.digits(a) == M.digits(b)
+
+
+def find_mail(state: State, sender: str, subject: str) -> dict[str, Any] | None:
+    """The received email from `sender` about `subject`, in whatever box it is now."""
+    g = app_state(state, G.PACKAGE)
+    return next((m for box in ("inbox", "archived", "deleted") for m in g.get(box, [])
+                 if m["sender"] == sender and m["subject"] == subject), None)
+
+
+def texts_ok(state: State, wanted: Sequence[tuple[str, str]], contains: bool = False) -> bool:
+    """Exactly the texts `wanted` ((person name, text) pairs, any order) were sent: each to that person's number,
+    saying that text (or holding it, `contains`)."""  # noqa: D205, D209
+    sent = app_state(state, M.PACKAGE).get("sent", [])
+    left = list(sent)
+    for name, text in wanted:
+        hit = next((s for s in left if same_number(s["number"], person(name)["number"]) and (
+            holds(s["text"], text) if contains else words(s["text"]) == words(text))), None)
+        if hit is None:
+            return False
+        left.remove(hit)
+    return not left
+
+
+def one_mail(state: State, kind: str, to: Sequence[str], ref: int | None = None) -> dict[str, Any] | None:
+    """The only email sent, when it is of `kind`, to exactly the addresses `to` and (replies, forwards) about `ref`."""
+    sent = app_state(state, G.PACKAGE).get("sent", [])
+    if len(sent) != 1:
+        return None
+    m = sent[0]
+    ok = (m["kind"] == kind and sorted(a.lower() for a in m["to"]) == sorted(a.lower() for a in to)
+          and (ref is None or m["ref"] == ref))
+    return m if ok else None
+
+
+# -- expert steps ---------------------------------------------------------------------------------------------------
+def fill(elements: Elements, state: State, rid: str, text: str) -> Action | None:
+    """The next step to make field `rid` hold exactly `text` (focus, delete wrong text, type); None once it does.
+
+    Unlike `expert.type_into` it never presses ENTER: these forms end with a Send button.
+    """
+    screen = state["screen"]
+    current = screen["fields"].get(rid, "")
+    if current == text:
+        return None
+    if screen["focus"] != rid:
+        field = find(elements, rid=rid)
+        return tap(field) if field is not None else wait()
+    if text.startswith(current):
+        return Action.type(text[len(current):])
+    delete = find(elements, desc="Delete")
+    return tap(delete) if delete is not None else back()
+
+
+def to_thread(p: Person, elements: Elements, state: State) -> Action | None:
+    """The next step to `p`'s conversation open in Messages (through "Start chat" if there is none); None there."""
+    step = into_app("Messages", M.PACKAGE, elements, state)
+    if step is not None:
+        return step
+    ms = app_state(state, M.PACKAGE)
+    if ms["screen"] == "thread" and same_number(ms["thread"], p["number"]):
+        return None
+    if ms["screen"] == "home":
+        if any(same_number(t["number"], p["number"]) for t in ms["threads"]):
+            row = find(elements, rid=M.NAME_RID, text=p["name"])
+            return tap(row) if row is not None else swipe_up()
+        start = find(elements, desc="Start chat")
+        return tap(start) if start is not None else wait()
+    if ms["screen"] == "new":
+        step = fill(elements, state, M.TO_RID, p["name"])
+        row = find(elements, rid=M.CONTACT_RID, contains=p["number"])
+        return step or (tap(row) if row is not None else wait())
+    return back()  # another conversation, a menu or a dialog
+
+
+def send_text(p: Person, text: str, elements: Elements, state: State) -> Action:
+    """The next step to text `p`: their conversation, the compose field, Send SMS."""
+    step = to_thread(p, elements, state) or fill(elements, state, M.COMPOSE_RID, text)
+    if step is not None:
+        return step
+    send = find(elements, desc="Send SMS")
+    return tap(send) if send is not None and send.enabled else wait()
+
+
+def to_email(sender: str, subject: str, elements: Elements, state: State) -> Action | None:
+    """The next step to the email from `sender` about `subject` open in Gmail (scrolling the inbox); None there."""
+    step = into_app("Gmail", G.PACKAGE, elements, state)
+    if step is not None:
+        return step
+    g = app_state(state, G.PACKAGE)
+    target = find_mail(state, sender, subject)
+    if target is not None and g["screen"] == "email" and g["open"] == target["id"]:
+        return None
+    if g["screen"] == "inbox":
+        row = find(elements, rid=G.ROW_RID, contains=f"{sender}, {subject},")
+        return tap(row) if row is not None else swipe_up()
+    return back()
+
+
+def compose_step(to: Sequence[Person] | None, subject: str | None, body: str, elements: Elements,
+                 state: State) -> Action:
+    """On Gmail's compose screen: pick each of `to` by name from the suggestions, write `subject` and `body`, then
+    Send (`to` or `subject` None: keep what the form was opened with)."""  # noqa: D205, D209
+    text = state["screen"]["fields"].get(G.TO_RID, "")
+    want = [p["email"] for p in to or ()]
+    if to is not None and G.recipients(text) != want:
+        done = [t.strip() for t in text.split(",")[:-1]]
+        if done != want[:len(done)] or len(done) >= len(want):
+            return fill(elements, state, G.TO_RID, "") or wait()  # a wrong address: clear the field
+        p = to[len(done)]
+        step = fill(elements, state, G.TO_RID, "".join(f"{a}, " for a in done) + p["name"])
+        if step is not None:
+            return step
+        pick = find(elements, rid=G.SUGGESTION_RID, contains=p["email"])  # listed while the field has focus
+        pick = pick or (find(elements, rid=G.TO_RID) if state["screen"]["focus"] != G.TO_RID else None)
+        return tap(pick) if pick is not None else wait()
+    step = (fill(elements, state, G.SUBJECT_RID, subject) if subject is not None else None) or \
+        fill(elements, state, G.BODY_RID, body)
+    send = find(elements, desc="Send")
+    return step or (tap(send) if send is not None else wait())
+
+
+def new_email(to: Sequence[Person], subject: str | None, body: str, elements: Elements, state: State) -> Action:
+    """The next step to send a new email from Gmail's inbox (Compose, then `compose_step`)."""
+    step = into_app("Gmail", G.PACKAGE, elements, state)
+    if step is not None:
+        return step
+    g = app_state(state, G.PACKAGE)
+    if g["screen"] == "compose" and state["screen"]["args"]["kind"] == "new":
+        return compose_step(to, subject, body, elements, state)
+    button = find(elements, text="OK") if g["screen"] == "alert" else find(elements, desc="Compose")
+    return tap(button) if button is not None and g["screen"] in ("alert", "inbox") else back()
+
+
+def respond(kind: str, sender: str, subject: str, to: Sequence[Person] | None, body: str, elements: Elements,
+            state: State) -> Action:
+    """The next step to reply to or forward (`kind`) the email from `sender` about `subject`."""
+    step = into_app("Gmail", G.PACKAGE, elements, state)
+    if step is not None:
+        return step
+    g, target, args = app_state(state, G.PACKAGE), find_mail(state, sender, subject), state["screen"]["args"]
+    if g["screen"] == "compose" and target is not None and (args["kind"], args["ref"]) == (kind, target["id"]):
+        return compose_step(to, None, body, elements, state)
+    ok = find(elements, text="OK") if g["screen"] == "alert" else None
+    step = tap(ok) if ok is not None else to_email(sender, subject, elements, state)
+    button = find(elements, text="Forward") if kind == "forward" else find(elements, desc="Reply")
+    return step or (tap(button) if button is not None else wait())

@@ -1,0 +1,174 @@
+"""Expert steps the Markor and Tasks templates of the world suite share (`notes_tasks`).
+
+Each step function reads the UI elements and the sim's state and returns the next action towards a sub-goal: close a
+menu (`leave`), tap a row or scroll to it (`reach`), fill a field (`fill`), tap an element (`press`), reach a Markor
+folder or note and write, create or open it (`markor_*`), show a Tasks list and add or edit a task (`tasks_*`). Two
+helpers serve the templates' checks: `only_touched` (Markor's edit log) and `find_tasks` (a list's tasks by title).
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from android_gym.actions import Action
+from android_gym.sim.apps import markor, todo
+from android_gym.sim.apps.markor import base, parent
+from android_gym.tasks.apps import into_app, swipe_down
+from android_gym.tasks.expert import app_state, back, find, swipe_up, tap, wait
+from android_gym.ui import UIElement
+
+State = Mapping[str, Any]
+Elements = Sequence[UIElement]
+MARKOR, TASKS = markor.PACKAGE, todo.PACKAGE
+
+
+def leave(elements: Elements) -> Action:
+    """Close an app's menu or dialog: its Cancel, else BACK."""
+    cancel = find(elements, text="Cancel", clickable=True)
+    return tap(cancel) if cancel is not None else back()
+
+
+def reach(elements: Elements, state: State, target: UIElement | None) -> Action:
+    """Tap `target` when it is on screen and clear of the FAB; else scroll the list towards it.
+
+    Lists here hold at most one screenful more than fits, so one swipe up from the top shows every row.
+    """
+    fab = find(elements, desc=markor.FAB_DESC) or find(elements, desc=todo.FAB_DESC)
+    x, y = target.center if target is not None else (0, 0)
+    hidden = fab is not None and fab.bounds[0] <= x < fab.bounds[2] and fab.bounds[1] <= y < fab.bounds[3]
+    if target is not None and not hidden:
+        return tap(target)
+    return swipe_up() if target is not None or state["screen"]["scroll"] == 0 else swipe_down()
+
+
+def fill(elements: Elements, state: State, rid: str, text: str) -> Action | None:
+    """The next step to get exactly `text` into field `rid` (None once it holds it): focus, type, or delete."""
+    screen = state["screen"]
+    current = screen["fields"].get(rid, "")
+    if current == text:
+        return None
+    if screen["focus"] != rid:
+        field = find(elements, rid=rid)
+        return tap(field) if field is not None else back()
+    if text.startswith(current):
+        return Action.type(text[len(current):])
+    delete = find(elements, desc="Delete")  # a wrong character (a noisy agent before us): delete it
+    return tap(delete) if delete is not None else back()
+
+
+def press(elements: Elements, **criteria: Any) -> Action:
+    """Tap the first element matching `criteria` (wait when it is not there yet)."""
+    e = find(elements, **criteria)
+    return tap(e) if e is not None else wait()
+
+
+def markor_folder(folder: str, elements: Elements, state: State) -> Action | None:
+    """The next step to Markor's browser showing `folder` (None once there, searching nothing)."""
+    step = into_app("Markor", MARKOR, elements, state)
+    if step is not None:
+        return step
+    screen = state["screen"]
+    if screen["name"] != "browser":
+        return back() if screen["name"] == "document" else leave(elements)
+    current = screen["args"]["path"]
+    if screen["args"]["search"] or (current and current != folder and not folder.startswith(current + "/")):
+        return back()
+    if current == folder:
+        return None
+    step_in = folder[len(current) + 1:] if current else folder
+    return reach(elements, state, find(elements, rid=markor.TITLE_RID, text=step_in.split("/")[0]))
+
+
+def markor_item(path: str, elements: Elements, state: State, more: bool = False) -> Action:
+    """Open `path` from its folder (or its More options menu when `more`)."""
+    step = markor_folder(parent(path), elements, state)
+    if step is not None:
+        return step
+    name = base(path)
+    target = find(elements, desc=f"More options for {name}") if more else find(elements, rid=markor.TITLE_RID,
+                                                                              text=name)
+    return reach(elements, state, target)
+
+
+def markor_write(path: str, text: str, elements: Elements, state: State) -> Action:
+    """Open note `path` in the editor and make its text `text` (typing only what is missing), then Save."""
+    opened = app_state(state, MARKOR).get("open")
+    if state["foreground"] != MARKOR or state.get("dialog") or opened is None or opened["path"] != path:
+        return markor_item(path, elements, state)
+    if opened["mode"] == "view":
+        return press(elements, desc="Edit")
+    step = fill(elements, state, markor.EDITOR_RID, text)
+    if step is not None:
+        return step
+    return press(elements, desc="Save") if not opened["saved"] else back()
+
+
+def markor_create(folder: str, name: str, kind: str, elements: Elements, state: State) -> Action:
+    """Create `name` (a "Markdown" note or a "Folder") in `folder` with the FAB's dialog."""
+    step = into_app("Markor", MARKOR, elements, state)
+    if step is None and state["screen"]["name"] == "create" and state["screen"]["args"]["folder"] == folder:
+        if state["screen"]["args"]["type"] != kind:
+            return press(elements, text=kind, clickable=True)
+        return fill(elements, state, markor.NAME_RID, name) or press(elements, text="OK")
+    step = step or markor_folder(folder, elements, state)
+    return step or press(elements, desc=markor.FAB_DESC)
+
+
+def tasks_view(view: str, elements: Elements, state: State) -> Action | None:
+    """The next step to Tasks showing list or filter `view` (None once there)."""
+    step = into_app("Tasks", TASKS, elements, state)
+    if step is not None:
+        return step
+    name = state["screen"]["name"]
+    if name == "drawer":
+        item = find(elements, rid=todo.DRAWER_ITEM_RID, text=view)
+        return tap(item) if item is not None else back()
+    if name != "list":
+        return back() if name == "edit" else leave(elements)
+    if app_state(state, TASKS)["view"] == view:
+        return None
+    return press(elements, desc=todo.DRAWER_DESC)
+
+
+def tasks_edit(title: str, due: str | None, priority: str, elements: Elements, state: State) -> Action:
+    """On the task editor (or its date picker): set the title, the due date and the priority, then Save."""
+    args = state["screen"]["args"]
+    if state["screen"]["name"] == "date":
+        if args["selected"] == due:
+            return press(elements, text="OK")
+        if due is None:
+            return press(elements, text="No date")
+        d = datetime.date.fromisoformat(due)
+        if (args["year"], args["month"]) != (d.year, d.month):
+            later = (d.year, d.month) > (args["year"], args["month"])
+            return press(elements, desc="Next month" if later else "Previous month")
+        return press(elements, desc=todo.day_desc(d))
+    step = fill(elements, state, todo.TITLE_RID, title)
+    if step is not None:
+        return step
+    if args["due"] != due:
+        return press(elements, text="Due date")
+    if args["priority"] != priority:
+        return press(elements, desc=f"{priority.title()} priority")
+    return press(elements, desc="Save")
+
+
+def tasks_add(name: str, title: str, due: str | None, priority: str, elements: Elements, state: State) -> Action:
+    """Add a task to list `name`: show the list, Add task, fill the editor, Save."""
+    step = into_app("Tasks", TASKS, elements, state)
+    editing = app_state(state, TASKS).get("editing")
+    if step is None and editing is not None and editing["index"] is None and editing["list"] == name:
+        return tasks_edit(title, due, priority, elements, state)
+    return step or tasks_view(name, elements, state) or press(elements, desc=todo.FAB_DESC)
+
+
+def only_touched(edits: Sequence[Mapping[str, Any]], paths: set[str]) -> bool:
+    """Whether every Markor edit concerns `paths` only."""
+    return all(e["path"] in paths and e.get("to", e["path"]) in paths for e in edits)
+
+
+def find_tasks(lists: Mapping[str, Any], name: str, title: str) -> list[dict[str, Any]]:
+    """The tasks of list `name` titled `title` (case and outer spaces ignored)."""
+    return [t for t in lists.get(name, []) if t["title"].strip().casefold() == title.strip().casefold()]
