@@ -2,6 +2,11 @@
 
 Coverage is the goal parser's, of task files the user supplies.
 
+The World suite (issue 17) also gets a table per template: the expert's success on each split and its median
+length, with the suite's targets: every template >= 98% on both splits, a median expert length >= 8 steps over the
+templates with at least a quarter of them >= 15, a random agent <= 1%, and elements-only steps/s at least half the
+general suite's.
+
 Task files: `DISTRL_BENCH_TASK_FILES` names goal lists (AitW's General and Web Shopping lists, say; separated by
 commas). For each, the share of lines the goal parser covers (target 95%, 98% for a file whose name says "webshop"),
 per family, and the expert's and a random agent's success over the covered lines (targets 98% and 2%).
@@ -29,7 +34,9 @@ from benchmarks.result import Result, is_tiny, markdown_table
 
 TASK_FILES_ENV = "DISTRL_BENCH_TASK_FILES"
 
-SUITES = {"general": "android_gym/General-v0", "webshop": "android_gym/WebShop-v0"}
+SUITES = {"general": "android_gym/General-v0", "webshop": "android_gym/WebShop-v0", "world": "android_gym/World-v0"}
+RANDOM_TARGETS = {"world": 1.0}
+"""A random agent's success target per suite where it is not 2%."""
 EMULATOR_SPEEDUP_TARGETS = {"elements_only": 1000.0, "screenshot_224": 300.0}
 """Sim steps per emulator step the sim must reach: three orders of magnitude with UI elements only, so that the
 instant-phone benchmarks are bound by the learner and not by the phone, and 300x with 224-px screenshots (a ~7 ms
@@ -63,6 +70,46 @@ def success_rate(env_id: str, split: str, episodes: int, agent: str, seed: int =
         wins += reward > 0
     env.close()
     return wins / episodes
+
+
+def expert_episodes(env_id: str, template: str, split: str, episodes: int) -> list[tuple[bool, int]]:
+    """(solved, steps) of the expert's `episodes` episodes of one template on one split, default perturbations."""
+    env = gym.make(env_id, split=split, task=template, screenshot_width=0)
+    out = []
+    for episode in range(episodes):
+        env.reset(seed=episode)
+        steps, reward, done = 0, 0.0, False
+        while not done:
+            _, reward, terminated, truncated, _ = env.step(env.unwrapped.expert_action())
+            steps += 1
+            done = terminated or truncated
+        out.append((reward > 0, steps))
+    env.close()
+    return out
+
+
+def world_template_figures(result: Result, episodes: int) -> None:
+    """Per World template: the expert's success on each split (`episodes` each) and its median length (solved
+    episodes); the worst template's success, the median of the medians and the share of templates >= 15 steps."""  # noqa: D205, D209
+    from android_gym.tasks.suites import templates
+
+    rows, worst, medians = [], 100.0, []
+    for template in templates("world"):
+        played = {split: expert_episodes(SUITES["world"], template.name, split, episodes)
+                  for split in ("train", "test")}
+        rates = {split: 100 * np.mean([ok for ok, _ in runs]) for split, runs in played.items()}
+        lengths = [steps for runs in played.values() for ok, steps in runs if ok]
+        median = float(np.median(lengths)) if lengths else float("nan")
+        worst = min(worst, *rates.values())
+        medians.append(median)
+        rows.append([template.name, template.max_steps, f"{rates['train']:.0f}%", f"{rates['test']:.0f}%",
+                     f"{median:g}"])
+    result.add("world/expert_success_worst_template", worst, "%", target=98.0)
+    result.add("world/median_expert_steps", float(np.nanmedian(medians)), "steps", target=8.0)
+    result.add("world/templates_of_15_steps_or_more", 100 * float(np.mean([m >= 15 for m in medians])), "%",
+               target=25.0)
+    result.tables.append(markdown_table(["World template", "max steps", f"expert train ({episodes})",
+                                         f"expert test ({episodes})", "median expert steps"], rows))
 
 
 def throughput(env_id: str, screenshot_width: int, seconds: float) -> float:
@@ -125,7 +172,8 @@ def run(quick: bool, out: Path) -> Result:
             result.add(f"expert_success/{suite}/{split}", 100 * rate, "%", target=98.0)
             row.append(f"{100 * rate:.1f}%")
         rate = success_rate(env_id, "train", episodes, "random", seed=1)
-        result.add(f"random_success/{suite}", 100 * rate, "%", target=2.0, higher_is_better=False)
+        result.add(f"random_success/{suite}", 100 * rate, "%", target=RANDOM_TARGETS.get(suite, 2.0),
+                   higher_is_better=False)
         row.append(f"{100 * rate:.1f}%")
         rows.append(row)
     result.tables.append(markdown_table(["suite", "expert train", "expert test", "random agent"], rows))
@@ -135,6 +183,9 @@ def run(quick: bool, out: Path) -> Result:
     for name, rate in (("elements_only", elements), ("screenshot_224", pixels)):
         result.add(f"emulator_speedup/{name}", rate * emulator_step_s, "x", target=EMULATOR_SPEEDUP_TARGETS[name])
         result.add(f"steps_per_s/{name}", rate, "steps/s")
+    world_elements = throughput(SUITES["world"], 0, seconds)
+    result.add("world/steps_per_s_vs_general", world_elements / elements, "x", target=0.5)
+    world_template_figures(result, 1 if tiny else 4 if quick else 10)
     mem = memory_per_env_mib(SUITES["general"], memory_envs)
     result.add("memory_per_env", mem, "MiB")
     result.tables.append(markdown_table(
