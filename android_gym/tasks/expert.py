@@ -91,6 +91,25 @@ def obstacle(elements: Sequence[UIElement], state: Mapping[str, Any]) -> Action 
     return None
 
 
+def fill(elements: Sequence[UIElement], state: Mapping[str, Any], rid: str, text: str,
+         missing: Action | None = None) -> Action | None:
+    """The next step to make field `rid` hold exactly `text` (focus it, type what is missing, delete a wrong
+    character), or None once it does. Unlike `type_into` it never presses ENTER: for forms that end with a button.
+    `missing` is what to do when the field is not on screen (default `back()`, which closes a keyboard over it).
+    """  # noqa: D205, D209
+    screen = state["screen"]
+    current = screen["fields"].get(rid, "")
+    if current == text:
+        return None
+    if screen["focus"] != rid:
+        field = find(elements, rid=rid)
+        return tap(field) if field is not None else (missing or back())
+    if text.startswith(current):
+        return Action.type(text[len(current):])
+    delete = find(elements, desc="Delete")  # wrong text (e.g. a typo by a noisy agent): delete a character
+    return tap(delete) if delete is not None else back()
+
+
 def type_into(elements: Sequence[UIElement], state: Mapping[str, Any], rid: str, text: str) -> Action:
     """Get `text` into field `rid` and submit it: focus it, clear wrong text, type, then press ENTER.
 

@@ -19,7 +19,7 @@ from android_gym.sim.apps import gmail as G
 from android_gym.sim.apps import messages as M
 from android_gym.sim.apps.people import FIRST_NAMES
 from android_gym.tasks.apps import into_app
-from android_gym.tasks.expert import app_state, back, find, swipe_up, tap, wait
+from android_gym.tasks.expert import app_state, back, fill, find, swipe_up, tap, wait
 from android_gym.ui import UIElement
 
 State = Mapping[str, Any]
@@ -133,24 +133,6 @@ def one_mail(state: State, kind: str, to: Sequence[str], ref: int | None = None)
 
 
 # -- expert steps ---------------------------------------------------------------------------------------------------
-def fill(elements: Elements, state: State, rid: str, text: str) -> Action | None:
-    """The next step to make field `rid` hold exactly `text` (focus, delete wrong text, type); None once it does.
-
-    Unlike `expert.type_into` it never presses ENTER: these forms end with a Send button.
-    """
-    screen = state["screen"]
-    current = screen["fields"].get(rid, "")
-    if current == text:
-        return None
-    if screen["focus"] != rid:
-        field = find(elements, rid=rid)
-        return tap(field) if field is not None else wait()
-    if text.startswith(current):
-        return Action.type(text[len(current):])
-    delete = find(elements, desc="Delete")
-    return tap(delete) if delete is not None else back()
-
-
 def to_thread(p: Person, elements: Elements, state: State) -> Action | None:
     """The next step to `p`'s conversation open in Messages (through "Start chat" if there is none); None there."""
     step = into_app("Messages", M.PACKAGE, elements, state)
@@ -166,7 +148,7 @@ def to_thread(p: Person, elements: Elements, state: State) -> Action | None:
         start = find(elements, desc="Start chat")
         return tap(start) if start is not None else wait()
     if ms["screen"] == "new":
-        step = fill(elements, state, M.TO_RID, p["name"])
+        step = fill(elements, state, M.TO_RID, p["name"], missing=wait())
         row = find(elements, rid=M.CONTACT_RID, contains=p["number"])
         return step or (tap(row) if row is not None else wait())
     return back()  # another conversation, a menu or a dialog
@@ -174,7 +156,7 @@ def to_thread(p: Person, elements: Elements, state: State) -> Action | None:
 
 def send_text(p: Person, text: str, elements: Elements, state: State) -> Action:
     """The next step to text `p`: their conversation, the compose field, Send SMS."""
-    step = to_thread(p, elements, state) or fill(elements, state, M.COMPOSE_RID, text)
+    step = to_thread(p, elements, state) or fill(elements, state, M.COMPOSE_RID, text, missing=wait())
     if step is not None:
         return step
     send = find(elements, desc="Send SMS")
@@ -205,16 +187,16 @@ def compose_step(to: Sequence[Person] | None, subject: str | None, body: str, el
     if to is not None and G.recipients(text) != want:
         done = [t.strip() for t in text.split(",")[:-1]]
         if done != want[:len(done)] or len(done) >= len(want):
-            return fill(elements, state, G.TO_RID, "") or wait()  # a wrong address: clear the field
+            return fill(elements, state, G.TO_RID, "", missing=wait()) or wait()  # a wrong address: clear the field
         p = to[len(done)]
-        step = fill(elements, state, G.TO_RID, "".join(f"{a}, " for a in done) + p["name"])
+        step = fill(elements, state, G.TO_RID, "".join(f"{a}, " for a in done) + p["name"], missing=wait())
         if step is not None:
             return step
         pick = find(elements, rid=G.SUGGESTION_RID, contains=p["email"])  # listed while the field has focus
         pick = pick or (find(elements, rid=G.TO_RID) if state["screen"]["focus"] != G.TO_RID else None)
         return tap(pick) if pick is not None else wait()
-    step = (fill(elements, state, G.SUBJECT_RID, subject) if subject is not None else None) or \
-        fill(elements, state, G.BODY_RID, body)
+    step = (fill(elements, state, G.SUBJECT_RID, subject, missing=wait()) if subject is not None else None) or \
+        fill(elements, state, G.BODY_RID, body, missing=wait())
     send = find(elements, desc="Send")
     return step or (tap(send) if send is not None else wait())
 

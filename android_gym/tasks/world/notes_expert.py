@@ -16,7 +16,7 @@ from android_gym.actions import Action
 from android_gym.sim.apps import markor, todo
 from android_gym.sim.apps.markor import base, parent
 from android_gym.tasks.apps import into_app, swipe_down
-from android_gym.tasks.expert import app_state, back, find, swipe_up, tap, wait
+from android_gym.tasks.expert import app_state, back, fill, find, swipe_up, tap, wait
 from android_gym.ui import UIElement
 
 State = Mapping[str, Any]
@@ -41,21 +41,6 @@ def reach(elements: Elements, state: State, target: UIElement | None) -> Action:
     if target is not None and not hidden:
         return tap(target)
     return swipe_up() if target is not None or state["screen"]["scroll"] == 0 else swipe_down()
-
-
-def fill(elements: Elements, state: State, rid: str, text: str) -> Action | None:
-    """The next step to get exactly `text` into field `rid` (None once it holds it): focus, type, or delete."""
-    screen = state["screen"]
-    current = screen["fields"].get(rid, "")
-    if current == text:
-        return None
-    if screen["focus"] != rid:
-        field = find(elements, rid=rid)
-        return tap(field) if field is not None else back()
-    if text.startswith(current):
-        return Action.type(text[len(current):])
-    delete = find(elements, desc="Delete")  # a wrong character (a noisy agent before us): delete it
-    return tap(delete) if delete is not None else back()
 
 
 def press(elements: Elements, **criteria: Any) -> Action:

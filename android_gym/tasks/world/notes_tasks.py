@@ -19,13 +19,12 @@ from android_gym.sim.apps import markor, todo
 from android_gym.sim.apps.markor import join
 from android_gym.tasks.apps import into_app
 from android_gym.tasks.base import TaskTemplate, split_of
-from android_gym.tasks.expert import app_state, find, home, wait
+from android_gym.tasks.expert import app_state, fill, find, home, wait
 from android_gym.tasks.world.notes_expert import (
     MARKOR,
     TASKS,
     Elements,
     State,
-    fill,
     find_tasks,
     markor_create,
     markor_item,
