@@ -33,7 +33,7 @@ def cmd_tasks(args: argparse.Namespace) -> int:
         for template in suites.templates(suite):
             example = next((t.goal for t in train if t.template is template), "")
             print(f"  {template.name:<24} train {n_train[template.name]:>4}  test {n_test[template.name]:>4}  "
-                  f"max_steps {template.max_steps:>2}  e.g. {example!r}")
+                  f"max_steps {template.max_steps:>2}  {template.tier:<6}  e.g. {example!r}")
     return 0
 
 

@@ -29,6 +29,19 @@ def split_of(value: object) -> str:
     return "test" if stable_seed("split", value) % TEST_FRACTION_MOD == 0 else "train"
 
 
+TIERS = ("easy", "medium", "hard")
+
+
+def tier_of(max_steps: int) -> str:
+    """A template's difficulty from its step budget, as AndroidWorld's follows the steps a task needs: easy up to 12
+    steps (an expert needs ~6), medium up to 20 (~11), hard beyond.
+
+    >>> [tier_of(n) for n in (10, 12, 13, 20, 27)]
+    ['easy', 'easy', 'medium', 'medium', 'hard']
+    """  # noqa: D205, D209
+    return "easy" if max_steps <= 12 else "medium" if max_steps <= 20 else "hard"
+
+
 class TaskTemplate:
     """A family of tasks. Subclasses fill in the five methods; instances are stateless.
 
@@ -43,6 +56,11 @@ class TaskTemplate:
     name: ClassVar[str]
     suite: ClassVar[str]
     max_steps: ClassVar[int] = 10
+
+    @property
+    def tier(self) -> str:
+        """"easy", "medium" or "hard", from the step budget (which follows the expert's length): see `tier_of`."""
+        return tier_of(self.max_steps)
 
     def values(self, split: str) -> list[dict[str, Any]]:
         """Every parameter dict of `split`."""
