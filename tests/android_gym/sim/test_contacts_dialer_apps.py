@@ -200,9 +200,10 @@ def test_contacts_call_opens_the_dialer_and_ending_returns_to_the_card() -> None
     assert d["log"][0] == {"name": "Ana Costa", "number": "(650) 555-0147", "kind": "outgoing", "when": "Just now",
                            "ago_min": 0}
     assert phone.foreground == CONTACTS and contacts_state(phone)["shown"] == "Ana Costa"
-    press(phone, text="Text")
-    assert phone.foreground == "com.google.android.apps.messaging"
-    phone.key("back")
+    press(phone, text="Text")  # Messages opens the conversation over the card, its compose field focused
+    assert phone.foreground == "com.google.android.apps.messaging" and phone.keyboard_up
+    phone.key("back")  # the keyboard
+    phone.key("back")  # the conversation
     assert contacts_state(phone)["shown"] == "Ana Costa"
 
 
