@@ -9,6 +9,7 @@ the user edits); the other apps read it through `contacts_of(phone)`.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -38,7 +39,13 @@ class Person:
 
 
 def people(seed: int, count: int = CONTACTS_PER_EPISODE) -> list[Person]:
-    """The contacts episode `seed` starts with: `count` people with distinct names and numbers, sorted by name."""
+    """The contacts episode `seed` starts with: `count` people with distinct names and numbers, sorted by name (a new
+    list each call: the Contacts app edits its own)."""  # noqa: D205, D209
+    return list(_drawn(seed, count))
+
+
+@lru_cache(maxsize=64)  # four apps read the same draw at every reset
+def _drawn(seed: int, count: int) -> tuple[Person, ...]:
     rng = np.random.default_rng(stable_seed("people", seed))
     names: list[str] = []
     while len(names) < count:
@@ -49,7 +56,7 @@ def people(seed: int, count: int = CONTACTS_PER_EPISODE) -> list[Person]:
     areas = ("415", "212", "312", "617", "206", "512")
     out = [Person(name, f"({areas[int(rng.integers(len(areas)))]}) 555-{int(n):04d}",
                   f"{name.lower().replace(' ', '.')}@example.com") for name, n in zip(names, numbers, strict=True)]
-    return sorted(out, key=lambda p: p.name)
+    return tuple(sorted(out, key=lambda p: p.name))
 
 
 def contacts_of(phone: PhoneServices) -> list[Person]:
