@@ -11,7 +11,7 @@ from typing import Any
 from android_gym.actions import Action
 from android_gym.sim.web.forum import HOST, front_page
 from android_gym.tasks.base import TaskTemplate
-from android_gym.tasks.expert import back, find, swipe_up, tap, wait
+from android_gym.tasks.expert import back, find, obstacle, swipe_up, tap, wait
 from android_gym.tasks.web_expert import CHROME, browser, shop
 from android_gym.ui import UIElement
 
@@ -44,10 +44,13 @@ class ForumTemplate(TaskTemplate):
         return b.get("page") == "post" and post is not None and post["rank"] == 1
 
     def expert(self, params: Mapping[str, Any], elements: Sequence[UIElement], state: Mapping[str, Any]) -> Action:
-        """Type reddit.com in the URL bar; for the top post, tap the first post of the front page."""
+        """Type reddit.com in the URL bar; for the top post, tap the first post of the front page (past a pop-up)."""
         b = browser(state)
         if state.get("foreground") != CHROME or b.get("host") != HOST:
             return shop(HOST, None, "visit", elements, state)
+        step = obstacle(elements, state)  # a sign-in pop-up over the front page swallows the tap on the post
+        if step is not None:
+            return step
         if params["stage"] == "front" or b.get("page") == "post":
             post = b.get("post")
             return wait() if params["stage"] == "front" or (post and post["rank"] == 1) else back()
