@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from android_gym.sim.app import App, Screen, stable_seed
-from android_gym.sim.apps.messages import alert_dialog
+from android_gym.sim.app_dialogs import alert_dialog
 from android_gym.sim.apps.people import contacts_of
 from android_gym.sim.events import AppEvent, NavKey
 from android_gym.sim.keyboard import KEYBOARD_TOP

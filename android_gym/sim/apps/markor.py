@@ -13,13 +13,13 @@ Leaving the editor (BACK, Navigate up, Preview) saves, as Markor does.
 
 from __future__ import annotations
 
-import dataclasses
 import datetime
 from typing import Any
 
 import numpy as np
 
 from android_gym.sim.app import App, Screen, stable_seed
+from android_gym.sim.app_dialogs import app_dialog, dialog_body_top, inert
 from android_gym.sim.apps.calendar import TODAY
 from android_gym.sim.events import AppEvent
 from android_gym.sim.layout import (
@@ -39,7 +39,6 @@ from android_gym.sim.layout import (
     text_field,
     toolbar,
 )
-from android_gym.sim.system_ui import shift_clip
 from android_gym.sim.view import View
 
 PACKAGE = "net.gsantner.markor"
@@ -117,53 +116,6 @@ def notebook(seed: int) -> tuple[set[str], dict[str, str], dict[str, int]]:
         files[join(where, stem + (".md" if rng.random() < 0.75 else ".txt"))] = content
     ages = {path: int(rng.integers(0, 60)) for path in [*folders, *files]}
     return set(folders), files, ages
-
-
-def inert(views: list[View], scroll: int = 0) -> list[View]:
-    """Copies of `views` that ignore touches: the screen under an app's own dialog or menu (a list keeps `scroll`)."""
-    out = []
-    for v in views:
-        if v.scrollable:
-            top, bottom = v.bounds[1], v.bounds[3]
-            kids = [c for c in (shift_clip(c, -scroll, top, bottom) for c in v.children) if c is not None]
-            v = dataclasses.replace(v, children=kids)
-        out.append(dataclasses.replace(v, clickable=False, focusable=False, focused=False, scrollable=False,
-                                       long_clickable=False, on_tap=None, children=inert(v.children)))
-    return out
-
-
-def app_dialog(package: str, title: str, body: list[View], buttons: list[tuple[str, tuple, bool]],
-               top: int = 560, message: str = "") -> View:
-    """An app's own AlertDialog over a scrim (a tap outside cancels): title, message, `body` (laid out by the caller
-    from `dialog_body_top(top, message)`) and buttons (label, event, enabled), right-aligned.
-
-    The box stays above the soft keyboard, so a focused field never hides the buttons.
-    """  # noqa: D205, D209
-    x0, x1 = 90, WIDTH - 90
-    kids = [View(TEXT_VIEW, (x0 + 60, top + 50, x1 - 60, top + 170), text=title, rid="android:id/alertTitle",
-                 package=package, style="dialog_title")]
-    if message:
-        kids.append(View(TEXT_VIEW, (x0 + 60, top + 180, x1 - 60, top + 300), text=message,
-                         rid="android:id/message", package=package))
-    kids += body
-    y = max([dialog_body_top(top, message), *(v.bounds[3] for v in body)]) + 40
-    right = x1 - 40
-    for i, (label, event, enabled) in reversed(list(enumerate(buttons))):
-        w = 60 + 30 * len(label)
-        kids.append(View(BUTTON, (right - w, y, right, y + 130), text=label, rid=f"android:id/button{i + 1}",
-                         package=package, clickable=True, focusable=True, enabled=enabled, on_tap=event,
-                         style="text_button"))
-        right -= w + 20
-    # The box takes the touches that miss its buttons (a disabled button too), so only the scrim cancels.
-    box = View(FRAME, (x0, top, x1, y + 170), rid="android:id/parentPanel", package=package, clickable=True,
-               style="dialog", children=kids)
-    return View(FRAME, (0, CONTENT_TOP, WIDTH, CONTENT_BOTTOM), package=package, clickable=True,
-                on_tap=("cancel",), style="scrim", children=[box])
-
-
-def dialog_body_top(top: int, message: str = "") -> int:
-    """Where a dialog's own views start below its title (and message)."""
-    return top + (320 if message else 200)
 
 
 class MarkorApp(App):

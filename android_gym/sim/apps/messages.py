@@ -6,7 +6,6 @@ Conversations are drawn per episode from `stable_seed("messages", phone.seed)` a
 and the matching contacts), "menu" (a "More options" pop-up over the screen under it, args {"items"}) and "confirm"
 (the app's own "Delete this conversation?" dialog over the thread, args {"number"}).
 
-`popup_menu` and `alert_dialog` draw an app's own pop-up menu and dialog; Gmail uses them too.
 """
 
 from __future__ import annotations
@@ -17,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from android_gym.sim.app import App, Screen, stable_seed
+from android_gym.sim.app_dialogs import alert_dialog, popup_menu
 from android_gym.sim.apps.people import contacts_of
 from android_gym.sim.events import AppEvent, NavKey
 from android_gym.sim.keyboard import KEYBOARD_TOP
@@ -25,7 +25,6 @@ from android_gym.sim.layout import (
     CONTENT_BOTTOM,
     CONTENT_TOP,
     FRAME,
-    HEIGHT,
     IMAGE_BUTTON,
     IMAGE_VIEW,
     LINEAR,
@@ -46,7 +45,6 @@ NAME_RID = f"{PACKAGE}:id/conversation_name"
 CONTACT_RID = f"{PACKAGE}:id/contact_picker_item"
 MESSAGE_RID = f"{PACKAGE}:id/message_text"
 ROW_H = 220
-MENU_ROW_H = 150
 BAR_H = 180
 TIMES = ("9:32 AM", "8:51 AM", "7:15 AM", "Yesterday", "Mon", "Sun", "Sat", "Jun 4", "Jun 2", "May 30", "May 27",
          "May 21", "May 14", "May 2")
@@ -59,39 +57,6 @@ LINES = ("Are you free later?", "Sure, sounds good", "On my way!", "Running 10 m
          "Let me check and get back to you", "Miss you guys", "Is the party still on for Saturday?",
          "Call me back please", "Sent you the photos", "Good luck today!", "Traffic is terrible",
          "Want to grab coffee this week?", "No worries at all")
-
-
-def popup_menu(package: str, items: list[tuple[str, tuple]], close: tuple) -> View:
-    """An app's overflow menu at the top right, over a scrim whose tap sends `close`; rows are (label, event)."""
-    x0, x1, y0 = WIDTH - 620, WIDTH - 24, CONTENT_TOP + 24
-    rows = [View(TEXT_VIEW, (x0, y0 + 30 + i * MENU_ROW_H, x1, y0 + 30 + (i + 1) * MENU_ROW_H), text=label,
-                 rid=f"{package}:id/title", package=package, clickable=True, focusable=True, on_tap=event,
-                 style="row") for i, (label, event) in enumerate(items)]
-    box = View(FRAME, (x0, y0, x1, y0 + 60 + len(rows) * MENU_ROW_H), package=package, style="dialog",
-               children=rows)
-    return View(FRAME, (0, 0, WIDTH, HEIGHT), package=package, clickable=True, on_tap=close, style="scrim",
-                children=[box])
-
-
-def alert_dialog(package: str, title: str, message: str, buttons: list[tuple[str, tuple]], close: tuple) -> View:
-    """An app's own AlertDialog (title, message, text buttons at the bottom right) over a scrim sending `close`."""
-    x0, x1, y0 = 90, WIDTH - 90, 860
-    kids = [View(TEXT_VIEW, (x0 + 60, y0 + 60, x1 - 60, y0 + 200), text=title, rid="android:id/alertTitle",
-                 package=package, style="dialog_title")]
-    y = y0 + 200
-    if message:
-        kids.append(View(TEXT_VIEW, (x0 + 60, y, x1 - 60, y + 180), text=message, rid="android:id/message",
-                         package=package))
-        y += 180
-    right = x1 - 40
-    for i, (label, event) in reversed(list(enumerate(buttons))):  # the positive button sits rightmost
-        kids.append(View(BUTTON, (right - 280, y + 20, right, y + 150), text=label, rid=f"android:id/button{i + 1}",
-                         package=package, clickable=True, focusable=True, on_tap=event, style="text_button"))
-        right -= 300
-    box = View(FRAME, (x0, y0, x1, y + 190), rid="android:id/parentPanel", package=package, style="dialog",
-               children=kids)
-    return View(FRAME, (0, 0, WIDTH, HEIGHT), package=package, clickable=True, on_tap=close, style="scrim",
-                children=[box])
 
 
 def digits(number: str) -> str:

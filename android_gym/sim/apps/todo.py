@@ -19,8 +19,8 @@ from typing import Any
 import numpy as np
 
 from android_gym.sim.app import App, Screen, stable_seed
+from android_gym.sim.app_dialogs import app_dialog, dialog_body_top, inert
 from android_gym.sim.apps.calendar import TODAY
-from android_gym.sim.apps.markor import app_dialog, dialog_body_top, inert
 from android_gym.sim.events import AppEvent, NavKey
 from android_gym.sim.layout import (
     BUTTON,
