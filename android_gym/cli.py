@@ -18,6 +18,7 @@ from android_gym.actions import ActionType, action_space
 from android_gym.actions_text import format_action
 from android_gym.registration import ENV_IDS
 from android_gym.tasks import suites
+from android_gym.tasks.base import SPLITS
 
 log = logging.getLogger("android_gym")
 
@@ -27,14 +28,30 @@ def cmd_tasks(args: argparse.Namespace) -> int:
     if args.coverage is not None:
         return _coverage(args.coverage)
     for suite in [args.suite] if args.suite else suites.suite_names():
-        train, test = suites.tasks(suite, "train"), suites.tasks(suite, "test")
-        print(f"{suite}: {len(train)} train / {len(test)} test tasks")
-        n_train, n_test = Counter(t.template.name for t in train), Counter(t.template.name for t in test)
-        for template in suites.templates(suite):
-            example = next((t.goal for t in train if t.template is template), "")
-            print(f"  {template.name:<24} train {n_train[template.name]:>4}  test {n_test[template.name]:>4}  "
-                  f"max_steps {template.max_steps:>2}  {template.tier:<6}  e.g. {example!r}")
+        templates = suites.templates(suite)
+        splits = [s for s in suites.SUITE_SPLITS
+                  if s in SPLITS or any(suites.split_of_template(suite, t) == s for t in templates)]
+        by_split = {s: suites.tasks(suite, s) for s in splits}
+        print(f"{suite}: " + " / ".join(f"{len(by_split[s])} {s}" for s in splits) + " tasks")
+        counts = Counter((t.template.name, t.split) for group in by_split.values() for t in group)
+        for template in templates:
+            where = suites.split_of_template(suite, template)
+            if where == "seen":
+                sizes = f"train {counts[template.name, 'train']:>4}  test {counts[template.name, 'test']:>4}"
+            else:
+                sizes = f"{where} {counts[template.name, where]:>4}"
+            example = next(t.goal for t in template.tasks("train") or template.tasks("test"))
+            tags = ",".join(_short_tag(tag) for tag in template.tags) or "-"
+            print(f"  {template.name:<24} {sizes:<21}  max_steps {template.max_steps:>2}  {template.tier:<6}  "
+                  f"{tags:<28}  e.g. {example!r}")
     return 0
+
+
+def _short_tag(tag: str) -> str:
+    """A tag as the listing shows it: an app by its label ("org.tasks" -> "Tasks")."""
+    from android_gym.sim.apps import DEFAULT_APPS
+
+    return next((app.label for app in DEFAULT_APPS if app.package == tag), tag)
 
 
 def _coverage(path: str) -> int:
@@ -145,7 +162,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("play", help="play one episode and save it as a GIF, a PNG strip and an action log")
     p.add_argument("--env", default="General-v0", help="env id, e.g. General-v0 or WebShop-v0")
     p.add_argument("--agent", choices=("expert", "random"), default="expert")
-    p.add_argument("--split", choices=("train", "test"), default="train")
+    p.add_argument("--split", choices=suites.SUITE_SPLITS, default="train")
     p.add_argument("--task", type=int, default=None, help="task index in the split (default: drawn from the seed)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--perturbations", default="default", choices=("none", "default", "hard"))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 from pydantic import Field, ValidationInfo, field_validator, model_validator
 
@@ -28,7 +28,8 @@ class EnvConfig(ConfigModel):
 
     Attributes:
         suite: task suite ("general", "webshop" or "world").
-        split: "train" or "test" (test parameter values never appear in train).
+        split: "train" or "test" (test parameter values never appear in train), or, for suites that hold templates
+            and apps out of both (World), "unseen_templates" or "unseen_apps" (see `tasks.suites.SUITE_SPLITS`).
         task: restrict to one template of the suite (e.g. "web_search"); None samples from all.
         device: "sim" (the built-in simulated phone), "adb:<serial>" / "adb:<host>:<port>" (an `AdbDevice` on the
             default ADB server; "adb" alone takes the only attached device), or a `Device` instance.
@@ -67,7 +68,7 @@ class EnvConfig(ConfigModel):
     """
 
     suite: str = "general"
-    split: Literal["train", "test"] = "train"
+    split: str = "train"
     task: str | None = None
     device: Any = "sim"
     device_options: Mapping[str, Any] | None = None
@@ -100,10 +101,11 @@ class EnvConfig(ConfigModel):
 
     @model_validator(mode="after")
     def _check(self) -> EnvConfig:
-        from android_gym.tasks.suites import suite_names  # suites load lazily (apps and content generators)
+        from android_gym.tasks.suites import check_split, suite_names  # suites load lazily (apps and content)
 
         if self.task_file is None and self.suite not in suite_names():  # a task file brings its own suite
             raise unknown_name("suite", self.suite, suite_names())
+        check_split(self.split)
         self.device_config()  # the specs and their options, checked now; the env builds from them
         self.evaluator_config()
         _ = self.observation  # builds (and so checks) the observation fields

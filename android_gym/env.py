@@ -121,9 +121,10 @@ class AndroidEnv(gym.Env):
         except DeviceError:  # one restart and retry covers the reset and the first observation alike
             self._restart_device()
             obs, state = self._reset_device(world_seed)
-        if state is not None and self.task.check(state):
-            raise EnvStateError(f"{self.task} is already solved at reset (seed {seed}); the task's initial "
-                                "conditions are wrong")
+        problem = self.task.reset_problem(state) if state is not None else None
+        if problem is not None:
+            raise EnvStateError(f"{self.task} {problem} at reset (seed {seed}); the task's initial conditions are "
+                                "wrong")
         self._t, self._done = 0, False
         self._judged_screens.clear()
         self.stats["episodes"] += 1
@@ -237,10 +238,11 @@ class AndroidEnv(gym.Env):
         try:
             verdict = None
             if self.evaluator.screenshot_history <= 1:  # a judge of several screens needs every one of them
-                verdict = self.evaluator.prejudge(self.task, Observation(state, None, text))
+                verdict = self.evaluator.prejudge(self.task, Observation(state, None, text, action=action))
             if verdict is None:
                 shot = self.device.screenshot(self.config.render_width) if self.evaluator.needs_screenshot else None
-                verdict = self.evaluator.judge(self.task, Observation(state, shot, text, tuple(self._judged_screens)))
+                verdict = self.evaluator.judge(self.task, Observation(state, shot, text, tuple(self._judged_screens),
+                                                                      action))
         except DeviceError:
             raise  # the screenshot failed: a device fault, handled by step()
         except Exception as e:  # noqa: BLE001  (a judge bug must not crash step(); issue #6: report, never reward)

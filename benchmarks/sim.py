@@ -2,10 +2,11 @@
 
 Coverage is the goal parser's, of task files the user supplies.
 
-The World suite (issue 17) also gets a table per template: the expert's success on each split and its median
-length, with the suite's targets: every template >= 98% on both splits, a median expert length >= 8 steps over the
-templates with at least a quarter of them >= 15, a random agent <= 1%, and elements-only steps/s at least half the
-general suite's.
+The World suite (issue 17) also gets a table per template: its tier and kind (cross-app, answer, infeasible), the
+expert's success on each of its splits (train and test, or the held-out split that holds it) and its median length,
+with the suite's targets: every template >= 98% on every split, a median expert length >= 8 steps over the templates
+with at least a quarter of them >= 15, a random agent <= 1% (it also declares answers and impossibility at random),
+and elements-only steps/s at least half the general suite's.
 
 Task files: `DISTRL_BENCH_TASK_FILES` names goal lists (AitW's General and Web Shopping lists, say; separated by
 commas). For each, the share of lines the goal parser covers (target 95%, 98% for a file whose name says "webshop"),
@@ -30,6 +31,7 @@ import android_gym  # noqa: F401  (registers the env ids)
 from android_gym.actions import ActionType, action_space
 from android_gym.sim.latency import LatencyConfig
 from android_gym.tasks.files import file_coverage
+from android_gym.tasks.suites import SPLITS, declares, split_of_template
 from benchmarks.result import Result, is_tiny, markdown_table
 
 TASK_FILES_ENV = "DISTRL_BENCH_TASK_FILES"
@@ -54,6 +56,11 @@ def success_rate(env_id: str, split: str, episodes: int, agent: str, seed: int =
     space = action_space()
     space.seed(seed)
     rng = np.random.default_rng(seed)
+    # taps, swipes, typing and keys; and the declarations where a suite's tasks are won by them (answers with random
+    # text, "impossible"), so that an agent declaring at random is measured too
+    kinds = [a.value for a in ActionType if a.value <= 4]
+    if declares(env.unwrapped.config.suite):
+        kinds += [ActionType.STATUS_TASK_COMPLETE.value, ActionType.STATUS_TASK_IMPOSSIBLE.value]
     wins = 0
     for episode in range(episodes):
         options = {"task": tasks[episode % len(tasks)]} if tasks else None
@@ -64,7 +71,7 @@ def success_rate(env_id: str, split: str, episodes: int, agent: str, seed: int =
                 action = env.unwrapped.expert_action()
             else:  # uniform over the action kinds an agent would use, uniform points, random goal-free text
                 action = space.sample()
-                action["action_type"] = int(rng.choice([a.value for a in ActionType if a.value <= 4]))
+                action["action_type"] = int(rng.choice(kinds))
             _, reward, terminated, truncated, _ = env.step(action)
             done = terminated or truncated
         wins += reward > 0
@@ -89,27 +96,29 @@ def expert_episodes(env_id: str, template: str, split: str, episodes: int) -> li
 
 
 def world_template_figures(result: Result, episodes: int) -> None:
-    """Per World template: the expert's success on each split (`episodes` each) and its median length (solved
+    """Per World template: the expert's success on each of its splits (`episodes` each) and its median length (solved
     episodes); the worst template's success, the median of the medians and the share of templates >= 15 steps."""  # noqa: D205, D209
     from android_gym.tasks.suites import templates
 
     rows, worst, medians = [], 100.0, []
     for template in templates("world"):
-        played = {split: expert_episodes(SUITES["world"], template.name, split, episodes)
-                  for split in ("train", "test")}
+        where = split_of_template("world", template)
+        splits = SPLITS if where == "seen" else (where,)
+        played = {split: expert_episodes(SUITES["world"], template.name, split, episodes) for split in splits}
         rates = {split: 100 * np.mean([ok for ok, _ in runs]) for split, runs in played.items()}
         lengths = [steps for runs in played.values() for ok, steps in runs if ok]
         median = float(np.median(lengths)) if lengths else float("nan")
         worst = min(worst, *rates.values())
         medians.append(median)
-        rows.append([template.name, template.max_steps, f"{rates['train']:.0f}%", f"{rates['test']:.0f}%",
-                     f"{median:g}"])
+        tags = ", ".join(tag for tag in template.tags if "." not in tag) or "-"
+        rows.append([template.name, template.tier, tags, template.max_steps,
+                     " / ".join(f"{split} {rate:.0f}%" for split, rate in rates.items()), f"{median:g}"])
     result.add("world/expert_success_worst_template", worst, "%", target=98.0)
     result.add("world/median_expert_steps", float(np.nanmedian(medians)), "steps", target=8.0)
     result.add("world/templates_of_15_steps_or_more", 100 * float(np.mean([m >= 15 for m in medians])), "%",
                target=25.0)
-    result.tables.append(markdown_table(["World template", "max steps", f"expert train ({episodes})",
-                                         f"expert test ({episodes})", "median expert steps"], rows))
+    result.tables.append(markdown_table(["World template", "tier", "kind", "max steps",
+                                         f"expert success ({episodes} per split)", "median expert steps"], rows))
 
 
 def throughput(env_id: str, screenshot_width: int, seconds: float) -> float:

@@ -18,6 +18,7 @@ import logging
 import sys
 from pathlib import Path
 
+from android_gym.tasks.suites import SUITE_SPLITS
 from distrl_agent.algorithms.configs import ALGORITHMS
 from distrl_agent.config import RuntimeSection, TrainConfig, load_config
 from distrl_agent.errors import DistrlError
@@ -165,7 +166,8 @@ def build_parser() -> argparse.ArgumentParser:
     train_p.set_defaults(func=cmd_train)
     eval_p = sub.add_parser("eval", help="evaluate a checkpoint")
     eval_p.add_argument("--checkpoint", required=True, metavar="DIR", help="a run directory")
-    eval_p.add_argument("--split", choices=("train", "test"), default="test")
+    eval_p.add_argument("--split", choices=SUITE_SPLITS, default="test",
+                        help="held-out values (test), or, on World, held-out templates or apps")
     eval_p.add_argument("--episodes", type=int, default=100)
     eval_p.add_argument("--eval-seed", type=int, default=12345, help="seeds the evaluation episodes")
     eval_p.add_argument("--out", help="result file (default: DIR/eval_<split>.json)")

@@ -19,6 +19,7 @@ from pydantic import Field, field_validator, model_validator
 from android_gym.config import EnvConfig
 from android_gym.config_model import ConfigModel, FieldError, build_field
 from android_gym.errors import closest
+from android_gym.tasks import suites
 from distrl_agent.algorithms.configs import (
     ALGORITHMS,
     RULE_CONFIGS,
@@ -321,6 +322,23 @@ class TrainConfig(Section):
     learner: LearnerSection = Field(default_factory=LearnerSection)
     runtime: RuntimeSection = Field(default_factory=RuntimeSection)
     run_dir: str = "runs/latest"
+
+    @model_validator(mode="before")
+    @classmethod
+    def _declare_where_the_suite_asks(cls, data: Any) -> Any:
+        """Open the small policy's ANSWER and IMPOSSIBLE modes for a suite with such tasks, unless the config sets
+        `policy.small.declare` itself."""  # noqa: D205, D209
+        if not isinstance(data, Mapping):
+            return data
+        env, policy = data.get("env") or {}, data.get("policy") or {}
+        if isinstance(env, Mapping):
+            suite = env.get("suite") or registered_suite(env.get("env_id", DEFAULT_ENV_ID)) or "general"
+        else:
+            suite = getattr(env, "suite", "general")
+        small = (policy.get("small") or {}) if isinstance(policy, Mapping) else None
+        if not isinstance(small, Mapping) or "declare" in small or not suites.declares(str(suite)):
+            return data
+        return {**data, "policy": {**policy, "small": {**small, "declare": True}}}
 
     @model_validator(mode="after")
     def _consistent(self) -> TrainConfig:

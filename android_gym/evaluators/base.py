@@ -79,12 +79,14 @@ class Observation:
         screenshot: the screen now, uint8 (H, W, 3), when the evaluator `needs_screenshot`.
         last_action: the action just performed, in the AutoUI/DigiRL text form.
         history: earlier judged screens of this episode, oldest first (at most `screenshot_history - 1`).
+        action: the action just performed, as the env executed it (an answer task reads its declared answer).
     """
 
     state: Mapping[str, Any] | None
     screenshot: np.ndarray | None = None
     last_action: str = ""
     history: tuple[np.ndarray, ...] = ()
+    action: Action | None = None
 
 
 class Evaluator(abc.ABC):
@@ -144,7 +146,7 @@ class OracleEvaluator(Evaluator):
     """
 
     def judge(self, task: Task, observation: Observation) -> Verdict:
-        """`task.check(state)`; unknown when the device reports no state.
+        """`task.check(state, action)`; unknown when the device reports no state.
 
         `latency_s` stays 0 (microseconds; see `benchmarks/judges.py`) so that equal steps give equal `info`.
         """
@@ -153,7 +155,7 @@ class OracleEvaluator(Evaluator):
         has_check = getattr(task.template, "has_check", None)
         if has_check is not None and not has_check(task.params):
             return unknown("the task has no state check", source="oracle")
-        ok = task.check(observation.state)
+        ok = task.check(observation.state, observation.action)
         return Verdict(ok, 1.0 if ok else 0.0, source="oracle")
 
     def __repr__(self) -> str:

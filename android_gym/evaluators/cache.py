@@ -13,7 +13,8 @@ Three ways a call is saved, each counted in `stats()`:
 * `cache/duplicates`: several requests of one batch share a (goal, screen) pair.
 
 Unknown verdicts are never stored, so a failed call is retried the next time. The previous action is not part of the
-key: a judge is asked what the screen shows.
+key: a judge is asked what the screen shows. Tasks whose success rests on what the agent declares ("answer" and
+"infeasible" outcomes) are never cached: their verdict depends on the declaration, not only on the screen.
 """
 
 from __future__ import annotations
@@ -148,7 +149,7 @@ class CachingEvaluator(Evaluator):
 
     # -- internals (called with the lock held) ------------------------------------------------------------------------
     def _key(self, task: Task, observation: Observation) -> Key | None:
-        if screenshot_problem(observation.screenshot) is not None:
+        if task.template.outcome != "state" or screenshot_problem(observation.screenshot) is not None:
             return None
         assert observation.screenshot is not None
         earlier = observation.history[-(self.screenshot_history - 1):] if self.screenshot_history > 1 else ()

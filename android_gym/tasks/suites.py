@@ -3,10 +3,46 @@ tasks."""  # noqa: D205, D209
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import cache
 
 from android_gym.errors import ConfigError, unknown_name
 from android_gym.tasks.base import SPLITS, Task, TaskTemplate
+
+SUITE_SPLITS = (*SPLITS, "unseen_templates", "unseen_apps")
+"""The three levels of generalisation (AndroidWorld's protocol): "train" and "test" share templates and differ in
+parameter values; "unseen_templates" holds templates kept out of both (on apps that train has), and "unseen_apps"
+every template that uses an app kept out of both. The unseen splits hold all of their templates' parameter values."""
+
+
+@dataclass(frozen=True)
+class HeldOut:
+    """What a suite keeps out of "train" and "test" for its generalisation splits.
+
+    Attributes:
+        templates: template names of "unseen_templates".
+        apps: packages of "unseen_apps": every template using one (its `apps`) goes there.
+    """
+
+    templates: tuple[str, ...] = ()
+    apps: tuple[str, ...] = ()
+
+    def split_of(self, template: TaskTemplate) -> str | None:
+        """The unseen split holding `template`, or None when "train" and "test" share it."""
+        if set(template.apps) & set(self.apps):
+            return "unseen_apps"
+        return "unseen_templates" if template.name in self.templates else None
+
+
+HELD_OUT: dict[str, HeldOut] = {
+    # Tasks (and the two templates that pair it with Markor) is a whole app the agent never trains on; each held-out
+    # template has a trained sibling skill (reply/send email; favourite a photo; rename a note; text one person;
+    # add a contact and call back a missed call; add a photo to an album).
+    "world": HeldOut(templates=("forward_email", "favorite_day", "markor_move_note", "text_two_people",
+                                "save_missed_caller", "selfie_to_album"),
+                     apps=("org.tasks",)),
+}
+"""Per suite, its held-out templates and apps; suites not named here have no unseen splits."""
 
 
 @cache
@@ -32,23 +68,51 @@ def templates(suite: str) -> tuple[TaskTemplate, ...]:
     return table[suite]
 
 
+def declares(suite: str) -> bool:
+    """Whether `suite` (a known name) has tasks won by a declaration ("answer" or "infeasible" outcomes)."""
+    table = {**_templates(), **_FILE_SUITES}
+    return suite in table and any(t.outcome != "state" for t in table[suite])
+
+
+def split_of_template(suite: str, template: TaskTemplate) -> str:
+    """"seen" when `template` serves "train" and "test" of `suite`, else the unseen split that holds it."""
+    held = HELD_OUT.get(suite)
+    return (held.split_of(template) if held else None) or "seen"
+
+
+def check_split(split: str) -> None:
+    """Raise `UnknownNameError` (with the closest name) unless `split` is one of `SUITE_SPLITS`."""
+    if split not in SUITE_SPLITS:
+        raise unknown_name("split", split, SUITE_SPLITS)
+
+
 @cache
 def tasks(suite: str, split: str = "train", template: str | None = None) -> tuple[Task, ...]:
-    """Every task of `suite` in `split`, optionally only those of one template, in a fixed order.
+    """Every task of `suite` in `split` (one of `SUITE_SPLITS`), optionally only one template's, in a fixed order.
 
     Raises:
-        UnknownNameError: unknown suite or template (with the closest name).
-        ConfigError: unknown split.
+        UnknownNameError: unknown suite, split or template (with the closest name).
+        ConfigError: an unseen split of a suite that holds nothing out, or a template outside `split`.
     """
-    if split not in SPLITS:
-        raise ConfigError(f"`split` must be one of {SPLITS}, got {split!r}")
+    check_split(split)
     chosen = templates(suite)
+    if split not in SPLITS and not any(split_of_template(suite, t) == split for t in chosen):
+        held = [name for name, h in HELD_OUT.items() if getattr(h, split.removeprefix("unseen_"))]
+        raise ConfigError(f"suite {suite!r} holds out no {split.removeprefix('unseen_')}, so its {split!r} split is "
+                          f"empty; suites with one: {', '.join(held)}")
     if template is not None:
         names = [t.name for t in chosen]
         if template not in names:
             raise unknown_name(f"template of suite {suite!r}", template, names)
         chosen = tuple(t for t in chosen if t.name == template)
-    return tuple(task for t in chosen for task in t.tasks(split))
+        where = split_of_template(suite, chosen[0])
+        if where != ("seen" if split in SPLITS else split):
+            serves = "'train' and 'test'" if where == "seen" else repr(where)
+            raise ConfigError(f"template {template!r} of suite {suite!r} is in split {serves}, not {split!r}")
+    if split in SPLITS:
+        return tuple(task for t in chosen if split_of_template(suite, t) == "seen" for task in t.tasks(split))
+    return tuple(Task(t, params, split) for t in chosen if split_of_template(suite, t) == split
+                 for part in SPLITS for params in t.values(part))
 
 
 # -- task files (issue 7): a goal list or JSONL registered as a suite -------------------------------------------------

@@ -28,13 +28,15 @@ def run_episode(task: Task, seed: int, policy: ActionSource | None = None, devic
                 perturbations: str = "default") -> Episode:
     """Play one episode of `task` with `policy` (default: the task's expert) within its step budget.
 
-    Success is checked after every step, as the env does. Raises `AssertionError` if the task starts solved.
+    Success is checked after every step, as the env does (a declaration counts when the device accepted it). Raises
+    `AssertionError` if the task's start state is wrong (`Task.reset_problem`).
     """
     device = device or SimDevice(perturbations=perturbations)
     act = policy or task.expert_action
     device.reset(seed, task.initial)
-    if task.check(device.state()):
-        raise AssertionError(f"{task} is solved before the first step (seed {seed})")
+    problem = task.reset_problem(device.state())
+    if problem is not None:
+        raise AssertionError(f"{task} {problem} before the first step (seed {seed})")
     episode = Episode(False, 0)
     for _ in range(task.max_steps):
         action = act(device.ui_elements(), device.state())
@@ -42,7 +44,7 @@ def run_episode(task: Task, seed: int, policy: ActionSource | None = None, devic
         device.tick()
         episode.steps += 1
         episode.log.append((action, outcome))
-        if task.check(device.state()):
+        if task.check(device.state(), action if outcome.is_valid else None):
             episode.success = True
             break
         if action.action_type in (ActionType.STATUS_TASK_COMPLETE, ActionType.STATUS_TASK_IMPOSSIBLE):

@@ -1,11 +1,12 @@
-"""The small policy's factorised action distribution: a mode, an element to tap, a goal span to type.
+"""The small policy's factorised action distribution: a mode, an element to tap or to answer with, a goal span to type.
 
-    π(a|s) = p(mode) · p(element)^[mode=TAP] · (p(start) · p(length | start))^[mode=TYPE]
+    π(a|s) = p(mode) · p(element)^[mode=TAP] · q(element)^[mode=ANSWER] · (p(start) · p(length | start))^[mode=TYPE]
 
-so log π = log p(mode) + 1[TAP] log p(element) + 1[TYPE] (log p(start) + log p(length | start)), and the entropy of
-the joint action, computed exactly (the unused factors are not part of the action), is
+where q is the same element logits over the elements that carry text (an answer is an element's text). So
+log π = log p(mode) + 1[TAP] log p(element) + 1[ANSWER] log q(element) + 1[TYPE] (log p(start) + log p(length | start)),
+and the entropy of the joint action, computed exactly (the unused factors are not part of the action), is
 
-    H = H(mode) + p(TAP) H(element) + p(TYPE) (H(start) + Σ_s p(s) H(length | s)).
+    H = H(mode) + p(TAP) H(element) + p(ANSWER) H(q) + p(TYPE) (H(start) + Σ_s p(s) H(length | s)).
 
 Invalid choices get the logit `NEG_LOGIT` instead of −inf: their probability underflows to exactly 0, and
 0 · log p stays 0 instead of NaN, so entropies are finite even when a single option is valid, or none (a head
@@ -34,6 +35,8 @@ class Mode(enum.IntEnum):
     SCROLL_DOWN = 5  # the finger moves up: the content moves up and reveals what is below
     SCROLL_UP = 6
     WAIT = 7
+    ANSWER = 8  # declare the task complete, answering with the chosen element's text
+    IMPOSSIBLE = 9  # declare the task impossible
 
 
 ACTION_KEYS = ("mode", "element", "span_start", "span_length")
@@ -75,12 +78,14 @@ class FactorisedDistribution:
         log_p_element: (B, K) log p(element), used when mode is TAP.
         log_p_start: (B, G) log p(start), used when mode is TYPE.
         log_p_length: (B, G, L) log p(length = l + 1 | start = s), used when mode is TYPE.
+        log_p_answer: (B, K) log q(element), over the elements with text, used when mode is ANSWER.
     """
 
     log_p_mode: torch.Tensor
     log_p_element: torch.Tensor
     log_p_start: torch.Tensor
     log_p_length: torch.Tensor
+    log_p_answer: torch.Tensor
 
     def log_prob(self, actions: dict[str, torch.Tensor]) -> torch.Tensor:
         """Return log π(a|s) of a batch of actions (B,), differentiable; unused fields of an action are ignored.
@@ -92,12 +97,14 @@ class FactorisedDistribution:
         log_p = self.log_p_mode.gather(1, mode[:, None]).squeeze(1)
         element = actions["element"].long().clamp(0, self.log_p_element.shape[1] - 1)
         log_p_tap = self.log_p_element.gather(1, element[:, None]).squeeze(1)
+        log_p_answer = self.log_p_answer.gather(1, element[:, None]).squeeze(1)
         start = actions["span_start"].long().clamp(0, self.log_p_start.shape[1] - 1)
         length_index = (actions["span_length"].long() - 1).clamp(0, self.log_p_length.shape[2] - 1)
         rows = torch.arange(mode.shape[0], device=mode.device)
         log_p_type = self.log_p_start[rows, start] + self.log_p_length[rows, start, length_index]
         zero = torch.zeros_like(log_p)
         return (log_p + torch.where(mode == Mode.TAP, log_p_tap, zero)
+                + torch.where(mode == Mode.ANSWER, log_p_answer, zero)
                 + torch.where(mode == Mode.TYPE, log_p_type, zero))
 
     def entropy(self) -> torch.Tensor:
@@ -106,7 +113,7 @@ class FactorisedDistribution:
         h_length = categorical_entropy(self.log_p_length)  # (B, G): H(length | start = s)
         h_span = categorical_entropy(self.log_p_start) + (self.log_p_start.exp() * h_length).sum(-1)
         return (categorical_entropy(self.log_p_mode) + p_mode[:, Mode.TAP] * categorical_entropy(self.log_p_element)
-                + p_mode[:, Mode.TYPE] * h_span)
+                + p_mode[:, Mode.ANSWER] * categorical_entropy(self.log_p_answer) + p_mode[:, Mode.TYPE] * h_span)
 
     def sample(self, deterministic: bool = False,
                generator: torch.Generator | None = None) -> dict[str, torch.Tensor]:
@@ -124,4 +131,6 @@ class FactorisedDistribution:
         start = _draw(self.log_p_start, deterministic, generator)
         rows = torch.arange(mode.shape[0], device=mode.device)
         length = _draw(self.log_p_length[rows, start], deterministic, generator) + 1
+        answer = _draw(self.log_p_answer, deterministic, generator)  # drawn last: earlier draws keep their stream
+        element = torch.where(mode == Mode.ANSWER, answer, element)
         return {"mode": mode, "element": element, "span_start": start, "span_length": length}

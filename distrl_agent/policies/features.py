@@ -79,7 +79,8 @@ def encode_observations(observations: Sequence[Mapping[str, Any]], goals: Sequen
         goal_ids (B, G) int64, goal_mask (B, G) bool, goal_features (B, G, 2) float32, element_mask (B, K) bool,
         element_boxes (B, K, 4) float32, element_class (B, K) int64, element_flags (B, K, 6) float32,
         label_ids (B, K, W) int64, label_features (B, K, LABEL_FEATURES) float32, match (B, K, G) float32 (1 where
-        goal word g occurs in the label of element k).
+        goal word g occurs in the label of element k), element_has_text (B, K) bool (the element's own text is not
+        empty: what an answer can be made of).
 
     Raises:
         DataError: an observation lacks UI-element arrays or has mismatched shapes, or `goals` has the wrong length.
@@ -100,6 +101,7 @@ def encode_observations(observations: Sequence[Mapping[str, Any]], goals: Sequen
         "label_ids": np.zeros((b_size, k_max, w), np.int64),
         "label_features": np.zeros((b_size, k_max, LABEL_FEATURES), np.float32),
         "match": np.zeros((b_size, k_max, g), np.float32),
+        "element_has_text": np.zeros((b_size, k_max), bool),
     }
     for i, obs in enumerate(observations):
         goal = goals[i] if goals is not None else observation_goal(obs)
@@ -142,6 +144,7 @@ def _encode_one(out: dict[str, np.ndarray], i: int, obs: Mapping[str, Any], goal
     encloses = _enclosure(boxes, mask)
     valid = np.flatnonzero(mask)
     own = {int(e): label_words(text[e].tobytes(), max_label_words) for e in valid}
+    out["element_has_text"][i, valid] = [bool(own[int(e)]) for e in valid]
     labels = dict(own)
     for e in valid:  # an unlabelled clickable container speaks with the words inside it
         if not own[e] and flags[e, _CLICKABLE]:

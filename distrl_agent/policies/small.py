@@ -20,6 +20,7 @@ from torch import nn
 
 from android_gym.actions import Action, ActionType
 from android_gym.spaces import ELEMENT_FLAGS
+from android_gym.tasks.base import answers_match
 from distrl_agent.errors import DataError
 from distrl_agent.policies.base import Actions, Inputs, Policy, PolicyOutput
 from distrl_agent.policies.factorised import (
@@ -30,7 +31,7 @@ from distrl_agent.policies.factorised import (
 )
 from distrl_agent.policies.features import encode_observations, observation_goal
 from distrl_agent.policies.small_config import SmallPolicyConfig
-from distrl_agent.policies.text import find_span, join_span, words
+from distrl_agent.policies.text import find_span, join_span, label_text, words
 from distrl_agent.policies.ui_encoder import UIEncoder, mlp
 
 SCROLL_DOWN_SWIPE = (0.5, 0.7, 0.5, 0.35)
@@ -41,12 +42,16 @@ _KEY_MODES = {Mode.BACK: ActionType.PRESS_BACK, Mode.HOME: ActionType.PRESS_HOME
               Mode.WAIT: ActionType.WAIT}
 _MODE_OF_KEY = {kind: mode for mode, kind in _KEY_MODES.items()}
 _CLICKABLE = ELEMENT_FLAGS.index("clickable")
-_ELEMENT_AXIS_KEYS = frozenset(("element_mask", "element_boxes", "element_class", "element_flags", "label_ids",
-                                "label_features", "match"))
+_ELEMENT_AXIS_KEYS = frozenset(("element_mask", "element_boxes", "element_class", "element_flags",
+                                "element_has_text", "label_ids", "label_features", "match"))
 """`preprocess` outputs whose axis 1 is the element axis K (padded with zeros when batches are merged)."""
 
+
 class SmallPolicy(Policy):
-    """The small factorised UI policy: modes TAP/TYPE/BACK/HOME/ENTER/SCROLL_DOWN/SCROLL_UP/WAIT.
+    """The small factorised UI policy: modes TAP/TYPE/BACK/HOME/ENTER/SCROLL_DOWN/SCROLL_UP/WAIT (+ ANSWER/IMPOSSIBLE).
+
+    With `config.declare`, ANSWER declares the task complete with an element's text and IMPOSSIBLE declares it
+    impossible.
 
     Actions are `ACTION_KEYS` ids: `mode`, `element` (an element row, used by TAP), `span_start` and `span_length`
     (a span of goal words, typed by TYPE). See the module docstring for the architecture.
@@ -151,13 +156,17 @@ class SmallPolicy(Policy):
         n_len = self.config.max_span_length
 
         mode_mask = torch.ones(b, len(Mode), dtype=torch.bool, device=state.device)
+        answerable = element_mask & inputs["element_has_text"]
         mode_mask[:, Mode.TAP] = element_mask.any(1)
         mode_mask[:, Mode.TYPE] = goal_mask.any(1)
+        mode_mask[:, Mode.ANSWER] = answerable.any(1) & self.config.declare
+        mode_mask[:, Mode.IMPOSSIBLE] = self.config.declare
         log_p_mode = masked_log_softmax(self.mode_head(state), mode_mask)
 
         k = elements.shape[1]
         element_logits = self.element_head(torch.cat([elements, state[:, None].expand(-1, k, -1)], -1)).squeeze(-1)
         log_p_element = masked_log_softmax(element_logits, element_mask)
+        log_p_answer = masked_log_softmax(element_logits, answerable)
 
         start_logits = self.start_head(torch.cat([goal_words, state[:, None].expand(-1, g, -1)], -1)).squeeze(-1)
         log_p_start = masked_log_softmax(start_logits, goal_mask)
@@ -171,7 +180,7 @@ class SmallPolicy(Policy):
                             + self.length_state(state)[:, None, None])
         n_words = goal_mask.sum(1)[:, None, None]
         log_p_length = masked_log_softmax(self.length_out(hidden).squeeze(-1), (starts + lengths)[None] <= n_words)
-        return FactorisedDistribution(log_p_mode, log_p_element, log_p_start, log_p_length), state
+        return FactorisedDistribution(log_p_mode, log_p_element, log_p_start, log_p_length, log_p_answer), state
 
     # -- env actions --------------------------------------------------------------------------------------------------
     def to_env_action(self, actions: Mapping[str, Any], observations: Sequence[Mapping[str, Any]]) -> list[Action]:
@@ -201,6 +210,15 @@ class SmallPolicy(Policy):
                 return Action.invalid(f"TAP on element {k}, which is not on screen")
             x0, y0, x1, y1 = (float(v) for v in np.asarray(observation["element_boxes"])[k])
             return Action.tap((x0 + x1) / 2, (y0 + y1) / 2)
+        if mode == Mode.ANSWER:
+            k, mask = action["element"], np.asarray(observation["element_mask"])
+            on_screen = 0 <= k < len(mask) and bool(mask[k])
+            answer = label_text(np.asarray(observation["element_text"])[k]).strip() if on_screen else ""
+            if not answer:
+                return Action.invalid(f"ANSWER with element {k}, which is not on screen or has no text")
+            return Action(ActionType.STATUS_TASK_COMPLETE, text=answer)
+        if mode == Mode.IMPOSSIBLE:
+            return Action.key(ActionType.STATUS_TASK_IMPOSSIBLE)
         if mode == Mode.TYPE:
             goal_words = words(observation_goal(observation), self.config.max_goal_words)
             start, length = action["span_start"], action["span_length"]
@@ -217,9 +235,10 @@ class SmallPolicy(Policy):
         """The ids of an expert's env action (for behaviour cloning), or None when this policy cannot express it.
 
         Taps map to `element_at` (or to `action.element` when it names an on-screen element), TYPE to the goal span
-        equal to the text, vertical swipes to SCROLL_DOWN/SCROLL_UP, BACK/HOME/ENTER/WAIT to their modes. Long
-        presses, horizontal swipes, OPEN_APP, STATUS_* and unparsed actions give None. Unused fields are 0 (1 for
-        `span_length`).
+        equal to the text, vertical swipes to SCROLL_DOWN/SCROLL_UP, BACK/HOME/ENTER/WAIT to their modes; with
+        `config.declare`, an answer (STATUS_TASK_COMPLETE with text) to ANSWER with the first on-screen element whose
+        text matches it (`answers_match`), and STATUS_TASK_IMPOSSIBLE to IMPOSSIBLE. Long presses, horizontal swipes,
+        OPEN_APP, other declarations and unparsed actions give None. Unused fields are 0 (1 for `span_length`).
         """
         ids = {"mode": 0, "element": 0, "span_start": 0, "span_length": 1}
         kind = action.action_type
@@ -227,6 +246,13 @@ class SmallPolicy(Policy):
             return None
         if kind in _MODE_OF_KEY:
             return {**ids, "mode": int(_MODE_OF_KEY[kind])}
+        if kind in (ActionType.STATUS_TASK_COMPLETE, ActionType.STATUS_TASK_IMPOSSIBLE):
+            if not self.config.declare:
+                return None
+            if kind == ActionType.STATUS_TASK_IMPOSSIBLE:
+                return {**ids, "mode": int(Mode.IMPOSSIBLE)}
+            element = answer_element(observation, action.text)
+            return None if element is None else {**ids, "mode": int(Mode.ANSWER), "element": element}
         if kind == ActionType.TYPE:
             span = find_span(action.text, words(observation_goal(observation), self.config.max_goal_words),
                              self.config.max_span_length)
@@ -244,6 +270,17 @@ class SmallPolicy(Policy):
         if abs(dy) <= abs(dx):
             return None
         return {**ids, "mode": int(Mode.SCROLL_DOWN if dy < 0 else Mode.SCROLL_UP)}
+
+
+def answer_element(observation: Mapping[str, Any], answer: str) -> int | None:
+    """The first on-screen element whose text says `answer` (`answers_match`), or None (no answer, or none says it)."""
+    if not answer.strip():
+        return None
+    texts = np.asarray(observation["element_text"])
+    for k in np.flatnonzero(np.asarray(observation["element_mask"]).astype(bool)):
+        if answers_match(label_text(texts[k]), answer):
+            return int(k)
+    return None
 
 
 def element_at(observation: Mapping[str, Any], x: float, y: float) -> int | None:

@@ -37,6 +37,10 @@ class SmallPolicyConfig(ConfigModel):
         word_affinity: element encodings also read a learned bilinear affinity between the label's words and the
             goal's, so that goals can point at apps and rows that share no word with them ("Set an alarm" -> Clock);
             False keeps exact word matching only.
+        declare: whether the policy may declare the task done with an answer (mode ANSWER: an element's text) or
+            impossible (IMPOSSIBLE). Off, both modes are masked, so that exploration never ends an episode early on a
+            suite whose tasks are all solved by the state; a training config turns it on by itself for a suite with
+            "answer" or "infeasible" templates (World) unless it is set.
     """
 
     error_type: ClassVar[type[Exception]] = ConfigError
@@ -50,3 +54,4 @@ class SmallPolicyConfig(ConfigModel):
     class_dim: Annotated[int, Field(ge=1)] = 16
     critic_encoder: CriticEncoder = "separate"
     word_affinity: bool = True
+    declare: bool = False

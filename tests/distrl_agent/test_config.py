@@ -175,3 +175,13 @@ def test_env_section_is_android_gyms_env_config_plus_the_trainers_fields() -> No
                            (["env.device=adb:x", "env.device_options={prot: 1}"], "did you mean `.*port`")):
         with pytest.raises(ConfigError, match=key):
             load_config(overrides=overrides)
+
+
+def test_the_small_policy_may_declare_exactly_where_the_suite_has_declared_tasks() -> None:
+    """World has answer and infeasible tasks: its config opens ANSWER/IMPOSSIBLE unless it says otherwise."""
+    assert load_config(overrides=["env.env_id=android_gym/World-v0"]).policy.small.declare is True
+    assert load_config().policy.small.declare is False  # General: every task is won by the state
+    assert load_config(overrides=["env.env_id=android_gym/World-v0", "policy.small.declare=false"]
+                       ).policy.small.declare is False
+    world = load_config(overrides=["env.env_id=android_gym/World-v0"])
+    assert TrainConfig.from_data(world.to_dict()) == world  # the written config reads back the same

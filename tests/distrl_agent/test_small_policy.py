@@ -20,6 +20,9 @@ from distrl_agent.policies.small_config import SmallPolicyConfig
 TINY = SmallPolicyConfig(vocab_size=512, max_goal_words=6, max_label_words=4, max_span_length=3, word_dim=16,
                          hidden_dim=32, class_dim=4)
 CLICKABLE, FOCUSED = ELEMENT_FLAGS.index("clickable"), ELEMENT_FLAGS.index("focused")
+SOFTMAX_SHIFTS = {"encoder.goal_attention.bias", "critic_encoder.goal_attention.bias", "element_head.2.bias",
+                  "start_head.2.bias", "length_out.bias"}
+"""Scalar biases that only shift every logit of one softmax: their gradient is zero (up to rounding) by design."""
 EDIT_TEXT = ELEMENT_CLASSES.index("EditText")
 
 
@@ -51,32 +54,40 @@ def repeat(inputs: Inputs, n: int) -> Inputs:
     return {k: v[:1].expand(n, *v.shape[1:]) for k, v in inputs.items()}
 
 
-def joint_actions(n_elements: int, n_words: int, max_length: int) -> list[dict[str, int]]:
-    """Every distinct joint action: TAP x element, TYPE x valid span, and each other mode."""
+def joint_actions(n_elements: int, n_words: int, max_length: int, declare: bool = False) -> list[dict[str, int]]:
+    """Every distinct joint action: TAP x element, TYPE x valid span, each key mode, and with `declare` ANSWER x
+    element (every element of these observations has text) and IMPOSSIBLE."""  # noqa: D205, D209
     base = {"mode": 0, "element": 0, "span_start": 0, "span_length": 1}
     out = [{**base, "mode": int(Mode.TAP), "element": k} for k in range(n_elements)]
     out += [{**base, "mode": int(Mode.TYPE), "span_start": s, "span_length": n}
             for s in range(n_words) for n in range(1, max_length + 1) if s + n <= n_words]
-    return out + [{**base, "mode": int(m)} for m in Mode if m not in (Mode.TAP, Mode.TYPE)]
+    if declare:
+        out += [{**base, "mode": int(Mode.ANSWER), "element": k} for k in range(n_elements)]
+    skipped = (Mode.TAP, Mode.TYPE, Mode.ANSWER, *(() if declare else (Mode.IMPOSSIBLE,)))
+    return out + [{**base, "mode": int(m)} for m in Mode if m not in skipped]
 
 
 def joint_key(mode: int, element: int, start: int, length: int) -> tuple[int, ...]:
     """The part of an action that matters for its mode."""
-    return (mode, element) if mode == Mode.TAP else (mode, start, length) if mode == Mode.TYPE else (mode,)
+    if mode in (Mode.TAP, Mode.ANSWER):
+        return mode, element
+    return (mode, start, length) if mode == Mode.TYPE else (mode,)
 
 
-@pytest.fixture()
-def tiny() -> tuple[SmallPolicy, dict]:
-    """A tiny policy (seeded) and a 4-word goal over 3 elements plus one padded row."""
+@pytest.fixture(params=[False, True], ids=["no-declare", "declare"])
+def tiny(request: pytest.FixtureRequest) -> tuple[SmallPolicy, dict]:
+    """A tiny policy (seeded; without and with the ANSWER/IMPOSSIBLE modes) and a 4-word goal over 3 elements plus
+    one padded row."""  # noqa: D205, D209
     torch.manual_seed(0)
-    return SmallPolicy(TINY), observation("open New York maps", ["maps", "New York", "cancel", None], focused=2)
+    policy = SmallPolicy(TINY.model_copy(update={"declare": request.param}))
+    return policy, observation("open New York maps", ["maps", "New York", "cancel", None], focused=2)
 
 
 def test_entropy_equals_brute_force_enumeration(tiny: tuple[SmallPolicy, dict]) -> None:
     policy, obs = tiny
     for case in (obs, observation("ok", ["ok"]), observation("?!", [None, None]), observation("go", [None])):
         n_elements, n_words = int(case["element_mask"].sum()), len(case["goal"].strip("?!").split())
-        actions = joint_actions(n_elements, n_words, TINY.max_span_length)
+        actions = joint_actions(n_elements, n_words, TINY.max_span_length, policy.config.declare)
         inputs = repeat(policy.preprocess([case]), len(actions))
         with torch.no_grad():
             out = policy.evaluate(inputs, policy.collate_actions(actions))
@@ -98,7 +109,7 @@ def test_log_prob_matches_sampling_frequency(tiny: tuple[SmallPolicy, dict]) -> 
     probability: dict[tuple[int, ...], float] = {}
     for key, lm in zip(keys, log_mu.tolist(), strict=True):
         assert probability.setdefault(key, math.exp(lm)) == pytest.approx(math.exp(lm), rel=1e-4)
-    assert len(counts) == len(joint_actions(3, 4, TINY.max_span_length))  # every joint action is reachable
+    assert len(counts) == len(joint_actions(3, 4, TINY.max_span_length, policy.config.declare))  # all reachable
     for key, count in counts.items():
         p = probability[key]
         assert abs(count / n - p) < 5 * math.sqrt(p * (1 - p) / n) + 1e-4, key
@@ -142,8 +153,11 @@ def test_evaluate_gradients_reach_every_parameter(tiny: tuple[SmallPolicy, dict]
     out = policy.evaluate(inputs, actions)
     (out.log_prob.sum() + out.entropy.sum() + out.value.sum() + policy.instruction_value(inputs).sum()).backward()
     for name, parameter in policy.named_parameters():
-        assert parameter.grad is not None and parameter.grad.abs().sum() > 0, name
-        assert torch.isfinite(parameter.grad).all(), name
+        assert parameter.grad is not None and torch.isfinite(parameter.grad).all(), name
+        if name in SOFTMAX_SHIFTS:  # adding a constant to every logit of a softmax changes nothing
+            assert float(parameter.grad.abs().sum()) < 1e-5, name
+        else:
+            assert parameter.grad.abs().sum() > 0, name
 
 
 @pytest.mark.parametrize("critic_encoder", ["separate", "detached", "shared"])
@@ -205,7 +219,7 @@ def test_instruction_value_depends_only_on_the_goal(tiny: tuple[SmallPolicy, dic
 
 def test_to_env_action_then_from_env_action_round_trips(tiny: tuple[SmallPolicy, dict]) -> None:
     policy, obs = tiny
-    actions = joint_actions(3, 4, TINY.max_span_length)
+    actions = joint_actions(3, 4, TINY.max_span_length, policy.config.declare)
     env_actions = policy.to_env_action(policy.collate_actions(actions), [obs] * len(actions))
     for ids, env_action in zip(actions, env_actions, strict=True):
         assert env_action.is_parsed
@@ -213,6 +227,9 @@ def test_to_env_action_then_from_env_action_round_trips(tiny: tuple[SmallPolicy,
     by_mode = dict(zip((a["mode"] for a in actions), env_actions, strict=False))
     assert by_mode[Mode.SCROLL_DOWN] == Action.swipe(0.5, 0.7, 0.5, 0.35)
     assert by_mode[Mode.HOME] == Action.key(ActionType.PRESS_HOME)
+    if policy.config.declare:
+        assert by_mode[Mode.ANSWER] == Action(ActionType.STATUS_TASK_COMPLETE, text="cancel")  # the last ANSWER row
+        assert by_mode[Mode.IMPOSSIBLE] == Action.key(ActionType.STATUS_TASK_IMPOSSIBLE)
     assert policy.to_env_action({"mode": [Mode.TYPE], "element": [0], "span_start": [1], "span_length": [2]},
                                 [obs])[0] == Action.type("New York")
     tap = policy.to_env_action({"mode": [0], "element": [1], "span_start": [0], "span_length": [1]}, [obs])[0]
@@ -252,8 +269,42 @@ def test_from_env_action_text_keys_swipes_and_unsupported() -> None:
     assert policy.from_env_action(Action.swipe(0.5, 0.2, 0.5, 0.8), obs)["mode"] == Mode.SCROLL_UP
     unsupported = [Action.swipe(0.9, 0.5, 0.1, 0.5), Action(ActionType.LONG_PRESS, (0.5, 0.5), (0.5, 0.5)),
                    Action.key(ActionType.STATUS_TASK_COMPLETE), Action(ActionType.OPEN_APP, text="Maps"),
-                   Action.invalid("garbage")]
+                   Action.invalid("garbage"), Action.key(ActionType.STATUS_TASK_IMPOSSIBLE),
+                   Action(ActionType.STATUS_TASK_COMPLETE, text="search")]  # declarations: not without `declare`
     assert [policy.from_env_action(a, obs) for a in unsupported] == [None] * len(unsupported)
+
+
+def test_declarations_map_to_answer_and_impossible_only_with_declare() -> None:
+    policy = SmallPolicy(TINY.model_copy(update={"declare": True}))
+    obs = observation("What is Ana's number?", ["Ana Costa", "(650) 555-0123", "Call", None])
+    ids = policy.from_env_action(Action(ActionType.STATUS_TASK_COMPLETE, text="650-555-0123"), obs)
+    assert (ids["mode"], ids["element"]) == (Mode.ANSWER, 1)  # the element that says it (digits compared)
+    assert policy.to_env_action(policy.collate_actions([ids]), [obs])[0].text == "(650) 555-0123"
+    assert policy.from_env_action(Action(ActionType.STATUS_TASK_COMPLETE, text="(650) 555-9999"), obs) is None
+    assert policy.from_env_action(Action.key(ActionType.STATUS_TASK_COMPLETE), obs) is None  # no answer to give
+    assert policy.from_env_action(Action.key(ActionType.STATUS_TASK_IMPOSSIBLE), obs)["mode"] == Mode.IMPOSSIBLE
+    padded = {"mode": [Mode.ANSWER], "element": [3], "span_start": [0], "span_length": [1]}
+    assert not policy.to_env_action(padded, [obs])[0].is_parsed
+
+
+def test_without_declare_answer_and_impossible_have_zero_probability() -> None:
+    torch.manual_seed(0)
+    obs = observation("What is Ana's number?", ["Ana Costa", "(650) 555-0123"])
+    for declare in (False, True):
+        policy = SmallPolicy(TINY.model_copy(update={"declare": declare}))
+        with torch.no_grad():
+            dist, _ = policy.distribution(policy.preprocess([obs]))
+        p = dist.log_p_mode.exp()[0]
+        assert (float(p[Mode.ANSWER]) > 0.01) == declare and (float(p[Mode.IMPOSSIBLE]) > 0.01) == declare
+
+
+def test_answer_chooses_only_among_elements_with_text() -> None:
+    torch.manual_seed(0)
+    policy = SmallPolicy(TINY.model_copy(update={"declare": True}))
+    obs = observation("What is Ana's number?", ["Ana Costa", "", "(650) 555-0123"])
+    dist, _ = policy.distribution(policy.preprocess([obs]))
+    assert float(dist.log_p_answer.exp()[0, 1]) == 0.0 and float(dist.log_p_element.exp()[0, 1]) > 0.0
+    assert float(dist.log_p_answer.exp()[0].sum()) == pytest.approx(1.0, abs=1e-6)
 
 
 def test_load_state_dict_of_another_shape_raises_checkpoint_error(tiny: tuple[SmallPolicy, dict]) -> None:

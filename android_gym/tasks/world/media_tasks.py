@@ -205,6 +205,7 @@ class TakePhotoTemplate(CameraTemplate):
     """Take {a photo | two photos | three photos} with the back camera (Photo or Portrait mode)."""
 
     name, max_steps = "take_photo", 13
+    apps = (CAMERA,)
     key_name, keys = "count", (1, 2, 3)
     phrasings = ("Take {n}", "Snap {n} with the back camera", "Use the camera to take {n}", "Open the camera and "
                  "take {n}")
@@ -222,6 +223,7 @@ class TakeSelfieTemplate(CameraTemplate):
     """Take a selfie (front camera), in Portrait mode when asked."""
 
     name, max_steps = "take_selfie", 12
+    apps = (CAMERA,)
     key_name, keys = "portrait", (False, True)
     phrasings = ("Take a selfie", "Take a picture of myself with the front camera", "Snap a selfie")
     facing = "front"
@@ -245,6 +247,7 @@ class RecordVideoTemplate(CameraTemplate):
     """Record a video with the {back | front} camera: one finished video from that camera."""
 
     name, max_steps = "record_video", 13
+    apps = (CAMERA,)
     key_name, keys = "facing", ("back", "front")
     phrasings = ("Record a video with the {facing} camera", "Use the {facing} camera to film a short video",
                  "Start and stop a video recording on the {facing} camera")
@@ -266,6 +269,7 @@ class PhotoToFavoritesTemplate(CameraTemplate):
     """Take a photo and add it to favourites: one back-camera photo, starred in Photos, nothing else changed."""
 
     name, max_steps = "photo_to_favorites", 15
+    apps = (CAMERA, PHOTOS,)
     key_name, keys = "phrasing", (0, 1, 2, 3)
     phrasings = ("Take a photo and add it to my favorites", "Snap a picture, then mark it as a favorite in Photos",
                  "Take a photo with the camera and favourite it", "Take a picture and star it in Google Photos")
@@ -293,6 +297,7 @@ class SelfieToAlbumTemplate(CameraTemplate):
     """Take a selfie and add it to the {album} album (which exists, next to a similarly named one)."""
 
     name, max_steps = "selfie_to_album", 17
+    apps = (CAMERA, PHOTOS,)
     key_name, keys = "album", TASK_ALBUMS
     phrasings = ("Take a selfie and add it to the {album} album", "Snap a selfie, then put it in my {album} album",
                  "Take a picture of myself with the front camera and add it to the album {album}")
@@ -321,6 +326,7 @@ class PhotosToNewAlbumTemplate(CameraTemplate):
     """Take two photos and put them in a new album called {album} (a similarly named album exists)."""
 
     name, max_steps = "photos_to_new_album", 27
+    apps = (CAMERA, PHOTOS,)
     key_name, keys = "album", TASK_ALBUMS
     phrasings = ("Take two photos and put them in a new album called {album}",
                  "Snap two pictures, then create an album named {album} with them",
@@ -401,6 +407,7 @@ class FavoritePhotoTemplate(DatedPhotoTemplate):
     """Favourite the photo taken on {day} at {time}: starred, the only item changed."""
 
     name, max_steps = "favorite_photo", 13
+    apps = (PHOTOS,)
     phrasings = ("Add the photo I took on {when} to my favorites", "Favorite the photo taken on {when}",
                  "Star the picture from {when} in Google Photos")
 
@@ -423,6 +430,7 @@ class FavoriteDayTemplate(DatedPhotoTemplate):
     """Favourite every photo taken on {day} (three; one may already be a favourite): only they changed."""
 
     name, max_steps, by_day = "favorite_day", 22, True
+    apps = (PHOTOS,)
     phrasings = ("Add all the photos from {when} to my favorites", "Favorite every picture I took on {when}",
                  "Mark each photo taken on {when} as a favorite")
 
@@ -449,6 +457,7 @@ class ShowPhotoTemplate(DatedPhotoTemplate):
     """Show me the photo I took on {day} at {time} (information retrieval): that photo open in the viewer."""
 
     name, max_steps = "show_photo", 11
+    apps = (PHOTOS,)
     phrasings = ("Show me the photo I took on {when}", "Open the picture from {when}",
                  "Find the photo taken on {when} and open it")
 
@@ -470,6 +479,7 @@ class AddToAlbumTemplate(DatedPhotoTemplate):
     """Add the photo taken on {day} at {time} to the {album} album (next to a similarly named album)."""
 
     name, max_steps = "add_photo_to_album", 15
+    apps = (PHOTOS,)
     phrasings = ("Add the photo I took on {when} to the {album} album", "Put the picture from {when} in my "
                  "{album} album", "Move the photo taken on {when} to the album {album}")
 
@@ -492,6 +502,7 @@ class RestorePhotoTemplate(DatedPhotoTemplate):
     """Restore the photo taken on {day} at {time} from the trash (a near miss of that day is in the trash too)."""
 
     name, max_steps = "restore_photo", 12
+    apps = (PHOTOS,)
     phrasings = ("Restore the photo I took on {when} from the trash", "Recover the deleted picture from {when}",
                  "Get the photo taken on {when} back out of the trash")
 
@@ -521,6 +532,7 @@ class CreateAlbumTemplate(DatedPhotoTemplate):
     """Create an album called {album} with the photos from {day}: exactly that day's photos (two or three)."""
 
     name, max_steps, by_day = "create_album", 24, True
+    apps = (PHOTOS,)
     phrasings = ("Create an album called {album} with the photos from {when}",
                  "Make a new album named {album} and add the pictures I took on {when}",
                  "Put all the photos from {when} in a new album called {album}")
@@ -545,6 +557,7 @@ class DeleteLatestTemplate(TaskTemplate):
     """Delete the most recent photo: the newest photo of today goes to the trash (a newer video may sit above it)."""
 
     name, suite, max_steps = "delete_latest_photo", "world", 11
+    apps = (PHOTOS,)
     phrasings = ("Delete the most recent photo", "Delete the last photo I took", "Move my latest photo to the trash")
 
     def values(self, split: str) -> list[dict[str, Any]]:

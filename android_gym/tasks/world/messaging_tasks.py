@@ -115,6 +115,7 @@ class SendTextTemplate(_Template):
     """Send a text to {name} saying {text}: one SMS to that number with those words (an old chat or a new one)."""
 
     name, max_steps, variants = "send_text", 14, 4
+    apps = (M.PACKAGE,)
     phrasings = ('Send a text to {name} saying "{text}"', "Text {name}: {text}",
                  'Send {name} a message that says "{text}"', 'Message {name} "{text}"')
     keys = TEXTS
@@ -143,6 +144,7 @@ class TextTwoTemplate(_Template):
     """Text {name} and {other}: {text}: one SMS to each (an old chat with {name}, none yet with {other})."""
 
     name, max_steps = "text_two_people", 22
+    apps = (M.PACKAGE,)
     phrasings = ('Send "{text}" to both {name} and {other}', "Text {name} and {other}: {text}",
                  'Tell {name} and {other} by text: "{text}"')
     keys = TEXTS
@@ -175,6 +177,7 @@ class ReplyTextTemplate(SendTextTemplate):
     """Reply to the latest message from {name} with {text}: one SMS into that conversation (checked as a send)."""
 
     name, max_steps, variants = "reply_text", 11, 3
+    apps = (M.PACKAGE,)
     phrasings = ('Reply to the latest message from {name} with "{text}"', "Answer {name}'s last text: {text}",
                  'Respond to {name}\'s message saying "{text}"')
     keys = REPLIES
@@ -195,6 +198,7 @@ class DeleteConversationTemplate(_Template):
     """Delete my conversation with {name}: that conversation, and only it, is deleted (the app asks first)."""
 
     name, max_steps = "delete_conversation", 11
+    apps = (M.PACKAGE,)
     phrasings = ("Delete my conversation with {name}", "Delete the text thread with {name} in Messages",
                  "Remove my chat with {name} from Messages")
     keys = [f"{f} {LAST_NAMES[i % len(LAST_NAMES)]}" for i, f in enumerate(FIRST_NAMES)]
@@ -229,6 +233,7 @@ class MarkAllReadTemplate(_Template):
     """Mark all my conversations as read: no conversation is left unread, none is deleted."""
 
     name, max_steps, variants = "mark_all_read", 8, 1
+    apps = (M.PACKAGE,)
     phrasings = ("Mark all my text conversations as read", "Mark every message in Messages as read",
                  "Clear the unread badges in my messages")
     keys = [str(i) for i in range(50)]
@@ -262,6 +267,7 @@ class LastTextTemplate(_Template):
     """What did {name} text me last? (information retrieval: their conversation is open on screen)."""
 
     name, max_steps, variants = "read_last_text", 7, 1
+    apps = (M.PACKAGE,)
     phrasings = ("What did {name} text me last?", "Show me the last message from {name}",
                  "Open my conversation with {name} and read the latest text")
     keys = [f"{f} {last}" for f in FIRST_NAMES[::3] for last in LAST_NAMES[:4]]
@@ -288,7 +294,7 @@ class LastTextTemplate(_Template):
 
 
 # -- templates: Gmail -----------------------------------------------------------------------------------------------
-class _MailTemplate(_Template):
+class MailTemplate(_Template):
     """Keyed by subject: the target email is from {sender} about {subject}; the sender's namesake sent one about the
     same subject and the sender one about the twin subject. {to} (and a namesake) are in Gmail's contacts."""  # noqa: D205, D209
     keys = [s for s, _ in SUBJECTS]
@@ -311,10 +317,11 @@ class _MailTemplate(_Template):
         return find_mail(state, params["sender"], params["subject"])
 
 
-class SendEmailTemplate(_MailTemplate):
+class SendEmailTemplate(MailTemplate):
     """Send an email to {who} with subject {subject} and body {body}: one new email, to exactly those addresses."""
 
     name, max_steps = "send_email", 20
+    apps = (G.PACKAGE,)
     phrasings = ('Send an email to {who} with subject "{subject}" and body "{body}"',
                  'Email {who} about "{subject}": "{body}"',
                  "Write an email to {who}. Subject: {subject}. Message: {body}")
@@ -344,10 +351,11 @@ class SendEmailTemplate(_MailTemplate):
         return new_email(to, params["subject"], params["body"], elements, state)
 
 
-class ReplyEmailTemplate(_MailTemplate):
+class ReplyEmailTemplate(MailTemplate):
     """Reply to {sender}'s email about {subject} with {body}: one reply to that email, to its sender."""
 
     name, max_steps = "reply_email", 12
+    apps = (G.PACKAGE,)
     phrasings = ('Reply to {sender}\'s email about "{subject}" with "{body}"',
                  'Answer the email from {sender} about {subject}: "{body}"',
                  'Respond to the "{subject}" email from {sender} saying "{body}"')
@@ -363,10 +371,11 @@ class ReplyEmailTemplate(_MailTemplate):
         return respond("reply", params["sender"], params["subject"], None, params["body"], elements, state)
 
 
-class ForwardEmailTemplate(_MailTemplate):
+class ForwardEmailTemplate(MailTemplate):
     """Forward {sender}'s email about {subject} to {to}: one forward of that email, to that address."""
 
     name, max_steps = "forward_email", 14
+    apps = (G.PACKAGE,)
     phrasings = ('Forward the "{subject}" email from {sender} to {to}',
                  "Send {sender}'s email about {subject} on to {to}",
                  "Forward {to} the email {sender} sent about {subject}")
@@ -381,10 +390,11 @@ class ForwardEmailTemplate(_MailTemplate):
         return respond("forward", params["sender"], params["subject"], [person(params["to"])], "", elements, state)
 
 
-class ArchiveEmailTemplate(_MailTemplate):
+class ArchiveEmailTemplate(MailTemplate):
     """Archive the email from {sender} about {subject}: it, and only it, leaves the inbox for the archive."""
 
     name, max_steps = "archive_email", 9
+    apps = (G.PACKAGE,)
     phrasings = ('Archive the email from {sender} about "{subject}"', "Archive {sender}'s {subject} email",
                  'Move the "{subject}" email from {sender} out of my inbox into the archive')
 
@@ -402,10 +412,11 @@ class ArchiveEmailTemplate(_MailTemplate):
             tap(archive) if archive is not None else wait())
 
 
-class ReadEmailTemplate(_MailTemplate):
+class ReadEmailTemplate(MailTemplate):
     """What does the email from {sender} about {subject} say? (information retrieval: that email is open)."""
 
     name, max_steps = "read_email", 8
+    apps = (G.PACKAGE,)
     phrasings = ('What does the email from {sender} about "{subject}" say?', "Open {sender}'s email about {subject}",
                  'Show me the "{subject}" email {sender} sent me')
 
@@ -425,6 +436,7 @@ class TextEmailAddressTemplate(_Template):
     """Text {name} the email address of {other}: it is in {other}'s email in Gmail; one SMS to {name} holds it."""
 
     name, max_steps = "text_email_address", 16
+    apps = (M.PACKAGE, G.PACKAGE,)
     phrasings = ("Text {name} the email address of {other}", "Send {other}'s email address to {name} by text",
                  "{name} needs {other}'s email address. Text it to them")
     keys = [f"{f} {LAST_NAMES[(i * 5) % len(LAST_NAMES)]}" for i, f in enumerate(FIRST_NAMES)]
@@ -458,6 +470,7 @@ class EmailLastTextTemplate(_Template):
     """Email {to} what {name} texted me last: one new email to {to} whose body holds that text."""
 
     name, max_steps = "email_last_text", 18
+    apps = (M.PACKAGE, G.PACKAGE,)
     phrasings = ("Email {to} what {name} texted me last", "Forward {name}'s latest text to {to} by email",
                  "Send {to} an email with the last message {name} sent me")
     keys = ASKS

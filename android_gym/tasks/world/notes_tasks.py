@@ -128,6 +128,7 @@ class CreateNoteTemplate(WorldTemplate):
     """Create note {name} (in {folder}) holding {text}; a similarly named draft sits next to it."""
 
     name, max_steps, split_key = "markor_create_note", 15, "name"
+    apps = (MARKOR,)
     phrasings = ('Create a new note in Markor named "{name}"{where} with the text "{text}"',
                  'In Markor, make a note called {name}{where} that says: {text}',
                  'Write "{text}" in a new Markor file {name}{where}')
@@ -157,6 +158,7 @@ class AppendLineTemplate(WorldTemplate):
     """Add line {text} at the end of note {name}; its backup copy must stay as it is."""
 
     name, max_steps, split_key = "markor_append_line", 14, "name"
+    apps = (MARKOR,)
     phrasings = ('Add the line "{text}" to the end of my Markor note {name}{where}',
                  'In Markor, open {name}{where} and append "{text}" as a new line',
                  'Append a line saying "{text}" to the note {name} in Markor')
@@ -202,6 +204,7 @@ class RenameNoteTemplate(_MenuTemplate):
     """Rename note {name} to {new}: More options, Rename, Clear text, type, OK."""
 
     name, max_steps = "markor_rename_note", 15
+    apps = (MARKOR,)
     phrasings = ("Rename the Markor note {name}{where} to {new}", "In Markor, change the name of {name} to {new}",
                  "Give my note {name} the new name {new} in Markor")
 
@@ -234,6 +237,7 @@ class MoveNoteTemplate(_MenuTemplate):
     """Move note {name} from the root into folder {to}; a folder "{to} 2025" is the near miss."""
 
     name, max_steps = "markor_move_note", 14
+    apps = (MARKOR,)
     phrasings = ("Move the note {name} into the {to} folder in Markor", "In Markor, put {name} in the folder {to}",
                  "File my Markor note {name} under {to}")
 
@@ -263,6 +267,7 @@ class DeleteNoteTemplate(_MenuTemplate):
     """Delete note {name}; its copy (`_copy`) stays."""
 
     name, max_steps = "markor_delete_note", 12
+    apps = (MARKOR,)
     phrasings = ("Delete the note {name}{where} from Markor", "In Markor, remove my note {name}",
                  "Get rid of the Markor file {name}{where}")
 
@@ -289,6 +294,7 @@ class CreateFolderTemplate(WorldTemplate):
     """Create folder {folder} in the notebook's root; "{folder} archive" already exists."""
 
     name, max_steps, split_key = "markor_create_folder", 12, "folder"
+    apps = (MARKOR,)
     phrasings = ('Create a folder called "{folder}" in Markor', "In Markor, add a new folder named {folder}",
                  "Make a {folder} folder in my Markor notebook")
 
@@ -314,6 +320,7 @@ class OpenNoteTemplate(WorldTemplate):
     """Open the note about {topic} (information retrieval); a note on a neighbouring subject lies beside it."""
 
     name, max_steps, split_key = "markor_open_note", 9, "topic"
+    apps = (MARKOR,)
     phrasings = ("Open the note about the {topic} in Markor", "Show me my Markor note on the {topic}",
                  "Find my notes about the {topic} in Markor and open them")
 
@@ -379,6 +386,7 @@ class AddTaskTemplate(WorldTemplate):
     """Add task {title} due {day} with {priority} priority to list {list}; the same title waits in another list."""
 
     name, max_steps = "tasks_add_task", 21
+    apps = (TASKS,)
     phrasings = ('Add a task "{title}" to my {list} list in Tasks, due {day}, with {priority} priority',
                  'In the Tasks app, create "{title}" in the {list} list with {priority} priority, due {day}',
                  'Put "{title}" on my {list} to-do list: due {day}, {priority} priority')
@@ -410,6 +418,7 @@ class CompleteTaskTemplate(_PairTemplate):
     """Mark task {title} in list {list} completed; the same title in another list stays open."""
 
     name, max_steps = "tasks_complete_task", 11
+    apps = (TASKS,)
     phrasings = ('Mark "{title}" in my {list} list as done in Tasks',
                  "In Tasks, complete the task {title} on the {list} list", 'Check off "{title}" from the {list} list')
 
@@ -432,6 +441,7 @@ class ChangeDueTemplate(_PairTemplate):
     """Change the due date of {title} in {list} to {day}; its namesake in another list keeps its date."""
 
     name, max_steps = "tasks_change_due", 17
+    apps = (TASKS,)
     phrasings = ('Change the due date of "{title}" in my {list} list to {day}',
                  'In Tasks, move "{title}" ({list} list) to {day}', "Reschedule {title} on the {list} list for {day}")
 
@@ -465,6 +475,7 @@ class DeleteCompletedTemplate(WorldTemplate):
     """Delete every completed task of list {list}: More options, Delete completed, confirm."""
 
     name, max_steps = "tasks_delete_completed", 14
+    apps = (TASKS,)
     phrasings = ("Delete all completed tasks from my {list} list",
                  "Clear the finished tasks in the {list} list in Tasks",
                  "In Tasks, remove the tasks I already did from {list}")
@@ -497,6 +508,7 @@ class DueFilterTemplate(WorldTemplate):
     """What is due {when}? (information retrieval): Tasks shows the Today or Tomorrow filter."""
 
     name, max_steps = "tasks_due_filter", 9
+    apps = (TASKS,)
     phrasings = ("What is due {phrase}?", "Show me my tasks due {phrase}", "Which to-dos do I have for {phrase}?")
 
     def grid(self) -> list[dict[str, Any]]:
@@ -527,6 +539,7 @@ class TaskToNoteTemplate(WorldTemplate):
     """Copy the title of the high-priority task of list {list} into a new Markor note {name}."""
 
     name, max_steps = "task_title_to_note", 21
+    apps = (MARKOR, TASKS,)
     phrasings = ('Copy the title of the high-priority task in my {list} list into a new Markor note named "{name}"',
                  "Make a Markor note called {name} containing the name of my high-priority {list} task",
                  "Look up the most important task in my {list} list in Tasks and write its title in a new note "
@@ -562,6 +575,7 @@ class NoteToTaskTemplate(WorldTemplate):
     """Add the to-do written in Markor note {name} as a task of list {list}."""
 
     name, max_steps = "note_to_task", 20
+    apps = (MARKOR, TASKS,)
     phrasings = ('The Markor note "{name}" holds a to-do: add it as a task to my {list} list in Tasks',
                  "Read my note {name} in Markor and put what it says on my {list} list in Tasks",
                  "Turn the reminder in the Markor note {name} into a task in the {list} list")

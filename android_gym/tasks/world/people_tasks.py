@@ -163,7 +163,7 @@ def first_missed(elements: Elements) -> UIElement | None:
 
 
 # -- templates ---------------------------------------------------------------------------------------------------------
-class _PersonTemplate(TaskTemplate):
+class PersonTemplate(TaskTemplate):
     """A task about one person of `NAMES`: split by name, phrased by a hash of it, with the `cast` on the phone."""
 
     suite = "world"
@@ -196,10 +196,11 @@ class _PersonTemplate(TaskTemplate):
         return {contacts.PACKAGE: {"contacts": {"add": add}}}
 
 
-class CallContactTemplate(_PersonTemplate):
+class CallContactTemplate(PersonTemplate):
     """Call {name}: a call placed to their number and to no one else (from their card in Contacts)."""
 
     name, max_steps = "call_contact", 11
+    apps = (contacts.PACKAGE, dialer.PACKAGE,)
     phrasings = ("Call {name}", "Give {name} a call", "Phone {name}", "Ring {name}")
 
     def check(self, params: Params, state: State) -> bool:
@@ -215,11 +216,12 @@ class CallContactTemplate(_PersonTemplate):
         return tap(call) if call is not None else wait()
 
 
-class ContactInfoTemplate(_PersonTemplate):
-    """What is {name}'s phone number? (information retrieval: their card in Contacts is in front)."""
+class ContactInfoTemplate(PersonTemplate):
+    """Show {name}'s contact details (their card in Contacts in front; `contact_number_answer` asks for the number)."""
 
     name, max_steps = "contact_info", 9
-    phrasings = ("What is {name}'s phone number?", "Show me {name}'s email address",
+    apps = (contacts.PACKAGE,)
+    phrasings = ("Open {name}'s contact card", "Show me {name}'s email address",
                  "Look up {name}'s contact details", "Find {name}'s number in my contacts")
 
     def check(self, params: Params, state: State) -> bool:
@@ -232,10 +234,11 @@ class ContactInfoTemplate(_PersonTemplate):
         return obstacle(elements, state) or to_card(params["name"], elements, state) or wait()
 
 
-class FavouriteContactTemplate(_PersonTemplate):
+class FavouriteContactTemplate(PersonTemplate):
     """Add {name} to favourites: their star on, nothing else changed."""
 
     name, max_steps = "favourite_contact", 11
+    apps = (contacts.PACKAGE,)
     phrasings = ("Add {name} to my favourites", "Star {name} in my contacts", "Make {name} a favourite contact")
 
     def check(self, params: Params, state: State) -> bool:
@@ -253,10 +256,11 @@ class FavouriteContactTemplate(_PersonTemplate):
         return tap(star) if star is not None and not star.checked else wait()
 
 
-class DeleteContactTemplate(_PersonTemplate):
+class DeleteContactTemplate(PersonTemplate):
     """Delete {name}: that contact gone, every other one as it was."""
 
     name, max_steps = "delete_contact", 15
+    apps = (contacts.PACKAGE,)
     phrasings = ("Delete {name} from my contacts", "Remove the contact {name}",
                  "I don't need {name}'s contact any more, delete it")
 
@@ -284,7 +288,7 @@ class DeleteContactTemplate(_PersonTemplate):
         return tap(more) if more is not None else wait()
 
 
-class _EditTemplate(_PersonTemplate):
+class _EditTemplate(PersonTemplate):
     """Change one detail of {name}'s contact in the editor (subclasses name the field and the new value)."""
 
     field_rid: ClassVar[str]
@@ -322,6 +326,7 @@ class EditNumberTemplate(_EditTemplate):
     """Change {name}'s number to {new}: the new number saved, the e-mail and every other contact untouched."""
 
     name, max_steps = "edit_contact_number", 20
+    apps = (contacts.PACKAGE,)
     field_rid = contacts.PHONE_RID
     phrasings = ("Change {name}'s phone number to {new}", "Update the phone number of {name} to {new}",
                  "{name} has a new number, {new}. Update the contact.")
@@ -348,6 +353,7 @@ class AddEmailTemplate(_EditTemplate):
     """Add the e-mail {email} to {name}'s contact (which has none): that address saved, the number untouched."""
 
     name, max_steps = "add_contact_email", 16
+    apps = (contacts.PACKAGE,)
     field_rid = contacts.EMAIL_RID
     phrasings = ("Add the email address {email} to {name}'s contact", "{name}'s email is {email}, save it",
                  "Save {email} as the email of my contact {name}")
@@ -371,10 +377,11 @@ class AddEmailTemplate(_EditTemplate):
                 and contact["phone"] == self.people(params)[0]["phone"])
 
 
-class AddContactTemplate(_PersonTemplate):
+class AddContactTemplate(PersonTemplate):
     """Add a contact {name} with number {number} (and e-mail {email}): exactly that contact added."""
 
     name, max_steps = "add_contact", 20
+    apps = (contacts.PACKAGE,)
     target_present = False
     phrasings = ("Add a new contact: {name}, phone number {number}", "Save {name} in my contacts with the number "
                  "{number}", "Create a contact named {name} with phone {number}",
@@ -413,10 +420,11 @@ class AddContactTemplate(_PersonTemplate):
         return back()
 
 
-class SaveMissedCallerTemplate(_PersonTemplate):
+class SaveMissedCallerTemplate(PersonTemplate):
     """Save the number of the last missed call as a new contact {name} (Phone's call details, then Contacts)."""
 
     name, max_steps = "save_missed_caller", 18
+    apps = (contacts.PACKAGE, dialer.PACKAGE,)
     target_present = False
     phrasings = ("Save the number of my last missed call as a new contact named {name}",
                  "Add whoever I just missed a call from to my contacts as {name}",
@@ -470,6 +478,7 @@ class CallBackMissedTemplate(TaskTemplate):
     """Call back the most recent missed call: a call to that number only (a contact's or an unknown number)."""
 
     name, suite, max_steps = "call_back_missed", "world", 8
+    apps = (dialer.PACKAGE,)
     phrasings = ("Call back the most recent missed call", "Return my last missed call",
                  "I just missed a call. Call them back.")
     VARIANTS = 120
@@ -530,6 +539,7 @@ class DialNumberTemplate(TaskTemplate):
     """Dial {number} on the keypad and call it: a call to that number and no other."""
 
     name, suite, max_steps = "dial_number", "world", 23
+    apps = (dialer.PACKAGE,)
     phrasings = ("Dial {number} and call it", "Call {number}", "Make a phone call to {dashed}",
                  "Use the dial pad to call {plain}")
     COUNT = 300

@@ -99,7 +99,7 @@ def test_tasks_put_the_named_people_on_the_phone() -> None:
 @pytest.mark.parametrize("template", [pt.CallContactTemplate(), pt.ContactInfoTemplate(),
                                       pt.FavouriteContactTemplate(), pt.DeleteContactTemplate(),
                                       pt.EditNumberTemplate(), pt.AddEmailTemplate()], ids=lambda t: t.name)
-def test_doing_it_to_the_same_first_name_does_not_solve(template: pt._PersonTemplate) -> None:
+def test_doing_it_to_the_same_first_name_does_not_solve(template: pt.PersonTemplate) -> None:
     """The expert's path played for the contact with the same first name (also on the phone) fails the task."""
     task = template.tasks("train")[3]
     near = template.people(task.params)[1]["name"]
@@ -114,7 +114,7 @@ def test_doing_it_to_the_same_first_name_does_not_solve(template: pt._PersonTemp
 
 @pytest.mark.parametrize("template", [pt.FavouriteContactTemplate(), pt.DeleteContactTemplate()],
                          ids=lambda t: t.name)
-def test_an_extra_edit_after_the_right_one_undoes_success(template: pt._PersonTemplate) -> None:
+def test_an_extra_edit_after_the_right_one_undoes_success(template: pt.PersonTemplate) -> None:
     """Starring (deleting) the near miss as well as the target is not the task."""
     task = template.tasks("test")[0]
     near = template.people(task.params)[1]["name"]

@@ -1,0 +1,128 @@
+"""World-suite tasks that chain two others across apps ("Create a contact for Ana Costa: ... After that: Send an email
+to ..."), as AndroidWorld's composite tasks and MobileWorld's long cross-app tasks do.
+
+A `ChainedTemplate` joins two or three templates, each part in another app than the one before: its instances
+combine their parameter values split by split (so test chains use test values of every part), its initial conditions
+merge theirs, its check asks every part's check at once (a later part must not undo an earlier one), and its expert
+plays the expert of the first part not yet done. Only templates won by the state chain: a declaration would end the
+episode.
+"""  # noqa: D205, D209
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from android_gym.actions import Action
+from android_gym.tasks.base import TaskTemplate
+from android_gym.tasks.world import media_tasks as media
+from android_gym.tasks.world import messaging_tasks as msg
+from android_gym.tasks.world import notes_tasks as notes
+from android_gym.tasks.world import people_tasks as people
+from android_gym.tasks.world.messaging_expert import Elements, State
+
+Params = Mapping[str, Any]
+
+JOINS = {
+    2: ("{0}. After that: {1}", "Two things. First: {0}. Second: {1}", "{0}. Once that is done: {1}"),
+    3: ("{0}. After that: {1}. Finally: {2}", "Three things. First: {0}. Second: {1}. Third: {2}",
+        "{0}. Then: {1}. Then: {2}"),
+}
+"""How a chained goal joins its parts, by their number (each part keeps its own phrasing)."""
+PAIRS_PER_SPLIT = 60
+"""At most this many parameter combinations per split."""
+
+
+def merge_initial(a: Mapping[str, Any], b: Mapping[str, Any], where: str = "") -> dict[str, Any]:
+    """Two templates' initial conditions as one: dicts merge key by key, lists concatenate.
+
+    >>> merge_initial({"p": {"add": [1]}}, {"p": {"add": [2]}, "q": {"x": 1}})
+    {'p': {'add': [1, 2]}, 'q': {'x': 1}}
+
+    Raises:
+        ValueError: both set the same setting to different values.
+    """
+    out: dict[str, Any] = dict(a)
+    for key, value in b.items():
+        if key not in out:
+            out[key] = value
+        elif isinstance(out[key], Mapping) and isinstance(value, Mapping):
+            out[key] = merge_initial(out[key], value, f"{where}{key}.")
+        elif isinstance(out[key], list) and isinstance(value, list):
+            out[key] = [*out[key], *value]
+        elif out[key] != value:
+            raise ValueError(f"both chained tasks set {where}{key}: {out[key]!r} and {value!r}")
+    return out
+
+
+class ChainedTemplate(TaskTemplate):
+    """Do each part's task in turn on the same phone; every part's check must hold at the end."""
+
+    suite = "world"
+
+    def __init__(self, *parts: TaskTemplate) -> None:
+        if len(parts) not in JOINS:
+            raise ValueError(f"a chain has {' or '.join(map(str, JOINS))} parts, got {len(parts)}")
+        if any(part.outcome != "state" for part in parts):
+            raise ValueError(f"only templates won by the state chain: {[(p.name, p.outcome) for p in parts]}")
+        self.parts = parts
+        self.name = "_then_".join(part.name for part in parts)  # type: ignore[misc]  (per instance)
+        self.max_steps = sum(part.max_steps for part in parts)  # type: ignore[misc]
+        self.apps = tuple(dict.fromkeys(app for part in parts for app in part.apps))  # type: ignore[misc]
+
+    def values(self, split: str) -> list[dict[str, Any]]:
+        """Up to `PAIRS_PER_SPLIT` combinations of the parts' values of the split, spread over every list."""
+        lists = [part.values(split) for part in self.parts]
+        if not all(lists):
+            return []
+        n = min(PAIRS_PER_SPLIT, max(map(len, lists)))
+        return [{"parts": [values[(i * len(values) // n + 7 * i * k) % len(values)] for k, values in enumerate(lists)],
+                 "join": i % len(JOINS[len(lists)])} for i in range(n)]
+
+    def goal(self, params: Params) -> str:
+        """The parts' goals, joined as `params["join"]` says."""
+        goals = [part.goal(p).rstrip(".") for part, p in zip(self.parts, params["parts"], strict=True)]
+        return JOINS[len(goals)][params["join"]].format(*goals)
+
+    def initial(self, params: Params) -> dict[str, dict[str, Any]]:
+        """The parts' initial conditions, merged."""
+        out: dict[str, Any] = {}
+        for part, p in zip(self.parts, params["parts"], strict=True):
+            out = merge_initial(out, part.initial(p))
+        return out
+
+    def check(self, params: Params, state: State) -> bool:
+        """Every part's check holds."""
+        return all(part.check(p, state) for part, p in zip(self.parts, params["parts"], strict=True))
+
+    def expert(self, params: Params, elements: Elements, state: State) -> Action:
+        """The expert of the first part whose check does not hold yet (the last part's once all do)."""
+        pairs = list(zip(self.parts, params["parts"], strict=True))
+        part, p = next(((part, p) for part, p in pairs if not part.check(p, state)), pairs[-1])
+        return part.expert(p, elements, state)
+
+
+TEMPLATES = tuple(ChainedTemplate(*parts) for parts in (
+    (people.AddContactTemplate(), msg.SendEmailTemplate()),
+    (notes.CreateNoteTemplate(), msg.SendTextTemplate(), media.FavoritePhotoTemplate()),
+    (media.TakePhotoTemplate(), msg.ReplyEmailTemplate(), notes.CreateFolderTemplate()),
+    (people.DialNumberTemplate(), notes.AppendLineTemplate()),
+    (media.FavoritePhotoTemplate(), msg.DeleteConversationTemplate(), msg.ArchiveEmailTemplate()),
+    (people.EditNumberTemplate(), msg.ArchiveEmailTemplate()),
+    (media.RecordVideoTemplate(), notes.RenameNoteTemplate(), msg.ReplyEmailTemplate()),
+    (media.RestorePhotoTemplate(), people.FavouriteContactTemplate(), msg.MarkAllReadTemplate()),
+    (msg.ReplyTextTemplate(), notes.CreateFolderTemplate(), msg.ArchiveEmailTemplate()),
+    (media.AddToAlbumTemplate(), people.AddEmailTemplate()),
+    (people.DeleteContactTemplate(), notes.DeleteNoteTemplate(), msg.ReplyTextTemplate()),
+    (media.TakeSelfieTemplate(), msg.SendTextTemplate(), notes.CreateFolderTemplate()),
+    (people.CallContactTemplate(), msg.SendEmailTemplate(), notes.CreateFolderTemplate()),
+    (media.CreateAlbumTemplate(), msg.ReplyEmailTemplate()),
+    (msg.TextEmailAddressTemplate(), notes.CreateNoteTemplate()),
+    (msg.EmailLastTextTemplate(), media.AddToAlbumTemplate()),
+    (people.AddContactTemplate(), msg.SendTextTemplate()),
+    (msg.SendEmailTemplate(), media.TakePhotoTemplate(), people.FavouriteContactTemplate()),
+    (msg.DeleteConversationTemplate(), people.AddContactTemplate(), notes.RenameNoteTemplate()),
+    (msg.ArchiveEmailTemplate(), people.DialNumberTemplate()),
+    (notes.AddTaskTemplate(), msg.SendTextTemplate()),
+))
+"""Chains of two or three apps' tasks (Tasks' one serves the held-out-apps split)."""

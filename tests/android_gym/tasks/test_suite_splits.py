@@ -1,0 +1,93 @@
+"""Tests of the suites' three levels of generalisation (held-out values, templates and apps), the templates' declared
+apps and tags, and the errors for split names a user gets wrong."""  # noqa: D205, D209
+
+from __future__ import annotations
+
+import gymnasium as gym
+import pytest
+
+import android_gym  # noqa: F401  (registers the env ids)
+from android_gym.devices.sim import SimDevice
+from android_gym.errors import ConfigError, UnknownNameError
+from android_gym.sim.apps import LAUNCHER
+from android_gym.tasks import suites
+from android_gym.tasks.base import TaskTemplate
+
+SYSTEM = {LAUNCHER, "com.google.android.permissioncontroller", "com.android.systemui"}
+"""Packages a task may pass through without using an app (home screen, permission prompts, the shade)."""
+
+
+def test_world_splits_partition_the_templates_by_level() -> None:
+    by_split = {s: suites.tasks("world", s) for s in suites.SUITE_SPLITS}
+    names = {s: {t.template.name for t in tasks} for s, tasks in by_split.items()}
+    held = suites.HELD_OUT["world"]
+    assert names["train"] == names["test"]  # held-out values: the same templates
+    assert names["unseen_templates"] == set(held.templates)
+    assert names["unseen_apps"] and all(set(t.template.apps) & set(held.apps) for t in by_split["unseen_apps"])
+    assert not names["train"] & (names["unseen_templates"] | names["unseen_apps"])
+    assert not names["unseen_templates"] & names["unseen_apps"]
+    every = {t.name for t in suites.templates("world")}
+    assert names["train"] | names["unseen_templates"] | names["unseen_apps"] == every
+    for template in suites.templates("world"):  # the trained templates never touch a held-out app
+        if template.name in names["train"]:
+            assert not set(template.apps) & set(held.apps), template.name
+    assert all(t.split == s for s, tasks in by_split.items() for t in tasks)
+    # an unseen split holds all of its templates' values, both parameter splits
+    forward = next(t for t in suites.templates("world") if t.name == "forward_email")
+    assert len(suites.tasks("world", "unseen_templates", "forward_email")) == \
+        len(forward.values("train")) + len(forward.values("test"))
+
+
+def test_suites_without_held_out_sets_and_bad_split_names_are_refused_clearly() -> None:
+    with pytest.raises(ConfigError, match="holds out no templates.*world"):
+        suites.tasks("general", "unseen_templates")
+    with pytest.raises(UnknownNameError, match="did you mean 'unseen_apps'"):
+        suites.tasks("world", "unseen_app")
+    with pytest.raises(ConfigError, match="'forward_email' of suite 'world' is in split 'unseen_templates', not"):
+        suites.tasks("world", "train", "forward_email")
+    with pytest.raises(ConfigError, match="in split 'train' and 'test', not 'unseen_apps'"):
+        suites.tasks("world", "unseen_apps", "send_text")
+    with pytest.raises(UnknownNameError, match="did you mean 'test'"):
+        gym.make("android_gym/World-v0", split="tset")
+
+
+def test_an_env_on_an_unseen_split_draws_only_its_templates() -> None:
+    env = gym.make("android_gym/World-v0", split="unseen_apps", screenshot_width=0)
+    _, info = env.reset(seed=0)
+    assert info["split"] == "unseen_apps"
+    assert {t.template.name for t in env.unwrapped.tasks} == {t.template.name for t in
+                                                               suites.tasks("world", "unseen_apps")}
+    env.close()
+
+
+@pytest.mark.parametrize("template", suites.templates("world"), ids=lambda t: t.name)
+def test_declared_apps_are_the_apps_the_expert_uses(template: TaskTemplate) -> None:
+    """Over two instances, the packages in front while the expert works (system ones aside) are the declared apps."""
+    device, seen = SimDevice("none"), set()
+    tasks = template.tasks("train") or template.tasks("test")
+    for seed, task in enumerate((tasks[0], tasks[len(tasks) // 2])):
+        device.reset(seed, task.initial)
+        for _ in range(task.max_steps):
+            state = device.state()
+            action = task.expert_action(device.ui_elements(), state)
+            outcome = device.perform(action)
+            device.tick()
+            seen.add(device.state()["foreground"])
+            if task.check(device.state(), action if outcome.is_valid else None):
+                break
+    assert seen - SYSTEM == set(template.apps)
+    assert ("cross-app" in template.tags) == (len(template.apps) > 1)
+
+
+def test_tasks_listing_shows_splits_tiers_and_tags(capsys: pytest.CaptureFixture[str]) -> None:
+    from android_gym.cli import main
+
+    assert main(["tasks", "--suite", "world"]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[0].startswith("world: ") and out.splitlines()[0].endswith(" unseen_apps tasks")
+    row = next(line for line in out.splitlines() if line.strip().startswith("contact_number_answer"))
+    assert "train" in row and "easy" in row and "Contacts,answer" in row
+    row = next(line for line in out.splitlines() if line.strip().startswith("tasks_add_task"))
+    assert "unseen_apps" in row and "Tasks" in row
+    row = next(line for line in out.splitlines() if line.strip().startswith("call_contact"))
+    assert "Contacts,Phone,cross-app" in row
