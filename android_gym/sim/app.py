@@ -162,7 +162,8 @@ class App:
         return self.handle(("submit", rid), screen)
 
     def state(self) -> dict[str, Any]:
-        """The app's observable state for task checks (plain data)."""
+        """The app's observable state for task checks: plain data in containers of its own (fresh dicts and lists on
+        every call, none shared with the app), which the phone hands to every reader without copying again."""  # noqa: D205, D209
         return {}
 
     def apply(self, settings: dict[str, Any]) -> None:

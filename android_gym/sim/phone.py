@@ -184,21 +184,25 @@ class SimPhone:
     def state(self) -> dict[str, Any]:
         """Everything a task check may look at, as plain data.
 
-        The nested values are a deep copy taken once per screen change and shared by every caller until the next
-        change: treat them as read-only (mutating them cannot affect the phone, only other readers).
+        The nested values are fresh data taken once per screen change and shared by every caller until the next
+        change: treat them as read-only (mutating them cannot affect the phone, only other readers). Apps' states are
+        fresh by `App.state()`'s contract, so only the phone's own part is copied here (copying all of them again was
+        a quarter of a general-suite step).
         """
         if "state" not in self._cache:
-            self._cache["state"] = plain_copy({
-                "foreground": self.foreground,
-                "screen": self.top.snapshot(),
-                "stack": [f"{s.package}/{s.name}" for s in self.stack],
-                "dialog": self.dialog.kind if self.dialog else None,
-                "shade": {"open": self.shade_open, "notifications": [
-                    {"app": n.app, "title": n.title, "text": n.text} for n in self.notifications]},
-                "keyboard": self.keyboard_up,
-                "system": self.system,
+            self._cache["state"] = {
+                **plain_copy({
+                    "foreground": self.foreground,
+                    "screen": self.top.snapshot(),
+                    "stack": [f"{s.package}/{s.name}" for s in self.stack],
+                    "dialog": self.dialog.kind if self.dialog else None,
+                    "shade": {"open": self.shade_open, "notifications": [
+                        {"app": n.app, "title": n.title, "text": n.text} for n in self.notifications]},
+                    "keyboard": self.keyboard_up,
+                    "system": self.system,
+                }),
                 "apps": {pkg: app.state() for pkg, app in self.apps.items()},
-            })
+            }
         return {**self._cache["state"], "steps": self.steps}
 
     # -- inputs (each returns whether anything changed) ----------------------------------------------------------------

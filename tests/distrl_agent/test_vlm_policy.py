@@ -109,7 +109,8 @@ def test_teacher_forcing_raises_log_prob_until_greedy_action_is_target(checkpoin
 @pytest.mark.parametrize("action", [
     TARGET, Action.swipe(0.5, 0.7, 0.5, 0.3), Action.type("macbook air"), Action.key(ActionType.PRESS_BACK),
     Action.key(ActionType.PRESS_HOME), Action.key(ActionType.PRESS_ENTER), Action.key(ActionType.STATUS_TASK_COMPLETE),
-])
+    Action(ActionType.STATUS_TASK_COMPLETE, text="(650) 555-0123"), Action.key(ActionType.STATUS_TASK_IMPOSSIBLE),
+])  # an answer and an impossibility declaration too: World's answer and infeasible tasks
 def test_from_env_action_then_to_env_action_round_trips(checkpoints: dict[str, Path], action: Action) -> None:
     policy = make_policy(checkpoints["vlm"], max_new_tokens=160)
     observation = make_observations(1)[0]

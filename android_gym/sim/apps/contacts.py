@@ -13,6 +13,7 @@ to Messages and Gmail (through `Composer` when they implement it, else they just
 
 from __future__ import annotations
 
+import re
 from typing import Any, Protocol, runtime_checkable
 
 from android_gym.sim.app import App, Screen
@@ -58,13 +59,16 @@ INFO_ROW_H = 210
 MENU_ITEMS = (("Delete", ("ask_delete",)), ("Share", ("close",)), ("Help & feedback", ("close",)))
 
 
+_NOT_DIALABLE = re.compile(r"[^0-9*#+]")
+
+
 def digits(number: str) -> str:
     """The dialable characters of a phone number (digits, "*", "#", "+").
 
     >>> digits("(415) 555-0123")
     '4155550123'
     """
-    return "".join(c for c in number if c.isdigit() or c in "*#+")
+    return _NOT_DIALABLE.sub("", number)
 
 
 def format_number(text: str) -> str:
