@@ -18,7 +18,6 @@ from android_gym.actions import ActionType, action_space
 from android_gym.actions_text import format_action
 from android_gym.registration import ENV_IDS
 from android_gym.tasks import suites
-from android_gym.tasks.base import SPLITS
 
 log = logging.getLogger("android_gym")
 
@@ -29,8 +28,7 @@ def cmd_tasks(args: argparse.Namespace) -> int:
         return _coverage(args.coverage)
     for suite in [args.suite] if args.suite else suites.suite_names():
         templates = suites.templates(suite)
-        splits = [s for s in suites.SUITE_SPLITS
-                  if s in SPLITS or any(suites.split_of_template(suite, t) == s for t in templates)]
+        splits = suites.splits_of(suite)
         by_split = {s: suites.tasks(suite, s) for s in splits}
         print(f"{suite}: " + " / ".join(f"{len(by_split[s])} {s}" for s in splits) + " tasks")
         counts = Counter((t.template.name, t.split) for group in by_split.values() for t in group)

@@ -121,6 +121,40 @@ def world_template_figures(result: Result, episodes: int) -> None:
                                          f"expert success ({episodes} per split)", "median expert steps"], rows))
 
 
+def world_policy_figures(result: Result, warm_start_episodes: int, episodes: int) -> None:
+    """The small policy after the main job's warm start on World (behaviour cloning on noisy expert play, the
+    training config's defaults otherwise), greedy, per split and tier: the suite should leave it far from saturated.
+
+    Tier success is the mean of its templates' success rates (the evaluation spreads `episodes` evenly over the
+    split's templates)."""  # noqa: D205, D209
+    from android_gym.tasks.suites import SUITE_SPLITS, templates
+    from distrl_agent.config import load_config
+    from distrl_agent.runtime.collect import evaluate_by_task
+    from distrl_agent.runtime.train import warm_start
+
+    config = load_config(overrides=["env.env_id=android_gym/World-v0",
+                                    f"runtime.warm_start_episodes={warm_start_episodes}"])
+    weights = warm_start(config)
+    tier_of = {f"world/{t.name}": t.tier for t in templates("world")}  # evaluations name tasks suite/template
+    rows = []
+    for split in SUITE_SPLITS:
+        overall, by_template = evaluate_by_task(config, weights, 0, split, episodes)
+        result.add(f"world/warm_started_small_policy/{split}", 100 * overall, "%")
+        cells = []
+        for tier in ("easy", "medium", "hard"):
+            rates = [rate for name, rate in by_template.items() if tier_of[name] == tier]
+            cells.append(f"{100 * np.mean(rates):.0f}% ({len(rates)})" if rates else "-")
+            if rates:
+                result.add(f"world/warm_started_small_policy/{split}/{tier}", 100 * float(np.mean(rates)), "%")
+        rows.append([split, f"{100 * overall:.1f}%", *cells])
+    result.tables.append(markdown_table(
+        ["World split", f"warm-started small policy ({episodes} episodes)", "easy (templates)", "medium", "hard"],
+        rows))
+    result.notes.append(f"World small policy: the training config's warm start ({warm_start_episodes} noisy expert "
+                        f"episodes, {config.runtime.warm_start_updates} behaviour-cloning updates, ANSWER/IMPOSSIBLE "
+                        "modes on), no RL; greedy evaluation.")
+
+
 def throughput(env_id: str, screenshot_width: int, seconds: float) -> float:
     """Env steps per second (env.step only, expert actions, episodes reset as they end) on this process."""
     env = gym.make(env_id, screenshot_width=screenshot_width, include_elements=True)
@@ -195,6 +229,7 @@ def run(quick: bool, out: Path) -> Result:
     world_elements = throughput(SUITES["world"], 0, seconds)
     result.add("world/steps_per_s_vs_general", world_elements / elements, "x", target=0.5)
     world_template_figures(result, 1 if tiny else 4 if quick else 10)
+    world_policy_figures(result, 8 if tiny else 150 if quick else 400, 8 if tiny else 100 if quick else 300)
     mem = memory_per_env_mib(SUITES["general"], memory_envs)
     result.add("memory_per_env", mem, "MiB")
     result.tables.append(markdown_table(

@@ -51,7 +51,9 @@ def cmd_train(args: argparse.Namespace) -> int:
     print("resolved config (saved to run_dir/config.yaml):\n" + config.to_yaml(), flush=True)
     summary = train(config, resume=args.resume, show_progress=not args.quiet)
     print(json.dumps({k: v for k, v in summary.items() if k != "curve"}, indent=2))
-    print(f"done: train success {summary['train_success']:.1%}, test success {summary['test_success']:.1%} "
+    unseen = "".join(f", {k.removesuffix('_success').replace('_', ' ')} success {v:.1%}" for k, v in summary.items()
+                     if k.startswith("unseen_") and k.endswith("_success"))
+    print(f"done: train success {summary['train_success']:.1%}, test success {summary['test_success']:.1%}{unseen} "
           f"after {summary['minutes']} min, {summary['env_steps']} env steps, {summary['updates']} updates; "
           f"outputs in {config.run_dir}")
     print(replay_accounting(summary))

@@ -80,6 +80,12 @@ def split_of_template(suite: str, template: TaskTemplate) -> str:
     return (held.split_of(template) if held else None) or "seen"
 
 
+def splits_of(suite: str) -> tuple[str, ...]:
+    """The splits of `SUITE_SPLITS` that hold tasks of `suite`: "train" and "test", and the unseen ones it holds out."""
+    chosen = templates(suite)
+    return tuple(s for s in SUITE_SPLITS if s in SPLITS or any(split_of_template(suite, t) == s for t in chosen))
+
+
 def check_split(split: str) -> None:
     """Raise `UnknownNameError` (with the closest name) unless `split` is one of `SUITE_SPLITS`."""
     if split not in SUITE_SPLITS:

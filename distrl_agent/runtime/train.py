@@ -18,6 +18,7 @@ from typing import Any
 
 import torch
 
+from android_gym.tasks import suites
 from distrl_agent.config import TrainConfig
 from distrl_agent.runtime.base import LearnerHandle, Runtime
 from distrl_agent.runtime.build import make_runtime
@@ -29,7 +30,7 @@ from distrl_agent.runtime.progress import MetricsWriter, Progress, RunState
 from distrl_agent.runtime.warm_start import behaviour_clone, collect_demonstrations
 
 log = logging.getLogger("distrl")
-EVAL_SEEDS = {"train": 777, "test": 778}
+EVAL_SEEDS = {"train": 777, "test": 778, "unseen_templates": 779, "unseen_apps": 780}
 """Evaluation seeds per split: the periodic test evaluations and the final one play the same episodes, so the points of
 the learning curve and the summary's test success differ only by what the policy learned."""
 WAIT_S = 0.5  # the longest the learner blocks on collection while it has nothing to train on
@@ -285,6 +286,8 @@ def train(config: TrainConfig, resume: str | Path | None = None, show_progress: 
         "replay/samples_per_inserted": (learner_stats.get("replay/sampled", 0.0)
                                         / max(learner_stats.get("replay/inserted", 0.0), 1.0)),
     }
+    for split in suites.splits_of(config.env.suite)[2:]:  # the generalisation splits a suite holds out (World)
+        summary[f"{split}_success"] = evaluate(config, weights, version, split, rt.eval_episodes, EVAL_SEEDS[split])
     writer.write(version, final.elapsed_s, {k: v for k, v in summary.items() if isinstance(v, (int, float))})
     writer.close()
     (run_dir / "summary.json").write_text(json.dumps(summary, indent=2))

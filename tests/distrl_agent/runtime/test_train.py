@@ -40,6 +40,17 @@ def test_train_sync_end_to_end_rounds_use_one_version(tmp_path) -> None:
     assert json.loads((tmp_path / "summary.json").read_text())["updates"] == summary["updates"]
 
 
+def test_train_on_world_answers_and_reports_the_generalisation_splits(tmp_path) -> None:
+    """On World the small policy may declare (answers, impossibility), and the summary adds the held-out splits."""
+    config = load_config(overrides=[*TINY, "env.env_id=android_gym/World-v0", "runtime.workers=1",
+                                    "runtime.sync=true", "runtime.episodes_per_round=2", "runtime.minutes=3",
+                                    "runtime.max_updates=2", f"run_dir={tmp_path}"])
+    assert config.policy.small.declare is True
+    summary = train(config, show_progress=False)
+    assert 0 <= summary["unseen_templates_success"] <= 1 and 0 <= summary["unseen_apps_success"] <= 1
+    assert "declare: true" in (tmp_path / "config.yaml").read_text()
+
+
 def test_train_async_with_ppo_runs_its_epochs_on_each_batch(tmp_path) -> None:
     """PPO end to end on the local asynchronous runtime: each sampled batch is `epochs` (4) versions."""
     config = load_config(overrides=[*TINY, "runtime.workers=1", "learner.algorithm=ppo", "runtime.minutes=3",
