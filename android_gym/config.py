@@ -31,6 +31,8 @@ class EnvConfig(ConfigModel):
         split: "train" or "test" (test parameter values never appear in train), or, for suites that hold templates
             and apps out of both (World), "unseen_templates" or "unseen_apps" (see `tasks.suites.SUITE_SPLITS`).
         task: restrict to one template of the suite (e.g. "web_search"); None samples from all.
+        tier: restrict to the templates of one tier ("easy", "medium" or "hard", from the step budget); None keeps
+            every tier.
         device: "sim" (the built-in simulated phone), "adb:<serial>" / "adb:<host>:<port>" (an `AdbDevice` on the
             default ADB server; "adb" alone takes the only attached device), or a `Device` instance.
         device_options: options of the device in `device` (`AdbConfig` fields for "adb:...": e.g. {"port": 5038,
@@ -70,6 +72,7 @@ class EnvConfig(ConfigModel):
     suite: str = "general"
     split: str = "train"
     task: str | None = None
+    tier: str | None = None
     device: Any = "sim"
     device_options: Mapping[str, Any] | None = None
     evaluator: Any = "oracle"
@@ -101,11 +104,14 @@ class EnvConfig(ConfigModel):
 
     @model_validator(mode="after")
     def _check(self) -> EnvConfig:
+        from android_gym.tasks.base import TIERS
         from android_gym.tasks.suites import check_split, suite_names  # suites load lazily (apps and content)
 
         if self.task_file is None and self.suite not in suite_names():  # a task file brings its own suite
             raise unknown_name("suite", self.suite, suite_names())
         check_split(self.split)
+        if self.tier is not None and self.tier not in TIERS:
+            raise unknown_name("tier", self.tier, TIERS)
         self.device_config()  # the specs and their options, checked now; the env builds from them
         self.evaluator_config()
         _ = self.observation  # builds (and so checks) the observation fields

@@ -61,7 +61,8 @@ class AndroidEnv(gym.Env):
         self.render_mode = render_mode
         self.device: Device = self._make_device()
         self.evaluator: Evaluator = self._make_evaluator()
-        self.tasks: tuple[Task, ...] = suites.tasks(self.config.suite, self.config.split, self.config.task)
+        self.tasks: tuple[Task, ...] = suites.tasks(self.config.suite, self.config.split, self.config.task,
+                                                    self.config.tier)
         # Tasks are drawn template first, then instance, so a template with many instances (restaurants x cities)
         # does not crowd out one with few (open an app).
         groups: dict[str, list[int]] = {}

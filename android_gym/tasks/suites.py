@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from android_gym.errors import ConfigError, unknown_name
-from android_gym.tasks.base import SPLITS, Task, TaskTemplate
+from android_gym.tasks.base import SPLITS, TIERS, Task, TaskTemplate
 
 SUITE_SPLITS = (*SPLITS, "unseen_templates", "unseen_apps")
 """The three levels of generalisation (AndroidWorld's protocol): "train" and "test" share templates and differ in
@@ -93,19 +93,23 @@ def check_split(split: str) -> None:
 
 
 @cache
-def tasks(suite: str, split: str = "train", template: str | None = None) -> tuple[Task, ...]:
-    """Every task of `suite` in `split` (one of `SUITE_SPLITS`), optionally only one template's, in a fixed order.
+def tasks(suite: str, split: str = "train", template: str | None = None, tier: str | None = None) -> tuple[Task, ...]:
+    """Every task of `suite` in `split` (one of `SUITE_SPLITS`), optionally only one template's or one tier's, in a
+    fixed order.
 
     Raises:
-        UnknownNameError: unknown suite, split or template (with the closest name).
-        ConfigError: an unseen split of a suite that holds nothing out, or a template outside `split`.
-    """
+        UnknownNameError: unknown suite, split, template or tier (with the closest name).
+        ConfigError: an unseen split of a suite that holds nothing out, a template outside `split`, or a tier with no
+            template in it.
+    """  # noqa: D205
     check_split(split)
     chosen = templates(suite)
     if split not in SPLITS and not any(split_of_template(suite, t) == split for t in chosen):
         held = [name for name, h in HELD_OUT.items() if getattr(h, split.removeprefix("unseen_"))]
         raise ConfigError(f"suite {suite!r} holds out no {split.removeprefix('unseen_')}, so its {split!r} split is "
                           f"empty; suites with one: {', '.join(held)}")
+    if tier is not None and tier not in TIERS:
+        raise unknown_name("tier", tier, TIERS)
     if template is not None:
         names = [t.name for t in chosen]
         if template not in names:
@@ -115,10 +119,17 @@ def tasks(suite: str, split: str = "train", template: str | None = None) -> tupl
         if where != ("seen" if split in SPLITS else split):
             serves = "'train' and 'test'" if where == "seen" else repr(where)
             raise ConfigError(f"template {template!r} of suite {suite!r} is in split {serves}, not {split!r}")
+    if tier is not None:
+        chosen = tuple(t for t in chosen if t.tier == tier)
     if split in SPLITS:
-        return tuple(task for t in chosen if split_of_template(suite, t) == "seen" for task in t.tasks(split))
-    return tuple(Task(t, params, split) for t in chosen if split_of_template(suite, t) == split
-                 for part in SPLITS for params in t.values(part))
+        found = tuple(task for t in chosen if split_of_template(suite, t) == "seen" for task in t.tasks(split))
+    else:
+        found = tuple(Task(t, params, split) for t in chosen if split_of_template(suite, t) == split
+                      for part in SPLITS for params in t.values(part))
+    if not found:
+        what = f"template {template!r}" if template is not None else f"suite {suite!r}"
+        raise ConfigError(f"{what} has no task in split {split!r}" + (f" of tier {tier!r}" if tier else ""))
+    return found
 
 
 # -- task files (issue 7): a goal list or JSONL registered as a suite -------------------------------------------------

@@ -91,3 +91,16 @@ def test_tasks_listing_shows_splits_tiers_and_tags(capsys: pytest.CaptureFixture
     assert "unseen_apps" in row and "Tasks" in row
     row = next(line for line in out.splitlines() if line.strip().startswith("call_contact"))
     assert "Contacts,Phone,cross-app" in row
+
+
+def test_a_tier_restricts_the_tasks_and_a_wrong_one_is_named() -> None:
+    hard = suites.tasks("world", "train", tier="hard")
+    assert hard and {t.template.tier for t in hard} == {"hard"}
+    assert len(hard) < len(suites.tasks("world", "train"))
+    env = gym.make("android_gym/World-v0", tier="easy", screenshot_width=0)
+    assert {t.template.tier for t in env.unwrapped.tasks} == {"easy"}
+    env.close()
+    with pytest.raises(UnknownNameError, match="did you mean 'hard'"):
+        gym.make("android_gym/World-v0", tier="hrad")
+    with pytest.raises(ConfigError, match="no task in split 'train' of tier 'hard'"):
+        suites.tasks("world", "train", "call_contact", tier="hard")
