@@ -228,7 +228,7 @@ def run(quick: bool, out: Path) -> Result:
         result.add(f"steps_per_s/{name}", rate, "steps/s")
     world_elements = throughput(SUITES["world"], 0, seconds)
     result.add("world/steps_per_s_vs_general", world_elements / elements, "x", target=0.5)
-    world_template_figures(result, 1 if tiny else 4 if quick else 10)
+    world_template_figures(result, 1 if tiny else 4 if quick else 20)
     world_policy_figures(result, 8 if tiny else 150 if quick else 400, 8 if tiny else 100 if quick else 300)
     mem = memory_per_env_mib(SUITES["general"], memory_envs)
     result.add("memory_per_env", mem, "MiB")
