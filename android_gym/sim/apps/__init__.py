@@ -10,6 +10,7 @@ from android_gym.sim.apps.camera import CameraApp
 from android_gym.sim.apps.clock import ClockApp
 from android_gym.sim.apps.contacts import ContactsApp
 from android_gym.sim.apps.dialer import DialerApp
+from android_gym.sim.apps.expenses import ExpensesApp
 from android_gym.sim.apps.files import FilesApp
 from android_gym.sim.apps.gallery import GalleryApp
 from android_gym.sim.apps.gmail import GmailApp
@@ -20,6 +21,7 @@ from android_gym.sim.apps.markor import MarkorApp
 from android_gym.sim.apps.messages import MessagesApp
 from android_gym.sim.apps.music import MusicApp
 from android_gym.sim.apps.playstore import PlayStoreApp
+from android_gym.sim.apps.recorder import RecorderApp
 from android_gym.sim.apps.settings import SettingsApp
 from android_gym.sim.apps.todo import TodoApp
 from android_gym.sim.apps.youtube import YouTubeApp
@@ -44,6 +46,8 @@ DEFAULT_APPS: tuple[type[App], ...] = (
     ContactsApp,
     MarkorApp,
     TodoApp,
+    RecorderApp,
+    ExpensesApp,
 )
 """Installed on every phone, in the launcher's order (Messages and Gmail are built before Contacts, so at reset they
 read the episode's drawn contacts, which is what Contacts starts with)."""

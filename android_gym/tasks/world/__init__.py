@@ -7,15 +7,19 @@ from android_gym.tasks.base import TaskTemplate
 from android_gym.tasks.world import (
     answer_tasks,
     chained_tasks,
+    expenses_tasks,
     infeasible_tasks,
     media_tasks,
     messaging_tasks,
     notes_tasks,
     people_tasks,
+    recorder_tasks,
 )
 
-WORLD_TEMPLATES: tuple[TaskTemplate, ...] = (*people_tasks.TEMPLATES, *messaging_tasks.TEMPLATES,
-                                             *notes_tasks.TEMPLATES, *media_tasks.TEMPLATES, *answer_tasks.TEMPLATES,
-                                             *infeasible_tasks.TEMPLATES, *chained_tasks.TEMPLATES)
-"""Every template of the World suite: Contacts and Phone, Messages and Gmail, Markor and Tasks, Camera and Photos;
-questions answered in text; tasks whose right outcome is to declare them impossible; chains of two apps' tasks."""
+WORLD_TEMPLATES: tuple[TaskTemplate, ...] = (
+    *people_tasks.TEMPLATES, *messaging_tasks.TEMPLATES, *notes_tasks.TEMPLATES, *media_tasks.TEMPLATES,
+    *recorder_tasks.TEMPLATES, *expenses_tasks.TEMPLATES, *answer_tasks.TEMPLATES, *infeasible_tasks.TEMPLATES,
+    *chained_tasks.TEMPLATES)
+"""Every template of the World suite: Contacts and Phone, Messages and Gmail, Markor and Tasks, Camera and Photos,
+Audio Recorder, Pro Expense; questions answered in text; tasks whose right outcome is to declare them impossible;
+chains of two or three apps' tasks."""

@@ -1,0 +1,555 @@
+"""World-suite tasks over Pro Expense (issue 17): add one or three expenses, delete or edit one named on a day, answer
+what an expense or a category's week cost, declare a deletion impossible, log a Gmail receipt as an expense, and
+write the month's spending into a Markor note.
+
+Every task puts its expenses on the phone under fixed names (`initial`) among the seeded ones, next to a near miss
+(a namesake on another day, a receipt from another shop, spending earlier in the month than this week), so the seeded
+expenses only shift positions. Checks read Pro Expense's state and its record of what was added, removed and changed
+since set-up, so touching the near miss, or anything else, fails. Amounts in goals are written as the app shows them
+(`expenses.money`: "$12.50"); dates as a weekday and a day ("Wednesday, June 3"), or "today" and "yesterday". Splits
+hold out expense names (`split_of`). Experts read the UI elements, get past pop-ups (`into_app`/`obstacle`) and retry
+dropped taps by acting on the unchanged screen again.
+"""  # noqa: D205, D209
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from android_gym.actions import Action
+from android_gym.sim.apps import expenses as X
+from android_gym.sim.apps import gmail as G
+from android_gym.tasks.apps import into_app, swipe_down
+from android_gym.tasks.base import TaskTemplate, split_of
+from android_gym.tasks.expert import app_state, back, fill, find, swipe_up, tap, wait
+from android_gym.tasks.world.answer_tasks import answer_with
+from android_gym.tasks.world.infeasible_tasks import impossible
+from android_gym.tasks.world.messaging_expert import find_mail, to_email
+from android_gym.tasks.world.notes_expert import (
+    MARKOR,
+    Elements,
+    State,
+    markor_create,
+    markor_write,
+    only_touched,
+    press,
+)
+from android_gym.tasks.world.notes_tasks import WorldTemplate
+from android_gym.ui import UIElement
+
+EXP = X.PACKAGE
+LABEL = X.ExpensesApp.label
+Params = Mapping[str, Any]
+ITEMS = (("Movie tickets", "Entertainment", 2450), ("Farmers market", "Food", 3875), ("Car insurance", "Bills", 11200),
+         ("Yoga class", "Health", 1800), ("Birthday gift", "Shopping", 4599), ("Hardware store", "Other", 2735),
+         ("Ice cream", "Food", 675), ("Bike repair", "Transport", 3500), ("Takeaway", "Food", 2390),
+         ("Taxi to airport", "Transport", 4820), ("Office supplies", "Shopping", 1965),
+         ("Swimming pool", "Health", 950), ("Book fair", "Entertainment", 2210), ("Flowers", "Shopping", 1599),
+         ("Vet visit", "Other", 8500), ("Dry cleaning", "Other", 1640), ("Printer ink", "Shopping", 3299),
+         ("Car wash", "Transport", 1200), ("Water park", "Entertainment", 5600), ("Sandwich", "Food", 845),
+         ("Board game", "Entertainment", 2899), ("Eye drops", "Health", 1150), ("Noodle bar", "Food", 1780),
+         ("Toll road", "Transport", 650), ("Hair salon", "Other", 3800), ("Gift card", "Shopping", 5000),
+         ("Bus ticket", "Transport", 275), ("Theatre", "Entertainment", 6500), ("Plumber", "Other", 12500),
+         ("Tennis lessons", "Health", 4000))
+"""Task expenses: name, usual category, base amount in cents."""
+DAYS = (0, 1, 2, 3, 4, 6, 8, 10, 13)
+"""Days before the sim's today a task's expense is dated (up to the start of the seeded three weeks)."""
+STORES = (("Corner Bakery", "Food"), ("City Cabs", "Transport"), ("Bookworm", "Shopping"), ("PowerCo", "Bills"),
+          ("Cineplex", "Entertainment"), ("Green Pharmacy", "Health"), ("Quick Print", "Other"),
+          ("Fresh Market", "Food"), ("Metro Rail", "Transport"), ("Style Hub", "Shopping"))
+"""Shops whose receipts Gmail holds, with the category their purchase belongs in."""
+NOTES = ("spending_june.md", "budget_check.md", "monthly_total.md", "expenses_summary.md", "money_notes.md",
+         "june_budget.md", "spent_so_far.md", "finance_log.md", "budget_2026.md", "month_report.md")
+
+
+def day_phrase(days: int) -> str:
+    """The date `days` before today as a goal says it.
+
+    >>> day_phrase(0), day_phrase(1), day_phrase(7)
+    ('today', 'yesterday', 'Wednesday, June 3')
+    """
+    if days < 2:
+        return ("today", "yesterday")[days]
+    d = datetime.date.fromisoformat(X.iso(-days))
+    return f"{d:%A}, {d:%B} {d.day}"
+
+
+def on_day(days: int) -> str:
+    """The date `days` before today as a goal says when something happened.
+
+    >>> on_day(0), on_day(7)
+    ('today', 'on Wednesday, June 3')
+    """
+    return day_phrase(days) if days < 2 else f"on {day_phrase(days)}"
+
+
+def _pick(pool: Sequence[Any], i: int) -> Any:
+    return pool[i % len(pool)]
+
+
+def expense(name: str, cents: int, category: str, days: int, note: str = "") -> dict[str, Any]:
+    """An expense as `ExpensesApp.apply` takes it (and as the state shows it, without the id)."""
+    return {"name": name, "amount": cents, "category": category, "date": X.iso(-days), "note": note}
+
+
+def plain(e: Mapping[str, Any]) -> dict[str, Any]:
+    """An expense of the state without its id, its name case and spacing folded (for comparisons)."""
+    return {**{k: v for k, v in e.items() if k != "id"}, "name": " ".join(e["name"].split()).casefold()}
+
+
+def same_items(got: Sequence[Mapping[str, Any]], want: Sequence[Mapping[str, Any]]) -> bool:
+    """Whether two lists hold the same expenses, ids, order and name case aside."""
+    def key(e: Mapping[str, Any]) -> str:
+        return repr(sorted(plain(e).items()))
+    return sorted(map(key, got)) == sorted(map(key, want))
+
+
+def untouched(state: State) -> bool:
+    """Whether nothing in Pro Expense was added, removed or changed since set-up."""
+    e = app_state(state, EXP)
+    return not (e.get("added") or e.get("removed") or e.get("changed"))
+
+
+# -- expert steps ------------------------------------------------------------------------------------------------------
+def to_page(page: str, elements: Elements, state: State) -> Action | None:
+    """The next step to Pro Expense's page `page` ("home", "expenses" or "stats"); None once it is in front."""
+    step = into_app(LABEL, EXP, elements, state)
+    if step is not None:
+        return step
+    screen = state["screen"]
+    name = screen["name"]
+    if name == page:
+        return None
+    if name == "drawer":
+        item = find(elements, rid=X.DRAWER_ITEM_RID, text={"home": "Home", "expenses": "Expenses",
+                                                            "stats": "Statistics"}[page])
+        return tap(item) if item is not None else back()
+    if name == "form" and screen["args"]["discard"]:
+        return press(elements, text="Discard")
+    if name in ("category", "date", "delete"):
+        return press(elements, text="Cancel")
+    if name != "home":
+        return back()
+    return press(elements, text="See all") if page == "expenses" else press(elements, desc=X.DRAWER_DESC)
+
+
+def find_row(elements: Elements, name: str, date: str) -> UIElement | None:
+    """The list row of the expense `name` dated `date` ("YYYY-MM-DD"), when on screen."""
+    return next((e for e in elements if e.rid == X.ROW_RID and e.desc.startswith(f"{name}, ")
+                 and e.desc.endswith(f", {X.long_date(date)}")), None)
+
+
+def reach(elements: Elements, row: UIElement | None) -> Action:
+    """Tap `row`; without it, scroll the list on (back towards the top once its end is on screen)."""
+    if row is not None:
+        return tap(row)
+    return swipe_down() if find(elements, rid=X.FOOTER_RID) is not None else swipe_up()
+
+
+def to_details(name: str, date: str, elements: Elements, state: State) -> Action | None:
+    """The next step to the details of expense `name` on `date` (None once they are in front)."""
+    e = app_state(state, EXP)
+    target = next((x for x in e.get("expenses", []) if x["name"] == name and x["date"] == date), None)
+    if state["foreground"] == EXP and e.get("screen") == "details" and target and e["shown"] == target["id"]:
+        return None
+    if state["foreground"] == EXP and e.get("screen") == "details":
+        return back()
+    return to_page("expenses", elements, state) or reach(elements, find_row(elements, name, date))
+
+
+def form_step(want: Mapping[str, Any], elements: Elements, state: State) -> Action:
+    """On the form (or its chooser or picker): make it hold expense `want`, then Save."""
+    screen = state["screen"]
+    args = screen["args"]
+    if screen["name"] == "category":
+        return press(elements, text=want["category"], clickable=True)
+    if screen["name"] == "date":
+        if args["selected"] == want["date"]:
+            return press(elements, text="OK")
+        d = datetime.date.fromisoformat(want["date"])
+        if (args["year"], args["month"]) != (d.year, d.month):
+            later = (d.year, d.month) > (args["year"], args["month"])
+            return press(elements, desc="Next month" if later else "Previous month")
+        return press(elements, desc=X.day_desc(d))
+    if args["discard"]:
+        return press(elements, text="Keep editing")
+    amount = f"{want['amount'] // 100}.{want['amount'] % 100:02d}"
+    step = fill(elements, state, X.AMOUNT_RID, amount) or fill(elements, state, X.NAME_RID, want["name"])
+    if step is not None:
+        return step
+    if args["category"] != want["category"]:
+        return press(elements, desc=f"Category: {args['category']}")
+    if args["date"] != want["date"]:
+        return press(elements, desc=next((e.desc for e in elements if e.desc.startswith("Date: ")), "Date: "))
+    return press(elements, text="Save")
+
+
+def add_step(want: Mapping[str, Any], elements: Elements, state: State) -> Action:
+    """The next step to add expense `want`: the dashboard, Add expense, fill the form, Save."""
+    step = into_app(LABEL, EXP, elements, state)
+    editing = app_state(state, EXP).get("editing")
+    if step is None and editing is not None and editing["id"] is None:
+        return form_step(want, elements, state)
+    return step or to_page("home", elements, state) or press(elements, desc=X.FAB_DESC)
+
+
+def edit_step(name: str, date: str, want: Mapping[str, Any], elements: Elements, state: State) -> Action:
+    """The next step to make the expense `name` on `date` read `want`: its details, Edit, the form, Save."""
+    step = into_app(LABEL, EXP, elements, state)
+    editing = app_state(state, EXP).get("editing")
+    if step is None and editing is not None and editing["id"] is not None:
+        return form_step(want, elements, state)
+    return step or to_details(name, date, elements, state) or press(elements, desc="Edit expense")
+
+
+# -- templates ---------------------------------------------------------------------------------------------------------
+class _ExpenseTemplate(WorldTemplate):
+    """A template on one task expense ({name}, {cents}, {category}, {days} ago) with phrasing and split by name."""
+
+    split_key = "name"
+    apps: tuple[str, ...] = (EXP,)
+
+    def grid(self) -> list[dict[str, Any]]:
+        """Every task expense on three days, the amount and the phrasing rotating."""
+        out = []
+        for i, (name, category, base) in enumerate(ITEMS):
+            for k in range(3):
+                days = _pick(DAYS, i + 3 * k)
+                cents = base + 135 * ((i + k) % 4)
+                out.append({"name": name, "category": category, "cents": cents, "amount": X.money(cents),
+                            "days": days, "day": day_phrase(days), "on": on_day(days), "phrasing": i + k})
+        return out
+
+    def target(self, params: Params) -> dict[str, Any]:
+        """The task's expense as set up."""
+        return expense(params["name"], params["cents"], params["category"], params["days"])
+
+    def namesake(self, params: Params) -> dict[str, Any]:
+        """The same name on another day, for a different amount (the near miss)."""
+        days = params["days"] + 2 if params["days"] < 10 else params["days"] - 3
+        return expense(params["name"], params["cents"] + 310, params["category"], days)
+
+    def initial(self, params: Params) -> dict[str, dict[str, Any]]:
+        """The expense and its namesake; no other expense of that name."""
+        return {EXP: {"absent": [params["name"]], "expenses": [self.target(params), self.namesake(params)]}}
+
+
+class AddExpenseTemplate(_ExpenseTemplate):
+    """Add expense {name} of {amount} in {category} on {day}; a namesake on another day is already there."""
+
+    name, max_steps = "expenses_add_expense", 22
+    phrasings = ('In Pro Expense, add an expense "{name}" of {amount} in the {category} category dated {day}',
+                 'Record that I spent {amount} on "{name}" ({category}) {on} in Pro Expense',
+                 'Log a {category} expense called "{name}" for {amount}, date: {day}, in my expense tracker')
+
+    def initial(self, params: Params) -> dict[str, dict[str, Any]]:
+        """Only the namesake."""
+        return {EXP: {"absent": [params["name"]], "expenses": [self.namesake(params)]}}
+
+    def check(self, params: Params, state: State) -> bool:
+        """Exactly that expense added (any note); nothing removed or changed."""
+        e = app_state(state, EXP)
+        added = [{**x, "note": ""} for x in e.get("added", [])]
+        return same_items(added, [self.target(params)]) and not e["removed"] and not e["changed"]
+
+    def expert(self, params: Params, elements: Elements, state: State) -> Action:
+        """Add expense, amount, name, category, date (page the picker, pick the day, OK), Save."""
+        return add_step(self.target(params), elements, state)
+
+
+class AddThreeExpensesTemplate(WorldTemplate):
+    """Add three expenses of today: {a}, {b} and {c}, each with its amount and category."""
+
+    name, max_steps, split_key = "expenses_add_three", 38, "a"
+    apps = (EXP,)
+    phrasings = ("Add these three expenses for today in Pro Expense: {list}",
+                 "I bought three things today; record them in Pro Expense: {list}",
+                 "In my expense app, log today's purchases: {list}")
+
+    def grid(self) -> list[dict[str, Any]]:
+        """Every task expense with two others of its split (so no test name is ever seen in train), amounts rotating."""
+        out = []
+        for split in ("train", "test"):
+            pool = [item for item in ITEMS if split_of(item[0]) == split]
+            for i in range(len(pool)):
+                picked = [pool[(i + j) % len(pool)] for j in (0, 2, 5)]
+                trio = [(n, c, base + 55 * k) for k, (n, c, base) in enumerate(picked)]
+                said = "; ".join(f'"{n}", {X.money(cents)}, {c}' for n, c, cents in trio)
+                out.append({"a": trio[0][0], "b": trio[1][0], "c": trio[2][0], "items": trio, "list": said,
+                            "phrasing": i})
+        return out
+
+    def wanted(self, params: Params) -> list[dict[str, Any]]:
+        """The three expenses, dated today."""
+        return [expense(n, cents, c, 0) for n, c, cents in params["items"]]
+
+    def initial(self, params: Params) -> dict[str, dict[str, Any]]:
+        """None of the three names there yet."""
+        return {EXP: {"absent": [params["a"], params["b"], params["c"]]}}
+
+    def check(self, params: Params, state: State) -> bool:
+        """Exactly the three added (any notes); nothing removed or changed."""
+        e = app_state(state, EXP)
+        added = [{**x, "note": ""} for x in e.get("added", [])]
+        return same_items(added, self.wanted(params)) and not e["removed"] and not e["changed"]
+
+    def expert(self, params: Params, elements: Elements, state: State) -> Action:
+        """Add the first one not added yet (Add expense, fill the form, Save), three times."""
+        added = {plain(x)["name"] for x in app_state(state, EXP).get("added", [])}
+        todo = [w for w in self.wanted(params) if plain(w)["name"] not in added]
+        return add_step(todo[0], elements, state) if todo else wait()
+
+
+class DeleteExpenseTemplate(_ExpenseTemplate):
+    """Delete the expense {name} of {day}; its namesake of another day stays."""
+
+    name, max_steps = "expenses_delete_expense", 14
+    phrasings = ('Delete the "{name}" expense from {day} in Pro Expense',
+                 "In Pro Expense, remove the {name} expense dated {day}",
+                 "Get rid of the expense {name} I logged for {day} in my expense app")
+
+    def check(self, params: Params, state: State) -> bool:
+        """Only that expense removed; nothing added or changed."""
+        e = app_state(state, EXP)
+        return same_items(e.get("removed", []), [self.target(params)]) and not e["added"] and not e["changed"]
+
+    def expert(self, params: Params, elements: Elements, state: State) -> Action:
+        """Expenses, its row, Delete expense, Delete."""
+        step = into_app(LABEL, EXP, elements, state)
+        if step is None and state["screen"]["name"] == "delete":
+            return press(elements, text="Delete")
+        date = self.target(params)["date"]
+        return step or to_details(params["name"], date, elements, state) or press(elements, desc="Delete expense")
+
+
+class _EditTemplate(_ExpenseTemplate):
+    """Change one field of expense {name} of {day} (`edited`); the namesake stays as it was."""
+
+    def edited(self, params: Params) -> dict[str, Any]:
+        """The expense once the goal is met."""
+        raise NotImplementedError
+
+    def check(self, params: Params, state: State) -> bool:
+        """Only that expense changed, to `edited` (any note); nothing added or removed."""
+        e = app_state(state, EXP)
+        changed = [{**x, "note": ""} for x in e.get("changed", [])]
+        return same_items(changed, [self.edited(params)]) and not e["added"] and not e["removed"]
+
+    def expert(self, params: Params, elements: Elements, state: State) -> Action:
+        """Expenses, its row, Edit expense, change the field, Save."""
+        return edit_step(params["name"], self.target(params)["date"], self.edited(params), elements, state)
+
+
+class ChangeCategoryTemplate(_EditTemplate):
+    """Move expense {name} of {day} to category {to}."""
+
+    name, max_steps = "expenses_change_category", 17
+    phrasings = ('In Pro Expense, change the category of "{name}" from {day} to {to}',
+                 "The {name} expense from {day} belongs in {to}: fix it in Pro Expense",
+                 'Recategorise my "{name}" expense dated {day} as {to}')
+
+    def grid(self) -> list[dict[str, Any]]:
+        """Every task expense on three days, with another category."""
+        return [{**p, "to": _pick([c for c in X.CATEGORIES if c != p["category"]], p["phrasing"])}
+                for p in super().grid()]
+
+    def edited(self, params: Params) -> dict[str, Any]:
+        """In the new category."""
+        return {**self.target(params), "category": params["to"]}
+
+
+class ChangeAmountTemplate(_EditTemplate):
+    """Change the amount of expense {name} of {day} to {new}."""
+
+    name, max_steps = "expenses_change_amount", 25
+    phrasings = ('In Pro Expense, change the amount of "{name}" from {day} to {new}',
+                 "I paid {new} for {name} {on}, not what Pro Expense says: correct it",
+                 'Update my "{name}" expense from {day} to {new}')
+
+    def grid(self) -> list[dict[str, Any]]:
+        """Every task expense on three days, with a new amount."""
+        return [{**p, "new_cents": p["cents"] + 1000 + 25 * (p["phrasing"] % 5),
+                 "new": X.money(p["cents"] + 1000 + 25 * (p["phrasing"] % 5))} for p in super().grid()]
+
+    def edited(self, params: Params) -> dict[str, Any]:
+        """The new amount."""
+        return {**self.target(params), "amount": params["new_cents"]}
+
+
+class ExpenseAmountAnswerTemplate(_ExpenseTemplate):
+    """How much did I spend on {name} on {day}? Answered with the amount on its details; a namesake cost more."""
+
+    name, max_steps = "expenses_amount_answer", 12
+    outcome = "answer"
+    phrasings = ('How much did I spend on "{name}" {on}, according to Pro Expense?',
+                 "What did {name} cost me {on}? Check Pro Expense",
+                 "Look up the amount of my {name} expense from {day} in Pro Expense")
+
+    def answer(self, params: Params, state: State) -> str | None:
+        """The amount of the one expense of that name and date, while nothing was added, removed or changed."""
+        found = [x for x in app_state(state, EXP).get("expenses", [])
+                 if x["name"] == params["name"] and x["date"] == self.target(params)["date"]]
+        return X.money(found[0]["amount"]) if len(found) == 1 and untouched(state) else None
+
+    def expert(self, params: Params, elements: Elements, state: State) -> Action:
+        """Expenses, its row, answer with the amount on the details."""
+        step = to_details(params["name"], self.target(params)["date"], elements, state)
+        return step or answer_with(find(elements, rid=X.AMOUNT_RID_DETAIL))
+
+
+class CategoryWeekAnswerTemplate(WorldTemplate):
+    """How much did I spend on {category} this week? Answered with the category's total on Statistics."""
+
+    name, max_steps, split_key = "expenses_category_week_answer", 12, "key"
+    outcome, apps = "answer", (EXP,)
+    phrasings = ("How much did I spend on {category} this week? Use Pro Expense",
+                 "What is my {category} spending for this week in Pro Expense?",
+                 "Tell me this week's total for {category} from my expense app")
+
+    def grid(self) -> list[dict[str, Any]]:
+        """Every category with eight amounts."""
+        return [{"category": c, "cents": 1200 + 317 * v + 41 * i, "key": f"{c}/{v}", "phrasing": i + v}
+                for i, c in enumerate(X.CATEGORIES) for v in range(8)]
+
+    def initial(self, params: Params) -> dict[str, dict[str, Any]]:
+        """A category expense this week, and a bigger one earlier this month (in the month's total only)."""
+        name = _pick([n for n, c, _ in ITEMS if c == params["category"]] or ["Misc"], params["phrasing"])
+        return {EXP: {"expenses": [expense(name, params["cents"], params["category"], 1),
+                                   expense(name, params["cents"] + 2000, params["category"], 5)]}}
+
+    def answer(self, params: Params, state: State) -> str | None:
+        """The category's spending this week, while nothing was added, removed or changed."""
+        sums = X.totals(app_state(state, EXP).get("expenses", []), "week")
+        return X.money(sums[params["category"]]) if params["category"] in sums and untouched(state) else None
+
+    def expert(self, params: Params, elements: Elements, state: State) -> Action:
+        """Drawer, Statistics, This week, answer with the amount on the category's row."""
+        step = to_page("stats", elements, state)
+        if step is not None:
+            return step
+        if app_state(state, EXP)["period"] != "week":
+            return press(elements, text="This week")
+        label = find(elements, rid=X.STAT_NAME_RID, text=params["category"])
+        if label is None:
+            return swipe_up()
+        return answer_with(next((e for e in elements if e.rid == X.STAT_AMOUNT_RID
+                                 and label.bounds[1] <= e.center[1] < label.bounds[3] + 60), None))
+
+
+class DeleteMissingExpenseTemplate(_ExpenseTemplate):
+    """Delete the expense {name} of {day}, which is not there: its namesake of another day is (delete neither)."""
+
+    name, max_steps = "expenses_delete_missing", 14
+    outcome = "infeasible"
+    phrasings = DeleteExpenseTemplate.phrasings
+
+    def initial(self, params: Params) -> dict[str, dict[str, Any]]:
+        """Only the namesake."""
+        return {EXP: {"absent": [params["name"]], "expenses": [self.namesake(params)]}}
+
+    def check(self, params: Params, state: State) -> bool:
+        """No expense of that name on that day, and nothing added, removed or changed."""
+        date = self.target(params)["date"]
+        return untouched(state) and not any(x["name"] == params["name"] and x["date"] == date
+                                            for x in app_state(state, EXP).get("expenses", []))
+
+    def expert(self, params: Params, elements: Elements, state: State) -> Action:
+        """Expenses, scroll to the end of the list; without the row, declare the task impossible."""
+        step = to_page("expenses", elements, state)
+        if step is not None:
+            return step
+        if find_row(elements, params["name"], self.target(params)["date"]) is not None:
+            return wait()  # the expense is there after all: the task is not infeasible, so do nothing
+        return impossible() if find(elements, rid=X.FOOTER_RID) is not None else swipe_up()
+
+
+class ReceiptToExpenseTemplate(WorldTemplate):
+    """Log the purchase of the Gmail receipt from {store} as a {category} expense named {store}, dated today."""
+
+    name, max_steps, split_key = "expenses_log_receipt", 22, "store"
+    apps = (G.PACKAGE, EXP)
+    phrasings = ('Log my {store} receipt from Gmail as a {category} expense named "{store}" in Pro Expense',
+                 "Check the {store} receipt email and record its total in Pro Expense as {category}, "
+                 'named "{store}", dated today',
+                 'Add the amount I was charged by {store} (see the receipt in Gmail) to Pro Expense: name "{store}", '
+                 "category {category}")
+
+    def grid(self) -> list[dict[str, Any]]:
+        """Every shop with six totals."""
+        return [{"store": s, "category": c, "cents": 1275 + 389 * v + 97 * i, "other": _pick(STORES, i + 1 + v)[0],
+                 "phrasing": i + v} for i, (s, c) in enumerate(STORES) for v in range(6)]
+
+    def receipt(self, store: str, cents: int) -> dict[str, Any]:
+        """The receipt email from `store` charging `cents`."""
+        domain = store.lower().replace(" ", "")
+        return {"sender": store, "email": f"receipts@{domain}.com", "subject": f"Your {store} receipt",
+                "body": f"Thank you for shopping at {store}. Total charged: {X.money(cents)}. Paid with Visa ending "
+                        "4242.", "unread": True}
+
+    def initial(self, params: Params) -> dict[str, dict[str, Any]]:
+        """The receipt, and one from another shop for a different total; no expense of the shop's name."""
+        return {G.PACKAGE: {"emails": [self.receipt(params["store"], params["cents"]),
+                                       self.receipt(params["other"], params["cents"] + 830)]},
+                EXP: {"absent": [params["store"]]}}
+
+    def check(self, params: Params, state: State) -> bool:
+        """Exactly that expense added, dated today (any note); nothing removed or changed."""
+        e = app_state(state, EXP)
+        added = [{**x, "note": ""} for x in e.get("added", [])]
+        want = expense(params["store"], params["cents"], params["category"], 0)
+        return same_items(added, [want]) and not e["removed"] and not e["changed"]
+
+    def expert(self, params: Params, elements: Elements, state: State) -> Action:
+        """Open the receipt in Gmail to read the total, then add the expense in Pro Expense."""
+        mail = find_mail(state, params["store"], f"Your {params['store']} receipt")
+        if mail is not None and mail["unread"]:
+            return to_email(params["store"], mail["subject"], elements, state) or wait()
+        return add_step(expense(params["store"], params["cents"], params["category"], 0), elements, state)
+
+
+class MonthTotalToNoteTemplate(WorldTemplate):
+    """Write this month's total spending, as Pro Expense's Statistics show it, into a new Markor note {note}."""
+
+    name, max_steps, split_key = "expenses_month_total_to_note", 22, "note"
+    apps = (EXP, MARKOR)
+    phrasings = ('Write how much I have spent this month, according to Pro Expense, in a new Markor note named '
+                 '"{note}"',
+                 "Check my total spending for this month in Pro Expense and save it in a Markor note called {note}",
+                 "Create a note {note} in Markor holding this month's expense total from Pro Expense")
+
+    def grid(self) -> list[dict[str, Any]]:
+        """Every note name with four extra expenses earlier this month."""
+        return [{"note": n, "cents": 2150 + 433 * v + 59 * i, "phrasing": i + v}
+                for i, n in enumerate(NOTES) for v in range(4)]
+
+    def initial(self, params: Params) -> dict[str, dict[str, Any]]:
+        """An expense earlier this month but before this week (so the week's total is not the month's)."""
+        return {EXP: {"expenses": [expense("Groceries", params["cents"], "Food", 6)]},
+                MARKOR: {"absent": [params["note"]]}}
+
+    def total(self, state: State) -> str:
+        """This month's total as the app shows it."""
+        return X.money(sum(X.totals(app_state(state, EXP).get("expenses", []), "month").values()))
+
+    def check(self, params: Params, state: State) -> bool:
+        """The note in the root holds just the total; no other note edited and no expense changed."""
+        m = app_state(state, MARKOR)
+        return (m["files"].get(params["note"], "").strip() == self.total(state)
+                and only_touched(m["edits"], {params["note"]}) and untouched(state))
+
+    def expert(self, params: Params, elements: Elements, state: State) -> Action:
+        """Statistics in Pro Expense, This month (which stays chosen), then create the note in Markor and type it."""
+        if app_state(state, EXP)["period"] != "month":
+            return to_page("stats", elements, state) or press(elements, text="This month")
+        if params["note"] in app_state(state, MARKOR)["files"]:
+            return markor_write(params["note"], self.total(state), elements, state)
+        return markor_create("", params["note"], "Markdown", elements, state)
+
+
+TEMPLATES: tuple[TaskTemplate, ...] = (
+    AddExpenseTemplate(), AddThreeExpensesTemplate(), DeleteExpenseTemplate(), ChangeCategoryTemplate(),
+    ChangeAmountTemplate(), ExpenseAmountAnswerTemplate(), CategoryWeekAnswerTemplate(),
+    DeleteMissingExpenseTemplate(), ReceiptToExpenseTemplate(), MonthTotalToNoteTemplate(),
+)
+"""The Pro Expense templates of the world suite."""
