@@ -17,7 +17,8 @@ from android_gym.config_model import ConfigModel, FieldError
 from android_gym.errors import ConfigError
 from android_gym.ui import UIElement
 
-GOAL_MAX_LENGTH = 200
+GOAL_MAX_LENGTH = 400
+"""Longest goal the `goal` Text space admits (characters): World's three-part chains reach about 280."""
 ELEMENT_FLAGS = ("clickable", "focusable", "focused", "scrollable", "checkable", "checked")
 ELEMENT_CLASSES = ("other", "TextView", "Button", "ImageButton", "ImageView", "EditText", "Switch", "CheckBox",
                    "RadioButton", "FrameLayout", "LinearLayout", "RelativeLayout", "RecyclerView", "ListView",

@@ -8,6 +8,7 @@ suggests the closest known one. The rule's coefficients and the policy's shape a
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Mapping
 from pathlib import Path
@@ -314,6 +315,14 @@ class PolicySection(Section):
         return self.vlm if self.kind == "vlm" and self.vlm is not None else self.small
 
 
+@functools.cache
+def longest_goal_words(suite: str) -> int:
+    """The most words (as the small policy splits them) in a goal of `suite`, over every split it has."""
+    from distrl_agent.policies.text import words
+
+    return max(len(words(task.goal)) for split in suites.splits_of(suite) for task in suites.tasks(suite, split))
+
+
 class TrainConfig(Section):
     """The whole run: env, policy, learner, runtime, and where outputs go (`run_dir`)."""
 
@@ -326,8 +335,9 @@ class TrainConfig(Section):
     @model_validator(mode="before")
     @classmethod
     def _declare_where_the_suite_asks(cls, data: Any) -> Any:
-        """Open the small policy's ANSWER and IMPOSSIBLE modes for a suite with such tasks, unless the config sets
-        `policy.small.declare` itself."""  # noqa: D205, D209
+        """Fit the small policy to the suite unless the config says otherwise: ANSWER and IMPOSSIBLE modes for a
+        suite with such tasks (`policy.small.declare`), and room for its longest goal
+        (`policy.small.max_goal_words`)."""  # noqa: D205, D209
         if not isinstance(data, Mapping):
             return data
         env, policy = data.get("env") or {}, data.get("policy") or {}
@@ -336,9 +346,15 @@ class TrainConfig(Section):
         else:
             suite = getattr(env, "suite", "general")
         small = (policy.get("small") or {}) if isinstance(policy, Mapping) else None
-        if not isinstance(small, Mapping) or "declare" in small or not suites.declares(str(suite)):
+        if not isinstance(small, Mapping) or str(suite) not in suites.suite_names():
             return data
-        return {**data, "policy": {**policy, "small": {**small, "declare": True}}}
+        fitted = dict(small)
+        if "declare" not in small and suites.declares(str(suite)):
+            fitted["declare"] = True
+        if "max_goal_words" not in small:  # the whole goal, for suites whose goals outgrow the default (World's chains)
+            default = SmallPolicyConfig.model_fields["max_goal_words"].default
+            fitted["max_goal_words"] = max(default, longest_goal_words(str(suite)))
+        return data if fitted == small else {**data, "policy": {**policy, "small": fitted}}
 
     @model_validator(mode="after")
     def _consistent(self) -> TrainConfig:

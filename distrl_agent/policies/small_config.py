@@ -19,7 +19,8 @@ class SmallPolicyConfig(ConfigModel):
 
     Attributes:
         vocab_size: hashed word ids (8192: few collisions among a few thousand distinct UI/goal words, 0.5M params).
-        max_goal_words: G, goal words kept (24 covers AitW/AndroidWorld goals).
+        max_goal_words: G, goal words kept (24 covers AitW/AndroidWorld goals; a training config raises it to its
+            suite's longest goal unless set: World's chains reach 52).
         max_label_words: W, words kept per element label (8: labels are short; `element_text` holds 32 bytes).
         max_span_length: L, longest TYPE span in goal words (8: search queries, names, addresses).
         word_dim: width of word embeddings and goal-word encodings.

@@ -153,8 +153,9 @@ def test_loading_a_config_imports_no_implementation() -> None:
             "print(sorted(m for m in sys.modules if m.split('.')[0] in ('torch', 'transformers') "
             "or m.startswith(('distrl_agent.algorithms.', 'distrl_agent.policies.', 'distrl_agent.runtime'))))")
     loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
+    # the policies' tokenizer (standard library only) counts the suite's goal words to size `max_goal_words`
     assert loaded.stdout.strip() == str(["distrl_agent.algorithms.configs", "distrl_agent.policies.small_config",
-                                         "distrl_agent.policies.vlm_config"])
+                                         "distrl_agent.policies.text", "distrl_agent.policies.vlm_config"])
 
 
 def test_env_section_is_android_gyms_env_config_plus_the_trainers_fields() -> None:
@@ -185,3 +186,14 @@ def test_the_small_policy_may_declare_exactly_where_the_suite_has_declared_tasks
                        ).policy.small.declare is False
     world = load_config(overrides=["env.env_id=android_gym/World-v0"])
     assert TrainConfig.from_data(world.to_dict()) == world  # the written config reads back the same
+
+
+def test_the_small_policy_keeps_the_suites_longest_goal_whole() -> None:
+    from android_gym.tasks import suites
+    from distrl_agent.policies.text import words
+
+    world = load_config(overrides=["env.env_id=android_gym/World-v0"]).policy.small.max_goal_words
+    longest = max(len(words(t.goal)) for s in suites.splits_of("world") for t in suites.tasks("world", s))
+    assert world == longest > 24 and load_config().policy.small.max_goal_words == 24
+    assert load_config(overrides=["env.env_id=android_gym/World-v0", "policy.small.max_goal_words=30"]
+                       ).policy.small.max_goal_words == 30

@@ -302,7 +302,8 @@ def test_answer_chooses_only_among_elements_with_text() -> None:
     torch.manual_seed(0)
     policy = SmallPolicy(TINY.model_copy(update={"declare": True}))
     obs = observation("What is Ana's number?", ["Ana Costa", "", "(650) 555-0123"])
-    dist, _ = policy.distribution(policy.preprocess([obs]))
+    with torch.no_grad():
+        dist, _ = policy.distribution(policy.preprocess([obs]))
     assert float(dist.log_p_answer.exp()[0, 1]) == 0.0 and float(dist.log_p_element.exp()[0, 1]) > 0.0
     assert float(dist.log_p_answer.exp()[0].sum()) == pytest.approx(1.0, abs=1e-6)
 

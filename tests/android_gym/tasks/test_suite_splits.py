@@ -104,3 +104,14 @@ def test_a_tier_restricts_the_tasks_and_a_wrong_one_is_named() -> None:
         gym.make("android_gym/World-v0", tier="hrad")
     with pytest.raises(ConfigError, match="no task in split 'train' of tier 'hard'"):
         suites.tasks("world", "train", "call_contact", tier="hard")
+
+
+@pytest.mark.parametrize("suite", ["general", "webshop", "world"])
+def test_every_goal_fits_the_observation_space(suite: str) -> None:
+    env = gym.make(f"android_gym/{ {'general': 'General', 'webshop': 'WebShop', 'world': 'World'}[suite] }-v0",
+                   screenshot_width=0)
+    space = env.observation_space["goal"]
+    for split in suites.splits_of(suite):
+        for task in suites.tasks(suite, split):
+            assert space.contains(task.goal), (task.name, len(task.goal))
+    env.close()
