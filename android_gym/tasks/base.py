@@ -6,8 +6,9 @@ split their parameter values into train and test so that test values never appea
 A template's `outcome` says what success is. "state": the device state reaches the goal (an alarm is set). "answer":
 the agent declares the task complete with an answer (STATUS_TASK_COMPLETE with text) that matches the one the device
 state holds (`answer(params, state)`). "infeasible": the agent declares the task impossible while the state confirms
-it is (`check(params, state)`: the contact the goal names does not exist). Success never rests on the agent's claim
-alone: answers and impossibility are both checked against the state.
+it is (`check(params, state)`: the contact the goal names does not exist) and shows the agent looked where it would be
+(`looked(params, state)`: the search for the name in front), so a declaration made blind, a guess, earns nothing.
+Success never rests on the agent's claim alone: answers and impossibility are both checked against the state.
 """
 
 from __future__ import annotations
@@ -128,6 +129,10 @@ class TaskTemplate:
         """Whether the device state shows the goal reached."""
         raise NotImplementedError
 
+    def looked(self, params: Mapping[str, Any], state: Mapping[str, Any]) -> bool:
+        """For the "infeasible" outcome: whether the state shows the agent looked where the goal's thing would be."""
+        return True
+
     def answer(self, params: Mapping[str, Any], state: Mapping[str, Any]) -> str | None:
         """The correct answer, read from the device state ("answer" templates only)."""
         raise NotImplementedError(f"{type(self).__name__} has outcome {self.outcome!r}, not 'answer'")
@@ -177,8 +182,8 @@ class Task:
         """Whether the step that left the device in `state`, by performing `action`, succeeds.
 
         A "state" task succeeds whatever the action; an "answer" task when `action` declares the task complete with
-        an answer matching the state's; an "infeasible" task when `action` declares it impossible and the state shows
-        it is.
+        an answer matching the state's; an "infeasible" task when `action` declares it impossible, the state shows it
+        is, and the agent is looking where the thing would be.
         """
         match self.template.outcome:
             case "answer":
@@ -188,7 +193,8 @@ class Task:
                 return truth is not None and answers_match(action.text, truth)
             case "infeasible":
                 return (action is not None and action.action_type == ActionType.STATUS_TASK_IMPOSSIBLE
-                        and bool(self.template.check(self.params, state)))
+                        and bool(self.template.check(self.params, state))
+                        and bool(self.template.looked(self.params, state)))
             case _:
                 return bool(self.template.check(self.params, state))
 

@@ -15,10 +15,12 @@ from typing import Any
 
 from android_gym.actions import Action
 from android_gym.tasks.base import TaskTemplate
+from android_gym.tasks.world import expenses_tasks as expenses
 from android_gym.tasks.world import media_tasks as media
 from android_gym.tasks.world import messaging_tasks as msg
 from android_gym.tasks.world import notes_tasks as notes
 from android_gym.tasks.world import people_tasks as people
+from android_gym.tasks.world import recorder_tasks as recorder
 from android_gym.tasks.world.messaging_expert import Elements, State
 
 Params = Mapping[str, Any]
@@ -112,7 +114,7 @@ TEMPLATES = tuple(ChainedTemplate(*parts) for parts in (
     (media.RecordVideoTemplate(), notes.RenameNoteTemplate(), msg.ReplyEmailTemplate()),
     (media.RestorePhotoTemplate(), people.FavouriteContactTemplate(), msg.MarkAllReadTemplate()),
     (msg.ReplyTextTemplate(), notes.CreateFolderTemplate(), msg.ArchiveEmailTemplate()),
-    (media.AddToAlbumTemplate(), people.AddEmailTemplate()),
+    (media.AddToAlbumTemplate(), people.AddEmailTemplate(), msg.MarkAllReadTemplate()),
     (people.DeleteContactTemplate(), notes.DeleteNoteTemplate(), msg.ReplyTextTemplate()),
     (media.TakeSelfieTemplate(), msg.SendTextTemplate(), notes.CreateFolderTemplate()),
     (people.CallContactTemplate(), msg.SendEmailTemplate(), notes.CreateFolderTemplate()),
@@ -123,6 +125,8 @@ TEMPLATES = tuple(ChainedTemplate(*parts) for parts in (
     (msg.SendEmailTemplate(), media.TakePhotoTemplate(), people.FavouriteContactTemplate()),
     (msg.DeleteConversationTemplate(), people.AddContactTemplate(), notes.RenameNoteTemplate()),
     (msg.ArchiveEmailTemplate(), people.DialNumberTemplate()),
+    (recorder.RecordNamedTemplate(), msg.SendTextTemplate()),
+    (expenses.AddExpenseTemplate(), notes.CreateFolderTemplate()),
     (notes.AddTaskTemplate(), msg.SendTextTemplate()),
 ))
 """Chains of two or three apps' tasks (Tasks' one serves the held-out-apps split)."""

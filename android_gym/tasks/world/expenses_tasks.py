@@ -24,7 +24,7 @@ from android_gym.tasks.apps import into_app, swipe_down
 from android_gym.tasks.base import TaskTemplate, split_of
 from android_gym.tasks.expert import app_state, back, fill, find, swipe_up, tap, wait
 from android_gym.tasks.world.answer_tasks import answer_with
-from android_gym.tasks.world.infeasible_tasks import impossible
+from android_gym.tasks.world.infeasible_tasks import impossible, looking_at
 from android_gym.tasks.world.messaging_expert import find_mail, to_email
 from android_gym.tasks.world.notes_expert import (
     MARKOR,
@@ -453,6 +453,10 @@ class DeleteMissingExpenseTemplate(_ExpenseTemplate):
         date = self.target(params)["date"]
         return untouched(state) and not any(x["name"] == params["name"] and x["date"] == date
                                             for x in app_state(state, EXP).get("expenses", []))
+
+    def looked(self, params: Params, state: State) -> bool:
+        """The list of all expenses in front."""
+        return looking_at(state, EXP, "expenses") is not None
 
     def expert(self, params: Params, elements: Elements, state: State) -> Action:
         """Expenses, scroll to the end of the list; without the row, declare the task impossible."""

@@ -4,9 +4,11 @@ that is not on the list, open a note that does not exist.
 The agent wins by declaring the task impossible (STATUS_TASK_IMPOSSIBLE), and only while the state confirms it is:
 the thing the goal names is absent and the agent changed nothing on the way (no call placed, no task edited, no note
 touched), so doing the near miss instead (the namesake, the same title in another list, the similarly named note)
-fails. Each goal reads exactly like a feasible template's (`call_contact`, `tasks_complete_task`, `markor_open_note`),
-so an agent that always declares impossible loses those. Experts go where the thing would be, see it is not there
-(the search shows no result, the list or folder lacks it), then declare.
+fails; and only while it is looking where the thing would be (`looked`: Contacts searched for the name, the list or
+the folder in front), so that declaring impossible blind, which a random agent does, is a guess and earns nothing.
+Each goal reads exactly like a feasible template's (`call_contact`, `tasks_complete_task`, `markor_open_note`), so an
+agent that always declares impossible loses those. Experts go where the thing would be, see it is not there (the
+search shows no result, the list or folder lacks it), then declare.
 """  # noqa: D205, D209
 
 from __future__ import annotations
@@ -30,6 +32,12 @@ def impossible() -> Action:
     return Action.key(ActionType.STATUS_TASK_IMPOSSIBLE)
 
 
+def looking_at(state: State, package: str, screen: str) -> dict[str, Any] | None:
+    """App `package`'s state when the app is in front on its `screen`, else None."""
+    mine = app_state(state, package)
+    return mine if state.get("foreground") == package and mine.get("screen") == screen else None
+
+
 class CallMissingContactTemplate(PersonTemplate):
     """Call {name}, who is not a contact: a namesake of each half of the name is (call neither)."""
 
@@ -44,6 +52,11 @@ class CallMissingContactTemplate(PersonTemplate):
         return (all(p["name"] != params["name"] for p in c.get("contacts", []))
                 and not app_state(state, dialer.PACKAGE).get("calls")
                 and not (c.get("added") or c.get("removed") or c.get("changed")))
+
+    def looked(self, params: Params, state: State) -> bool:
+        """Contacts in front on its list, searched for the name."""
+        c = looking_at(state, contacts.PACKAGE, "list")
+        return c is not None and c.get("query", "").strip().casefold() == params["name"].casefold()
 
     def expert(self, params: Params, elements: Elements, state: State) -> Action:
         """Search Contacts for the name; when the search finds no one, declare."""
@@ -84,6 +97,11 @@ class CompleteMissingTaskTemplate(WorldTemplate):
         t = app_state(state, TASKS)
         return not find_tasks(t["lists"], params["list"], params["title"]) and not t["edits"]
 
+    def looked(self, params: Params, state: State) -> bool:
+        """Tasks in front on that list."""
+        t = looking_at(state, TASKS, "list")
+        return t is not None and t.get("view") == params["list"]
+
     def expert(self, params: Params, elements: Elements, state: State) -> Action:
         """Show the list; it does not hold the task: declare."""
         return tasks_view(params["list"], elements, state) or impossible()
@@ -112,6 +130,11 @@ class OpenMissingNoteTemplate(WorldTemplate):
         """The note is absent and nothing in Markor was edited."""
         m = app_state(state, MARKOR)
         return join(params["folder"], params["name"]) not in m.get("files", {}) and not m.get("edits")
+
+    def looked(self, params: Params, state: State) -> bool:
+        """Markor in front, browsing that folder."""
+        m = looking_at(state, MARKOR, "browser")
+        return m is not None and m.get("folder") == params["folder"]
 
     def expert(self, params: Params, elements: Elements, state: State) -> Action:
         """Open its folder; the note is not there: declare."""

@@ -23,7 +23,7 @@ from android_gym.tasks.apps import into_app
 from android_gym.tasks.base import TaskTemplate
 from android_gym.tasks.expert import app_state, back, fill, find, home, obstacle, wait
 from android_gym.tasks.world.answer_tasks import answer_with
-from android_gym.tasks.world.infeasible_tasks import impossible
+from android_gym.tasks.world.infeasible_tasks import impossible, looking_at
 from android_gym.tasks.world.messaging_expert import conversation, names, person, send_text, texts_ok
 from android_gym.tasks.world.notes_expert import (
     Elements,
@@ -391,6 +391,10 @@ class PlayMissingTemplate(WorldTemplate):
         """No record of that name, nothing playing, nothing changed."""
         return (_record(state, params["name"]) is None and not app_state(state, REC).get("playing")
                 and untouched(state))
+
+    def looked(self, params: Params, state: State) -> bool:
+        """The records list in front."""
+        return looking_at(state, REC, "records") is not None
 
     def expert(self, params: Params, elements: Elements, state: State) -> Action:
         """Open the records list; the name is not there: declare."""

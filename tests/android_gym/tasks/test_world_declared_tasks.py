@@ -14,6 +14,7 @@ from android_gym.actions import Action, ActionType
 from android_gym.devices.sim import SimDevice
 from android_gym.sim.apps import contacts, dialer
 from android_gym.sim.apps import gmail as G
+from android_gym.tasks import suites
 from android_gym.tasks.base import Task, TaskTemplate, answers_match, normalise_answer
 from android_gym.tasks.world import answer_tasks as at
 from android_gym.tasks.world import infeasible_tasks as it
@@ -138,23 +139,47 @@ def with_app(state: Mapping[str, Any], package: str, **changes: Any) -> dict[str
     return {**state, "apps": {**state["apps"], package: {**state["apps"][package], **changes}}}
 
 
+def looking(task: Task, seed: int = 0) -> Mapping[str, Any]:
+    """The state once the expert has looked and is about to declare the task impossible."""
+    device, state = started(task, seed)
+    for _ in range(task.max_steps):
+        action = task.expert_action(device.ui_elements(), state)
+        if action.action_type == ActionType.STATUS_TASK_IMPOSSIBLE:
+            return state
+        device.perform(action)
+        device.tick()
+        state = device.state()
+    raise AssertionError(f"the expert of {task} never declared")
+
+
+@pytest.mark.parametrize("template", [t for t in suites.templates("world") if t.outcome == "infeasible"],
+                         ids=lambda t: t.name)
+def test_declaring_impossible_blind_is_a_guess_and_earns_nothing(template: TaskTemplate) -> None:
+    """Right after reset the task is infeasible, but the agent has not looked: declaring then does not win."""
+    task = template.tasks("train")[0]
+    _, state = started(task)
+    assert task.reset_problem(state) is None and not task.check(state, IMPOSSIBLE)
+    assert task.check(looking(task), IMPOSSIBLE)
+
+
 def test_declaring_after_doing_the_near_miss_fails() -> None:
-    """Calling the namesake, editing a task or a note, then declaring impossible: no success."""
+    """Calling the namesake, editing a task or a note, then declaring impossible where one looks: no success."""
     call = it.CallMissingContactTemplate().tasks("train")[0]
-    _, state = started(call)
+    state = looking(call)
     namesake_of = pt.cast(call.template.name, call.params["name"])[1]
     called = with_app(state, dialer.PACKAGE, calls=[{"name": namesake_of["name"], "number": namesake_of["phone"],
                                                       "ended": True, "duration_s": 3}])
     assert call.check(state, IMPOSSIBLE) and not call.check(called, IMPOSSIBLE)
     assert not call.check(with_app(state, contacts.PACKAGE, added=[namesake_of]), IMPOSSIBLE)
+    assert not call.check(with_app(state, contacts.PACKAGE, query="Ana"), IMPOSSIBLE)  # searched for someone else
 
     done = it.CompleteMissingTaskTemplate().tasks("train")[0]
-    _, state = started(done)
+    state = looking(done)
     edited = with_app(state, "org.tasks", edits=[{"op": "complete", "list": "Work", "title": done.params["title"]}])
     assert done.check(state, IMPOSSIBLE) and not done.check(edited, IMPOSSIBLE)
 
     note = it.OpenMissingNoteTemplate().tasks("train")[0]
-    _, state = started(note)
+    state = looking(note)
     path = f"{note.params['folder']}/{note.params['name']}".lstrip("/")
     created = with_app(state, "net.gsantner.markor", files={**state["apps"]["net.gsantner.markor"]["files"],
                                                             path: ""})
