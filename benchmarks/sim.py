@@ -121,9 +121,10 @@ def world_template_figures(result: Result, episodes: int) -> None:
                                          f"expert success ({episodes} per split)", "median expert steps"], rows))
 
 
-def world_policy_figures(result: Result, warm_start_episodes: int, episodes: int) -> None:
-    """The small policy after the main job's warm start on World (behaviour cloning on noisy expert play, the
-    training config's defaults otherwise), greedy, per split and tier: the suite should leave it far from saturated.
+def world_policy_figures(result: Result, warm_start: tuple[int, int] | None, episodes: int) -> None:
+    """The small policy after the main job's warm start on World (behaviour cloning on noisy expert play: the
+    training config's World warm start, or (episodes, updates) when given), greedy, per split and tier: the suite
+    should leave it far from saturated.
 
     Tier success is the mean of its templates' success rates (the evaluation spreads `episodes` evenly over the
     split's templates)."""  # noqa: D205, D209
@@ -132,8 +133,9 @@ def world_policy_figures(result: Result, warm_start_episodes: int, episodes: int
     from distrl_agent.runtime.collect import evaluate_by_task
     from distrl_agent.runtime.train import warm_start
 
-    config = load_config(overrides=["env.env_id=android_gym/World-v0",
-                                    f"runtime.warm_start_episodes={warm_start_episodes}"])
+    smaller = [f"runtime.warm_start_episodes={warm_start[0]}", f"runtime.warm_start_updates={warm_start[1]}"] \
+        if warm_start else []
+    config = load_config(overrides=["env.env_id=android_gym/World-v0", *smaller])
     weights = warm_start(config)
     tier_of = {f"world/{t.name}": t.tier for t in templates("world")}  # evaluations name tasks suite/template
     rows = []
@@ -150,9 +152,10 @@ def world_policy_figures(result: Result, warm_start_episodes: int, episodes: int
     result.tables.append(markdown_table(
         ["World split", f"warm-started small policy ({episodes} episodes)", "easy (templates)", "medium", "hard"],
         rows))
-    result.notes.append(f"World small policy: the training config's warm start ({warm_start_episodes} noisy expert "
-                        f"episodes, {config.runtime.warm_start_updates} behaviour-cloning updates, ANSWER/IMPOSSIBLE "
-                        "modes on), no RL; greedy evaluation.")
+    rt = config.runtime
+    result.notes.append(f"World small policy: the training config's warm start ({rt.warm_start_episodes} expert "
+                        f"episodes with {rt.warm_start_noise:.0%} random steps, {rt.warm_start_updates} "
+                        "behaviour-cloning updates, ANSWER/IMPOSSIBLE modes on), no RL; greedy evaluation.")
 
 
 def throughput(env_id: str, screenshot_width: int, seconds: float) -> float:
@@ -229,7 +232,8 @@ def run(quick: bool, out: Path) -> Result:
     world_elements = throughput(SUITES["world"], 0, seconds)
     result.add("world/steps_per_s_vs_general", world_elements / elements, "x", target=0.5)
     world_template_figures(result, 1 if tiny else 4 if quick else 20)
-    world_policy_figures(result, 8 if tiny else 150 if quick else 400, 8 if tiny else 100 if quick else 300)
+    world_policy_figures(result, (8, 5) if tiny else (200, 400) if quick else None,
+                         8 if tiny else 100 if quick else 300)
     mem = memory_per_env_mib(SUITES["general"], memory_envs)
     result.add("memory_per_env", mem, "MiB")
     result.tables.append(markdown_table(

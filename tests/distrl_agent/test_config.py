@@ -197,3 +197,14 @@ def test_the_small_policy_keeps_the_suites_longest_goal_whole() -> None:
     assert world == longest > 24 and load_config().policy.small.max_goal_words == 24
     assert load_config(overrides=["env.env_id=android_gym/World-v0", "policy.small.max_goal_words=30"]
                        ).policy.small.max_goal_words == 30
+
+
+def test_world_gets_its_own_warm_start_unless_the_config_sets_one() -> None:
+    from distrl_agent.config import SUITE_WARM_STARTS
+
+    world = load_config(overrides=["env.env_id=android_gym/World-v0"]).runtime
+    assert {k: getattr(world, k) for k in SUITE_WARM_STARTS["world"]} == SUITE_WARM_STARTS["world"]
+    general = load_config().runtime
+    assert (general.warm_start_episodes, general.warm_start_updates) == (400, 120)
+    mine = load_config(overrides=["env.env_id=android_gym/World-v0", "runtime.warm_start_updates=7"]).runtime
+    assert mine.warm_start_updates == 7 and mine.warm_start_episodes == 800
