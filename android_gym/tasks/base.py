@@ -39,6 +39,7 @@ def split_of(value: object) -> str:
 
 TIERS = ("easy", "medium", "hard")
 OUTCOMES = ("state", "answer", "infeasible")
+"""What a template's success is (`TaskTemplate.outcome`; see the module docstring)."""
 _WORD = re.compile(r"[^0-9a-z]+")
 
 
@@ -90,6 +91,8 @@ class TaskTemplate:
         task is indeed impossible ("infeasible" outcome);
       * `answer(params, state)` — for the "answer" outcome: the correct answer as the state holds it (None when the
         state no longer holds one: the agent changed what it was asked about);
+      * `looked(params, state)` — for the "infeasible" outcome: whether the agent is looking where the goal's thing
+        would be (the declaration counts only then);
       * `expert(params, elements, state)` — the next expert action from the current UI elements and state;
       * optionally `initial(params)` — initial conditions for the device reset ({"system": {...}, package: {...}}).
     They may set `outcome` (see the module docstring) and `apps`, the packages a task is done in (the launcher and

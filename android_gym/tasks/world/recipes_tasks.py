@@ -1,6 +1,6 @@
 """World-suite tasks over Broccoli (issue 17): add a recipe, delete one, favourite two, change the servings of one,
-answer how long one takes to prepare, declare the deletion of a missing recipe impossible, and copy a recipe's
-ingredients into a new Markor note.
+answer how long one takes to prepare, declare the deletion of a missing recipe impossible, copy a recipe's
+ingredients into a new Markor note, and add a recipe written down in a Markor note.
 
 Every task puts its recipe on the phone under a fixed title (`SPECS`) among the seeded ones, next to a near miss with
 a similar title ("Tomato Soup" and "Tomato Basil Soup", with other servings, time and ingredients), so the seeded
@@ -27,6 +27,7 @@ from android_gym.tasks.world.notes_expert import (
     Elements,
     State,
     markor_create,
+    markor_item,
     markor_write,
     only_touched,
     press,
@@ -99,6 +100,22 @@ for _i, ((_a, _ai), (_b, _bi)) in enumerate(PAIRS):
     SPECS[_a], SPECS[_b] = _spec(_a, _ai, _i), _spec(_b, _bi, _i + 1)
 NEAR = {**{a: b for (a, _), (b, _) in PAIRS}, **{b: a for (a, _), (b, _) in PAIRS}}
 """Each task title's near miss."""
+
+
+def note_name(title: str) -> str:
+    """The Markor note a recipe is written down in.
+
+    >>> note_name("Beef and Ale Stew")
+    'beef_and_ale_stew.md'
+    """
+    return title.lower().replace(" ", "_") + ".md"
+
+
+def note_text(title: str) -> str:
+    """Task recipe `title` written down as a note: the title, servings, time, then the ingredients one a line."""
+    spec = SPECS[title]
+    return (f"# {title}\nServes {spec['servings']}, ready in {spec['prep_time']}\n\nIngredients:\n"
+            + "\n".join(spec["ingredients"]))
 
 
 def folded(text: str) -> str:
@@ -444,8 +461,58 @@ class IngredientsToNoteTemplate(_RecipeTemplate):
         return markor_create("", params["note"], "Markdown", elements, state)
 
 
+class NoteToRecipeTemplate(_RecipeTemplate):
+    """Add recipe {title} to Broccoli with the servings and ingredients its Markor note {note} lists; the near
+    miss's note lies next to it and the near miss is already in Broccoli."""  # noqa: D205, D209
+
+    name, max_steps = "recipes_note_to_recipe", 25
+    apps = (MARKOR, REC)
+    phrasings = ('My Markor note "{note}" has a recipe: add it to Broccoli as "{title}", with its servings and '
+                 "ingredients (one per line)",
+                 'Save the recipe from the note {note} in Markor into my recipe app, titled "{title}", with the '
+                 "servings and the ingredients it lists",
+                 'Create a Broccoli recipe "{title}" from my Markor note "{note}": servings and ingredients as '
+                 "written there")
+
+    def extra(self, title: str, i: int) -> dict[str, Any]:
+        """The note's name, after the title."""
+        return {"note": note_name(title)}
+
+    def initial(self, params: Params) -> dict[str, dict[str, Any]]:
+        """Notes for both recipes; the near miss only in Broccoli."""
+        title, other = params["title"], params["other"]
+        return {REC: {"absent": [title, other], "recipes": [SPECS[other]]},
+                MARKOR: {"absent": [note_name(title), note_name(other)],
+                         "files": {note_name(title): note_text(title), note_name(other): note_text(other)}}}
+
+    def want(self, params: Params) -> dict[str, Any]:
+        """The recipe to add, as the form takes it (no description or time)."""
+        spec = SPECS[params["title"]]
+        return {"title": params["title"], "description": "", "servings": spec["servings"], "prep_time": "",
+                "ingredients": spec["ingredients"]}
+
+    def check(self, params: Params, state: State) -> bool:
+        """Exactly one recipe added, with that title, the note's servings and ingredients (anything else free);
+        nothing removed or changed in Broccoli, no note edited."""  # noqa: D205, D209
+        r, m = app_state(state, REC), app_state(state, MARKOR)
+        added = r.get("added", [])
+        if len(added) != 1 or r["removed"] or r["changed"] or not only_touched(m["edits"], set()):
+            return False
+        got, want = added[0], self.want(params)
+        return (folded(got["title"]) == folded(want["title"]) and folded(got["servings"]) == want["servings"]
+                and [folded(i) for i in got["ingredients"]] == [folded(i) for i in want["ingredients"]])
+
+    def expert(self, params: Params, elements: Elements, state: State) -> Action:
+        """Open the note in Markor to read it, then add the recipe in Broccoli (Add recipe, the fields, Save)."""
+        if app_state(state, MARKOR).get("last_opened") != params["note"]:
+            return markor_item(params["note"], elements, state)
+        if editing(state) is not None and editing(state)["id"] is None:
+            return form_step(self.want(params), elements, state)
+        return to_list(elements, state) or press(elements, desc=R.FAB_DESC)
+
+
 TEMPLATES: tuple[TaskTemplate, ...] = (
     AddRecipeTemplate(), DeleteRecipeTemplate(), FavouriteTwoTemplate(), ChangeServingsTemplate(),
-    PrepTimeAnswerTemplate(), DeleteMissingRecipeTemplate(), IngredientsToNoteTemplate(),
+    PrepTimeAnswerTemplate(), DeleteMissingRecipeTemplate(), IngredientsToNoteTemplate(), NoteToRecipeTemplate(),
 )
 """The Broccoli templates of the world suite."""

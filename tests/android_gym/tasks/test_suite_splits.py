@@ -115,3 +115,11 @@ def test_every_goal_fits_the_observation_space(suite: str) -> None:
         for task in suites.tasks(suite, split):
             assert space.contains(task.goal), (task.name, len(task.goal))
     env.close()
+
+
+def test_every_template_has_a_known_outcome_and_world_ones_declare_their_apps() -> None:
+    from android_gym.tasks.base import OUTCOMES
+
+    for suite in ("general", "webshop", "world"):
+        assert all(t.outcome in OUTCOMES for t in suites.templates(suite))
+    assert all(t.apps for t in suites.templates("world"))
