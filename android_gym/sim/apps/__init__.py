@@ -21,6 +21,7 @@ from android_gym.sim.apps.markor import MarkorApp
 from android_gym.sim.apps.messages import MessagesApp
 from android_gym.sim.apps.music import MusicApp
 from android_gym.sim.apps.playstore import PlayStoreApp
+from android_gym.sim.apps.recipes import RecipesApp
 from android_gym.sim.apps.recorder import RecorderApp
 from android_gym.sim.apps.settings import SettingsApp
 from android_gym.sim.apps.todo import TodoApp
@@ -48,6 +49,7 @@ DEFAULT_APPS: tuple[type[App], ...] = (
     TodoApp,
     RecorderApp,
     ExpensesApp,
+    RecipesApp,
 )
 """Installed on every phone, in the launcher's order (Messages and Gmail are built before Contacts, so at reset they
 read the episode's drawn contacts, which is what Contacts starts with)."""

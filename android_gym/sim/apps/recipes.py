@@ -298,8 +298,9 @@ class RecipesApp(App):
         kids = [View(IMAGE_BUTTON, (0, b[1], TOOLBAR_H, b[3]), desc="Navigate up", package=PACKAGE, clickable=True,
                      focusable=True, on_tap=NavKey("back"), icon="back")] if up else []
         left = TOOLBAR_H if up else MARGIN
-        kids.append(View(TEXT_VIEW, (left, b[1], WIDTH - TOOLBAR_H * len(actions), b[3]), text=title,
-                         rid=f"{PACKAGE}:id/toolbar_title", package=PACKAGE, style="title"))
+        if title:  # the details show their title in the page, under an empty app bar
+            kids.append(View(TEXT_VIEW, (left, b[1], WIDTH - TOOLBAR_H * len(actions), b[3]), text=title,
+                             rid=f"{PACKAGE}:id/toolbar_title", package=PACKAGE, style="title"))
         return View(FRAME, b, rid=f"{PACKAGE}:id/toolbar", package=PACKAGE, style="toolbar", children=kids + actions)
 
     @staticmethod
@@ -505,7 +506,8 @@ class RecipesApp(App):
 
     def submit(self, screen: Screen, rid: str) -> bool:
         """ENTER in the search field closes the keyboard; in a one-line form field it moves to the next field; in
-        Ingredients or Directions it starts a new line."""  # noqa: D205, D209
+        Ingredients or Directions it starts a new line (and the phone then closes the keyboard, as for every
+        field that keeps its focus)."""  # noqa: D205, D209
         if screen.name != "form" or rid not in FIELDS:
             return False
         if rid in MULTILINE:

@@ -78,6 +78,6 @@ APP_GLYPHS: dict[str, Glyph] = {
     "chrome": _chrome, "browser": _browser, "play_store": _SHARED["play"], "playstore": _SHARED["play"],
     "store": _SHARED["play"], "youtube": SYSTEM_GLYPHS["youtube_logo"], "settings": _settings, "shop": _bag,
     "amazon": _bag, "launcher": _grid, "app": _grid, "music": _SHARED["play"], "recorder": SYSTEM_GLYPHS["mic"],
-    "expense": _bag,
+    "expense": _bag, "recipes": SYSTEM_GLYPHS["wellbeing"],
 }
 """Glyphs drawn on app icons (white on the app's colour), by the app's `icon` name."""

@@ -153,7 +153,7 @@ APP_COLOURS: dict[str, RGB] = {
     "music": (255, 87, 34), "notes": (251, 188, 4), "calculator": (60, 64, 67), "weather": (66, 133, 244),
     "google": (66, 133, 244), "playstore": (1, 135, 95), "walmart": (0, 113, 220), "target": (204, 0, 0),
     "etsy": (241, 100, 30), "bestbuy": (0, 70, 190), "best buy": (0, 70, 190), "reddit": (255, 69, 0),
-    "wikipedia": (54, 54, 54), "recorder": (219, 68, 55), "expense": (0, 137, 123),
+    "wikipedia": (54, 54, 54), "recorder": (219, 68, 55), "expense": (0, 137, 123), "recipes": (76, 175, 80),
 }
 
 

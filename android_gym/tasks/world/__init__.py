@@ -13,13 +13,14 @@ from android_gym.tasks.world import (
     messaging_tasks,
     notes_tasks,
     people_tasks,
+    recipes_tasks,
     recorder_tasks,
 )
 
 WORLD_TEMPLATES: tuple[TaskTemplate, ...] = (
     *people_tasks.TEMPLATES, *messaging_tasks.TEMPLATES, *notes_tasks.TEMPLATES, *media_tasks.TEMPLATES,
-    *recorder_tasks.TEMPLATES, *expenses_tasks.TEMPLATES, *answer_tasks.TEMPLATES, *infeasible_tasks.TEMPLATES,
-    *chained_tasks.TEMPLATES)
+    *recorder_tasks.TEMPLATES, *expenses_tasks.TEMPLATES, *recipes_tasks.TEMPLATES, *answer_tasks.TEMPLATES,
+    *infeasible_tasks.TEMPLATES, *chained_tasks.TEMPLATES)
 """Every template of the World suite: Contacts and Phone, Messages and Gmail, Markor and Tasks, Camera and Photos,
-Audio Recorder, Pro Expense; questions answered in text; tasks whose right outcome is to declare them impossible;
-chains of two or three apps' tasks."""
+Audio Recorder, Pro Expense, Broccoli; questions answered in text; tasks whose right outcome is to declare them
+impossible; chains of two or three apps' tasks."""

@@ -465,7 +465,7 @@ class NoteToRecipeTemplate(_RecipeTemplate):
     """Add recipe {title} to Broccoli with the servings and ingredients its Markor note {note} lists; the near
     miss's note lies next to it and the near miss is already in Broccoli."""  # noqa: D205, D209
 
-    name, max_steps = "recipes_note_to_recipe", 25
+    name, max_steps = "recipes_note_to_recipe", 22
     apps = (MARKOR, REC)
     phrasings = ('My Markor note "{note}" has a recipe: add it to Broccoli as "{title}", with its servings and '
                  "ingredients (one per line)",

@@ -8,15 +8,27 @@ from typing import Any
 
 import pytest
 
-from android_gym.actions import Action, ActionType
+from android_gym.actions import TEXT_CHARSET, Action, ActionType
 from android_gym.devices.sim import SimDevice
 from android_gym.sim.apps import LAUNCHER, markor, with_apps
 from android_gym.sim.apps import recipes as R
 from android_gym.sim.apps.recipes import RecipesApp
+from android_gym.spaces import GOAL_MAX_LENGTH
 from android_gym.tasks.base import Task, TaskTemplate
 from android_gym.tasks.expert import app_state, find
-from android_gym.tasks.world.notes_expert import markor_create, markor_write
-from android_gym.tasks.world.recipes_tasks import NEAR, SPECS, TEMPLATES, DeleteRecipeTemplate, to_details
+from android_gym.tasks.world.notes_expert import markor_create, markor_item, markor_write, press
+from android_gym.tasks.world.recipes_tasks import (
+    NEAR,
+    SPECS,
+    TEMPLATES,
+    DeleteRecipeTemplate,
+    NoteToRecipeTemplate,
+    editing,
+    form_step,
+    note_name,
+    to_details,
+    to_list,
+)
 from android_gym.testing.rollout import run_episode
 from android_gym.ui import UIElement
 
@@ -38,13 +50,13 @@ def sample(template: TaskTemplate, split: str, n: int) -> list[Task]:
 
 
 def test_the_module_has_its_templates():
-    """Seven world templates with distinct names: an answer, an infeasible one, one spanning Markor."""
-    assert len(BY_NAME) == len(TEMPLATES) == 7 and {t.suite for t in TEMPLATES} == {"world"}
+    """Eight world templates with distinct names: an answer, an infeasible one, two spanning Markor."""
+    assert len(BY_NAME) == len(TEMPLATES) == 8 and {t.suite for t in TEMPLATES} == {"world"}
     assert all(R.PACKAGE in t.apps for t in TEMPLATES)
-    assert {t.name for t in TEMPLATES if len(t.apps) > 1} == {"recipes_ingredients_to_note"}
+    assert {t.name for t in TEMPLATES if len(t.apps) > 1} == {"recipes_ingredients_to_note", "recipes_note_to_recipe"}
     outcomes = [t.outcome for t in TEMPLATES]
     assert outcomes.count("answer") == 1 and outcomes.count("infeasible") == 1
-    assert BY_NAME["recipes_add_recipe"].max_steps >= 21  # 12+ expert steps
+    assert sum(t.max_steps >= 20 for t in TEMPLATES) >= 3  # several need 11+ expert steps
 
 
 def test_task_recipes_and_their_near_misses_differ():
@@ -68,6 +80,14 @@ def test_splits_are_disjoint_and_goals_vary(template: TaskTemplate):
     params = dict(train[0])
     goals = {template.goal({**params, "phrasing": k}) for k in range(3)}
     assert len(goals) == 3 and all("{" not in g for g in goals)
+
+
+def test_every_goal_fits_the_observation_space():
+    """Goals stay within the goal text's length and printable ASCII (recipes' ingredient lists are the longest)."""
+    for template in TEMPLATES:
+        for split in ("train", "test"):
+            for task in template.tasks(split):
+                assert len(task.goal) <= GOAL_MAX_LENGTH and set(task.goal) <= set(TEXT_CHARSET), task
 
 
 @pytest.mark.parametrize("level", ["default", "hard"])
@@ -194,12 +214,26 @@ def _near_miss_note(task: Task) -> Policy:
     return act
 
 
+def _near_miss_recipe(task: Task) -> Policy:
+    """Read the near miss's note and add its servings and ingredients under the asked title."""
+    title, other = task.params["title"], task.params["other"]
+    wrong = {**NoteToRecipeTemplate().want({"title": other}), "title": title}
+
+    def act(elements: list[UIElement], state: Mapping[str, Any]) -> Action:
+        if app_state(state, markor.PACKAGE).get("last_opened") != note_name(other):
+            return markor_item(note_name(other), elements, state)
+        if editing(state) is not None:
+            return form_step(wrong, elements, state)
+        return to_list(elements, state) or press(elements, desc=R.FAB_DESC)
+    return act
+
+
 def _policy(template: TaskTemplate, task: Task) -> Policy:
     if template.name in WRONG:
         wrong = WRONG[template.name](task.params)
         return lambda elements, state: template.expert(wrong, elements, state)
-    return {"recipes_delete_missing": _delete_near_miss, "recipes_ingredients_to_note": _near_miss_note}[
-        template.name](task)
+    return {"recipes_delete_missing": _delete_near_miss, "recipes_ingredients_to_note": _near_miss_note,
+            "recipes_note_to_recipe": _near_miss_recipe}[template.name](task)
 
 
 def _data(state: Mapping[str, Any]) -> tuple:
