@@ -121,10 +121,10 @@ def world_template_figures(result: Result, episodes: int) -> None:
                                          f"expert success ({episodes} per split)", "median expert steps"], rows))
 
 
-def world_policy_figures(result: Result, warm_start: tuple[int, int] | None, episodes: int) -> None:
+def world_policy_figures(result: Result, cloning: tuple[int, int] | None, episodes: int) -> None:
     """The small policy after the main job's warm start on World (behaviour cloning on noisy expert play: the
-    training config's World warm start, or (episodes, updates) when given), greedy, per split and tier: the suite
-    should leave it far from saturated.
+    training config's World warm start, or `cloning` = (episodes, updates) when given), greedy, per split and tier:
+    the suite should leave it far from saturated.
 
     Tier success is the mean of its templates' success rates (the evaluation spreads `episodes` evenly over the
     split's templates)."""  # noqa: D205, D209
@@ -133,8 +133,8 @@ def world_policy_figures(result: Result, warm_start: tuple[int, int] | None, epi
     from distrl_agent.runtime.collect import evaluate_by_task
     from distrl_agent.runtime.train import warm_start
 
-    smaller = [f"runtime.warm_start_episodes={warm_start[0]}", f"runtime.warm_start_updates={warm_start[1]}"] \
-        if warm_start else []
+    smaller = [f"runtime.warm_start_episodes={cloning[0]}", f"runtime.warm_start_updates={cloning[1]}"] \
+        if cloning else []
     config = load_config(overrides=["env.env_id=android_gym/World-v0", *smaller])
     weights = warm_start(config)
     tier_of = {f"world/{t.name}": t.tier for t in templates("world")}  # evaluations name tasks suite/template
