@@ -1,12 +1,15 @@
 """An app's own pop-ups, drawn the same way by every app that has them: an overflow menu (`popup_menu`), an
 AlertDialog with text buttons (`alert_dialog`; `app_dialog` when the dialog holds fields or choices laid out by the
-caller), and the screen under them made untouchable (`inert`)."""  # noqa: D205, D209
+caller), a date picker's month grid for such a dialog (`month_grid`), and the screen under them made untouchable
+(`inert`)."""  # noqa: D205, D209
 
 from __future__ import annotations
 
+import calendar
 import dataclasses
+import datetime
 
-from android_gym.sim.layout import BUTTON, CONTENT_BOTTOM, CONTENT_TOP, FRAME, HEIGHT, TEXT_VIEW, WIDTH
+from android_gym.sim.layout import BUTTON, CONTENT_BOTTOM, CONTENT_TOP, FRAME, HEIGHT, IMAGE_BUTTON, TEXT_VIEW, WIDTH
 from android_gym.sim.system_ui import shift_clip
 from android_gym.sim.view import View
 
@@ -91,3 +94,32 @@ def app_dialog(package: str, title: str, body: list[View], buttons: list[tuple[s
 def dialog_body_top(top: int, message: str = "") -> int:
     """Where a dialog's own views start below its title (and message)."""
     return top + (320 if message else 200)
+
+
+def day_desc(d: datetime.date) -> str:
+    """A day of a date picker as TalkBack reads it ("Friday, June 12, 2026")."""
+    return f"{d:%A}, {d:%B} {d.day}, {d.year}"
+
+
+def month_grid(package: str, year: int, month: int, selected: str | None, pick: str, y: int) -> list[View]:
+    """A date picker's body from `y` down: previous/next month buttons (events ("month", -1 | 1)) around the month's
+    title, the weekday initials, and a cell per day (event (`pick`, "YYYY-MM-DD"); `selected` is such a date)."""  # noqa: D205, D209
+    body = [View(IMAGE_BUTTON, (130, y, 250, y + 110), desc="Previous month", package=package, clickable=True,
+                 focusable=True, on_tap=("month", -1), icon="back"),
+            View(TEXT_VIEW, (250, y, WIDTH - 250, y + 110), text=f"{calendar.month_name[month]} {year}",
+                 rid=f"{package}:id/month_title", package=package, style="section"),
+            View(IMAGE_BUTTON, (WIDTH - 250, y, WIDTH - 130, y + 110), desc="Next month", package=package,
+                 clickable=True, focusable=True, on_tap=("month", 1), icon="forward")]
+    y += 120
+    body += [View(TEXT_VIEW, (168 + k * 117, y, 240 + k * 117, y + 70), text=d, package=package, style="secondary")
+             for k, d in enumerate("MTWTFSS")]
+    y += 80
+    first, days = calendar.monthrange(year, month)
+    for d in range(1, days + 1):
+        cell = first + d - 1
+        x0, y0 = 130 + (cell % 7) * 117, y + (cell // 7) * 112
+        day = datetime.date(year, month, d)
+        body.append(View(TEXT_VIEW, (x0, y0, x0 + 110, y0 + 105), text=str(d), desc=day_desc(day), package=package,
+                         clickable=True, focusable=True, selected=str(day) == selected, on_tap=(pick, str(day)),
+                         style="dial"))
+    return body

@@ -16,7 +16,6 @@ screen beneath.
 
 from __future__ import annotations
 
-import calendar as months
 import datetime
 import re
 from collections.abc import Iterable, Mapping
@@ -25,8 +24,8 @@ from typing import Any
 import numpy as np
 
 from android_gym.sim.app import App, Screen, stable_seed
-from android_gym.sim.app_dialogs import alert_dialog, app_dialog, dialog_body_top, inert
-from android_gym.sim.apps.todo import DATE, day_desc, iso
+from android_gym.sim.app_dialogs import alert_dialog, app_dialog, dialog_body_top, inert, month_grid
+from android_gym.sim.apps.todo import DATE, iso
 from android_gym.sim.events import AppEvent, NavKey
 from android_gym.sim.layout import (
     BUTTON,
@@ -427,25 +426,7 @@ class ExpensesApp(App):
     def _picker(self, screen: Screen) -> View:
         args = screen.args
         year, month = args["year"], args["month"]
-        y = dialog_body_top(300)
-        body = [View(IMAGE_BUTTON, (130, y, 250, y + 110), desc="Previous month", package=PACKAGE, clickable=True,
-                     focusable=True, on_tap=("month", -1), icon="back"),
-                View(TEXT_VIEW, (250, y, WIDTH - 250, y + 110), text=f"{months.month_name[month]} {year}",
-                     rid=f"{PACKAGE}:id/month_title", package=PACKAGE, style="section"),
-                View(IMAGE_BUTTON, (WIDTH - 250, y, WIDTH - 130, y + 110), desc="Next month", package=PACKAGE,
-                     clickable=True, focusable=True, on_tap=("month", 1), icon="forward")]
-        y += 120
-        body += [View(TEXT_VIEW, (168 + k * 117, y, 240 + k * 117, y + 70), text=d, package=PACKAGE, style="secondary")
-                 for k, d in enumerate("MTWTFSS")]
-        y += 80
-        first, days = months.monthrange(year, month)
-        for d in range(1, days + 1):
-            cell = first + d - 1
-            x0, y0 = 130 + (cell % 7) * 117, y + (cell // 7) * 112
-            day = datetime.date(year, month, d)
-            body.append(View(TEXT_VIEW, (x0, y0, x0 + 110, y0 + 105), text=str(d), desc=day_desc(day),
-                             package=PACKAGE, clickable=True, focusable=True, selected=str(day) == args["selected"],
-                             on_tap=("day", str(day)), style="dial"))
+        body = month_grid(PACKAGE, year, month, args["selected"], "day", dialog_body_top(300))
         return app_dialog(PACKAGE, "Date", body, [("Cancel", ("cancel",), True), ("OK", ("ok",), True)], top=300)
 
     def _stats(self, screen: Screen) -> list[View]:

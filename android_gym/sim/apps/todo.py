@@ -12,14 +12,13 @@ Screens: "list" (args {"view": a list or filter name}), "drawer" (the list switc
 
 from __future__ import annotations
 
-import calendar as months
 import datetime
 from typing import Any
 
 import numpy as np
 
 from android_gym.sim.app import App, Screen, stable_seed
-from android_gym.sim.app_dialogs import app_dialog, dialog_body_top, inert
+from android_gym.sim.app_dialogs import app_dialog, dialog_body_top, inert, month_grid
 from android_gym.sim.apps.calendar import TODAY
 from android_gym.sim.events import AppEvent, NavKey
 from android_gym.sim.layout import (
@@ -84,11 +83,6 @@ def due_label(due: str | None) -> str:
     d = datetime.date.fromisoformat(due)
     names = {0: "Today", 1: "Tomorrow", -1: "Yesterday"}
     return names.get((d - DATE).days) or f"{d:%a}, {d:%b} {d.day}" + ("" if d.year == DATE.year else f", {d.year}")
-
-
-def day_desc(d: datetime.date) -> str:
-    """A day of the picker as TalkBack reads it ("Friday, June 12, 2026")."""
-    return f"{d:%A}, {d:%B} {d.day}, {d.year}"
 
 
 def seeded_lists(seed: int) -> dict[str, list[dict[str, Any]]]:
@@ -320,25 +314,7 @@ class TodoApp(App):
                      text=label, package=PACKAGE, clickable=True, focusable=True, checkable=True,
                      checked=args["selected"] == day, on_tap=("pick", day), style="chip")
                 for k, (label, day) in enumerate(chips)]
-        y += 270
-        body += [View(IMAGE_BUTTON, (130, y, 250, y + 110), desc="Previous month", package=PACKAGE, clickable=True,
-                      focusable=True, on_tap=("month", -1), icon="back"),
-                 View(TEXT_VIEW, (250, y, WIDTH - 250, y + 110), text=f"{months.month_name[month]} {year}",
-                      rid=f"{PACKAGE}:id/month_title", package=PACKAGE, style="section"),
-                 View(IMAGE_BUTTON, (WIDTH - 250, y, WIDTH - 130, y + 110), desc="Next month", package=PACKAGE,
-                      clickable=True, focusable=True, on_tap=("month", 1), icon="forward")]
-        y += 120
-        body += [View(TEXT_VIEW, (168 + k * 117, y, 240 + k * 117, y + 70), text=d, package=PACKAGE, style="secondary")
-                 for k, d in enumerate("MTWTFSS")]
-        y += 80
-        first, days = months.monthrange(year, month)
-        for d in range(1, days + 1):
-            cell = first + d - 1
-            x0, y0 = 130 + (cell % 7) * 117, y + (cell // 7) * 112
-            day = datetime.date(year, month, d)
-            body.append(View(TEXT_VIEW, (x0, y0, x0 + 110, y0 + 105), text=str(d), desc=day_desc(day),
-                             package=PACKAGE, clickable=True, focusable=True, selected=str(day) == args["selected"],
-                             on_tap=("pick", str(day)), style="dial"))
+        body += month_grid(PACKAGE, year, month, args["selected"], "pick", y + 270)
         return app_dialog(PACKAGE, "Due date", body, [("Cancel", ("cancel",), True), ("OK", ("ok",), True)], top=200)
 
     # -- events -------------------------------------------------------------------------------------------------------

@@ -18,6 +18,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from android_gym.actions import Action
+from android_gym.sim.app_dialogs import day_desc
 from android_gym.sim.apps import expenses as X
 from android_gym.sim.apps import gmail as G
 from android_gym.tasks.apps import into_app, swipe_down
@@ -171,7 +172,7 @@ def form_step(want: Mapping[str, Any], elements: Elements, state: State) -> Acti
         if (args["year"], args["month"]) != (d.year, d.month):
             later = (d.year, d.month) > (args["year"], args["month"])
             return press(elements, desc="Next month" if later else "Previous month")
-        return press(elements, desc=X.day_desc(d))
+        return press(elements, desc=day_desc(d))
     if args["discard"]:
         return press(elements, text="Keep editing")
     amount = f"{want['amount'] // 100}.{want['amount'] % 100:02d}"

@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from android_gym.actions import Action
+from android_gym.sim.app_dialogs import day_desc
 from android_gym.sim.apps import markor, todo
 from android_gym.sim.apps.markor import base, parent
 from android_gym.tasks.apps import into_app, swipe_down
@@ -129,7 +130,7 @@ def tasks_edit(title: str, due: str | None, priority: str, elements: Elements, s
         if (args["year"], args["month"]) != (d.year, d.month):
             later = (d.year, d.month) > (args["year"], args["month"])
             return press(elements, desc="Next month" if later else "Previous month")
-        return press(elements, desc=todo.day_desc(d))
+        return press(elements, desc=day_desc(d))
     step = fill(elements, state, todo.TITLE_RID, title)
     if step is not None:
         return step
