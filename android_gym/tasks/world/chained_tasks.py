@@ -69,7 +69,8 @@ class ChainedTemplate(TaskTemplate):
             raise ValueError(f"only templates won by the state chain: {[(p.name, p.outcome) for p in parts]}")
         self.parts = parts
         self.name = "_then_".join(part.name for part in parts)  # type: ignore[misc]  (per instance)
-        self.max_steps = sum(part.max_steps for part in parts)  # type: ignore[misc]
+        # each part's budget (1.5x its expert's length plus 3), the slack of 3 counted once for the whole chain
+        self.max_steps = sum(part.max_steps for part in parts) - 3 * (len(parts) - 1)  # type: ignore[misc]
         self.apps = tuple(dict.fromkeys(app for part in parts for app in part.apps))  # type: ignore[misc]
 
     def values(self, split: str) -> list[dict[str, Any]]:

@@ -402,7 +402,7 @@ class ExpenseAmountAnswerTemplate(_ExpenseTemplate):
 class CategoryWeekAnswerTemplate(WorldTemplate):
     """How much did I spend on {category} this week? Answered with the category's total on Statistics."""
 
-    name, max_steps, split_key = "expenses_category_week_answer", 12, "key"
+    name, max_steps, split_key = "expenses_category_week_answer", 11, "key"
     outcome, apps = "answer", (EXP,)
     phrasings = ("How much did I spend on {category} this week? Use Pro Expense",
                  "What is my {category} spending for this week in Pro Expense?",

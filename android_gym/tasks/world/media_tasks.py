@@ -222,7 +222,7 @@ class TakePhotoTemplate(CameraTemplate):
 class TakeSelfieTemplate(CameraTemplate):
     """Take a selfie (front camera), in Portrait mode when asked."""
 
-    name, max_steps = "take_selfie", 12
+    name, max_steps = "take_selfie", 10
     apps = (CAMERA,)
     key_name, keys = "portrait", (False, True)
     phrasings = ("Take a selfie", "Take a picture of myself with the front camera", "Snap a selfie")
@@ -268,7 +268,7 @@ class RecordVideoTemplate(CameraTemplate):
 class PhotoToFavoritesTemplate(CameraTemplate):
     """Take a photo and add it to favourites: one back-camera photo, starred in Photos, nothing else changed."""
 
-    name, max_steps = "photo_to_favorites", 15
+    name, max_steps = "photo_to_favorites", 12
     apps = (CAMERA, PHOTOS,)
     key_name, keys = "phrasing", (0, 1, 2, 3)
     phrasings = ("Take a photo and add it to my favorites", "Snap a picture, then mark it as a favorite in Photos",
@@ -406,7 +406,7 @@ class DatedPhotoTemplate(TaskTemplate):
 class FavoritePhotoTemplate(DatedPhotoTemplate):
     """Favourite the photo taken on {day} at {time}: starred, the only item changed."""
 
-    name, max_steps = "favorite_photo", 13
+    name, max_steps = "favorite_photo", 10
     apps = (PHOTOS,)
     phrasings = ("Add the photo I took on {when} to my favorites", "Favorite the photo taken on {when}",
                  "Star the picture from {when} in Google Photos")
@@ -501,7 +501,7 @@ class AddToAlbumTemplate(DatedPhotoTemplate):
 class RestorePhotoTemplate(DatedPhotoTemplate):
     """Restore the photo taken on {day} at {time} from the trash (a near miss of that day is in the trash too)."""
 
-    name, max_steps = "restore_photo", 12
+    name, max_steps = "restore_photo", 11
     apps = (PHOTOS,)
     phrasings = ("Restore the photo I took on {when} from the trash", "Recover the deleted picture from {when}",
                  "Get the photo taken on {when} back out of the trash")
@@ -531,7 +531,7 @@ class RestorePhotoTemplate(DatedPhotoTemplate):
 class CreateAlbumTemplate(DatedPhotoTemplate):
     """Create an album called {album} with the photos from {day}: exactly that day's photos (two or three)."""
 
-    name, max_steps, by_day = "create_album", 24, True
+    name, max_steps, by_day = "create_album", 21, True
     apps = (PHOTOS,)
     phrasings = ("Create an album called {album} with the photos from {when}",
                  "Make a new album named {album} and add the pictures I took on {when}",
@@ -556,7 +556,7 @@ class CreateAlbumTemplate(DatedPhotoTemplate):
 class DeleteLatestTemplate(TaskTemplate):
     """Delete the most recent photo: the newest photo of today goes to the trash (a newer video may sit above it)."""
 
-    name, suite, max_steps = "delete_latest_photo", "world", 11
+    name, suite, max_steps = "delete_latest_photo", "world", 9
     apps = (PHOTOS,)
     phrasings = ("Delete the most recent photo", "Delete the last photo I took", "Move my latest photo to the trash")
 

@@ -423,7 +423,7 @@ class AddContactTemplate(PersonTemplate):
 class SaveMissedCallerTemplate(PersonTemplate):
     """Save the number of the last missed call as a new contact {name} (Phone's call details, then Contacts)."""
 
-    name, max_steps = "save_missed_caller", 18
+    name, max_steps = "save_missed_caller", 17
     apps = (contacts.PACKAGE, dialer.PACKAGE,)
     target_present = False
     phrasings = ("Save the number of my last missed call as a new contact named {name}",
