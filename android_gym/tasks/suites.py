@@ -35,12 +35,14 @@ class HeldOut:
 
 
 HELD_OUT: dict[str, HeldOut] = {
-    # Tasks (and the two templates that pair it with Markor) is a whole app the agent never trains on; each held-out
-    # template has a trained sibling skill (reply/send email; favourite a photo; rename a note; text one person;
-    # add a contact and call back a missed call; add a photo to an album).
+    # Tasks (and the templates that pair it with Markor) and Calculator (with its Markor note total) are whole apps
+    # the agent never trains on; each held-out template has a trained sibling skill (reply/send email; favourite a
+    # photo; rename a note; text one person; add a contact and call back a missed call; add a photo to an album; move
+    # an event to another day; set a screen timeout and theme; move files into a new folder).
     "world": HeldOut(templates=("forward_email", "favorite_day", "markor_move_note", "text_two_people",
-                                "save_missed_caller", "selfie_to_album"),
-                     apps=("org.tasks",)),
+                                "save_missed_caller", "selfie_to_album", "calendar_change_start", "settings_volumes",
+                                "files_copy_to"),
+                     apps=("org.tasks", "com.google.android.calculator")),
 }
 """Per suite, its held-out templates and apps; suites not named here have no unseen splits."""
 

@@ -1,7 +1,13 @@
-"""The Calculator app: a display and a keypad; "=" evaluates the expression (+, −, ×, ÷ with precedence).
+"""The Calculator app: a display and a keypad; "=" evaluates the expression (+, −, ×, ÷ with precedence, and %).
 
 The expression is evaluated by `evaluate`, a small operator-precedence parser over the keypad's own tokens: no
-Python `eval`, so nothing typed can run. State: {"expression", "result"} (the result of the last "=", or None).
+Python `eval`, so nothing typed can run. "%" divides the number (or bracket) before it by 100, as Android's
+calculator does ("50+10%" is 50.1, "200×15%" is 30). Every "=" that gives a value is kept in the history.
+
+Screens: "home" (the display, a delete key and a History button over the keypad) and "history" (past calculations,
+oldest first; tapping one puts its result into the expression, "Clear" empties the history). A fresh install has
+no history; a task's `apply` may seed one (`history`, or `seeded` entries drawn from
+`stable_seed("calculator", phone.seed)`).
 """
 
 from __future__ import annotations
@@ -9,14 +15,32 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from android_gym.sim.app import App, Screen
+import numpy as np
+
+from android_gym.sim.app import App, Screen, stable_seed
 from android_gym.sim.events import AppEvent
-from android_gym.sim.layout import BUTTON, CONTENT_BOTTOM, CONTENT_TOP, MARGIN, TEXT_VIEW, WIDTH
+from android_gym.sim.layout import (
+    BUTTON,
+    CONTENT_BOTTOM,
+    CONTENT_TOP,
+    IMAGE_BUTTON,
+    LINEAR,
+    MARGIN,
+    TEXT_VIEW,
+    TOOLBAR_H,
+    WIDTH,
+    scroll_list,
+    toolbar,
+)
 from android_gym.sim.view import View
 
 PACKAGE = "com.google.android.calculator"
-KEYS = (("C", "(", ")", "÷"), ("7", "8", "9", "×"), ("4", "5", "6", "−"), ("1", "2", "3", "+"), ("0", ".", "⌫", "="))
-_TOKEN = re.compile(r"\d+(?:\.\d*)?|\.\d+|[()+−×÷]")
+KEYS = (("C", "(", ")", "÷"), ("7", "8", "9", "×"), ("4", "5", "6", "−"), ("1", "2", "3", "+"), ("%", "0", ".", "="))
+RESULT_RID = f"{PACKAGE}:id/result_final"
+FORMULA_RID = f"{PACKAGE}:id/formula"
+HISTORY_RID = f"{PACKAGE}:id/history_row"
+HISTORY_ROW_H = 220
+_TOKEN = re.compile(r"\d+(?:\.\d*)?|\.\d+|[()+−×÷%]")
 _PRECEDENCE = {"+": 1, "−": 1, "×": 2, "÷": 2}
 MAX_CHARS = 40
 
@@ -26,6 +50,8 @@ def evaluate(expression: str) -> str:
 
     >>> evaluate("2+3×4"), evaluate("(2+3)×4"), evaluate("7÷2"), evaluate("1÷0"), evaluate("2+")
     ('14', '20', '3.5', 'Error', 'Error')
+    >>> evaluate("50+10%"), evaluate("200×15%"), evaluate("(1+1)%"), evaluate("%5")
+    ('50.1', '30', '0.02', 'Error')
     """
     tokens = _TOKEN.findall(expression)
     if "".join(tokens) != expression or not tokens:
@@ -46,10 +72,12 @@ def evaluate(expression: str) -> str:
                 if t == "(":
                     ops.append(t)
                     continue
-                if t in _PRECEDENCE or t == ")":
+                if t in _PRECEDENCE or t in ")%":
                     return "Error"
                 values.append(float(t))
                 expect_value = False
+            elif t == "%":
+                values[-1] /= 100
             elif t == ")":
                 while ops and ops[-1] != "(":
                     reduce()
@@ -76,41 +104,94 @@ def evaluate(expression: str) -> str:
 
 
 class CalculatorApp(App):
-    """A calculator: one screen, the expression and its result over a 5x4 keypad."""
+    """A calculator: the expression and its result over a 5x4 keypad, and the history of past calculations."""
 
     package = PACKAGE
     label = "Calculator"
-    icon = "app"
+    icon = "calculator"
     aliases = ("calc", "calculator app")
 
     def reset(self) -> None:
-        """An empty display."""
+        """An empty display and no history."""
         self.expression = ""
         self.result: str | None = None
+        self.history: list[dict[str, str]] = []
+
+    def apply(self, settings: dict[str, Any]) -> None:
+        """Initial conditions: {"seeded": n (n past calculations drawn per episode), "history": [expression, ...]
+        (each evaluated and put among the seeded ones at a position drawn per episode, in the given order)}.
+
+        Raises:
+            KeyError: an unknown key, or an expression that does not evaluate.
+        """  # noqa: D205
+        bad = set(settings) - {"seeded", "history"}
+        if bad:
+            raise KeyError(f"Calculator takes 'seeded' and 'history', got {sorted(bad)}")
+        rng = np.random.default_rng(stable_seed("calculator", self.phone.seed))
+        for _ in range(int(settings.get("seeded", 0))):
+            a, b, op = int(rng.integers(2, 500)), int(rng.integers(2, 100)), "+−×"[int(rng.integers(3))]
+            self.history.append({"expression": f"{a}{op}{b}", "result": evaluate(f"{a}{op}{b}")})
+        low = 0
+        for expression in settings.get("history", []):
+            result = evaluate(expression)
+            if result == "Error":
+                raise KeyError(f"history entries must evaluate, got {expression!r}")
+            low = int(rng.integers(low, len(self.history) + 1))
+            self.history.insert(low, {"expression": expression, "result": result})
+            low += 1
 
     def home(self) -> Screen:
         """The keypad."""
         return Screen(PACKAGE, "home")
 
     def build(self, screen: Screen) -> list[View]:
-        """The display (expression, then result) and the keypad."""
+        """The keypad screen or the history."""
+        return self._history() if screen.name == "history" else self._keypad()
+
+    def _keypad(self) -> list[View]:
         top = CONTENT_TOP + 40
         views = [View(TEXT_VIEW, (MARGIN, top, WIDTH - MARGIN, top + 200), text=self.expression or "0",
-                      rid=f"{PACKAGE}:id/formula", package=PACKAGE, style="title"),
+                      rid=FORMULA_RID, package=PACKAGE, style="title"),
                  View(TEXT_VIEW, (MARGIN, top + 200, WIDTH - MARGIN, top + 320), text=self.result or "",
-                      rid=f"{PACKAGE}:id/result_final", package=PACKAGE)]
-        pad_top = top + 400
+                      rid=RESULT_RID, package=PACKAGE),
+                 View(IMAGE_BUTTON, (MARGIN, top + 330, MARGIN + 150, top + 460), desc="History", package=PACKAGE,
+                      rid=f"{PACKAGE}:id/history", clickable=True, focusable=True, on_tap=("history",), icon="history"),
+                 View(IMAGE_BUTTON, (WIDTH - MARGIN - 150, top + 330, WIDTH - MARGIN, top + 460), desc="delete",
+                      rid=f"{PACKAGE}:id/del", package=PACKAGE, clickable=True, focusable=True, on_tap=("key", "⌫"),
+                      icon="backspace")]
+        pad_top = top + 480
         rows, cols = len(KEYS), len(KEYS[0])
         h, w = (CONTENT_BOTTOM - pad_top) // rows, WIDTH // cols
         for r, row in enumerate(KEYS):
             for c, key in enumerate(row):
                 views.append(View(BUTTON, (c * w, pad_top + r * h, (c + 1) * w, pad_top + (r + 1) * h), text=key,
-                                  desc={"⌫": "delete", "C": "clear"}.get(key, key), package=PACKAGE,
+                                  desc={"C": "clear", "%": "percent"}.get(key, key), package=PACKAGE,
                                   clickable=True, focusable=True, on_tap=("key", key), style="button"))
         return views
 
+    def _history(self) -> list[View]:
+        top = CONTENT_TOP + TOOLBAR_H
+        rows = []
+        for i, h in enumerate(self.history):
+            y = top + i * HISTORY_ROW_H
+            rows.append(View(LINEAR, (0, y, WIDTH, y + HISTORY_ROW_H), desc=f"{h['expression']} = {h['result']}",
+                             rid=HISTORY_RID, package=PACKAGE, clickable=True, focusable=True, on_tap=("reuse", i),
+                             style="row", children=[
+                                 View(TEXT_VIEW, (MARGIN, y + 20, WIDTH - MARGIN, y + 110), text=h["expression"],
+                                      rid=f"{PACKAGE}:id/history_formula", package=PACKAGE, style="secondary"),
+                                 View(TEXT_VIEW, (MARGIN, y + 110, WIDTH - MARGIN, y + 210), text=h["result"],
+                                      rid=f"{PACKAGE}:id/history_result", package=PACKAGE, style="title")]))
+        if not rows:
+            rows = [View(TEXT_VIEW, (MARGIN, top + 40, WIDTH - MARGIN, top + 160), text="No history yet",
+                         package=PACKAGE, style="hint")]
+        bar = toolbar("History", PACKAGE, PACKAGE)
+        bar.children.append(View(BUTTON, (WIDTH - 260, CONTENT_TOP + 24, WIDTH - MARGIN, CONTENT_TOP + TOOLBAR_H - 24),
+                                 text="Clear", desc="Clear history", package=PACKAGE, clickable=True, focusable=True,
+                                 enabled=bool(self.history), on_tap=("clear_history",), style="text_button"))
+        return [bar, scroll_list(top, CONTENT_BOTTOM, PACKAGE, rows, rid=f"{PACKAGE}:id/history_list")]
+
     def handle(self, event: AppEvent, screen: Screen) -> bool:
-        """A key: append, delete, clear or evaluate."""
+        """A key (append, delete, clear, evaluate), the history, reusing a past result, clearing the history."""
         match event:
             case ("key", "C"):
                 self.expression, self.result = "", None
@@ -118,12 +199,32 @@ class CalculatorApp(App):
                 self.expression = self.expression[:-1]
             case ("key", "="):
                 self.result = evaluate(self.expression)
+                if self.result != "Error":
+                    self.history.append({"expression": self.expression, "result": self.result})
             case ("key", key) if len(self.expression) < MAX_CHARS:
                 self.expression += key
+            case ("history",):
+                return self.phone.push(Screen(PACKAGE, "history", scroll=10**6))  # opens on the newest entries
+            case ("reuse", index):
+                value = self.history[index]["result"]
+                ends_in_value = bool(self.expression) and self.expression[-1] not in "+−×÷("
+                self.expression = (value if ends_in_value else self.expression + value)[:MAX_CHARS]
+                self.result = None
+                return self.phone.pop()
+            case ("clear_history",):
+                self.history = []
             case _:
                 return False
         return True
 
     def state(self) -> dict[str, Any]:
-        """{"expression": what the display shows typed, "result": the last "=" result or None}."""
-        return {"expression": self.expression, "result": self.result}
+        """What the display shows and the history.
+
+        Returns:
+            {"expression": what the display shows typed, "result": the last "=" result or None, "history":
+            [{"expression", "result"}, ...] oldest first, "page": the front Calculator screen ("home", "history")
+            or None}.
+        """
+        mine = self.phone.screens(PACKAGE)
+        return {"expression": self.expression, "result": self.result,
+                "history": [dict(h) for h in self.history], "page": mine[-1].name if mine else None}

@@ -146,7 +146,7 @@ class CameraApp(App):
             return []
         return [View(IMAGE_BUTTON, (MARGIN_X, CONTENT_TOP + 20, MARGIN_X + 140, CONTENT_TOP + 140),
                      desc=f"Flash {self.flash}", rid=f"{PACKAGE}:id/flash_button", package=PACKAGE, clickable=True,
-                     focusable=True, on_tap=("flash",), icon="brightness")]
+                     focusable=True, on_tap=("flash",), icon="flash")]
 
     def _modes(self) -> list[View]:
         w = 300
@@ -162,7 +162,7 @@ class CameraApp(App):
         views = [View(IMAGE_BUTTON, (WIDTH // 2 - 110, y0, WIDTH // 2 + 110, y1),
                       desc=shutter_desc(self.mode, recording), rid=SHUTTER_RID, package=PACKAGE, clickable=True,
                       focusable=True, enabled=ready, on_tap=("shutter",), style="fab",
-                      icon="pause" if recording else "play" if self.mode == "Video" else "camera")]
+                      icon="stop" if recording else "play" if self.mode == "Video" else "camera")]
         if not recording:
             views.append(View(IMAGE_BUTTON, (WIDTH - 250, y0 + 30, WIDTH - 90, y1 - 30),
                               desc=switch_desc(self.facing), rid=f"{PACKAGE}:id/camera_switch_button",

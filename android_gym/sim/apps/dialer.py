@@ -234,7 +234,7 @@ class DialerApp(App):
         body = {"favourites": self._favourites, "recents": self._recents, "contacts": self._contacts}[screen.name]()
         fab = View(IMAGE_BUTTON, (WIDTH - MARGIN - 220, TABS_TOP - 260, WIDTH - MARGIN, TABS_TOP - 40),
                    desc="key pad", rid=KEYPAD_FAB_RID, package=PACKAGE, clickable=True, focusable=True,
-                   on_tap=("keypad",), style="fab", icon="apps")
+                   on_tap=("keypad",), style="fab", icon="dialpad")
         return [toolbar(self.tab, PACKAGE, PACKAGE, has_back=False), body, fab, self._tabs()]
 
     def _tabs(self) -> View:

@@ -388,7 +388,7 @@ class GalleryApp(App):
             kids.append(View(TEXT_VIEW, (MARGIN, bottom - 480, WIDTH - MARGIN, bottom - 380), package=PACKAGE,
                              text=duration(it["name"]), rid=f"{PACKAGE}:id/duration"))
         if it["trashed"]:
-            actions = (("Restore", "rotate", ("restore",)), ("Delete", "delete", ("sheet", "delete")))
+            actions = (("Restore", "restore", ("restore",)), ("Delete", "delete", ("sheet", "delete")))
         else:
             favourite = it["favourite"]
             kids += [View(IMAGE_BUTTON, (WIDTH - 2 * TOOLBAR_H, top, WIDTH - TOOLBAR_H, top + TOOLBAR_H),

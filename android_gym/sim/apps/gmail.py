@@ -301,7 +301,7 @@ class GmailApp(App):
         rows = [View(TEXT_VIEW, (0, 300 + i * 160, 820, 460 + i * 160), text=label, desc=label,
                      rid=f"{PACKAGE}:id/name", package=PACKAGE, clickable=True, focusable=True,
                      selected=key == folder, on_tap=("folder", key), style="row",
-                     icon={"inbox": "mail", "sent": "forward", "all": "library", "trash": "delete"}[key])
+                     icon={"inbox": "mail", "sent": "send", "all": "library", "trash": "delete"}[key])
                 for i, (key, label) in enumerate(FOLDERS.items())]
         panel = View(FRAME, (0, CONTENT_TOP, 840, CONTENT_BOTTOM), rid=f"{PACKAGE}:id/drawer_container",
                      package=PACKAGE, style="dialog", children=[
@@ -329,7 +329,7 @@ class GmailApp(App):
         m = self.email(screen.args["id"])
         actions: list[tuple[str, str, tuple]] = []
         if m["folder"] == "inbox":
-            actions.append(("Archive", "save", ("archive", m["id"])))
+            actions.append(("Archive", "archive", ("archive", m["id"])))
         if m["folder"] != "trash":
             actions.append(("Delete", "delete", ("trash", m["id"])))
         actions.append(("Mark unread", "mail", ("unread", m["id"])))
@@ -364,7 +364,7 @@ class GmailApp(App):
         title = {"new": "Compose", "reply": "Reply", "forward": "Forward"}[kind]
         top = CONTENT_TOP + TOOLBAR_H
         f, focus = screen.fields, screen.focus
-        views = [self._toolbar([("Attach file", "add", ("attach",)), ("Send", "forward", ("send",))], title),
+        views = [self._toolbar([("Attach file", "add", ("attach",)), ("Send", "send", ("send",))], title),
                  View(TEXT_VIEW, (MARGIN, top + 10, WIDTH - MARGIN, top + 130), text=f"From    {USER_EMAIL}",
                       package=PACKAGE, style="secondary"),
                  text_field((MARGIN, top + 140, WIDTH - MARGIN, top + 280), TO_RID, f.get(TO_RID, ""), "To",

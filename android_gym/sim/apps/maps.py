@@ -1,9 +1,17 @@
-"""The Maps app: a map with a search bar and category chips, place results, place pages and directions.
+"""The Maps app: a map with a search bar and category chips, place results, place pages, directions and saved lists.
 
 Places are generated from the query with `stable_seed` (the same in every process and episode), around the phone's
-own city (`places.HOME_CITY`): a search for "top rated sushi restaurants" lists sushi places with ratings, distances
-and opening hours. Screens: "home", "search" (the box focused), "results" (args {"query"}), "place" and "directions"
-(args {"place": a `places_for()` dict}). Results and place pages load through `phone.push(..., slow=True)`.
+own city (`places.HOME_CITY`): a search for "top rated sushi restaurants" lists sushi places with ratings, distances,
+opening hours and (most of them) a phone number. Travel times follow from a place's distance (`travel`).
+
+Screens: "home" (Explore: the search bar, chips, the map and the Explore/Saved tabs), "search" (the box focused),
+"results" (args {"query"}), "place" (args {"place": a `places_for()` dict, "sheet": None, "save" or "share"}),
+"directions" (args {"place", "mode": one of `MODES`}), "saved" (the lists) and "list" (args {"list", "menu": the
+key of the place whose "More options" menu is open, or None}). A place page's Save opens "Save in your lists"
+(a checkbox per list; a tick saves or removes at once), Call hands the number to the Phone app (`contacts.Caller`)
+and is shown only for a place with a number, Share opens a sheet whose "Copy link" copies the place's link. Results,
+place pages and directions load through `phone.push(..., slow=True)`. The saved lists start empty; a task's `apply`
+puts places in them (`saved`) and draws others per episode from `stable_seed("maps-saved", phone.seed)` (`seeded`).
 """
 
 from __future__ import annotations
@@ -13,8 +21,11 @@ from typing import Any
 import numpy as np
 
 from android_gym.sim.app import App, Screen, stable_seed
+from android_gym.sim.app_dialogs import app_dialog, dialog_body_top, inert, popup_menu
+from android_gym.sim.apps.contacts import Caller
 from android_gym.sim.events import AppEvent, NavKey
 from android_gym.sim.layout import (
+    BUTTON,
     CONTENT_BOTTOM,
     CONTENT_TOP,
     IMAGE_BUTTON,
@@ -26,6 +37,7 @@ from android_gym.sim.layout import (
     WIDTH,
     scroll_list,
     text_field,
+    toolbar,
 )
 from android_gym.sim.view import View
 from android_gym.sim.web.places import HOME_CITY, title
@@ -33,9 +45,21 @@ from android_gym.sim.web.places import HOME_CITY, title
 PACKAGE = "com.google.android.apps.maps"
 SEARCH_RID = f"{PACKAGE}:id/search_omnibox_text_box"
 PLACE_RID = f"{PACKAGE}:id/place_row"
+LIST_RID = f"{PACKAGE}:id/list_row"
+SAVED_RID = f"{PACKAGE}:id/saved_place_row"
+DURATION_RID = f"{PACKAGE}:id/duration"
+PHONE_RID = f"{PACKAGE}:id/phone_number"
+ADDRESS_RID = f"{PACKAGE}:id/address"
 CHIPS = ("Restaurants", "Coffee", "Groceries", "Gas", "Hotels")
+LISTS = ("Favorites", "Want to go", "Starred places")
+MODES = ("Drive", "Transit", "Walk", "Bike")
+MODE_WORDS = {"Drive": "by car", "Transit": "by transit", "Walk": "on foot", "Bike": "by bike"}
+SEED_QUERIES = ("coffee", "groceries", "gas", "hotels", "bakeries", "bookstores")
+"""What the per-episode saved places (`apply({"seeded": n})`) are drawn from."""
 PLACES_PER_QUERY = 8
 ROW_H = 260
+TAB_H = 180
+SAVE_TITLE = "Save in your lists"
 _NAME_A = ("Golden", "Corner", "Harbor", "Sunset", "Union", "Mission", "Market", "Bay", "Hillside", "Lucky", "Central")
 _NAME_B = ("House", "Kitchen", "Spot", "Place", "Co.", "Bar", "Shop", "Room", "Garden", "Depot")
 _STREETS = ("Valencia St", "Market St", "Mission St", "Geary Blvd", "Irving St", "Castro St", "Polk St", "Fillmore St")
@@ -46,32 +70,104 @@ _NOISE = {"top", "rated", "best", "good", "nice", "the", "a", "an", "some", "nea
 def places_for(query: str) -> list[dict[str, Any]]:
     """The places a search shows, best match first, all seeded by the normalised query.
 
-    Each is {"name", "kind", "rating", "reviews", "distance_mi", "address", "open_now", "rank"}.
+    Each is {"name", "kind", "rating", "reviews", "distance_mi", "address", "open_now", "rank", "phone"} ("phone":
+    "(415) 555-0123", or "" for a place without a number).
 
     >>> places_for("Sushi restaurants")[0]["kind"]
     'Sushi restaurants'
     """
     q = " ".join(query.lower().split())
     rng = np.random.default_rng(stable_seed("maps", q))
+    phones = np.random.default_rng(stable_seed("maps-phone", q))  # its own stream: older fields unchanged
     kind = " ".join(w for w in q.split() if w not in _NOISE) or "places"
     out = []
     for rank in range(PLACES_PER_QUERY):
         first, last = _NAME_A[int(rng.integers(len(_NAME_A)))], _NAME_B[int(rng.integers(len(_NAME_B)))]
         name = f"{first} {kind.split()[0].title()} {last}"
+        number = f"(415) {int(phones.integers(200, 1000))}-{int(phones.integers(1000, 10000))}"
         out.append({"name": name, "kind": kind[:1].upper() + kind[1:], "rating": round(3.4 + 1.6 * rng.random(), 1),
                     "reviews": int(rng.integers(12, 4000)), "distance_mi": round(0.2 + 4 * rng.random(), 1),
                     "address": f"{int(rng.integers(10, 3000))} {_STREETS[int(rng.integers(len(_STREETS)))]}",
-                    "open_now": bool(rng.random() < 0.8), "rank": rank})
+                    "open_now": bool(rng.random() < 0.8), "rank": rank,
+                    "phone": "" if phones.random() < 0.25 else number})
     return out
 
 
+def travel(place: dict[str, Any], mode: str) -> tuple[int, float]:
+    """(minutes, miles) to `place` by `mode` (one of `MODES`), fixed by the place: the road distance, at 15 mph by
+    car, 12 mph by transit after a wait of 3 to 10 minutes, 3 mph on foot along a slightly shorter path, 10 mph by bike.
+
+    >>> travel({"name": "X", "distance_mi": 2.0}, "Walk"), travel({"name": "X", "distance_mi": 2.0}, "Drive")
+    ((38, 1.9), (8, 2.0))
+    """  # noqa: D205
+    d = float(place["distance_mi"])
+    match mode:
+        case "Drive":
+            return max(2, int(d * 4)), d
+        case "Transit":
+            return 3 + stable_seed("maps-wait", place["name"]) % 8 + round(d * 5), d
+        case "Walk":
+            walk = round(d * 0.95, 1)
+            return max(1, round(walk * 20)), walk
+        case "Bike":
+            return max(1, round(d * 6)), d
+    raise ValueError(f"`mode` must be one of {MODES}, got {mode!r}")
+
+
+def duration(minutes: int) -> str:
+    """Minutes as Maps shows them.
+
+    >>> duration(23), duration(60), duration(84)
+    ('23 min', '1 hr', '1 hr 24 min')
+    """
+    hours, left = divmod(minutes, 60)
+    if not hours:
+        return f"{left} min"
+    return f"{hours} hr" + (f" {left} min" if left else "")
+
+
+def key_of(place: dict[str, Any]) -> str:
+    """A place's identity in the lists (two results of a search may share a name, never a name and an address)."""
+    return f"{place['name']} · {place['address']}"
+
+
 class MapsApp(App):
-    """Google Maps, around the phone's city: search, results, place pages, directions."""
+    """Google Maps, around the phone's city: search, results, place pages, directions, saved lists."""
 
     package = PACKAGE
     label = "Maps"
     icon = "map"
     aliases = ("google maps",)
+
+    def reset(self) -> None:
+        """Empty lists, nothing viewed, saved or shared."""
+        self.lists: dict[str, list[dict[str, Any]]] = {name: [] for name in LISTS}
+        self.edits: list[dict[str, str]] = []
+        self.viewed: list[str] = []
+        self.shared: list[str] = []
+
+    def apply(self, settings: dict[str, Any]) -> None:
+        """Initial conditions: {"saved": [{"list": one of `LISTS`, "query": str, "rank": 0..7}, ...] (that result of
+        that search, in that list), "seeded": n (n places drawn from `SEED_QUERIES` into random lists, per episode)}.
+
+        Raises:
+            KeyError: an unknown key, list or rank.
+        """  # noqa: D205
+        bad = set(settings) - {"saved", "seeded"}
+        if bad:
+            raise KeyError(f"Maps takes 'saved' and 'seeded', got {sorted(bad)}")
+        rng = np.random.default_rng(stable_seed("maps-saved", self.phone.seed))
+        for _ in range(int(settings.get("seeded", 0))):
+            query = SEED_QUERIES[int(rng.integers(len(SEED_QUERIES)))]
+            self._add(LISTS[int(rng.integers(len(LISTS)))], places_for(query)[int(rng.integers(PLACES_PER_QUERY))])
+        for s in settings.get("saved", []):
+            if set(s) != {"list", "query", "rank"} or s["list"] not in LISTS or not 0 <= s["rank"] < PLACES_PER_QUERY:
+                raise KeyError(f"a saved place needs list (one of {LISTS}), query and rank 0..7; got {s}")
+            self._add(s["list"], places_for(s["query"])[s["rank"]])
+
+    def _add(self, name: str, place: dict[str, Any]) -> None:
+        if all(key_of(p) != key_of(place) for p in self.lists[name]):
+            self.lists[name].append(dict(place))
 
     def home(self) -> Screen:
         """The map with the search bar."""
@@ -85,8 +181,14 @@ class MapsApp(App):
                 return self._search(screen)
             case "results":
                 return self._results(screen.args["query"])
-            case "place" | "directions":
-                return self._place(screen.args["place"], screen.name == "directions")
+            case "place":
+                return self._place(screen)
+            case "directions":
+                return self._directions(screen.args["place"], screen.args.get("mode", "Drive"))
+            case "saved":
+                return [*self._saved(), self._tabs("Saved")]
+            case "list":
+                return self._list(screen)
         return self._home()
 
     def _bar(self, text: str, on_tap: tuple) -> View:
@@ -94,14 +196,22 @@ class MapsApp(App):
         return View(LINEAR, (MARGIN, y0, WIDTH - MARGIN, y1), text=text, rid=f"{PACKAGE}:id/search_omnibox",
                     package=PACKAGE, clickable=True, focusable=True, on_tap=on_tap, style="searchbar", icon="search")
 
+    def _tabs(self, current: str) -> View:
+        y = CONTENT_BOTTOM - TAB_H
+        tabs = [View(TEXT_VIEW, (i * WIDTH // 2, y, (i + 1) * WIDTH // 2, CONTENT_BOTTOM), text=label, desc=label,
+                     rid=f"{PACKAGE}:id/{label.lower()}_tab", package=PACKAGE, clickable=True, focusable=True,
+                     selected=label == current, on_tap=("tab", label), style="tab", icon=icon)
+                for i, (label, icon) in enumerate((("Explore", "location"), ("Saved", "save")))]
+        return View(LINEAR, (0, y, WIDTH, CONTENT_BOTTOM), package=PACKAGE, style="tabbar", children=tabs)
+
     def _home(self) -> list[View]:
         top = CONTENT_TOP + TOOLBAR_H + 60
         chips = [View(TEXT_VIEW, (MARGIN + i * 200, top, MARGIN + i * 200 + 190, top + 110), text=chip,
                       package=PACKAGE, clickable=True, focusable=True, on_tap=("query", chip.lower()), style="tab")
                  for i, chip in enumerate(CHIPS)]
-        canvas = View(IMAGE_VIEW, (0, top + 140, WIDTH, CONTENT_BOTTOM), desc=f"Map of {title(HOME_CITY)}",
+        canvas = View(IMAGE_VIEW, (0, top + 140, WIDTH, CONTENT_BOTTOM - TAB_H), desc=f"Map of {title(HOME_CITY)}",
                       package=PACKAGE, icon="map", style="image")
-        return [self._bar("Search here", ("search",)), *chips, canvas]
+        return [self._bar("Search here", ("search",)), *chips, canvas, self._tabs("Explore")]
 
     def _search(self, screen: Screen) -> list[View]:
         y0, y1 = CONTENT_TOP + 12, CONTENT_TOP + TOOLBAR_H - 12
@@ -127,35 +237,115 @@ class MapsApp(App):
         return [self._bar(query, ("search", query)), scroll_list(top, CONTENT_BOTTOM, PACKAGE, rows,
                                                                  rid=f"{PACKAGE}:id/results")]
 
-    def _place(self, place: dict[str, Any], directions: bool) -> list[View]:
+    def _header(self, place: dict[str, Any]) -> list[View]:
         top = CONTENT_TOP + 40
-        views = [View(IMAGE_BUTTON, (0, top, 150, top + 144), desc="Navigate up", package=PACKAGE, clickable=True,
-                      focusable=True, on_tap=NavKey("back"), icon="back"),
-                 View(TEXT_VIEW, (170, top, WIDTH - MARGIN, top + 144), text=place["name"],
-                      rid=f"{PACKAGE}:id/title", package=PACKAGE, style="title")]
-        if directions:
-            minutes = max(2, int(place["distance_mi"] * 4))
-            views += [View(TEXT_VIEW, (MARGIN, top + 200, WIDTH - MARGIN, top + 320),
-                           text=f"{minutes} min ({place['distance_mi']} mi) by car", package=PACKAGE),
-                      View(TEXT_VIEW, (MARGIN, top + 340, WIDTH - MARGIN, top + 440),
-                           text=f"Fastest route to {place['address']}", package=PACKAGE, style="meta"),
-                      View("android.widget.Button", (MARGIN, top + 480, WIDTH // 2, top + 620), text="Start",
-                           package=PACKAGE, clickable=True, focusable=True, on_tap=("noop",), style="button")]
-            return views
-        views += [View(TEXT_VIEW, (MARGIN, top + 200, WIDTH - MARGIN, top + 320),
-                       text=f"{place['rating']}★ · {place['kind']} · {place['address']}", package=PACKAGE),
-                  View(TEXT_VIEW, (MARGIN, top + 330, WIDTH - MARGIN, top + 430),
-                       text="Open now" if place["open_now"] else "Closed", package=PACKAGE, style="meta")]
-        for i, (label, event) in enumerate((("Directions", ("directions",)), ("Call", ("noop",)),
-                                            ("Save", ("noop",)), ("Share", ("noop",)))):
+        return [View(IMAGE_BUTTON, (0, top, 150, top + 144), desc="Navigate up", package=PACKAGE, clickable=True,
+                     focusable=True, on_tap=NavKey("back"), icon="back"),
+                View(TEXT_VIEW, (170, top, WIDTH - MARGIN, top + 144), text=place["name"],
+                     rid=f"{PACKAGE}:id/title", package=PACKAGE, style="title")]
+
+    def _place(self, screen: Screen) -> list[View]:
+        place, top = screen.args["place"], CONTENT_TOP + 40
+        views = self._header(place) + [
+            View(TEXT_VIEW, (MARGIN, top + 200, WIDTH - MARGIN, top + 320),
+                 text=f"{place['rating']}★ · {place['kind']} · {place['address']}", package=PACKAGE),
+            View(TEXT_VIEW, (MARGIN, top + 330, WIDTH - MARGIN, top + 430),
+                 text="Open now" if place["open_now"] else "Closed", package=PACKAGE, style="meta")]
+        saved = any(key_of(p) == key_of(place) for ps in self.lists.values() for p in ps)
+        buttons = [("Directions", ("directions",), "Directions")]
+        buttons += [("Call", ("call",), f"Call {place['name']}")] if place.get("phone") else []
+        buttons += [("Saved" if saved else "Save", ("sheet", "save"), f"Save {place['name']}"),
+                    ("Share", ("sheet", "share"), f"Share {place['name']}")]
+        for i, (label, event, desc) in enumerate(buttons):
             x = MARGIN + i * 250
-            views.append(View("android.widget.Button", (x, top + 470, x + 230, top + 600), text=label,
-                              package=PACKAGE, clickable=True, focusable=True, on_tap=event, style="button"))
-        return views
+            views.append(View(BUTTON, (x, top + 470, x + 230, top + 600), text=label, desc=desc, package=PACKAGE,
+                              clickable=True, focusable=True, on_tap=event, style="button"))
+        rows = [(ADDRESS_RID, place["address"], "location")]
+        rows += [(PHONE_RID, place["phone"], "")] if place.get("phone") else []
+        for i, (rid, text, icon) in enumerate(rows):
+            y = top + 660 + i * 150
+            views.append(View(TEXT_VIEW, (MARGIN, y, WIDTH - MARGIN, y + 130), text=text, rid=rid, package=PACKAGE,
+                              style="row", icon=icon))
+        sheet = screen.args.get("sheet")
+        if sheet is None:
+            return views
+        return [*inert(views), self._save_sheet(place) if sheet == "save" else self._share_sheet(place)]
+
+    def _save_sheet(self, place: dict[str, Any]) -> View:
+        y = dialog_body_top(560)
+        body = [View("android.widget.CheckBox", (150, y + i * 150, WIDTH - 150, y + i * 150 + 130), text=name,
+                     rid=f"{PACKAGE}:id/list_checkbox", package=PACKAGE, checkable=True, clickable=True,
+                     focusable=True, checked=any(key_of(p) == key_of(place) for p in self.lists[name]),
+                     on_tap=("toggle", name), style="checkbox") for i, name in enumerate(LISTS)]
+        return app_dialog(PACKAGE, SAVE_TITLE, body, [("Done", ("close",), True)])
+
+    def _share_sheet(self, place: dict[str, Any]) -> View:
+        return app_dialog(PACKAGE, "Share", [], [("Cancel", ("close",), True), ("Copy link", ("copy",), True)],
+                          message=f"{place['name']}, {place['address']}")
+
+    def _directions(self, place: dict[str, Any], mode: str) -> list[View]:
+        top = CONTENT_TOP + 40
+        minutes, miles = travel(place, mode)
+        views = self._header(place)
+        for i, m in enumerate(MODES):
+            views.append(View(TEXT_VIEW, (i * WIDTH // 4, top + 170, (i + 1) * WIDTH // 4, top + 300), text=m,
+                              desc=f"{m} mode", package=PACKAGE, clickable=True, focusable=True, selected=m == mode,
+                              on_tap=("mode", m), style="tab"))
+        return views + [
+            View(TEXT_VIEW, (MARGIN, top + 340, WIDTH // 2, top + 460), text=duration(minutes), rid=DURATION_RID,
+                 package=PACKAGE, style="title"),
+            View(TEXT_VIEW, (WIDTH // 2, top + 340, WIDTH - MARGIN, top + 460), text=f"{miles} mi",
+                 rid=f"{PACKAGE}:id/distance", package=PACKAGE, style="meta"),
+            View(TEXT_VIEW, (MARGIN, top + 480, WIDTH - MARGIN, top + 580),
+                 text=f"{duration(minutes)} ({miles} mi) {MODE_WORDS[mode]}", package=PACKAGE),
+            View(TEXT_VIEW, (MARGIN, top + 590, WIDTH - MARGIN, top + 690),
+                 text=f"Fastest route to {place['address']}", package=PACKAGE, style="meta"),
+            View(BUTTON, (MARGIN, top + 730, WIDTH // 2, top + 870), text="Start", package=PACKAGE, clickable=True,
+                 focusable=True, on_tap=("noop",), style="button")]
+
+    def _saved(self) -> list[View]:
+        top = CONTENT_TOP + TOOLBAR_H
+        rows = []
+        for i, name in enumerate(LISTS):
+            y, n = top + i * ROW_H, len(self.lists[name])
+            rows.append(View(LINEAR, (0, y, WIDTH, y + ROW_H), desc=name, rid=LIST_RID, package=PACKAGE,
+                             clickable=True, focusable=True, on_tap=("list", name), style="row", children=[
+                                 View(TEXT_VIEW, (MARGIN, y + 20, WIDTH - MARGIN, y + 130), text=name,
+                                      package=PACKAGE, style="title"),
+                                 View(TEXT_VIEW, (MARGIN, y + 130, WIDTH - MARGIN, y + 230),
+                                      text=f"{n} place" + ("" if n == 1 else "s"), package=PACKAGE,
+                                      style="secondary")]))
+        return [toolbar("Your lists", PACKAGE, PACKAGE, has_back=False),
+                scroll_list(top, CONTENT_BOTTOM - TAB_H, PACKAGE, rows, rid=f"{PACKAGE}:id/lists")]
+
+    def _list(self, screen: Screen) -> list[View]:
+        name, top = screen.args["list"], CONTENT_TOP + TOOLBAR_H
+        rows = []
+        for i, p in enumerate(self.lists[name]):
+            y = top + i * ROW_H
+            rows.append(View(LINEAR, (0, y, WIDTH, y + ROW_H), desc=p["name"], rid=SAVED_RID, package=PACKAGE,
+                             clickable=True, focusable=True, on_tap=("place", tuple(sorted(p.items()))),
+                             style="card", children=[
+                                 View(TEXT_VIEW, (MARGIN, y + 20, WIDTH - 200, y + 120), text=p["name"],
+                                      package=PACKAGE, style="title"),
+                                 View(TEXT_VIEW, (MARGIN, y + 130, WIDTH - 200, y + 230),
+                                      text=f"{p['rating']}★ · {p['address']}", package=PACKAGE, style="meta"),
+                                 View(IMAGE_BUTTON, (WIDTH - 170, y + 50, WIDTH - 30, y + 190),
+                                      desc=f"More options for {p['name']}", package=PACKAGE, clickable=True,
+                                      focusable=True, on_tap=("menu", key_of(p)), icon="more")]))
+        if not rows:
+            rows = [View(TEXT_VIEW, (MARGIN, top + 40, WIDTH - MARGIN, top + 160), text="No places saved yet",
+                         package=PACKAGE, style="hint")]
+        views = [toolbar(name, PACKAGE, PACKAGE), scroll_list(top, CONTENT_BOTTOM, PACKAGE, rows,
+                                                             rid=f"{PACKAGE}:id/list_places")]
+        if screen.args.get("menu") is None:
+            return views
+        return [*inert(views, screen.scroll),
+                popup_menu(PACKAGE, [("Remove from list", ("remove", screen.args["menu"]))], ("close",))]
 
     # -- events -------------------------------------------------------------------------------------------------------
     def handle(self, event: AppEvent, screen: Screen) -> bool:
-        """Search, chips, places, directions."""
+        """Search, chips, places, directions and modes, tabs, lists, the save and share sheets, Call."""
         match event:
             case ("search", *prefill):
                 text = prefill[0] if prefill else ""
@@ -163,10 +353,66 @@ class MapsApp(App):
             case ("query", text):
                 return self._query(text)
             case ("place", items):
-                return self.phone.push(Screen(PACKAGE, "place", {"place": dict(items)}), slow=True)
+                place = dict(items)
+                self.viewed.append(place["name"])
+                return self.phone.push(Screen(PACKAGE, "place", {"place": place, "sheet": None}), slow=True)
             case ("directions",):
-                return self.phone.push(Screen(PACKAGE, "directions", {"place": screen.args["place"]}), slow=True)
-        return False  # ("noop",): Call, Save, Share, Start
+                return self.phone.push(Screen(PACKAGE, "directions", {"place": screen.args["place"], "mode": "Drive"}),
+                                       slow=True)
+            case ("mode", mode) if mode != screen.args.get("mode"):
+                screen.args["mode"] = mode
+                return True
+            case ("tab", "Saved") if screen.name != "saved":
+                return self.phone.push(Screen(PACKAGE, "saved"))
+            case ("tab", "Explore") if screen.name == "saved":
+                return self.phone.pop()
+            case ("list", name):
+                return self.phone.push(Screen(PACKAGE, "list", {"list": name, "menu": None}))
+            case ("sheet", kind):
+                screen.args["sheet"] = kind
+                return True
+            case ("close",) | ("cancel",):
+                screen.args["sheet" if screen.name == "place" else "menu"] = None
+                return True
+            case ("toggle", name):
+                return self._toggle(name, screen.args["place"])
+            case ("copy",):
+                self.shared.append(screen.args["place"]["name"])
+                screen.args["sheet"] = None
+                return True
+            case ("menu", key):
+                screen.args["menu"] = key
+                return True
+            case ("remove", key):
+                return self._remove(screen.args["list"], key, screen)
+            case ("call",):
+                caller = next((a for a in self.phone.installed() if isinstance(a, Caller)), None)
+                return caller is not None and caller.place_call(screen.args["place"]["phone"])
+        return False  # ("noop",): Start; a tab already shown
+
+    def _toggle(self, name: str, place: dict[str, Any]) -> bool:
+        """A tick in the save sheet: save the place in list `name`, or remove it when it is there."""
+        if any(key_of(p) == key_of(place) for p in self.lists[name]):
+            self.lists[name] = [p for p in self.lists[name] if key_of(p) != key_of(place)]
+            op = "remove"
+        else:
+            self.lists[name].append(dict(place))
+            op = "save"
+        self.edits.append({"op": op, "list": name, "name": place["name"], "address": place["address"]})
+        return True
+
+    def _remove(self, name: str, key: str, screen: Screen) -> bool:
+        place = next(p for p in self.lists[name] if key_of(p) == key)
+        screen.args["menu"] = None
+        return self._toggle(name, place)
+
+    def on_back(self, screen: Screen) -> bool:
+        """BACK closes an open sheet or menu before it leaves the screen."""
+        for arg in ("sheet", "menu"):
+            if screen.args.get(arg) is not None:
+                screen.args[arg] = None
+                return True
+        return False
 
     def submit(self, screen: Screen, rid: str) -> bool:
         """ENTER in the search box runs the search."""
@@ -177,16 +423,28 @@ class MapsApp(App):
         return bool(query) and self.phone.push(Screen(PACKAGE, "results", {"query": query}), slow=True)
 
     def state(self) -> dict[str, Any]:
-        """Where Maps is.
+        """Where Maps is, and the saved lists.
 
         Returns:
             {"page": front Maps screen name or None, "query": the latest search in the back stack or None,
             "loading": whether the front Maps screen still loads, "place": the name of the place (or directions)
-            page in front, else None}.
+            page in front, else None, "address": that page's place's address or None, "mode": the travel mode of the
+            front directions page or None, "sheet": the place page's open sheet ("save", "share") or None, "list":
+            the list shown on the front list page or None, "lists": {list name: [{"name", "address"}, ...] in the
+            order saved} for every list of `LISTS`, "edits": [{"op": "save"|"remove", "list", "name", "address"},
+            ...] this episode in order, "viewed": [names of the place pages opened, in order], "shared": [names of
+            the places whose link was copied]}.
         """
         mine = self.phone.screens(PACKAGE)
         queries = [s.args["query"] for s in mine if s.name == "results"]
         front = mine[-1] if mine else None
+        place = front.args["place"] if front and front.name in ("place", "directions") else None
         return {"page": front.name if front else None, "query": queries[-1] if queries else None,
                 "loading": bool(front and front.loading > 0),
-                "place": front.args["place"]["name"] if front and front.name in ("place", "directions") else None}
+                "place": place["name"] if place else None, "address": place["address"] if place else None,
+                "mode": front.args.get("mode") if front and front.name == "directions" else None,
+                "sheet": front.args.get("sheet") if front and front.name == "place" else None,
+                "list": front.args["list"] if front and front.name == "list" else None,
+                "lists": {name: [{"name": p["name"], "address": p["address"]} for p in ps]
+                          for name, ps in self.lists.items()},
+                "edits": [dict(e) for e in self.edits], "viewed": list(self.viewed), "shared": list(self.shared)}

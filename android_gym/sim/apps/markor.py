@@ -123,7 +123,7 @@ class MarkorApp(App):
 
     package = PACKAGE
     label = "Markor"
-    icon = "files"
+    icon = "notes"
     aliases = ("notes", "markor notes")
 
     def reset(self) -> None:
@@ -282,7 +282,7 @@ class MarkorApp(App):
         return View(LINEAR, (0, y, WIDTH, y + ROW_H), rid=ROW_RID, package=PACKAGE, clickable=True, focusable=True,
                     on_tap=("open", path), style="row", children=[
                         View(IMAGE_VIEW, (MARGIN, y + 50, MARGIN + 100, y + 150), package=PACKAGE,
-                             icon="files" if path in self.folders else "font"),
+                             icon="files" if path in self.folders else "note"),
                         View(TEXT_VIEW, (MARGIN + 140, y + 30, WIDTH - 200, y + 115), text=name, rid=TITLE_RID,
                              package=PACKAGE, style="row_title"),
                         View(TEXT_VIEW, (MARGIN + 140, y + 115, WIDTH - 200, y + 180), text=summary,
@@ -300,7 +300,7 @@ class MarkorApp(App):
                            screen.focus == EDITOR_RID, PACKAGE) if editing
                 else View(TEXT_VIEW, (MARGIN, top + 30, WIDTH - MARGIN, bottom), text=text, rid=VIEWER_RID,
                           package=PACKAGE))
-        actions = [("Save", "save", ("save",)), ("Preview" if editing else "Edit", "display" if editing else "font",
+        actions = [("Save", "save", ("save",)), ("Preview" if editing else "Edit", "preview" if editing else "edit",
                                                   ("mode", "view" if editing else "edit"))]
         buttons = [View(IMAGE_BUTTON, (WIDTH - (i + 1) * TOOLBAR_H, CONTENT_TOP, WIDTH - i * TOOLBAR_H, top),
                         desc=desc, rid=f"{PACKAGE}:id/action_{desc.lower()}", package=PACKAGE, clickable=True,

@@ -269,7 +269,7 @@ class MessagesApp(App):
                        View(IMAGE_BUTTON, (WIDTH - 180, bottom + 20, WIDTH - 40, bottom + BAR_H - 20),
                             desc="Send SMS", rid=f"{PACKAGE}:id/send_message_button_icon", package=PACKAGE,
                             clickable=True, focusable=True, enabled=bool(text.strip()), on_tap=("send",),
-                            style="fab", icon="forward")])
+                            style="fab", icon="send")])
         return [self._bar(name, back=True),
                 scroll_list(top, bottom, PACKAGE, bubbles, rid=f"{PACKAGE}:id/messages_list"), bar]
 

@@ -353,7 +353,7 @@ class RecipesApp(App):
             return [self._bar("", True, [])]
         fav = r["favourite"]
         actions = [self._action(0, "Delete recipe", "delete", ("ask_delete",), "action_delete"),
-                   self._action(1, "Edit recipe", "more", ("edit",), "action_edit"),
+                   self._action(1, "Edit recipe", "edit", ("edit",), "action_edit"),
                    self._action(2, UNFAVOURITE_DESC if fav else FAVOURITE_DESC, "star", ("favourite",),
                                 "action_favourite", checkable=True, checked=fav)]
         top = CONTENT_TOP + TOOLBAR_H

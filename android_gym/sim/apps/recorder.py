@@ -266,7 +266,7 @@ class RecorderApp(App):
         views.append(View(IMAGE_BUTTON, (WIDTH // 2 - 130, y0, WIDTH // 2 + 130, y1),
                           desc="Stop recording" if rec is not None else "Record", rid=RECORD_RID, package=PACKAGE,
                           clickable=True, focusable=True, on_tap=("record",), style="fab",
-                          icon="check" if rec is not None else "mic"))
+                          icon="stop" if rec is not None else "mic"))
         if rec is not None:
             paused = rec["paused_at"] is not None
             views.append(View(IMAGE_BUTTON, (120, y0 + 60, 300, y1 - 60),
@@ -313,7 +313,7 @@ class RecorderApp(App):
         play = View(IMAGE_BUTTON, (WIDTH // 2 - 120, y0, WIDTH // 2 + 120, y1), desc="Pause" if playing else "Play",
                     rid=PLAY_RID, package=PACKAGE, clickable=True, focusable=True, on_tap=("play", i), style="fab",
                     icon="pause" if playing else "play")
-        return [toolbar(r["name"], PACKAGE, PACKAGE), self._action(1, "Rename", "font", ("rename", i)),
+        return [toolbar(r["name"], PACKAGE, PACKAGE), self._action(1, "Rename", "edit", ("rename", i)),
                 self._action(0, "Delete", "delete", ("delete", i)), *col.views, play]
 
     def _settings(self, screen: Screen) -> list[View]:

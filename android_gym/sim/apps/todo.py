@@ -114,7 +114,7 @@ class TodoApp(App):
 
     package = PACKAGE
     label = "Tasks"
-    icon = "calendar"
+    icon = "tasks"
     aliases = ("to-do", "todo", "to do list", "tasks.org")
 
     def reset(self) -> None:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import math
-
 from android_gym.sim.render.glyphs import SYSTEM_GLYPHS, Glyph, Pen
 
 
@@ -51,17 +49,24 @@ def _browser(p: Pen) -> None:
     p.line(0.12, 0.5, 0.88, 0.5, w=0.06)
 
 
-def _settings(p: Pen) -> None:
-    for k in range(8):  # teeth: eight thick spokes under the body
-        a = math.radians(k * 45)
-        p.line(0.5, 0.5, 0.5 + 0.42 * math.cos(a), 0.5 + 0.42 * math.sin(a), w=0.16)
-    p.disc(0.5, 0.5, 0.31)
-    p.disc(0.5, 0.5, 0.13, ink=0)
-
-
 def _bag(p: Pen) -> None:
     p.rect(0.16, 0.34, 0.84, 0.88, radius=0.05)
     p.arc(0.5, 0.34, 0.16, 180, 360, w=0.07)
+
+
+def _calculator(p: Pen) -> None:
+    p.line(0.16, 0.28, 0.4, 0.28, w=0.09)  # plus, minus, times and equals, one per quarter
+    p.line(0.28, 0.16, 0.28, 0.4, w=0.09)
+    p.line(0.6, 0.28, 0.84, 0.28, w=0.09)
+    p.line(0.18, 0.62, 0.38, 0.82, w=0.09)
+    p.line(0.18, 0.82, 0.38, 0.62, w=0.09)
+    p.line(0.6, 0.65, 0.84, 0.65, w=0.08)
+    p.line(0.6, 0.79, 0.84, 0.79, w=0.08)
+
+
+def _tasks(p: Pen) -> None:
+    p.ring(0.5, 0.5, 0.42, w=0.1)
+    p.line(0.3, 0.52, 0.45, 0.66, 0.72, 0.36, w=0.1)
 
 
 def _grid(p: Pen) -> None:
@@ -70,14 +75,14 @@ def _grid(p: Pen) -> None:
             p.disc(x, y, 0.12)
 
 
-_SHARED = {name: SYSTEM_GLYPHS[name] for name in ("photo", "clock", "search", "play")}
+_SHARED = {name: SYSTEM_GLYPHS[name] for name in ("photo", "clock", "search", "play", "settings")}
 
 APP_GLYPHS: dict[str, Glyph] = {
     **_SHARED, "mail": _mail, "map": SYSTEM_GLYPHS["location"], "camera": _camera, "phone": _phone, "sms": _sms,
     "calendar": _calendar, "contacts": SYSTEM_GLYPHS["person"], "files": SYSTEM_GLYPHS["library"],
     "chrome": _chrome, "browser": _browser, "play_store": _SHARED["play"], "playstore": _SHARED["play"],
-    "store": _SHARED["play"], "youtube": SYSTEM_GLYPHS["youtube_logo"], "settings": _settings, "shop": _bag,
-    "amazon": _bag, "launcher": _grid, "app": _grid, "music": _SHARED["play"], "recorder": SYSTEM_GLYPHS["mic"],
-    "expense": _bag, "recipes": SYSTEM_GLYPHS["wellbeing"],
+    "store": _SHARED["play"], "youtube": SYSTEM_GLYPHS["youtube_logo"], "shop": _bag, "amazon": _bag,
+    "launcher": _grid, "app": _grid, "music": _SHARED["play"], "recorder": SYSTEM_GLYPHS["mic"], "expense": _bag,
+    "recipes": SYSTEM_GLYPHS["wellbeing"], "calculator": _calculator, "tasks": _tasks, "notes": SYSTEM_GLYPHS["note"],
 }
 """Glyphs drawn on app icons (white on the app's colour), by the app's `icon` name."""

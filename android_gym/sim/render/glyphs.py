@@ -354,6 +354,131 @@ def _video(p: Pen) -> None:
     p.poly(0.42, 0.36, 0.64, 0.5, 0.42, 0.64, ink=0)
 
 
+def _thumb_down(p: Pen) -> None:
+    p.rect(0.08, 0.1, 0.26, 0.56)
+    p.poly(0.32, 0.56, 0.5, 0.88, 0.6, 0.84, 0.56, 0.6, 0.9, 0.6, 0.84, 0.1, 0.32, 0.1)
+
+
+def _alarm(p: Pen) -> None:
+    p.ring(0.5, 0.56, 0.34, w=0.08)
+    p.line(0.5, 0.36, 0.5, 0.56, 0.64, 0.66, w=0.07)
+    p.pie(0.18, 0.18, 0.14, 135, 315)  # the two bells, tilted outwards
+    p.pie(0.82, 0.18, 0.14, 225, 405)
+
+
+def _stopwatch(p: Pen) -> None:
+    p.ring(0.5, 0.56, 0.36, w=0.08)
+    p.rect(0.38, 0.04, 0.62, 0.13)
+    p.line(0.78, 0.22, 0.86, 0.14, w=0.08)
+    p.line(0.5, 0.56, 0.5, 0.32, w=0.08)
+
+
+# -- actions, devices and places --------------------------------------------------------------------------------------
+def _edit(p: Pen) -> None:
+    p.poly(0.12, 0.88, 0.14, 0.68, 0.6, 0.22, 0.78, 0.4, 0.32, 0.86)
+    p.poly(0.65, 0.17, 0.74, 0.08, 0.92, 0.26, 0.83, 0.35)
+
+
+def _sort(p: Pen) -> None:
+    for y, x1 in ((0.25, 0.88), (0.5, 0.62), (0.75, 0.36)):
+        p.line(0.12, y, x1, y)
+
+
+def _history(p: Pen) -> None:
+    p.arc(0.56, 0.5, 0.34, 200, 150, w=0.09)
+    p.poly(0.06, 0.36, 0.38, 0.36, 0.22, 0.58)
+    p.line(0.56, 0.3, 0.56, 0.52, 0.7, 0.62, w=0.08)
+
+
+def _flag(p: Pen) -> None:
+    p.line(0.22, 0.08, 0.22, 0.94, w=0.09)
+    p.poly(0.22, 0.1, 0.84, 0.1, 0.7, 0.32, 0.84, 0.54, 0.22, 0.54)
+
+
+def _label(p: Pen) -> None:
+    p.rect(0.06, 0.26, 0.7, 0.74, radius=0.06)
+    p.poly(0.66, 0.26, 0.94, 0.5, 0.66, 0.74)
+
+
+def _city(p: Pen) -> None:
+    for x0, y0, x1 in ((0.06, 0.44, 0.3), (0.36, 0.1, 0.64), (0.7, 0.3, 0.94)):
+        p.rect(x0, y0, x1, 0.92)
+        for y in range(int((0.84 - y0) / 0.16)):  # a column of windows down each building
+            p.rect((x0 + x1) / 2 - 0.05, y0 + 0.08 + y * 0.16, (x0 + x1) / 2 + 0.05, y0 + 0.16 + y * 0.16, ink=0)
+
+
+def _headphones(p: Pen) -> None:
+    p.arc(0.5, 0.56, 0.38, 180, 360, w=0.09)
+    p.line(0.16, 0.56, 0.16, 0.64, w=0.09)
+    p.line(0.84, 0.56, 0.84, 0.64, w=0.09)
+    p.rect(0.1, 0.56, 0.34, 0.9, radius=0.07)
+    p.rect(0.66, 0.56, 0.9, 0.9, radius=0.07)
+
+
+def _speaker(p: Pen) -> None:
+    p.rect(0.2, 0.06, 0.8, 0.94, radius=0.08)
+    p.disc(0.5, 0.62, 0.21, ink=0)
+    p.disc(0.5, 0.62, 0.1)
+    p.disc(0.5, 0.24, 0.08, ink=0)
+
+
+def _settings(p: Pen) -> None:
+    for k in range(8):  # teeth: eight thick spokes under the body
+        a = math.radians(k * 45)
+        p.line(0.5, 0.5, 0.5 + 0.42 * math.cos(a), 0.5 + 0.42 * math.sin(a), w=0.16)
+    p.disc(0.5, 0.5, 0.31)
+    p.disc(0.5, 0.5, 0.13, ink=0)
+
+
+def _send(p: Pen) -> None:
+    p.poly(0.08, 0.12, 0.94, 0.5, 0.08, 0.88, 0.08, 0.58, 0.6, 0.5, 0.08, 0.42)
+
+
+def _archive(p: Pen) -> None:
+    p.rect(0.08, 0.12, 0.92, 0.3, radius=0.03)
+    p.rect(0.14, 0.34, 0.86, 0.9, radius=0.04)
+    p.rect(0.44, 0.4, 0.56, 0.6, ink=0)
+    p.poly(0.3, 0.56, 0.7, 0.56, 0.5, 0.8, ink=0)
+
+
+def _flash(p: Pen) -> None:
+    p.poly(0.3, 0.04, 0.74, 0.04, 0.58, 0.38, 0.82, 0.38, 0.34, 0.96, 0.44, 0.54, 0.22, 0.54)
+
+
+def _stop(p: Pen) -> None:
+    p.rect(0.2, 0.2, 0.8, 0.8, radius=0.04)
+
+
+def _link(p: Pen) -> None:
+    p.frame(0.04, 0.3, 0.48, 0.7, radius=0.2, w=0.09)
+    p.frame(0.52, 0.3, 0.96, 0.7, radius=0.2, w=0.09)
+    p.rect(0.36, 0.39, 0.64, 0.61, ink=0)  # open the facing sides, so the two links read as a chain
+    p.line(0.3, 0.5, 0.7, 0.5, w=0.09)
+
+
+def _eye(p: Pen) -> None:
+    steps = [k / 16 for k in range(17)]
+    top = [v for t in steps for v in (0.04 + 0.92 * t, 0.5 - 0.34 * math.sin(math.pi * t))]
+    bottom = [v for t in reversed(steps) for v in (0.04 + 0.92 * t, 0.5 + 0.34 * math.sin(math.pi * t))]
+    p.poly(*top, *bottom)
+    p.disc(0.5, 0.5, 0.2, ink=0)
+    p.disc(0.5, 0.5, 0.11)
+
+
+def _note(p: Pen) -> None:
+    p.poly(0.16, 0.06, 0.6, 0.06, 0.84, 0.3, 0.84, 0.94, 0.16, 0.94)
+    p.line(0.58, 0.06, 0.58, 0.32, 0.84, 0.32, w=0.05, ink=0)
+    for y in (0.5, 0.64, 0.78):
+        p.line(0.3, y, 0.7, y, w=0.06, ink=0)
+
+
+def _dialpad(p: Pen) -> None:
+    for x in (0.24, 0.5, 0.76):
+        for y in (0.12, 0.35, 0.58):
+            p.disc(x, y, 0.085)
+    p.disc(0.5, 0.82, 0.085)
+
+
 SYSTEM_GLYPHS: dict[str, Glyph] = {
     "back": _back, "forward": _forward, "search": _search, "wifi": _wifi, "wifi_off": _wifi_off,
     "battery": _battery, "bluetooth": _bluetooth, "airplane": _airplane, "backspace": _backspace, "enter": _enter,
@@ -364,8 +489,11 @@ SYSTEM_GLYPHS: dict[str, Glyph] = {
     "volume": _volume, "delete": _trash, "brightness": _sun, "dark": _moon, "apps": _apps, "storage": _storage,
     "display": _screen, "devices": _devices, "cast": _cast, "key": _key, "palette": _palette,
     "emergency": _asterisk, "rotate": _rotate, "wellbeing": _heart, "font": _letter_a, "accessibility": _person,
-    "location": _map, "like": _thumb, "dislike": _thumb, "share": _share, "save": _bookmark, "alarm": _clock,
-    "clock": _clock, "timer": _hourglass, "stopwatch": _clock, "shorts": _video, "subscriptions": _video,
-    "library": _files, "youtube_logo": _youtube,
+    "location": _map, "like": _thumb, "dislike": _thumb_down, "share": _share, "save": _bookmark, "alarm": _alarm,
+    "clock": _clock, "timer": _hourglass, "stopwatch": _stopwatch, "shorts": _video, "subscriptions": _video,
+    "library": _files, "youtube_logo": _youtube, "edit": _edit, "sort": _sort, "history": _history,
+    "restore": _history, "lap": _flag, "flag": _flag, "label": _label, "city": _city, "headphones": _headphones,
+    "speaker": _speaker, "settings": _settings, "send": _send, "archive": _archive, "flash": _flash, "stop": _stop,
+    "link": _link, "visibility": _eye, "preview": _eye, "note": _note, "dialpad": _dialpad,
 }
 """Glyphs of system and in-app icons (toolbars, status bar, settings rows, tabs), by `View.icon` name."""

@@ -6,21 +6,28 @@ from __future__ import annotations
 from android_gym.tasks.base import TaskTemplate
 from android_gym.tasks.world import (
     answer_tasks,
+    calculator_tasks,
+    calendar_tasks,
     chained_tasks,
+    clock_tasks,
     expenses_tasks,
+    files_tasks,
     infeasible_tasks,
     media_tasks,
     messaging_tasks,
     notes_tasks,
     people_tasks,
+    places_tasks,
     recipes_tasks,
     recorder_tasks,
+    settings_tasks,
 )
 
 WORLD_TEMPLATES: tuple[TaskTemplate, ...] = (
     *people_tasks.TEMPLATES, *messaging_tasks.TEMPLATES, *notes_tasks.TEMPLATES, *media_tasks.TEMPLATES,
-    *recorder_tasks.TEMPLATES, *expenses_tasks.TEMPLATES, *recipes_tasks.TEMPLATES, *answer_tasks.TEMPLATES,
-    *infeasible_tasks.TEMPLATES, *chained_tasks.TEMPLATES)
+    *recorder_tasks.TEMPLATES, *expenses_tasks.TEMPLATES, *recipes_tasks.TEMPLATES, *clock_tasks.TEMPLATES,
+    *settings_tasks.TEMPLATES, *calendar_tasks.TEMPLATES, *files_tasks.TEMPLATES, *places_tasks.TEMPLATES,
+    *calculator_tasks.TEMPLATES, *answer_tasks.TEMPLATES, *infeasible_tasks.TEMPLATES, *chained_tasks.TEMPLATES)
 """Every template of the World suite: Contacts and Phone, Messages and Gmail, Markor and Tasks, Camera and Photos,
-Audio Recorder, Pro Expense, Broccoli; questions answered in text; tasks whose right outcome is to declare them
-impossible; chains of two or three apps' tasks."""
+Audio Recorder, Pro Expense, Broccoli, Clock, Settings, Calendar, Files, Maps, Calculator; questions answered in
+text; tasks whose right outcome is to declare them impossible; chains of two or three apps' tasks."""

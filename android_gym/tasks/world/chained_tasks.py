@@ -15,12 +15,17 @@ from typing import Any
 
 from android_gym.actions import Action
 from android_gym.tasks.base import TaskTemplate
+from android_gym.tasks.world import calendar_tasks as calendar
+from android_gym.tasks.world import clock_tasks as clock
 from android_gym.tasks.world import expenses_tasks as expenses
+from android_gym.tasks.world import files_tasks as files
 from android_gym.tasks.world import media_tasks as media
 from android_gym.tasks.world import messaging_tasks as msg
 from android_gym.tasks.world import notes_tasks as notes
 from android_gym.tasks.world import people_tasks as people
+from android_gym.tasks.world import places_tasks as places
 from android_gym.tasks.world import recorder_tasks as recorder
+from android_gym.tasks.world import settings_tasks as settings
 from android_gym.tasks.world.messaging_expert import Elements, State
 
 Params = Mapping[str, Any]
@@ -69,8 +74,9 @@ class ChainedTemplate(TaskTemplate):
             raise ValueError(f"only templates won by the state chain: {[(p.name, p.outcome) for p in parts]}")
         self.parts = parts
         self.name = "_then_".join(part.name for part in parts)  # type: ignore[misc]  (per instance)
-        # each part's budget (1.5x its expert's length plus 3), the slack of 3 counted once for the whole chain
-        self.max_steps = sum(part.max_steps for part in parts) - 3 * (len(parts) - 1)  # type: ignore[misc]
+        # Each part's budget is 1.5x its expert's length plus 3; a chain counts that slack of 3 once and adds 2 steps
+        # per switch of app (going home and opening the next part's app, which a part alone starts without).
+        self.max_steps = sum(part.max_steps for part in parts) - (len(parts) - 1)  # type: ignore[misc]
         self.apps = tuple(dict.fromkeys(app for part in parts for app in part.apps))  # type: ignore[misc]
 
     def values(self, split: str) -> list[dict[str, Any]]:
@@ -129,5 +135,9 @@ TEMPLATES = tuple(ChainedTemplate(*parts) for parts in (
     (recorder.RecordNamedTemplate(), msg.SendTextTemplate()),
     (expenses.AddExpenseTemplate(), notes.CreateFolderTemplate()),
     (notes.AddTaskTemplate(), msg.SendTextTemplate()),
+    (settings.FlightModeTemplate(), clock.AlarmLabelDaysTemplate()),
+    (calendar.CreateEventTemplate(), msg.SendTextTemplate()),
+    (files.RestoreTemplate(), notes.CreateNoteTemplate()),
+    (places.SaveBestRatedTemplate(), clock.LabelledTimerTemplate()),
 ))
 """Chains of two or three apps' tasks (Tasks' one serves the held-out-apps split)."""

@@ -2,17 +2,25 @@
 
 from __future__ import annotations
 
+import ast
+from collections.abc import Iterator
+from pathlib import Path
+
 import numpy as np
 import pytest
 from PIL import Image
 
+import android_gym.sim
 from android_gym.devices.sim import SimDevice
 from android_gym.errors import ConfigError
-from android_gym.sim.layout import EDIT_TEXT, FRAME, HEIGHT, LINEAR, SWITCH, TEXT_VIEW, WIDTH
+from android_gym.sim.layout import EDIT_TEXT, FRAME, HEIGHT, IMAGE_VIEW, LINEAR, SWITCH, TEXT_VIEW, WIDTH
 from android_gym.sim.phone import SimPhone
 from android_gym.sim.render import Renderer
+from android_gym.sim.render.app_glyphs import APP_GLYPHS
 from android_gym.sim.render.cache import ImageLRU
-from android_gym.sim.render.painters import CLASS_PAINTERS, PAINTERS
+from android_gym.sim.render.glyphs import SYSTEM_GLYPHS
+from android_gym.sim.render.icons import IconCache
+from android_gym.sim.render.painters import CLASS_PAINTERS, PAINTERS, PLACEHOLDER_ICONS
 from android_gym.sim.render.text import TextCache
 from android_gym.sim.render.theme import LIGHT, name_colour
 from android_gym.sim.view import View, to_uiautomator_xml
@@ -202,6 +210,114 @@ def test_app_icon_unknown_name_colour_is_deterministic():
     assert name_colour("frobnicator") != name_colour("quuxapp")
     icon = View(TEXT_VIEW, (0, 600, 270, 900), text="Frob", icon="frobnicator", style="app_icon")
     assert np.array_equal(Renderer().render(screen(icon), 224), Renderer().render(screen(icon), 224))
+
+
+# -- icons ------------------------------------------------------------------------------------------------------------
+SIM_SOURCES = Path(android_gym.sim.__file__).parent
+NEW_GLYPHS = ("edit", "sort", "history", "lap", "label", "city", "headphones", "speaker", "settings", "send",
+              "archive", "flash", "stop", "link", "visibility", "note", "dialpad", "alarm", "stopwatch", "dislike",
+              "calculator", "tasks")
+"""Glyphs drawn for names the apps use or are about to use (the lead's list), and aliases that looked alike."""
+
+
+def icon_literals(expr: ast.expr) -> Iterator[str]:
+    """The icon names an `icon=` expression spells out: `"a"`, `"a" if x else "b"`, a dict literal indexed by a key.
+
+    Names computed at run time (`t.lower()`, a loop variable) are left to the one-tap crawl.
+    """
+    match expr:
+        case ast.Constant(value=str(name)) if name:
+            yield name
+        case ast.IfExp(body=body, orelse=orelse):
+            yield from icon_literals(body)
+            yield from icon_literals(orelse)
+        case ast.Dict(values=values):
+            for value in values:
+                yield from icon_literals(value)
+        case ast.Subscript(value=value):
+            yield from icon_literals(value)
+
+
+def source_icon_names() -> dict[str, set[str]]:
+    """Icon names spelled out in the sim's sources outside the renderer.
+
+    Returns:
+        {"view": names given as `icon=` arguments, "app": each class's `icon = "..."` (an App's launcher icon)}.
+    """
+    names: dict[str, set[str]] = {"view": set(), "app": set()}
+    for path in SIM_SOURCES.rglob("*.py"):
+        if "render" in path.relative_to(SIM_SOURCES).parts:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.keyword) and node.arg == "icon":
+                names["view"].update(icon_literals(node.value))
+            elif isinstance(node, ast.ClassDef):
+                for stmt in node.body:
+                    if isinstance(stmt, ast.Assign) and any(getattr(t, "id", "") == "icon" for t in stmt.targets):
+                        names["app"].update(icon_literals(stmt.value))
+    return names
+
+
+def lacks_glyph(v: View) -> bool:
+    """Whether the renderer would draw `v.icon` as its fallback (a dot, or an app's initial) for want of a glyph."""
+    if v.style == "app_icon" or (v.icon == "app" and v.cls == IMAGE_VIEW):
+        return v.icon not in APP_GLYPHS
+    return v.icon not in SYSTEM_GLYPHS and v.icon not in APP_GLYPHS and v.icon not in PLACEHOLDER_ICONS
+
+
+def test_every_icon_named_in_sim_sources_has_a_glyph():
+    """Each icon name written out in an app (or system UI) source, and each App's launcher icon, has a glyph."""
+    names = source_icon_names()
+    assert len(names["view"]) > 40 and len(names["app"]) > 15  # the scan still sees the sources' spelling
+    missing = {n for n in names["view"] if lacks_glyph(View(TEXT_VIEW, SCREEN, icon=n))}
+    missing |= {n for n in names["app"] if n not in APP_GLYPHS}
+    assert not missing, f"icons without a glyph: {sorted(missing)}; draw them in render/glyphs.py or app_glyphs.py"
+
+
+def test_every_icon_on_app_screens_one_tap_deep_has_a_glyph():
+    """Every icon shown on each installed app's main screen, or one tap away from it, has a glyph.
+
+    This catches names built at run time (tab names lowered, rows of (label, icon, event) tuples) that the source
+    scan cannot read.
+    """
+    phone = SimPhone()
+    phone.reset(0)
+    missing: dict[str, str] = {}
+    for label in [app.label for app in phone.installed()]:
+        phone.reset(0)
+        phone.launch(label)
+        taps = [v.center for v in phone.tree().walk() if v.clickable and v.enabled and v.area > 0]
+        for tap in [None, *taps]:
+            phone.reset(0)
+            phone.launch(label)
+            if tap is not None:
+                phone.tap(*tap)
+            missing.update({v.icon: f"{label} {v.desc or v.text!r}" for v in phone.tree().walk()
+                            if v.icon and lacks_glyph(v)})
+    assert not missing, f"icons without a glyph (name: where): {missing}"
+
+
+@pytest.mark.parametrize("name", sorted(SYSTEM_GLYPHS.keys() | APP_GLYPHS.keys()))
+def test_every_glyph_draws_a_shape_not_the_fallback(name):
+    """Each glyph inks part, not all, of its square at phone size, and looks unlike the unknown-name dot."""
+    icons = IconCache(TextCache())
+    mask = np.asarray(icons.mask(name, 24))  # a name in both tables is one glyph, so this draws either table's
+    assert mask.max() > 200 and (mask < 50).mean() > 0.2
+    assert not np.array_equal(mask, np.asarray(icons.mask("no_such_icon", 24)))
+    if name in APP_GLYPHS:  # a launcher icon shows the glyph, not the app label's initial
+        assert np.array_equal(icons.app_icon(name, "Zed", 48), icons.app_icon(name, "Qux", 48))
+
+
+@pytest.mark.parametrize("name", NEW_GLYPHS)
+def test_new_glyphs_differ_from_every_other_glyph(name):
+    """Each newly drawn glyph looks unlike every other glyph drawn by a different function, at 32 pixels."""
+    icons = IconCache(TextCache())
+    glyphs = {**APP_GLYPHS, **SYSTEM_GLYPHS}
+    mask = np.asarray(icons.mask(name, 32), dtype=int)
+    for other, glyph in glyphs.items():
+        if glyph is not glyphs[name]:
+            diff = np.abs(mask - np.asarray(icons.mask(other, 32), dtype=int)).mean()
+            assert diff > 12, f"{name!r} looks like {other!r} (mean difference {diff:.1f} of 255)"
 
 
 # -- theme and cache --------------------------------------------------------------------------------------------------

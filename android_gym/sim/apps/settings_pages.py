@@ -1,0 +1,265 @@
+"""The Settings app's page data: the `Row` and `PAGES` tree, its screen ids and value tables, and the seeded data.
+
+Pages are data (`PAGES`): each is a title and rows. A "link" row opens another page, a "switch" row toggles a boolean
+of `phone.system`, a "choice" row picks a value (font size), a "slider" sets a number (brightness), a "volume" is a
+titled slider of one of the app's own volumes, "devices" lists the connected Bluetooth devices, an "info" row only
+shows text. Links to pages the sim does not model open a placeholder page (`PLACEHOLDER_ROWS`), so every row of a real
+phone responds.
+
+The app's own values are drawn per episode from `stable_seed("settings", seed)` (never the episode RNG) by the pure
+`seeded_*` helpers here: the volumes and screen timeout (`seeded_values`), the saved Bluetooth devices
+(`seeded_devices`) and per app, seeded by the seed and the app's label, its permissions and storage (`seeded_app`).
+The views, events and live state are `android_gym.sim.apps.settings.SettingsApp`'s.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from android_gym.sim.app import stable_seed
+
+
+@dataclass(frozen=True)
+class Row:
+    """One row of a settings page.
+
+    Attributes:
+        kind: "link", "switch", "choice", "slider", "volume", "devices" or "info".
+        label: the row's title as shown.
+        key: link: the target page id ("" for a placeholder page); switch/choice/slider: the `phone.system` key;
+            volume: the app's volume key ("media_volume"); info: a system key that must equal `value` for the row to
+            show ("" shows it always).
+        value: choice: the value the row selects; info: the visibility condition's value.
+        summary: second line; `{key}` fields are filled from the system settings ("On"/"Off" for booleans) and the
+            app's own values (volumes, "screen_timeout").
+        icon: glyph name for the renderer.
+    """
+
+    kind: str
+    label: str
+    key: str = ""
+    value: Any = None
+    summary: str = ""
+    icon: str = ""
+
+
+def _links(*labels: str) -> tuple[Row, ...]:
+    return tuple(Row("link", label) for label in labels)
+
+
+FONT_SIZES = ("Small", "Default", "Large", "Largest")
+VOLUMES = {"media": "Media volume", "call": "Call volume", "ring": "Ring volume",
+           "notification": "Notification volume", "alarm": "Alarm volume"}
+"""The volumes of Sound & vibration (state key -> label); each is 0-100 in steps of 10."""
+TIMEOUTS = ("15 seconds", "30 seconds", "1 minute", "2 minutes", "5 minutes", "10 minutes", "30 minutes")
+DEVICE_NAMES = ("Pixel Buds Pro", "JBL Flip 5", "Car Audio", "Bose QC45", "Galaxy Watch6", "Sony WH-1000XM4",
+                "Fitbit Charge 6", "Kitchen Speaker", "Jabra Elite 85t", "Beats Studio3")
+"""Bluetooth devices an episode may have paired."""
+PERMISSION_STATES = ("Allow", "Ask every time", "Don't allow")
+PERMISSION_RIDS = ("allow_radio_button", "ask_radio_button", "deny_radio_button")
+PERMISSION_POOL = ("Camera", "Location", "Microphone", "Contacts", "Phone", "Files and media", "Calendar",
+                   "Nearby devices", "Physical activity", "SMS")
+APP_PERMISSIONS: dict[str, tuple[str, ...]] = {
+    "Camera": ("Camera", "Microphone", "Location", "Files and media"),
+    "Messages": ("Camera", "Microphone", "Contacts", "SMS", "Phone", "Location"),
+    "Chrome": ("Camera", "Microphone", "Location", "Files and media"),
+    "Gmail": ("Camera", "Microphone", "Contacts", "Calendar", "Files and media"),
+    "YouTube": ("Camera", "Microphone", "Files and media"), "Maps": ("Location", "Microphone", "Contacts"),
+    "Audio Recorder": ("Microphone", "Files and media"), "Contacts": ("Contacts", "Phone"),
+    "Phone": ("Phone", "Contacts", "Microphone"), "Photos": ("Files and media", "Location"),
+    "Calendar": ("Calendar", "Contacts"), "Clock": ("Nearby devices",), "Settings": (),
+    "Instagram": ("Camera", "Microphone", "Location", "Contacts"), "WhatsApp": ("Camera", "Microphone", "Contacts"),
+    "Snapchat": ("Camera", "Microphone", "Location"), "TikTok": ("Camera", "Microphone", "Contacts"),
+}
+"""The permissions an app asks for; an app not listed asks for 2-4 of `PERMISSION_POOL` (fixed by its label)."""
+CAMERA_STATES = {"granted": "Allow", "ask": "Ask every time", "denied": "Don't allow"}
+"""The Camera app's own permission (`camera.CameraApp.permission`) as its camera permission here."""
+ALL_APPS, APP_INFO, APP_NOTIFICATIONS = "all_apps", "app_info", "app_notifications"
+"""The pages built from the phone's apps rather than from `PAGES` (App info and its Notifications take {"app"})."""
+APP_PERMISSIONS_PAGE, PERMISSION, APP_STORAGE = "app_permissions", "permission", "app_storage"
+SAVED_DEVICES, DEVICE = "saved_devices", "bt_device"
+DIALOGS = ("force_stop", "clear_storage", "forget", "timeout")
+"""Dialog screens over a page: Force stop? and Delete app data? ({"app"}), Forget device? ({"device"}), Screen
+timeout's choices."""
+BUILT = (ALL_APPS, SAVED_DEVICES, "timeout")
+"""Link targets built in code rather than from `PAGES`."""
+APP_INFO_LINKS = ("Mobile data & Wi-Fi", "Screen time", "Open by default")
+PAGES: dict[str, tuple[str, tuple[Row, ...]]] = {
+    "main": ("Settings", (
+        Row("link", "Network & internet", "network", summary="Internet, airplane mode, hotspot", icon="wifi"),
+        Row("link", "Connected devices", "connected", summary="Bluetooth, pairing", icon="devices"),
+        Row("link", "Apps", "apps", summary="Recent apps, default apps", icon="apps"),
+        Row("link", "Notifications", summary="Notification history, conversations", icon="notifications"),
+        Row("link", "Battery", "battery", summary="100%", icon="battery"),
+        Row("link", "Storage", summary="34% used - 84 GB free", icon="storage"),
+        Row("link", "Sound & vibration", "sound", summary="Volume, haptics, Do Not Disturb", icon="volume"),
+        Row("link", "Display", "display", summary="Dark theme, font size, brightness", icon="display"),
+        Row("link", "Wallpaper & style", summary="Colors, themed icons, app grid", icon="palette"),
+        Row("link", "Accessibility", summary="Display, interaction, audio", icon="accessibility"),
+        Row("link", "Security & privacy", summary="App security, device lock, permissions", icon="lock"),
+        Row("link", "Location", "location", summary="{location} - 3 apps have access", icon="location"),
+        Row("link", "Safety & emergency", summary="Emergency SOS, medical info, alerts", icon="emergency"),
+        Row("link", "Passwords & accounts", summary="Saved passwords, autofill, synced accounts", icon="key"),
+        Row("link", "Digital Wellbeing & parental controls", summary="Screen time, app timers", icon="wellbeing"),
+        Row("link", "Google", summary="Services & preferences", icon="google"),
+        Row("link", "System", summary="Languages, gestures, time, backup", icon="info"),
+        Row("link", "About phone", summary="Pixel 8", icon="phone"),
+    )),
+    "network": ("Network & internet", (
+        Row("link", "Internet", "internet", summary="Wi-Fi {wifi}", icon="wifi"),
+        *_links("Calls & SMS", "SIMs"),
+        Row("switch", "Airplane mode", "airplane_mode", icon="airplane"),
+        *_links("Hotspot & tethering", "Data Saver", "VPN", "Private DNS"),
+    )),
+    "internet": ("Internet", (
+        Row("switch", "Wi-Fi", "wifi", icon="wifi"),
+        Row("info", "HomeNet-5G", "wifi", True, summary="Connected"),
+        Row("info", "CoffeeShop_Guest", "wifi", True, summary="Saved"),
+        Row("info", "Neighbor-2.4G", "wifi", True, summary="Secured"),
+        Row("info", "To see available networks, turn Wi-Fi on", "wifi", False),
+        *_links("Network preferences", "Saved networks"),
+    )),
+    "connected": ("Connected devices", (
+        Row("devices", "Currently connected"),
+        Row("link", "Pair new device"),
+        Row("link", "Saved devices", SAVED_DEVICES, summary="See all"),
+        Row("link", "Connection preferences", "connection_prefs", summary="Bluetooth, Android Auto, Nearby Share"),
+    )),
+    "connection_prefs": ("Connection preferences", (
+        Row("link", "Bluetooth", "bluetooth", summary="{bluetooth}", icon="bluetooth"),
+        *_links("Cast", "Printing", "Android Auto", "Nearby Share"),
+    )),
+    "bluetooth": ("Bluetooth", (
+        Row("switch", "Use Bluetooth", "bluetooth", icon="bluetooth"),
+        Row("info", "Device name", summary="Pixel 8"),
+        Row("link", "Pair new device"),
+    )),
+    "battery": ("Battery", (
+        Row("info", "100%", summary="Should last until about 11:00 PM"),
+        Row("link", "Battery Saver", "battery_saver", summary="{battery_saver}", icon="battery"),
+        *_links("Adaptive Battery", "Battery usage"),
+    )),
+    "battery_saver": ("Battery Saver", (
+        Row("switch", "Use Battery Saver", "battery_saver"),
+        Row("info", "Battery Saver turns on dark theme and limits background activity"),
+    )),
+    "sound": ("Sound & vibration", (
+        *(Row("volume", label, f"{key}_volume") for key, label in VOLUMES.items()),
+        Row("link", "Do Not Disturb", "dnd", summary="{do_not_disturb}", icon="dnd"),
+        *_links("Vibration & haptics", "Phone ringtone", "Default notification sound"),
+    )),
+    "dnd": ("Do Not Disturb", (
+        Row("switch", "Use Do Not Disturb", "do_not_disturb", icon="dnd"),
+        *_links("People", "Apps", "Alarms & other interruptions", "Schedules"),
+    )),
+    "display": ("Display", (
+        Row("link", "Brightness level", "brightness", summary="{brightness}%", icon="brightness"),
+        Row("switch", "Dark theme", "dark_theme", icon="dark"),
+        Row("link", "Font size", "font_size", summary="{font_size}", icon="font"),
+        Row("switch", "Auto-rotate screen", "auto_rotate", icon="rotate"),
+        Row("link", "Screen timeout", "timeout", summary="After {screen_timeout} of inactivity"),
+        *_links("Display size"),
+    )),
+    "brightness": ("Brightness level", (
+        Row("slider", "Brightness level", "brightness"),
+        Row("info", "Brightness", summary="{brightness}%"),
+    )),
+    "font_size": ("Font size", tuple(Row("choice", size, "font_size", size) for size in FONT_SIZES)),
+    "apps": ("Apps", (
+        Row("link", "See all apps", ALL_APPS, summary="Every app on this phone"),
+        *_links("Default apps", "Screen time", "Unused apps", "Special app access"),
+    )),
+    "location": ("Location", (
+        Row("switch", "Use location", "location", icon="location"),
+        Row("info", "Recent access", summary="Maps, Weather, Photos"),
+        *_links("App location permissions", "Location services"),
+    )),
+}
+
+PLACEHOLDER_ROWS = _links("Advanced", "Help & feedback")
+"""The rows of a placeholder page (a link target the sim does not model)."""
+
+
+def _breadcrumbs() -> dict[str, tuple[str, ...]]:
+    """Page id -> the titles of the pages between the main list and it, found once by walking links from "main"."""
+    out: dict[str, tuple[str, ...]] = {"main": ()}
+    queue = ["main"]
+    while queue:
+        page = queue.pop(0)
+        title, rows = PAGES[page]
+        for row in rows:
+            if row.kind == "link" and row.key in PAGES and row.key not in out:
+                out[row.key] = (*out[page], title) if page != "main" else ()  # like Android, crumbs skip the root
+                queue.append(row.key)
+    return out
+
+
+BREADCRUMBS = _breadcrumbs()
+
+
+def slug(label: str) -> str:
+    """The page id of a placeholder page, from its row label.
+
+    >>> slug("Calls & SMS")
+    'calls_sms'
+    """
+    return re.sub(r"[^a-z0-9]+", "_", label.lower()).strip("_")
+
+
+def app_permissions(label: str) -> tuple[str, ...]:
+    """The permissions app `label` asks for (listed in `APP_PERMISSIONS`, else 2-4 fixed by the label)."""
+    if label in APP_PERMISSIONS:
+        return APP_PERMISSIONS[label]
+    rng = np.random.default_rng(stable_seed("settings-permissions", label))
+    picked = rng.permutation(len(PERMISSION_POOL))[:int(rng.integers(2, 5))]
+    return tuple(PERMISSION_POOL[int(i)] for i in sorted(picked))
+
+
+def seeded_values(seed: int) -> dict[str, Any]:
+    """Episode `seed`'s own values: {"<key>_volume": 20-90 in tens for each key of `VOLUMES`, "screen_timeout": one of
+    `TIMEOUTS`}."""  # noqa: D205, D209
+    rng = np.random.default_rng(stable_seed("settings", seed))
+    values: dict[str, Any] = {f"{k}_volume": 10 * int(rng.integers(2, 10)) for k in VOLUMES}
+    values["screen_timeout"] = TIMEOUTS[int(rng.integers(len(TIMEOUTS)))]
+    return values
+
+
+def seeded_app(seed: int, label: str) -> dict[str, Any]:
+    """Episode `seed`'s data of app `label`: {"permissions": {name: state}, "storage": {"app", "data", "cache"}}
+    (sizes in MB), the same for a label whatever other apps are installed."""  # noqa: D205, D209
+    rng = np.random.default_rng(stable_seed("settings", seed, label))
+    perms = {p: PERMISSION_STATES[int(rng.choice(3, p=[0.5, 0.2, 0.3]))] for p in app_permissions(label)}
+    storage = {"app": int(rng.integers(15, 240)), "data": int(rng.integers(1, 400)), "cache": int(rng.integers(1, 180))}
+    return {"permissions": perms, "storage": storage}
+
+
+def seeded_devices(seed: int) -> list[dict[str, Any]]:
+    """Episode `seed`'s saved Bluetooth devices: 3-5 of `DEVICE_NAMES` [{"name", "connected"}], at most one connected
+    (it shows as connected only while Bluetooth is on)."""  # noqa: D205, D209
+    rng = np.random.default_rng(stable_seed("settings-bluetooth", seed))
+    names = rng.permutation(len(DEVICE_NAMES))[:int(rng.integers(3, 6))]
+    on = int(rng.integers(len(names))) if rng.random() < 0.5 else -1
+    return [{"name": DEVICE_NAMES[int(n)], "connected": i == on} for i, n in enumerate(names)]
+
+
+def size_text(mb: int) -> str:
+    """A size in MB as Settings shows it.
+
+    >>> size_text(312), size_text(0)
+    ('312 MB', '0 B')
+    """
+    return f"{mb} MB" if mb else "0 B"
+
+
+def device_address(name: str) -> str:
+    """A device's Bluetooth address, fixed by its name.
+
+    >>> device_address("JBL Flip 5")
+    '6C:DD:75:E0:4C:1A'
+    """
+    raw = stable_seed("bt-address", name)
+    return ":".join(f"{(raw >> s) & 0xFF:02X}" for s in (0, 8, 16, 24)) + ":4C:1A"
