@@ -14,9 +14,8 @@ and turn sizes, dates and folders into the text Files shows (`size_label`, `date
 from __future__ import annotations
 
 import datetime
+import random
 from typing import Any
-
-import numpy as np
 
 from android_gym.sim.app import stable_seed
 from android_gym.sim.apps.calendar import TODAY
@@ -41,22 +40,22 @@ DATE = datetime.date(*TODAY[:3])
 
 def files_in(category: str, seed: int) -> list[dict[str, Any]]:
     """The seeded files of a category this episode: {"name", "size_kb", "category"}, six of them."""
-    rng = np.random.default_rng(stable_seed("files", category, seed))
+    # Python's generator, not numpy's: drawn for every category at each reset, where numpy's per-call overhead showed
+    rng = random.Random(stable_seed("files", category, seed))
     kinds = CATEGORIES[category]
-    stems = rng.permutation(len(STEMS))[:6]
-    return [{"name": f"{STEMS[int(i)]}.{kinds[int(rng.integers(len(kinds)))]}",
-             "size_kb": int(rng.integers(12, 90_000)), "category": category} for i in stems]
+    return [{"name": f"{STEMS[i]}.{rng.choice(kinds)}", "size_kb": rng.randrange(12, 90_000), "category": category}
+            for i in rng.sample(range(len(STEMS)), 6)]
 
 
 def seeded_files(seed: int) -> dict[str, dict[str, Any]]:
     """Episode `seed`'s files: {path: {"size_kb", "date": "YYYY-MM-DD"}}, dated up to 180 days back."""
     out: dict[str, dict[str, Any]] = {}
     for category in CATEGORIES:
-        rng = np.random.default_rng(stable_seed("files", "dates", category, seed))
+        rng = random.Random(stable_seed("files", "dates", category, seed))
         for f in files_in(category, seed):
             ext = ext_of(f["name"])
             folder = HOMES.get(category) or HOMES[ext]
-            out[join(folder, f["name"])] = {"size_kb": f["size_kb"], "date": iso(int(rng.integers(0, 180)))}
+            out[join(folder, f["name"])] = {"size_kb": f["size_kb"], "date": iso(rng.randrange(180))}
     return out
 
 

@@ -189,8 +189,7 @@ class SettingsApp(App):
         from the Camera app."""  # noqa: D205, D209
         if app not in self.app_data:
             self.app_data[app] = seeded_app(self.phone.seed, app)
-        cam = self._camera()
-        if app == "Camera" and cam is not None:
+        if app == "Camera" and (cam := self._camera()) is not None:
             self.app_data[app]["permissions"]["Camera"] = CAMERA_STATES[cam.permission]
         return self.app_data[app]
 
@@ -233,8 +232,8 @@ class SettingsApp(App):
                 "volumes": {k: self.values[f"{k}_volume"] for k in VOLUMES},
                 "screen_timeout": self.values["screen_timeout"],
                 "devices": [{"name": d["name"], "connected": d["name"] == on} for d in self.devices], "connected": on,
-                "apps": {a: {"permissions": dict(self.data(a)["permissions"]), "storage": dict(self.data(a)["storage"]),
-                             "stopped": a in self.stopped} for a in self.app_labels()},
+                "apps": {a: {"permissions": dict(d["permissions"]), "storage": dict(d["storage"]),
+                             "stopped": a in self.stopped} for a, d in ((a, self.data(a)) for a in self.app_labels())},
                 "edits": [dict(e) for e in self.edits]}
 
     # -- views ---------------------------------------------------------------------------------------------------------

@@ -139,5 +139,11 @@ TEMPLATES = tuple(ChainedTemplate(*parts) for parts in (
     (calendar.CreateEventTemplate(), msg.SendTextTemplate()),
     (files.RestoreTemplate(), notes.CreateNoteTemplate()),
     (places.SaveBestRatedTemplate(), clock.LabelledTimerTemplate()),
+    (clock.AlarmLabelDaysTemplate(), msg.SendTextTemplate()),
+    (settings.DenyCameraMicTemplate(), files.RenameFileTemplate()),
+    (files.MoveTwoTemplate(), msg.SendEmailTemplate()),
+    (calendar.CreatePlaceEventTemplate(), clock.ChangeAlarmTimeTemplate()),
+    (places.SaveTwoPlacesTemplate(), notes.CreateNoteTemplate()),
+    (settings.TimeoutThemeTemplate(), recorder.RecordNamedTemplate(), msg.SendTextTemplate()),
 ))
 """Chains of two or three apps' tasks (Tasks' one serves the held-out-apps split)."""
