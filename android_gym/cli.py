@@ -178,11 +178,26 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seconds", type=float, default=None, help="stop after this long (default: until killed)")
     p.add_argument("--ready-file", default=None, help="write {\"port\": ..., \"adbd_port\": ...} here once serving")
     p.set_defaults(func=cmd_serve_adb)
+    p = sub.add_parser("emulator", help="run a simulated phone as an Android emulator process: the emulator's "
+                                        "command line (-avd, -port, -grpc, -snapshot, ...), its console and adbd",
+                       add_help=False)
+    p.add_argument("emulator_args", nargs=argparse.REMAINDER)
+    p.set_defaults(func=lambda args: emulator_main(args.emulator_args))
     return parser
+
+
+def emulator_main(argv: list[str]) -> int:
+    """`android-gym emulator ...`: the emulator's own command line, parsed as the emulator parses it."""
+    from android_gym.sim.emulator.process import main as run_emulator
+
+    return run_emulator(argv)
 
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the `android-gym` command."""
     logging.basicConfig(level=logging.INFO, format="%(message)s")
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["emulator"]:  # its flags are single-dash words argparse would take for its own
+        return emulator_main(argv[1:])
     args = build_parser().parse_args(argv)
     return int(args.func(args))

@@ -1,0 +1,182 @@
+"""The Android emulator's command line, parsed into `EmulatorArgs` (single-dash words, no prefix matching).
+
+The real emulator takes `-avd NAME -port P -no-window ...`; argparse would accept `-po` for `-port` and treat
+`-no-window` as a short-option cluster, so this is a small table-driven parser instead. Flags the sim does not model
+are accepted and recorded in `EmulatorArgs.ignored` (the real emulator warns rather than fails for many).
+
+>>> a = parse_args(["-avd", "Pixel_6", "-port", "5560", "-no-window", "-gpu", "swiftshader_indirect"])
+>>> (a.avd, a.console_port, a.adb_port, a.is_window, a.gpu)
+('Pixel_6', 5560, 5561, False, 'swiftshader_indirect')
+>>> parse_args(["@Pixel_6", "-ports", "5570,5590", "-sim-boot-s", "0"]).adb_port
+5590
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from android_gym.errors import ConfigError
+from android_gym.sim.perturbations import PRESETS
+
+DEFAULT_CONSOLE_PORT = 5554  # the emulator's own default: emulator-5554, adb on 5555
+SIM_FAULTS = ("crash", "hang", "refuse-snapshot")
+Fault = Literal["crash", "hang", "refuse-snapshot"]
+
+
+@dataclass(frozen=True)
+class EmulatorArgs:
+    """One emulator command line.
+
+    Attributes:
+        avd: the AVD name (`-avd NAME` or `@NAME`).
+        console_port: the telnet console's TCP port (`-port P`, or the first of `-ports C,A`; 5554 by default).
+        adb_port: adbd's TCP port (console + 1, or the second of `-ports C,A`).
+        grpc_port: `-grpc G`, recorded; the gRPC service is not served yet.
+        is_window, is_skin, is_audio, is_boot_anim: False after `-no-window`, `-no-skin`, `-no-audio`,
+            `-no-boot-anim` (the sim has none of them; recorded for logs).
+        snapshot: `-snapshot NAME`: loaded at boot if the process holds it.
+        is_snapshot_load: False after `-no-snapshot` or `-no-snapshot-load`.
+        is_snapshot_save: False after `-no-snapshot`, `-no-snapshot-save` or `-read-only`.
+        is_read_only: `-read-only` (several instances may share one AVD).
+        is_wipe_data: `-wipe-data` (the sim always boots a fresh phone).
+        gpu: `-gpu MODE`.
+        adb_path: `-adb-path PATH`.
+        is_verbose, is_show_kernel: `-verbose`, `-show-kernel`.
+        features: every `-feature X`, in order.
+        sim_boot_s: `-sim-boot-s S`: seconds from start until `sys.boot_completed` is 1.
+        sim_perturbations: `-sim-perturbations LEVEL`: the phone's perturbation preset ("none", "default", "hard").
+        sim_fault: `-sim-fault F`: "crash" (exit 1 at start), "hang" (boot never completes), "refuse-snapshot"
+            (every snapshot load answers KO); None for a healthy emulator.
+        ignored: flags the sim does not model, each with its value when it took one.
+    """
+
+    avd: str
+    console_port: int = DEFAULT_CONSOLE_PORT
+    adb_port: int = DEFAULT_CONSOLE_PORT + 1
+    grpc_port: int | None = None
+    is_window: bool = True
+    is_skin: bool = True
+    is_audio: bool = True
+    is_boot_anim: bool = True
+    snapshot: str | None = None
+    is_snapshot_load: bool = True
+    is_snapshot_save: bool = True
+    is_read_only: bool = False
+    is_wipe_data: bool = False
+    gpu: str | None = None
+    adb_path: str | None = None
+    is_verbose: bool = False
+    is_show_kernel: bool = False
+    features: tuple[str, ...] = ()
+    sim_boot_s: float = 1.0
+    sim_perturbations: str = "none"
+    sim_fault: Fault | None = None
+    ignored: tuple[str, ...] = ()
+
+
+# Switches: flag -> {field: value} it sets.
+_SWITCHES: dict[str, dict[str, Any]] = {
+    "-no-window": {"is_window": False}, "-no-skin": {"is_skin": False}, "-no-audio": {"is_audio": False},
+    "-no-boot-anim": {"is_boot_anim": False},
+    "-no-snapshot": {"is_snapshot_load": False, "is_snapshot_save": False},
+    "-no-snapshot-load": {"is_snapshot_load": False}, "-no-snapshot-save": {"is_snapshot_save": False},
+    "-read-only": {"is_read_only": True, "is_snapshot_save": False}, "-wipe-data": {"is_wipe_data": True},
+    "-verbose": {"is_verbose": True}, "-show-kernel": {"is_show_kernel": True},
+}
+
+
+def _port(flag: str, text: str) -> int:
+    try:
+        port = int(text)
+    except ValueError:
+        port = -1
+    if not 1 <= port <= 65535:
+        raise ConfigError(f"option `{flag}` takes a TCP port (an integer in 1..65535), got {text!r}")
+    return port
+
+
+def _ports(flag: str, text: str) -> dict[str, int]:
+    console, sep, adb = text.partition(",")
+    if not sep:
+        raise ConfigError(f"option `{flag}` takes `<console port>,<adb port>`, got {text!r}")
+    return {"console_port": _port(flag, console), "adb_port": _port(flag, adb)}
+
+
+def _seconds(flag: str, text: str) -> float:
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = -1.0
+    if not 0 <= seconds < float("inf"):
+        raise ConfigError(f"option `{flag}` takes a number of seconds >= 0, got {text!r}")
+    return seconds
+
+
+def _choice(choices: tuple[str, ...]) -> Callable[[str, str], str]:
+    def check(flag: str, text: str) -> str:
+        if text not in choices:
+            raise ConfigError(f"option `{flag}` takes one of {', '.join(choices)}; got {text!r}")
+        return text
+    return check
+
+
+# Valued flags: flag -> how its value becomes {field: value}.
+_VALUES: dict[str, Callable[[str, str], dict[str, Any]]] = {
+    "-avd": lambda f, v: {"avd": v},
+    "-port": lambda f, v: _ports(f, f"{v},{_port(f, v) + 1}"),
+    "-ports": _ports,
+    "-grpc": lambda f, v: {"grpc_port": _port(f, v)},
+    "-snapshot": lambda f, v: {"snapshot": v},
+    "-gpu": lambda f, v: {"gpu": v},
+    "-adb-path": lambda f, v: {"adb_path": v},
+    "-sim-boot-s": lambda f, v: {"sim_boot_s": _seconds(f, v)},
+    "-sim-perturbations": lambda f, v: {"sim_perturbations": _choice(tuple(PRESETS))(f, v)},
+    "-sim-fault": lambda f, v: {"sim_fault": _choice(SIM_FAULTS)(f, v)},
+}
+
+
+def parse_args(argv: list[str]) -> EmulatorArgs:
+    """Parse an emulator command line (without the program name).
+
+    Unknown `-flag` words are accepted, taking the next word as their value unless it starts with "-"; `-qemu`
+    passes everything after it to QEMU, so parsing stops there.
+
+    Raises:
+        ConfigError: `-avd` missing, a valued flag without its value, or a bad value (non-integer port, unknown
+            fault); the message names the flag.
+    """
+    fields: dict[str, Any] = {}
+    features: list[str] = []
+    ignored: list[str] = []
+    i = 0
+    while i < len(argv):
+        word = argv[i]
+        i += 1
+        if word.startswith("@") and len(word) > 1:
+            fields["avd"] = word[1:]
+        elif word in _SWITCHES:
+            fields.update(_SWITCHES[word])
+        elif word in _VALUES or word == "-feature":
+            if i >= len(argv):
+                raise ConfigError(f"option `{word}` needs a value; see `emulator -help`")
+            value, i = argv[i], i + 1
+            if word == "-feature":
+                features.append(value)
+            else:
+                fields.update(_VALUES[word](word, value))
+        elif word == "-qemu":
+            ignored.append(" ".join(argv[i - 1:]))
+            break
+        elif word.startswith("-"):
+            has_value = i < len(argv) and not argv[i].startswith("-")
+            ignored.append(f"{word} {argv[i]}" if has_value else word)
+            i += has_value
+        else:
+            raise ConfigError(f"unexpected argument {word!r}: emulator options start with `-` (or `@AVD`)")
+    if not fields.get("avd"):
+        raise ConfigError("no AVD given: pass `-avd NAME` (or `@NAME`)")
+    return dataclasses.replace(EmulatorArgs(avd=fields.pop("avd")), **fields, features=tuple(features),
+                               ignored=tuple(ignored))

@@ -1,0 +1,199 @@
+"""`android-gym emulator`: a simulated phone run as an Android emulator process (`main(argv) -> int`).
+
+It takes the emulator's command line (`args.py`), writes ~/.emulator_console_auth_token if missing, serves adbd on
+the ADB port (`AdbdEndpoint`) and the console on the console port (`ConsoleServer`), both on 127.0.0.1 only,
+announces `host:emulator:<adb port>` to the ADB server on $ANDROID_ADB_SERVER_PORT (5037 by default), and sets
+`sys.boot_completed` to 1 after `-sim-boot-s` seconds. It runs until the console's `kill`, SIGTERM or SIGINT, then
+closes everything and exits 0. Bad arguments and the `-sim-fault crash` fault exit 1 with an `emulator: ERROR:` line.
+
+Snapshots are in memory (see `console.py`); the booted phone is saved as "default_boot" (and as `-snapshot NAME`
+when absent), the factory state a manager reloads per episode; `-snapshot NAME` loads NAME at boot when held, and since
+there is no disk, `-read-only`, `-no-snapshot` and `-no-snapshot-save` have nothing left to stop (the real emulator
+would skip writing the quickboot snapshot at exit). The gRPC port (`-grpc`) is recorded but not served yet.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import secrets
+import signal
+import socket
+import sys
+import threading
+from pathlib import Path
+
+from android_gym.errors import ConfigError
+from android_gym.sim.adb.adbd import AdbdEndpoint
+from android_gym.sim.adb.target import SimTarget
+from android_gym.sim.emulator.args import EmulatorArgs, parse_args
+from android_gym.sim.emulator.console import ConsoleServer
+
+log = logging.getLogger("android_gym.sim.emulator")
+TOKEN_FILE = ".emulator_console_auth_token"
+ANNOUNCE_TIMEOUT_S = 2.0
+DEFAULT_ADB_SERVER_PORT = 5037
+BOOTING_PROPS = {"sys.boot_completed": "", "dev.bootcomplete": "", "init.svc.bootanim": "running"}
+BOOTED_PROPS = {"sys.boot_completed": "1", "dev.bootcomplete": "1", "init.svc.bootanim": "stopped"}
+
+
+class EmulatorProcess:
+    """One simulated emulator: a `SimTarget` behind adbd and a console, booting after `args.sim_boot_s` seconds.
+
+    Guarantees: `start()` serves both ports before it returns (or raises `OSError` when one is taken, having closed
+    what it opened); `stop()` is idempotent; `wait()` returns once `stop()` ran or the console got `kill`.
+
+    Args:
+        args: the parsed command line.
+        home: the directory holding the console token file (the user's home in `main`).
+        adb_server_port: the ADB server to announce to (None: announce to nobody).
+    """
+
+    def __init__(self, args: EmulatorArgs, home: Path, adb_server_port: int | None) -> None:
+        self.args, self.home, self.adb_server_port = args, home, adb_server_port
+        self.target = SimTarget(f"emulator-{args.console_port}", perturbations=args.sim_perturbations)
+        self.adbd: AdbdEndpoint | None = None
+        self.console: ConsoleServer | None = None
+        self.stopped = threading.Event()
+        self._boot_timer: threading.Timer | None = None
+
+    def start(self) -> None:
+        """Write the token, serve adbd and the console, start the boot clock, announce to the ADB server."""
+        a = self.args
+        for flag in a.ignored:
+            log.warning("ignoring option %s: the simulated emulator does not model it", flag)
+        if a.grpc_port is not None:
+            log.info("gRPC port %d recorded; the gRPC service is not served yet", a.grpc_port)
+        token_path = self.home / TOKEN_FILE
+        with self.target.lock:
+            self.target.props.update(BOOTING_PROPS)
+        self.adbd = AdbdEndpoint(self.target, "127.0.0.1", a.adb_port)
+        self.console = ConsoleServer(self.target, a.avd, a.console_port, _token(token_path), str(token_path),
+                                     on_kill=self.stop, is_refusing_snapshots=a.sim_fault == "refuse-snapshot")
+        try:
+            self.adbd.start()
+            self.console.start()
+        except OSError:
+            self.stop()
+            raise
+        if a.snapshot and a.is_snapshot_load and a.snapshot in self.console.snapshots.names():
+            self.console.snapshots.load(self.target, a.snapshot)
+            log.info("loaded snapshot %s", a.snapshot)
+        if a.sim_fault != "hang":
+            self._boot_timer = threading.Timer(a.sim_boot_s, self._boot_completed)
+            self._boot_timer.daemon = True
+            self._boot_timer.start()
+        if self.adb_server_port is not None:
+            _announce(self.adb_server_port, a.adb_port)
+        log.info("control console listening on port %d, ADB on port %d", a.console_port, a.adb_port)
+
+    def _boot_completed(self) -> None:
+        with self.target.lock:
+            self.target.props.update(BOOTED_PROPS)
+        # The phone boots to its factory state, which is what the emulator's quickboot snapshot holds: keep it as
+        # "default_boot" (and as the -snapshot name, when this process has none of that name), so that a manager's
+        # per-episode `avd snapshot load` is a factory reset.
+        if self.console is not None:
+            for name in dict.fromkeys(("default_boot", self.args.snapshot or "default_boot")):
+                if name not in self.console.snapshots.names():
+                    self.console.snapshots.save(self.target, name)
+        log.info("boot completed after %g s", self.args.sim_boot_s)
+
+    def wait(self, timeout_s: float | None = None) -> bool:
+        """Block until stopped (or `timeout_s` seconds); returns whether it stopped."""
+        return self.stopped.wait(timeout_s)
+
+    def stop(self) -> None:
+        """Stop the boot clock and both servers (idempotent)."""
+        if self._boot_timer is not None:
+            self._boot_timer.cancel()
+        for server in (self.console, self.adbd):
+            if server is not None:
+                server.stop()
+        self.stopped.set()
+
+    def __enter__(self) -> EmulatorProcess:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+def _token(path: Path) -> str:
+    """The console token, written (owner-only) when missing, as the real emulator does at startup."""
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w") as f:
+            f.write(secrets.token_urlsafe(12))
+    return path.read_text().strip()
+
+
+def _announce(server_port: int, adb_port: int) -> None:
+    """Send `host:emulator:<adb_port>` to the ADB server; failure is logged and ignored (the real one retries)."""
+    request = f"host:emulator:{adb_port}".encode()
+    try:
+        with socket.create_connection(("127.0.0.1", server_port), timeout=ANNOUNCE_TIMEOUT_S) as sock:
+            sock.sendall(f"{len(request):04x}".encode() + request)
+    except OSError as e:
+        log.debug("no ADB server on port %d to announce to (%s)", server_port, e)
+
+
+def _adb_server_port(text: str | None) -> int:
+    """$ANDROID_ADB_SERVER_PORT as a port (5037 when unset or not a number, as adb itself falls back)."""
+    try:
+        return int(text) if text else DEFAULT_ADB_SERVER_PORT
+    except ValueError:
+        log.warning("ANDROID_ADB_SERVER_PORT=%r is not a port; announcing to %d", text, DEFAULT_ADB_SERVER_PORT)
+        return DEFAULT_ADB_SERVER_PORT
+
+
+def _configure_logging(is_verbose: bool) -> None:
+    """`emulator: LEVEL: message` lines: errors on stderr, the rest on stdout (where the emulator writes them)."""
+    form = logging.Formatter("emulator: %(levelname)s: %(message)s")
+    out, err = logging.StreamHandler(sys.stdout), logging.StreamHandler(sys.stderr)
+    out.addFilter(lambda record: record.levelno < logging.ERROR)
+    err.setLevel(logging.ERROR)
+    for handler in (out, err):
+        handler.setFormatter(form)
+        log.addHandler(handler)
+    log.setLevel(logging.DEBUG if is_verbose else logging.INFO)
+    log.propagate = False
+
+
+def main(argv: list[str]) -> int:
+    """Run the emulator until `kill`, SIGTERM or SIGINT; 0 then, 1 on bad arguments, a taken port or `crash`."""
+    try:
+        args = parse_args(argv)
+    except ConfigError as e:
+        print(f"emulator: ERROR: {e}", file=sys.stderr, flush=True)
+        return 1
+    _configure_logging(args.is_verbose)
+    if args.sim_fault == "crash":
+        log.error("the emulator crashed while starting (sim fault crash)")
+        return 1
+    emulator = EmulatorProcess(args, Path.home(), _adb_server_port(os.environ.get("ANDROID_ADB_SERVER_PORT")))
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(signum, lambda *_: emulator.stopped.set())
+    try:
+        emulator.start()
+    except OSError as e:
+        log.error("cannot serve console port %d / ADB port %d: %s", args.console_port, args.adb_port, e)
+        return 1
+    try:
+        while not emulator.wait(0.5):
+            pass
+    finally:
+        emulator.stop()
+    log.info("emulator stopped")
+    return 0
+
+
+def script() -> int:
+    """The `android-gym-emulator` executable (one path, for managers that take an emulator binary)."""
+    return main(sys.argv[1:])
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
