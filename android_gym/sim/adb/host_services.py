@@ -9,16 +9,26 @@ import threading
 from collections.abc import Callable
 from typing import Protocol
 
+from android_gym.errors import DeviceError
+from android_gym.sim.adb.adbd_client import AdbdClient, RemoteTarget
 from android_gym.sim.adb.faults import FaultConfig
 from android_gym.sim.adb.smart_socket import SERVER_VERSION, SocketStream, fail, okay_block
 from android_gym.sim.adb.target import SimTarget
 from android_gym.sim.render.shared import SharedRenderer
 
+EMULATOR_PROBE_S = 1.0
+"""Seconds an announced emulator's adb port has to answer a CNXN before the front serves a phone of its own there
+(loopback adbd answers in milliseconds; today's fake emulator hangs up at once)."""
+EMULATOR_TIMEOUT_S = 30.0
+"""Seconds any single wait on a forwarded emulator's adbd may take (as long as the front waits on its clients)."""
+
+Target = SimTarget | RemoteTarget
+
 
 class Front(Protocol):
     """What host services read and change of the ADB front that received the request (`AdbFront` implements it)."""
 
-    targets: dict[str, SimTarget]
+    targets: dict[str, Target]
     perturbations: str | dict | None
     fault_config: FaultConfig | None
     emulator_boot_s: float
@@ -29,11 +39,11 @@ class Front(Protocol):
         """Whether the front is stopping."""
         ...
 
-    def add(self, target: SimTarget) -> SimTarget:
+    def add(self, target: Target) -> Target:
         """Serve `target`."""
         ...
 
-    def lookup(self, serial: str | None) -> tuple[SimTarget | None, str]:
+    def lookup(self, serial: str | None) -> tuple[Target | None, str]:
         """The target `serial` (None: the only one), or (None, adb's error message)."""
         ...
 
@@ -51,9 +61,9 @@ def _devices_text(front: Front, long: bool) -> str:
         if not t.is_connected or not t.alive():
             continue
         if long:
-            p = t.props
-            lines.append(f"{t.serial:<22} {t.state} product:{p['ro.product.name']} model:{p['ro.product.model']} "
-                         f"device:{p['ro.product.device']} transport_id:{t.transport_id}")
+            p = {k: t.props.get(f"ro.product.{k}", "unknown") for k in ("name", "model", "device")}
+            lines.append(f"{t.serial:<22} {t.state} product:{p['name']} model:{p['model']} device:{p['device']} "
+                         f"transport_id:{t.transport_id}")
         else:
             lines.append(f"{t.serial}\t{t.state}")
     return "".join(line + "\n" for line in lines)
@@ -109,8 +119,26 @@ def _disconnect(front: Front, stream: SocketStream, arg: str) -> None:
 
 
 def _emulator(front: Front, stream: SocketStream, arg: str) -> None:
-    """An emulator announces its adb port; it stays listed while something listens on that port."""
+    """An emulator announces its adb port, as a real one does to its adb server.
+
+    If the port speaks adbd, the front connects to it, as adb does, and forwards the device services of
+    `emulator-<port - 1>` there (a `RemoteTarget`, listed while the connection lasts). Otherwise (a fake emulator that
+    only listens) the front serves a phone of its own under that serial, listed while something listens on the port.
+    """
     port = int(arg)
+    known = front.targets.get(f"emulator-{port - 1}")
+    if isinstance(known, RemoteTarget) and known.client.port == port and known.alive():
+        return  # announced again while connected: keep the connection (and the streams on it)
+    client = AdbdClient("127.0.0.1", port, timeout_s=EMULATOR_TIMEOUT_S)
+    try:
+        client.connect(timeout_s=EMULATOR_PROBE_S)
+    except DeviceError:
+        _local_emulator(front, port)
+        return
+    front.add(RemoteTarget(f"emulator-{port - 1}", client))
+
+
+def _local_emulator(front: Front, port: int) -> None:
     target = SimTarget(f"emulator-{port - 1}", front.perturbations, front.fault_config, renderer=front.renderer)
     target.alive = lambda: _listening(port)
     if front.emulator_boot_s > 0:

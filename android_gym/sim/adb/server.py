@@ -3,6 +3,8 @@
 It speaks what `adbutils` and the `adb` command line send: `host:version`, `host:devices[-l]`, `host:track-devices`,
 `host:transport…`/`host:tport:…`, `host-serial:<s>:features|get-state|get-serialno`, `host:connect`/`disconnect`,
 `host:emulator:<port>` (an emulator announcing itself), `host:kill`, then the device services of `services.py`.
+An emulator whose adb port speaks adbd is served as a real adb server serves it: the front connects to its adbd
+(`adbd_client.py`) and forwards each device service there, copying bytes both ways.
 
 >>> import adbutils
 >>> with AdbFront(devices=1, perturbations="none") as front:
@@ -16,15 +18,21 @@ from __future__ import annotations
 import socket
 import threading
 from collections.abc import Sequence
+from typing import TypeVar
 
-from android_gym.errors import ConfigError
+from android_gym.errors import ConfigError, DeviceError, DeviceProtocolError, DeviceTimeoutError, UnsupportedError
 from android_gym.heap import return_freed_memory
+from android_gym.sim.adb.adbd_client import AdbdStream, RemoteTarget
 from android_gym.sim.adb.faults import FaultConfig
-from android_gym.sim.adb.host_services import host_service
+from android_gym.sim.adb.host_services import Target, host_service
 from android_gym.sim.adb.services import serve
 from android_gym.sim.adb.smart_socket import SocketStream, fail, read_request
 from android_gym.sim.adb.target import SimTarget
 from android_gym.sim.render.shared import SharedRenderer
+
+FORWARD_POLL_S = 1.0  # how often a forwarding thread waiting on an emulator's output checks for `stop()`
+_FORWARD_CHUNK = 256 * 1024  # bytes read from either side at once (adbd's max payload)
+_T = TypeVar("_T", SimTarget, RemoteTarget)
 
 
 class AdbFront:
@@ -52,7 +60,7 @@ class AdbFront:
         self.host, self.requested_port = host, port
         self.perturbations, self.fault_config, self.emulator_boot_s = perturbations, faults, emulator_boot_s
         specs = [f"sim-{i}" for i in range(devices)] if isinstance(devices, int) else list(devices)
-        self.targets: dict[str, SimTarget] = {}
+        self.targets: dict[str, Target] = {}
         self.renderer = SharedRenderer()  # one set of render caches for every phone built here
         self._next_id = 1
         self._lock = threading.Lock()
@@ -82,7 +90,10 @@ class AdbFront:
         """Stop accepting, end hangs, close every connection (idempotent)."""
         self._stop.set()
         for target in list(self.targets.values()):
-            target.stop_event.set()
+            if isinstance(target, RemoteTarget):
+                target.close()
+            else:
+                target.stop_event.set()
         if self._listener is not None:
             self._listener.close()
             self._listener = None
@@ -108,17 +119,28 @@ class AdbFront:
             raise ConfigError("the ADB front is not started; call start() first")
         return int(self._listener.getsockname()[1])
 
-    def add(self, target: SimTarget) -> SimTarget:
-        """Serve `target` (replacing one with the same serial)."""
+    def add(self, target: _T) -> _T:
+        """Serve `target` (replacing one with the same serial: a replaced `RemoteTarget` is closed)."""
         with self._lock:
             target.transport_id = self._next_id
             self._next_id += 1
-            self.targets[target.serial] = target
+            old, self.targets[target.serial] = self.targets.get(target.serial), target
+        if isinstance(old, RemoteTarget) and old is not target:
+            old.close()
         return target
 
     def target(self, serial: str) -> SimTarget:
-        """The target served as `serial`."""
-        return self.targets[serial]
+        """The simulated phone served as `serial`.
+
+        Raises:
+            KeyError: no target has that serial.
+            UnsupportedError: `serial` is an emulator served through its own adbd: its phone lives in that process.
+        """
+        target = self.targets[serial]
+        if isinstance(target, RemoteTarget):
+            raise UnsupportedError(f"`{serial}` is an emulator reached through its adbd at {target.client.address}; "
+                                   "its phone lives in that process: drive it over ADB (or ask that process)")
+        return target
 
     # -- connections ---------------------------------------------------------------------------------------------------
     def _accept(self) -> None:
@@ -145,12 +167,15 @@ class AdbFront:
                 self._clients.discard(sock)
 
     def _requests(self, stream: SocketStream) -> None:
-        target: SimTarget | None = None
+        target: Target | None = None
         while not self._stop.is_set():
             request = read_request(stream)
             if request is None:
                 return
             self.requests += 1
+            if isinstance(target, RemoteTarget):
+                self._forward(target, request, stream)
+                return
             if target is not None:
                 serve(target, request, stream, lambda: stream.send(b"OKAY"), lambda m: fail(stream, m))
                 return
@@ -162,7 +187,7 @@ class AdbFront:
             self._host(stream, request)
             return
 
-    def _select(self, stream: SocketStream, request: str) -> SimTarget | None:
+    def _select(self, stream: SocketStream, request: str) -> Target | None:
         for prefix in ("host:tport:serial:", "host:transport:"):
             if request.startswith(prefix):
                 serial = request[len(prefix):]
@@ -183,12 +208,14 @@ class AdbFront:
         """Whether `stop()` (or `host:kill`) has been called."""
         return self._stop.is_set()
 
-    def lookup(self, serial: str | None) -> tuple[SimTarget | None, str]:
+    def lookup(self, serial: str | None) -> tuple[Target | None, str]:
         """The connected, live target `serial` (None: the only one), or (None, adb's error message)."""
         with self._lock:
             for s, t in list(self.targets.items()):
                 if not t.alive():
                     del self.targets[s]
+                    if isinstance(t, RemoteTarget):
+                        t.close()
             visible = [t for t in self.targets.values() if t.is_connected]
         if serial is None:
             if len(visible) != 1:
@@ -202,3 +229,49 @@ class AdbFront:
     def _host(self, stream: SocketStream, request: str) -> None:
         host_service(self, stream, request)
 
+
+    # -- forwarding to an emulator's adbd ------------------------------------------------------------------------------
+    def _forward(self, target: RemoteTarget, service: str, stream: SocketStream) -> None:
+        """Open `service` on the target's adbd, answer the client, then copy bytes both ways until either side closes.
+
+        A refused OPEN is answered `FAIL closed`, as adb answers it; a dead or silent adbd `FAIL device offline`.
+        """
+        try:
+            remote = target.client.open(service)
+        except DeviceProtocolError:
+            fail(stream, "closed")
+            return
+        except DeviceError as e:
+            fail(stream, f"device offline ({e})")
+            return
+        try:
+            stream.send(b"OKAY")
+            threading.Thread(target=_copy_to_device, args=(stream, remote), name=f"adb-forward:{target.serial}",
+                             daemon=True).start()
+            while not self._stop.is_set():
+                try:
+                    data = remote.recv(_FORWARD_CHUNK, timeout_s=FORWARD_POLL_S)
+                except DeviceTimeoutError:
+                    continue  # a command still running on the device
+                if not data:
+                    return
+                stream.send(data)
+        finally:
+            remote.close()  # the caller closes the client's socket, which ends `_copy_to_device`
+
+
+def _copy_to_device(stream: SocketStream, remote: AdbdStream) -> None:
+    """Copy what the client sends to the device's stream until the client hangs up or the stream closes."""
+    try:
+        while not remote.is_closed:
+            try:
+                data = stream.recv(_FORWARD_CHUNK)
+            except TimeoutError:
+                continue  # the client is waiting for output; the front's socket timeout is not a hang-up here
+            if not data:
+                return
+            remote.send(data)
+    except (OSError, DeviceError):
+        pass
+    finally:
+        remote.close()
