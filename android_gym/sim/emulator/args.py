@@ -34,7 +34,7 @@ class EmulatorArgs:
         avd: the AVD name (`-avd NAME` or `@NAME`).
         console_port: the telnet console's TCP port (`-port P`, or the first of `-ports C,A`; 5554 by default).
         adb_port: adbd's TCP port (console + 1, or the second of `-ports C,A`).
-        grpc_port: `-grpc G`, recorded; the gRPC service is not served yet.
+        grpc_port: `-grpc G`: the gRPC EmulatorController and SnapshotService (grpc_service.py) serve it.
         is_window, is_skin, is_audio, is_boot_anim: False after `-no-window`, `-no-skin`, `-no-audio`,
             `-no-boot-anim` (the sim has none of them; recorded for logs).
         snapshot: `-snapshot NAME`: loaded at boot if the process holds it.

@@ -9,7 +9,11 @@ closes everything and exits 0. Bad arguments and the `-sim-fault crash` fault ex
 Snapshots are in memory (see `console.py`); the booted phone is saved as "default_boot" (and as `-snapshot NAME`
 when absent), the factory state a manager reloads per episode; `-snapshot NAME` loads NAME at boot when held, and since
 there is no disk, `-read-only`, `-no-snapshot` and `-no-snapshot-save` have nothing left to stop (the real emulator
-would skip writing the quickboot snapshot at exit). The gRPC port (`-grpc`) is recorded but not served yet.
+would skip writing the quickboot snapshot at exit).
+
+With `-grpc PORT` it also serves the emulator's gRPC services (EmulatorController, SnapshotService; see
+`grpc_service.py`) on 127.0.0.1:PORT, sharing the console's snapshots; without `grpcio` and `android-env` installed it
+logs that the service needs `pip install android-gym[emulator]` and runs without it.
 """
 
 from __future__ import annotations
@@ -22,12 +26,16 @@ import socket
 import sys
 import threading
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from android_gym.errors import ConfigError
 from android_gym.sim.adb.adbd import AdbdEndpoint
 from android_gym.sim.adb.target import SimTarget
 from android_gym.sim.emulator.args import EmulatorArgs, parse_args
 from android_gym.sim.emulator.console import ConsoleServer
+
+if TYPE_CHECKING:
+    from android_gym.sim.emulator.grpc_service import GrpcServer
 
 log = logging.getLogger("android_gym.sim.emulator")
 TOKEN_FILE = ".emulator_console_auth_token"
@@ -38,9 +46,9 @@ BOOTED_PROPS = {"sys.boot_completed": "1", "dev.bootcomplete": "1", "init.svc.bo
 
 
 class EmulatorProcess:
-    """One simulated emulator: a `SimTarget` behind adbd and a console, booting after `args.sim_boot_s` seconds.
+    """One simulated emulator: a `SimTarget` behind adbd, a console and gRPC, booting after `args.sim_boot_s` s.
 
-    Guarantees: `start()` serves both ports before it returns (or raises `OSError` when one is taken, having closed
+    Guarantees: `start()` serves every port before it returns (or raises `OSError` when one is taken, having closed
     what it opened); `stop()` is idempotent; `wait()` returns once `stop()` ran or the console got `kill`.
 
     Args:
@@ -54,6 +62,7 @@ class EmulatorProcess:
         self.target = SimTarget(f"emulator-{args.console_port}", perturbations=args.sim_perturbations)
         self.adbd: AdbdEndpoint | None = None
         self.console: ConsoleServer | None = None
+        self.grpc: GrpcServer | None = None
         self.stopped = threading.Event()
         self._boot_timer: threading.Timer | None = None
 
@@ -62,8 +71,6 @@ class EmulatorProcess:
         a = self.args
         for flag in a.ignored:
             log.warning("ignoring option %s: the simulated emulator does not model it", flag)
-        if a.grpc_port is not None:
-            log.info("gRPC port %d recorded; the gRPC service is not served yet", a.grpc_port)
         token_path = self.home / TOKEN_FILE
         with self.target.lock:
             self.target.props.update(BOOTING_PROPS)
@@ -73,6 +80,10 @@ class EmulatorProcess:
         try:
             self.adbd.start()
             self.console.start()
+            if a.grpc_port is not None:
+                self.grpc = self._grpc_server(a.grpc_port, self.console)
+                if self.grpc is not None:
+                    self.grpc.start()
         except OSError:
             self.stop()
             raise
@@ -86,6 +97,18 @@ class EmulatorProcess:
         if self.adb_server_port is not None:
             _announce(self.adb_server_port, a.adb_port)
         log.info("control console listening on port %d, ADB on port %d", a.console_port, a.adb_port)
+
+    def _grpc_server(self, port: int, console: ConsoleServer) -> GrpcServer | None:
+        """The gRPC services over this process's target and console snapshots (None: grpc or android_env missing)."""
+        try:
+            from android_gym.sim.emulator import grpc_service
+        except ImportError as e:  # the optional extra (issue 18): the emulator still serves its console and adbd
+            log.warning("the gRPC service on port %d needs `pip install android-gym[emulator]` (%s); serving the "
+                        "console and ADB without it", port, e)
+            return None
+        controller = grpc_service.EmulatorControllerServicer(self.target, self.stop, self.stopped.is_set)
+        snapshots = grpc_service.SnapshotServicer(self.target, console.snapshots, console.is_refusing_snapshots)
+        return grpc_service.GrpcServer(controller, snapshots, port)
 
     def _boot_completed(self) -> None:
         with self.target.lock:
@@ -104,10 +127,10 @@ class EmulatorProcess:
         return self.stopped.wait(timeout_s)
 
     def stop(self) -> None:
-        """Stop the boot clock and both servers (idempotent)."""
+        """Stop the boot clock and every server (idempotent)."""
         if self._boot_timer is not None:
             self._boot_timer.cancel()
-        for server in (self.console, self.adbd):
+        for server in (self.grpc, self.console, self.adbd):
             if server is not None:
                 server.stop()
         self.stopped.set()
@@ -179,7 +202,8 @@ def main(argv: list[str]) -> int:
     try:
         emulator.start()
     except OSError as e:
-        log.error("cannot serve console port %d / ADB port %d: %s", args.console_port, args.adb_port, e)
+        log.error("cannot serve console port %d / ADB port %d / gRPC port %s: %s", args.console_port, args.adb_port,
+                  args.grpc_port, e)
         return 1
     try:
         while not emulator.wait(0.5):

@@ -1,0 +1,251 @@
+"""Tests of the simulated emulator's gRPC services, driven through AndroidEnv's own stubs and local credentials."""
+
+from __future__ import annotations
+
+import io
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+grpc = pytest.importorskip("grpc")
+pytest.importorskip("android_env")
+
+from android_env.proto import emulator_controller_pb2 as ec  # noqa: E402
+from android_env.proto import emulator_controller_pb2_grpc as ec_grpc  # noqa: E402
+from android_env.proto import snapshot_service_pb2 as ss  # noqa: E402
+from android_env.proto import snapshot_service_pb2_grpc as ss_grpc  # noqa: E402
+from google.protobuf import empty_pb2  # noqa: E402
+from PIL import Image  # noqa: E402
+
+from android_gym.devices.emulator_console import PortAllocator  # noqa: E402
+from android_gym.sim.emulator.args import parse_args  # noqa: E402
+from android_gym.sim.emulator.process import EmulatorProcess  # noqa: E402
+
+DEADLINE_S = 15.0
+LAUNCHER = "com.google.android.apps.nexuslauncher"
+SETTINGS_ICON = (945, 750)  # the launcher's Settings icon, (810, 600, 1080, 900)
+SEARCH_BAR = (540, 1780)  # the launcher's search field
+
+
+def _free_port() -> int:
+    with socket.create_server(("127.0.0.1", 0)) as s:
+        return s.getsockname()[1]
+
+
+class Client:
+    """AndroidEnv's way in: a local-credentials channel to localhost:PORT and the two stubs."""
+
+    def __init__(self, port: int) -> None:
+        self.channel = grpc.secure_channel(f"localhost:{port}", grpc.local_channel_credentials(),
+                                           options=[("grpc.max_receive_message_length", -1)])
+        grpc.channel_ready_future(self.channel).result(timeout=DEADLINE_S)
+        self.emulator = ec_grpc.EmulatorControllerStub(self.channel)
+        self.snapshots = ss_grpc.SnapshotServiceStub(self.channel)
+
+    def touch(self, *points: tuple[int, int, int]) -> None:
+        """One sendTouch per (x, y, pressure) of finger 0."""
+        for x, y, pressure in points:
+            self.emulator.sendTouch(ec.TouchEvent(touches=[ec.Touch(x=x, y=y, pressure=pressure, identifier=0)]),
+                                    timeout=DEADLINE_S)
+
+    def key(self, keysym: int, event: str = "keypress") -> None:
+        """An XKB key event, as AndroidEnv sends it on Linux."""
+        self.emulator.sendKey(ec.KeyboardEvent(codeType=ec.KeyboardEvent.XKB, keyCode=keysym,
+                                               eventType=ec.KeyboardEvent.KeyEventType.Value(event)),
+                              timeout=DEADLINE_S)
+
+
+@contextmanager
+def running(tmp_path: Path, *flags: str) -> Iterator[tuple[EmulatorProcess, Client]]:
+    """An in-process emulator with -grpc on free ports and a connected client; always stopped."""
+    console_port, grpc_port = PortAllocator.allocate(), _free_port()
+    args = parse_args(["-avd", "Sim", "-port", str(console_port), "-grpc", str(grpc_port), *flags])
+    emulator = EmulatorProcess(args, tmp_path, adb_server_port=None)
+    client = None
+    try:
+        emulator.start()
+        client = Client(grpc_port)
+        yield emulator, client
+    finally:
+        if client is not None:
+            client.channel.close()
+        emulator.stop()
+        PortAllocator.release(console_port)
+
+
+def _booted(client: Client) -> ec.EmulatorStatus:
+    end = time.monotonic() + DEADLINE_S
+    while not (status := client.emulator.getStatus(empty_pb2.Empty(), timeout=DEADLINE_S)).booted:
+        assert time.monotonic() < end, "not booted"
+        time.sleep(0.05)
+    return status
+
+
+@pytest.fixture
+def booted(tmp_path: Path) -> Iterator[tuple[EmulatorProcess, Client]]:
+    """A booted in-process emulator (boot delay 0) and its client."""
+    with running(tmp_path, "-sim-boot-s", "0") as (emulator, client):
+        _booted(client)
+        yield emulator, client
+
+
+def test_get_status_is_not_booted_before_the_delay_and_booted_after(tmp_path: Path) -> None:
+    with running(tmp_path, "-sim-boot-s", "1") as (_, client):
+        before = client.emulator.getStatus(empty_pb2.Empty(), timeout=DEADLINE_S)
+        assert not before.booted
+        after = _booted(client)
+        assert after.uptime >= before.uptime
+        assert after.vmConfig.numberOfCpuCores > 0 and after.vmConfig.ramSizeBytes >= 1 << 30
+        assert after.vmConfig.hypervisorType == ec.VmConfiguration.KVM
+        assert client.emulator.getVmState(empty_pb2.Empty(), timeout=DEADLINE_S).state == ec.VmRunState.RUNNING
+
+
+def test_get_screenshot_rgba_at_a_width_equals_the_phones_own_render(booted: tuple[EmulatorProcess, Client]) -> None:
+    emulator, client = booted
+    image = client.emulator.getScreenshot(ec.ImageFormat(format=ec.ImageFormat.RGBA8888, width=320),
+                                          timeout=DEADLINE_S)
+    w, h = image.format.width, image.format.height
+    assert (w, h, image.format.rotation.rotation) == (320, 711, ec.Rotation.PORTRAIT)
+    assert len(image.image) == h * w * 4
+    pixels = np.frombuffer(image.image, np.uint8).reshape(h, w, 4)
+    target = emulator.target
+    with target.lock:
+        expected = target.renderer.render(target.phone.tree(), 320, dark=bool(target.phone.system["dark_theme"]))
+    np.testing.assert_array_equal(pixels[:, :, :3], expected)
+    assert (pixels[:, :, 3] == 255).all()
+
+
+def test_get_screenshot_native_rgba_is_what_screencap_shows(booted: tuple[EmulatorProcess, Client]) -> None:
+    emulator, client = booted
+    image = client.emulator.getScreenshot(ec.ImageFormat(format=ec.ImageFormat.RGBA8888), timeout=DEADLINE_S)
+    assert (image.format.width, image.format.height) == (1080, 2400)
+    pixels = np.frombuffer(image.image, np.uint8).reshape(2400, 1080, 4)
+    np.testing.assert_array_equal(pixels[:, :, :3], emulator.target.frame())
+
+
+def test_get_screenshot_rgb888_and_png_decode_to_the_same_pixels(booted: tuple[EmulatorProcess, Client]) -> None:
+    _, client = booted
+    rgb = client.emulator.getScreenshot(ec.ImageFormat(format=ec.ImageFormat.RGB888, height=480),
+                                        timeout=DEADLINE_S)
+    w, h = rgb.format.width, rgb.format.height
+    assert h <= 480 and w == 216 and len(rgb.image) == w * h * 3
+    png = client.emulator.getScreenshot(ec.ImageFormat(format=ec.ImageFormat.PNG, width=216), timeout=DEADLINE_S)
+    decoded = np.asarray(Image.open(io.BytesIO(png.image)).convert("RGB"))
+    assert decoded.shape == (h, w, 3)
+    np.testing.assert_array_equal(decoded, np.frombuffer(rgb.image, np.uint8).reshape(h, w, 3))
+
+
+def test_touch_down_up_on_an_icon_opens_the_app_and_a_swipe_scrolls(booted: tuple[EmulatorProcess, Client]) -> None:
+    emulator, client = booted
+    phone = lambda: emulator.target.phone  # noqa: E731 (a snapshot load swaps the phone)
+    x, y = SETTINGS_ICON
+    client.touch((x, y, 1), (x, y, 0))
+    assert phone().foreground == "com.android.settings"
+    assert phone().top.scroll == 0
+    client.touch((540, 1800, 1), (540, 1500, 1), (540, 1100, 1), (540, 800, 0))
+    assert phone().top.scroll > 0
+    client.emulator.sendMouse(ec.MouseEvent(x=150, y=2330, buttons=1), timeout=DEADLINE_S)  # the nav bar's Back
+    client.emulator.sendMouse(ec.MouseEvent(x=150, y=2330, buttons=0), timeout=DEADLINE_S)
+    assert phone().foreground == LAUNCHER
+
+
+def test_send_key_escape_goes_back_and_text_types_into_the_focused_field(
+        booted: tuple[EmulatorProcess, Client]) -> None:
+    emulator, client = booted
+    phone = emulator.target.phone
+    client.touch((*SEARCH_BAR, 1), (*SEARCH_BAR, 0))
+    assert phone.top.focus == "search-query"
+    client.emulator.sendKey(ec.KeyboardEvent(text="hi"), timeout=DEADLINE_S)
+    client.key(ord("!"))
+    client.key(ord("x"), "keyup")  # only keydown and keypress act
+    assert phone.top.fields["search-query"] == "hi!"
+    client.key(0xFF1B)  # Escape: BACK, which first drops the focus
+    assert phone.top.focus is None and phone.top.fields["search-query"] == "hi!"
+    client.key(0xFF50)  # Home: HOME, a fresh home screen
+    assert not phone.top.fields.get("search-query")
+    client.touch((*SETTINGS_ICON, 1), (*SETTINGS_ICON, 0))
+    assert phone.foreground == "com.android.settings"
+    client.key(0xFF1B, "keydown")
+    assert phone.foreground == LAUNCHER
+
+
+def test_snapshot_save_list_load_round_trip_restores_the_foreground(booted: tuple[EmulatorProcess, Client]) -> None:
+    emulator, client = booted
+    saved = client.snapshots.SaveSnapshot(ss.SnapshotPackage(snapshot_id="home"), timeout=DEADLINE_S)
+    assert saved.success and saved.snapshot_id == "home"
+    listed = client.snapshots.ListSnapshots(ss.SnapshotFilter(statusFilter=ss.SnapshotFilter.All),
+                                            timeout=DEADLINE_S)
+    assert {"home", "default_boot"} <= {s.snapshot_id for s in listed.snapshots}
+    client.touch((*SETTINGS_ICON, 1), (*SETTINGS_ICON, 0))
+    assert emulator.target.phone.foreground == "com.android.settings"
+    loaded = client.snapshots.LoadSnapshot(ss.SnapshotPackage(snapshot_id="home"), timeout=DEADLINE_S)
+    assert loaded.success and not loaded.err
+    assert emulator.target.phone.foreground == LAUNCHER
+    deleted = client.snapshots.DeleteSnapshot(ss.SnapshotPackage(snapshot_id="home"), timeout=DEADLINE_S)
+    assert deleted.success and "home" not in emulator.console.snapshots.names()
+
+
+def test_loading_a_missing_snapshot_fails_naming_it(booted: tuple[EmulatorProcess, Client]) -> None:
+    _, client = booted
+    reply = client.snapshots.LoadSnapshot(ss.SnapshotPackage(snapshot_id="nope"), timeout=DEADLINE_S)
+    assert not reply.success and "'nope'" in reply.err.decode()
+
+
+def test_refuse_snapshot_fault_fails_every_load(tmp_path: Path) -> None:
+    with running(tmp_path, "-sim-boot-s", "0", "-sim-fault", "refuse-snapshot") as (_, client):
+        _booted(client)
+        reply = client.snapshots.LoadSnapshot(ss.SnapshotPackage(snapshot_id="default_boot"), timeout=DEADLINE_S)
+        assert not reply.success and "refuse-snapshot" in reply.err.decode()
+
+
+def test_unserved_rpcs_answer_unimplemented(booted: tuple[EmulatorProcess, Client]) -> None:
+    _, client = booted
+    with pytest.raises(grpc.RpcError) as raised:
+        client.emulator.getBattery(empty_pb2.Empty(), timeout=DEADLINE_S)
+    assert raised.value.code() == grpc.StatusCode.UNIMPLEMENTED
+
+
+def test_set_vm_state_shutdown_ends_the_process_with_exit_code_0(tmp_path: Path) -> None:
+    console_port, grpc_port = PortAllocator.allocate(), _free_port()
+    env = {**os.environ, "HOME": str(tmp_path), "ANDROID_ADB_SERVER_PORT": str(_free_port())}
+    process = subprocess.Popen([sys.executable, "-m", "android_gym.sim.emulator.process", "-avd", "Sim", "-port",
+                                str(console_port), "-grpc", str(grpc_port), "-sim-boot-s", "0"], env=env,
+                               stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        client = Client(grpc_port)
+        _booted(client)
+        client.emulator.setVmState(ec.VmRunState(state=ec.VmRunState.SHUTDOWN), timeout=DEADLINE_S)
+        client.channel.close()
+        assert process.wait(DEADLINE_S) == 0
+    finally:
+        if process.poll() is None:
+            process.kill()
+        process.wait(DEADLINE_S)
+        PortAllocator.release(console_port)
+
+
+def test_without_grpc_installed_the_process_logs_the_extra_and_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                    caplog: pytest.LogCaptureFixture) -> None:
+    import android_gym.sim.emulator as package
+
+    monkeypatch.delattr(package, "grpc_service", raising=False)
+    monkeypatch.setitem(sys.modules, "android_gym.sim.emulator.grpc_service", None)  # import raises ImportError
+    console_port, grpc_port = PortAllocator.allocate(), _free_port()
+    emulator = EmulatorProcess(parse_args(["-avd", "Sim", "-port", str(console_port), "-grpc", str(grpc_port)]),
+                               tmp_path, adb_server_port=None)
+    try:
+        with caplog.at_level("WARNING", logger="android_gym.sim.emulator"):
+            emulator.start()
+        assert emulator.grpc is None and emulator.console is not None
+        assert "pip install android-gym[emulator]" in caplog.text
+    finally:
+        emulator.stop()
+        PortAllocator.release(console_port)
