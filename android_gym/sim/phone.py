@@ -252,6 +252,14 @@ class SimPhone:
             return self._changed()
         return False
 
+    def _delete_last(self) -> bool:
+        """Delete the focused field's last character (the keyboard's delete key, KEYCODE_DEL)."""
+        rid = self.top.focus
+        if rid is None or not self.top.fields.get(rid):
+            return False
+        self.top.fields[rid] = self.top.fields[rid][:-1]
+        return self._changed()
+
     def type_text(self, text: str) -> bool:
         """Type `text` into the focused field; nothing happens without one."""
         if self.dialog is not None or self.shade_open or self.top.focus is None or self.top.loading or not text:
@@ -261,7 +269,10 @@ class SimPhone:
         return self._changed()
 
     def key(self, name: str) -> bool:
-        """Press a key: "back", "home", "enter" (or "recents", which the sim ignores)."""
+        """Press a key: "back", "home", "enter", "delete" (the character before the cursor: the focused field's
+        last) or "recents" (which the sim ignores)."""  # noqa: D205, D209
+        if name == "delete":
+            return self.dialog is None and not self.shade_open and not self.top.loading and self._delete_last()
         if name == "back":
             return self._back()
         if name == "home":
@@ -272,7 +283,7 @@ class SimPhone:
             return self._submit()
         if name == "recents":
             return False
-        raise ConfigError(f"`key` must be one of back, home, enter, recents; got {name!r}")
+        raise ConfigError(f"`key` must be one of back, home, enter, delete, recents; got {name!r}")
 
     def launch(self, name: str) -> bool:
         """Open an app by package name, label or alias (case-insensitive), on its home screen."""
@@ -427,11 +438,7 @@ class SimPhone:
             case TypeKey(text):
                 return self.type_text(text)
             case DeleteKey():
-                rid = self.top.focus
-                if rid is None or not self.top.fields.get(rid):
-                    return False
-                self.top.fields[rid] = self.top.fields[rid][:-1]
-                return self._changed()
+                return self._delete_last()
             case EnterKey():
                 return self.key("enter")
             case NoopKey():

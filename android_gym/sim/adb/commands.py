@@ -26,7 +26,8 @@ if TYPE_CHECKING:
     from android_gym.sim.adb.program_target import ProgramTarget
     from android_gym.sim.adb.shell import Shell
 
-_KEYS = {4: "back", 3: "home", 66: "enter", 187: "recents"}
+PHONE_KEYS = {4: "back", 3: "home", 66: "enter", 67: "delete", 187: "recents"}
+"""Android keycodes the phone acts on, by the name `SimPhone.key` takes (ADB's `input keyevent`, the gRPC keys)."""
 _SOURCES = {"touchscreen", "touchpad", "keyboard", "mouse", "trackball", "stylus", "dpad", "gamepad", "joystick"}
 _LONG_PRESS_MS = 500
 
@@ -111,8 +112,8 @@ def cmd_input(t: ProgramTarget, argv: list[str], stdin: bytes) -> Out:
                 number = KEYCODE_NAMES.get(code) if not code.isdigit() else int(code)
                 if number is None:
                     return err(f"Error: Unknown keycode: {code}")
-                if number in _KEYS:
-                    phone.key(_KEYS[number])
+                if number in PHONE_KEYS:
+                    phone.key(PHONE_KEYS[number])
         elif verb in ("press", "roll", "motionevent", "keycombination"):
             pass
         else:

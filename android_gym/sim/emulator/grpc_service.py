@@ -33,6 +33,7 @@ from google.protobuf import empty_pb2
 from PIL import Image
 
 from android_gym.errors import AndroidGymError, ConfigError
+from android_gym.sim.adb.commands import PHONE_KEYS
 from android_gym.sim.adb.target import SimTarget
 from android_gym.sim.emulator.console import Snapshots
 from android_gym.sim.phone import SWIPE_MIN_PX
@@ -47,10 +48,8 @@ MIN_WIDTH, MAX_WIDTH = 16, 2160  # the renderer's range of screenshot widths, in
 VM_CONFIG = ec.VmConfiguration(hypervisorType=ec.VmConfiguration.KVM, numberOfCpuCores=4,
                                ramSizeBytes=2 * 1024 ** 3)
 
-# Android keycodes -> the phone's keys, as `input keyevent` acts on them (commands.py). KEYCODE_DEL (67) is mapped
-# from BackSpace but, like `input keyevent DEL` in the sim, does nothing: the phone deletes only by its keyboard.
+# Android keycodes; the phone acts on them as `input keyevent` does (PHONE_KEYS, shared with commands.py).
 KEYCODE_HOME, KEYCODE_BACK, KEYCODE_ENTER, KEYCODE_DEL, KEYCODE_APP_SWITCH = 3, 4, 66, 67, 187
-PHONE_KEYS = {KEYCODE_HOME: "home", KEYCODE_BACK: "back", KEYCODE_ENTER: "enter", KEYCODE_APP_SWITCH: "recents"}
 # XKB keysyms (what AndroidEnv sends on Linux) -> Android keycodes; printable keysyms type their character instead.
 XKB_KEYCODES = {0xFF0D: KEYCODE_ENTER, 0xFF8D: KEYCODE_ENTER, 0xFF08: KEYCODE_DEL, 0xFFFF: KEYCODE_DEL,
                 0xFF1B: KEYCODE_BACK, 0x1008FF26: KEYCODE_BACK, 0xFF50: KEYCODE_HOME, 0x1008FF18: KEYCODE_HOME}

@@ -178,6 +178,9 @@ def test_input_text_follows_android_percent_rule(client, front):
     d.shell(f"input tap {field.center[0]} {field.center[1]}")
     d.shell("input text 'a%sb%%sc'")
     assert phone.top.fields[phone.top.focus] == "a b% c"
+    d.shell("input keyevent KEYCODE_DEL")  # and 67: the character before the cursor, as agents clear a field
+    d.shell("input keyevent 67")
+    assert phone.top.fields[phone.top.focus] == "a b%"
     r = d.shell2("input text 'é'", v2=True)
     assert r.returncode == 255 and "NullPointerException" in r.stderr
 
