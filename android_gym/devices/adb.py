@@ -3,7 +3,9 @@
 Every call has a deadline (`AdbConfig.timeout_s`); failures are `DeviceError`s (offline, timeout, protocol), never a
 hang and never a silent black screenshot. Read-only calls (screenshot, UI dump, state) retry; inputs do not (a lost
 reply may hide a tap that happened, and repeating it would tap twice), so a failed input ends the episode
-truncated. Text is typed literally whatever it holds: see `android_gym.devices.adb_shell`.
+truncated. Text is typed literally whatever it holds: see `android_gym.devices.adb_shell`. With `grpc_port` set,
+screenshots, touches and keys go over the emulator's gRPC while it answers (`GrpcPath` states the fallback rules);
+text always goes over ADB.
 
 Observations are snapshots per agent step: the screenshot, UI dump and state are fetched once and reused until the
 next input, `tick()` or `reset()`.
@@ -28,6 +30,7 @@ from android_gym.devices.adb_channel import AdbChannel, ShellResult
 from android_gym.devices.adb_connect import Connector
 from android_gym.devices.base import Device, Outcome
 from android_gym.devices.configs import AdbConfig
+from android_gym.devices.emulator_grpc import EmulatorGrpc, GrpcPath, xkb_keysym
 from android_gym.errors import ConfigError, DeviceError, DeviceProtocolError, UnsupportedError
 from android_gym.ui import UIElement, parse_uiautomator_xml
 
@@ -62,6 +65,7 @@ class AdbDevice(Device):
         self._cache: dict[Any, Any] = {}
         self._packages: set[str] | None = None
         self._raw_failures = 0
+        self.grpc = GrpcPath(self.config.timeout_s, self.counters)
 
     # -- lifecycle -----------------------------------------------------------------------------------------------------
     @property
@@ -98,10 +102,12 @@ class AdbDevice(Device):
         """
         if self.connector.channel is None:
             self.connector.connect(self.counters)
+            self.grpc.open(self.config.grpc_port)
 
     def close(self) -> None:
         """Forget the connection and every cached observation (idempotent); the next call reconnects."""
         self.connector.disconnect()
+        self.grpc.close()
         self._cache.clear()
 
     def health(self) -> bool:
@@ -112,7 +118,7 @@ class AdbDevice(Device):
             return False
 
     def stats(self) -> dict[str, int]:
-        """Counters: calls, retries, faults by kind, screenshot fallbacks, connects."""
+        """Counters: calls, retries, faults by kind, screenshot fallbacks, connects, and grpc/… adb/… per path."""
         return dict(self.counters)
 
     def refresh(self) -> None:
@@ -175,6 +181,8 @@ class AdbDevice(Device):
             DeviceError: still failing after `retries` reconnects.
         """
         self._cache.clear()
+        if self.connector.channel is not None:  # else start() opens it
+            self.grpc.open(self.config.grpc_port)  # reconnects a path that failed last episode
         for attempt in range(self.config.retries + 1):
             try:
                 self._reset_once(seed, initial or {})
@@ -235,6 +243,15 @@ class AdbDevice(Device):
         return self._cache[key]
 
     def _capture(self) -> np.ndarray:
+        is_grpc, image = self.grpc.call("screenshots", lambda g: g.screenshot(*self.screen_size))
+        image = image if is_grpc and image is not None else self._capture_adb()
+        if self.config.black_is_error and not image.any():
+            raise DeviceProtocolError(f"the screenshot of {self.serial} is entirely black (screen off, locked, or a "
+                                      "secure window); set black_is_error=False to accept it")
+        image.flags.writeable = False
+        return image
+
+    def _capture_adb(self) -> np.ndarray:
         mode = self.config.screenshot
         if mode == "auto" and self._raw_failures >= 3:
             mode = "png"
@@ -250,10 +267,6 @@ class AdbDevice(Device):
                 image = self._png()
         else:
             image = self._png()
-        if self.config.black_is_error and not image.any():
-            raise DeviceProtocolError(f"the screenshot of {self.serial} is entirely black (screen off, locked, or a "
-                                      "secure window); set black_is_error=False to accept it")
-        image.flags.writeable = False
         return image
 
     def _png(self) -> np.ndarray:
@@ -321,17 +334,28 @@ class AdbDevice(Device):
         mode = self.config.text_input
         return mode == "ime" or (mode == "auto" and self.connector.info(self.channel).adb_keyboard)
 
+    def _grpc_input(self, what: str, fn: Callable[[EmulatorGrpc], None]) -> bool:
+        """Send an input over gRPC when connected (dropping the caches first); False: send it over ADB."""
+        if self.grpc.client is not None:
+            self._cache.clear()
+            self.counters["calls"] += 1
+        return self.grpc.call(what, fn, is_input=True)[0]
+
     def _tap_impl(self, x: int, y: int) -> None:
-        self._input(f"input tap {x} {y}")
+        if not self._grpc_input("taps", lambda g: g.tap(x, y)):
+            self._input(f"input tap {x} {y}")
 
     def _swipe_impl(self, x0: int, y0: int, x1: int, y1: int) -> None:
-        self._input(f"input swipe {x0} {y0} {x1} {y1} 300")
+        if not self._grpc_input("swipes", lambda g: g.swipe(x0, y0, x1, y1, 300)):
+            self._input(f"input swipe {x0} {y0} {x1} {y1} 300")
 
     def _long_press_impl(self, x: int, y: int) -> None:
-        self._input(f"input swipe {x} {y} {x} {y} 1000")
+        if not self._grpc_input("long_presses", lambda g: g.swipe(x, y, x, y, 1000)):
+            self._input(f"input swipe {x} {y} {x} {y} 1000")
 
     def _key_impl(self, key: str) -> None:
-        self._input(f"input keyevent {sh.KEYCODES[key]}")
+        if xkb_keysym(key) is None or not self._grpc_input("keys", lambda g: g.key(key)):
+            self._input(f"input keyevent {sh.KEYCODES[key]}")
 
     def _type_impl(self, text: str) -> None:
         if self._uses_ime():

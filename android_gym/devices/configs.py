@@ -41,6 +41,9 @@ class AdbConfig(ConfigModel):
         apps: extra app names -> packages for OPEN_APP.
         state_alarms: include pending alarms (`dumpsys alarm`, slow on real phones) in `state()`.
         black_is_error: treat an all-black screenshot as a fault (screen off or a secure window).
+        grpc_port: the emulator's gRPC port (console port + 3000); when it answers, screenshots, touches and keys go
+            over gRPC (tens of ms where `adb screencap` takes hundreds), else over ADB. None (the default) is off:
+            phones have no gRPC; `EmulatorDevice` sets it for the emulators it launches.
     """
 
     serial: str | None = None
@@ -58,6 +61,7 @@ class AdbConfig(ConfigModel):
     apps: dict[str, str] = Field(default_factory=dict)
     state_alarms: bool = False
     black_is_error: bool = True
+    grpc_port: int | None = Field(default=None, ge=1, le=65535)
 
 
 class SimDeviceConfig(ConfigModel):

@@ -103,6 +103,11 @@ class Emulator:
         return f"emulator-{self.console_port}"
 
     @property
+    def grpc_port(self) -> int:
+        """The port of the emulator's gRPC `EmulatorController` (`-grpc`: console port + `GRPC_OFFSET`)."""
+        return int(self.serial.split("-")[1]) + GRPC_OFFSET
+
+    @property
     def console(self) -> EmulatorConsole:
         """The console of this instance."""
         return EmulatorConsole(int(self.serial.split("-")[1]), self.config.console_timeout_s,
@@ -113,7 +118,7 @@ class Emulator:
         self.console_port = PortAllocator.allocate()
         c = self.config
         argv = [c.executable(), "-avd", c.avd, "-port", str(self.console_port),
-                "-grpc", str(self.console_port + GRPC_OFFSET), *c.flags, *c.extra_args]
+                "-grpc", str(self.grpc_port), *c.flags, *c.extra_args]
         fd, name = tempfile.mkstemp(prefix=f"emulator-{self.console_port}-", suffix=".log")
         self.log_path = Path(name)
         env = {**os.environ, "ANDROID_ADB_SERVER_PORT": str(self.adb_port)}
@@ -191,6 +196,8 @@ class EmulatorDevice(AdbDevice):
 
     Guarantees: `start()` makes at most `1 + max_relaunches` launch attempts, each bounded by `boot_timeout_s`;
     `close()` kills an emulator this device launched (never one it attached to); `stats()` adds emulator counters.
+    A launched emulator's screenshots, touches and keys go over its gRPC port while it answers (else ADB); to use
+    gRPC when attaching, pass `grpc_port` (8554 for emulator-5554).
 
     Args:
         emulator: what to launch; None attaches to the running emulator named by `serial` ("emulator-5554").
@@ -230,7 +237,7 @@ class EmulatorDevice(AdbDevice):
                 self.instance.launch()
                 self.emulator_counters["launches"] += 1
                 self.instance.wait_booted(self._sleep)
-                self.config = _with_serial(self.config, self.instance.serial)
+                self.config = _with_serial(self.config, self.instance.serial, self.instance.grpc_port)
                 self.connector.config = self.config
                 self.connector.disconnect()
                 return
@@ -289,8 +296,8 @@ class EmulatorDevice(AdbDevice):
         return {**super().stats(), **{f"emulator/{k}": v for k, v in self.emulator_counters.items()}}
 
 
-def _with_serial(config: AdbConfig, serial: str) -> AdbConfig:
-    return config.replace(serial=serial)
+def _with_serial(config: AdbConfig, serial: str, grpc_port: int | None) -> AdbConfig:
+    return config.replace(serial=serial, grpc_port=grpc_port)
 
 
 @dataclass
