@@ -3,13 +3,15 @@
 Its `EmulatorSimulator` launches our executable with the emulator's command line, connects to the gRPC port with
 local credentials, waits for `getStatus().booted`, takes RGBA screenshots, sends touches and keys, saves and loads
 snapshots through the SnapshotService, and shuts the process down with `setVmState`. The only stand-in is the `adb`
-binary: in this flow AndroidEnv runs just `adb devices` (to start a server), and no real adb is installed here, so
+binary: in these flows AndroidEnv runs just `adb devices` (to start a server), and no real adb is installed here, so
 a two-line shim answers it. Our own ADB front listens on the ADB server port AndroidEnv names, which the emulator
 announces itself to, so the test reads the emulator's phone over ADB to check what each gRPC call did.
 """
 
 from __future__ import annotations
 
+import os
+import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -25,6 +27,7 @@ from android_env.components.simulators.emulator import emulator_simulator  # noq
 from android_env.proto import state_pb2  # noqa: E402
 
 from android_gym.devices.adb import AdbDevice  # noqa: E402
+from android_gym.devices.emulator_console import PortAllocator  # noqa: E402
 from android_gym.sim.adb import AdbFront  # noqa: E402
 
 ESCAPE = 0xFF1B  # the XKB keysym AndroidEnv users send for Android's BACK
@@ -93,3 +96,31 @@ def test_android_envs_emulator_simulator_drives_android_gym_emulator(tmp_path, a
     finally:
         simulator.close()  # setVmState(SHUTDOWN), then waits for the process to end
     assert adb_front.lookup(simulator.adb_device_name())[0] is None  # gone from the ADB server's list
+
+
+def test_android_env_attaches_to_a_running_android_gym_emulator_by_its_ports(tmp_path, adb_front):
+    """Given all three ports, AndroidEnv attaches instead of launching: boot confirmed, a screenshot, a tap."""
+    console, adb, grpc_port = (PortAllocator.allocate() for _ in range(3))
+    env = {**os.environ, "HOME": str(tmp_path), "ANDROID_ADB_SERVER_PORT": str(adb_front.port)}
+    process = subprocess.Popen([sys.executable, "-m", "android_gym.sim.emulator.process", "-avd", "pixel_7",
+                                "-ports", f"{console},{adb + 1}", "-grpc", str(grpc_port), "-sim-boot-s", "0.3"],
+                               env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        config = simulator_config(tmp_path, adb_front.port)
+        launcher = config.emulator_launcher
+        launcher.emulator_console_port, launcher.adb_port, launcher.grpc_port = console, adb + 1, grpc_port
+        simulator = emulator_simulator.EmulatorSimulator(config)
+        try:
+            simulator.launch()  # connects to the gRPC port and waits for getStatus().booted
+            assert simulator.adb_device_name() == f"emulator-{adb}"
+            assert simulator.get_screenshot().shape == (2400, 1080, 3)
+            simulator.send_touch([(540, 1200, True, 0)])
+            simulator.send_touch([(540, 1200, False, 0)])
+        finally:
+            simulator.close()  # an attached emulator is left running, as AndroidEnv promises
+        assert process.poll() is None
+    finally:
+        process.terminate()
+        assert process.wait(timeout=10) == 0
+        for port in (console, adb, grpc_port):
+            PortAllocator.release(port)
