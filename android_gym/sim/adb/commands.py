@@ -1,7 +1,8 @@
 """The Android programs the ADB front's shell knows, with the real programs' output text.
 
-`input`, `screencap`, `wm`, `uiautomator`, `am`, `monkey`, `settings`, `getprop`, `dumpsys`, `ime`, `pm`, `svc`,
-`cmd android_gym` (the sim's control service), and a few coreutils.
+`input`, `screencap`, `wm`, `uiautomator`, `am`, `monkey`, `settings`, `getprop`, `ime`, `svc`, `which`,
+`cmd statusbar|connectivity|wifi`, `cmd android_gym` (the sim's control service); `dumpsys`, `pm`, `ifconfig`, `ip`
+and `logcat` come from `system_dumps.py`, the rest of the coreutils from `coreutils.py`.
 
 Each program is `(target, argv, stdin) -> (stdout, stderr, exit status)`, acting on the target's `SimPhone` the
 way the real program acts on a phone, with the real program's output text. `programs(target)` binds them.
@@ -21,6 +22,14 @@ from android_gym.devices.adb_shell import ADB_KEYBOARD_IME, KEYCODE_NAMES, SETTI
 from android_gym.errors import AndroidGymError
 from android_gym.sim.adb import dump
 from android_gym.sim.adb.coreutils import COREUTILS, Out, err, ok
+from android_gym.sim.adb.system_dumps import (
+    SETTING_DEFAULTS,
+    SYSTEM_PROGRAMS,
+    device_state,
+    radio_service,
+    switch_setting,
+)
+from android_gym.sim.apps.browser import Browser
 
 if TYPE_CHECKING:
     from android_gym.sim.adb.program_target import ProgramTarget
@@ -28,6 +37,11 @@ if TYPE_CHECKING:
 
 PHONE_KEYS = {4: "back", 3: "home", 66: "enter", 67: "delete", 187: "recents"}
 """Android keycodes the phone acts on, by the name `SimPhone.key` takes (ADB's `input keyevent`, the gRPC keys)."""
+KEYCODE_POWER, KEYCODE_SLEEP, KEYCODE_WAKEUP = 26, 223, 224
+_MORE_KEYCODES = {"VOLUME_UP": 24, "VOLUME_DOWN": 25, "VOLUME_MUTE": 164, "POWER": KEYCODE_POWER, "CAMERA": 27,
+                  "SLEEP": KEYCODE_SLEEP, "WAKEUP": KEYCODE_WAKEUP, "SEARCH": 84, "ESCAPE": 111, "SPACE": 62,
+                  "DPAD_UP": 19, "DPAD_DOWN": 20, "DPAD_LEFT": 21, "DPAD_RIGHT": 22, "DPAD_CENTER": 23}
+"""Keycodes beyond `KEYCODE_NAMES` that clients send by name (adbutils' volume keys, the screen switches)."""
 _SOURCES = {"touchscreen", "touchpad", "keyboard", "mouse", "trackball", "stylus", "dpad", "gamepad", "joystick"}
 _LONG_PRESS_MS = 500
 
@@ -109,11 +123,10 @@ def cmd_input(t: ProgramTarget, argv: list[str], stdin: bytes) -> Out:
         elif verb == "keyevent":
             codes = [a for a in rest if not a.startswith("--")]
             for code in codes:
-                number = KEYCODE_NAMES.get(code) if not code.isdigit() else int(code)
+                number = keycode(code)
                 if number is None:
                     return err(f"Error: Unknown keycode: {code}")
-                if number in PHONE_KEYS:
-                    phone.key(PHONE_KEYS[number])
+                _press(t, number)
         elif verb in ("press", "roll", "motionevent", "keycombination"):
             pass
         else:
@@ -121,6 +134,27 @@ def cmd_input(t: ProgramTarget, argv: list[str], stdin: bytes) -> Out:
     except AndroidGymError as e:  # the phone refused (e.g. a launch it cannot do); a real device would just ignore it
         return err(f"Error: {e}")
     return ok()
+
+
+def keycode(name: str) -> int | None:
+    """The keycode `input keyevent` sends for `name`: a number, or a name with or without "KEYCODE_".
+
+    >>> keycode("KEYCODE_HOME"), keycode("VOLUME_UP"), keycode("26"), keycode("NOPE")
+    (3, 24, 26, None)
+    """
+    if name.isdigit():
+        return int(name)
+    symbol = name.upper().removeprefix("KEYCODE_")
+    return KEYCODE_NAMES.get("KEYCODE_" + symbol, _MORE_KEYCODES.get(symbol))
+
+
+def _press(t: ProgramTarget, number: int) -> None:
+    """One key press: the phone acts on `PHONE_KEYS`; POWER, SLEEP and WAKEUP switch the screen."""
+    state = device_state(t)
+    if number in (KEYCODE_POWER, KEYCODE_SLEEP, KEYCODE_WAKEUP):
+        state.is_screen_on = number == KEYCODE_WAKEUP or (number == KEYCODE_POWER and not state.is_screen_on)
+    elif number in PHONE_KEYS:
+        t.phone.key(PHONE_KEYS[number])
 
 
 def _on_screen(t: ProgramTarget, x: int, y: int) -> bool:
@@ -177,6 +211,9 @@ def cmd_am(t: ProgramTarget, argv: list[str], stdin: bytes) -> Out:
     if sub == "start":
         component = opts.get("-n", "")
         package = component.split("/")[0] if component else opts.get("package", "")
+        if not component and opts.get("-a") == "android.intent.action.VIEW" and \
+                opts.get("-d", "").startswith(("http://", "https://")):
+            return _view_url(t, opts["-d"])
         if not package or not _installed(t, package):
             return err(f"Error: Activity not started, unable to resolve Intent {{ cmp={component} }}")
         t.phone.launch(package)
@@ -199,6 +236,16 @@ def cmd_am(t: ProgramTarget, argv: list[str], stdin: bytes) -> Out:
         return ok(f"Broadcasting: Intent {{ act={action} flg=0x400000 (has extras) }}\nBroadcast completed: "
                    "result=0\n")
     return err(f"Error: unknown command '{sub}'" if sub else "usage: am [subcommand] [options]")
+
+
+def _view_url(t: ProgramTarget, url: str) -> Out:
+    """An ACTION_VIEW intent for a web address: the browser opens it on a page of its own."""
+    browser = next((app for app in t.phone.installed() if isinstance(app, Browser)), None)
+    if browser is None:
+        return err(f"Error: Activity not started, unable to resolve Intent {{ act=android.intent.action.VIEW "
+                   f"dat={url} flg=0x10000000 }}")
+    t.phone.open(browser.package, browser.page(url))
+    return ok(f"Starting: Intent {{ act=android.intent.action.VIEW dat={url} }}\n")
 
 
 def _options(args: list[str]) -> dict:
@@ -232,15 +279,6 @@ def cmd_monkey(t: ProgramTarget, argv: list[str], stdin: bytes) -> Out:
     return ok(f"  bash arg: -p\n  bash arg: {package}\nEvents injected: 1\n## Network stats: elapsed time=12ms\n")
 
 
-def cmd_pm(t: ProgramTarget, argv: list[str], stdin: bytes) -> Out:
-    """`pm list packages` and `pm path <package>`."""
-    if argv[1:3] == ["list", "packages"]:
-        return ok("".join(f"package:{p}\n" for p in sorted(t.phone.apps)))
-    if len(argv) > 2 and argv[1] == "path":
-        return ok(f"package:/data/app/{argv[2]}/base.apk\n") if _installed(t, argv[2]) else err("", 1)
-    return err("usage: pm list packages | pm path PACKAGE")
-
-
 def cmd_ime(t: ProgramTarget, argv: list[str], stdin: bytes) -> Out:
     """`ime list -s`, `ime set ID`, `ime enable ID`."""
     if len(argv) > 1 and argv[1] == "list":
@@ -267,7 +305,7 @@ def cmd_settings(t: ProgramTarget, argv: list[str], stdin: bytes) -> Out:
     if verb == "get":
         if mapped is not None:
             return ok(mapped.encode(t.phone.system[mapped.key]) + "\n")
-        return ok(t.settings.get(key, "null") + "\n")
+        return ok(t.settings.get(key, SETTING_DEFAULTS.get(key, "null")) + "\n")
     if verb == "delete":
         t.settings.pop(key, None)
         return ok("Deleted 1 rows\n")
@@ -286,9 +324,7 @@ def cmd_svc(t: ProgramTarget, argv: list[str], stdin: bytes) -> Out:
     keys = {"wifi": "wifi", "bluetooth": "bluetooth"}
     if len(argv) < 3 or argv[1] not in keys or argv[2] not in ("enable", "disable"):
         return err("usage: svc wifi|bluetooth enable|disable")
-    t.phone.system[keys[argv[1]]] = argv[2] == "enable"
-    t.phone._changed()  # see cmd_settings
-    return ok()
+    return switch_setting(t, keys[argv[1]], argv[2] == "enable")
 
 
 def cmd_getprop(t: ProgramTarget, argv: list[str], stdin: bytes) -> Out:
@@ -306,21 +342,11 @@ def cmd_setprop(t: ProgramTarget, argv: list[str], stdin: bytes) -> Out:
     return ok()
 
 
-def cmd_dumpsys(t: ProgramTarget, argv: list[str], stdin: bytes) -> Out:
-    """`dumpsys window [windows|displays]`, `dumpsys alarm`, `dumpsys input_method`."""
-    service = argv[1] if len(argv) > 1 else ""
-    if service == "window":
-        return ok(dump.dumpsys_window(t.phone, argv[2] if len(argv) > 2 else ""))
-    if service == "alarm":
-        return ok(dump.dumpsys_alarm(t.phone))
-    if service == "input_method":
-        return ok(f"  mCurInputMethodId={t.settings.get(('secure', 'default_input_method'))}\n")
-    return err(f"Can't find service: {service}", 0)
-
-
 def cmd_cmd(t: ProgramTarget, argv: list[str], stdin: bytes) -> Out:
-    """`cmd statusbar expand-notifications | expand-settings | collapse` (as on Android), and `cmd android_gym reset
-    SEED B64JSON | tick | state`: the sim's control service (absent on real phones)."""  # noqa: D205, D209
+    """`cmd statusbar expand-notifications | expand-settings | collapse`, `cmd connectivity|wifi ...` (as on Android),
+    and `cmd android_gym reset SEED B64JSON | tick | state`: the sim's control service (absent on real phones)."""  # noqa: D205, D209
+    if len(argv) >= 2 and argv[1] in ("connectivity", "wifi"):
+        return radio_service(t, argv)
     if len(argv) >= 2 and argv[1] == "statusbar":
         match argv[2:]:
             case ["expand-notifications"] | ["expand-settings"]:
@@ -352,11 +378,18 @@ def programs(t: ProgramTarget) -> dict[str, Callable[[Shell, list[str], bytes], 
     """Every program bound to `t`, by name."""
     table: dict[str, Callable[[ProgramTarget, list[str], bytes], Out]] = {
         "input": cmd_input, "screencap": cmd_screencap, "wm": cmd_wm, "uiautomator": cmd_uiautomator,
-        "am": cmd_am, "monkey": cmd_monkey, "pm": cmd_pm, "ime": cmd_ime, "settings": cmd_settings,
-        "svc": cmd_svc, "getprop": cmd_getprop, "setprop": cmd_setprop, "dumpsys": cmd_dumpsys, "cmd": cmd_cmd,
-        **COREUTILS,
+        "am": cmd_am, "monkey": cmd_monkey, "ime": cmd_ime, "settings": cmd_settings,
+        "svc": cmd_svc, "getprop": cmd_getprop, "setprop": cmd_setprop, "cmd": cmd_cmd,
+        **COREUTILS, **SYSTEM_PROGRAMS,
     }
+    table["which"] = partial(_which, frozenset(table) | {"which"})
     return {name: partial(_call, fn, t) for name, fn in table.items()}
+
+
+def _which(names: frozenset[str], t: ProgramTarget, argv: list[str], stdin: bytes) -> Out:
+    """`which NAME...`: toybox's, over the programs this shell has (all in /system/bin)."""
+    found = [f"/system/bin/{n}\n" for n in argv[1:] if n in names]
+    return ok("".join(found))[:2] + (0 if argv[1:] and len(found) == len(argv) - 1 else 1,)
 
 
 def _call(fn: Callable[[ProgramTarget, list[str], bytes], Out], t: ProgramTarget, shell: Shell, argv: list[str],

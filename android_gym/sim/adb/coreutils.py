@@ -46,9 +46,14 @@ def cmd_cat(t: ProgramTarget, argv: list[str], stdin: bytes) -> Out:
 
 
 def cmd_rm(t: ProgramTarget, argv: list[str], stdin: bytes) -> Out:
-    """`rm [-f] files...`."""
+    """`rm [-f] [-r] paths...` (-r also removes every file under a directory path)."""
+    is_recursive = any(a.startswith("-") and ("r" in a or "R" in a) for a in argv[1:])
     for path in (a for a in argv[1:] if not a.startswith("-")):
         t.files.pop(path, None)
+        if is_recursive:
+            prefix = path.rstrip("/") + "/"
+            for name in [p for p in t.files if p.startswith(prefix)]:
+                del t.files[name]
     return ok()
 
 

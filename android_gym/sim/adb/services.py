@@ -101,9 +101,9 @@ def _shell(target: SimTarget, service: str, stream: Stream) -> None:
     if not command.strip():
         stream.send(b"android_gym sim: interactive shells are not supported; pass a command\n")
         return
-    out, err, code = target.run(command)
+    out, err, code, merged = target.run(command)
     if "v2" not in options.split(","):
-        stream.send(out + err)  # the legacy protocol merges the streams and loses the exit status
+        stream.send(merged or out + err)  # the legacy protocol merges the streams and loses the exit status
         return
     for kind, data in ((_V2_STDOUT, out), (_V2_STDERR, err)):
         for i in range(0, len(data), SYNC_CHUNK * 4):
@@ -113,7 +113,7 @@ def _shell(target: SimTarget, service: str, stream: Stream) -> None:
 
 
 def _exec(target: SimTarget, service: str, stream: Stream) -> None:
-    out, _, _ = target.run(service.split(":", 1)[1])
+    out = target.run(service.split(":", 1)[1]).out
     stream.send(out)  # exec: is a raw pipe of stdout (binary-safe); stderr stays on the device
 
 

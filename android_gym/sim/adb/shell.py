@@ -7,8 +7,8 @@ so a client that fails to quote model-generated text gets the injected command *
 Only what clients send is supported; anything else is a syntax error with sh's exit status 2.
 
 >>> sh = Shell({"echo": lambda ctx, argv, stdin: ((" ".join(argv[1:]) + "\n").encode(), b"", 0)})
->>> sh.run("echo 'a;b' && echo $(echo x)y; echo `echo z`")
-Result(out=b'a;b\nxy\nz\n', err=b'', code=0)
+>>> sh.run("echo 'a;b' && echo $(echo x)y; echo `echo z`").out
+b'a;b\nxy\nz\n'
 >>> [argv[0] for argv in sh.history]
 ['echo', 'echo', 'echo', 'echo', 'echo']
 """
@@ -28,11 +28,13 @@ __all__ = ["Command", "Result", "Shell", "ShellSyntaxError", "parse"]
 
 
 class Result(NamedTuple):
-    """What a command printed and its exit status."""
+    """What a command printed and its exit status; `merged` is both streams in the order the commands of the line
+    wrote them (each command's stdout, then its stderr), as a terminal shows them (empty: `out + err`)."""  # noqa: D205, D209
 
     out: bytes
     err: bytes
     code: int
+    merged: bytes = b""
 
 
 Command = Callable[["Shell", list[str], bytes], tuple[bytes, bytes, int]]
@@ -91,7 +93,7 @@ class Shell:
         except ShellSyntaxError as e:
             self.status = 2
             return Result(b"", f"/system/bin/sh: {e}\n".encode(), 2)
-        out, err = bytearray(), bytearray()
+        out, err, merged = bytearray(), bytearray(), bytearray()
         for and_or in program:
             for op, pipeline in and_or:
                 if (op == "&&" and self.status != 0) or (op == "||" and self.status == 0):
@@ -100,10 +102,11 @@ class Shell:
                     o, e, self.status = self._pipeline(pipeline, stdin)
                 except _Exit as stop:
                     self.status = stop.code
-                    return Result(bytes(out), bytes(err), self.status)
+                    return Result(bytes(out), bytes(err), self.status, bytes(merged))
                 out += o
                 err += e
-        return Result(bytes(out), bytes(err), self.status)
+                merged += o + e
+        return Result(bytes(out), bytes(err), self.status, bytes(merged))
 
     def _pipeline(self, pipeline: Pipeline, stdin: bytes) -> tuple[bytes, bytes, int]:
         data, err, code = stdin, bytearray(), 0

@@ -50,6 +50,7 @@ VM_CONFIG = ec.VmConfiguration(hypervisorType=ec.VmConfiguration.KVM, numberOfCp
 
 # Android keycodes; the phone acts on them as `input keyevent` does (PHONE_KEYS, shared with commands.py).
 KEYCODE_HOME, KEYCODE_BACK, KEYCODE_ENTER, KEYCODE_DEL, KEYCODE_APP_SWITCH = 3, 4, 66, 67, 187
+RAW_HEADER_BYTES = 16  # `SimTarget.raw()`: width, height, format, colour space, then RGBA_8888 rows
 # XKB keysyms (what AndroidEnv sends on Linux) -> Android keycodes; printable keysyms type their character instead.
 XKB_KEYCODES = {0xFF0D: KEYCODE_ENTER, 0xFF8D: KEYCODE_ENTER, 0xFF08: KEYCODE_DEL, 0xFFFF: KEYCODE_DEL,
                 0xFF1B: KEYCODE_BACK, 0x1008FF26: KEYCODE_BACK, 0xFF50: KEYCODE_HOME, 0x1008FF18: KEYCODE_HOME}
@@ -184,9 +185,13 @@ class EmulatorControllerServicer(ec_grpc.EmulatorControllerServicer):
             seq = self._seq
         height = frame.shape[0]
         match request.format:
+            case ec.ImageFormat.RGBA8888 if width == self.target.phone.width:
+                # the compositor's RGBA buffer, kept per frame (what `screencap` sends, less its 16-byte header)
+                data = self.target.raw()[RAW_HEADER_BYTES:]
             case ec.ImageFormat.RGBA8888:
-                alpha = np.full((height, width, 1), 255, np.uint8)
-                data = np.concatenate([frame, alpha], axis=2).tobytes()
+                rgba = np.empty((height, width, 4), np.uint8)
+                rgba[:, :, :3], rgba[:, :, 3] = frame, 255
+                data = rgba.tobytes()
             case ec.ImageFormat.RGB888:
                 data = np.ascontiguousarray(frame).tobytes()
             case _:
