@@ -191,7 +191,7 @@ class AdbDevice(Device):
                 if attempt == self.config.retries:
                     raise
                 self.counters["reset_retries"] += 1
-                self.close()
+                AdbDevice.close(self)  # reconnect only: a subclass's close may stop the device (an emulator)
         raise AssertionError("unreachable")
 
     def _reset_once(self, seed: int, initial: dict[str, dict[str, Any]]) -> None:

@@ -3,16 +3,18 @@
 `Emulator` owns one emulator process: ports allocated without clashes (`PortAllocator`), `-no-window -no-audio
 -no-boot-anim -read-only -no-snapshot-save`, a boot wait on `sys.boot_completed` with a deadline, kill. `EmulatorDevice`
 is an `AdbDevice` that launches (or attaches to) an emulator, resets by loading a snapshot through the console,
-relaunches it on failure (bounded), and restarts it every `restart_every` episodes. `EmulatorPool` starts N of
-them staggered.
+reports a dead emulator as `DeviceOfflineError` and relaunches it at the next reset (bounded), and restarts it every
+`restart_every` episodes. `EmulatorPool` launches N of them staggered, booting in parallel.
 """
 
 from __future__ import annotations
 
 import logging
 import os
+import socket
 import subprocess
 import tempfile
+import threading
 import time
 from collections import Counter
 from collections.abc import Callable
@@ -26,12 +28,13 @@ from android_gym.config_model import ConfigModel, FieldError
 from android_gym.devices.adb import AdbConfig, AdbDevice
 from android_gym.devices.adb_channel import AdbChannel
 from android_gym.devices.emulator_console import GRPC_OFFSET, EmulatorConsole, PortAllocator
-from android_gym.errors import ConfigError, DeviceError, DeviceOfflineError, DeviceTimeoutError
+from android_gym.errors import ConfigError, DeviceError, DeviceOfflineError, DeviceTimeoutError, EnvStateError
 
 log = logging.getLogger(__name__)
 HEADLESS_FLAGS = ("-no-window", "-no-audio", "-no-boot-anim", "-read-only", "-no-snapshot-save")
 KILL_TIMEOUT_S = 10.0
 BOOT_POLL_S = 0.25
+PORT_CLASH_RETRIES = 5  # launches on fresh ports when another process took one of ours, beyond `max_relaunches`
 
 
 class EmulatorConfig(ConfigModel):
@@ -114,10 +117,16 @@ class Emulator:
                                self.config.console_token_path)
 
     def launch(self) -> None:
-        """Start the process on freshly allocated ports (its output goes to `log_path`)."""
-        self.console_port = PortAllocator.allocate()
+        """Start the process on freshly allocated ports (its output goes to `log_path`).
+
+        Raises:
+            ConfigError: no emulator binary can be found (nothing was reserved).
+            DeviceOfflineError: the binary cannot be run, or every console port is taken (the ports are released).
+        """
         c = self.config
-        argv = [c.executable(), "-avd", c.avd, "-port", str(self.console_port),
+        executable = c.executable()  # before reserving a port: a ConfigError here must not keep one reserved
+        self.console_port = PortAllocator.allocate()
+        argv = [executable, "-avd", c.avd, "-port", str(self.console_port),
                 "-grpc", str(self.grpc_port), *c.flags, *c.extra_args]
         fd, name = tempfile.mkstemp(prefix=f"emulator-{self.console_port}-", suffix=".log")
         self.log_path = Path(name)
@@ -129,6 +138,7 @@ class Emulator:
                                             env=env, start_new_session=True)
         except OSError as e:
             PortAllocator.release(self.console_port)
+            self.log_path.unlink(missing_ok=True)
             raise DeviceOfflineError(f"cannot run the emulator `{argv[0]}`: {e}") from e
         finally:
             os.close(fd)
@@ -167,7 +177,12 @@ class Emulator:
         self.console.send(f"avd snapshot load {name}")
 
     def kill(self) -> None:
-        """Stop the emulator: console `kill`, then SIGTERM, then SIGKILL, each bounded; frees its ports."""
+        """Stop the emulator: console `kill`, then SIGTERM, then SIGKILL, each bounded; frees its ports (idempotent).
+
+        The log is deleted too, unless the process had exited on its own with an error (kept for a post-mortem, its
+        path logged), so that relaunching for days leaves no file per launch behind.
+        """
+        is_crashed = self.process is not None and self.process.poll() not in (None, 0)
         if self.process is not None and self.process.poll() is None:
             try:
                 self.console.send("kill")
@@ -182,6 +197,24 @@ class Emulator:
         if self.console_port is not None:
             PortAllocator.release(self.console_port)
         self.process = None
+        if is_crashed and self.log_path is not None:
+            log.warning("%s exited on its own; its output is in %s", self.serial, self.log_path)
+            self.log_path = None
+        self.discard_log()
+
+    def has_lost_a_port(self) -> bool:
+        """Whether the process exited over a port another process took: one of its ports is listened on now, or its
+        output says a port was in use (the taker may be gone already)."""  # noqa: D205, D209
+        if self.console_port is None or self.process is None or self.is_running():
+            return False
+        ports = (self.console_port, self.console_port + 1, self.grpc_port)
+        return any(_is_listened(p) for p in ports) or "already in use" in self.log_tail(2000).lower()
+
+    def discard_log(self) -> None:
+        """Delete the output file (nothing in it is worth keeping)."""
+        if self.log_path is not None:
+            self.log_path.unlink(missing_ok=True)
+            self.log_path = None
 
     def log_tail(self, n: int = 400) -> str:
         """The last `n` characters of the emulator's output."""
@@ -196,6 +229,10 @@ class EmulatorDevice(AdbDevice):
 
     Guarantees: `start()` makes at most `1 + max_relaunches` launch attempts, each bounded by `boot_timeout_s`;
     `close()` kills an emulator this device launched (never one it attached to); `stats()` adds emulator counters.
+    When the emulator this device launched exits on its own (a crash, a SIGKILL), every later device call raises
+    `DeviceOfflineError` (the env truncates the episode) until `reset()` or `start()` relaunches it: an episode never
+    continues silently on a freshly booted phone. The death is counted as `emulator/crashes`, the relaunch as
+    `emulator/relaunches`.
     A launched emulator's screenshots, touches and keys go over its gRPC port while it answers (else ADB); to use
     gRPC when attaching, pass `grpc_port` (8554 for emulator-5554).
 
@@ -218,21 +255,55 @@ class EmulatorDevice(AdbDevice):
         self.episodes = 0
         self._sleep = sleep
         self.emulator_counters: Counter[str] = Counter()
+        self._crashed: Emulator | None = None  # the dead instance already counted in `crashes`
+        self._is_relaunch_due = False  # close() found the emulator dead: the next launch is a relaunch
+
+    @property
+    def channel(self) -> AdbChannel:
+        """As `AdbDevice.channel`, but a dead emulator of this device's raises instead of being relaunched.
+
+        Raises:
+            DeviceOfflineError: the emulator this device launched has exited; `reset()` or `start()` relaunches it.
+        """
+        if self._is_crashed():
+            assert self.instance is not None and self.instance.process is not None
+            raise DeviceOfflineError(f"{self.instance.serial} ({self.instance.config.avd}) exited with code "
+                                     f"{self.instance.process.returncode}; reset() relaunches it")
+        return super().channel
 
     def start(self) -> None:
-        """Launch the emulator if this device owns none running, wait for boot, then connect."""
+        """Launch the emulator if this device owns none running (relaunching a dead one), wait for boot, connect."""
         if self.emulator_config is not None and (self.instance is None or not self.instance.is_running()):
+            self._is_crashed()  # count a death nobody has noticed yet
+            super().close()  # the old connection and gRPC channel lead to the dead process
             self._launch()
         super().start()
 
+    def _is_crashed(self) -> bool:
+        """Whether the emulator this device launched has exited on its own (counted once per process)."""
+        instance = self.instance
+        if instance is None or instance.process is None or instance.is_running():
+            return False
+        if self._crashed is not instance:
+            self._crashed = instance
+            self.emulator_counters["crashes"] += 1
+            log.warning("%s (%s) exited with code %s", instance.serial, instance.config.avd,
+                        instance.process.returncode)
+        return True
+
     def _launch(self) -> None:
-        assert self.emulator_config is not None
-        last: DeviceError | None = None
-        for attempt in range(self.emulator_config.max_relaunches + 1):
+        """Launch and boot, at most `1 + max_relaunches` times, plus up to `PORT_CLASH_RETRIES` lost port races."""
+        c = self.emulator_config
+        assert c is not None
+        failures = clashes = 0
+        is_clash_retry = False
+        while True:
+            if not is_clash_retry and (self.instance is not None or self._is_relaunch_due):
+                self.emulator_counters["relaunches"] += 1
             if self.instance is not None:
                 self.instance.kill()
-                self.emulator_counters["relaunches"] += 1
-            self.instance = Emulator(self.emulator_config, self.connector.port, self.config.host)
+            self._is_relaunch_due = False
+            self.instance = Emulator(c, self.connector.port, self.config.host)
             try:
                 self.instance.launch()
                 self.emulator_counters["launches"] += 1
@@ -242,18 +313,27 @@ class EmulatorDevice(AdbDevice):
                 self.connector.disconnect()
                 return
             except DeviceError as e:
-                last = e
+                # Other processes allocate from the same port range: one may bind a port between our check and our
+                # emulator's bind. That is no fault of the emulator's, so it does not use up a relaunch.
+                is_clash_retry = clashes < PORT_CLASH_RETRIES and self.instance.has_lost_a_port()
+                if is_clash_retry:
+                    clashes += 1
+                    self.emulator_counters["port_clashes"] += 1
+                    log.warning("another process took a port of %s; launching on other ports", self.instance.serial)
+                    self.instance.discard_log()
+                    continue
+                failures += 1
                 self.emulator_counters["boot_failures"] += 1
-                log.warning("launch %d of %s failed: %s", attempt + 1, self.emulator_config.avd, e)
-        assert last is not None
-        self.instance.kill() if self.instance else None
-        raise type(last)(f"{self.emulator_config.avd} failed to boot {self.emulator_config.max_relaunches + 1} "
-                         f"times; last: {last}") from last
+                log.warning("launch %d of %s failed: %s", failures, c.avd, e)
+                if failures > c.max_relaunches:
+                    self.instance.kill()
+                    raise type(e)(f"{c.avd} failed to boot {failures} times; last: {e}") from e
 
     def close(self) -> None:
-        """Disconnect, and kill the emulator if this device launched it."""
+        """Disconnect, and kill the emulator if this device launched it (idempotent)."""
         super().close()
         if self.instance is not None:
+            self._is_relaunch_due = self._is_crashed()
             self.instance.kill()
             self.emulator_counters["kills"] += 1
             self.instance = None
@@ -286,8 +366,11 @@ class EmulatorDevice(AdbDevice):
         return EmulatorConsole(int(serial.split("-")[1]), timeout)
 
     def health(self) -> bool:
-        """Process alive (when owned) and the device answers."""
+        """Process alive (when owned) and the device answers; never raises, never launches an emulator."""
+        if self.emulator_config is not None and self.instance is None:
+            return False  # not launched yet, or closed
         if self.instance is not None and not self.instance.is_running():
+            self._is_crashed()
             return False
         return super().health()
 
@@ -296,13 +379,35 @@ class EmulatorDevice(AdbDevice):
         return {**super().stats(), **{f"emulator/{k}": v for k, v in self.emulator_counters.items()}}
 
 
+def _is_listened(port: int) -> bool:
+    """Whether a socket listens on 127.0.0.1:`port` (SO_REUSEADDR: connections in TIME_WAIT do not count)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            s.bind(("127.0.0.1", port))
+            return False
+        except OSError:
+            return True
+
+
+def _start_into(device: EmulatorDevice, errors: list[BaseException | None], i: int) -> None:
+    """`device.start()`, storing what it raised at `errors[i]` (a pool thread's body)."""
+    try:
+        device.start()
+    except BaseException as e:  # noqa: BLE001  (handed to the pool's thread, which re-raises it)
+        errors[i] = e
+
+
 def _with_serial(config: AdbConfig, serial: str, grpc_port: int | None) -> AdbConfig:
     return config.replace(serial=serial, grpc_port=grpc_port)
 
 
 @dataclass
 class EmulatorPool:
-    """N emulators of one AVD, launched `stagger_s` apart (simultaneous cold boots starve each other).
+    """N emulators of one AVD, launched `stagger_s` apart (simultaneous cold boots starve each other), booting at once.
+
+    Guarantees: `start()` either returns N booted devices or raises having killed every emulator it launched (so
+    `with EmulatorPool(...) as devices:` leaks none when a boot fails); `close()` kills every instance.
 
     Attributes:
         config: the AVD and its management settings (shared by every instance).
@@ -320,15 +425,41 @@ class EmulatorPool:
     devices: list[EmulatorDevice] = field(default_factory=list)
 
     def start(self) -> list[EmulatorDevice]:
-        """Launch every instance (staggered) and wait for each to boot; returns the devices."""
+        """Launch every instance `stagger_s` apart, each booting in its own thread; returns the devices once all boot.
+
+        Takes about `(size - 1) * stagger_s` plus one boot, each device bounded as `EmulatorDevice.start()` is.
+
+        Raises:
+            DeviceError: an instance failed to boot after its relaunches (the message names which, and how many
+                failed); every instance has been killed.
+            EnvStateError: the pool is started already.
+        """
         if self.size < 1:
             raise ConfigError(f"`size` must be >= 1, got {self.size}")
-        for i in range(self.size):
-            if i:
-                self.sleep(self.stagger_s)
-            device = EmulatorDevice(self.config, sleep=self.sleep, **self.adb)
-            device.start()
-            self.devices.append(device)
+        if self.devices:
+            raise EnvStateError(f"the pool already runs {len(self.devices)} emulators; close() it before start()")
+        self.devices = [EmulatorDevice(self.config, sleep=self.sleep, **self.adb) for _ in range(self.size)]
+        errors: list[BaseException | None] = [None] * self.size
+        threads: list[threading.Thread] = []
+        try:
+            for i, device in enumerate(self.devices):
+                if i:
+                    self.sleep(self.stagger_s)
+                threads.append(threading.Thread(target=_start_into, args=(device, errors, i), daemon=True,
+                                                name=f"emulator-pool-{i}"))
+                threads[-1].start()
+        finally:
+            for thread in threads:  # every start is bounded: join before killing, or a late relaunch would leak
+                thread.join()
+            failed = [(i, e) for i, e in enumerate(errors) if e is not None]
+            if failed or len(threads) < self.size:  # a boot failed, or the launching loop itself was interrupted
+                self.close()
+        if failed:
+            i, error = failed[0]
+            if isinstance(error, DeviceError):
+                raise type(error)(f"emulator {i} of the pool of {self.size} ({self.config.avd}) failed to start "
+                                  f"({len(failed)} failed; all were killed): {error}") from error
+            raise error
         return self.devices
 
     def heal(self) -> int:

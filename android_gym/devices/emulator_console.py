@@ -107,8 +107,12 @@ class PortAllocator:
         Raises:
             DeviceOfflineError: every port pair in the range is taken.
         """
+        candidates = list(range(first + first % 2, last + 1, 2))
+        # Each process starts its scan at its own place (by pid): two trainers (or test workers) launching at once
+        # would otherwise both find the first free pair, and one emulator would lose the race to bind it.
+        start = os.getpid() % len(candidates) if candidates else 0
         with cls._lock:
-            for port in range(first + first % 2, last + 1, 2):
+            for port in candidates[start:] + candidates[:start]:
                 if port in cls._reserved:
                     continue
                 if all(_is_free(p) for p in (port, port + 1, port + GRPC_OFFSET)):
@@ -125,6 +129,8 @@ class PortAllocator:
 
 def _is_free(port: int) -> bool:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        # as the emulator's own servers bind: a port whose old connections linger in TIME_WAIT is free to them
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             s.bind(("127.0.0.1", port))
             return True
