@@ -1,8 +1,10 @@
-"""The device layer: per-call latency through the ADB stack, raw vs PNG screenshots, and a 200-episode fault run.
+"""The device layer: ADB call latency, raw vs PNG, a fault run, and the emulator's gRPC path against ADB (issue 18).
 
-Everything goes AdbDevice -> ADB host protocol -> the sim's ADB front on loopback, so the numbers are the client
-stack's own overhead plus the front's encoding (the front caches the rendered frame, as a phone's compositor has it
-ready): what a real emulator adds on top is its own `screencap`/`uiautomator` time.
+Per-call latency, raw vs PNG screenshots and a 200-episode fault run go AdbDevice -> ADB host protocol -> the sim's
+ADB front on loopback, so the numbers are the client stack's own overhead plus the front's encoding (the front caches
+the rendered frame, as a phone's compositor has it ready): what a real emulator adds on top is its own
+`screencap`/`uiautomator` time. The emulator part (`benchmarks.devices_emulator`) measures gRPC vs ADB screenshots
+and env steps on `android-gym emulator` processes, and a pool of 8 of them surviving a SIGKILL.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import android_gym  # noqa: F401  (registers the env ids)
 from android_gym.actions import Action
 from android_gym.devices.adb import AdbDevice
 from android_gym.sim.adb import AdbFront, FaultConfig
+from benchmarks import devices_emulator
 from benchmarks.result import Result, is_tiny, markdown_table
 from benchmarks.sim import expert_steps_per_s
 
@@ -126,7 +129,8 @@ def fault_run(episodes: int, rate: float, seed: int = 0) -> dict[str, float]:
 def run(quick: bool, out: Path) -> Result:
     """Measure the device layer; `quick` takes fewer samples (the fault run is 200 episodes either way).
 
-    Tiny mode (`DISTRL_BENCH_TINY`): 3 calls per figure, 0.2 s per step rate, a 10-episode fault run.
+    Tiny mode (`DISTRL_BENCH_TINY`): 3 calls per figure, 0.2 s per step rate, a 10-episode fault run; the emulator
+    part's sizes are `devices_emulator.Sizes.choose`.
     """
     tiny = is_tiny()
     calls = 3 if tiny else 20 if quick else 60
@@ -164,4 +168,5 @@ def run(quick: bool, out: Path) -> Result:
         f"({raw_ms:.1f} vs {png_ms:.1f} ms median). Env steps/s (expert, elements only): {direct:,.0f} in process, "
         f"{over_adb:,.0f} through ADB. Fault run: {faults['injected']:g} of {faults['requests']:g} requests faulted "
         f"(client deadline {FAULT_TIMEOUT_S} s, hangs last an hour on the server side).")
+    devices_emulator.measure(result, quick, tiny)
     return result
