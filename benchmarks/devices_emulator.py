@@ -27,8 +27,9 @@ import numpy as np
 
 import android_gym  # noqa: F401  (registers the env ids)
 from android_gym.devices.adb import AdbDevice
-from android_gym.devices.emulator import EmulatorConfig, EmulatorDevice, EmulatorPool
+from android_gym.devices.emulator import EmulatorConfig, EmulatorDevice
 from android_gym.devices.emulator_grpc import EmulatorGrpc, load_stubs
+from android_gym.devices.emulator_pool import EmulatorPool
 from android_gym.errors import DeviceError, UnsupportedError
 from android_gym.sim.adb import AdbFront
 from benchmarks.result import Result, markdown_table

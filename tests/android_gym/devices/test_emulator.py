@@ -14,8 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from android_gym.devices.emulator import HEADLESS_FLAGS, Emulator, EmulatorConfig, EmulatorDevice, EmulatorPool
+from android_gym.devices.emulator import HEADLESS_FLAGS, Emulator, EmulatorConfig, EmulatorDevice
 from android_gym.devices.emulator_console import EmulatorConsole, PortAllocator
+from android_gym.devices.emulator_pool import EmulatorPool
 from android_gym.errors import ConfigError, DeviceOfflineError, DeviceProtocolError, DeviceTimeoutError
 from android_gym.sim.adb import AdbFront
 

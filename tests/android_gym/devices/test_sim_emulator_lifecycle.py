@@ -24,7 +24,8 @@ import gymnasium as gym
 import pytest
 
 from android_gym.actions import Action
-from android_gym.devices.emulator import EmulatorConfig, EmulatorDevice, EmulatorPool
+from android_gym.devices.emulator import EmulatorConfig, EmulatorDevice
+from android_gym.devices.emulator_pool import EmulatorPool
 from android_gym.errors import DeviceOfflineError, EnvStateError
 from android_gym.sim.adb import AdbFront
 
