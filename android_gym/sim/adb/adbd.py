@@ -16,6 +16,7 @@ from collections import deque
 from android_gym.errors import ConfigError
 from android_gym.sim.adb.services import serve
 from android_gym.sim.adb.target import SimTarget
+from android_gym.sim.tcp_listener import TcpListener
 
 A_CNXN, A_OPEN, A_OKAY, A_WRTE, A_CLSE, A_AUTH = (int.from_bytes(c, "little") for c in
                                                   (b"CNXN", b"OPEN", b"OKAY", b"WRTE", b"CLSE", b"AUTH"))
@@ -169,35 +170,19 @@ class AdbdEndpoint:
 
     def __init__(self, target: SimTarget | None = None, host: str = "127.0.0.1", port: int = 0) -> None:
         self.target = target or SimTarget("sim-adbd")
-        self.host, self.requested_port = host, port
-        self._listener: socket.socket | None = None
-        self._conns: list[socket.socket] = []
+        self._listener = TcpListener(self._connection, host, port, name="adbd")
 
     def start(self) -> AdbdEndpoint:
         """Bind and accept connections (idempotent)."""
-        if self._listener is None:
-            sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-            sock.bind((self.host, self.requested_port))
-            sock.listen(8)
-            self._listener = sock
+        if self._listener.port is None:
             self.target.stop_event.clear()
-            threading.Thread(target=self._accept, args=(sock,), daemon=True).start()
+            self._listener.start()
         return self
 
     def stop(self) -> None:
         """Close everything (idempotent)."""
         self.target.stop_event.set()
-        if self._listener is not None:
-            self._listener.close()
-            self._listener = None
-        for sock in self._conns:
-            try:
-                sock.shutdown(socket.SHUT_RDWR)
-            except OSError:
-                pass
-            sock.close()
-        self._conns.clear()
+        self._listener.close()
 
     def __enter__(self) -> AdbdEndpoint:
         return self.start()
@@ -208,19 +193,14 @@ class AdbdEndpoint:
     @property
     def port(self) -> int:
         """The TCP port served (after `start()`)."""
-        if self._listener is None:
+        port = self._listener.port
+        if port is None:
             raise ConfigError("the adbd endpoint is not started; call start() first")
-        return int(self._listener.getsockname()[1])
+        return port
 
-    def _accept(self, listener: socket.socket) -> None:
-        while True:
-            try:
-                sock, _ = listener.accept()
-            except OSError:
-                return
-            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-            self._conns.append(sock)
-            threading.Thread(target=_Connection(sock, self.target).run, daemon=True).start()
+    def _connection(self, sock: socket.socket) -> None:
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        _Connection(sock, self.target).run()
 
 
 def _recv_exact(sock: socket.socket, n: int) -> bytes | None:

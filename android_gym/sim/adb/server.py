@@ -29,6 +29,7 @@ from android_gym.sim.adb.services import serve
 from android_gym.sim.adb.smart_socket import SocketStream, fail, read_request
 from android_gym.sim.adb.target import SimTarget
 from android_gym.sim.render.shared import SharedRenderer
+from android_gym.sim.tcp_listener import TcpListener
 
 FORWARD_POLL_S = 1.0  # how often a forwarding thread waiting on an emulator's output checks for `stop()`
 _FORWARD_CHUNK = 256 * 1024  # bytes read from either side at once (adbd's max payload)
@@ -57,7 +58,6 @@ class AdbFront:
                  emulator_boot_s: float = 0.0) -> None:
         if isinstance(devices, int) and devices < 0:
             raise ConfigError(f"`devices` must be >= 0, got {devices}")
-        self.host, self.requested_port = host, port
         self.perturbations, self.fault_config, self.emulator_boot_s = perturbations, faults, emulator_boot_s
         specs = [f"sim-{i}" for i in range(devices)] if isinstance(devices, int) else list(devices)
         self.targets: dict[str, Target] = {}
@@ -67,23 +67,17 @@ class AdbFront:
         for spec in specs:
             self.add(spec if isinstance(spec, SimTarget) else SimTarget(spec, perturbations, faults,
                                                                         renderer=self.renderer))
-        self._listener: socket.socket | None = None
+        self._listener = TcpListener(self._handle, host, port, backlog=64, name="adb-front")
         self._stop = threading.Event()
-        self._clients: set[socket.socket] = set()
         self.requests = 0
 
     # -- lifecycle -----------------------------------------------------------------------------------------------------
     def start(self) -> AdbFront:
         """Bind and start accepting (idempotent); returns self."""
-        if self._listener is None:
+        if self._listener.port is None:
             return_freed_memory()
-            sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-            sock.bind((self.host, self.requested_port))
-            sock.listen(64)
-            self._listener = sock
             self._stop.clear()
-            threading.Thread(target=self._accept, name=f"adb-front:{self.port}", daemon=True).start()
+            self._listener.start()
         return self
 
     def stop(self) -> None:
@@ -94,13 +88,7 @@ class AdbFront:
                 target.close()
             else:
                 target.stop_event.set()
-        if self._listener is not None:
-            self._listener.close()
-            self._listener = None
-        with self._lock:
-            clients, self._clients = list(self._clients), set()
-        for sock in clients:
-            SocketStream(sock).close()
+        self._listener.close()
 
     def wait(self, timeout_s: float | None = None) -> bool:
         """Block until the front stops (`stop()` or `host:kill`) or `timeout_s` passes; True if it stopped."""
@@ -115,9 +103,10 @@ class AdbFront:
     @property
     def port(self) -> int:
         """The TCP port served (after `start()`)."""
-        if self._listener is None:
+        port = self._listener.port
+        if port is None:
             raise ConfigError("the ADB front is not started; call start() first")
-        return int(self._listener.getsockname()[1])
+        return port
 
     def add(self, target: _T) -> _T:
         """Serve `target` (replacing one with the same serial: a replaced `RemoteTarget` is closed)."""
@@ -143,19 +132,8 @@ class AdbFront:
         return target
 
     # -- connections ---------------------------------------------------------------------------------------------------
-    def _accept(self) -> None:
-        listener = self._listener
-        while not self._stop.is_set() and listener is not None:
-            try:
-                sock, _ = listener.accept()
-            except OSError:
-                return
-            sock.settimeout(30.0)  # a client that stops mid-request is dropped, not waited on forever
-            with self._lock:
-                self._clients.add(sock)
-            threading.Thread(target=self._handle, args=(sock,), daemon=True).start()
-
     def _handle(self, sock: socket.socket) -> None:
+        sock.settimeout(30.0)  # a client that stops mid-request is dropped, not waited on forever
         stream = SocketStream(sock)
         try:
             self._requests(stream)
@@ -163,8 +141,6 @@ class AdbFront:
             pass  # the client went away or sent garbage: drop it, as adb does
         finally:
             stream.close()
-            with self._lock:
-                self._clients.discard(sock)
 
     def _requests(self, stream: SocketStream) -> None:
         target: Target | None = None

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from android_gym.errors import ConfigError
 from android_gym.sim.adb.target import SimTarget
 from android_gym.sim.phone import SimPhone
+from android_gym.sim.tcp_listener import TcpListener
 
 log = logging.getLogger(__name__)
 
@@ -122,45 +123,20 @@ class ConsoleServer:
     def __init__(self, target: SimTarget, avd: str, port: int, token: str, token_path: str,
                  on_kill: Callable[[], None], is_refusing_snapshots: bool = False,
                  snapshots: Snapshots | None = None) -> None:
-        self.target, self.avd, self.requested_port = target, avd, port
+        self.target, self.avd = target, avd
         self.token, self.token_path, self.on_kill = token, token_path, on_kill
         self.is_refusing_snapshots = is_refusing_snapshots
         self.snapshots = snapshots if snapshots is not None else Snapshots()
-        self._listener: socket.socket | None = None
-        self._conns: list[socket.socket] = []
+        self._listener = TcpListener(self._session, "127.0.0.1", port, name="emulator-console")
 
     def start(self) -> ConsoleServer:
         """Bind and accept connections (idempotent); raises `OSError` when the port is taken."""
-        if self._listener is None:
-            sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-            sock.bind(("127.0.0.1", self.requested_port))
-            sock.listen(8)
-            self._listener = sock
-            threading.Thread(target=self._accept, args=(sock,), daemon=True).start()
+        self._listener.start()
         return self
 
     def stop(self) -> None:
         """Close the listener and every connection (idempotent)."""
-        if self._listener is not None:
-            self._listener.close()
-            self._listener = None
-        for sock in self._conns:
-            try:
-                sock.shutdown(socket.SHUT_RDWR)
-            except OSError:
-                pass
-            sock.close()
-        self._conns.clear()
-
-    def _accept(self, listener: socket.socket) -> None:
-        while True:
-            try:
-                sock, _ = listener.accept()
-            except OSError:
-                return
-            self._conns.append(sock)
-            threading.Thread(target=self._session, args=(sock,), daemon=True).start()
+        self._listener.close()
 
     def _session(self, sock: socket.socket) -> None:
         is_authed, is_killed = not self.token, False
