@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import logging
 import os
-import socket
 import subprocess
 import tempfile
 import time
@@ -25,7 +24,7 @@ from pydantic import Field, field_validator
 from android_gym.config_model import ConfigModel, FieldError
 from android_gym.devices.adb import AdbConfig, AdbDevice
 from android_gym.devices.adb_channel import AdbChannel
-from android_gym.devices.emulator_console import GRPC_OFFSET, EmulatorConsole, PortAllocator
+from android_gym.devices.emulator_console import GRPC_OFFSET, EmulatorConsole, PortAllocator, is_port_free
 from android_gym.errors import ConfigError, DeviceError, DeviceOfflineError, DeviceTimeoutError
 
 log = logging.getLogger(__name__)
@@ -206,7 +205,7 @@ class Emulator:
         if self.console_port is None or self.process is None or self.is_running():
             return False
         ports = (self.console_port, self.console_port + 1, self.grpc_port)
-        return any(_is_listened(p) for p in ports) or "already in use" in self.log_tail(2000).lower()
+        return any(not is_port_free(p) for p in ports) or "already in use" in self.log_tail(2000).lower()
 
     def discard_log(self) -> None:
         """Delete the output file (nothing in it is worth keeping)."""
@@ -375,17 +374,6 @@ class EmulatorDevice(AdbDevice):
     def stats(self) -> dict[str, int]:
         """ADB counters plus emulator/… counters (launches, relaunches, boot_failures, snapshot_loads, ...)."""
         return {**super().stats(), **{f"emulator/{k}": v for k, v in self.emulator_counters.items()}}
-
-
-def _is_listened(port: int) -> bool:
-    """Whether a socket listens on 127.0.0.1:`port` (SO_REUSEADDR: connections in TIME_WAIT do not count)."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        try:
-            s.bind(("127.0.0.1", port))
-            return False
-        except OSError:
-            return True
 
 
 def _with_serial(config: AdbConfig, serial: str, grpc_port: int | None) -> AdbConfig:

@@ -115,7 +115,7 @@ class PortAllocator:
             for port in candidates[start:] + candidates[:start]:
                 if port in cls._reserved:
                     continue
-                if all(_is_free(p) for p in (port, port + 1, port + GRPC_OFFSET)):
+                if all(is_port_free(p) for p in (port, port + 1, port + GRPC_OFFSET)):
                     cls._reserved.add(port)
                     return port
         raise DeviceOfflineError(f"no free emulator console port pair in {first}..{last}; stop some emulators")
@@ -127,9 +127,9 @@ class PortAllocator:
             cls._reserved.discard(port)
 
 
-def _is_free(port: int) -> bool:
+def is_port_free(port: int) -> bool:
+    """Whether 127.0.0.1:`port` can be bound as the emulator's servers bind (connections in TIME_WAIT do not count)."""
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        # as the emulator's own servers bind: a port whose old connections linger in TIME_WAIT is free to them
         s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             s.bind(("127.0.0.1", port))
