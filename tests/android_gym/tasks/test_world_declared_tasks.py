@@ -32,12 +32,6 @@ def answer(text: str) -> Action:
 IMPOSSIBLE = Action.key(ActionType.STATUS_TASK_IMPOSSIBLE)
 
 
-def sample(template: TaskTemplate, split: str, n: int) -> list[Task]:
-    """`n` tasks spread evenly over the split."""
-    tasks = template.tasks(split)
-    return [tasks[i * len(tasks) // n] for i in range(n)]
-
-
 def started(task: Task, seed: int = 0) -> tuple[SimDevice, Mapping[str, Any]]:
     """A phone reset to `task` and its state."""
     device = SimDevice("none")

@@ -20,6 +20,7 @@ from android_gym.tasks.world.answer_tasks import answer_with
 from android_gym.tasks.world.expenses_tasks import TEMPLATES, DeleteExpenseTemplate, to_page
 from android_gym.tasks.world.notes_expert import markor_create, markor_write, press
 from android_gym.testing.rollout import run_episode
+from android_gym.testing.template_checks import sample
 from android_gym.ui import UIElement
 
 APPS = with_apps(ExpensesApp)
@@ -31,12 +32,6 @@ Policy = Callable[[list[UIElement], Mapping[str, Any]], Action]
 def device(level: str = "none") -> SimDevice:
     """A simulated phone with Pro Expense, at perturbation `level`."""
     return SimDevice(level, apps=APPS)
-
-
-def sample(template: TaskTemplate, split: str, n: int) -> list[Task]:
-    """`n` tasks spread evenly over the split."""
-    tasks = template.tasks(split)
-    return [tasks[i * len(tasks) // n] for i in range(min(n, len(tasks)))]
 
 
 def test_the_module_has_its_templates():

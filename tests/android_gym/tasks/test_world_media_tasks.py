@@ -13,7 +13,7 @@ from android_gym.devices.sim import SimDevice
 from android_gym.sim.apps import with_apps
 from android_gym.sim.apps.camera import CameraApp
 from android_gym.sim.apps.gallery import IMAGE_RID, GalleryApp, describe
-from android_gym.tasks.base import Task, TaskTemplate
+from android_gym.tasks.base import Task
 from android_gym.tasks.expert import back, find, tap
 from android_gym.tasks.world import media_tasks as media
 from android_gym.testing.rollout import run_episode
@@ -22,12 +22,6 @@ from android_gym.ui import UIElement
 APPS = with_apps(CameraApp, GalleryApp)
 Policy = Callable[[Sequence[UIElement], Mapping[str, Any]], Action]
 BY_NAME = {t.name: t for t in media.TEMPLATES}
-
-
-def sample(template: TaskTemplate, split: str, n: int) -> list[Task]:
-    """`n` tasks spread evenly over the split (all when fewer)."""
-    tasks = template.tasks(split)
-    return tasks if len(tasks) <= n else [tasks[i * len(tasks) // n] for i in range(n)]
 
 
 def device(level: str = "none") -> SimDevice:

@@ -13,20 +13,15 @@ from android_gym.devices.sim import SimDevice
 from android_gym.sim.apps import gmail as G
 from android_gym.sim.apps import messages as M
 from android_gym.sim.apps import with_apps
-from android_gym.tasks.base import Task, TaskTemplate
+from android_gym.tasks.base import Task
 from android_gym.tasks.expert import wait
 from android_gym.tasks.world import messaging_expert as E
 from android_gym.tasks.world import messaging_tasks as T
 from android_gym.testing.rollout import ActionSource, run_episode
+from android_gym.testing.template_checks import sample
 
 APPS = with_apps(M.MessagesApp, G.GmailApp)
 BY_NAME = {t.name: t for t in T.TEMPLATES}
-
-
-def sample(template: TaskTemplate, split: str, n: int) -> list[Task]:
-    """`n` tasks spread evenly over the split (all when fewer)."""
-    tasks = template.tasks(split)
-    return tasks if len(tasks) <= n else [tasks[i * len(tasks) // n] for i in range(n)]
 
 
 def until_done(other: Task) -> ActionSource:

@@ -26,12 +26,6 @@ def device(level: str = "none") -> SimDevice:
     return SimDevice(level, apps=APPS)
 
 
-def sample(template: TaskTemplate, split: str, n: int) -> list[Task]:
-    """`n` tasks spread evenly over the split."""
-    tasks = template.tasks(split)
-    return [tasks[i * len(tasks) // n] for i in range(min(n, len(tasks)))]
-
-
 def test_the_module_has_its_templates():
     """Fourteen templates with distinct names in the world suite, two of them spanning both apps."""
     assert len(BY_NAME) == len(TEMPLATES) == 14 and {t.suite for t in TEMPLATES} == {"world"}

@@ -28,12 +28,6 @@ def device(level: str = "none") -> SimDevice:
     return SimDevice(level, apps=APPS)
 
 
-def sample(template: TaskTemplate, split: str, n: int) -> list[Task]:
-    """`n` tasks spread evenly over the split."""
-    tasks = template.tasks(split)
-    return [tasks[i * len(tasks) // n] for i in range(n)]
-
-
 def first(template: TaskTemplate, **params: Any) -> Task:
     """The first train task whose parameters include `params`."""
     return next(t for t in template.tasks("train") if params.items() <= t.params.items())

@@ -33,12 +33,6 @@ def device(level: str = "none") -> SimDevice:
     return SimDevice(level, apps=APPS)
 
 
-def sample(template: TaskTemplate, split: str, n: int) -> list[Task]:
-    """`n` tasks spread evenly over the split."""
-    tasks = template.tasks(split)
-    return [tasks[i * len(tasks) // n] for i in range(min(n, len(tasks)))]
-
-
 def test_the_module_has_its_templates():
     """Ten world templates with distinct names: an answer, an infeasible one, two spanning another app, hard ones."""
     assert len(BY_NAME) == len(TEMPLATES) == 10 and {t.suite for t in TEMPLATES} == {"world"}
