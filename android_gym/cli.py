@@ -183,7 +183,18 @@ def build_parser() -> argparse.ArgumentParser:
                        add_help=False)
     p.add_argument("emulator_args", nargs=argparse.REMAINDER)
     p.set_defaults(func=lambda args: emulator_main(args.emulator_args))
+    p = sub.add_parser("adb", help="the `adb` command line (devices, shell, logcat, push, ...) over an ADB server, "
+                                   "started here if none runs; also installed as `android-gym-adb`", add_help=False)
+    p.add_argument("adb_args", nargs=argparse.REMAINDER)
+    p.set_defaults(func=lambda args: adb_main(args.adb_args))
     return parser
+
+
+def adb_main(argv: list[str]) -> int:
+    """`android-gym adb ...`: adb's own command line (`devices.adb_cli`)."""
+    from android_gym.devices.adb_cli import main as run_adb
+
+    return run_adb(argv)
 
 
 def emulator_main(argv: list[str]) -> int:
@@ -199,5 +210,11 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["emulator"]:  # its flags are single-dash words argparse would take for its own
         return emulator_main(argv[1:])
+    if argv[:1] == ["adb"]:
+        return adb_main(argv[1:])
     args = build_parser().parse_args(argv)
     return int(args.func(args))
+
+
+if __name__ == "__main__":  # `python -m android_gym.cli`: how `android-gym-adb` starts a server
+    sys.exit(main())

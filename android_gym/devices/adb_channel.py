@@ -67,11 +67,12 @@ class AdbChannel:
     """Requests to device `serial` through the ADB server at `host:port`, each bounded by a deadline.
 
     Args:
-        serial: the device serial ("emulator-5554", "R58M123ABC", "192.168.1.20:5555").
+        serial: the device serial ("emulator-5554", "R58M123ABC", "192.168.1.20:5555"); None: the server's only
+            device (`host:transport-any`, which the server refuses when there are several).
         host, port: the ADB server.
     """
 
-    def __init__(self, serial: str, host: str, port: int) -> None:
+    def __init__(self, serial: str | None, host: str, port: int) -> None:
         self.serial, self.host, self.port = serial, host, port
 
     # -- requests ----------------------------------------------------------------------------------------------------
@@ -91,6 +92,20 @@ class AdbChannel:
             if not v2:
                 return ShellResult(self._read_all(sock, deadline), b"", None)
             return self._read_v2(sock, deadline, what)
+
+    def host_command(self, service: str, timeout_s: float) -> None:
+        """A host service answered by a bare OKAY ("host:kill")."""
+        deadline = _Deadline(timeout_s, f"ADB server request {service!r}")
+        with self._connect(deadline) as sock:
+            self._request(sock, service, deadline)
+
+    def open(self, service: str, timeout_s: float) -> socket.socket:
+        """A device service stream, acknowledged (OKAY) within `timeout_s`; the caller reads it (no timeout left
+        set) and closes it."""  # noqa: D205, D209
+        deadline = _Deadline(timeout_s, f"`adb -s {self.serial} {_short(service)}`")
+        sock = self._device_stream(service, deadline)
+        sock.settimeout(None)
+        return sock
 
     def exec_out(self, command: str, timeout_s: float) -> bytes:
         """Run `command` and return its raw stdout (`adb exec-out`: binary-safe, no terminal translation)."""
@@ -120,7 +135,8 @@ class AdbChannel:
     def _device_stream(self, service: str, deadline: _Deadline) -> socket.socket:
         sock = self._connect(deadline)
         try:
-            self._request(sock, f"host:transport:{self.serial}", deadline)
+            self._request(sock, "host:transport-any" if self.serial is None else f"host:transport:{self.serial}",
+                          deadline)
             self._request(sock, service, deadline)
         except BaseException:
             sock.close()

@@ -22,6 +22,7 @@ from android_gym.devices.adb_shell import ADB_KEYBOARD_IME, KEYCODE_NAMES, SETTI
 from android_gym.errors import AndroidGymError
 from android_gym.sim.adb import dump
 from android_gym.sim.adb.coreutils import COREUTILS, Out, err, ok
+from android_gym.sim.adb.logd import launch_millis
 from android_gym.sim.adb.system_dumps import (
     SETTING_DEFAULTS,
     SYSTEM_PROGRAMS,
@@ -205,7 +206,7 @@ def _installed(t: ProgramTarget, package: str) -> bool:
 
 
 def cmd_am(t: ProgramTarget, argv: list[str], stdin: bytes) -> Out:
-    """`am start [-n pkg/.Act] ...`, `am force-stop pkg`, `am broadcast -a ACTION [--es key value]...`."""
+    """`am start [-W] [-n pkg/.Act] ...`, `am force-stop pkg`, `am broadcast -a ACTION [--es key value]...`."""
     sub, args = (argv[1] if len(argv) > 1 else ""), argv[2:]
     opts = _options(args)
     if sub == "start":
@@ -217,7 +218,13 @@ def cmd_am(t: ProgramTarget, argv: list[str], stdin: bytes) -> Out:
         if not package or not _installed(t, package):
             return err(f"Error: Activity not started, unable to resolve Intent {{ cmp={component} }}")
         t.phone.launch(package)
-        return ok(f"Starting: Intent {{ cmp={component} }}\n")
+        t.observe()
+        started = f"Starting: Intent {{ cmp={component} }}\n"
+        if "-W" not in args:
+            return ok(started)
+        millis = launch_millis(package)  # what `am start -W` waits for, as the log's `Displayed` line says
+        return ok(f"{started}Status: ok\nLaunchState: COLD\nActivity: {dump.activity_of(t.phone)}\n"
+                  f"TotalTime: {millis}\nWaitTime: {millis + 4}\nComplete\n")
     if sub == "force-stop":
         if args and t.phone.foreground == args[-1]:
             t.phone.go_home()

@@ -66,10 +66,14 @@ def _hex_id(*parts: object) -> str:
     return format(zlib.crc32("/".join(map(str, parts)).encode()), "x")[:7]
 
 
+def activity_name(package: str, screen: str) -> str:
+    """A screen as an activity, "package/.NameActivity" (the sim names every activity after its screen)."""
+    return f"{package}/.{screen.replace('_', ' ').title().replace(' ', '')}Activity"
+
+
 def activity_of(phone: SimPhone) -> str:
-    """The front activity as "package/.Activity" (the sim names every activity after its screen)."""
-    name = phone.top.name.replace("_", " ").title().replace(" ", "")
-    return f"{phone.foreground}/.{name}Activity"
+    """The front activity as "package/.NameActivity"."""
+    return activity_name(phone.foreground, phone.top.name)
 
 
 def dumpsys_window(phone: SimPhone, section: str = "") -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import threading
 from typing import Protocol
 
+from android_gym.sim.adb.logd import LogBuffer
 from android_gym.sim.phone import SimPhone
 
 
@@ -21,6 +22,11 @@ class ProgramTarget(Protocol):
     settings: dict[tuple[str, str], str]
     imes: list[str]
     stop_event: threading.Event
+    logd: LogBuffer
+
+    def observe(self) -> None:
+        """Let the log see the phone's activities as they are now (`LogBuffer.observe`)."""
+        ...
 
     def png(self) -> bytes:
         """The screen as `screencap -p` writes it."""

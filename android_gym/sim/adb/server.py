@@ -133,9 +133,9 @@ class AdbFront:
 
     # -- connections ---------------------------------------------------------------------------------------------------
     def _handle(self, sock: socket.socket) -> None:
-        sock.settimeout(30.0)  # a client that stops mid-request is dropped, not waited on forever
         stream = SocketStream(sock)
         try:
+            sock.settimeout(30.0)  # a client that stops mid-request is dropped, not waited on forever
             self._requests(stream)
         except (OSError, ValueError, EOFError):
             pass  # the client went away or sent garbage: drop it, as adb does

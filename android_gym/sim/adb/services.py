@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import stat
 import struct
+import threading
 from collections.abc import Callable
 from typing import Protocol
 
+from android_gym.sim.adb.logd import follow_argv, parse_logcat
 from android_gym.sim.adb.target import DIRECTORIES, SimTarget
 
 SYNC_CHUNK = 64 * 1024
@@ -101,6 +103,9 @@ def _shell(target: SimTarget, service: str, stream: Stream) -> None:
     if not command.strip():
         stream.send(b"android_gym sim: interactive shells are not supported; pass a command\n")
         return
+    if (logcat := follow_argv(command)) is not None:
+        _follow_logcat(target, logcat, stream, v2="v2" in options.split(","))
+        return
     out, err, code, merged = target.run(command)
     if "v2" not in options.split(","):
         stream.send(merged or out + err)  # the legacy protocol merges the streams and loses the exit status
@@ -112,7 +117,35 @@ def _shell(target: SimTarget, service: str, stream: Stream) -> None:
     stream.send(bytes([_V2_EXIT]) + struct.pack("<I", 1) + bytes([code & 0xFF]))
 
 
+def _follow_logcat(target: SimTarget, args: list[str], stream: Stream, v2: bool) -> None:
+    """A logcat that follows: its lines as they are logged, until the client hangs up or the phone stops."""
+    gone = threading.Event()
+
+    def watch() -> None:  # the client's only message from now on is its hang-up (v2 stdin packets are ignored)
+        while True:
+            try:
+                if not stream.recv(4096):
+                    break
+            except TimeoutError:
+                continue  # the front's socket timeout: the client is still there, reading
+            except OSError:
+                break
+        gone.set()
+
+    def send(data: bytes) -> None:
+        stream.send(bytes([_V2_STDOUT]) + struct.pack("<I", len(data)) + data if v2 else data)
+
+    threading.Thread(target=watch, name=f"logcat:{target.serial}", daemon=True).start()
+    target.observe()
+    target.logd.follow(parse_logcat(args), send, lambda: gone.is_set() or target.stop_event.is_set(), target.observe)
+    if v2 and not gone.is_set():
+        stream.send(bytes([_V2_EXIT]) + struct.pack("<I", 1) + b"\0")
+
+
 def _exec(target: SimTarget, service: str, stream: Stream) -> None:
+    if (logcat := follow_argv(service.split(":", 1)[1])) is not None:
+        _follow_logcat(target, logcat, stream, v2=False)
+        return
     out = target.run(service.split(":", 1)[1]).out
     stream.send(out)  # exec: is a raw pipe of stdout (binary-safe); stderr stays on the device
 

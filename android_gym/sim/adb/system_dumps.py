@@ -1,7 +1,8 @@
 """`dumpsys` and the system programs device clients parse, shaped like an Android 14 emulator's replies.
 
-`dumpsys display|power|battery|package|activity|SurfaceFlinger` (plus `window`, `alarm`, `input_method` from
-`dump.py`), `pm` (packages), `cmd connectivity|wifi`, `ifconfig` / `ip addr` for the Wi-Fi address, and `logcat`.
+`dumpsys display|power|battery|package|activity|input|SurfaceFlinger` (plus `window`, `alarm`, `input_method` from
+`dump.py`), `pm` (packages), `cmd connectivity|wifi`, `ifconfig` / `ip addr` for the Wi-Fi address, and
+`logcat` / `log` over the phone's `logd.LogBuffer`.
 Clients such as adbutils read these with regular expressions (`orientation=`, `mHoldingDisplaySuspendBlocker=`,
 `versionName=`, `AC powered:`, `ACTIVITY pkg/.Act hex pid=`), so the lines they match are laid out as on a real
 device (the `dumpsys display` head as in `../shared/fixtures/real/shell/dumpsys_display__airtest-issue796.txt`).
@@ -18,6 +19,7 @@ from typing import TYPE_CHECKING
 
 from android_gym.sim.adb import dump
 from android_gym.sim.adb.coreutils import Out, err, ok
+from android_gym.sim.adb.logd import LogcatUsageError, parse_logcat, write_log
 
 if TYPE_CHECKING:
     from android_gym.sim.adb.program_target import ProgramTarget
@@ -274,9 +276,25 @@ def cmd_dumpsys(t: ProgramTarget, argv: list[str], stdin: bytes) -> Out:
             return ok(dumpsys_package(t.phone, args[-1]))
         case "activity":
             return ok(dumpsys_activity(t.phone, args[0] if args else "activities"))
+        case "input":
+            return ok(dumpsys_input(t.phone))
         case "SurfaceFlinger" if "--display-id" in args:
             return ok('Display 4619827259835644672 (HWC display 0): port=0 pnpId=GGL displayName="EMU_display_0"\n')
     return err(f"Can't find service: {service}", 0)
+
+
+def dumpsys_input(phone: SimPhone) -> str:
+    """`dumpsys input`: the touchscreen's mapper with its orientation (the lines AndroidEnv and others parse)."""
+    w, h = phone.width, phone.height
+    return ("INPUT MANAGER (dumpsys input)\n\nInput Manager State:\n  Interactive: true\n\nEvent Hub State:\n"
+            "  BuiltInKeyboardId: -2\n  Devices:\n    -1: Virtual\n      Classes: KEYBOARD | ALPHAKEY\n"
+            "    2: virtio_input_multi_touch_1\n      Classes: TOUCH | TOUCH_MT\n\nInput Reader State:\n"
+            "  Device 2: virtio_input_multi_touch_1\n    Sources: TOUCHSCREEN\n"
+            "    Touch Input Mapper (mode - DIRECT):\n"
+            f"      Viewport INTERNAL: displayId=0, uniqueId={DISPLAY_UNIQUE_ID}, port=0, orientation=0, "
+            f"logicalFrame=[0, 0, {w}, {h}], physicalFrame=[0, 0, {w}, {h}], deviceSize=[{w}, {h}]\n"
+            f"      RawSurfaceWidth: {w}px\n      RawSurfaceHeight: {h}px\n      SurfaceOrientation: 0\n"
+            "      InputDeviceOrientation: 0\n")
 
 
 def _is_online(t: ProgramTarget) -> bool:
@@ -329,9 +347,22 @@ def cmd_ip(t: ProgramTarget, argv: list[str], stdin: bytes) -> Out:
 
 
 def cmd_logcat(t: ProgramTarget, argv: list[str], stdin: bytes) -> Out:
-    """`logcat [-c|--clear|-d|...]`: the sim logs nothing, so every form ends at once with no lines."""
-    return ok()
+    """`logcat [options] [TAG:P ...]` run as a plain command (in a pipe, or under `exec-out`): what is kept, then it
+    ends. A following logcat on its own is streamed by the ADB front instead (`logd.follow_argv`)."""  # noqa: D205, D209
+    t.observe()
+    try:
+        request = parse_logcat(argv[1:])
+    except LogcatUsageError as e:
+        return err(str(e), 255)
+    return ok(t.logd.dump(request))
 
 
-SYSTEM_PROGRAMS = {"dumpsys": cmd_dumpsys, "pm": cmd_pm, "ifconfig": cmd_ifconfig, "ip": cmd_ip, "logcat": cmd_logcat}
+def cmd_log(t: ProgramTarget, argv: list[str], stdin: bytes) -> Out:
+    """`log [-p priority] [-t tag] message`: one line into the phone's log."""
+    message, status = write_log(t.logd, argv)
+    return err(message, status) if status else ok()
+
+
+SYSTEM_PROGRAMS = {"dumpsys": cmd_dumpsys, "pm": cmd_pm, "ifconfig": cmd_ifconfig, "ip": cmd_ip, "logcat": cmd_logcat,
+                   "log": cmd_log}
 """Name -> program."""

@@ -11,7 +11,9 @@ from PIL import Image
 
 from android_gym.devices.adb_shell import ADB_KEYBOARD_IME, encode_raw_screencap
 from android_gym.sim.adb.commands import programs
+from android_gym.sim.adb.dump import activity_name
 from android_gym.sim.adb.faults import FaultConfig, FaultInjector
+from android_gym.sim.adb.logd import LogBuffer
 from android_gym.sim.adb.shell import Result, Shell
 from android_gym.sim.perturbations import PerturbationConfig
 from android_gym.sim.phone import SimPhone
@@ -36,7 +38,8 @@ class SimTarget:
 
     Guarantees: commands run one at a time per target (`lock`); the phone starts reset with seed 0; `history` lists
     every argv the shell executed (command substitutions included; the newest `shell.HISTORY_LIMIT`), which is how
-    tests detect injection.
+    tests detect injection; `logd` is its log (the activity manager's lines appear as activities come to the front,
+    seen after every command and screenshot, and by a following logcat).
 
     Args:
         serial: the serial clients select it by.
@@ -70,6 +73,8 @@ class SimTarget:
         self._frame: tuple[int, np.ndarray] | None = None
         self._raw: tuple[np.ndarray, bytes] | None = None
         self.stop_event = threading.Event()
+        self.logd = LogBuffer()
+        self.observe()
 
     @property
     def history(self) -> list[list[str]]:
@@ -87,12 +92,20 @@ class SimTarget:
             if command in self.canned:
                 self.shell.record(["<canned>", command])
                 return self.canned[command]
-            return self.shell.run(command)
+            result = self.shell.run(command)
+            self.observe()
+            return result
+
+    def observe(self) -> None:
+        """Let the log see the front activity (the activity manager logs one that came to the front)."""
+        with self.lock:
+            self.logd.observe(tuple(activity_name(s.package, s.name) for s in self.phone.stack))
 
     def frame(self) -> np.ndarray:
         """The screen at full resolution, uint8 RGB (H, W, 3), cached while the phone does not change."""
         with self.lock:
             if self._frame is None or self._frame[0] != self.phone.version:
+                self.observe()
                 image = self.renderer.render(self.phone.tree(), self.phone.width,
                                              dark=bool(self.phone.system["dark_theme"]))
                 self._frame = (self.phone.version, image)

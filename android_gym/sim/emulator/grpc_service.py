@@ -107,8 +107,9 @@ class Gestures:
     """Per-pointer touch state turned into the phone's gestures on release, as `input tap`/`input swipe` act.
 
     Guarantees: a pointer that goes up within `SWIPE_MIN_PX` of where it went down taps there (a long press after
-    `LONG_PRESS_S` seconds), otherwise swipes from its down point to its up point; off-screen gestures do nothing.
-    The caller holds `target.lock`.
+    `LONG_PRESS_S` seconds), otherwise swipes from its down point to the last point it was pressed at; the position of
+    the lift itself is ignored, as a touchscreen reports none for a finger leaving (AndroidEnv lifts at (0, 0));
+    off-screen gestures do nothing. The caller holds `target.lock`.
     """
 
     def __init__(self, target: SimTarget) -> None:
@@ -125,7 +126,7 @@ class Gestures:
                 p.x, p.y = x, y
         elif p is not None:
             del self._pointers[pointer]
-            self._release(p, x, y)
+            self._release(p, p.x, p.y)
 
     def _release(self, p: _Pointer, x: int, y: int) -> None:
         phone = self.target.phone
@@ -209,6 +210,7 @@ class EmulatorControllerServicer(ec_grpc.EmulatorControllerServicer):
             with self.target.lock:
                 for touch in request.touches:
                     self.gestures.move(("touch", touch.identifier), touch.x, touch.y, touch.pressure > 0)
+                self.target.observe()  # an app a tap opened is in the log at once, as the activity manager logs it
         return empty_pb2.Empty()
 
     def sendMouse(self, request: ec.MouseEvent, context: grpc.ServicerContext) -> empty_pb2.Empty:  # noqa: N802
@@ -216,6 +218,7 @@ class EmulatorControllerServicer(ec_grpc.EmulatorControllerServicer):
         if request.display == 0:
             with self.target.lock:
                 self.gestures.move("mouse", request.x, request.y, bool(request.buttons & 1))
+                self.target.observe()
         return empty_pb2.Empty()
 
     def sendKey(self, request: ec.KeyboardEvent, context: grpc.ServicerContext) -> empty_pb2.Empty:  # noqa: N802
@@ -225,6 +228,7 @@ class EmulatorControllerServicer(ec_grpc.EmulatorControllerServicer):
                 self._type(request.text)
             elif request.eventType != ec.KeyboardEvent.keyup:
                 self._key(request)
+            self.target.observe()
         return empty_pb2.Empty()
 
     def _key(self, request: ec.KeyboardEvent) -> None:

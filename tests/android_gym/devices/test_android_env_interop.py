@@ -2,10 +2,11 @@
 
 Its `EmulatorSimulator` launches our executable with the emulator's command line, connects to the gRPC port with
 local credentials, waits for `getStatus().booted`, takes RGBA screenshots, sends touches and keys, saves and loads
-snapshots through the SnapshotService, and shuts the process down with `setVmState`. The only stand-in is the `adb`
-binary: in these flows AndroidEnv runs just `adb devices` (to start a server), and no real adb is installed here, so
-a two-line shim answers it. Our own ADB front listens on the ADB server port AndroidEnv names, which the emulator
-announces itself to, so the test reads the emulator's phone over ADB to check what each gRPC call did.
+snapshots through the SnapshotService, and shuts the process down with `setVmState`. Its `adb` binary is
+`android-gym-adb` (no real adb is installed here): AndroidEnv runs it for `adb devices`, device settings, `dumpsys
+input`, reset steps and a streaming `logcat`, from which `android_env.load`'s task manager takes rewards and episode
+ends. The ADB server on the port AndroidEnv names is our front (the emulator announces itself there), started by a
+fixture, or by `android-gym-adb` itself as adb starts its daemon.
 """
 
 from __future__ import annotations
@@ -13,9 +14,11 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
+import dm_env
 import numpy as np
 import pytest
 
@@ -41,14 +44,15 @@ def adb_front() -> Iterator[AdbFront]:
 
 
 def simulator_config(tmp_path: Path, adb_port: int) -> config_classes.EmulatorConfig:
-    """AndroidEnv's config for our emulator: an SDK layout whose emulator is `android-gym emulator`, an adb shim."""
+    """AndroidEnv's config for our emulator: an SDK layout whose `emulator` is `android-gym emulator` (booting in
+    0.3 s) and whose `adb` is `android-gym-adb`."""  # noqa: D205, D209
     emulator = tmp_path / "sdk" / "emulator" / "emulator"
     emulator.parent.mkdir(parents=True)
     emulator.write_text(f"#!{sys.executable}\nimport sys\nfrom android_gym.sim.emulator.process import main\n"
                         "sys.exit(main([*sys.argv[1:], '-sim-boot-s', '0.3']))\n")
     adb = tmp_path / "sdk" / "platform-tools" / "adb"
     adb.parent.mkdir(parents=True)
-    adb.write_text("#!/bin/sh\nexit 0\n")
+    adb.write_text(f"#!{sys.executable}\nimport sys\nfrom android_gym.devices.adb_cli import main\nsys.exit(main())\n")
     for exe in (emulator, adb):
         exe.chmod(0o755)
     launcher = config_classes.EmulatorLauncherConfig(  # ports left 0: AndroidEnv picks them and launches
@@ -124,3 +128,62 @@ def test_android_env_attaches_to_a_running_android_gym_emulator_by_its_ports(tmp
         assert process.wait(timeout=10) == 0
         for port in (console, adb, grpc_port):
             PortAllocator.release(port)
+
+
+OPEN_SETTINGS_TASK = r"""
+id: "android_gym_open_settings"
+name: "Open Settings on the android-gym phone"
+description: "From the home screen, open the Settings app. Rewarded by the activity manager's log line."
+reset_steps: [
+  { adb_request: { press_button: { button: HOME } } }
+]
+max_episode_steps: 20
+log_parsing_config: {
+  filters: ["ActivityTaskManager:I"]
+  log_regexps: {
+    reward_event: { event: "^Displayed com\\.android\\.settings/.*" reward: 1.0 }
+    episode_end: "^Displayed com\\.android\\.settings/.*"
+  }
+}
+"""
+"""An AndroidEnv task without an APK: the reward and the episode's end come from logcat, as AndroidEnv's own tasks'."""
+
+
+def test_android_env_load_runs_a_logcat_rewarded_task_on_android_gym_emulator(tmp_path, monkeypatch):
+    """`android_env.load` end to end: AndroidEnv starts the ADB server through `android-gym-adb`, launches the
+    emulator, applies its device settings, resets the task (HOME), and a touch on Settings ends the episode with
+    reward 1 read from the streamed logcat; touches elsewhere earn nothing."""  # noqa: D205, D209
+    from android_env import loader
+
+    monkeypatch.setenv("HOME", str(tmp_path))
+    (task := tmp_path / "open_settings.textproto").write_text(OPEN_SETTINGS_TASK)
+    port = PortAllocator.allocate()  # a free port for the ADB server android-gym-adb will start
+    simulator = simulator_config(tmp_path, port)
+    adb = simulator.adb_controller.adb_path
+    env = loader.load(config_classes.AndroidEnvConfig(task=config_classes.FilesystemTaskConfig(path=str(task)),
+                                                            simulator=simulator))
+    try:
+        first = env.reset()
+        assert first.first() and first.observation["pixels"].shape == (2400, 1080, 3)
+        phone = AdbDevice(env._simulator.adb_device_name(), port=port, timeout_s=10.0)  # noqa: SLF001
+        phone.start()
+        x, y = next(e for e in phone.ui_elements() if e.text == "Settings").center
+        phone.close()
+
+        def touch(px: float, py: float) -> dm_env.TimeStep:
+            env.step({"action_type": np.array(0), "touch_position": np.array([px / 1080, py / 2400], np.float32)})
+            return env.step({"action_type": np.array(1), "touch_position": np.zeros(2, np.float32)})  # lift at 0,0
+
+        assert touch(540, 300).reward == 0.0  # the wallpaper: nothing opens, nothing is logged
+        timestep = touch(x, y)
+        for _ in range(20):  # the log line travels device -> server -> android-gym-adb -> AndroidEnv's thread
+            if timestep.reward:
+                break
+            time.sleep(0.1)
+            timestep = env.step({"action_type": np.array(2), "touch_position": np.zeros(2, np.float32)})
+        assert timestep.reward == 1.0 and timestep.last()  # the reward_event and the episode_end line
+        assert env.reset().first()  # a second episode: HOME again, and nothing left over from the first
+    finally:
+        env.close()
+        subprocess.run([adb, "-P", str(port), "kill-server"], check=False, timeout=30)
+        PortAllocator.release(port)

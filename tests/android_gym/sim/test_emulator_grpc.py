@@ -157,6 +157,15 @@ def test_touch_down_up_on_an_icon_opens_the_app_and_a_swipe_scrolls(booted: tupl
     assert phone().foreground == LAUNCHER
 
 
+def test_a_lift_reports_no_position_so_androidenvs_lift_at_the_origin_completes_a_tap(
+        booted: tuple[EmulatorProcess, Client]) -> None:
+    """AndroidEnv's LIFT action carries touch_position (0, 0): the finger leaves where it was, it does not drag."""
+    emulator, client = booted
+    client.touch((*SETTINGS_ICON, 1), (0, 0, 0))
+    assert emulator.target.phone.foreground == "com.android.settings"
+    assert "Displayed com.android.settings/" in emulator.target.run("logcat -d -s ActivityTaskManager").out.decode()
+
+
 def test_send_key_escape_goes_back_and_text_types_into_the_focused_field(
         booted: tuple[EmulatorProcess, Client]) -> None:
     emulator, client = booted

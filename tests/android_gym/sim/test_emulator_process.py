@@ -207,6 +207,20 @@ def test_process_writes_the_token_and_authenticates_our_console(booting: tuple[E
         console.send("avd frobnicate")
 
 
+def test_adb_emu_sends_a_console_command_with_the_users_token(booting: tuple[Emulator, str, bytes],
+                                                               monkeypatch: pytest.MonkeyPatch,
+                                                               capfd: pytest.CaptureFixture[str]) -> None:
+    """`android-gym-adb -s emulator-PORT emu ...` is the console's client, as `adb emu` is."""
+    from android_gym.devices.adb_cli import main as adb
+
+    emu, _, _ = booting
+    monkeypatch.setenv("HOME", str(emu.home))
+    assert adb(["-s", f"emulator-{emu.port}", "emu", "avd", "name"]) == 0
+    assert capfd.readouterr().out == "Sim_Pixel\n"
+    assert adb(["-s", "sim-0", "emu", "ping"]) == 1
+    assert "emu needs an emulator" in capfd.readouterr().err
+
+
 def test_process_refuses_a_wrong_token(booting: tuple[Emulator, str, bytes], tmp_path: Path) -> None:
     emu, _, _ = booting
     (tmp_path / "token").write_text("not-the-token")
