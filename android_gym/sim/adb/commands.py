@@ -26,9 +26,11 @@ from android_gym.sim.adb.logd import launch_millis
 from android_gym.sim.adb.system_dumps import (
     SETTING_DEFAULTS,
     SYSTEM_PROGRAMS,
+    am_stack_list,
     device_state,
     radio_service,
     switch_setting,
+    task_ids,
 )
 from android_gym.sim.apps.browser import Browser
 
@@ -206,7 +208,7 @@ def _installed(t: ProgramTarget, package: str) -> bool:
 
 
 def cmd_am(t: ProgramTarget, argv: list[str], stdin: bytes) -> Out:
-    """`am start [-W] [-n pkg/.Act] ...`, `am force-stop pkg`, `am broadcast -a ACTION [--es key value]...`."""
+    """`am start [-W] [-n pkg/.Act] ...`, `stack list`, `task lock ID`, `force-stop pkg`, `broadcast -a ACTION ...`."""
     sub, args = (argv[1] if len(argv) > 1 else ""), argv[2:]
     opts = _options(args)
     if sub == "start":
@@ -215,8 +217,8 @@ def cmd_am(t: ProgramTarget, argv: list[str], stdin: bytes) -> Out:
         if not component and opts.get("-a") == "android.intent.action.VIEW" and \
                 opts.get("-d", "").startswith(("http://", "https://")):
             return _view_url(t, opts["-d"])
-        if not package or not _installed(t, package):
-            return err(f"Error: Activity not started, unable to resolve Intent {{ cmp={component} }}")
+        if not package or not _installed(t, package):  # `am` reports on stderr and still exits 0
+            return err(f"Error: Activity not started, unable to resolve Intent {{ cmp={component} }}", 0)
         t.phone.launch(package)
         t.observe()
         started = f"Starting: Intent {{ cmp={component} }}\n"
@@ -225,6 +227,12 @@ def cmd_am(t: ProgramTarget, argv: list[str], stdin: bytes) -> Out:
         millis = launch_millis(package)  # what `am start -W` waits for, as the log's `Displayed` line says
         return ok(f"{started}Status: ok\nLaunchState: COLD\nActivity: {dump.activity_of(t.phone)}\n"
                   f"TotalTime: {millis}\nWaitTime: {millis + 4}\nComplete\n")
+    if sub == "stack" and args[:1] == ["list"]:
+        return ok(am_stack_list(t.phone))
+    if sub == "task" and args[:1] == ["lock"]:  # screen pinning: the sim pins nothing, but knows its tasks
+        if len(args) == 2 and args[1].isdigit() and int(args[1]) in task_ids(t.phone).values():
+            return ok()
+        return err(f"Error: no task {args[1] if len(args) > 1 else ''}".rstrip())
     if sub == "force-stop":
         if args and t.phone.foreground == args[-1]:
             t.phone.go_home()

@@ -254,6 +254,27 @@ def dumpsys_activity(phone: SimPhone, section: str) -> str:
             f"  ResumedActivity: {record}\n\n  mFocusedApp={record}\n  topResumedActivity={record}\n")
 
 
+def task_ids(phone: SimPhone) -> dict[str, int]:
+    """Each app in the back stack as a task, by package (the front one as `dumpsys activity` numbers it)."""
+    packages = list(dict.fromkeys(s.package for s in phone.stack))
+    return {package: (100 + len(phone.stack) if package == phone.foreground else 2 + i)
+            for i, package in enumerate(packages)}
+
+
+def am_stack_list(phone: SimPhone) -> str:
+    """`am stack list`: a stack per task, bottom first; the front one `visible=true`, with its top activity."""
+    w, h = phone.width, phone.height
+    blocks = []
+    for package, task in task_ids(phone).items():
+        screens = phone.screens(package)
+        base, top = (dump.activity_name(package, s.name) for s in (screens[0], screens[-1]))
+        component = top.replace("/.", f"/{package}.")
+        blocks.append(f"Stack id={task} bounds=[0,0][{w},{h}] displayId=0 userId=0\n"
+                      f"  taskId={task}: {base} bounds=[0,0][{w},{h}] userId=0 "
+                      f"visible={str(package == phone.foreground).lower()} topActivity=ComponentInfo{{{component}}}\n")
+    return "\n".join(blocks)
+
+
 # -- the programs ------------------------------------------------------------------------------------------------------
 def cmd_dumpsys(t: ProgramTarget, argv: list[str], stdin: bytes) -> Out:
     """`dumpsys SERVICE [args]` for the services clients parse; others "Can't find service" as on Android."""

@@ -299,8 +299,10 @@ def test_forwards(device):
 
 
 def test_reboot_and_logcat(device, phone, tmp_path):
-    """A reboot brings the phone back on its home screen; adbutils' logcat clears the log, then follows it into a file
-    (the activity manager's line for an app started meanwhile) until stopped."""
+    """A reboot brings the phone home; adbutils' logcat clears the log, then follows it into a file until stopped.
+
+    The file gets the activity manager's line for an app started meanwhile, and none from before the clear.
+    """
     device.app_start(SETTINGS)
     device.reboot()
     assert phone.foreground == LAUNCHER
