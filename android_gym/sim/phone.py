@@ -368,11 +368,23 @@ class SimPhone:
         self._changed()
         return not was_home
 
+    def close_task(self, package: str) -> bool:
+        """Close app `package`'s screens (swiped away in Overview, `am stack remove`); the launcher cannot be."""
+        if package == self.launcher_package or not self.screens(package):
+            return False
+        self.dialog = None if self.foreground == package else self.dialog
+        self.stack = [s for s in self.stack if s.package != package]
+        return self._changed()
+
     def open(self, package: str, screen: Screen) -> bool:
         """Switch to app `package` showing `screen` (an intent from another app, e.g. the launcher's search bar)."""
         self.dialog, self.shade_open = None, False
         self.stack = [self.apps[self.launcher_package].home(), screen]
         return self._changed()
+
+    def app_changed(self) -> None:
+        """An app's state was changed from outside the phone's input (`pm clear`, an SMS from the console): redraw."""
+        self._changed()
 
     # -- internals -----------------------------------------------------------------------------------------------------
     def _changed(self) -> bool:

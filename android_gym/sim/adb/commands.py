@@ -22,6 +22,7 @@ from android_gym.devices.adb_shell import ADB_KEYBOARD_IME, KEYCODE_NAMES, SETTI
 from android_gym.errors import AndroidGymError
 from android_gym.sim.adb import dump
 from android_gym.sim.adb.coreutils import COREUTILS, Out, err, ok
+from android_gym.sim.adb.intents import VIEW, start_data_intent
 from android_gym.sim.adb.logd import launch_millis
 from android_gym.sim.adb.system_dumps import (
     SETTING_DEFAULTS,
@@ -32,7 +33,8 @@ from android_gym.sim.adb.system_dumps import (
     switch_setting,
     task_ids,
 )
-from android_gym.sim.apps.browser import Browser
+from android_gym.sim.apps.dialer import PACKAGE as DIALER
+from android_gym.sim.apps.dialer import DialerApp
 
 if TYPE_CHECKING:
     from android_gym.sim.adb.program_target import ProgramTarget
@@ -40,10 +42,11 @@ if TYPE_CHECKING:
 
 PHONE_KEYS = {4: "back", 3: "home", 66: "enter", 67: "delete", 187: "recents"}
 """Android keycodes the phone acts on, by the name `SimPhone.key` takes (ADB's `input keyevent`, the gRPC keys)."""
-KEYCODE_POWER, KEYCODE_SLEEP, KEYCODE_WAKEUP = 26, 223, 224
+KEYCODE_POWER, KEYCODE_SLEEP, KEYCODE_WAKEUP, KEYCODE_ENDCALL = 26, 223, 224, 6
 _MORE_KEYCODES = {"VOLUME_UP": 24, "VOLUME_DOWN": 25, "VOLUME_MUTE": 164, "POWER": KEYCODE_POWER, "CAMERA": 27,
                   "SLEEP": KEYCODE_SLEEP, "WAKEUP": KEYCODE_WAKEUP, "SEARCH": 84, "ESCAPE": 111, "SPACE": 62,
-                  "DPAD_UP": 19, "DPAD_DOWN": 20, "DPAD_LEFT": 21, "DPAD_RIGHT": 22, "DPAD_CENTER": 23}
+                  "DPAD_UP": 19, "DPAD_DOWN": 20, "DPAD_LEFT": 21, "DPAD_RIGHT": 22, "DPAD_CENTER": 23,
+                  "ENDCALL": KEYCODE_ENDCALL, "CALL": 5}
 """Keycodes beyond `KEYCODE_NAMES` that clients send by name (adbutils' volume keys, the screen switches)."""
 _SOURCES = {"touchscreen", "touchpad", "keyboard", "mouse", "trackball", "stylus", "dpad", "gamepad", "joystick"}
 _LONG_PRESS_MS = 500
@@ -152,9 +155,12 @@ def keycode(name: str) -> int | None:
 
 
 def _press(t: ProgramTarget, number: int) -> None:
-    """One key press: the phone acts on `PHONE_KEYS`; POWER, SLEEP and WAKEUP switch the screen."""
+    """One key press: the phone acts on `PHONE_KEYS`; POWER, SLEEP and WAKEUP switch the screen; ENDCALL hangs up."""
     state = device_state(t)
-    if number in (KEYCODE_POWER, KEYCODE_SLEEP, KEYCODE_WAKEUP):
+    if number == KEYCODE_ENDCALL:
+        if isinstance(dialer := t.phone.apps.get(DIALER), DialerApp):
+            dialer.end_call()
+    elif number in (KEYCODE_POWER, KEYCODE_SLEEP, KEYCODE_WAKEUP):
         state.is_screen_on = number == KEYCODE_WAKEUP or (number == KEYCODE_POWER and not state.is_screen_on)
     elif number in PHONE_KEYS:
         t.phone.key(PHONE_KEYS[number])
@@ -214,9 +220,8 @@ def cmd_am(t: ProgramTarget, argv: list[str], stdin: bytes) -> Out:
     if sub == "start":
         component = opts.get("-n", "")
         package = component.split("/")[0] if component else opts.get("package", "")
-        if not component and opts.get("-a") == "android.intent.action.VIEW" and \
-                opts.get("-d", "").startswith(("http://", "https://")):
-            return _view_url(t, opts["-d"])
+        if not component and "-d" in opts:
+            return start_data_intent(t, opts.get("-a", VIEW), opts["-d"])
         if not package or not _installed(t, package):  # `am` reports on stderr and still exits 0
             return err(f"Error: Activity not started, unable to resolve Intent {{ cmp={component} }}", 0)
         t.phone.launch(package)
@@ -229,10 +234,15 @@ def cmd_am(t: ProgramTarget, argv: list[str], stdin: bytes) -> Out:
                   f"TotalTime: {millis}\nWaitTime: {millis + 4}\nComplete\n")
     if sub == "stack" and args[:1] == ["list"]:
         return ok(am_stack_list(t.phone))
+    if sub == "stack" and args[:1] == ["remove"]:  # a task swiped away in Overview
+        closed = [p for p, task in task_ids(t.phone).items() if args[1:] == [str(task)]]
+        if closed and t.phone.close_task(closed[0]):
+            return ok()
+        return err(f"Error: no removable task {args[1] if len(args) > 1 else ''}".rstrip(), 0)  # am exits 0 anyway
     if sub == "task" and args[:1] == ["lock"]:  # screen pinning: the sim pins nothing, but knows its tasks
         if len(args) == 2 and args[1].isdigit() and int(args[1]) in task_ids(t.phone).values():
             return ok()
-        return err(f"Error: no task {args[1] if len(args) > 1 else ''}".rstrip())
+        return err(f"Error: no task {args[1] if len(args) > 1 else ''}".rstrip(), 0)
     if sub == "force-stop":
         if args and t.phone.foreground == args[-1]:
             t.phone.go_home()
@@ -253,22 +263,12 @@ def cmd_am(t: ProgramTarget, argv: list[str], stdin: bytes) -> Out:
     return err(f"Error: unknown command '{sub}'" if sub else "usage: am [subcommand] [options]")
 
 
-def _view_url(t: ProgramTarget, url: str) -> Out:
-    """An ACTION_VIEW intent for a web address: the browser opens it on a page of its own."""
-    browser = next((app for app in t.phone.installed() if isinstance(app, Browser)), None)
-    if browser is None:
-        return err(f"Error: Activity not started, unable to resolve Intent {{ act=android.intent.action.VIEW "
-                   f"dat={url} flg=0x10000000 }}")
-    t.phone.open(browser.package, browser.page(url))
-    return ok(f"Starting: Intent {{ act=android.intent.action.VIEW dat={url} }}\n")
-
-
 def _options(args: list[str]) -> dict:
     opts: dict = {"extras": {}}
     i = 0
     while i < len(args):
         a = args[i]
-        if a in ("--es", "--ei", "--ez") and i + 2 < len(args):
+        if a in ("--es", "-e", "--ei", "--ez", "--el", "--ef", "--esa", "--eu") and i + 2 < len(args):
             opts["extras"][args[i + 1]] = args[i + 2]
             i += 3
         elif a in ("-n", "-a", "-c", "-d", "-t", "-f", "--user") and i + 1 < len(args):

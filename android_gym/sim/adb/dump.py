@@ -77,12 +77,14 @@ def activity_of(phone: SimPhone) -> str:
 
 
 def dumpsys_window(phone: SimPhone, section: str = "") -> str:
-    """`dumpsys window [windows|displays]` with the lines tools grep for (`mCurrentFocus`, `mFocusedApp`, `cur=`)."""
+    """`dumpsys window [windows|displays]` with the lines tools grep for (`mCurrentFocus`, `mFocusedApp`, `cur=`,
+    `mCurrentRotation`)."""  # noqa: D205, D209
     w, h = phone.width, phone.height
     if section == "displays":
         return ("WINDOW MANAGER DISPLAY CONTENTS (dumpsys window displays)\n  Display: mDisplayId=0\n"
                 f"    init={w}x{h} 420dpi cur={w}x{h} app={w}x{h - 126} rng={w}x{w - 63}-{h}x{h - 63}\n"
-                "    deferred=false layoutNeeded=false\n")
+                "    deferred=false layoutNeeded=false\n  DisplayRotation\n    mCurrentRotation=ROTATION_0 "
+                "mLastOrientation=-1\n")
     package, act = activity_of(phone).split("/")
     task = 100 + len(phone.stack)
     window = f"Window{{{_hex_id('w', package, act)} u0 {package}/{package}{act}}}"
@@ -91,7 +93,8 @@ def dumpsys_window(phone: SimPhone, section: str = "") -> str:
              f"    mDisplayId=0 rootTaskId={task} mSession=Session{{{_hex_id('s', package)} 1234:u0a10100}}",
              f"    mOwnerUid=10100 showForAllUsers=false package={package} appop=NONE",
              f"  mCurrentFocus={window}",
-             f"  mFocusedApp=ActivityRecord{{{_hex_id('a', package, act)} u0 {package}/{act} t{task}}}"]
+             f"  mFocusedApp=ActivityRecord{{{_hex_id('a', package, act)} u0 {package}/{act} t{task}}}",
+             "  mCurrentRotation=ROTATION_0 mLastOrientation=-1"]  # the sim's phone stays in portrait
     return "\n".join(lines) + "\n"
 
 

@@ -1,8 +1,8 @@
 """`dumpsys` and the system programs device clients parse, shaped like an Android 14 emulator's replies.
 
-`dumpsys display|power|battery|package|activity|input|SurfaceFlinger` (plus `window`, `alarm`, `input_method` from
-`dump.py`), `pm` (packages), `cmd connectivity|wifi`, `ifconfig` / `ip addr` for the Wi-Fi address, and
-`logcat` / `log` over the phone's `logd.LogBuffer`.
+`dumpsys display|power|battery|package|activity [recents]|input|telephony.registry|SurfaceFlinger` (plus `window`,
+`alarm`, `input_method` from `dump.py`), `pm` (packages), `cmd connectivity|wifi`, `ifconfig` / `ip addr` for the
+Wi-Fi address, and `logcat` / `log` over the phone's `logd.LogBuffer`.
 Clients such as adbutils read these with regular expressions (`orientation=`, `mHoldingDisplaySuspendBlocker=`,
 `versionName=`, `AC powered:`, `ACTIVITY pkg/.Act hex pid=`), so the lines they match are laid out as on a real
 device (the `dumpsys display` head as in `../shared/fixtures/real/shell/dumpsys_display__airtest-issue796.txt`).
@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 from android_gym.sim.adb import dump
 from android_gym.sim.adb.coreutils import Out, err, ok
 from android_gym.sim.adb.logd import LogcatUsageError, parse_logcat, write_log
+from android_gym.sim.apps.dialer import PACKAGE as DIALER
 
 if TYPE_CHECKING:
     from android_gym.sim.adb.program_target import ProgramTarget
@@ -199,7 +200,7 @@ def _list_packages(t: ProgramTarget, args: list[str]) -> Out:
 
 
 def cmd_pm(t: ProgramTarget, argv: list[str], stdin: bytes) -> Out:
-    """`pm list packages`, `pm path`, `pm clear` (a fresh app, closed), `pm uninstall` and `pm install`.
+    """`pm list packages`, `path`, `clear` (a fresh app, closed), `grant`/`revoke`, `uninstall` and `install`.
 
     The sim's apps come with its system image, so `pm uninstall` refuses them as Android refuses a system app
     without `--user`; `pm install` cannot parse an APK, so it fails the way a bad APK does.
@@ -218,8 +219,13 @@ def cmd_pm(t: ProgramTarget, argv: list[str], stdin: bytes) -> Out:
             if phone.screens(package):
                 phone.go_home()  # clearing data kills the process; its activities go with it
             phone.apps[package].reset()
-            phone._changed()  # the phone caches its screens; new app state is a change it must see
+            phone.app_changed()
             return ok("Success\n")
+        case "grant" | "revoke" if len(args) == 2:  # every sim app holds what it asks for: accepted, nothing changes
+            if args[0] not in t.phone.apps:
+                return err(f"Exception occurred while executing '{sub}':\njava.lang.IllegalArgumentException: "
+                           f"Unknown package: {args[0]}", 255)
+            return ok()
         case "uninstall" if args:
             return err("Failure [DELETE_FAILED_INTERNAL_ERROR]")
         case "install" if args:
@@ -228,7 +234,7 @@ def cmd_pm(t: ProgramTarget, argv: list[str], stdin: bytes) -> Out:
                            1)
             return err("Failure [INSTALL_PARSE_FAILED_NOT_APK: Failed to parse /data/app/vmdl1.tmp/base.apk: "
                        "Failed to load asset path /data/app/vmdl1.tmp/base.apk]")
-    return err("usage: pm list packages | path | clear | uninstall | install ...")
+    return err("usage: pm list packages | path | clear | grant | revoke | uninstall | install ...")
 
 
 def _record(phone: SimPhone) -> str:
@@ -275,6 +281,31 @@ def am_stack_list(phone: SimPhone) -> str:
     return "\n".join(blocks)
 
 
+def dumpsys_recents(phone: SimPhone) -> str:
+    """`dumpsys activity recents` laid out as Android 14's: the apps' tasks, newest first (the home task is none)."""
+    lines = ["ACTIVITY MANAGER RECENT TASKS (dumpsys activity recents)", "mRecentsUid=10068",
+             f"mRecentsComponent=ComponentInfo{{{phone.launcher_package}/com.android.quickstep.RecentsActivity}}",
+             "mFreezeTaskListReordering=false", "mFreezeTaskListReorderingPendingTimeout=false", "  Recent tasks:"]
+    apps = [(p, task) for p, task in task_ids(phone).items() if p != phone.launcher_package]
+    for n, (package, task) in enumerate(reversed(apps)):
+        uid = uid_of(package)
+        lines += [f"  * Recent #{n}: Task{{{_hex('task', task)} #{task} type=standard A={uid}:{package}}}",
+                  f"    userId=0 effectiveUid=u0a{uid - 10000} mCallingUid=2000 mUserSetupComplete=true "
+                  "mCallingPackage=com.android.shell mCallingFeatureId=null",
+                  f"    affinity={uid}:{package}",
+                  f"    mActivityComponent={dump.activity_name(package, phone.screens(package)[0].name)}",
+                  f"    taskId={task} rootTaskId={task}"]
+    return "\n".join(lines) + "\n"
+
+
+def dumpsys_telephony(phone: SimPhone) -> str:
+    """`dumpsys telephony.registry`: `mCallState` 2 (off-hook) while the Phone app has a call, else 0 (idle)."""
+    in_call = any(s.name == "call" for s in phone.screens(DIALER))
+    return (f"last known state:\n  Phone Id=0\n  mCallState={2 if in_call else 0}\n  mRingingCallState=0\n"
+            f"  mForegroundCallState={1 if in_call else 0}\n  mCallIncomingNumber=\n  mDataConnectionState=2\n"
+            "  mDataActivity=0\n")
+
+
 # -- the programs ------------------------------------------------------------------------------------------------------
 def cmd_dumpsys(t: ProgramTarget, argv: list[str], stdin: bytes) -> Out:
     """`dumpsys SERVICE [args]` for the services clients parse; others "Can't find service" as on Android."""
@@ -295,8 +326,12 @@ def cmd_dumpsys(t: ProgramTarget, argv: list[str], stdin: bytes) -> Out:
             return _battery_command(state.battery, args) if args else ok(dumpsys_battery(state.battery))
         case "package" if args:
             return ok(dumpsys_package(t.phone, args[-1]))
+        case "activity" if args[:1] == ["recents"]:
+            return ok(dumpsys_recents(t.phone))
         case "activity":
             return ok(dumpsys_activity(t.phone, args[0] if args else "activities"))
+        case "telephony.registry":
+            return ok(dumpsys_telephony(t.phone))
         case "input":
             return ok(dumpsys_input(t.phone))
         case "SurfaceFlinger" if "--display-id" in args:

@@ -166,6 +166,10 @@ class DialerApp(App):
         self.calls.append({"name": self.name_of(number), "number": number, "ended": False, "duration_s": 0})
         return self.phone.push(Screen(PACKAGE, "call", {"number": number}))
 
+    def end_call(self) -> bool:
+        """Hang up the call in progress (the ENDCALL key); False when there is none."""
+        return self.active is not None and self._end_call()
+
     def _end_call(self) -> bool:
         """Hang up: log the call as outgoing (just now) and close the in-call screen if it is in front."""
         assert self.active is not None  # callers check

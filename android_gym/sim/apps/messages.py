@@ -160,6 +160,20 @@ class MessagesApp(App):
                              "messages": [dict(m) for m in t["messages"]]} for t in self.threads],
                 "sent": [dict(s) for s in self.sent], "deleted": [dict(d) for d in self.deleted]}
 
+    def receive(self, number: str, text: str) -> None:
+        """An incoming SMS (the emulator console's `sms send`): appended, unread, to `number`'s conversation, which
+        moves to the top; a new conversation, named after the contact with that number if there is one, otherwise."""  # noqa: D205, D209
+        thread = self.thread(number)
+        if thread is None:
+            name = next((c["name"] for c in self.contacts() if digits(c["number"]) == digits(number)), number)
+            thread = {"name": name, "number": number, "messages": [], "unread": True, "time": ""}
+        else:
+            self.threads.remove(thread)
+        thread["messages"].append({"from_me": False, "text": text})
+        thread["unread"] = True
+        self.threads.insert(0, thread)
+        self._relabel()
+
     # -- helpers -------------------------------------------------------------------------------------------------------
     def thread(self, number: str) -> dict[str, Any] | None:
         """The conversation with `number` (compared by digits), or None."""

@@ -2,7 +2,8 @@
 
 The console speaks like the real one: a banner asking for the token of ~/.emulator_console_auth_token, `auth TOKEN`,
 then one command per line, each reply ending in an `OK` or `KO: reason` line. Commands: `help`, `ping`,
-`avd name`, `avd status`, `avd snapshot list|save|load|delete`, `kill`, `quit`/`exit`.
+`avd name`, `avd status`, `avd snapshot list|save|load|delete`, `sms send NUMBER TEXT` (to the Messages app), `kill`,
+`quit`/`exit`.
 
 Snapshots live in memory for the life of the process (there is no disk): a snapshot is plain data copied out of the
 `SimTarget` (a deep copy of its phone, its files, settings, IMEs and properties), and loading one swaps that state
@@ -20,6 +21,8 @@ from dataclasses import dataclass
 
 from android_gym.errors import ConfigError
 from android_gym.sim.adb.target import SimTarget
+from android_gym.sim.apps.messages import PACKAGE as MESSAGES
+from android_gym.sim.apps.messages import MessagesApp
 from android_gym.sim.phone import SimPhone
 from android_gym.sim.tcp_listener import TcpListener
 
@@ -31,6 +34,7 @@ WELCOME = "Android Console: type 'help' for a list of commands\r\nOK\r\n"
 HELP = ("Android console commands:\r\n\r\n    help|h|?         print a list of commands\r\n"
         "    ping             check if the emulator is alive\r\n"
         "    avd              control virtual device execution\r\n"
+        "    sms              SMS related commands\r\n"
         "    kill             kill the emulator instance\r\n    quit|exit        quit control session\r\n\r\n"
         "try 'help <command>' for command-specific help\r\n")
 UNKNOWN = "KO: unknown command, try 'help'\r\n"
@@ -190,12 +194,26 @@ class ConsoleServer:
                 return self._list()
             case ["avd", "snapshot", ("save" | "load" | "delete") as verb, name]:
                 return self._snapshot(verb, name)
+            case ["sms", "send", number, *text] if text:
+                return self._sms(number, " ".join(text))
             case ["kill"]:
                 log.info("console: killing emulator")
                 return "OK: killing emulator, bye bye\r\n"
             case ["quit" | "exit"]:
                 return None
         return UNKNOWN
+
+    def _sms(self, number: str, text: str) -> str:
+        """An incoming SMS from `number` (digits and a leading +, as the emulator takes them) to the Messages app."""
+        if not number.lstrip("+").isdigit():
+            return f"KO: bad phone number '{number}'\r\n"
+        with self.target.lock:
+            messages = self.target.phone.apps.get(MESSAGES)
+            if not isinstance(messages, MessagesApp):
+                return "KO: this phone has no SMS app\r\n"
+            messages.receive(number, text)
+            self.target.phone.app_changed()
+        return "OK\r\n"
 
     def _list(self) -> str:
         rows = [f"{i:<10}{name:<20}{'0':>8} {'1970-01-01 00:00:00':>20}   00:00:00.000\r\n"

@@ -7,6 +7,7 @@ it would on a phone, after restarting the ADB server).
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -100,3 +101,47 @@ def test_a_missing_activity_comes_back_as_an_error_status(parser: adb_call_parse
     missing = parser.parse(Request(start_activity=Request.StartActivity(full_activity="com.example.none/.Main")))
     assert missing.status == adb_pb2.AdbResponse.Status.INTERNAL_ERROR
     assert "unable to resolve Intent" in missing.error_message
+
+
+def generic(parser: adb_call_parser.AdbCallParser, args: list[str]) -> str:
+    """A `GenericRequest`, as AndroidWorld's adb utilities send most of theirs; its output text (status OK)."""
+    return call(parser, generic=Request.GenericRequest(args=args)).generic.output.decode()
+
+
+def test_androidworlds_adb_commands_do_what_it_expects(parser: adb_call_parser.AdbCallParser,
+                                                        front: AdbFront) -> None:
+    """The shell commands AndroidWorld's `env/adb_utils.py` issues (its list, read from its source), each with the
+    effect or the output its code parses."""  # noqa: D205, D209
+    phone = front.target("sim-0").phone
+    generic(parser, ["shell", "monkey", "-p", "com.android.settings", "1"])
+    assert phone.foreground == "com.android.settings"
+    generic(parser, ["shell", "am", "start", "-a", "android.intent.action.VIEW", "-d", "content://contacts/people/"])
+    assert phone.foreground == "com.google.android.contacts"
+    recents = generic(parser, ["shell", "dumpsys", "activity", "recents"])
+    for task in re.findall(r"Task\{\S+ #(\d+)", recents):  # each recent task swiped away
+        generic(parser, ["shell", "am", "stack", "remove", task])
+    assert phone.foreground == "com.google.android.apps.nexuslauncher"
+    for uri, package in (("content://com.android.calendar", "com.google.android.calendar"),
+                         ("mailto:", "com.google.android.gm"),
+                         ("content://media/external/images/media/", "com.google.android.apps.photos")):
+        generic(parser, ["shell", "am", "start", "-a", "android.intent.action.VIEW", "-d", uri])
+        assert phone.foreground == package, uri
+    generic(parser, ["shell", "am", "start", "-a", "android.intent.action.CALL", "-d", "tel:5550123"])
+    assert re.search(r"mCallState=(\d)", generic(parser, ["shell", "dumpsys", "telephony.registry"]))[1] == "2"
+    generic(parser, ["shell", "input", "keyevent", "KEYCODE_ENDCALL"])
+    assert re.search(r"mCallState=(\d)", generic(parser, ["shell", "dumpsys", "telephony.registry"]))[1] == "0"
+    assert int(generic(parser, ["shell", "getprop ro.build.version.sdk"])) == 34
+    generic(parser, ["shell", "settings", "put", "global", "airplane_mode_on", "1"])
+    assert generic(parser, ["shell", "settings", "get", "global", "airplane_mode_on"]).strip() == "1"
+    generic(parser, ["shell", "svc", "wifi", "disable"])
+    assert not phone.system["wifi"]
+    generic(parser, ["shell", "pm", "grant", "com.android.chrome", "android.permission.CAMERA"])
+    assert re.search(r"Physical size: (\d+)x(\d+)", generic(parser, ["shell", "wm size"])).groups() == ("1080", "2400")
+    frame = generic(parser, ["shell", "dumpsys", "input", "|", "grep", "logicalFrame"])
+    assert re.findall(r"logicalFrame=\[0, 0, (\d+), (\d+)\]", frame) == [("1080", "2400")]
+    rotation = generic(parser, ["shell", "dumpsys", "window", "|", "grep", "mCurrentRotation"])
+    assert re.findall(r"mCurrentRotation=ROTATION_(\d+)", rotation) == ["0"]
+    generic(parser, ["shell", "input", "swipe", "540", "1800", "540", "600", "300"])
+    generic(parser, ["shell", "uiautomator", "dump", "/sdcard/window_dump.xml"])
+    assert generic(parser, ["shell", "cat", "/sdcard/window_dump.xml"]).startswith("<?xml")
+    assert generic(parser, ["shell", "whoami"]).strip() == "shell"

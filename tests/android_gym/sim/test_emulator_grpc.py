@@ -166,6 +166,26 @@ def test_a_lift_reports_no_position_so_androidenvs_lift_at_the_origin_completes_
     assert "Displayed com.android.settings/" in emulator.target.run("logcat -d -s ActivityTaskManager").out.decode()
 
 
+def test_emu_sms_send_delivers_a_text_the_messages_app_shows_unread_on_top(
+        booted: tuple[EmulatorProcess, Client], tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capfd: pytest.CaptureFixture[str]) -> None:
+    """`adb emu sms send NUMBER TEXT` (how AndroidWorld seeds incoming texts) reaches the phone's Messages app."""
+    from android_gym.devices.adb_cli import main as adb
+    from android_gym.sim.apps.messages import PACKAGE as MESSAGES
+
+    emulator, _ = booted
+    monkeypatch.setenv("HOME", str(tmp_path))  # the console token the process wrote
+    serial = f"emulator-{emulator.args.console_port}"
+    version = emulator.target.phone.version
+    assert adb(["-s", serial, "emu", "sms", "send", "+15550101", "Dinner", "at", "8?"]) == 0
+    top = emulator.target.phone.apps[MESSAGES].state()["threads"][0]
+    assert top["number"] == "+15550101" and top["unread"] and top["messages"][-1] == {"from_me": False,
+                                                                                     "text": "Dinner at 8?"}
+    assert emulator.target.phone.version > version  # the conversation list is redrawn
+    assert adb(["-s", serial, "emu", "sms", "send", "not-a-number", "hi"]) == 1
+    assert "bad phone number" in capfd.readouterr().err
+
+
 def test_send_key_escape_goes_back_and_text_types_into_the_focused_field(
         booted: tuple[EmulatorProcess, Client]) -> None:
     emulator, client = booted
