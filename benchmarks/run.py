@@ -20,6 +20,7 @@ from types import ModuleType
 from typing import Any
 
 from android_gym.errors import closest
+from benchmarks.keep import keep_runs
 from benchmarks.report import finite, report
 from benchmarks.result import TINY_ENV, Result, is_tiny
 
@@ -130,10 +131,11 @@ def run(names: list[str], quick: bool, out: Path) -> dict[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """The command line: `run` benchmarks, or `merge` the outputs of earlier runs.
+    """The command line: `run` benchmarks, `merge` the outputs of earlier runs, or `keep` finished training runs.
 
     `python -m benchmarks run --suite quick|full [--only NAME ...] --out DIR [--force] [--publish]`;
-    `python -m benchmarks merge SRC [SRC ...] --out DIR [--force] [--publish]`.
+    `python -m benchmarks merge SRC [SRC ...] --out DIR [--force] [--publish]`;
+    `python -m benchmarks keep RUNS DEST` (`keep.py`).
     """
     parser = argparse.ArgumentParser(prog="python -m benchmarks")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -150,9 +152,19 @@ def main(argv: list[str] | None = None) -> int:
     m.add_argument("--out", required=True, help="output folder for the merged report (must not exist unless --force)")
     m.add_argument("--force", action="store_true", help="replace an existing output folder (as for `run`)")
     m.add_argument("--publish", action="store_true", help="also publish the merged report (as for `run`)")
+    k = sub.add_parser("keep", help="copy the finished runs of a training section (what reuse needs) elsewhere")
+    k.add_argument("runs", help="an output's runs/ or runs_slow/ folder")
+    k.add_argument("dest", help="where to keep them, e.g. docs/benchmarks/runs_slow")
     args = parser.parse_args(argv)
     if args.command == "merge":
         return _merge_command(parser, args)
+    if args.command == "keep":
+        try:
+            kept = keep_runs(Path(args.runs), Path(args.dest))
+        except FileNotFoundError as e:
+            parser.error(str(e))
+        print(f"kept {len(kept)} finished run(s) in {args.dest}: {', '.join(kept) or 'none'}")
+        return 0
     names = list(dict.fromkeys(args.only or BENCHMARKS))  # in the order given, each once
     unknown = [n for n in names if n not in BENCHMARKS]
     if unknown:

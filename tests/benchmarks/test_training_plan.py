@@ -101,6 +101,31 @@ def test_reuse_takes_only_finished_runs_of_the_same_config(tmp_path, monkeypatch
     assert reusable_summary(now, None) is None
 
 
+def test_kept_runs_are_reused_without_their_checkpoints_and_unfinished_ones_are_left(tmp_path, capsys,
+                                                                                   monkeypatch) -> None:
+    """`python -m benchmarks keep` copies what reuse reads, and only from finished runs."""
+    from benchmarks.run import main
+
+    monkeypatch.delenv("DISTRL_BENCH_TINY", raising=False)
+    earlier_overrides = run_config("A-RIDE (async)", 0, 5.0, tmp_path / "earlier", quick=False)
+    finished = Path(load_config(overrides=earlier_overrides).run_dir)
+    (finished / "checkpoint").mkdir(parents=True)
+    (finished / "checkpoint" / "weights.safetensors").write_bytes(b"big")
+    (finished / "config.yaml").write_text(load_config(overrides=earlier_overrides).to_yaml())
+    (finished / "summary.json").write_text(json.dumps({"test_success": 0.7}))
+    (unfinished := finished.parent / "DigiRL_sync_s0").mkdir()
+    (unfinished / "config.yaml").write_text("{}")
+    assert main(["keep", str(finished.parent), str(tmp_path / "kept")]) == 0
+    assert "kept 1 finished run(s)" in capsys.readouterr().out
+    assert sorted(p.name for p in (tmp_path / "kept" / finished.name).iterdir()) == ["config.yaml", "summary.json"]
+    assert not (tmp_path / "kept" / "DigiRL_sync_s0").exists()
+    now = run_config("A-RIDE (async)", 0, 5.0, tmp_path / "now", quick=False)
+    assert reusable_summary(now, str(tmp_path / "kept")) == {"test_success": 0.7}
+    with pytest.raises(SystemExit):
+        main(["keep", str(tmp_path / "absent"), str(tmp_path / "kept")])
+    assert "is not a folder of runs" in capsys.readouterr().err
+
+
 def test_gap_at_equal_reads_both_curves_where_the_shorter_run_ended() -> None:
     longer = {"curve": [*CURVE, {"time_s": 180.0, "env_steps": 20000, "test_success": 0.9}]}
     shorter = {"curve": [{"time_s": 0.0, "env_steps": 0, "test_success": 0.2},
