@@ -14,8 +14,9 @@ are accepted and recorded in `EmulatorArgs.ignored` (the real emulator warns rat
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Literal
 
 from android_gym.errors import ConfigError
@@ -180,3 +181,32 @@ def parse_args(argv: list[str]) -> EmulatorArgs:
         raise ConfigError("no AVD given: pass `-avd NAME` (or `@NAME`)")
     return dataclasses.replace(EmulatorArgs(avd=fields.pop("avd")), **fields, features=tuple(features),
                                ignored=tuple(ignored))
+
+
+def avd_home(env: Mapping[str, str]) -> Path:
+    """Where the emulator looks for AVDs: $ANDROID_AVD_HOME, $ANDROID_EMULATOR_HOME/avd, $ANDROID_USER_HOME/avd,
+    else ~/.android/avd."""  # noqa: D205, D209
+    if env.get("ANDROID_AVD_HOME"):
+        return Path(env["ANDROID_AVD_HOME"])
+    for var in ("ANDROID_EMULATOR_HOME", "ANDROID_USER_HOME"):
+        if env.get(var):
+            return Path(env[var]) / "avd"
+    return Path(env.get("HOME", str(Path.home()))) / ".android" / "avd"
+
+
+def list_avds(home: Path) -> list[str]:
+    """The AVDs of the store at `home` (each `NAME.ini`), sorted; none when there is no store."""
+    return sorted(p.stem for p in home.glob("*.ini")) if home.is_dir() else []
+
+
+def check_avd(name: str, home: Path) -> None:
+    """Refuse an AVD a store at `home` does not hold, as the emulator does; with no AVD in a store (no SDK here, or
+    AndroidEnv's empty one), the simulated phone is the image and every name is taken.
+
+    Raises:
+        ConfigError: the emulator's PANIC line, the store searched and the names it holds.
+    """  # noqa: D205
+    known = list_avds(home)
+    if known and name not in known:
+        raise ConfigError(f"PANIC: Unknown AVD name [{name}], use -list-avds to see valid list. There is no file "
+                          f"{name}.ini in {home} (it holds {', '.join(known)})")

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING
 from android_gym.errors import ConfigError
 from android_gym.sim.adb.adbd import AdbdEndpoint
 from android_gym.sim.adb.target import SimTarget
-from android_gym.sim.emulator.args import EmulatorArgs, parse_args
+from android_gym.sim.emulator.args import EmulatorArgs, avd_home, check_avd, list_avds, parse_args
 from android_gym.sim.emulator.console import ConsoleServer
 
 if TYPE_CHECKING:
@@ -186,9 +186,16 @@ def _configure_logging(is_verbose: bool) -> None:
 
 
 def main(argv: list[str]) -> int:
-    """Run the emulator until `kill`, SIGTERM or SIGINT; 0 then, 1 on bad arguments, a taken port or `crash`."""
+    """Run the emulator until `kill`, SIGTERM or SIGINT; 0 then, 1 on bad arguments, a taken port or `crash`.
+
+    `-list-avds` prints the AVD store's names and exits, as the emulator does.
+    """
+    if "-list-avds" in argv:
+        print("".join(f"{name}\n" for name in list_avds(avd_home(os.environ))), end="", flush=True)
+        return 0
     try:
         args = parse_args(argv)
+        check_avd(args.avd, avd_home(os.environ))
     except ConfigError as e:
         print(f"emulator: ERROR: {e}", file=sys.stderr, flush=True)
         return 1

@@ -76,6 +76,24 @@ def test_parse_args_rejects_bad_input_with_the_flag_named(argv: list[str], messa
 
 
 # -- the process -------------------------------------------------------------------------------------------------------
+def test_list_avds_prints_the_store_and_an_avd_it_lacks_panics_as_the_emulator_does(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    from android_gym.sim.emulator.process import main
+
+    store = tmp_path / "avd"
+    monkeypatch.setenv("ANDROID_AVD_HOME", str(store))
+    assert main(["-list-avds"]) == 0 and capsys.readouterr().out == ""  # no store: nothing listed
+    assert main(["-avd", "Anything", "-sim-fault", "crash"]) == 1  # without a store any name is taken (then crashes)
+    assert "PANIC" not in capsys.readouterr().err
+    store.mkdir()
+    for name in ("Pixel_7_API_34", "Tablet"):
+        (store / f"{name}.ini").write_text(f"path={store / name}.avd\n")
+    assert main(["-list-avds"]) == 0 and capsys.readouterr().out == "Pixel_7_API_34\nTablet\n"
+    assert main(["-avd", "Pixel_9", "-port", "5580"]) == 1
+    err = capsys.readouterr().err
+    assert "PANIC: Unknown AVD name [Pixel_9], use -list-avds" in err and "Pixel_7_API_34, Tablet" in err
+
+
 @dataclass
 class Emulator:
     """A running `android-gym emulator` process and what the test set up around it."""
