@@ -19,6 +19,7 @@ pytest.importorskip("android_env")
 from android_env.components import adb_call_parser, adb_controller, config_classes  # noqa: E402
 from android_env.proto import adb_pb2  # noqa: E402
 
+from android_gym.devices import adb_cli  # noqa: E402
 from android_gym.sim.adb import AdbFront  # noqa: E402
 
 OK = adb_pb2.AdbResponse.Status.OK
@@ -34,6 +35,9 @@ def parser(front: AdbFront, tmp_path: Path) -> Iterator[adb_call_parser.AdbCallP
     controller = adb_controller.AdbController(config_classes.AdbControllerConfig(
         adb_path=str(adb), adb_server_port=front.port, device_name="sim-0", default_timeout=30.0))
     yield adb_call_parser.AdbCallParser(controller)
+    # AndroidEnv answers a failed command by `kill-server` + `start-server`: the front is then replaced by a server
+    # android-gym-adb started, which must not outlive the test (stopping the front twice is harmless)
+    adb_cli.main(["-P", str(front.port), "kill-server"])
 
 
 def call(parser: adb_call_parser.AdbCallParser, **fields: object) -> adb_pb2.AdbResponse:
