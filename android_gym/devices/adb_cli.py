@@ -145,14 +145,21 @@ def ensure_server(opts: Options) -> None:
              "--port", str(opts.port), "--ready-file", str(ready)],
             stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
         end = time.monotonic() + SERVER_START_TIMEOUT_S
-        while not ready.exists():
+        while not _is_ready(ready):  # the server writes the file once it serves
             if process.poll() is not None or time.monotonic() > end:
                 if process.poll() is None:
                     process.kill()
                 raise DeviceError(f"could not start the ADB server on port {opts.port} (see {log_path})")
             time.sleep(0.05)
-        json.loads(ready.read_text())  # written once serving
     print("* daemon started successfully", file=sys.stderr, flush=True)
+
+
+def _is_ready(path: Path) -> bool:
+    """Whether `serve-adb` has written its ready file whole (it may be caught half-written)."""
+    try:
+        return "port" in json.loads(path.read_text())
+    except (OSError, ValueError):
+        return False
 
 
 # -- commands ----------------------------------------------------------------------------------------------------

@@ -133,8 +133,10 @@ class Shell:
                     return b"", f"/system/bin/sh: can't open {path}: No such file or directory\n".encode(), 1
                 stdin = self.files[path]
         self.record(argv)
-        if argv[0] == "exec" and len(argv) > 1:
-            argv = argv[1:]  # runs the command in the shell's place (the commands after it are left to the caller)
+        if argv[0] == "exec":  # runs the command in the shell's place (the commands after it are left to the caller)
+            if len(argv) == 1:
+                return b"", b"", 0
+            argv = argv[1:]
         if argv[0] == "export":  # `export NAME=value ...` (real adb's logcat line starts with one)
             self.env.update({m.group(1): m.group(2) for a in argv[1:] if (m := _ASSIGN.fullmatch(a))})
             return b"", b"", 0
