@@ -24,11 +24,13 @@ from android_gym.sim.adb import dump
 from android_gym.sim.adb.coreutils import COREUTILS, Out, err, ok
 from android_gym.sim.adb.intents import VIEW, start_data_intent
 from android_gym.sim.adb.logd import launch_millis
+from android_gym.sim.adb.processes import PROCESS_PROGRAMS
 from android_gym.sim.adb.system_dumps import (
     SETTING_DEFAULTS,
     SYSTEM_PROGRAMS,
     am_stack_list,
     device_state,
+    package_service,
     radio_service,
     switch_setting,
     task_ids,
@@ -312,7 +314,13 @@ _MAPPED = {(s.namespace, s.name): s for s in SETTINGS}
 
 
 def cmd_settings(t: ProgramTarget, argv: list[str], stdin: bytes) -> Out:
-    """`settings get|put|delete <namespace> <key> [value]` (keys the sim models map onto `phone.system`)."""
+    """`settings get|put|delete <namespace> <key> [value]`, `settings list <namespace>` (keys the sim models map onto
+    `phone.system`)."""  # noqa: D205, D209
+    if len(argv) == 3 and argv[1] == "list" and argv[2] in ("global", "secure", "system"):
+        known = {key: value for (namespace, key), value in (*SETTING_DEFAULTS.items(), *t.settings.items())
+                 if namespace == argv[2]}
+        known |= {s.name: s.encode(t.phone.system[s.key]) for s in SETTINGS if s.namespace == argv[2]}
+        return ok("".join(f"{key}={value}\n" for key, value in sorted(known.items())))
     if len(argv) < 4 or argv[1] not in ("get", "put", "delete") or argv[2] not in ("global", "secure", "system"):
         return err("usage:  settings [--user <USER_ID>] get namespace key\n        settings put namespace key value")
     verb, key = argv[1], (argv[2], argv[3])
@@ -371,6 +379,8 @@ def cmd_cmd(t: ProgramTarget, argv: list[str], stdin: bytes) -> Out:
                 t.phone.close_shade()
                 return ok()
         return err("usage: cmd statusbar expand-notifications | expand-settings | collapse", 255)
+    if len(argv) >= 2 and argv[1] == "package":
+        return package_service(t, argv[2:])
     if len(argv) < 3 or argv[1] != "android_gym":
         return err(f"cmd: Can't find service: {argv[1] if len(argv) > 1 else ''}", 20)
     verb = argv[2]
@@ -395,7 +405,7 @@ def programs(t: ProgramTarget) -> dict[str, Callable[[Shell, list[str], bytes], 
         "input": cmd_input, "screencap": cmd_screencap, "wm": cmd_wm, "uiautomator": cmd_uiautomator,
         "am": cmd_am, "monkey": cmd_monkey, "ime": cmd_ime, "settings": cmd_settings,
         "svc": cmd_svc, "getprop": cmd_getprop, "setprop": cmd_setprop, "cmd": cmd_cmd,
-        **COREUTILS, **SYSTEM_PROGRAMS,
+        **COREUTILS, **SYSTEM_PROGRAMS, **PROCESS_PROGRAMS,
     }
     table["which"] = partial(_which, frozenset(table) | {"which"})
     return {name: partial(_call, fn, t) for name, fn in table.items()}

@@ -108,6 +108,7 @@ COREUTILS: dict[str, Callable[[ProgramTarget, list[str], bytes], Out]] = {
     "sleep": cmd_sleep, "reboot": cmd_reboot, "true": _const(""), "false": _const("", 1), "mkdir": _const(""),
     "log": _const(""), "whoami": _const("shell\n"),
     "id": _const("uid=2000(shell) gid=2000(shell) groups=2000(shell) context=u:r:shell:s0\n"),
-    "date": lambda t, argv, stdin: ok(time.strftime("%a %b %d %H:%M:%S %Z %Y\n")),
+    "date": lambda t, argv, stdin: ok(time.strftime(argv[1][1:] if argv[1:2] and argv[1].startswith("+")
+                                                    else "%a %b %d %H:%M:%S %Z %Y") + "\n"),
 }
 """Name -> program."""

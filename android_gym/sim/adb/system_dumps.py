@@ -199,6 +199,20 @@ def _list_packages(t: ProgramTarget, args: list[str]) -> Out:
     return ok("".join(line + ("  installer=null" if "-i" in flags else "") + "\n" for line in lines))
 
 
+def package_service(t: ProgramTarget, args: list[str]) -> Out:
+    """`cmd package list packages ...` (as `pm list packages`) and `cmd package resolve-activity --brief PKG` (the
+    launcher activity: the app's first screen)."""  # noqa: D205, D209
+    if args[:2] == ["list", "packages"]:
+        return _list_packages(t, args[2:])
+    if args[:1] == ["resolve-activity"] and args[-1:] and not args[-1].startswith("-"):
+        package = args[-1]
+        if package not in t.phone.apps:
+            return ok("No activity found\n")
+        activity = dump.activity_name(package, t.phone.apps[package].home().name)
+        return ok(f"priority=0 preferredOrder=0 match=0x108000 specificIndex=-1 isDefault=false\n{activity}\n")
+    return err("cmd package: usage: list packages [FILTER] | resolve-activity --brief PACKAGE", 255)
+
+
 def cmd_pm(t: ProgramTarget, argv: list[str], stdin: bytes) -> Out:
     """`pm list packages`, `path`, `clear` (a fresh app, closed), `grant`/`revoke`, `uninstall` and `install`.
 
