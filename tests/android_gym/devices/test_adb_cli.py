@@ -24,6 +24,7 @@ def adb(capfd: pytest.CaptureFixture[str], port: int, *args: str) -> tuple[int, 
 
 def test_devices_lists_the_servers_phones(front: AdbFront, capfd: pytest.CaptureFixture[str]) -> None:
     assert adb(capfd, front.port, "devices") == (0, "List of devices attached\nsim-0\tdevice\n\n", "")
+    assert adb(capfd, front.port, "-d", "get-serialno") == (0, "sim-0\n", "")
     code, out, _ = adb(capfd, front.port, "devices", "-l")
     assert code == 0 and "model:android_gym_sim" in out and "transport_id:" in out
 
@@ -46,6 +47,10 @@ def test_device_selection_errors_name_the_problem(capfd: pytest.CaptureFixture[s
         assert code == 1 and "sim-9" in err and "not found" in err
         assert adb(capfd, front.port, "-s", "sim-1", "get-serialno") == (0, "sim-1\n", "")
         assert adb(capfd, front.port, "-s", "sim-1", "get-state") == (0, "device\n", "")
+        code, _, err = adb(capfd, front.port, "-d", "get-serialno")  # -d: the only device that is no emulator
+        assert code == 1 and "more than one usb" in err
+        code, _, err = adb(capfd, front.port, "-e", "get-serialno")
+        assert code == 1 and "no emulator found" in err
 
 
 def test_push_pull_round_trip_and_a_missing_remote_is_refused(front: AdbFront, capfd: pytest.CaptureFixture[str],
