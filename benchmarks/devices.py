@@ -30,15 +30,8 @@ FAULT_TIMEOUT_S, FAULT_RETRIES = 0.25, 4
 
 def latency_ms(fn: Callable[[], object], calls: int, warmup: int = 5) -> tuple[float, float]:
     """(median, p90) wall-clock milliseconds of `fn` over `calls` calls after `warmup` calls."""
-    for _ in range(warmup):
-        fn()
-    samples = []
-    for _ in range(calls):
-        t0 = time.perf_counter()
-        fn()
-        samples.append(1000 * (time.perf_counter() - t0))
-    samples.sort()
-    return statistics.median(samples), samples[min(len(samples) - 1, int(0.9 * len(samples)))]
+    samples = devices_emulator.timed_ms(fn, calls, warmup)
+    return statistics.median(samples), devices_emulator.quantile(samples, 0.9)
 
 
 def call_latencies(calls: int) -> dict[str, tuple[float, float]]:

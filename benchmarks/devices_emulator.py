@@ -12,7 +12,6 @@ from __future__ import annotations
 import math
 import os
 import signal
-import sys
 import tempfile
 import threading
 import time
@@ -32,6 +31,7 @@ from android_gym.devices.emulator_grpc import EmulatorGrpc, load_stubs
 from android_gym.devices.emulator_pool import EmulatorPool
 from android_gym.errors import DeviceError, UnsupportedError
 from android_gym.sim.adb import AdbFront
+from android_gym.testing.executables import emulator_executable
 from benchmarks.result import Result, markdown_table
 
 ENV_ID = "android_gym/General-v0"
@@ -85,15 +85,6 @@ def timed_ms(fn: Callable[[], object], calls: int, warmup: int = 3) -> list[floa
         fn()
         samples.append(1000 * (time.perf_counter() - t0))
     return samples
-
-
-def write_binary(folder: Path) -> Path:
-    """An `emulator` executable in `folder` running `android-gym emulator` with this Python (managers take a path)."""
-    exe = folder / "emulator"
-    exe.write_text(f"#!{sys.executable}\nimport sys\nfrom android_gym.sim.emulator.process import main\n"
-                   "sys.exit(main(sys.argv[1:]))\n")
-    exe.chmod(0o755)
-    return exe
 
 
 def screenshot_latencies(device: EmulatorDevice, adb_port: int, calls: int) -> tuple[dict[str, list[float]], bool]:
@@ -269,7 +260,7 @@ def measure(result: Result, quick: bool, tiny: bool) -> None:
                           "emulator_pool_s": sizes.pool_s})
     with tempfile.TemporaryDirectory(prefix="bench-emulator-") as folder, \
             AdbFront(devices=0, perturbations="none") as front:
-        config = EmulatorConfig(avd="pixel_7", binary=str(write_binary(Path(folder))),
+        config = EmulatorConfig(avd="pixel_7", binary=str(emulator_executable(Path(folder) / "emulator")),
                                 extra_args=("-sim-boot-s", str(BOOT_S)), boot_timeout_s=30.0, console_timeout_s=5.0)
         device = EmulatorDevice(config, port=front.port, **ADB)
         try:

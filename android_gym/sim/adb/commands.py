@@ -227,7 +227,6 @@ def cmd_am(t: ProgramTarget, argv: list[str], stdin: bytes) -> Out:
         if not package or not _installed(t, package):  # `am` reports on stderr and still exits 0
             return err(f"Error: Activity not started, unable to resolve Intent {{ cmp={component} }}", 0)
         t.phone.launch(package)
-        t.observe()
         started = f"Starting: Intent {{ cmp={component} }}\n"
         if "-W" not in args:
             return ok(started)

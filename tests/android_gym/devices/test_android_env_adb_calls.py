@@ -8,7 +8,6 @@ it would on a phone, after restarting the ADB server).
 from __future__ import annotations
 
 import re
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -21,6 +20,7 @@ from android_env.proto import adb_pb2  # noqa: E402
 
 from android_gym.devices import adb_cli  # noqa: E402
 from android_gym.sim.adb import AdbFront  # noqa: E402
+from android_gym.testing.executables import adb_executable  # noqa: E402
 
 OK = adb_pb2.AdbResponse.Status.OK
 Request = adb_pb2.AdbRequest
@@ -29,9 +29,7 @@ Request = adb_pb2.AdbRequest
 @pytest.fixture
 def parser(front: AdbFront, tmp_path: Path) -> Iterator[adb_call_parser.AdbCallParser]:
     """AndroidEnv's parser over an AdbController whose `adb` is `android-gym-adb`, for the front's sim-0."""
-    adb = tmp_path / "adb"
-    adb.write_text(f"#!{sys.executable}\nimport sys\nfrom android_gym.devices.adb_cli import main\nsys.exit(main())\n")
-    adb.chmod(0o755)
+    adb = adb_executable(tmp_path / "adb")
     controller = adb_controller.AdbController(config_classes.AdbControllerConfig(
         adb_path=str(adb), adb_server_port=front.port, device_name="sim-0", default_timeout=30.0))
     yield adb_call_parser.AdbCallParser(controller)

@@ -32,6 +32,7 @@ from android_env.proto import state_pb2  # noqa: E402
 from android_gym.devices.adb import AdbDevice  # noqa: E402
 from android_gym.devices.emulator_console import PortAllocator  # noqa: E402
 from android_gym.sim.adb import AdbFront  # noqa: E402
+from android_gym.testing.executables import adb_executable, emulator_executable  # noqa: E402
 
 ESCAPE = 0xFF1B  # the XKB keysym AndroidEnv users send for Android's BACK
 
@@ -46,15 +47,8 @@ def adb_front() -> Iterator[AdbFront]:
 def simulator_config(tmp_path: Path, adb_port: int) -> config_classes.EmulatorConfig:
     """AndroidEnv's config for our emulator: an SDK layout whose `emulator` is `android-gym emulator` (booting in
     0.3 s) and whose `adb` is `android-gym-adb`."""  # noqa: D205, D209
-    emulator = tmp_path / "sdk" / "emulator" / "emulator"
-    emulator.parent.mkdir(parents=True)
-    emulator.write_text(f"#!{sys.executable}\nimport sys\nfrom android_gym.sim.emulator.process import main\n"
-                        "sys.exit(main([*sys.argv[1:], '-sim-boot-s', '0.3']))\n")
-    adb = tmp_path / "sdk" / "platform-tools" / "adb"
-    adb.parent.mkdir(parents=True)
-    adb.write_text(f"#!{sys.executable}\nimport sys\nfrom android_gym.devices.adb_cli import main\nsys.exit(main())\n")
-    for exe in (emulator, adb):
-        exe.chmod(0o755)
+    emulator = emulator_executable(tmp_path / "sdk" / "emulator" / "emulator", "-sim-boot-s", "0.3")
+    adb = adb_executable(tmp_path / "sdk" / "platform-tools" / "adb")
     launcher = config_classes.EmulatorLauncherConfig(  # ports left 0: AndroidEnv picks them and launches
         emulator_path=str(emulator), android_sdk_root=str(tmp_path / "sdk"), avd_name="pixel_7",
         android_avd_home=str(tmp_path / "avd"), tmp_dir=str(tmp_path / "android_env"))

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import logging
 import socket
-import sys
 from collections.abc import Iterator
 from concurrent import futures
 from dataclasses import dataclass, field
@@ -36,6 +35,7 @@ from android_gym.errors import (  # noqa: E402
     UnsupportedError,
 )
 from android_gym.sim.adb import AdbFront  # noqa: E402
+from android_gym.testing.executables import emulator_executable  # noqa: E402
 
 W, H = 1080, 2400  # the sim phone's screen
 XKB_ESCAPE = 0xFF1B
@@ -262,10 +262,7 @@ def test_client_on_a_dead_port_is_offline_at_once():
 @pytest.mark.skipif(not SIM_GRPC.exists(), reason="`android-gym emulator` serves no gRPC yet")
 def test_an_emulator_device_on_android_gym_emulator_screenshots_and_keys_over_grpc(tmp_path, caplog):
     """`EmulatorDevice` launching `android-gym emulator` uses its gRPC: the same pixels as ADB, HOME as a keysym."""
-    exe = tmp_path / "emulator"
-    exe.write_text(f"#!{sys.executable}\nimport sys\nfrom android_gym.sim.emulator.process import main\n"
-                   "sys.exit(main(sys.argv[1:]))\n")
-    exe.chmod(0o755)
+    exe = emulator_executable(tmp_path / "emulator")
     config = EmulatorConfig(avd="pixel_7", binary=str(exe), extra_args=("-sim-boot-s", "0.3"), boot_timeout_s=20.0,
                             console_timeout_s=5.0, snapshot="default_boot")
     with AdbFront(devices=0, perturbations="none") as adb_front:

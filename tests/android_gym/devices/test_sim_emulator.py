@@ -5,7 +5,6 @@ on the emulator process's own phone."""  # noqa: D205, D209
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -16,16 +15,13 @@ from android_gym.devices.emulator import EmulatorConfig, EmulatorDevice
 from android_gym.errors import DeviceError, DeviceProtocolError
 from android_gym.sim.adb import AdbFront
 from android_gym.sim.adb.adbd_client import RemoteTarget
+from android_gym.testing.executables import emulator_executable
 
 
 @pytest.fixture
 def binary(tmp_path: Path) -> Path:
     """An `emulator` executable running `android-gym emulator` (a path, as emulator managers take one)."""
-    exe = tmp_path / "emulator"
-    exe.write_text(f"#!{sys.executable}\nimport sys\nfrom android_gym.sim.emulator.process import main\n"
-                   "sys.exit(main(sys.argv[1:]))\n")
-    exe.chmod(0o755)
-    return exe
+    return emulator_executable(tmp_path / "emulator")
 
 
 @pytest.fixture
