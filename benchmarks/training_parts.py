@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import yaml
 
 from benchmarks.result import Result, env_number, markdown_table
 from distrl_agent.config import load_config
@@ -74,8 +75,10 @@ def reusable_summary(overrides: list[str], source: str | None) -> dict[str, Any]
     earlier = Path(source) / Path(config.run_dir).name
     if not (earlier / "summary.json").exists() or not (earlier / "config.yaml").exists():
         return None
-    saved = load_config(earlier / "config.yaml").to_dict()
-    if {**saved, "run_dir": None} != {**config.to_dict(), "run_dir": None}:
+    # The file as written, not loaded: loading fills fields added since with today's defaults, and a run made before
+    # a rule gained an option would pass for one made with it.
+    saved = yaml.safe_load((earlier / "config.yaml").read_text())
+    if not isinstance(saved, dict) or {**saved, "run_dir": None} != {**config.to_dict(), "run_dir": None}:
         return None
     if earlier.resolve() != Path(config.run_dir).resolve():
         shutil.copytree(earlier, config.run_dir, dirs_exist_ok=True)

@@ -218,6 +218,8 @@ class Batch:
         w_is: float32 [B], importance-sampling weights of the replay (ones when not sampled from a replay).
         indices: int64 [B], replay slot of each trajectory (-1 when not from a replay).
         goals: the B goal texts.
+        draws: int64 [B], times each trajectory has been drawn from the replay, this draw included (1: its first;
+            ones when not from a replay). None on a batch built by hand, read as ones.
         inputs: optional `Policy.preprocess` output for every state (rows in `observation_mask` order: trajectory
             by trajectory, s_0 .. s_T), so the learner can reuse encodings; None means encode `observations`.
         group_return, group_mean, group_std: float32 [B], each trajectory's return and the mean and sample std of
@@ -238,6 +240,7 @@ class Batch:
     w_is: torch.Tensor
     indices: torch.Tensor
     goals: list[str]
+    draws: torch.Tensor | None = None
     inputs: dict[str, torch.Tensor] | None = None
     group_return: torch.Tensor | None = None
     group_mean: torch.Tensor | None = None
@@ -293,6 +296,7 @@ def collate(
     *,
     w_is: np.ndarray | None = None,
     indices: np.ndarray | None = None,
+    draws: np.ndarray | None = None,
     learner_version: int | None = None,
 ) -> Batch:
     """Pad and stack trajectories into a batch-major `Batch` on the CPU.
@@ -301,6 +305,7 @@ def collate(
         trajectories: B >= 1 trajectories sharing observation/action keys and per-step shapes.
         w_is: [B] importance-sampling weights (ones when None).
         indices: [B] replay slots (-1 when None).
+        draws: [B] times each trajectory has been drawn from the replay, this draw included (ones when None).
         learner_version: the learner's current version; staleness is zero when None.
 
     Raises:
@@ -347,6 +352,7 @@ def collate(
         w_is=torch.from_numpy(np.ones(size, np.float32) if w_is is None else np.asarray(w_is, np.float32)),
         indices=torch.from_numpy(np.full(size, -1, np.int64) if indices is None else np.asarray(indices, np.int64)),
         goals=[traj.goal for traj in trajectories],
+        draws=torch.from_numpy(np.ones(size, np.int64) if draws is None else np.asarray(draws, np.int64)),
         group_return=torch.tensor([float(g.get("return", math.nan)) for g in groups], dtype=torch.float32),
         group_mean=torch.tensor([float(g.get("mean", math.nan)) for g in groups], dtype=torch.float32),
         group_std=torch.tensor([float(g.get("std", math.nan)) for g in groups], dtype=torch.float32),
@@ -363,6 +369,8 @@ class SampledBatch:
         uids: int64 [B], insertion serial numbers; pass them back too so that a slot reused since is not updated.
         w_is: float32 [B], (N * P(tau))^(-beta) / max w, in (0, 1] (times the stale down-weight, if any).
         probabilities: float64 [B], P(tau) at sampling time.
+        draws: int64 [B], how many times each trajectory has been sampled since it entered the replay, this draw
+            included (1 on its first); Reverb's `times_sampled`.
         staleness: per trajectory, int64 [T_b]: learner version minus behaviour version of each step.
         learner_version: the learner version the staleness refers to.
     """
@@ -371,10 +379,12 @@ class SampledBatch:
     indices: np.ndarray
     uids: np.ndarray
     w_is: np.ndarray
+    draws: np.ndarray
     probabilities: np.ndarray
     staleness: list[np.ndarray]
     learner_version: int
 
     def to_batch(self) -> Batch:
-        """Collate into a padded CPU `Batch` carrying `w_is`, `indices` and per-step staleness."""
-        return collate(self.trajectories, w_is=self.w_is, indices=self.indices, learner_version=self.learner_version)
+        """Collate into a padded CPU `Batch` carrying `w_is`, `indices`, `draws` and per-step staleness."""
+        return collate(self.trajectories, w_is=self.w_is, indices=self.indices, draws=self.draws,
+                       learner_version=self.learner_version)

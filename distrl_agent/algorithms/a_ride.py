@@ -5,7 +5,9 @@ Paper: DistRL (Wang et al., ICLR 2025, arXiv:2410.14803); specification: shared/
     critic:  L_V = mean_t w_IS (V_phi(s_t) - stopgrad(v_t))^2,      v_t the Retrace(lambda) target
     actor:   A_t = r_t + gamma (1 - done_t) v_{t+1} - V(s_t)         (no-Retrace ablation: A_t = delta_t, one-step)
              rho_bar_t = min(rho_bar_max, pi(a_t|s_t) / mu(a_t|s_t))
-             L_pi = - mean_t w_IS rho_bar_t (A_t - lambda_P P_t) log pi_theta(a_t|s_t) - beta mean_t H(pi_theta(.|s_t))
+             L_pi = - mean_t w_IS rho_bar_t (A_t - lambda_P P_t) log pi_theta(a_t|s_t) - beta mean_t H(pi(.|s_t)) / k
+             k: times the step's trajectory has been drawn from the replay, this draw included (1 with
+                `entropy_per_draw` off)
     priority p(tau) = w1 mean|delta_t| + w2 mean rho_bar_t + w3 mean(-log pi(a_t|s_t)) + eps
 
 The policy and critic share an encoder here, so the two losses are summed (L = L_pi + c_V L_V) and stepped together;
@@ -50,7 +52,11 @@ def a_ride_loss(policy: Policy, batch: Batch, config: ARideConfig) -> LossOutput
     signal = rho_bar * (advantage - c.penalty_coef * batch.penalty)
     actor_loss = -masked_mean(signal.detach() * out.log_pi, mask, w_is)
     entropy = masked_mean(out.entropy, mask)
-    loss = c.actor_coef * (actor_loss - c.entropy_coef * entropy) + c.value_coef * critic_loss
+    # The bonus is paid in full on a trajectory's first draw and fades as 1/k over its replays, as its
+    # policy-gradient term does (see ARideConfig.entropy_per_draw).
+    draws = batch.draws if c.entropy_per_draw and batch.draws is not None else torch.ones_like(batch.lengths)
+    entropy_bonus = masked_mean(out.entropy, mask, 1.0 / draws.clamp(min=1).to(out.entropy.dtype))
+    loss = c.actor_coef * (actor_loss - c.entropy_coef * entropy_bonus) + c.value_coef * critic_loss
 
     delta = td_errors(rewards, values[:, :-1], values[:, 1:], dones, c.gamma)
     priorities = trajectory_priority(delta, rho_bar, out.log_pi.detach(), mask, w1=c.w1, w2=c.w2, w3=c.w3,
@@ -59,7 +65,7 @@ def a_ride_loss(policy: Policy, batch: Batch, config: ARideConfig) -> LossOutput
     n = m.sum().clamp(min=1)
     metrics = {
         "losses/actor": float(actor_loss.detach()), "losses/critic": float(critic_loss.detach()),
-        "losses/entropy": float(entropy.detach()),
+        "losses/entropy": float(entropy.detach()), "losses/entropy_bonus": float(entropy_bonus.detach()),
         "losses/total": float(loss.detach()), "charts/rho_mean": float((rho * m).sum() / n),
         "charts/clip_fraction": float(((rho > c.rho_bar_max).float() * m).sum() / n),
         "charts/advantage_mean": float((advantage * m).sum() / n),

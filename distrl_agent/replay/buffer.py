@@ -96,6 +96,7 @@ class TrajectoryReplay:
         self._lengths = np.zeros(slots, np.int64)
         self._versions = np.zeros(slots, np.int64)  # behaviour version (oldest step) per slot
         self._uids = np.full(slots, -1, np.int64)
+        self._draws = np.zeros(slots, np.int64)  # times each held trajectory has been sampled
         self._ring = dict.fromkeys(_RING, 0)
         self._counters = dict.fromkeys(_COUNTERS, 0)
 
@@ -210,12 +211,14 @@ class TrajectoryReplay:
             w_is = w_is * self.config["stale_decay"] ** excess
             self._counters["downweighted_stale"] += int((excess > 0).sum())
         trajectories = [self._trajectories[slot] for slot in slots]
+        np.add.at(self._draws, slots, 1)
         self._counters["sampled"] += batch_size
         return SampledBatch(
             trajectories=trajectories,  # type: ignore[arg-type]  # sampled slots are never empty
             indices=slots,
             uids=self._uids[slots].copy(),
             w_is=w_is.astype(np.float32),
+            draws=self._draws[slots].copy(),
             probabilities=probabilities,
             staleness=[self.learner_version - traj.policy_version for traj in trajectories],  # type: ignore[union-attr]
             learner_version=self.learner_version,
@@ -296,6 +299,7 @@ class TrajectoryReplay:
             "lengths": self._lengths.copy(),
             "versions": self._versions.copy(),
             "uids": self._uids.copy(),
+            "draws": self._draws.copy(),
         }
         for slot in np.flatnonzero(self._uids >= 0):
             state.update(self._trajectories[slot].to_arrays(prefix=f"traj/{slot}/"))  # type: ignore[union-attr]
@@ -316,6 +320,8 @@ class TrajectoryReplay:
             self._lengths = np.array(state["lengths"], np.int64)
             self._versions = np.array(state["versions"], np.int64)
             self._uids = np.array(state["uids"], np.int64)
+            # Buffers saved before draws were counted resume with every held trajectory counted as fresh.
+            self._draws = np.array(state["draws"] if "draws" in state else np.zeros_like(self._uids), np.int64)
             self._ring = dict(zip(_RING, (int(v) for v in state["ring"]), strict=True))
             self._counters = json.loads(str(state["counters"]))
             self._tree.set_all(state["leaves"])
@@ -385,4 +391,5 @@ class TrajectoryReplay:
         self._priorities[slot] = 0.0
         self._lengths[slot] = 0
         self._uids[slot] = -1
+        self._draws[slot] = 0
         self._tree.update(slot, 0.0)

@@ -101,6 +101,26 @@ def test_reuse_takes_only_finished_runs_of_the_same_config(tmp_path, monkeypatch
     assert reusable_summary(now, None) is None
 
 
+def test_reuse_refuses_a_run_made_before_its_rule_gained_an_option(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A saved config without a field that exists now is another config, even where today's default fills it in."""
+    import yaml
+
+    from distrl_agent.config import load_config
+
+    monkeypatch.delenv("DISTRL_BENCH_TINY", raising=False)
+    overrides = run_config("A-RIDE (async)", 1, 5.0, tmp_path / "earlier", quick=False)
+    earlier = Path(load_config(overrides=overrides).run_dir)
+    earlier.mkdir(parents=True)
+    saved = load_config(overrides=overrides).to_dict()
+    del saved["learner"]["coefficients"]["entropy_per_draw"]  # as written before A-RIDE had the option
+    (earlier / "config.yaml").write_text(yaml.safe_dump(saved))
+    (earlier / "summary.json").write_text(json.dumps({"test_success": 0.8}))
+    now = run_config("A-RIDE (async)", 1, 5.0, tmp_path / "now", quick=False)
+    loaded = load_config(earlier / "config.yaml").to_dict()  # loading fills the missing field with today's default
+    assert {**loaded, "run_dir": None} == {**load_config(overrides=now).to_dict(), "run_dir": None}
+    assert reusable_summary(now, str(earlier.parent)) is None
+
+
 def test_kept_runs_are_reused_without_their_checkpoints_and_unfinished_ones_are_left(tmp_path, capsys,
                                                                                    monkeypatch) -> None:
     """`python -m benchmarks keep` copies what reuse reads, and only from finished runs."""

@@ -114,10 +114,14 @@ class Episode:
                           goal=self.goal, success=bool(sum(self.rewards) > 0))
 
 
-def batch_of(policy: TabularPolicy, episodes: Sequence[Episode], w_is: Sequence[float] | None = None) -> Batch:
-    """Collate `episodes` into a `Batch`, with replay importance weights `w_is` (ones when None)."""
+def batch_of(policy: TabularPolicy, episodes: Sequence[Episode], w_is: Sequence[float] | None = None,
+             draws: Sequence[int] | None = None) -> Batch:
+    """Collate `episodes` into a `Batch`, with replay importance weights `w_is` and draw counts `draws` (ones when
+    None).
+    """  # noqa: D205
     return collate([e.trajectory(policy) for e in episodes],
-                   w_is=None if w_is is None else np.asarray(w_is, np.float32))
+                   w_is=None if w_is is None else np.asarray(w_is, np.float32),
+                   draws=None if draws is None else np.asarray(draws, np.int64))
 
 
 def random_episodes(policy: TabularPolicy, seed: int, lengths: Sequence[int] = (3, 5, 2, 4, 6)) -> list[Episode]:

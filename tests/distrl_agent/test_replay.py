@@ -170,6 +170,27 @@ def test_update_priorities_skips_slots_reused_since_sampling(make_trajectory):
     assert replay.stats()["replay/priority_max"] == 1.0
 
 
+def test_draws_count_the_samples_of_each_trajectory_since_it_entered(make_trajectory):
+    """`draws` is 1 on a trajectory's first sample and counts every later one (twice in one batch: both).
+
+    It starts again for the trajectory that takes over an evicted slot.
+    """
+    replay = TrajectoryReplay(capacity_steps=4, max_trajectories=2, prioritized=False)
+    first, second = fill(replay, make_trajectory, [2, 2])
+    rng = np.random.default_rng(0)
+    seen = {first: 0, second: 0}
+    for _ in range(5):
+        batch = replay.sample(3, rng)
+        for slot in batch.indices.tolist():
+            seen[slot] += 1
+        assert batch.draws.tolist() == [seen[slot] for slot in batch.indices.tolist()]
+    assert replay.state_dict()["draws"][[first, second]].tolist() == [seen[first], seen[second]]
+    fill(replay, make_trajectory, [2])  # evicts the oldest, `first`, and takes its slot
+    batch = replay.sample(8, rng)
+    fresh = batch.indices == first
+    assert fresh.any() and batch.draws[fresh].max() == fresh.sum()
+
+
 def test_update_priorities_raises_on_bad_input(make_trajectory):
     """NaN or negative priorities and foreign indices raise named errors."""
     replay = TrajectoryReplay(capacity_steps=10)
@@ -216,11 +237,24 @@ def test_save_load_round_trip_samples_identically(make_trajectory, tmp_path):
         a, b = replay.sample(8, np.random.default_rng(42)), restored.sample(8, np.random.default_rng(42))
         np.testing.assert_array_equal(a.indices, b.indices)
         np.testing.assert_array_equal(a.w_is, b.w_is)
+        np.testing.assert_array_equal(a.draws, b.draws)
         for x, y in zip(a.trajectories, b.trajectories, strict=True):
             np.testing.assert_array_equal(x.observations["screenshot"], y.observations["screenshot"])
             np.testing.assert_array_equal(x.actions["text"], y.actions["text"])
             assert x.metadata == y.metadata
     assert restored.add(make_trajectory(3, version=15)) == replay.add(make_trajectory(3, version=15))
+
+
+def test_a_state_saved_before_draws_were_counted_resumes_with_fresh_draws(make_trajectory):
+    """Checkpoints written before `draws` existed still load; their trajectories count as never drawn."""
+    replay = TrajectoryReplay(capacity_steps=10)
+    slot = replay.add(make_trajectory(2))
+    replay.sample(2, np.random.default_rng(0))
+    state = {key: value for key, value in replay.state_dict().items() if key != "draws"}
+    restored = TrajectoryReplay(capacity_steps=10)
+    restored.load_state_dict(state)
+    assert restored.sample(1, np.random.default_rng(0)).draws.tolist() == [1]
+    assert restored.sample(1, np.random.default_rng(0)).indices.tolist() == [slot]
 
 
 def test_load_raises_on_other_config_or_missing_file(make_trajectory, tmp_path):

@@ -168,10 +168,12 @@ def test_sampled_batch_to_batch_carries_replay_fields(make_trajectory):
         indices=np.array([3, 5]),
         uids=np.array([10, 11]),
         w_is=np.array([0.25, 1.0], np.float32),
+        draws=np.array([1, 7]),
         probabilities=np.array([0.5, 0.5]),
         staleness=[2 - t.policy_version for t in trajectories],
         learner_version=2,
     )
     batch = sampled.to_batch()
     assert batch.w_is.tolist() == [0.25, 1.0] and batch.indices.tolist() == [3, 5]
+    assert batch.draws.tolist() == [1, 7]
     assert batch.staleness.tolist() == [[2, 2], [1, 0]]

@@ -28,17 +28,24 @@ from distrl_agent.runtime.groups import GroupCollector
 from distrl_agent.types import collate
 
 W_IS = (1.0, 0.4, 0.8, 0.6, 0.9)
+DRAWS = (1, 3, 1, 2, 7)
+"""Times each episode of the batch has been drawn from the replay, this draw included."""
 
 
 # -- references, from the equations ---------------------------------------------------------------------------------
-def reference_a_ride(policy: TabularPolicy, episodes: list[Episode], w_is: tuple[float, ...], c: ARideConfig):
-    """L = actor_coef (L_pi - beta mean H) + c_V L_V and the priority of each episode, from ALGORITHM.md."""
+def reference_a_ride(policy: TabularPolicy, episodes: list[Episode], w_is: tuple[float, ...], c: ARideConfig,
+                     draws: tuple[int, ...] | None = None):
+    """L = actor_coef (L_pi - beta mean H / k) + c_V L_V and the priority of each episode, from ALGORITHM.md.
+
+    k is the episode's draw count when `entropy_per_draw` is on (1 when `draws` is None), else 1.
+    """
     log_p, values = policy.log_probs(), policy.values
     v_fixed, log_p_fixed = values.detach(), log_p.detach()
     actor, critic, entropy, n = 0.0, 0.0, 0.0, 0
     priorities = []
-    for ep, w in zip(episodes, w_is, strict=True):
+    for ep, w, draw in zip(episodes, w_is, draws or (1,) * len(episodes), strict=True):
         s, a, T = ep.states, ep.actions, len(ep.actions)
+        k_draw = draw if c.entropy_per_draw else 1
         done = [False] * (T - 1) + [ep.terminated]
         pen = ep.penalties or (0.0,) * T
         rho = [math.exp(float(log_p_fixed[s[t], a[t]]) - ep.log_mu[t]) for t in range(T)]
@@ -62,7 +69,7 @@ def reference_a_ride(policy: TabularPolicy, episodes: list[Episode], w_is: tuple
             rho_bar = min(c.rho_bar_max, rho[t])
             actor = actor + w * rho_bar * (advantage[t] - c.penalty_coef * pen[t]) * log_p[s[t], a[t]]
             critic = critic + w * (values[s[t]] - target[t]) ** 2
-            entropy = entropy - (log_p[s[t]].exp() * log_p[s[t]]).sum()
+            entropy = entropy - (log_p[s[t]].exp() * log_p[s[t]]).sum() / k_draw
             n += 1
         priorities.append(c.w1 * sum(abs(d) for d in delta) / T + c.w2 * sum(min(c.rho_bar_max, r) for r in rho) / T
                           + c.w3 * sum(-float(log_p_fixed[s[t], a[t]]) for t in range(T)) / T + c.epsilon)
@@ -131,6 +138,7 @@ A_RIDE_CONFIGS = {
     "clip 1.3, lambda 0.8, heavy penalty": ARideConfig(rho_bar_max=1.3, lam=0.8, penalty_coef=0.4, entropy_coef=0.05),
     "no retrace": ARideConfig(use_retrace=False),
     "critic warm-up": ARideConfig(actor_coef=0.0),
+    "plain entropy bonus": ARideConfig(entropy_coef=0.05, entropy_per_draw=False),
 }
 
 
@@ -140,8 +148,8 @@ def test_a_ride_loss_gradient_and_priorities_match_the_equations(seed: int, name
     config = A_RIDE_CONFIGS[name]
     policy = TabularPolicy()
     episodes = random_episodes(policy, seed)
-    loss, _, priorities = a_ride_loss(policy, batch_of(policy, episodes, W_IS), config)
-    reference, reference_priorities = reference_a_ride(policy, episodes, W_IS, config)
+    loss, _, priorities = a_ride_loss(policy, batch_of(policy, episodes, W_IS, DRAWS), config)
+    reference, reference_priorities = reference_a_ride(policy, episodes, W_IS, config, DRAWS)
     assert_same_loss(policy, loss, reference)
     assert priorities.tolist() == pytest.approx(reference_priorities, rel=1e-4)
 
@@ -271,6 +279,24 @@ def test_one_step_raises_the_entropy_when_its_coefficient_is_positive() -> None:
     rule = make_update_rule("a-ride", {"entropy_coef": 0.1})
     _after_one_step(policy, rule.loss(policy, batch_of(policy, episodes))[0])
     assert entropy() > before
+
+
+def test_the_entropy_bonus_of_a_replayed_trajectory_fades_as_one_over_its_draws() -> None:
+    """On its k-th draw a trajectory's entropy gradient is 1/k of its first draw's; all draws alike when turned off."""
+    policy = TabularPolicy()
+    with torch.no_grad():
+        policy.values.zero_()
+    episodes = [Episode((0, 1), (2,), (0.0,))]  # advantage 0, no penalty: only the entropy bonus moves the actor
+
+    def actor_gradient(draws: int, per_draw: bool) -> torch.Tensor:
+        config = ARideConfig(entropy_coef=0.1, entropy_per_draw=per_draw)
+        loss = a_ride_loss(policy, batch_of(policy, episodes, draws=[draws]), config).loss
+        return torch.autograd.grad(loss, policy.logits)[0]
+
+    first = actor_gradient(1, True)
+    assert first.abs().sum() > 0
+    torch.testing.assert_close(actor_gradient(4, True), first / 4)
+    torch.testing.assert_close(actor_gradient(4, False), first)
 
 
 def test_one_step_moves_the_critic_toward_its_target() -> None:
