@@ -9,7 +9,8 @@ policy lag of the data the learner trained on.
 
 Runs (`RUNS`): A-RIDE (asynchronous); DigiRL's protocol (lock-step rounds of one episode per environment, the learner
 idle while a round is collected, then its updates, then the new weights); DigiRL's rule on the asynchronous runtime
-(the system's gain apart from the rule's); A-RIDE's ablations; the staleness cap of the instant regime; PPO and GRPO.
+(the system's gain apart from the rule's); A-RIDE's ablations; the staleness cap of the instant regime; A-RIDE's
+entropy bonus paid on every draw of a trajectory (the rule before `entropy_per_draw`); PPO and GRPO.
 Rules fixed before any result was seen:
 - DigiRL's updates per round follow its released configuration: `actor_epochs: 20` actor steps per
   `rollout_size: 16` trajectories (DigiRL `scripts/config/main/default.yaml`), 1.25 steps per trajectory, so a round
@@ -22,8 +23,8 @@ Rules fixed before any result was seen:
   collected trajectories dropped unused (stale, or beyond a worker's buffer). On the instant phone the learner samples
   each trajectory about once and ~97% are dropped unused: learner-bound.
 
-`DISTRL_BENCH_SLOW_RUNS`, `DISTRL_BENCH_SLOW_SEEDS` and `DISTRL_BENCH_SLOW_MINUTES` shrink the suite (default: 9 runs
-x 3 seeds x 10 min, about 5 hours); `DISTRL_BENCH_SLOW_REUSE=DIR` (an earlier output's `runs_slow/`) takes every run
+`DISTRL_BENCH_SLOW_RUNS`, `DISTRL_BENCH_SLOW_SEEDS` and `DISTRL_BENCH_SLOW_MINUTES` shrink the suite (default: 10 runs
+x 3 seeds x 10 min, about 5.5 hours); `DISTRL_BENCH_SLOW_REUSE=DIR` (an earlier output's `runs_slow/`) takes every run
 that finished there under the same config, so a suite spreads over sessions.
 """
 
@@ -70,10 +71,12 @@ RUNS: dict[str, list[str]] = {
     **{name: INSTANT_RUNS[name] for name in ("A-RIDE (async)", "DigiRL (sync)", "DigiRL (async)",
                                              "A-RIDE uniform replay", "A-RIDE no Retrace", "A-RIDE no entropy")},
     "A-RIDE staleness cap 20": [*INSTANT_RUNS["A-RIDE (async)"], "learner.max_staleness=20"],
+    "A-RIDE plain entropy bonus": [*INSTANT_RUNS["A-RIDE (async)"], "learner.coefficients.entropy_per_draw=false"],
     **{name: INSTANT_RUNS[name] for name in ("PPO (async)", "GRPO (async)")},
 }
 """name -> config overrides on top of the slow-device setting (`run_config`): the instant section's runs but Filtered
-BC, and the instant regime's staleness cap as a run of its own."""
+BC, the instant regime's staleness cap as a run of its own, and A-RIDE with the entropy bonus paid in full on every
+draw of a trajectory (as before `entropy_per_draw`; ALGORITHM.md, item 9)."""
 QUICK_RUNS = ("A-RIDE (async)", "DigiRL (sync)")
 BASELINE = "A-RIDE (async)"
 TINY_OVERRIDES = ["runtime.warm_start_episodes=5", "runtime.warm_start_updates=5", "runtime.eval_episodes=2",
