@@ -18,6 +18,7 @@ from typing import Any, TypeVar
 import numpy as np
 
 from android_gym.devices import adb_shell as sh
+from android_gym.devices.xkb import KEYSYM_BY_KEYCODE
 from android_gym.errors import (
     DeviceError,
     DeviceOfflineError,
@@ -31,8 +32,6 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 CONNECT_TIMEOUT_S = 2.0  # a listening emulator is ready in milliseconds; a dead port must not stall start() or reset()
 SWIPE_STEPS = 10  # moves between touch-down and lift, like `input swipe`'s interpolated motion events
-XKB_BY_KEYCODE = {4: 0xFF1B, 3: 0xFF50, 66: 0xFF0D, 67: 0xFF08, 61: 0xFF09}
-"""Android keycodes -> XKB keysyms: BACK Escape, HOME Home, ENTER Return, DEL BackSpace, TAB Tab (others use ADB)."""
 
 
 def load_stubs() -> tuple[Any, Any, Any]:
@@ -64,7 +63,7 @@ def xkb_keysym(key: int | str) -> int | None:
         if key not in names:
             raise unknown_name("key", key, list(names))
         key = names[key]
-    return XKB_BY_KEYCODE.get(int(key))
+    return KEYSYM_BY_KEYCODE.get(int(key))
 
 
 class EmulatorGrpc:
@@ -159,7 +158,7 @@ class EmulatorGrpc:
         _, pb2, _ = load_stubs()
         keysym = xkb_keysym(key)
         if keysym is None:
-            raise UnsupportedError(f"key {key!r} has no XKB keysym in XKB_BY_KEYCODE; send it with `input keyevent`")
+            raise UnsupportedError(f"key {key!r} has no XKB keysym in KEYSYM_BY_KEYCODE; send it with `input keyevent`")
         event = pb2.KeyboardEvent(codeType=pb2.KeyboardEvent.KeyCodeType.XKB,
                                   eventType=pb2.KeyboardEvent.KeyEventType.keypress, keyCode=keysym)
         self._call("sendKey", event)

@@ -32,6 +32,14 @@ from android_env.proto import snapshot_service_pb2_grpc as ss_grpc
 from google.protobuf import empty_pb2
 from PIL import Image
 
+from android_gym.devices.xkb import (
+    KEYCODE_BACK,
+    KEYCODE_BY_KEYSYM,
+    KEYCODE_DEL,
+    KEYCODE_ENTER,
+    KEYCODE_HOME,
+    keysym_text,
+)
 from android_gym.errors import AndroidGymError, ConfigError
 from android_gym.sim.adb.commands import PHONE_KEYS
 from android_gym.sim.adb.target import SimTarget
@@ -48,28 +56,12 @@ MIN_WIDTH, MAX_WIDTH = 16, 2160  # the renderer's range of screenshot widths, in
 VM_CONFIG = ec.VmConfiguration(hypervisorType=ec.VmConfiguration.KVM, numberOfCpuCores=4,
                                ramSizeBytes=2 * 1024 ** 3)
 
-# Android keycodes; the phone acts on them as `input keyevent` does (PHONE_KEYS, shared with commands.py).
-KEYCODE_HOME, KEYCODE_BACK, KEYCODE_ENTER, KEYCODE_DEL, KEYCODE_APP_SWITCH = 3, 4, 66, 67, 187
+KEYCODE_APP_SWITCH = 187
 RAW_HEADER_BYTES = 16  # `SimTarget.raw()`: width, height, format, colour space, then RGBA_8888 rows
-# XKB keysyms (what AndroidEnv sends on Linux) -> Android keycodes; printable keysyms type their character instead.
-XKB_KEYCODES = {0xFF0D: KEYCODE_ENTER, 0xFF8D: KEYCODE_ENTER, 0xFF08: KEYCODE_DEL, 0xFFFF: KEYCODE_DEL,
-                0xFF1B: KEYCODE_BACK, 0x1008FF26: KEYCODE_BACK, 0xFF50: KEYCODE_HOME, 0x1008FF18: KEYCODE_HOME}
-# W3C key names (the event's `key` field, which the real emulator reads before `keyCode`) -> Android keycodes.
+# W3C key names (the event's `key` field, which the real emulator reads before `keyCode`) -> Android keycodes; the
+# phone acts on keycodes as `input keyevent` does (PHONE_KEYS, shared with commands.py).
 W3C_KEYCODES = {"Enter": KEYCODE_ENTER, "Backspace": KEYCODE_DEL, "Escape": KEYCODE_BACK, "GoBack": KEYCODE_BACK,
                 "Home": KEYCODE_HOME, "GoHome": KEYCODE_HOME, "AppSwitch": KEYCODE_APP_SWITCH}
-
-
-def xkb_text(keysym: int) -> str | None:
-    """The character a printable XKB keysym types (Latin-1 keysyms are the character; 0x01000000 + code point).
-
-    >>> xkb_text(0x61), xkb_text(0x20), xkb_text(0x010020AC), xkb_text(0xFF0D)
-    ('a', ' ', '€', None)
-    """
-    if 0x20 <= keysym <= 0x7E or 0xA0 <= keysym <= 0xFF:
-        return chr(keysym)
-    if 0x01000100 <= keysym <= 0x0110FFFF:
-        return chr(keysym - 0x01000000)
-    return None
 
 
 def screenshot_width(width: int, height: int) -> int:
@@ -236,7 +228,7 @@ class EmulatorControllerServicer(ec_grpc.EmulatorControllerServicer):
         if keycode is None and len(request.key) == 1:
             text = request.key
         elif keycode is None and request.codeType == ec.KeyboardEvent.XKB:
-            keycode, text = XKB_KEYCODES.get(request.keyCode), xkb_text(request.keyCode)
+            keycode, text = KEYCODE_BY_KEYSYM.get(request.keyCode), keysym_text(request.keyCode)
         if text is not None:
             self._type(text)
         elif keycode in PHONE_KEYS:
