@@ -283,7 +283,7 @@ def test_an_emulator_device_on_android_gym_emulator_screenshots_and_keys_over_gr
 
 
 def test_every_key_we_send_over_grpc_is_read_back_as_its_keycode() -> None:
-    """The keysym EmulatorGrpc sends for a keycode is the one the simulated emulator maps back to it, not a character."""
+    """The keysym EmulatorGrpc sends for a keycode is one the simulated emulator maps back to it, not a character."""
     from android_gym.devices.xkb import KEYCODE_BY_KEYSYM, KEYSYM_BY_KEYCODE, keysym_text
 
     for keycode, keysym in KEYSYM_BY_KEYCODE.items():
