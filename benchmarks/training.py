@@ -8,7 +8,7 @@ one seed start from the same warm-started policy (behaviour cloning on noisy exp
 seed and not counted in the budget), so that runs differ only in what they are compared on. Every run is paired with
 A-RIDE seed by seed; the paper's claims are measured in the collection-bound regime of `benchmarks.training_slow`.
 
-The full suite (9 runs x 3 seeds x 20 min) takes about 9.5 hours on 2 cores; `DISTRL_BENCH_TRAINING_MINUTES`,
+The full suite (10 runs x 3 seeds x 20 min) takes about 10.5 hours on 2 cores; `DISTRL_BENCH_TRAINING_MINUTES`,
 `DISTRL_BENCH_TRAINING_SEEDS` and `DISTRL_BENCH_TRAINING_RUNS` (comma-separated names of RUNS) shrink it, and the
 report's config records what ran. `DISTRL_BENCH_TRAINING_REUSE=DIR` (the `runs/` folder of an earlier output) takes
 each run that finished there under the very same config instead of training it again (copied into this output), so an
@@ -45,7 +45,8 @@ from benchmarks.training_parts import (
 )
 
 # name -> config overrides. "DigiRL (sync)" is DigiRL's protocol and update; "async DigiRL" separates system gains
-# from algorithm gains; the ablations remove one A-RIDE ingredient each.
+# from algorithm gains; the ablations remove one A-RIDE ingredient each; "plain entropy bonus" pays the bonus in full on
+# every draw of a trajectory (the rule before `entropy_per_draw`).
 RUNS: dict[str, list[str]] = {
     "A-RIDE (async)": ["learner.algorithm=a-ride"],
     "DigiRL (sync)": ["learner.algorithm=digirl", "runtime.sync=true"],
@@ -54,6 +55,7 @@ RUNS: dict[str, list[str]] = {
     "A-RIDE uniform replay": ["learner.algorithm=a-ride-uniform"],
     "A-RIDE no Retrace": ["learner.algorithm=a-ride-no-retrace"],
     "A-RIDE no entropy": ["learner.algorithm=a-ride-no-entropy"],
+    "A-RIDE plain entropy bonus": ["learner.algorithm=a-ride", "learner.coefficients.entropy_per_draw=false"],
     "PPO (async)": ["learner.algorithm=ppo"],
     "GRPO (async)": ["learner.algorithm=grpo"],
 }

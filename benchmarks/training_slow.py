@@ -71,8 +71,7 @@ RUNS: dict[str, list[str]] = {
     **{name: INSTANT_RUNS[name] for name in ("A-RIDE (async)", "DigiRL (sync)", "DigiRL (async)",
                                              "A-RIDE uniform replay", "A-RIDE no Retrace", "A-RIDE no entropy")},
     "A-RIDE staleness cap 20": [*INSTANT_RUNS["A-RIDE (async)"], "learner.max_staleness=20"],
-    "A-RIDE plain entropy bonus": [*INSTANT_RUNS["A-RIDE (async)"], "learner.coefficients.entropy_per_draw=false"],
-    **{name: INSTANT_RUNS[name] for name in ("PPO (async)", "GRPO (async)")},
+    **{name: INSTANT_RUNS[name] for name in ("A-RIDE plain entropy bonus", "PPO (async)", "GRPO (async)")},
 }
 """name -> config overrides on top of the slow-device setting (`run_config`): the instant section's runs but Filtered
 BC, the instant regime's staleness cap as a run of its own, and A-RIDE with the entropy bonus paid in full on every
