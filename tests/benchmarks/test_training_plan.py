@@ -188,6 +188,26 @@ def test_protocol_comparison_pairs_seeds_and_attaches_the_papers_targets_only_wh
     assert {f.name: f.value for f in flipped.figures}["a_ride_minus_sync_digirl_test_success"] < 0
 
 
+def test_a_digirl_run_that_never_reaches_60_percent_bounds_the_claims_from_below() -> None:
+    """Time to 60% is censored at the end of a DigiRL run that never got there: the speed-up is a lower bound.
+
+    When no DigiRL run got there and every A-RIDE run did, Fig. b's ratio is unbounded, not missing.
+    """
+    a_ride = [_summary(0.8, 900, 60), _summary(0.75, 1000, 90), _summary(0.85, 800, 60)]
+    never = [_summary(0.55, 300, 0), _summary(0.58, 300, 0), _summary(0.5, 300, 0)]  # 0.5, then below 0.6
+    result = Result()
+    table = protocol_comparison(result, a_ride, never, 300.0, targets=True)
+    figures = {f.name: f for f in result.figures}
+    assert figures["time_to_60pct_speedup_vs_sync_digirl"].value == pytest.approx((300 * 300 * 300 / (60 * 90 * 60))
+                                                                                  ** (1 / 3))
+    assert "≥ 4.37x (3 DigiRL run(s) never reached 60%: censored at their end)" in table
+    assert math.isinf(figures["efficiency_vs_sync_digirl_lower95"].value)
+    assert figures["efficiency_vs_sync_digirl_lower95"].target == 3.0
+    half = Result()  # one A-RIDE run never got there either: Fig. b's ratio is not claimed
+    protocol_comparison(half, [*a_ride[:2], _summary(0.5, 800, 0)], never, 300.0, targets=True)
+    assert "efficiency_vs_sync_digirl_lower95" not in {f.name for f in half.figures}
+
+
 def test_contrast_table_lists_the_ingredients_whose_two_runs_ran() -> None:
     summaries = {"A-RIDE (async)": {0: _summary(0.8, 900, 60), 1: _summary(0.7, 900, 60)},
                  "A-RIDE uniform replay": {0: _summary(0.7, 900, 60), 1: _summary(0.7, 900, 60)},
