@@ -52,8 +52,8 @@ def a_ride_loss(policy: Policy, batch: Batch, config: ARideConfig) -> LossOutput
     signal = rho_bar * (advantage - c.penalty_coef * batch.penalty)
     actor_loss = -masked_mean(signal.detach() * out.log_pi, mask, w_is)
     entropy = masked_mean(out.entropy, mask)
-    # The bonus is paid in full on a trajectory's first draw and fades as 1/k over its replays, as its
-    # policy-gradient term does (see ARideConfig.entropy_per_draw).
+    # The bonus is paid in full on a trajectory's first draw and fades as 1/k over its replays, whose advantages
+    # mostly cancel by then; paid in full each time it alone drove the policy on slow devices (ARideConfig).
     draws = batch.draws if c.entropy_per_draw and batch.draws is not None else torch.ones_like(batch.lengths)
     entropy_bonus = masked_mean(out.entropy, mask, 1.0 / draws.clamp(min=1).to(out.entropy.dtype))
     loss = c.actor_coef * (actor_loss - c.entropy_coef * entropy_bonus) + c.value_coef * critic_loss
