@@ -55,7 +55,7 @@ class ARideConfig(RuleConfig):
             every draw by 1 (False, the plain bonus). On slow devices the learner draws each trajectory ~80 times; the
             replayed advantages cancel out while a plain bonus pushes the same way on every draw, and it alone drove
             the policy (entropy 2.5 -> 3.7 nats, test success 57% -> 31% in 10 minutes). On the instant phone the
-            staleness cap drops a trajectory after ~3.5 draws, so the bonus there averages about half of beta.
+            staleness cap drops a trajectory after 2.5-3.5 draws, so the bonus there averages about half of beta.
         penalty_coef: lambda_P, weight of the invalid-action penalty folded into the advantage.
         value_coef: c_V, weight of the critic loss in the summed loss.
         actor_coef: weight of the actor terms (policy gradient and entropy); 0 trains the critic alone (warm-up).
