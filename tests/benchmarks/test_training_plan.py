@@ -204,8 +204,10 @@ def test_a_digirl_run_that_never_reaches_60_percent_bounds_the_claims_from_below
     assert math.isinf(figures["efficiency_vs_sync_digirl_lower95"].value)
     assert figures["efficiency_vs_sync_digirl_lower95"].target == 3.0
     half = Result()  # one A-RIDE run never got there either: Fig. b's ratio is not claimed
-    protocol_comparison(half, [*a_ride[:2], _summary(0.5, 800, 0)], never, 300.0, targets=True)
+    half_table = protocol_comparison(half, [*a_ride[:2], _summary(0.5, 800, 0)], never, 300.0, targets=True)
     assert "efficiency_vs_sync_digirl_lower95" not in {f.name for f in half.figures}
+    assert "n/a (DigiRL never there, nor an A-RIDE run)" in half_table and "unbounded" not in half_table
+    assert "unbounded (DigiRL never there)" in table
 
 
 def test_contrast_table_lists_the_ingredients_whose_two_runs_ran() -> None:
