@@ -428,7 +428,8 @@ def protocol_comparison(result: Result, a_ride: list[dict[str, Any]], digirl: li
                  f"{np.mean(f_a) / np.mean(f_d):.2f}x" if np.mean(f_d) > 0 else
                  "unbounded (DigiRL never there)" if min(f_a) > 0 else
                  "n/a (DigiRL never there, nor an A-RIDE run)" if np.mean(f_a) > 0 else "n/a (neither run got there)",
-                 f"[{low:.2f}, {high:.2f}]", verdict(math.log(low), math.log(high)) if low > 0 else "n/a"])
+                 f"[{low:.2f}, {high:.2f}]" if math.isfinite(low) else "",
+                 verdict(math.log(low), math.log(high)) if low > 0 else "n/a"])
     t_a, t_d = [time_to(r["curve"], 0.6) for r in a_ride], [time_to(r["curve"], 0.6) for r in digirl]
     # A DigiRL run that never reached 60% is censored at its end: it would have taken longer, so the speed-up computed
     # with its run time is a lower bound. An A-RIDE run that never got there leaves its seed out.
