@@ -164,7 +164,9 @@ class LearnerSection(Section):
         replay_capacity_steps: replay size in steps (paper: 10,000).
         alpha: priority exponent; beta_start -> beta_end over `beta_anneal_updates` updates (IS correction).
         max_staleness: drop trajectories whose policy lags the learner by more versions (updates) than this
-            (20: the sim outruns the learner ~10x, and much staler data destabilised the actor).
+            (20: the sim outruns the learner ~10x, and much staler data destabilised the actor). On slow devices
+            set it above the run's update count: there 20 versions are seconds of learning, the cap drops ~96% of
+            what is collected and cost A-RIDE 13.7 points (ALGORITHM.md, the paper's regime).
         refresh_every_updates: recompute every priority this often (they go stale as pi moves).
         min_replay_trajectories: updates start once the replay holds this many.
         critic_warmup_updates: the first updates train only the critic (actor loss weight 0), so that a critic
