@@ -1,13 +1,16 @@
-"""`python -m benchmarks keep RUNS DEST`: a training section's finished runs, kept where a later session finds them.
+"""`python -m benchmarks keep RUNS DEST`: finished runs, kept where a later session finds them.
 
-A reused run (`DISTRL_BENCH_TRAINING_REUSE`, `DISTRL_BENCH_SLOW_REUSE`) needs only its `summary.json` and
-`config.yaml`; checkpoints, metrics and TensorBoard files stay behind. On machines whose scratch space does not
-outlive a session, keep the runs in the repository (`docs/benchmarks/runs_slow/` holds the slow-device section's)
-and point the reuse variable there.
+A reused training run (`DISTRL_BENCH_TRAINING_REUSE`, `DISTRL_BENCH_SLOW_REUSE`) needs only its `summary.json` and
+`config.yaml`; checkpoints, metrics and TensorBoard files stay behind. A reused soak arm
+(`DISTRL_BENCH_SOAK_REUSE`) needs its record, its memory and heap samples and the plan it ran under; its run folder
+stays behind. On machines whose scratch space does not outlive a session, keep the runs in the repository
+(`docs/benchmarks/runs_slow/` holds the slow-device section's, `docs/benchmarks/runs_soak/` the soak's arms) and point
+the reuse variable there.
 """
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -30,3 +33,39 @@ def keep_runs(runs: Path, dest: Path) -> list[str]:
                 shutil.copy2(run / name, dest / run.name / name)
             kept.append(run.name)
     return kept
+
+
+SOAK_PLAN = "soak_plan.json"
+"""The file that marks a soak output folder (`benchmarks/soak.py` writes it after each arm)."""
+
+
+def is_soak_output(folder: Path) -> bool:
+    """Whether `folder` is the output of a soak run (it holds `SOAK_PLAN`)."""
+    return (folder / SOAK_PLAN).is_file()
+
+
+def keep_soak_arms(out: Path, dest: Path) -> list[str]:
+    """Copy every finished soak arm in the output folder `out` (its `soak_<arm>.json` and sample CSVs) into `dest`.
+
+    The plan goes with them, so reuse can check the arms' minutes and seed; arms already in `dest` stay beside the
+    new ones (an arm of the same name is replaced). Returns the arms kept, as `soak_<arm>`.
+
+    Raises:
+        FileNotFoundError: `out` is not a soak output folder.
+        ValueError: `dest` keeps arms of another plan (other minutes, seed or judge cache): mixing them would
+            report arms that did not run alike.
+    """
+    if not is_soak_output(out):
+        raise FileNotFoundError(f"{out} is not a soak output folder (no {SOAK_PLAN})")
+    plan = json.loads((out / SOAK_PLAN).read_text())
+    if (dest / SOAK_PLAN).is_file() and (kept_plan := json.loads((dest / SOAK_PLAN).read_text())) != plan:
+        raise ValueError(f"{dest} keeps soak arms of another plan ({kept_plan}; these ran under {plan}): keep them "
+                         "in another folder")
+    arms = sorted(p.stem for p in out.glob("soak_*.json") if p.name != SOAK_PLAN)
+    dest.mkdir(parents=True, exist_ok=True)
+    for arm in arms:
+        for name in (f"{arm}.json", f"{arm}_memory.csv", f"{arm}_heap.csv"):
+            if (out / name).is_file():
+                shutil.copy2(out / name, dest / name)
+    shutil.copy2(out / SOAK_PLAN, dest / SOAK_PLAN)
+    return arms

@@ -20,7 +20,7 @@ from types import ModuleType
 from typing import Any
 
 from android_gym.errors import closest
-from benchmarks.keep import keep_runs
+from benchmarks.keep import is_soak_output, keep_runs, keep_soak_arms
 from benchmarks.report import finite, report
 from benchmarks.result import TINY_ENV, Result, is_tiny
 
@@ -131,11 +131,11 @@ def run(names: list[str], quick: bool, out: Path) -> dict[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """The command line: `run` benchmarks, `merge` the outputs of earlier runs, or `keep` finished training runs.
+    """The command line: `run` benchmarks, `merge` the outputs of earlier runs, or `keep` finished runs.
 
     `python -m benchmarks run --suite quick|full [--only NAME ...] --out DIR [--force] [--publish]`;
     `python -m benchmarks merge SRC [SRC ...] --out DIR [--force] [--publish]`;
-    `python -m benchmarks keep RUNS DEST` (`keep.py`).
+    `python -m benchmarks keep RUNS DEST` (`keep.py`: training runs, or the arms of a soak output).
     """
     parser = argparse.ArgumentParser(prog="python -m benchmarks")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -152,16 +152,17 @@ def main(argv: list[str] | None = None) -> int:
     m.add_argument("--out", required=True, help="output folder for the merged report (must not exist unless --force)")
     m.add_argument("--force", action="store_true", help="replace an existing output folder (as for `run`)")
     m.add_argument("--publish", action="store_true", help="also publish the merged report (as for `run`)")
-    k = sub.add_parser("keep", help="copy the finished runs of a training section (what reuse needs) elsewhere")
-    k.add_argument("runs", help="an output's runs/ or runs_slow/ folder")
-    k.add_argument("dest", help="where to keep them, e.g. docs/benchmarks/runs_slow")
+    k = sub.add_parser("keep", help="copy finished training runs or soak arms (what reuse needs) elsewhere")
+    k.add_argument("runs", help="an output's runs/ or runs_slow/ folder, or the output folder of a soak run")
+    k.add_argument("dest", help="where to keep them, e.g. docs/benchmarks/runs_slow or docs/benchmarks/runs_soak")
     args = parser.parse_args(argv)
     if args.command == "merge":
         return _merge_command(parser, args)
     if args.command == "keep":
+        source, dest = Path(args.runs), Path(args.dest)
         try:
-            kept = keep_runs(Path(args.runs), Path(args.dest))
-        except FileNotFoundError as e:
+            kept = keep_soak_arms(source, dest) if is_soak_output(source) else keep_runs(source, dest)
+        except (FileNotFoundError, ValueError) as e:
             parser.error(str(e))
         print(f"kept {len(kept)} finished run(s) in {args.dest}: {', '.join(kept) or 'none'}")
         return 0

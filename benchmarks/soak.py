@@ -25,11 +25,15 @@ Length: 30 minutes of training per arm in the full suite, 1.5 in the quick one, 
 from the allocator's minute-scale swings, and the bounded caches grow by design until they are full: in a 75-minute
 long arm (session 15) the env processes' judge-verdict caches were estimated to reach their default 4,096 entries
 after ~128 minutes, so the fit measured their filling. The long arm therefore keeps 512 verdicts
-(`LONG_ARM_JUDGE_CACHE`), full within ~20 minutes. The heap logs count the caches' entries; the fit after the caches
-are full needs 20 minutes past that. `DISTRL_BENCH_SOAK_REUSE=DIR` keeps arms already finished in an earlier
-output folder DIR (same minutes and seed), so the arms can run in separate sessions, and `DISTRL_BENCH_SOAK_ARMS`
-(comma-separated, e.g. `long`) names the arms this call may run: an arm neither listed nor reused is left out of the
-report, which then holds what the arms present can tell (the memory fits of a lone long arm, say).
+(`LONG_ARM_JUDGE_CACHE`), full within ~20 minutes, and its phones start with their log rings and shell histories
+full (`soak_parts.prefill_phones`), which a run fills only after hours (80 minutes of the ADB front's Python objects
+growing +6.7%/h [+3.3, +11.2] were these, found with tracemalloc; session 24). The heap logs count the caches'
+entries; the fit after the caches are full needs 20 minutes past that.
+
+`DISTRL_BENCH_SOAK_REUSE=DIR` keeps arms already finished in an earlier output folder DIR (same minutes and seed), so
+the arms can run in separate sessions, and `DISTRL_BENCH_SOAK_ARMS` (comma-separated, e.g. `long`) names the arms this
+call may run: an arm neither listed nor reused is left out of the report, which then holds what the arms present can
+tell (the memory fits of a lone long arm, say).
 """
 
 from __future__ import annotations
@@ -61,6 +65,7 @@ from benchmarks.soak_parts import (
     caches_full_at,
     memory_slopes,
     plot_memory,
+    prefill_phones,
     read_heap_csv,
     read_heap_logs,
     read_memory_csv,
@@ -87,7 +92,7 @@ def plan(quick: bool) -> dict[str, Any]:
     minutes = 0.2 if tiny else 1.5 if quick else 30.0
     minutes = env_number("DISTRL_BENCH_SOAK_MINUTES", minutes, strict=True)
     long_minutes = env_number("DISTRL_BENCH_SOAK_LONG_MINUTES", 0.0 if tiny or quick else 80.0)
-    return {"minutes": minutes, "long_minutes": long_minutes, "seed": 0, "judge_cache_entries": None,
+    return {"minutes": minutes, "long_minutes": long_minutes, "seed": 0, "judge_cache_entries": None, "prefill": False,
             "eval_episodes": 2 if tiny else 100 if quick else 200,
             "orphan_wait_s": 10.0 if tiny else 60.0,
             "worker_kill_every_s": 4.0 if tiny else max(45.0, minutes * 6), "memory_every_s": 1.0 if tiny else 10.0,
@@ -160,6 +165,8 @@ def run_arm(is_faulty: bool, p: dict[str, Any], out: Path, name: str | None = No
     started = time.monotonic()
     with AdbFront(devices=workers * envs + EVAL_ENVS, perturbations="default", faults=faults) as front, \
             FlakyJudge(JUDGE_FAULTS if is_faulty else {}, slow_s=2 * JUDGE["timeout_s"], seed=p["seed"]) as judge:
+        if p["prefill"]:
+            record["prefilled_lines"] = prefill_phones(front.port, list(front.targets))
         overrides = [*p["train"], f"runtime.seed={p['seed']}", "env.device=adb:sim-{index}",
                      f"env.device_options={json.dumps({**DEVICE, 'port': front.port})}",
                      f"env.evaluator=http:{judge.base_url}&oracle", f"env.evaluator_options={json.dumps(_judge(p))}"]
@@ -359,8 +366,9 @@ def _reused(name: str, p: dict[str, Any]) -> dict[str, Any] | None:
     record = _read_json(Path(source) / f"soak_{name}.json")
     config = _read_json(Path(source) / "soak_plan.json")
     key = "long_minutes" if name == "long" else "minutes"
-    same_cache = name != "long" or config.get("long_judge_cache", 4096) == LONG_ARM_JUDGE_CACHE
-    if record and config.get(key) == p[key] and config.get("seed") == p["seed"] and same_cache:
+    same_long_plan = name != "long" or (config.get("long_judge_cache", 4096) == LONG_ARM_JUDGE_CACHE
+                                        and config.get("long_prefill", False))
+    if record and config.get(key) == p[key] and config.get("seed") == p["seed"] and same_long_plan:
         return record
     return None
 
@@ -371,10 +379,11 @@ after the caches are full sees an hour of what is not a cache."""
 
 
 def _long_plan(p: dict[str, Any]) -> dict[str, Any]:
-    """The plan of the long arm: the clean arm's, `long_minutes` long, with a smaller judge cache."""
+    """The plan of the long arm: the clean arm's, `long_minutes` long, with a smaller judge cache and its phones'
+    bounded stores full from the start."""  # noqa: D205, D209
     minutes = p["long_minutes"]
     return {**p, "minutes": minutes, "train": _train_overrides(p["tiny"], minutes),
-            "judge_cache_entries": LONG_ARM_JUDGE_CACHE}
+            "judge_cache_entries": LONG_ARM_JUDGE_CACHE, "prefill": True}
 
 
 def run(quick: bool, out: Path) -> Result:
@@ -407,7 +416,8 @@ def run(quick: bool, out: Path) -> Result:
             continue
         arms[name] = reused or run_arm(name == "faulty", _long_plan(p) if name == "long" else p, out, name)
         (out / "soak_plan.json").write_text(json.dumps({**{k: p[k] for k in ("minutes", "long_minutes", "seed")},
-                                                         "long_judge_cache": LONG_ARM_JUDGE_CACHE}))
+                                                         "long_judge_cache": LONG_ARM_JUDGE_CACHE,
+                                                         "long_prefill": True}))
     series = {name: read_memory_csv(out / f"soak_{name}_memory.csv") for name in arms
               if (out / f"soak_{name}_memory.csv").is_file()}
     for name, samples in series.items():  # refitted from the raw samples: reused arms get today's estimates too

@@ -1,4 +1,4 @@
-"""The soak benchmark's fault injectors and probes: a flaky judge, a worker killer, a memory sampler, a replay audit.
+"""The soak benchmark's parts: a flaky judge, a worker killer, a memory sampler, a replay audit, a store prefill.
 
 Each part is small and testable alone; `benchmarks.soak` wires them around `distrl train` subprocesses.
 """
@@ -17,6 +17,9 @@ from typing import Any
 import numpy as np
 import psutil
 
+from android_gym.devices.adb_channel import AdbChannel
+from android_gym.sim.adb.logd import BUFFER_BYTES, entry_bytes
+from android_gym.sim.adb.shell import HISTORY_LIMIT
 from android_gym.testing.fake_openai import FakeChatServer, Reply
 
 JUDGE_FAULTS = {"slow": 0.05, "5xx": 0.04, "garbage": 0.03}
@@ -71,6 +74,33 @@ class FlakyJudge(FakeChatServer):
     def fault_rate(self) -> float:
         """Share of requests so far that were faulted."""
         return sum(self.counts[k] for k in self.faults) / max(1, self.counts["requests"])
+
+
+PREFILL_TAG = "soak"
+PREFILL_LINE = "prefill: the log ring of this phone starts full, as after hours of use (benchmarks/soak.py)"
+"""A line of the length of the activity manager's, which fill the ring during a run."""
+
+
+def prefill_phones(port: int, serials: list[str], timeout_s: float = 60.0, per_call: int = 100) -> int:
+    """Fill the bounded stores of the ADB front's phones through ADB, as hours of use would: each phone's log ring
+    (`logd.BUFFER_BYTES`) and shell history (`shell.HISTORY_LIMIT`) take a few hours of a run to fill, so a memory
+    fit over a shorter run reads their filling as growth. Runs `log -t soak <line>` `per_call` times per shell
+    request until both are full; returns the lines written per phone.
+
+    Raises:
+        android_gym.errors.DeviceError: a phone that does not answer within `timeout_s`.
+        RuntimeError: a phone whose `log` fails (its status and error output are named).
+    """  # noqa: D205, D209
+    lines = max(BUFFER_BYTES // entry_bytes(PREFILL_TAG, PREFILL_LINE) + 1, HISTORY_LIMIT)
+    command = f"log -t {PREFILL_TAG} '{PREFILL_LINE}'"
+    for serial in serials:
+        channel = AdbChannel(serial, "127.0.0.1", port)
+        for start in range(0, lines, per_call):
+            done = channel.shell("; ".join([command] * min(per_call, lines - start)), timeout_s)
+            if done.exit_code != 0 or done.stderr:
+                raise RuntimeError(f"prefilling {serial}: `log` failed (status {done.exit_code}): "
+                                   f"{done.stderr[:200]!r}")
+    return lines
 
 
 def worker_processes(train: psutil.Process) -> list[psutil.Process]:

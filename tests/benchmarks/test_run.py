@@ -350,6 +350,57 @@ def test_soak_arms_left_out_by_the_selector_leave_only_what_the_present_arms_tel
     assert not (tmp_path / "long").exists()
 
 
+@pytest.mark.parametrize(("kept_plan", "reused"), [
+    ({"long_judge_cache": 512, "long_prefill": True}, True),
+    ({"long_judge_cache": 512}, False),  # its phones filled their log rings during the run (before session 24)
+    ({"long_judge_cache": 4096, "long_prefill": True}, False),
+    ({"long_judge_cache": 512, "long_prefill": True, "long_minutes": 60}, False),
+])
+def test_a_kept_long_arm_is_reused_only_if_it_ran_under_todays_long_plan(tmp_path, monkeypatch, kept_plan,
+                                                                         reused) -> None:
+    from benchmarks import soak
+
+    for name in ("DISTRL_BENCH_SOAK_MINUTES", "DISTRL_BENCH_SOAK_LONG_MINUTES", TINY_ENV):
+        monkeypatch.delenv(name, raising=False)
+    p = soak.plan(quick=False)
+    (tmp_path / "soak_long.json").write_text(json.dumps({"arm": "long"}))
+    (tmp_path / "soak_plan.json").write_text(json.dumps({"minutes": 30.0, "long_minutes": 80.0, "seed": 0,
+                                                          **kept_plan}))
+    monkeypatch.setenv("DISTRL_BENCH_SOAK_REUSE", str(tmp_path))
+    assert (soak._reused("long", p) is not None) == reused
+
+
+def test_kept_soak_arms_are_reused_in_a_later_session_and_a_plan_mismatch_is_refused(tiny_suite, tmp_path, capsys,
+                                                                                      monkeypatch) -> None:
+    """`python -m benchmarks keep OUT DEST` keeps a soak output's arms (not their run folders) for a later reuse."""
+    import shutil
+
+    from benchmarks import soak
+    from benchmarks.run import main
+
+    out, _ = tiny_suite
+    kept = tmp_path / "kept"
+    assert main(["keep", str(out), str(kept)]) == 0
+    assert "soak_clean, soak_faulty" in capsys.readouterr().out
+    assert sorted(p.name for p in kept.iterdir()) == sorted(
+        f"soak_{arm}{suffix}" for arm in ("clean", "faulty") for suffix in (".json", "_memory.csv", "_heap.csv")
+    ) + ["soak_plan.json"]
+    monkeypatch.setenv(TINY_ENV, "1")
+    monkeypatch.setenv("DISTRL_BENCH_SOAK_REUSE", str(kept))
+    monkeypatch.delenv("DISTRL_BENCH_SOAK_ARMS", raising=False)
+    result = soak.run(quick=True, out=tmp_path / "later")
+    assert {note for note in result.notes if "reused" in note} == {f"{arm} arm reused from {kept}." for arm in
+                                                                   ("faulty", "clean")}
+    assert not (tmp_path / "later" / "soak_faulty").exists()  # nothing ran
+    assert any(figure.name == "soak/test_success/clean" for figure in result.figures)
+    other = tmp_path / "other"
+    shutil.copytree(out, other, ignore=shutil.ignore_patterns("soak_*_heap", "soak_clean", "soak_faulty", "runs*"))
+    (other / "soak_plan.json").write_text(json.dumps({**json.loads((out / "soak_plan.json").read_text()), "seed": 1}))
+    with pytest.raises(SystemExit):
+        main(["keep", str(other), str(kept)])
+    assert "keeps soak arms of another plan" in capsys.readouterr().err
+
+
 def test_tiny_suite_reads_a_users_goal_list(tiny_suite) -> None:
     """With a goal list, the sim section reports its coverage and the training section evaluates on its lines.
 

@@ -20,6 +20,7 @@ from benchmarks.soak_parts import (
     caches_full_at,
     memory_slopes,
     plot_memory,
+    prefill_phones,
     read_heap_csv,
     read_heap_logs,
     read_memory_csv,
@@ -228,3 +229,22 @@ def test_growth_of_a_filling_cache_is_told_from_growth_after_it_is_full() -> Non
     assert "harness" not in fits["python_blocks_after_caches"]
     # 5% of the start per hour is 5 / 1.0625 % of the mean over minutes 30-120 (the fit's unit)
     assert fits["heap_after_caches"]["learner"]["pooled_pct_per_h"] == pytest.approx(5.0 / 1.0625, rel=0.02)
+
+
+def test_prefill_leaves_every_phones_log_ring_and_shell_history_full_through_adb() -> None:
+    """The long arm's phones start as after hours of use, so its memory fit does not read their filling as growth."""
+    from android_gym.errors import DeviceError
+    from android_gym.sim.adb import AdbFront
+    from android_gym.sim.adb.logd import entry_bytes
+    from android_gym.sim.adb.shell import HISTORY_LIMIT
+
+    with AdbFront(devices=2, perturbations="none") as front:
+        lines = prefill_phones(front.port, ["sim-0", "sim-1"])
+        for serial in ("sim-0", "sim-1"):
+            target = front.target(serial)
+            entries = target.logd.since(0)[0]
+            assert target.logd.budget_bytes - target.logd.nbytes < entry_bytes(entries[-1].tag, entries[-1].message)
+            assert len(target.history) == HISTORY_LIMIT <= lines
+            assert target.history[-1][:3] == ["log", "-t", "soak"]
+        with pytest.raises(DeviceError, match="sim-9"):
+            prefill_phones(front.port, ["sim-9"], timeout_s=5.0)

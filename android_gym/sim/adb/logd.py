@@ -7,6 +7,12 @@ by regular expressions). `logcat` reads the ring: `-d` dumps and exits, `-c` cle
 exits, `-m N` stops after N lines, and without those it follows new lines until the client hangs up (the ADB front
 streams it; see `services.py`). Output formats and filter specs are logcat's (`-v threadtime|brief|tag|process|raw|
 time` with the `epoch`, `usec`, `UTC`, `year` modifiers; `TAG:P` and `*:S` specs; `-s`).
+
+The ring is bounded as logd's is, by bytes (`BUFFER_BYTES`, logd's default 256 KiB), and a line longer than logd's
+payload limit is cut (`MAX_PAYLOAD_BYTES`): a phone serving a day of requests, or a shell writing megabyte lines,
+holds at most ~2,300 typical lines (0.7 MB of Python objects). It was 4,096 lines of any length: at ~15 lines a
+minute, the 24 phones of the soak benchmark's ADB front took about 4.5 hours to fill theirs, which its 80-minute
+memory fit read as growth (issue 20).
 """
 
 from __future__ import annotations
@@ -15,17 +21,23 @@ import itertools
 import shlex
 import threading
 import time
+import weakref
 import zlib
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from android_gym.errors import AndroidGymError
+from android_gym.heap import track_cache
 
 PRIORITIES = "VDIWEFS"
 """logcat's priorities, lowest first (S, silent, is only a filter level)."""
-CAPACITY = 4096
-"""Entries the ring keeps (the oldest go first, as logd's ring buffers)."""
+BUFFER_BYTES = 256 * 1024
+"""Bytes of entries the ring keeps, logd's default buffer size (the oldest entries go first)."""
+MAX_PAYLOAD_BYTES = 4068
+"""liblog's LOGGER_ENTRY_MAX_PAYLOAD: priority, tag and message with their terminators; a longer message is cut."""
+ENTRY_HEADER_BYTES = 28
+"""What logd counts for an entry beyond its payload (its header: lengths, pid, tid, time, uid)."""
 SYSTEM_SERVER_PID = 540
 """The pid the sim's system services log under."""
 FOLLOW_POLL_S = 0.2
@@ -40,7 +52,7 @@ class LogcatUsageError(AndroidGymError, ValueError):
     """A `logcat` command line logcat itself would refuse (the message is what it prints)."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class LogEntry:
     """One log line: wall-clock seconds, process and thread, priority letter (`PRIORITIES`), tag, message."""
 
@@ -192,6 +204,22 @@ def launch_millis(package: str) -> int:
     return 150 + zlib.crc32(package.encode()) % 500
 
 
+_LIVE: weakref.WeakSet[LogBuffer] = weakref.WeakSet()  # for the heap log's count of cached entries
+track_cache("logcat ring", lambda: sum(len(b._entries) for b in list(_LIVE)))
+
+
+def entry_bytes(tag: str, message: str) -> int:
+    """What an entry takes of the ring's `BUFFER_BYTES`: header, priority, tag and message (UTF-8) with their NULs."""
+    return ENTRY_HEADER_BYTES + len(tag.encode("utf-8", "replace")) + len(message.encode("utf-8", "replace")) + 3
+
+
+def cut_to_payload(tag: str, message: str) -> str:
+    """`message` cut, on a character boundary, so that the entry's payload fits `MAX_PAYLOAD_BYTES` (as liblog)."""
+    room = MAX_PAYLOAD_BYTES - 3 - len(tag.encode("utf-8", "replace"))
+    raw = message.encode("utf-8", "replace")
+    return message if len(raw) <= room else raw[:max(0, room)].decode("utf-8", "ignore")
+
+
 class LogBuffer:
     """One phone's log ring: written by its system services and `log`, read by `logcat`; thread-safe.
 
@@ -199,27 +227,38 @@ class LogBuffer:
     bottom first) after anything that may have changed it, it logs `START` and `Displayed` for an activity that came
     to the front and was not on the stack before (returning to one logs nothing, as on a phone).
 
+    Writing past `budget_bytes` (counted by `entry_bytes`) drops the oldest entries, as logd prunes its ring.
+
     Args:
         clock: wall-clock seconds (entries' time).
+        budget_bytes: the most bytes of entries kept (`BUFFER_BYTES` by default; at least one entry is always kept).
     """
 
-    def __init__(self, clock: Callable[[], float] = time.time) -> None:
+    def __init__(self, clock: Callable[[], float] = time.time, budget_bytes: int = BUFFER_BYTES) -> None:
         self.clock = clock
-        self._entries: deque[tuple[int, LogEntry]] = deque(maxlen=CAPACITY)
+        self.budget_bytes = budget_bytes
+        self.nbytes = 0
+        self._entries: deque[tuple[int, LogEntry, int]] = deque()  # (sequence number, entry, its bytes)
         self._seq = itertools.count(1)
         self._last = 0
         self._changed = threading.Condition()
         self._stack: tuple[str, ...] = ()
         self._pids = itertools.count(5000)
+        _LIVE.add(self)
 
     def write(self, priority: str, tag: str, message: str, pid: int = SYSTEM_SERVER_PID,
               tid: int | None = None) -> None:
         """Append one line per line of `message` (as `Log.println` splits it)."""
         with self._changed:
             for text in message.split("\n"):
+                text = cut_to_payload(tag, text)
                 self._last = next(self._seq)
+                size = entry_bytes(tag, text)
                 self._entries.append((self._last, LogEntry(self.clock(), pid, pid if tid is None else tid,
-                                                           priority, tag, text)))
+                                                           priority, tag, text), size))
+                self.nbytes += size
+                while self.nbytes > self.budget_bytes and len(self._entries) > 1:
+                    self.nbytes -= self._entries.popleft()[2]
             self._changed.notify_all()
 
     def new_pid(self) -> int:
@@ -230,6 +269,7 @@ class LogBuffer:
         """`logcat -c`: drop every entry."""
         with self._changed:
             self._entries.clear()
+            self.nbytes = 0
 
     def observe(self, stack: tuple[str, ...]) -> None:
         """Log the activity manager's lines if a new activity is at the front of `stack` (names, bottom first)."""
@@ -244,7 +284,7 @@ class LogBuffer:
     def since(self, seq: int) -> tuple[list[LogEntry], int]:
         """The entries written after sequence number `seq` (0: all kept), and the newest sequence number."""
         with self._changed:
-            return [e for s, e in self._entries if s > seq], self._last
+            return [e for s, e, _ in self._entries if s > seq], self._last
 
     def wait(self, seq: int, timeout_s: float) -> bool:
         """Wait until an entry newer than `seq` exists (or `timeout_s` passes); whether one does."""

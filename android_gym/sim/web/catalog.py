@@ -204,13 +204,19 @@ def typical_price(query: str) -> float:
     return round(lo + (hi - lo) * u**2, 2)  # squared: most products sit at the cheap end, as in real shops
 
 
-@lru_cache(maxsize=4096)
+RESULTS_CACHE_SIZE = 1024
+"""Result lists kept per kind (organic, sponsored); bounded for the same reason as `content.ANSWER_CACHE_SIZE`, and a
+query's two lists hold ~100 Python objects (13 products), so 4,096 of each held ~0.4M once an agent had typed enough
+distinct queries."""
+
+
+@lru_cache(maxsize=RESULTS_CACHE_SIZE)
 def organic(host: str, query: str) -> tuple[Product, ...]:
     """The organic results of `host` for `query`, best first (ranks 1..ORGANIC_PER_QUERY)."""
     return tuple(_products(host, normalize(query), sponsored=False))
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=RESULTS_CACHE_SIZE)
 def adverts(host: str, query: str) -> tuple[Product, ...]:
     """The sponsored products `host` may show for `query`."""
     return tuple(_products(host, normalize(query), sponsored=True))

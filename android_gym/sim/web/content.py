@@ -103,7 +103,13 @@ def find_name(names: Iterable[str], query: str) -> str | None:
     return max(hits, key=len) if hits else None
 
 
-@lru_cache(maxsize=8192)
+ANSWER_CACHE_SIZE = 1024
+"""Answer cards kept. The hits are a page re-rendered over a few steps (a few live queries per phone, dozens of phones);
+more entries only hold one-off queries an exploring agent typed: 8,192 took hours to fill and read as growth of the
+ADB front's memory in the soak benchmark (issue 20)."""
+
+
+@lru_cache(maxsize=ANSWER_CACHE_SIZE)
 def answer(query: str) -> Answer | None:
     """The answer card for a free-text query, or None when the engine has no direct answer.
 

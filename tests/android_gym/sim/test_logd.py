@@ -3,14 +3,25 @@ streamed over the ADB front until the client hangs up."""  # noqa: D205, D209
 
 from __future__ import annotations
 
+import gc
 import threading
 import time
 
 import adbutils
 import pytest
 
+from android_gym.heap import cached_entries
 from android_gym.sim.adb import AdbFront
-from android_gym.sim.adb.logd import LogBuffer, LogcatUsageError, LogEntry, follow_argv, parse_logcat
+from android_gym.sim.adb.logd import (
+    BUFFER_BYTES,
+    MAX_PAYLOAD_BYTES,
+    LogBuffer,
+    LogcatUsageError,
+    LogEntry,
+    entry_bytes,
+    follow_argv,
+    parse_logcat,
+)
 from android_gym.sim.adb.target import SimTarget
 
 ENTRY = LogEntry(1553110400.424, 5583, 5658, "D", "Tag", "reward: 1.0")
@@ -85,6 +96,47 @@ def test_the_activity_manager_logs_an_activity_that_comes_to_the_front_not_one_r
     messages = [e.message for e in logd.since(0)[0]]
     assert [m.split(" ")[0] for m in messages] == ["START", "Displayed", "START", "Displayed"]
     assert "cmp=settings/.MainActivity" in messages[2] and messages[3].startswith("Displayed settings/.MainActivity")
+
+
+def test_the_ring_keeps_the_newest_lines_within_its_byte_budget_as_logd_prunes() -> None:
+    """A phone serving a day of requests holds a bounded log: the oldest lines go first, by bytes, not by count."""
+    logd = LogBuffer(clock=lambda: 0.0, budget_bytes=1_000)
+    lines = [f"line {i}" + "x" * (i % 7) for i in range(200)]
+    for line in lines:
+        logd.write("I", "Tag", line)
+    kept = [e.message for e in logd.since(0)[0]]
+    fits = max(k for k in range(1, len(lines)) if sum(entry_bytes("Tag", m) for m in lines[len(lines) - k:]) <= 1_000)
+    assert kept == lines[-fits:] and 0 < fits < len(lines)  # every line that fits, the newest, and no more
+    assert logd.nbytes == sum(entry_bytes("Tag", m) for m in kept) <= 1_000
+    logd.clear()
+    assert logd.nbytes == 0 and logd.since(0)[0] == []
+    logd.write("I", "Tag", "y" * 5_000)  # alone over the budget: kept (a logcat must show the newest line)
+    assert len(logd.since(0)[0]) == 1
+
+
+def test_a_line_longer_than_logds_payload_is_cut_on_a_character_boundary() -> None:
+    logd = LogBuffer(clock=lambda: 0.0)
+    logd.write("I", "Tag", "é" * 10_000 + "\nshort")
+    long, short = logd.since(0)[0]
+    payload = 1 + len(b"Tag") + 1 + len(long.message.encode()) + 1
+    assert MAX_PAYLOAD_BYTES - 2 < payload <= MAX_PAYLOAD_BYTES and set(long.message) == {"é"}
+    assert short.message == "short"
+
+
+def test_the_rings_of_live_phones_are_counted_as_bounded_caches_in_the_heap_log() -> None:
+    """The soak benchmark tells a filling store from a leak by this count (issue 20)."""
+    gc.collect()
+    gc.disable()  # other tests' dead phones must not leave the count mid-test
+    try:
+        before = cached_entries()
+        logd = LogBuffer(clock=lambda: 0.0)
+        logd.write("I", "Tag", "a\nb\nc")
+        assert before is not None and cached_entries() == before + 3
+        for i in range(BUFFER_BYTES // entry_bytes("Tag", "line 0000") + 100):
+            logd.write("I", "Tag", f"line {i:04d}")
+        assert cached_entries() == before + BUFFER_BYTES // entry_bytes("Tag", "line 0000")
+    finally:
+        gc.enable()
 
 
 def test_shell_log_am_start_and_dumps_round_trip_through_the_phone() -> None:
