@@ -60,7 +60,7 @@ class Sizes:
     @classmethod
     def choose(cls, quick: bool, tiny: bool) -> Sizes:
         """Tiny: seconds in all; quick: ~1 minute on 2 cores; full: larger samples and a 1-minute pool run."""
-        if tiny:  # 8 s of pool: with 4, under a whole test run's load, the killed emulator's player reset no more
+        if tiny:  # 8 s of pool: with 4, a whole test run's load once left the killed emulator unrelaunched
             return cls(screenshot_calls=3, step_samples=5, pool_size=2, pool_s=8.0)
         return cls(30, 40, 8, 20.0) if quick else cls(100, 150, 8, 60.0)
 
