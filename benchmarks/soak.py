@@ -30,10 +30,15 @@ full (`soak_parts.prefill_phones`), which a run fills only after hours (80 minut
 growing +6.7%/h [+3.3, +11.2] were these, found with tracemalloc; session 24). The heap logs count the caches'
 entries; the fit after the caches are full needs 20 minutes past that.
 
+Seeds: final success is a learning result, so the full suite runs the faulty and clean arms at 3 seeds (0, 1, 2;
+`DISTRL_BENCH_SOAK_SEEDS` sets the count) and compares them paired by seed with a Student-t interval, against the
+clean arms' seed spread. Seed 0's arms are "faulty" and "clean", seed k's "faulty_sk" and "clean_sk"; the long arm
+runs at seed 0. With one pair present the interval is binomial, evaluation noise only.
+
 `DISTRL_BENCH_SOAK_REUSE=DIR` keeps arms already finished in an earlier output folder DIR (same minutes and seed), so
-the arms can run in separate sessions, and `DISTRL_BENCH_SOAK_ARMS` (comma-separated, e.g. `long`) names the arms this
-call may run: an arm neither listed nor reused is left out of the report, which then holds what the arms present can
-tell (the memory fits of a lone long arm, say).
+the arms can run in separate sessions, and `DISTRL_BENCH_SOAK_ARMS` (comma-separated, e.g. `long` or
+`faulty_s1,clean_s1`) names the arms this call may run: an arm neither listed nor reused is left out of the report,
+which then holds what the arms present can tell (the memory fits of a lone long arm, say).
 """
 
 from __future__ import annotations
@@ -42,6 +47,7 @@ import functools
 import json
 import math
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -50,6 +56,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import psutil
 
 from android_gym.heap import HEAP_LOG_ENV
@@ -71,6 +78,7 @@ from benchmarks.soak_parts import (
     read_memory_csv,
     write_heap_csv,
 )
+from benchmarks.stats import mean_std, paired_interval, sample_std, verdict
 from distrl_agent.runtime.checkpoint import META_FILE, REPLAY_FILE
 
 DEVICE_FAULT_RATE = 0.12
@@ -92,7 +100,9 @@ def plan(quick: bool) -> dict[str, Any]:
     minutes = 0.2 if tiny else 1.5 if quick else 30.0
     minutes = env_number("DISTRL_BENCH_SOAK_MINUTES", minutes, strict=True)
     long_minutes = env_number("DISTRL_BENCH_SOAK_LONG_MINUTES", 0.0 if tiny or quick else 80.0)
-    return {"minutes": minutes, "long_minutes": long_minutes, "seed": 0, "judge_cache_entries": None, "prefill": False,
+    seeds = int(env_number("DISTRL_BENCH_SOAK_SEEDS", 1 if tiny or quick else 3, kind=int, strict=True))
+    return {"minutes": minutes, "long_minutes": long_minutes, "seed": 0, "seeds": seeds,
+            "judge_cache_entries": None, "prefill": False,
             "eval_episodes": 2 if tiny else 100 if quick else 200,
             "orphan_wait_s": 10.0 if tiny else 60.0,
             "worker_kill_every_s": 4.0 if tiny else max(45.0, minutes * 6), "memory_every_s": 1.0 if tiny else 10.0,
@@ -144,7 +154,7 @@ def _workers(config: list[str]) -> tuple[int, int]:
 
 
 def run_arm(is_faulty: bool, p: dict[str, Any], out: Path, name: str | None = None) -> dict[str, Any]:
-    """One arm: train (faulty: with every fault and one learner kill + resume), then a clean evaluation.
+    """One arm at `p["seed"]`: train (faulty: with every fault and one learner kill + resume), then a clean evaluation.
 
     `name` defaults to "faulty" or "clean"; the files it writes are `soak_<name>*`.
     """
@@ -154,7 +164,8 @@ def run_arm(is_faulty: bool, p: dict[str, Any], out: Path, name: str | None = No
     run_dir.mkdir(parents=True)
     workers, envs = _workers(p["train"])
     faults = FaultConfig.mixed(DEVICE_FAULT_RATE, seed=p["seed"], hang_s=30.0) if is_faulty else None
-    record: dict[str, Any] = {"arm": name, "exits": [], "learner_kills": 0, "orphans_after_learner_kill": 0}
+    record: dict[str, Any] = {"arm": name, "seed": p["seed"], "exits": [], "learner_kills": 0,
+                              "orphans_after_learner_kill": 0}
     sampler = MemorySampler(p["memory_every_s"], out / f"soak_{name}_memory.csv")
     killer = WorkerKiller(p["worker_kill_every_s"], seed=p["seed"]) if is_faulty else None
     heap_dir = run_dir.parent / f"soak_{name}_heap"
@@ -368,7 +379,8 @@ def _reused(name: str, p: dict[str, Any]) -> dict[str, Any] | None:
     key = "long_minutes" if name == "long" else "minutes"
     same_long_plan = name != "long" or (config.get("long_judge_cache", 4096) == LONG_ARM_JUDGE_CACHE
                                         and config.get("long_prefill", False))
-    if record and config.get(key) == p[key] and config.get("seed") == p["seed"] and same_long_plan:
+    same_seed = config.get("seed") == p["seed"] and record.get("seed", 0) == arm_seed(name)  # before seeds: 0
+    if record and config.get(key) == p[key] and same_seed and same_long_plan:
         return record
     return None
 
@@ -389,12 +401,13 @@ def _long_plan(p: dict[str, Any]) -> dict[str, Any]:
 def run(quick: bool, out: Path) -> Result:
     """Run the planned arms that `DISTRL_BENCH_SOAK_ARMS` allows (or reuse them) and report."""
     p = plan(quick)
-    runnable = runnable_arms()  # a bad selector is refused before any arm runs
+    runnable = runnable_arms(p)  # a bad selector is refused before any arm runs
     unplanned = [name for name in runnable if name not in planned_arms(p)]
-    if unplanned and os.environ.get("DISTRL_BENCH_SOAK_ARMS", "").strip():
-        raise ValueError(f"DISTRL_BENCH_SOAK_ARMS names {', '.join(unplanned)}, which this plan does not run: the "
-                         f"{'quick' if quick else 'full'} suite plans no long arm; use `--suite full` or set "
-                         "DISTRL_BENCH_SOAK_LONG_MINUTES")
+    if unplanned:
+        why = (f"the {'quick' if quick else 'full'} suite plans no long arm; use `--suite full` or set "
+               "DISTRL_BENCH_SOAK_LONG_MINUTES" if "long" in unplanned else
+               f"it runs {p['seeds']} seed(s) (0 to {p['seeds'] - 1}); set DISTRL_BENCH_SOAK_SEEDS")
+        raise ValueError(f"DISTRL_BENCH_SOAK_ARMS names {', '.join(unplanned)}, which this plan does not run: {why}")
     out.mkdir(parents=True, exist_ok=True)
     result = Result(config={k: v for k, v in p.items() if k != "train"} | {
         "train_overrides": p["train"], "device_fault_rate": DEVICE_FAULT_RATE, "device": DEVICE, "judge": JUDGE,
@@ -414,7 +427,8 @@ def run(quick: bool, out: Path) -> Result:
             result.notes.append(f"{name} arm not run: `DISTRL_BENCH_SOAK_ARMS` leaves it out and no reused run holds "
                                 "it.")
             continue
-        arms[name] = reused or run_arm(name == "faulty", _long_plan(p) if name == "long" else p, out, name)
+        arm_plan = _long_plan(p) if name == "long" else {**p, "seed": arm_seed(name)}
+        arms[name] = reused or run_arm(name.startswith("faulty"), arm_plan, out, name)
         (out / "soak_plan.json").write_text(json.dumps({**{k: p[k] for k in ("minutes", "long_minutes", "seed")},
                                                          "long_judge_cache": LONG_ARM_JUDGE_CACHE,
                                                          "long_prefill": True}))
@@ -431,23 +445,41 @@ def run(quick: bool, out: Path) -> Result:
     return result
 
 
-ARMS = ("faulty", "clean", "long")
+ARM_NAME = re.compile(r"(faulty|clean)(_s[1-9][0-9]*)?|long")
+"""An arm's name: "faulty" and "clean" at seed 0, "faulty_sK" and "clean_sK" at seed K, "long" (seed 0)."""
+
+
+def arm_name(kind: str, seed: int) -> str:
+    """The name of the `kind` ("faulty" or "clean") arm at `seed`: seed 0's keep the names they had before seeds.
+
+    >>> arm_name("faulty", 0), arm_name("clean", 2), arm_seed("clean_s2"), arm_seed("long")
+    ('faulty', 'clean_s2', 2, 0)
+    """
+    return kind if seed == 0 else f"{kind}_s{seed}"
+
+
+def arm_seed(name: str) -> int:
+    """The seed of the arm called `name` (see `arm_name`)."""
+    _, _, seed = name.partition("_s")
+    return int(seed) if seed else 0
 
 
 def planned_arms(p: dict[str, Any]) -> tuple[str, ...]:
-    """The arms of this plan: faulty and clean, and long when `long_minutes` is set."""
-    return ARMS if p["long_minutes"] > 0 else ARMS[:2]
+    """The arms of this plan: faulty and clean at each seed, and long when `long_minutes` is set."""
+    pairs = tuple(arm_name(kind, seed) for seed in range(p["seeds"]) for kind in ("faulty", "clean"))
+    return (*pairs, "long") if p["long_minutes"] > 0 else pairs
 
 
-def runnable_arms() -> tuple[str, ...]:
-    """The arms `DISTRL_BENCH_SOAK_ARMS` lets this call run (all by default); an unknown name is refused."""
+def runnable_arms(p: dict[str, Any]) -> tuple[str, ...]:
+    """The arms `DISTRL_BENCH_SOAK_ARMS` lets this call run (all planned by default); a malformed name is refused."""
     value = os.environ.get("DISTRL_BENCH_SOAK_ARMS", "").strip()
     if not value:
-        return ARMS
+        return planned_arms(p)
     names = tuple(name.strip() for name in value.split(",") if name.strip())
-    unknown = [name for name in names if name not in ARMS]
+    unknown = [name for name in names if not ARM_NAME.fullmatch(name)]
     if unknown or not names:
-        raise ValueError(f"DISTRL_BENCH_SOAK_ARMS={value!r}: expected a comma-separated list of {', '.join(ARMS)}")
+        raise ValueError(f"DISTRL_BENCH_SOAK_ARMS={value!r}: expected a comma-separated list of arms: faulty, clean, "
+                         "long, or faulty_sK and clean_sK for seed K >= 1")
     return names
 
 
@@ -504,12 +536,12 @@ def escaped(record: dict[str, Any]) -> int:
 
 def report(arms: dict[str, dict[str, Any]], p: dict[str, Any], result: Result) -> None:
     """Tables and figures of the arms present (see the module docstring for what each means)."""
-    counted = {name: _counts(arms[name]) for name in ("faulty", "clean") if name in arms}
+    counted = {name: _counts(record) for name, record in arms.items() if name != "long"}
     if counted:
         keys = next(iter(counted.values()))
         rows = [[key, *(_fmt(c[key]) for c in counted.values())] for key in keys]
-        result.tables.append(markdown_table([f"soak, {p['minutes']:g} min per arm, seed {p['seed']}", *counted],
-                                            rows))
+        labels = [f"{name.partition('_')[0]}, seed {arm_seed(name)}" for name in counted]
+        result.tables.append(markdown_table([f"soak, {p['minutes']:g} min per arm", *labels], rows))
     mem_rows = []
     for name, record in arms.items():
         for role, m in sorted(record.get("memory", {}).items()):
@@ -526,8 +558,9 @@ def report(arms: dict[str, dict[str, Any]], p: dict[str, Any], result: Result) -
     judged = "long" if "long" in arms else "clean"  # the longest fault-free arm: the fairest fit of growth
     if judged in arms:
         _memory_figures(arms[judged], judged, result)
-    if "faulty" in arms:
-        _fault_figures(arms, counted["faulty"], p, result)
+    if faulty := {name: c for name, c in counted.items() if name.startswith("faulty")}:
+        _fault_figures(faulty, result)
+        _success_figures(arms, p, result)
     result.notes.append(f"Deadlines: a step {STEP_DEADLINE_S:.0f} s (each of ~{DEVICE_CALLS_PER_STEP} device calls "
                         f"exhausting {DEVICE['retries'] + 1} attempts of {DEVICE['timeout_s']} s, plus a judge call), "
                         f"a judge call {JUDGE_DEADLINE_S} s (`deadline_s` {JUDGE['deadline_s']} s + 0.5 s).")
@@ -588,38 +621,71 @@ def _interval(m: dict[str, float]) -> str:
     return f"{m['pooled_pct_per_h']:+.2f} [{m['low_pct_per_h']:+.2f}, {m['high_pct_per_h']:+.2f}]"
 
 
-def _fault_figures(arms: dict[str, dict[str, Any]], faulty: dict[str, float], p: dict[str, Any],
-                   result: Result) -> None:
-    """What the faults did (rates, kills, audits, deadlines), and final success against the clean arm's."""
-    f = arms["faulty"]
-    result.add("soak/device_fault_rate", 100 * f.get("device_faults", 0) / max(1, f.get("device_requests", 0)), "%",
+LARGEST_OVER_ARMS = ("slowest step (s)", "slowest judge call (s)",
+                     "seconds until the killed learner's processes were gone")
+"""Counts that combine over the faulty arms as their largest; the others add up (final success is paired by seed)."""
+
+
+def _fault_figures(faulty: dict[str, dict[str, float]], result: Result) -> None:
+    """What the faults did over every faulty arm present (rates, kills, audits, deadlines), against the targets."""
+    total = {key: (max if key in LARGEST_OVER_ARMS else sum)(c[key] for c in faulty.values())
+             for key in next(iter(faulty.values())) if not key.startswith("final test success")}
+    result.add("soak/device_fault_rate", 100 * total["device faults injected"] / max(1, total["device requests"]), "%",
                target=10.0)
-    result.add("soak/judge_fault_rate", 100 * faulty["judge faults injected"] / max(1, faulty["judge requests"]), "%",
+    result.add("soak/judge_fault_rate", 100 * total["judge faults injected"] / max(1, total["judge requests"]), "%",
                target=10.0)
-    result.add("soak/worker_kills", faulty["worker kills (ours)"], "kills")
-    result.add("soak/learner_kills_resumed", faulty["learner kills + resumes"], "kills", target=1.0)
+    result.add("soak/worker_kills", total["worker kills (ours)"], "kills")
+    result.add("soak/learner_kills_resumed", total["learner kills + resumes"], "kills", target=1.0)
     for key, name in (("half-inserted trajectories (crash checkpoint)", "half_inserted/crash"),
                       ("half-inserted trajectories (final checkpoint)", "half_inserted/final"),
                       ("rewards from unknown verdicts", "unknown_verdict_rewards"),
                       ("escaped exceptions", "escaped_exceptions"),
                       ("orphaned workers after the learner kill", "orphans_after_learner_kill")):
-        result.add(f"soak/{name}", faulty[key], "count", target=0.0, higher_is_better=False)
-    result.add("soak/slowest_step_over_deadline", faulty["slowest step (s)"] / STEP_DEADLINE_S, "x", target=1.0,
+        result.add(f"soak/{name}", total[key], "count", target=0.0, higher_is_better=False)
+    result.add("soak/slowest_step_over_deadline", total["slowest step (s)"] / STEP_DEADLINE_S, "x", target=1.0,
                higher_is_better=False)
-    result.add("soak/slowest_judge_over_deadline", faulty["slowest judge call (s)"] / JUDGE_DEADLINE_S, "x",
+    result.add("soak/slowest_judge_over_deadline", total["slowest judge call (s)"] / JUDGE_DEADLINE_S, "x",
                target=1.0, higher_is_better=False)
-    a, b = (arms.get(k, {}).get("eval", {}).get("success") for k in ("faulty", "clean"))
-    if a is not None and b is not None:
-        n = p["eval_episodes"]
-        half_width = 1.96 * math.sqrt(max(a * (1 - a), 1e-9) / n + max(b * (1 - b), 1e-9) / n)
-        result.add("soak/test_success/faulty", 100 * a, "%")
-        result.add("soak/test_success/clean", 100 * b, "%")
-        result.add("soak/test_success/faulty_minus_clean", 100 * (a - b), "points", target=-100 * half_width)
-        verdict = "not separable" if abs(a - b) <= half_width else "separable"
-        result.notes.append(f"Final test success (clean eval, {n} balanced test episodes each): faulty "
-                            f"{100 * a:.1f}% vs clean {100 * b:.1f}%, difference {100 * (a - b):+.1f} points, "
-                            f"95% interval ±{100 * half_width:.1f} (binomial, one seed per arm): {verdict}. The "
-                            "target is that faults leave the run no separably worse than the clean one.")
+
+
+def success_pairs(arms: dict[str, dict[str, Any]], seeds: int) -> dict[int, tuple[float, float]]:
+    """Seed -> (faulty, clean) final test success, for each seed whose two arms are present and evaluated."""
+    pairs = {}
+    for seed in range(seeds):
+        a, b = (arms.get(arm_name(kind, seed), {}).get("eval", {}).get("success") for kind in ("faulty", "clean"))
+        if a is not None and b is not None:
+            pairs[seed] = (a, b)
+    return pairs
+
+
+def _success_figures(arms: dict[str, dict[str, Any]], p: dict[str, Any], result: Result) -> None:
+    """Final success of the faulty arms against the clean ones: paired by seed with a Student-t interval when two or
+    more seeds have both arms, else a binomial interval (evaluation noise only); the target is not separably worse."""  # noqa: D205, D209
+    pairs = success_pairs(arms, p["seeds"])
+    if not pairs:
+        return
+    a, b = (np.array([pair[k] for pair in pairs.values()]) for k in (0, 1))
+    n = p["eval_episodes"]
+    if len(pairs) >= 2:
+        mean, std, low, high = paired_interval(a, b)
+        half_width, how = mean - low, f"paired by seed over {len(pairs)} seeds, Student t"
+        per_seed = ", ".join(f"seed {s}: {100 * f:.1f} vs {100 * c:.1f}" for s, (f, c) in pairs.items())
+        spread = (f" Clean arms' seed spread: {mean_std(b)} % (range {100 * b.min():.1f}-{100 * b.max():.1f}); "
+                  f"faulty {mean_std(a)} %; faulty vs clean by seed: {per_seed}; the differences' sample std "
+                  f"{100 * std:.1f} points.")
+        result.add("soak/test_success/clean_seed_std", 100 * sample_std(b), "points")
+    else:
+        mean = float(a[0] - b[0])
+        half_width = 1.96 * math.sqrt(max(a[0] * (1 - a[0]), 1e-9) / n + max(b[0] * (1 - b[0]), 1e-9) / n)
+        low, high, spread = mean - half_width, mean + half_width, ""
+        how = "binomial, one seed per arm: evaluation noise only, not the seed spread"
+    result.add("soak/test_success/faulty", 100 * a.mean(), "%")
+    result.add("soak/test_success/clean", 100 * b.mean(), "%")
+    result.add("soak/test_success/faulty_minus_clean", 100 * mean, "points", target=-100 * half_width)
+    result.notes.append(f"Final test success (clean eval, {n} balanced test episodes per arm): faulty "
+                        f"{100 * a.mean():.1f}% vs clean {100 * b.mean():.1f}%, difference {100 * mean:+.1f} points, "
+                        f"95% interval [{100 * low:+.1f}, {100 * high:+.1f}] ({how}): {verdict(low, high)}.{spread} "
+                        "The target is that faults leave the run no separably worse than the clean one.")
 
 
 def _fmt(value: float) -> str:
