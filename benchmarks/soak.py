@@ -674,6 +674,9 @@ def _success_figures(arms: dict[str, dict[str, Any]], p: dict[str, Any], result:
                   f"faulty {mean_std(a)} %; faulty vs clean by seed: {per_seed}; the differences' sample std "
                   f"{100 * std:.1f} points.")
         result.add("soak/test_success/clean_seed_std", 100 * sample_std(b), "points")
+        # the issue's yardstick: the faulty arms' mean within one sample std of the clean arms' mean
+        result.add("soak/test_success/faulty_in_clean_seed_std", (a.mean() - b.mean()) / max(sample_std(b), 1e-9),
+                   "clean std", target=-1.0)
     else:
         mean = float(a[0] - b[0])
         half_width = 1.96 * math.sqrt(max(a[0] * (1 - a[0]), 1e-9) / n + max(b[0] * (1 - b[0]), 1e-9) / n)

@@ -50,6 +50,10 @@ def test_three_seeds_are_compared_paired_by_seed_with_a_student_t_interval() -> 
     clean_mean = sum(clean) / 3
     assert figures["soak/test_success/clean_seed_std"].value == pytest.approx(
         100 * math.sqrt(sum((c - clean_mean) ** 2 for c in clean) / 2))
+    spread = figures["soak/test_success/faulty_in_clean_seed_std"]  # faulty mean 74.8 vs clean 79.3 +- 3.5
+    assert spread.value == pytest.approx((sum(f for f, _ in success.values()) / 3 - clean_mean)
+                                         / math.sqrt(sum((c - clean_mean) ** 2 for c in clean) / 2))
+    assert spread.met is False and spread.target == -1.0
     note = next(n for n in result.notes if n.startswith("Final test success"))
     assert "paired by seed over 3 seeds" in note and "not separable" in note
     assert "seed 1: 70.0 vs 76.0" in note
