@@ -660,7 +660,8 @@ def success_pairs(arms: dict[str, dict[str, Any]], seeds: int) -> dict[int, tupl
 
 def _success_figures(arms: dict[str, dict[str, Any]], p: dict[str, Any], result: Result) -> None:
     """Final success of the faulty arms against the clean ones: paired by seed with a Student-t interval when two or
-    more seeds have both arms, else a binomial interval (evaluation noise only); the target is not separably worse."""  # noqa: D205, D209
+    more seeds have both arms, else a binomial interval (evaluation noise only). Targets: not separably worse and,
+    with seeds, the faulty mean within one sample std of the clean arms' mean (the clean run's seed spread)."""  # noqa: D205, D209
     pairs = success_pairs(arms, p["seeds"])
     if not pairs:
         return
@@ -688,7 +689,8 @@ def _success_figures(arms: dict[str, dict[str, Any]], p: dict[str, Any], result:
     result.notes.append(f"Final test success (clean eval, {n} balanced test episodes per arm): faulty "
                         f"{100 * a.mean():.1f}% vs clean {100 * b.mean():.1f}%, difference {100 * mean:+.1f} points, "
                         f"95% interval [{100 * low:+.1f}, {100 * high:+.1f}] ({how}): {verdict(low, high)}.{spread} "
-                        "The target is that faults leave the run no separably worse than the clean one.")
+                        "The targets: faults leave the run no separably worse than the clean one and, with seeds, "
+                        "the faulty mean within one seed std of the clean arms'.")
 
 
 def _fmt(value: float) -> str:
