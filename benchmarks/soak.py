@@ -78,7 +78,7 @@ from benchmarks.soak_parts import (
     read_memory_csv,
     write_heap_csv,
 )
-from benchmarks.stats import mean_std, paired_interval, sample_std, verdict
+from benchmarks.stats import evaluation_noise, mean_std, paired_interval, sample_std, verdict
 from distrl_agent.runtime.checkpoint import META_FILE, REPLAY_FILE
 
 DEVICE_FAULT_RATE = 0.12
@@ -674,13 +674,14 @@ def _success_figures(arms: dict[str, dict[str, Any]], p: dict[str, Any], result:
         spread = (f" Clean arms' seed spread: {mean_std(b)} % (range {100 * b.min():.1f}-{100 * b.max():.1f}); "
                   f"faulty {mean_std(a)} %; faulty vs clean by seed: {per_seed}; the differences' sample std "
                   f"{100 * std:.1f} points.")
-        result.add("soak/test_success/clean_seed_std", 100 * sample_std(b), "points")
+        clean_std = sample_std(b)
+        result.add("soak/test_success/clean_seed_std", 100 * clean_std, "points")
         # the issue's yardstick: the faulty arms' mean within one sample std of the clean arms' mean
-        result.add("soak/test_success/faulty_in_clean_seed_std", (a.mean() - b.mean()) / max(sample_std(b), 1e-9),
-                   "clean std", target=-1.0)
+        result.add("soak/test_success/faulty_in_clean_seed_std", mean / max(clean_std, 1e-9), "clean std",
+                   target=-1.0)
     else:
         mean = float(a[0] - b[0])
-        half_width = 1.96 * math.sqrt(max(a[0] * (1 - a[0]), 1e-9) / n + max(b[0] * (1 - b[0]), 1e-9) / n)
+        half_width = 1.96 * math.hypot(evaluation_noise(a[0], n), evaluation_noise(b[0], n)) / 100
         low, high, spread = mean - half_width, mean + half_width, ""
         how = "binomial, one seed per arm: evaluation noise only, not the seed spread"
     result.add("soak/test_success/faulty", 100 * a.mean(), "%")
