@@ -30,7 +30,7 @@ from android_env.components.simulators.emulator import emulator_simulator  # noq
 from android_env.proto import state_pb2  # noqa: E402
 
 from android_gym.devices.adb import AdbDevice  # noqa: E402
-from android_gym.devices.emulator_console import PortAllocator  # noqa: E402
+from android_gym.devices.emulator_console import GRPC_OFFSET, PortAllocator  # noqa: E402
 from android_gym.sim.adb import AdbFront  # noqa: E402
 from android_gym.testing.executables import adb_executable, emulator_executable  # noqa: E402
 
@@ -42,6 +42,21 @@ def adb_front() -> Iterator[AdbFront]:
     """The ADB server AndroidEnv names: the emulator announces itself here; the test reads its phone through it."""
     with AdbFront(devices=0, perturbations="none") as front:
         yield front
+
+
+@pytest.fixture
+def launch_ports(monkeypatch) -> Iterator[int]:
+    """Reserve the ports AndroidEnv will launch our emulator on, and make AndroidEnv pick them.
+
+    Left to itself, AndroidEnv takes adb 5555 and gRPC 8554 when they are free at construction time, and binds them
+    only later, when the emulator starts: another test worker's emulator can take them in between, and AndroidEnv
+    then waits 100 s for a gRPC channel that is not its emulator's. Our allocator reserves a triple across workers.
+    """
+    console = PortAllocator.allocate()
+    monkeypatch.setattr(emulator_simulator, "_pick_adb_port", lambda: console + 1)
+    monkeypatch.setattr(emulator_simulator, "_pick_emulator_grpc_port", lambda: console + GRPC_OFFSET)
+    yield console
+    PortAllocator.release(console)
 
 
 def simulator_config(tmp_path: Path, adb_port: int) -> config_classes.EmulatorConfig:
@@ -58,12 +73,14 @@ def simulator_config(tmp_path: Path, adb_port: int) -> config_classes.EmulatorCo
                                                           default_timeout=10.0))
 
 
-def test_android_envs_emulator_simulator_drives_android_gym_emulator(tmp_path, adb_front, monkeypatch):
+def test_android_envs_emulator_simulator_drives_android_gym_emulator(tmp_path, adb_front, launch_ports,
+                                                                     monkeypatch):
     """Boot, a screenshot equal to the phone's, a tap, BACK, snapshots, shutdown: all AndroidEnv's own calls."""
     monkeypatch.setenv("HOME", str(tmp_path))
     simulator = emulator_simulator.EmulatorSimulator(simulator_config(tmp_path, adb_front.port))
     try:
         simulator.launch()
+        assert simulator.adb_device_name() == f"emulator-{launch_ports}"  # on the ports reserved for it
         phone = AdbDevice(simulator.adb_device_name(), port=adb_front.port, timeout_s=10.0)
         phone.start()
 
@@ -143,7 +160,8 @@ log_parsing_config: {
 """An AndroidEnv task without an APK: the reward and the episode's end come from logcat, as AndroidEnv's own tasks'."""
 
 
-def test_android_env_load_runs_a_logcat_rewarded_task_on_android_gym_emulator(tmp_path, monkeypatch):
+def test_android_env_load_runs_a_logcat_rewarded_task_on_android_gym_emulator(tmp_path, launch_ports,
+                                                                               monkeypatch):
     """`android_env.load` end to end: AndroidEnv starts the ADB server through `android-gym-adb`, launches the
     emulator, applies its device settings, resets the task (HOME), and a touch on Settings ends the episode with
     reward 1 read from the streamed logcat; touches elsewhere earn nothing."""  # noqa: D205, D209
