@@ -2,7 +2,8 @@
 
 `python -m benchmarks merge --out DIR SRC [SRC ...] [--publish]` takes each SRC's results.json in order (a benchmark
 that appears in several comes from the last), records where each benchmark came from (its suite, date, git commit and
-DISTRL_BENCH_* settings), copies the plots, and writes results.json and report.md to DIR as `run` would.
+DISTRL_BENCH_* settings; a section of an earlier merge keeps the run it came from), copies the plots, and writes
+results.json and report.md to DIR as `run` would.
 """
 
 from __future__ import annotations
@@ -45,9 +46,11 @@ def merge(sources: list[Path], out: Path, order: Sequence[str] = ()) -> dict[str
     for source, results in loaded:
         for name, entry in results["benchmarks"].items():
             entry = dict(entry)
-            entry["source"] = {"folder": str(source), "suite": results["suite"], "date": results["date"],
-                               "git": results["versions"].get("git", "unknown"),
-                               "env": results["config"].get("env", {})}
+            # A section of a merged report already names the run that measured it: that run, not this merge's
+            # last one, is its provenance when the merged folder is merged again (as publishing onto docs does).
+            entry.setdefault("source", {"folder": str(source), "suite": results["suite"], "date": results["date"],
+                                        "git": results["versions"].get("git", "unknown"),
+                                        "env": results["config"].get("env", {})})
             plots = []
             for plot in entry.get("plots", []):
                 name_only = Path(plot).name

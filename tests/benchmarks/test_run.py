@@ -20,6 +20,7 @@ import pytest
 from PIL import Image
 
 from benchmarks import run as runner
+from benchmarks.merge import merge
 from benchmarks.result import TINY_ENV, Result
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -285,6 +286,24 @@ def test_merge_takes_each_benchmark_from_the_last_folder_that_has_it(tmp_path: P
     source = "_From the full suite run of 2026-11-30T00:00:00+00:00 (git abc123; DISTRL_BENCH_TRAINING_SEEDS=3)._"
     assert source in report
     assert "| training | x | 70 % | ≥ 50 | met |" in report
+
+
+def test_merging_a_merged_report_again_keeps_each_sections_own_run(tmp_path: Path) -> None:
+    """Publishing merges a new run onto docs/benchmarks, itself a merge: the older sections keep their runs' dates."""
+    quick = _fake_output(tmp_path / "quick", "quick", {"training": 10.0, "sim": 90.0})
+    full = _fake_output(tmp_path / "full", "full", {"training": 70.0})
+    newer = _fake_output(tmp_path / "newer", "full", {"soak": 80.0})
+    newer_results = json.loads((newer / "results.json").read_text())
+    newer_results.update(date="2026-12-01T00:00:00+00:00", versions={"git": "def456"})
+    (newer / "results.json").write_text(json.dumps(newer_results))
+    merge([quick, full], tmp_path / "first")
+    merged = merge([tmp_path / "first", newer], tmp_path / "second")
+    sources = {name: (e["source"]["suite"], e["source"]["git"], e["source"]["date"][:10])
+               for name, e in merged["benchmarks"].items()}
+    assert sources == {"sim": ("quick", "abc123", "2026-11-30"), "training": ("full", "abc123", "2026-11-30"),
+                       "soak": ("full", "def456", "2026-12-01")}
+    assert merged["benchmarks"]["sim"]["source"]["folder"] == str(tmp_path / "quick")
+    assert "_From the quick suite run of 2026-11-30" in (tmp_path / "second" / "report.md").read_text()
 
 
 def test_merge_refuses_a_folder_without_results(tmp_path: Path) -> None:
