@@ -10,10 +10,21 @@ from benchmarks.result import TINY_ENV, Figure, markdown_table
 
 
 def durations(results: dict[str, Any]) -> str:
-    """How long each benchmark ran, as measured, and the sum: "sim 1.4 s, ..., soak 76 s: 3.0 minutes in all"."""
-    parts = [f"{name} {_seconds(entry.get('seconds', 0.0))}" for name, entry in results["benchmarks"].items()]
+    """How long each benchmark ran, as measured, and the sum: "sim 1.4 s, ..., soak 76 s: 3.0 minutes in all".
+
+    A section whose run reused kept runs (a `DISTRL_BENCH_*_REUSE` setting) says so: its seconds are the rebuild's,
+    not what the runs it reports took.
+    """
+    parts = [f"{name} {_seconds(entry.get('seconds', 0.0))}{' (kept runs reused)' if _reused(results, entry) else ''}"
+             for name, entry in results["benchmarks"].items()]
     total_min = sum(entry.get("seconds", 0.0) for entry in results["benchmarks"].values()) / 60
     return f"{', '.join(parts)}: {total_min:.1f} minutes in all"
+
+
+def _reused(results: dict[str, Any], entry: dict[str, Any]) -> bool:
+    """Whether the run behind `entry` (its merge source's, else this run's settings) reused kept runs."""
+    env = entry["source"].get("env", {}) if "source" in entry else results.get("config", {}).get("env", {})
+    return any(key.startswith("DISTRL_BENCH_") and key.endswith("_REUSE") for key in env)
 
 
 def _seconds(s: float) -> str:

@@ -61,6 +61,7 @@ import psutil
 
 from android_gym.heap import HEAP_LOG_ENV
 from android_gym.sim.adb import AdbFront, FaultConfig
+from benchmarks.keep import SOAK_PLAN
 from benchmarks.result import Result, env_number, is_tiny, markdown_table
 from benchmarks.soak_parts import (
     JUDGE_FAULTS,
@@ -375,7 +376,7 @@ def _reused(name: str, p: dict[str, Any]) -> dict[str, Any] | None:
     if not source:
         return None
     record = _read_json(Path(source) / f"soak_{name}.json")
-    config = _read_json(Path(source) / "soak_plan.json")
+    config = _read_json(Path(source) / SOAK_PLAN)
     key = "long_minutes" if name == "long" else "minutes"
     same_long_plan = name != "long" or (config.get("long_judge_cache", 4096) == LONG_ARM_JUDGE_CACHE
                                         and config.get("long_prefill", False))
@@ -429,7 +430,7 @@ def run(quick: bool, out: Path) -> Result:
             continue
         arm_plan = _long_plan(p) if name == "long" else {**p, "seed": arm_seed(name)}
         arms[name] = reused or run_arm(name.startswith("faulty"), arm_plan, out, name)
-        (out / "soak_plan.json").write_text(json.dumps({**{k: p[k] for k in ("minutes", "long_minutes", "seed")},
+        (out / SOAK_PLAN).write_text(json.dumps({**{k: p[k] for k in ("minutes", "long_minutes", "seed")},
                                                          "long_judge_cache": LONG_ARM_JUDGE_CACHE,
                                                          "long_prefill": True}))
     series = {name: read_memory_csv(out / f"soak_{name}_memory.csv") for name in arms

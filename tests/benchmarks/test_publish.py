@@ -57,3 +57,16 @@ def test_readme_block_states_each_benchmarks_run_time_and_the_sum(tmp_path):
     readme.write_text(f"{START}\n{END}\n")
     publish(tmp_path / "out", tmp_path, readme)
     assert "sim 1.4 s, pool 13 min: 12.6 minutes in all" in readme.read_text()
+
+
+def test_run_time_of_a_section_rebuilt_from_kept_runs_says_so(tmp_path):
+    """Seconds of a rebuild are not the runs' time: a section whose run reused kept runs is marked, in a merge too."""
+    fake_run(tmp_path / "out")
+    results = json.loads((tmp_path / "out" / "results.json").read_text())
+    results["benchmarks"]["pool"]["source"] = {"env": {"DISTRL_BENCH_SOAK_REUSE": "docs/benchmarks/runs_soak"}}
+    assert durations(results) == "sim 1.4 s, pool 13 min (kept runs reused): 12.6 minutes in all"
+    del results["benchmarks"]["pool"]["source"]
+    results["config"] = {"env": {"DISTRL_BENCH_TRAINING_SEEDS": "3"}}
+    assert durations(results) == "sim 1.4 s, pool 13 min: 12.6 minutes in all"
+    results["config"]["env"] = {"DISTRL_BENCH_SLOW_REUSE": "runs"}
+    assert durations(results) == "sim 1.4 s (kept runs reused), pool 13 min (kept runs reused): 12.6 minutes in all"
