@@ -431,8 +431,7 @@ def run(quick: bool, out: Path) -> Result:
         arm_plan = _long_plan(p) if name == "long" else {**p, "seed": arm_seed(name)}
         arms[name] = reused or run_arm(name.startswith("faulty"), arm_plan, out, name)
         (out / SOAK_PLAN).write_text(json.dumps({**{k: p[k] for k in ("minutes", "long_minutes", "seed")},
-                                                         "long_judge_cache": LONG_ARM_JUDGE_CACHE,
-                                                         "long_prefill": True}))
+                                                 "long_judge_cache": LONG_ARM_JUDGE_CACHE, "long_prefill": True}))
     series = {name: read_memory_csv(out / f"soak_{name}_memory.csv") for name in arms
               if (out / f"soak_{name}_memory.csv").is_file()}
     for name, samples in series.items():  # refitted from the raw samples: reused arms get today's estimates too
