@@ -72,11 +72,17 @@ def replay_accounting(summary: dict) -> str:
     replay: of 1,873 episodes, 0 cut by faults, 1,135 dropped by full worker buffers before the learner saw them; \
 514 inserted, 450 dropped as stale (learner.max_staleness), 0 evicted (learner.replay_capacity_steps); \
 1,542 samples drawn, 3.00 per inserted trajectory
+    >>> replay_accounting({"runtime/episodes": 100, "runtime/faulty_episodes": 40, "runtime/fault_prefixes": 31})[:78]
+    'replay: of 100 episodes, 40 cut by faults (31 of them shipped up to the fault)'
     """
     count = {k: int(summary.get(k, 0)) for k in ("runtime/episodes", "runtime/faulty_episodes",
-                                                   "runtime/dropped_trajectories", "replay/inserted",
-                                                   "replay/dropped_stale", "replay/evicted", "replay/sampled")}
-    return (f"replay: of {count['runtime/episodes']:,} episodes, {count['runtime/faulty_episodes']:,} cut by faults, "
+                                                   "runtime/fault_prefixes", "runtime/dropped_trajectories",
+                                                   "replay/inserted", "replay/dropped_stale", "replay/evicted",
+                                                   "replay/sampled")}
+    prefixes = (f" ({count['runtime/fault_prefixes']:,} of them shipped up to the fault)"
+                if count["runtime/fault_prefixes"] else "")
+    return (f"replay: of {count['runtime/episodes']:,} episodes, {count['runtime/faulty_episodes']:,} cut by faults"
+            f"{prefixes}, "
             f"{count['runtime/dropped_trajectories']:,} dropped by full worker buffers before the learner saw them; "
             f"{count['replay/inserted']:,} inserted, {count['replay/dropped_stale']:,} dropped as stale "
             f"(learner.max_staleness), {count['replay/evicted']:,} evicted (learner.replay_capacity_steps); "

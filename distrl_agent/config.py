@@ -237,6 +237,10 @@ class RuntimeSection(Section):
         max_worker_restarts: restarts of one worker (after a crash or a kill) before the run fails.
         worker_buffer_trajectories: finished trajectories a worker holds while the learner is not reading; beyond
             it the oldest is dropped and counted (`runtime/dropped_trajectories`).
+        fault_prefixes: when a device fault cuts an episode, ship the steps before the faulted one as a truncated
+            trajectory that bootstraps from the last state the phone reported cleanly (`runtime/fault_prefixes`),
+            instead of discarding the whole episode. The faulted step itself never ships: whether its action reached
+            the phone is unknown. Only for rules that bootstrap truncated episodes (`a-ride*`, `ppo`).
         sync: DigiRL's synchronous protocol (all workers finish a round with the same weights, then the learner
             trains, then weights go out).
         sync_lockstep: in sync rounds, workers step their environments in lock-step as DigiRL's collector does
@@ -267,6 +271,7 @@ class RuntimeSection(Section):
     worker_resources: dict[str, Annotated[float, Field(gt=0, allow_inf_nan=False)]] = Field(default_factory=dict)
     max_worker_restarts: NonNegativeInt = 20
     worker_buffer_trajectories: AtLeastOne = 256
+    fault_prefixes: bool = False
     sync: bool = False
     sync_lockstep: bool = True
     episodes_per_round: AtLeastOne = 16
@@ -385,6 +390,10 @@ class TrainConfig(Section):
             raise ConfigError(f"`runtime.episodes_per_round` ({self.runtime.episodes_per_round}) must be a multiple of "
                               f"the group size {groups.size} (`learner.coefficients.group_size`), or rounds end with "
                               "groups cut short")
+        if self.runtime.fault_prefixes and not self.learner.coefficients.bootstraps_truncation:
+            raise ConfigError(f"`runtime.fault_prefixes` ships episodes cut by a fault, which "
+                              f"`{self.learner.algorithm}` would score as failures (it reads whole episodes); use it "
+                              "with a-ride* or ppo")
         return self
 
     def to_dict(self) -> dict[str, Any]:

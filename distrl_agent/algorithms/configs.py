@@ -33,9 +33,16 @@ ClipEps = Annotated[float, Field(gt=0, lt=1)]
 
 
 class RuleConfig(ConfigModel):
-    """Base of the rules' coefficient configs (their errors are `distrl_agent.errors.ConfigError`)."""
+    """Base of the rules' coefficient configs (their errors are `distrl_agent.errors.ConfigError`).
+
+    `bootstraps_truncation` says whether the rule values a truncated episode's last state by its critic, V(s_T),
+    so that a trajectory cut at any step is unbiased data for it (A-RIDE and PPO). The others read whole episodes:
+    DigiRL's Monte-Carlo returns and Filtered BC's success filter would score a cut episode as a failure, and GRPO
+    compares the outcomes of a group.
+    """
 
     error_type: ClassVar[type[Exception]] = ConfigError
+    bootstraps_truncation: ClassVar[bool] = False
 
 
 class ARideConfig(RuleConfig):
@@ -63,6 +70,8 @@ class ARideConfig(RuleConfig):
             and the one-step advantage delta_t = target - V(s_t).
         w1, w2, w3, epsilon: priority weights of mean |delta|, mean rho_bar, mean -log pi, and the floor.
     """
+
+    bootstraps_truncation: ClassVar[bool] = True
 
     gamma: Unit = 0.9
     lam: Unit = 0.95
@@ -121,6 +130,8 @@ class PPOConfig(RuleConfig):
         value_coef: c_V, weight of the critic loss.
         actor_coef: weight of the actor terms; 0 trains the critic alone (warm-up).
     """
+
+    bootstraps_truncation: ClassVar[bool] = True
 
     gamma: Unit = 0.9
     lam: Unit = 0.95

@@ -84,3 +84,18 @@ class EpisodeAdder:
             rewards=np.array(self.rewards, np.float32), dones=dones, log_mu=np.array(self.log_mu, np.float32),
             policy_version=np.array(self.versions, np.int64), penalty=np.array(self.penalty, np.float32),
             goal=goal, task=task, success=bool(self.rewards[-1] > 0), worker_id=self.worker_id)
+
+    def finish_before_fault(self, goal: str, task: str) -> Trajectory | None:
+        """The steps before the last one, as a truncated `Trajectory`, when the last step's result was a fault.
+
+        Whether the faulted action reached the phone is unknown, so it and what came back are left out; the state
+        it was chosen in, which the phone reported cleanly, is the bootstrap state. None when the fault hit the
+        episode's first step (nothing clean to keep).
+        """
+        if len(self.actions) < 2:
+            return None
+        clean = EpisodeAdder(self.observation_keys, self.worker_id, self.group)
+        clean.observations, clean.actions = self.observations[:-1], self.actions[:-1]
+        clean.rewards, clean.penalty = self.rewards[:len(clean.actions)], self.penalty[:len(clean.actions)]
+        clean.log_mu, clean.versions = self.log_mu[:-1], self.versions[:-1]
+        return clean.finish(self.observations[-1], terminated=False, goal=goal, task=task)

@@ -125,7 +125,7 @@ class WorkerBook:
         envs_per_worker: environments per worker.
     """
 
-    SUMMED = ("episodes", "steps", "successes", "faulty_episodes", "dropped_trajectories", "adopted",
+    SUMMED = ("episodes", "steps", "successes", "faulty_episodes", "fault_prefixes", "dropped_trajectories", "adopted",
               "latency_s_sum", "unknown_verdicts", "unknown_verdict_rewards", "reset_failures",
               *GroupCollector.COUNTERS)
     MAXED = ("latency_s_max", "step_s_max", "judge_s_max")
@@ -179,6 +179,7 @@ class WorkerBook:
         return {
             "runtime/env_steps": sums["steps"], "runtime/episodes": sums["episodes"],
             "runtime/successes": sums["successes"], "runtime/faulty_episodes": sums["faulty_episodes"],
+            "runtime/fault_prefixes": sums["fault_prefixes"],
             "runtime/dropped_trajectories": sums["dropped_trajectories"],
             "runtime/worker_restarts": float(sum(self.restarts)),
             "runtime/discarded_partial_episodes": float(self.discarded_partial),

@@ -164,5 +164,5 @@ def training_shell(index: int, config: TrainConfig) -> WorkerShell:
     rt = config.runtime
     worker = Worker(index, config.env, rt.envs_per_worker, seed=rt.seed * 1000 + index,
                     policy_config=config.policy.policy_config(), lockstep=rt.sync and rt.sync_lockstep,
-                    groups=config.learner.group_spec)
+                    groups=config.learner.group_spec, fault_prefixes=rt.fault_prefixes)
     return WorkerShell(worker, rt.worker_buffer_trajectories)

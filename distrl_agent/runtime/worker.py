@@ -3,7 +3,8 @@
 One worker for both kinds of environments: in this process or one process each, behind the same send/recv API
 (`android_gym.vector.SyncEnvPool` / `AsyncEnvPool`). Every step records the behaviour log-prob log mu(a_t|s_t) and
 the policy version that chose it (`runtime/adder.py`), so the learner can correct for off-policy data. Episodes that
-end in a device fault are discarded (counted), never half-shipped.
+end in a device fault are discarded (counted), never half-shipped; with `fault_prefixes` the steps before the fault
+ship as a truncated trajectory, the faulted step never.
 
 No transport here: `runtime/shell.py` adds weight adoption and buffering, and the local and Ray runtimes run that
 same shell in a process or an actor.
@@ -94,9 +95,13 @@ class Worker:
             action, then every environment's step, then wait for all of them); matters with env processes only.
         pool_config: the env pool's knobs (deadlines, start method); default `PoolConfig()` with
             `max_consecutive_failures=RESET_ATTEMPTS - 1` (the pool gives up at the failure after that many).
+        fault_prefixes: ship the clean steps before a fault (`EpisodeAdder.finish_before_fault`) rather than
+            nothing; only for rules that bootstrap truncated episodes (`RuleConfig.bootstraps_truncation`), and not
+            with `groups`, whose members are compared by outcome.
 
     Attributes:
-        stats: counters `episodes`, `steps`, `successes`, `faulty_episodes` (faulted episodes are not shipped),
+        stats: counters `episodes`, `steps`, `successes`, `faulty_episodes` (faulted episodes are not shipped whole),
+            `fault_prefixes` (their clean steps shipped as truncated trajectories),
             `unknown_verdicts` (steps the judge could not tell, device faults aside), `unknown_verdict_rewards`
             (rewarded steps whose verdict was unknown: must stay 0), `reset_failures` (env resets or steps that
             raised, each followed by a fresh env and a retry), and the slowest `step_s_max` env step (from action
@@ -108,16 +113,21 @@ class Worker:
     def __init__(self, worker_id: int, env: EnvSection, envs: int, split: str = "train", seed: int = 0,
                  deterministic: bool = False, policy_config: PolicyConfig | None = None,
                  first_env_index: int | None = None, groups: GroupSpec | None = None, lockstep: bool = False,
-                 pool_config: PoolConfig | None = None) -> None:
+                 pool_config: PoolConfig | None = None, fault_prefixes: bool = False) -> None:
+        if fault_prefixes and groups is not None:
+            raise ValueError("fault_prefixes ships cut episodes, but a group's members are compared by outcome: "
+                             "give groups or fault_prefixes, not both")
         self.worker_id, self.env_config, self.num_envs, self.split = worker_id, env, envs, split
+        self.fault_prefixes = fault_prefixes
         self.first_env_index = max(0, worker_id) * envs if first_env_index is None else first_env_index
         self.seed, self.deterministic, self.lockstep = seed, deterministic, lockstep
         self.pool_config = pool_config or PoolConfig(max_consecutive_failures=RESET_ATTEMPTS - 1)
         self.policy = build_policy(policy_config or SmallPolicyConfig())
         self.policy.eval()
         self.version = 0
-        self.stats = {"episodes": 0, "steps": 0, "successes": 0, "faulty_episodes": 0, "unknown_verdicts": 0,
-                      "unknown_verdict_rewards": 0, "step_s_max": 0.0, "judge_s_max": 0.0, "reset_failures": 0}
+        self.stats = {"episodes": 0, "steps": 0, "successes": 0, "faulty_episodes": 0, "fault_prefixes": 0,
+                      "unknown_verdicts": 0, "unknown_verdict_rewards": 0, "step_s_max": 0.0, "judge_s_max": 0.0,
+                      "reset_failures": 0}
         self.pool: AsyncEnvPool | SyncEnvPool | None = None
         self._obs: list[dict[str, Any] | None] = []
         self._info: list[dict[str, Any]] = []
@@ -371,14 +381,17 @@ class Worker:
                      goal: str, task: str) -> Trajectory | None:
         """Count an ended episode and return its trajectory, or None when a fault cut it.
 
-        A fault (`info["error"]`: a device fault or a dead env process) makes the data untrustworthy: the episode is
-        counted as faulty, its reason goes to the fault log, and nothing is shipped.
+        A fault (`info["error"]`: a device fault or a dead env process) makes the faulted step untrustworthy: the
+        episode is counted as faulty, its reason goes to the fault log, and nothing is shipped, or with
+        `fault_prefixes` only the steps before the fault, truncated.
         """
         self.stats["episodes"] += 1
         if "error" in info:
             self.stats["faulty_episodes"] += 1
             self._faults.add(str(info["error"]))
-            return None
+            prefix = ep.finish_before_fault(goal, task) if self.fault_prefixes else None
+            self.stats["fault_prefixes"] += prefix is not None
+            return prefix
         self.stats["successes"] += int(reward > 0)
         return ep.finish(obs, terminated, goal, task)
 

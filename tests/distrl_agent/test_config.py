@@ -116,6 +116,21 @@ def test_ablation_fixes_its_coefficient_and_refuses_a_conflicting_one() -> None:
         load_config(overrides=["learner.algorithm=a-ride-no-entropy", "learner.coefficients={entropy_coef: 0.05}"])
 
 
+@pytest.mark.parametrize("algorithm", ["a-ride", "a-ride-uniform", "a-ride-no-retrace", "a-ride-no-entropy", "ppo"])
+def test_fault_prefixes_are_taken_by_the_rules_that_bootstrap_a_cut_episode(algorithm: str) -> None:
+    config = load_config(overrides=[f"learner.algorithm={algorithm}", "runtime.fault_prefixes=true"])
+    assert config.runtime.fault_prefixes
+
+
+@pytest.mark.parametrize("algorithm", ["digirl", "filtered-bc", "grpo"])
+def test_fault_prefixes_are_refused_by_the_rules_that_read_whole_episodes(algorithm: str) -> None:
+    """DigiRL's Monte-Carlo returns, Filtered BC's success filter and GRPO's group outcomes would take a cut episode
+    for a failure: the config says so rather than train on it."""  # noqa: D205, D209
+    assert not load_config(overrides=[f"learner.algorithm={algorithm}"]).runtime.fault_prefixes
+    with pytest.raises(ConfigError, match=f"`runtime.fault_prefixes`.*`{algorithm}`"):
+        load_config(overrides=[f"learner.algorithm={algorithm}", "runtime.fault_prefixes=true"])
+
+
 def test_config_written_by_an_earlier_version_loads(tmp_path) -> None:
     """Before the sections were typed, a saved config held only overrides: `coefficients: {}`, `vlm: {}`."""
     path = tmp_path / "config.yaml"

@@ -39,3 +39,24 @@ def test_truncated_episode_is_not_done_and_fails() -> None:
     play(adder, [0.0, 0.0])
     trajectory = adder.finish({"x": np.zeros(2)}, terminated=False, goal="g", task="t")
     assert not trajectory.dones.any() and not trajectory.success and trajectory.length == 2
+
+
+def test_steps_before_a_fault_become_a_truncated_trajectory_without_the_faulted_step() -> None:
+    """The faulted step (its action may or may not have reached the phone) is dropped with its result; the state it
+    was chosen in, reported cleanly, is the bootstrap state; nothing is done and nothing succeeded."""  # noqa: D205, D209
+    adder = EpisodeAdder(("x",), worker_id=4, group=-1)
+    play(adder, [0.0, 0.0, 0.0])  # the third step's result was a fault
+    prefix = adder.finish_before_fault(goal="open clock", task="open_app")
+    assert prefix is not None and prefix.length == 2
+    assert prefix.observations["x"][:, 0].tolist() == [0, 1, 2]  # s_2, where the faulted action was chosen, last
+    assert prefix.actions["kind"].tolist() == [0, 1] and prefix.policy_version.tolist() == [5, 6]
+    np.testing.assert_allclose(prefix.log_mu, [0.0, -0.1], rtol=1e-6)
+    np.testing.assert_allclose(prefix.penalty, [0.0, 0.01], rtol=1e-6)
+    assert not prefix.dones.any() and not prefix.success and prefix.worker_id == 4
+    prefix.validate()
+
+
+def test_a_fault_on_the_first_step_leaves_nothing_to_keep() -> None:
+    adder = EpisodeAdder(("x",), worker_id=0)
+    play(adder, [0.0])
+    assert adder.finish_before_fault(goal="g", task="t") is None

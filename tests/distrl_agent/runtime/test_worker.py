@@ -56,6 +56,44 @@ def test_faulty_episode_is_discarded_and_counted(worker) -> None:
     assert worker.stats["episodes"] == 3 and len(trajectories) == 3 - worker.stats["faulty_episodes"]
 
 
+def test_fault_prefixes_ship_the_clean_steps_before_a_fault() -> None:
+    """With `fault_prefixes`, an episode cut by a fault at its third step ships its first two steps, truncated (so
+    the learner bootstraps from the state the faulted action was chosen in); the faulted step never ships."""  # noqa: D205, D209
+    with Worker(2, EnvSection(), 1, seed=1, fault_prefixes=True) as w:
+        w.set_weights(Learner(load_config()).weights(), 7)
+        env = w.pool.apply(lambda env: env, env_ids=[0])[0]
+        real_step, real_reset, steps = env.step, env.reset, [0]
+
+        def reset(**kwargs):
+            steps[0] = 0
+            return real_reset(**kwargs)
+
+        def step_faulting_third(action):
+            obs, reward, terminated, truncated, info = real_step(action)
+            steps[0] += 1
+            if steps[0] == 3:
+                return obs, 0.0, False, True, {**info, "error": "device went away"}
+            return obs, reward, terminated, truncated, info
+
+        env.step, env.reset = step_faulting_third, reset
+        trajectories = w.run_episodes(4)
+    assert len(trajectories) == 4 and w.stats["episodes"] == 4  # a prefix ships for each cut episode
+    assert w.stats["faulty_episodes"] >= 1 and w.stats["fault_prefixes"] == w.stats["faulty_episodes"]
+    prefixes = [t for t in trajectories if not t.dones.any()]
+    assert len(prefixes) == w.stats["fault_prefixes"]
+    for t in trajectories:
+        t.validate()
+        assert t.length <= 2  # the faulted third step is in none of them
+    assert all(t.length == 2 and not t.success for t in prefixes)
+
+
+def test_fault_prefixes_and_groups_are_refused_together() -> None:
+    from distrl_agent.algorithms.configs import GroupSpec
+
+    with pytest.raises(ValueError, match="groups or fault_prefixes"):
+        Worker(0, EnvSection(), 1, groups=GroupSpec(size=2), fault_prefixes=True)
+
+
 def test_fault_log_names_the_first_faults_then_summarises(caplog, monkeypatch) -> None:
     """Every fault is counted; the first ones are logged with their reason, later ones once per period with a count."""
     now = [0.0]
