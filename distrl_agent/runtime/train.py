@@ -36,7 +36,8 @@ the learning curve and the summary's test success differ only by what the policy
 WAIT_S = 0.5  # the longest the learner blocks on collection while it has nothing to train on
 METRICS_EVERY_S = 1.0  # one metrics.jsonl record per this many seconds
 _ADDITIVE = ("runtime/env_steps", "runtime/episodes", "runtime/successes", "runtime/faulty_episodes",
-             "runtime/dropped_trajectories", "runtime/worker_restarts", "runtime/discarded_partial_episodes",
+             "runtime/fault_prefixes", "runtime/dropped_trajectories", "runtime/worker_restarts",
+             "runtime/discarded_partial_episodes",
              "runtime/weights_adopted", "runtime/unknown_verdicts", "runtime/unknown_verdict_rewards",
              "runtime/reset_failures", *(f"runtime/{key}" for key in GroupCollector.COUNTERS))
 _MAXED = ("runtime/broadcast_latency_ms_max", "runtime/step_s_max", "runtime/judge_s_max")

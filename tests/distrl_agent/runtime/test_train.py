@@ -12,6 +12,7 @@ import pytest
 
 from distrl_agent.config import load_config
 from distrl_agent.errors import CheckpointError, ConfigError
+from distrl_agent.runtime.base import WorkerBook
 from distrl_agent.runtime.checkpoint import find_checkpoint, save_checkpoint
 from distrl_agent.runtime.learner import Learner
 from distrl_agent.runtime.progress import RunState
@@ -108,6 +109,18 @@ def test_combine_totals_adds_counters_and_weights_latency() -> None:
     assert total["runtime/env_steps"] == 15.0 and total["runtime/weights_adopted"] == 4.0
     assert total["runtime/broadcast_latency_ms_mean"] == pytest.approx(7.0)
     assert total["runtime/broadcast_latency_ms_max"] == 9.0
+
+
+def test_every_worker_counter_adds_up_across_a_resume() -> None:
+    """Each count `WorkerBook.totals` reports is carried through `--resume` (a count left out restarts at 0 there)."""
+    book = WorkerBook(num_workers=1, max_restarts=0, envs_per_worker=1)
+    book.update(0, dict.fromkeys(WorkerBook.SUMMED, 1.0))
+    session = book.totals()
+    total = combine_totals(session, session)
+    latencies = {"runtime/broadcast_latency_ms_mean", "runtime/broadcast_latency_ms_max", "runtime/step_s_max",
+                 "runtime/judge_s_max"}
+    assert {k for k in session if total[k] != 2 * session[k]} <= latencies
+    assert total["runtime/fault_prefixes"] == 2.0
 
 
 def test_train_from_initial_weights_skips_the_warm_start(tmp_path, monkeypatch) -> None:
