@@ -379,7 +379,7 @@ class Worker:
 
     def _end_episode(self, ep: EpisodeAdder, obs: dict, terminated: bool, reward: float, info: Mapping[str, Any],
                      goal: str, task: str) -> Trajectory | None:
-        """Count an ended episode and return its trajectory, or None when a fault cut it.
+        """Count an ended episode and return its trajectory; when a fault cut it, None or its clean prefix.
 
         A fault (`info["error"]`: a device fault or a dead env process) makes the faulted step untrustworthy: the
         episode is counted as faulty, its reason goes to the fault log, and nothing is shipped, or with
