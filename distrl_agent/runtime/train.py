@@ -24,7 +24,6 @@ from distrl_agent.runtime.base import LearnerHandle, Runtime
 from distrl_agent.runtime.build import make_runtime
 from distrl_agent.runtime.checkpoint import RUN_STATE_FILE, find_checkpoint, save_checkpoint
 from distrl_agent.runtime.collect import evaluate, evaluate_by_task
-from distrl_agent.runtime.groups import GroupCollector
 from distrl_agent.runtime.learner import Learner
 from distrl_agent.runtime.progress import MetricsWriter, Progress, RunState
 from distrl_agent.runtime.warm_start import behaviour_clone, collect_demonstrations
@@ -35,12 +34,8 @@ EVAL_SEEDS = {"train": 777, "test": 778, "unseen_templates": 779, "unseen_apps":
 the learning curve and the summary's test success differ only by what the policy learned."""
 WAIT_S = 0.5  # the longest the learner blocks on collection while it has nothing to train on
 METRICS_EVERY_S = 1.0  # one metrics.jsonl record per this many seconds
-_ADDITIVE = ("runtime/env_steps", "runtime/episodes", "runtime/successes", "runtime/faulty_episodes",
-             "runtime/fault_prefixes", "runtime/dropped_trajectories", "runtime/worker_restarts",
-             "runtime/discarded_partial_episodes",
-             "runtime/weights_adopted", "runtime/unknown_verdicts", "runtime/unknown_verdict_rewards",
-             "runtime/reset_failures", *(f"runtime/{key}" for key in GroupCollector.COUNTERS))
 _MAXED = ("runtime/broadcast_latency_ms_max", "runtime/step_s_max", "runtime/judge_s_max")
+_LATENCY_MEAN = "runtime/broadcast_latency_ms_mean"
 
 
 def warm_start(config: TrainConfig) -> dict[str, Any] | None:
@@ -57,12 +52,17 @@ def warm_start(config: TrainConfig) -> dict[str, Any] | None:
 
 
 def combine_totals(before: dict[str, float], now: dict[str, float]) -> dict[str, float]:
-    """`runtime/` counters of previous sessions plus this session's (latency mean weighted, max kept)."""
-    out = {**now, **{k: before.get(k, 0.0) + now.get(k, 0.0) for k in _ADDITIVE}}
-    adopted = out["runtime/weights_adopted"]
-    latency_sum = (before.get("runtime/broadcast_latency_ms_mean", 0.0) * before.get("runtime/weights_adopted", 0.0)
-                   + now.get("runtime/broadcast_latency_ms_mean", 0.0) * now.get("runtime/weights_adopted", 0.0))
-    out["runtime/broadcast_latency_ms_mean"] = latency_sum / adopted if adopted else 0.0
+    """`runtime/` counters of previous sessions plus this session's (latency mean weighted, max kept).
+
+    Every counter `WorkerBook.totals` reports adds up, but the maxima (`_MAXED`) and the mean latency: a count added
+    there later carries through `--resume` without being listed here.
+    """
+    out = {k: before.get(k, 0.0) + now.get(k, 0.0) for k in now.keys() | before.keys()
+           if k not in _MAXED and k != _LATENCY_MEAN}
+    adopted = out.get("runtime/weights_adopted", 0.0)
+    latency_sum = (before.get(_LATENCY_MEAN, 0.0) * before.get("runtime/weights_adopted", 0.0)
+                   + now.get(_LATENCY_MEAN, 0.0) * now.get("runtime/weights_adopted", 0.0))
+    out[_LATENCY_MEAN] = latency_sum / adopted if adopted else 0.0
     for key in _MAXED:
         out[key] = max(before.get(key, 0.0), now.get(key, 0.0))
     return out
