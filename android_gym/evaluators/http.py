@@ -6,6 +6,10 @@ Every call ends by its deadline with a verdict or "unknown", never an exception:
 a watchdog closes the socket when the call's `deadline_s` runs out, and at most `max_concurrency` requests are in flight
 per judge. The API key is read from the environment variable named by `api_key_env` when the judge starts; it is sent
 only in the Authorization header and redacted from every message, log line and `raw` text.
+
+A reply's body is read in chunks up to `max_reply_bytes` (a declared `Content-Length` past it is refused before
+reading), so a broken or hostile server costs at most that much memory, and any body — non-JSON, deeply nested, wrong
+types anywhere — is read by `android_gym.evaluators.openai_reply` into a verdict or "unknown", never an exception (#43).
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ import threading
 import time
 import urllib.parse
 from collections.abc import Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import CancelledError, Future, ThreadPoolExecutor
 from typing import Any
 
 from pydantic import Field, model_validator
@@ -30,7 +34,8 @@ from android_gym.config_model import ConfigModel, FieldError
 from android_gym.errors import ConfigError
 from android_gym.evaluators.base import Evaluator, Observation, Verdict, unknown
 from android_gym.evaluators.images import screenshot_problem, to_data_url
-from android_gym.evaluators.prompts import JudgePrompt, Mode, parse_answer
+from android_gym.evaluators.openai_reply import MAX_RAW_CHARS, read_chat_reply
+from android_gym.evaluators.prompts import JudgePrompt, Mode
 from android_gym.tasks.base import Task
 
 log = logging.getLogger(__name__)
@@ -38,8 +43,8 @@ log = logging.getLogger(__name__)
 RETRY_STATUSES = frozenset({409, 429, 500, 502, 503, 504})
 """HTTP statuses worth another attempt (rate limits, conflicts, overloaded or restarting servers)."""
 
-MAX_RAW_CHARS = 4000
-"""Characters of a server's body kept in `Verdict.raw` (whole answers fit; error pages are cut)."""
+READ_CHUNK_BYTES = 64 * 1024
+"""Bytes asked of the socket per read while a reply's body is collected (bounds the overshoot past the cap)."""
 
 
 class HttpJudgeConfig(ConfigModel):
@@ -66,6 +71,10 @@ class HttpJudgeConfig(ConfigModel):
         prompt_path: a prompt file (see `android_gym.evaluators.prompts`); None uses the default few-shot prompt.
         extra_body: more JSON fields for every request (e.g. {"top_p": 1.0}).
         seed: seeds the backoff jitter.
+        max_reply_bytes: the most bytes of a reply's body read; past it the verdict is unknown ("reply too large").
+            4 MiB because a chat completion is a few KB (20 top log-probabilities included) and a long generated
+            answer well under 1 MB, while a server sending more is broken or hostile (#43: a 3 GB reply took the
+            process to 6.3 GB). Between 1 KiB and 256 MiB.
     """
 
     base_url: str
@@ -87,6 +96,7 @@ class HttpJudgeConfig(ConfigModel):
     prompt_path: str | None = None
     extra_body: Mapping[str, Any] = Field(default_factory=dict)
     seed: int = 0
+    max_reply_bytes: int = Field(default=4 * 2**20, ge=2**10, le=256 * 2**20)
 
     @model_validator(mode="after")
     def _check(self) -> HttpJudgeConfig:
@@ -172,14 +182,22 @@ class HttpEvaluator(Evaluator):
             if self._pool is None:
                 self._pool = ThreadPoolExecutor(self.config.max_concurrency, thread_name_prefix="http-judge")
             pool = self._pool
-        return list(pool.map(lambda item: self.judge(*item), items))
+        try:
+            futures = [pool.submit(self.judge, task, observation) for task, observation in items]
+        except RuntimeError:  # close() shut the pool down meanwhile: judge in this thread instead
+            return [self.judge(task, observation) for task, observation in items]
+        return [_verdict_of(future) for future in futures]
 
     def judge(self, task: Task, observation: Observation) -> Verdict:
         """The verdict on `task` from the server; unknown (with the reason and any body) on every failure."""
         self.start()
         started = time.monotonic()
         self._count("judge/requests")
-        verdict = self._judge(task, observation, started + self.config.deadline_s)
+        try:
+            verdict = self._judge(task, observation, started + self.config.deadline_s)
+        except Exception as e:  # noqa: BLE001  (last line of defence: a judge bug is this verdict's, never the env's)
+            log.warning("http judge: %s raised %s: %s", self._public_url(), type(e).__name__, self._redact(str(e)))
+            verdict = unknown(f"the http judge failed: {type(e).__name__}: {e}")
         verdict = Verdict(verdict.success, verdict.score, self._redact(verdict.raw), time.monotonic() - started,
                           False, self._redact(verdict.error), "http")
         if not verdict.is_known:
@@ -216,7 +234,10 @@ class HttpEvaluator(Evaluator):
             attempts += 1
             try:
                 status, text = self._post(body, min(c.timeout_s, remaining))
-                return self._read_reply(status, text)
+                if text is None:  # not retried: the same server would send as much again
+                    return unknown(f"reply too large (> {c.max_reply_bytes} bytes; raise `max_reply_bytes` if the "
+                                   f"server's answers are really this long) (HTTP {status})")
+                return read_chat_reply(status, text, c.mode, c.threshold)
             except _Retry as e:
                 reason, raw = str(e), e.raw
                 delay = e.delay_s if e.delay_s is not None else c.backoff_s * 2**attempt * self._jitter()
@@ -230,8 +251,11 @@ class HttpEvaluator(Evaluator):
             reason = f"the {c.deadline_s} s deadline leaves no time for another attempt; last failure: {reason}"
         return unknown(f"gave up after {attempts} attempt(s): {reason}", raw[:MAX_RAW_CHARS])
 
-    def _post(self, body: bytes, timeout_s: float) -> tuple[int, str]:
-        """One attempt: (status, body text) or `_Retry`; a watchdog closes the socket after `timeout_s`."""
+    def _post(self, body: bytes, timeout_s: float) -> tuple[int, str | None]:
+        """One attempt: (status, body text, None when over `max_reply_bytes`) or `_Retry`.
+
+        A watchdog closes the socket after `timeout_s`.
+        """
         self._count("judge/calls")
         url = self._url
         kind = http.client.HTTPSConnection if url.scheme == "https" else http.client.HTTPConnection
@@ -247,7 +271,8 @@ class HttpEvaluator(Evaluator):
             path = url.path + (f"?{url.query}" if url.query else "")
             conn.request("POST", path, body=body, headers=headers)
             response = conn.getresponse()
-            text = response.read().decode("utf-8", errors="replace")
+            data = _read_capped(response, self.config.max_reply_bytes)
+            text = None if data is None else data.decode("utf-8", errors="replace")
             retry_after = _seconds(response.getheader("Retry-After"))
         except TimeoutError as e:
             self._count("judge/timeouts")
@@ -262,7 +287,7 @@ class HttpEvaluator(Evaluator):
             watchdog.cancel()
             conn.close()
         if response.status in RETRY_STATUSES:
-            raise _Retry(f"HTTP {response.status}", text[:MAX_RAW_CHARS], retry_after)
+            raise _Retry(f"HTTP {response.status}", (text or "")[:MAX_RAW_CHARS], retry_after)
         return response.status, text
 
     # -- the OpenAI wire format ----------------------------------------------------------------------------------------
@@ -277,27 +302,6 @@ class HttpEvaluator(Evaluator):
         if c.mode == "logits":
             payload.update(max_tokens=1, logprobs=True, top_logprobs=20)
         return {**payload, **dict(c.extra_body)}
-
-    def _read_reply(self, status: int, text: str) -> Verdict:
-        raw = text[:MAX_RAW_CHARS]
-        if not 200 <= status < 300:
-            return unknown(f"HTTP {status} (not retried)", raw)
-        try:
-            choice = json.loads(text)["choices"][0]
-            content = choice["message"].get("content") or ""
-        except (ValueError, KeyError, IndexError, TypeError, AttributeError) as e:
-            kind = "non-JSON" if isinstance(e, ValueError) else "JSON without choices[0].message"
-            return unknown(f"the server returned {kind} (HTTP {status})", raw)
-        if isinstance(content, list):  # some servers return content parts
-            content = "".join(p.get("text", "") for p in content if isinstance(p, dict))
-        if self.config.mode == "logits":
-            score = _p_yes_from_logprobs(choice)
-            if score is not None:
-                return Verdict(score >= self.config.threshold, score, f"P(yes)={score:.4f} text {content!r}")
-        answer = parse_answer(content)
-        if answer is None:
-            return unknown("the answer has neither 'Status: success|failure' nor yes/no", content)
-        return Verdict(answer, 1.0 if answer else 0.0, content)
 
     # -- helpers -------------------------------------------------------------------------------------------------------
     def _count(self, key: str) -> None:
@@ -338,16 +342,31 @@ def _seconds(value: str | None) -> float | None:
     return seconds if seconds is not None and math.isfinite(seconds) and seconds >= 0 else None
 
 
-def _p_yes_from_logprobs(choice: Mapping[str, Any]) -> float | None:
-    """P(yes) / (P(yes) + P(no)) from the first token's `top_logprobs`, or None when neither appears."""
+def _read_capped(response: http.client.HTTPResponse, max_bytes: int) -> bytearray | None:
+    """The body of `response`, or None as soon as it proves longer than `max_bytes` (memory: at most one chunk more).
+
+    A `Content-Length` past the cap is refused before anything is read; a body without one (chunked, or ended by
+    closing) is read `READ_CHUNK_BYTES` at a time and dropped once past the cap (#43).
+    """
     try:
-        top = choice["logprobs"]["content"][0]["top_logprobs"]
-    except (KeyError, IndexError, TypeError):
+        declared = int(response.getheader("Content-Length") or -1)
+    except ValueError:
+        declared = -1  # http.client itself rejects a malformed length on read
+    if declared > max_bytes:
         return None
-    p = {"yes": 0.0, "no": 0.0}
-    for entry in top:
-        word = str(entry.get("token", "")).strip().lower()
-        if word in p:
-            p[word] += math.exp(float(entry.get("logprob", -math.inf)))
-    total = p["yes"] + p["no"]
-    return p["yes"] / total if total > 0 else None
+    data = bytearray()
+    while True:
+        chunk = response.read(min(READ_CHUNK_BYTES, max_bytes + 1 - len(data)))
+        if not chunk:
+            return data
+        data += chunk
+        if len(data) > max_bytes:
+            return None
+
+
+def _verdict_of(future: Future) -> Verdict:
+    """A batch item's verdict; unknown when `close()` cancelled it before it ran (`judge` itself never raises)."""
+    try:
+        return future.result()
+    except CancelledError:
+        return unknown("the http judge was closed before this request was sent", source="http")

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 import re
 import threading
 import time
@@ -31,7 +32,7 @@ from android_gym.errors import ConfigError
 from android_gym.evaluators.base import Evaluator, Observation, Verdict, unknown
 from android_gym.evaluators.images import screenshot_problem, to_pil
 from android_gym.evaluators.mllm_prefix import SharedPrefix, next_token_log_probs
-from android_gym.evaluators.prompts import JudgePrompt, Mode, parse_answer
+from android_gym.evaluators.prompts import JudgePrompt, Mode, answer_verdict
 from android_gym.tasks.base import Task
 
 log = logging.getLogger(__name__)
@@ -285,7 +286,9 @@ class MllmEvaluator(Evaluator):
         for score, m, token in zip(p_yes, mass, top, strict=True):
             raw = (f"P(yes)={score:.4f} P(yes)+P(no)={m:.4g} "
                    f"top token {self._processor.tokenizer.decode([token])!r}")
-            if m < self.config.min_answer_mass:
+            if not math.isfinite(score):  # NaN/inf logits (e.g. float16 overflow) would make a NaN score (#43)
+                verdicts.append(unknown("the model's log-probabilities of yes/no are not finite numbers", raw))
+            elif m < self.config.min_answer_mass:
                 verdicts.append(unknown(f"the model answers neither yes nor no (P(yes)+P(no) = {m:.3g} < "
                                         f"min_answer_mass {self.config.min_answer_mass})", raw))
             else:
@@ -300,14 +303,17 @@ class MllmEvaluator(Evaluator):
             out = self._model.generate(**inputs, max_new_tokens=self.config.max_new_tokens, do_sample=False,
                                        pad_token_id=tokenizer.pad_token_id)
         texts = tokenizer.batch_decode(out[:, inputs["input_ids"].shape[1]:], skip_special_tokens=True)
-        verdicts = []
-        for text in texts:
-            answer = parse_answer(text)
-            if answer is None:
-                verdicts.append(unknown("the answer has neither 'Status: success|failure' nor yes/no", text))
-            else:
-                verdicts.append(Verdict(answer, 1.0 if answer else 0.0, text))
-        return verdicts
+        return [text_verdict(text) for text in texts]
+
+
+def text_verdict(text: str) -> Verdict:
+    """The verdict in one generated answer, keeping the text as `raw`; never raises for any string.
+
+    >>> text_verdict("Status: success").success, text_verdict("???").error
+    (True, "the answer has neither 'Status: success|failure' nor yes/no")
+    """
+    verdict = answer_verdict(text)
+    return Verdict(verdict.success, verdict.score, text, error=verdict.error)
 
 
 def answer_token_ids(tokenizer: Any) -> tuple[list[int], list[int]]:

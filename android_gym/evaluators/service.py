@@ -6,6 +6,10 @@ caller waits at most `timeout_s`. A full queue, a timeout, a closed service or a
 "unknown" verdict that says why, never an exception into the env (which reports it in `info["verdict"]`, so the
 trainer can drop the step instead of learning from a fake reward).
 
+One bad request spoils only its own verdict (#43: one bad reply made all 8 of its batch unknown): when `judge_batch`
+raises or returns the wrong number of verdicts, each request of the batch is judged again alone, and an answer that
+is not a `Verdict` becomes unknown for that request only.
+
     service = JudgeService(MllmEvaluator(MllmJudgeConfig(path="/models/smolvlm")))
     envs = [gym.make("android_gym/General-v0", evaluator=service.client()) for _ in range(8)]
 """
@@ -73,7 +77,7 @@ class JudgeService:
         self._thread: threading.Thread | None = None
         self._is_closed = False
         self._counts = {"service/requests": 0, "service/batches": 0, "service/timeouts": 0, "service/rejected": 0,
-                        "service/failures": 0}
+                        "service/failures": 0, "service/rejudged": 0}
 
     def __repr__(self) -> str:
         return f"JudgeService({self.evaluator!r}, max_batch={self.config.max_batch})"
@@ -115,8 +119,9 @@ class JudgeService:
     def stats(self) -> dict[str, float]:
         """The judge's counters plus the service's.
 
-        The service's: `service/requests`, `service/batches`, `service/timeouts`, `service/rejected` (queue full) and
-        `service/failures` (the judge raised).
+        The service's: `service/requests`, `service/batches`, `service/timeouts`, `service/rejected` (queue full),
+        `service/failures` (judge calls that raised or answered the wrong number of verdicts) and `service/rejudged`
+        (requests judged again alone after their batch failed).
         """
         with self._lock:
             return {**self.evaluator.stats(), **self._counts}
@@ -181,16 +186,40 @@ class JudgeService:
         if not live:
             return
         self._count("service/batches")
-        try:
-            verdicts = self.evaluator.judge_batch([(r.task, r.observation) for r in live])
-            if len(verdicts) != len(live):
-                raise RuntimeError(f"judge_batch returned {len(verdicts)} verdicts for {len(live)} requests")
-        except Exception as e:  # noqa: BLE001  (a judge bug becomes unknown verdicts, never a dead worker)
-            self._count("service/failures")
-            log.warning("judge service: %r raised %s: %s", self.evaluator, type(e).__name__, e)
-            verdicts = [unknown(f"the judge raised {type(e).__name__}: {e}", source="service") for _ in live]
+        items = [(r.task, r.observation) for r in live]
+        verdicts, failure = self._judge_batch(items)
+        if failure is not None and len(live) > 1:
+            # Which request broke the batch is unknown: judge each alone, so it alone gets the unknown verdict.
+            log.warning("judge service: %r %s on a batch of %d; judging each request alone", self.evaluator,
+                        failure, len(live))
+            for _ in live:
+                self._count("service/rejudged")
+            verdicts = [self._judge_alone(item) for item in items]
+        elif failure is not None:
+            log.warning("judge service: %r %s", self.evaluator, failure)
+            verdicts = [unknown(f"the judge {failure}", source="service")]
         for request, verdict in zip(live, verdicts, strict=True):
             request.future.set_result(verdict)
+
+    def _judge_alone(self, item: tuple[Task, Observation]) -> Verdict:
+        verdicts, failure = self._judge_batch([item])
+        return verdicts[0] if failure is None else unknown(f"the judge {failure}", source="service")
+
+    def _judge_batch(self, items: list[tuple[Task, Observation]]) -> tuple[list[Verdict], str | None]:
+        """The judge's verdicts for `items` and None, or ([], why) when it raised or answered the wrong number.
+
+        Answers that are not `Verdict`s become unknown one by one: the others are still good.
+        """
+        try:
+            verdicts = list(self.evaluator.judge_batch(items))
+        except Exception as e:  # noqa: BLE001  (a judge bug becomes unknown verdicts, never a dead worker)
+            self._count("service/failures")
+            return [], f"raised {type(e).__name__}: {e}"
+        if len(verdicts) != len(items):
+            self._count("service/failures")
+            return [], f"returned {len(verdicts)} verdicts for {len(items)} requests"
+        return [v if isinstance(v, Verdict) else unknown(f"the judge returned {type(v).__name__}, not a Verdict",
+                                                         source="service") for v in verdicts], None
 
     def _drain(self, reason: str) -> None:
         while True:

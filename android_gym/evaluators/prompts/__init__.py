@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Literal, get_args
 
 from android_gym.errors import ConfigError, closest
+from android_gym.evaluators.base import Verdict, unknown
 
 SECTIONS = ("system", "examples", "question", "generate", "yes_no")
 PLACEHOLDERS = ("goal", "last_action", "screenshot")
@@ -147,3 +148,18 @@ def parse_answer(text: str) -> bool | None:
     if has_yes != has_no:
         return has_yes
     return None
+
+
+def answer_verdict(text: str) -> Verdict:
+    """The verdict a judge's answer text gives: `parse_answer` as success (score 1/0), or unknown when it says neither.
+
+    Never raises for any string (the HTTP and MLLM judges read model and server text through it). `raw` is left empty:
+    the caller keeps the text it wants to show.
+
+    >>> answer_verdict("Status: failure").success, answer_verdict("hmm").error
+    (False, "the answer has neither 'Status: success|failure' nor yes/no")
+    """
+    answer = parse_answer(text)
+    if answer is None:
+        return unknown("the answer has neither 'Status: success|failure' nor yes/no")
+    return Verdict(answer, 1.0 if answer else 0.0)

@@ -93,7 +93,7 @@ def test_persistent_5xx_gives_unknown_with_the_last_body(fake_server, tasks) -> 
 
 @pytest.mark.parametrize("reply, message, raw", [
     (Reply(body="<html>It works!</html>"), "non-JSON", "<html>It works!</html>"),
-    (Reply(body='{"error": "no choices"}'), "JSON without choices", '{"error": "no choices"}'),
+    (Reply(body='{"error": "no choices"}'), "the reply has no `choices`", '{"error": "no choices"}'),
     (Reply(content="The screen shows a clock."), "neither", "The screen shows a clock."),
     (Reply(status=400, body='{"error": "bad image"}'), "HTTP 400 (not retried)", '{"error": "bad image"}'),
 ])
