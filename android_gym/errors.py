@@ -45,6 +45,10 @@ class EnvStateError(AndroidGymError, RuntimeError):
     """An API was used in the wrong state (step before reset, use after close)."""
 
 
+class UnsafePathError(AndroidGymError, PermissionError):
+    """A path we were to write is a symbolic link or a folder another user controls; nothing was written through it."""
+
+
 def closest(name: str, known: Iterable[str]) -> str | None:
     """The known name most like `name` (difflib's similarity of at least 0.6), or None: every "did you mean".
 

@@ -16,18 +16,28 @@ import argparse
 import json
 import logging
 import sys
+from dataclasses import replace
 from pathlib import Path
 
+from android_gym.errors import UnsafePathError
+from android_gym.safe_files import write_text
 from android_gym.tasks.suites import SUITE_SPLITS
 from distrl_agent.algorithms.configs import ALGORITHMS
 from distrl_agent.config import RuntimeSection, TrainConfig, load_config
-from distrl_agent.errors import DistrlError
+from distrl_agent.errors import DistrlError, UntrustedConfigError
+from distrl_agent.policies.vlm_config import VLMPolicyConfig
+from distrl_agent.run_folder import TRUST_FLAG, load_run_config
 
 _SHORTCUTS = {"algorithm": "learner.algorithm", "env_id": "env.env_id", "run_dir": "run_dir"}
 
 
-def resolve_config(args: argparse.Namespace, base: str | Path | None = None) -> TrainConfig:
-    """The config of a command: `--config` (else `base`, else defaults), then flags, then positional overrides."""
+def resolve_config(args: argparse.Namespace, run_dir: str | Path | None = None) -> TrainConfig:
+    """The config of a command: `--config` (else `run_dir`'s config.yaml, vetted, else defaults), then flags, then
+    positional overrides.
+
+    A run folder's config.yaml is data (`distrl_agent.run_folder`): the judge, phones, task file, model path and
+    cluster it names are used only when given again or with `--trust-run-dir`.
+    """  # noqa: D205
     overrides = []
     fields = RuntimeSection.model_fields
     for name, dotted in [*((name, f"runtime.{name}") for name in fields), *_SHORTCUTS.items()]:
@@ -35,19 +45,19 @@ def resolve_config(args: argparse.Namespace, base: str | Path | None = None) -> 
         if value is not None:
             is_flag = name in fields and fields[name].annotation is bool
             overrides.append(f"{dotted}={'true' if is_flag else value}")
-    return load_config(args.config or base, [*overrides, *args.override])
+    overrides += args.override
+    if run_dir is None:
+        return load_config(args.config, overrides)
+    return load_run_config(run_dir, args.config, overrides, trust=getattr(args, "trust_run_dir", False))
 
 
 def cmd_train(args: argparse.Namespace) -> int:
     """Train with the resolved config; print it first and the summary last."""
     from distrl_agent.runtime.train import train
 
-    base = None
     if args.resume:
         args.run_dir = args.resume
-        if (Path(args.resume) / "config.yaml").exists():
-            base = Path(args.resume) / "config.yaml"
-    config = resolve_config(args, base)
+    config = resolve_config(args, args.resume)
     print("resolved config (saved to run_dir/config.yaml):\n" + config.to_yaml(), flush=True)
     summary = train(config, resume=args.resume, show_progress=not args.quiet)
     print(json.dumps({k: v for k, v in summary.items() if k != "curve"}, indent=2))
@@ -116,19 +126,37 @@ def cmd_eval(args: argparse.Namespace) -> int:
     from distrl_agent.runtime.collect import evaluate_by_task
 
     run = Path(args.checkpoint)
-    base = run / "config.yaml" if (run / "config.yaml").exists() else None
-    config = resolve_config(args, base)
+    config = resolve_config(args, run)
     checkpoint = find_checkpoint(run)
     saved = read_policy(checkpoint)
+    if isinstance(saved.config, VLMPolicyConfig) and not args.trust_run_dir:
+        saved = replace(saved, config=user_model_path(saved.config, config, checkpoint))
     version = saved.version
     rate, by_task = evaluate_by_task(config, saved.weights, version, args.split, args.episodes, args.eval_seed,
                                      saved.config)
     result = {"checkpoint": str(checkpoint), "version": version, "split": args.split, "episodes": args.episodes,
               "success": rate, "success_by_task": by_task}
     out = Path(args.out) if args.out else run / f"eval_{args.split}.json"
-    out.write_text(json.dumps(result, indent=2))
+    write_text(out, json.dumps(result, indent=2))
     print(json.dumps(result))
     return 0
+
+
+def user_model_path(saved: VLMPolicyConfig, config: TrainConfig, checkpoint: Path) -> VLMPolicyConfig:
+    """The checkpoint's VLM policy config with the model folder the user named (`policy.vlm.model_path`).
+
+    A checkpoint's learner.json is data like its config.yaml: the model folder it names is loaded only when the user
+    names it (the weights then come from the checkpoint) or trusts the folder.
+
+    Raises:
+        UntrustedConfigError: the user named no VLM model folder.
+    """
+    if config.policy.vlm is None:
+        raise UntrustedConfigError(
+            f"the checkpoint in {checkpoint} holds a VLM policy whose model folder is {saved.model_path!r}; a run "
+            "folder cannot choose a model folder to load for you. Give it yourself "
+            f"(`policy.kind=vlm policy.vlm.model_path=DIR`), or pass {TRUST_FLAG} if you trust {checkpoint.parent}")
+    return saved.replace(model_path=config.policy.vlm.model_path)
 
 
 def cmd_collect(args: argparse.Namespace) -> int:
@@ -143,7 +171,7 @@ def cmd_collect(args: argparse.Namespace) -> int:
     run_dir = Path(config.run_dir)
     run_dir.mkdir(parents=True, exist_ok=True)
     result = collect(config, args.seconds, save_to=args.save)
-    (run_dir / "collect.json").write_text(json.dumps({**result, "config": config.to_dict()}, indent=2))
+    write_text(run_dir / "collect.json", json.dumps({**result, "config": config.to_dict()}, indent=2))
     print(json.dumps(result))
     return 0
 
@@ -186,6 +214,10 @@ def build_parser() -> argparse.ArgumentParser:
     collect_p.set_defaults(func=cmd_collect)
     for p in (train_p, eval_p, collect_p):
         _add_config_flags(p)
+    for p in (train_p, eval_p):
+        p.add_argument(TRUST_FLAG, action="store_true",
+                       help="take the judge, phones, task file, model path and Ray address that the run folder's "
+                            "config.yaml names (without it, each must be given again)")
     return parser
 
 
@@ -198,7 +230,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     try:
         return int(args.func(args))
-    except DistrlError as e:
+    except (DistrlError, UnsafePathError) as e:
         print(f"distrl: error: {e}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

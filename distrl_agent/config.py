@@ -425,30 +425,60 @@ def load_config(path: str | Path | None = None, overrides: list[str] | tuple[str
     >>> load_config(overrides=["learner.algorithm=digirl", "runtime.workers=2"]).runtime.workers
     2
     """
-    data: dict[str, Any] = {}
-    if path is not None:
-        try:
-            data = _safe_load(Path(path).read_text()) or {}
-        except (OSError, UnicodeDecodeError, *_YAML_ERRORS) as e:
-            raise ConfigError(f"cannot read config file {path}: {e}") from e
-        if not isinstance(data, dict):
-            raise ConfigError(f"config file {path} must hold a mapping, got {type(data).__name__}")
+    data = read_config_file(path) if path is not None else {}
+    apply_overrides(data, overrides)
+    return TrainConfig.from_data(data)
+
+
+def read_config_file(path: str | Path) -> dict[str, Any]:
+    """The mapping a YAML config file holds (an empty file: {}), read safely and bounded (see `load_config`).
+
+    Raises:
+        ConfigError: the file is unreadable, not UTF-8, not YAML, too large or deep, or not a mapping.
+    """
+    try:
+        data = _safe_load(Path(path).read_text()) or {}
+    except (OSError, UnicodeDecodeError, *_YAML_ERRORS) as e:
+        raise ConfigError(f"cannot read config file {path}: {e}") from e
+    if not isinstance(data, dict):
+        raise ConfigError(f"config file {path} must hold a mapping, got {type(data).__name__}")
+    _check_size(data)
+    return data
+
+
+def override_key(item: str) -> str:
+    """The dotted key of an override `section.key=value`.
+
+    >>> override_key("env.evaluator=http://localhost:8000/v1")
+    'env.evaluator'
+
+    Raises:
+        ConfigError: `item` has no `=` or no key.
+    """
+    key, sep, _ = item.partition("=")
+    if not sep or not key.strip():
+        raise ConfigError(f"override {item!r} must look like section.key=value")
+    return key.strip()
+
+
+def apply_overrides(data: dict[str, Any], overrides: list[str] | tuple[str, ...]) -> None:
+    """Set each `section.key=value` of `overrides` in `data` (values parsed as YAML), in order.
+
+    Raises:
+        ConfigError: an override without `=`, through a key that is not a section, or with invalid YAML.
+    """
     for item in overrides:
-        key, sep, raw = item.partition("=")
-        if not sep or not key.strip():
-            raise ConfigError(f"override {item!r} must look like section.key=value")
+        parts = override_key(item).split(".")
         node = data
-        parts = key.strip().split(".")
         for part in parts[:-1]:
             node = node.setdefault(part, {})
             if not isinstance(node, dict):
                 raise ConfigError(f"override {item!r}: `{part}` is not a section")
         try:
-            node[parts[-1]] = _parse_value(raw)
+            node[parts[-1]] = _parse_value(item.partition("=")[2])
         except _YAML_ERRORS as e:
             raise ConfigError(f"override {item!r}: the value is not valid YAML: {e}") from e
     _check_size(data)
-    return TrainConfig.from_data(data)
 
 
 MAX_CONFIG_VALUES = 10_000

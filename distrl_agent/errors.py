@@ -11,6 +11,14 @@ class ConfigError(DistrlError, ValueError):
     """A constructor argument or hyperparameter is invalid; the message names the argument and the valid range."""
 
 
+class UntrustedConfigError(ConfigError):
+    """A run folder's config.yaml reaches outside the folder or loads code; the message names each key and the flag.
+
+    See `distrl_agent.run_folder`: a judge, phones, a task file, a model or a cluster named by a folder is used only
+    when the user names it again or passes `--trust-run-dir`; `trust_remote_code` never comes from a folder.
+    """
+
+
 class DataError(DistrlError, ValueError):
     """Data is malformed: NaN/inf values, an empty trajectory, mismatched lengths or shapes, a negative priority."""
 

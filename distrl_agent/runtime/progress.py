@@ -12,18 +12,24 @@ from typing import Any
 
 from tqdm import tqdm
 
+from android_gym.safe_files import ensure_dir, open_append, write_text
 from distrl_agent.runtime.base import Delivery
 
 
 class MetricsWriter:
-    """JSONL metrics (always, `run_dir/metrics.jsonl`) and TensorBoard scalars (when tensorboard is installed)."""
+    """JSONL metrics (always, `run_dir/metrics.jsonl`) and TensorBoard scalars (when tensorboard is installed).
+
+    Raises:
+        UnsafePathError: `metrics.jsonl` or `tb` in `run_dir` is a symbolic link (a planted one would redirect our
+            appends to its target, issue 43).
+    """
 
     def __init__(self, run_dir: Path) -> None:
-        self.file = (run_dir / "metrics.jsonl").open("a")
+        self.file = open_append(run_dir / "metrics.jsonl")
         try:
             from torch.utils.tensorboard import SummaryWriter
 
-            self.tb: Any = SummaryWriter(str(run_dir / "tb"))
+            self.tb: Any = SummaryWriter(str(ensure_dir(run_dir / "tb")))
         except ImportError:
             self.tb = None
 
@@ -81,8 +87,8 @@ class RunState:
         }
 
     def save(self, path: Path) -> None:
-        """Write as JSON."""
-        path.write_text(json.dumps(dataclasses.asdict(self)))
+        """Write as JSON, durably, refusing a symbolic link at `path`."""
+        write_text(path, json.dumps(dataclasses.asdict(self)), durable=True)
 
     @classmethod
     def load(cls, path: Path) -> RunState:

@@ -18,6 +18,7 @@ from typing import Any
 
 import torch
 
+from android_gym.safe_files import refuse_links, write_text
 from android_gym.tasks import suites
 from distrl_agent.config import TrainConfig
 from distrl_agent.runtime.base import LearnerHandle, Runtime
@@ -33,6 +34,8 @@ EVAL_SEEDS = {"train": 777, "test": 778, "unseen_templates": 779, "unseen_apps":
 """Evaluation seeds per split: the periodic test evaluations and the final one play the same episodes, so the points of
 the learning curve and the summary's test success differ only by what the policy learned."""
 WAIT_S = 0.5  # the longest the learner blocks on collection while it has nothing to train on
+RUN_FILES = ("config.yaml", "metrics.jsonl", "summary.json", "tb", "checkpoint", "checkpoint.tmp", "checkpoint.old")
+"""What a run writes in its run_dir (none may be a symbolic link, issue 43)."""
 METRICS_EVERY_S = 1.0  # one metrics.jsonl record per this many seconds
 _MAXED = ("runtime/broadcast_latency_ms_max", "runtime/step_s_max", "runtime/judge_s_max")
 _LATENCY_MEAN = "runtime/broadcast_latency_ms_mean"
@@ -235,6 +238,7 @@ def train(config: TrainConfig, resume: str | Path | None = None, show_progress: 
     """
     run_dir = Path(config.run_dir)
     run_dir.mkdir(parents=True, exist_ok=True)
+    refuse_links(run_dir, RUN_FILES)  # before anything starts: a planted link would redirect our writes
     torch.manual_seed(config.runtime.seed)
     torch.set_num_threads(1)
     runtime, learner = make_runtime(config)
@@ -255,7 +259,7 @@ def train(config: TrainConfig, resume: str | Path | None = None, show_progress: 
         rt = config.runtime
         log.warning("the budget (runtime.minutes=%s, max_updates=%s, max_env_steps=%s) is already spent; "
                     "raise it to train longer", rt.minutes, rt.max_updates, rt.max_env_steps)
-    (run_dir / "config.yaml").write_text(config.to_yaml())  # after a resume's config check passed
+    write_text(run_dir / "config.yaml", config.to_yaml())  # after a resume's config check passed
     writer = MetricsWriter(run_dir)
     progress = Progress(config.runtime.minutes * 60, spent, enabled=show_progress)
     final = state
@@ -291,5 +295,5 @@ def train(config: TrainConfig, resume: str | Path | None = None, show_progress: 
         summary[f"{split}_success"] = evaluate(config, weights, version, split, rt.eval_episodes, EVAL_SEEDS[split])
     writer.write(version, final.elapsed_s, {k: v for k, v in summary.items() if isinstance(v, (int, float))})
     writer.close()
-    (run_dir / "summary.json").write_text(json.dumps(summary, indent=2))
+    write_text(run_dir / "summary.json", json.dumps(summary, indent=2))
     return summary

@@ -147,3 +147,58 @@ def test_train_with_bad_override_exits_2_naming_key(tmp_path, capsys) -> None:
     assert main(["train", "--run-dir", str(tmp_path), "runtime.wokers=2"]) == 2
     assert "runtime.workers" in capsys.readouterr().err
     assert not (tmp_path / "config.yaml").exists()
+
+
+def hostile_copy(trained_run, tmp_path: Path, env: dict) -> Path:
+    """A copy of the trained run whose config.yaml's `env` section is updated with `env` (a downloaded folder)."""
+    import shutil
+
+    run_dir = tmp_path / "downloaded"
+    shutil.copytree(trained_run[0], run_dir)
+    saved = yaml.safe_load((run_dir / "config.yaml").read_text())
+    saved["env"].update(env)
+    (run_dir / "config.yaml").write_text(yaml.safe_dump(saved))
+    return run_dir
+
+
+def test_hostile_folder_judge_gets_no_request_and_no_key(trained_run, tmp_path, capsys, monkeypatch) -> None:
+    """A folder naming a judge endpoint, a key variable and a task file: eval and resume exit 2, nothing is sent.
+
+    With `--trust-run-dir` the same folder does reach the endpoint, key included: the refusal is what stopped it.
+    """
+    from android_gym.testing.fake_openai import FakeChatServer
+
+    tasks = tmp_path / "secrets.txt"
+    tasks.write_text("the launch codes are 0000\n")
+    monkeypatch.setenv("SOME_SECRET", "s3cr3t")
+    with FakeChatServer() as server:
+        run_dir = hostile_copy(trained_run, tmp_path, {
+            "evaluator": f"http:{server.base_url}", "task_file": str(tasks),
+            "evaluator_options": {"model": "m", "api_key_env": "SOME_SECRET", "timeout_s": 2, "deadline_s": 4}})
+        assert main(["eval", "--checkpoint", str(run_dir), "--episodes", "1"]) == 2
+        err = capsys.readouterr().err
+        assert "env.evaluator" in err and "env.task_file" in err and "--trust-run-dir" in err
+        assert main(["train", "--resume", str(run_dir), "--quiet"]) == 2
+        assert "env.evaluator" in capsys.readouterr().err
+        assert server.requests == [] and not (run_dir / "eval_test.json").exists()
+        assert main(["eval", "--checkpoint", str(run_dir), "--episodes", "1", "--trust-run-dir"]) == 0
+        assert server.requests and server.requests[0].headers.get("authorization") == "Bearer s3cr3t"
+
+
+def test_planted_links_in_a_run_folder_are_refused_and_their_targets_kept(trained_run, tmp_path, capsys) -> None:
+    """A link planted as `eval_test.json` or `metrics.jsonl`: exit 2 naming it; the link's target is unchanged."""
+    import shutil
+
+    run_dir = tmp_path / "run"
+    shutil.copytree(trained_run[0], run_dir)
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious\n")
+    (run_dir / "eval_test.json").symlink_to(victim)
+    assert main(["eval", "--checkpoint", str(run_dir), "--episodes", "1"]) == 2
+    err = capsys.readouterr().err
+    assert "eval_test.json" in err and "symbolic link" in err
+    (run_dir / "metrics.jsonl").unlink()
+    (run_dir / "metrics.jsonl").symlink_to(victim)
+    assert main(["train", "--resume", str(run_dir), "--quiet"]) == 2
+    assert "metrics.jsonl" in capsys.readouterr().err
+    assert victim.read_text() == "precious\n"
