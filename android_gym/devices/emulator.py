@@ -5,6 +5,10 @@
 is an `AdbDevice` that launches (or attaches to) an emulator, resets by loading a snapshot through the console,
 reports a dead emulator as `DeviceOfflineError` and relaunches it at the next reset (bounded), and restarts it every
 `restart_every` episodes. `EmulatorPool` (emulator_pool.py) launches N of them staggered, booting in parallel.
+
+An emulator this module launches runs with `-grpc-use-token` by default (`EmulatorConfig.grpc_use_token`, issue 43):
+its gRPC port then answers only the holder of the token it writes to its discovery file (owner-only), which the
+device's gRPC path reads; other local processes get UNAUTHENTICATED (they still reach ADB and the console as before).
 """
 
 from __future__ import annotations
@@ -49,6 +53,9 @@ class EmulatorConfig(ConfigModel):
         max_relaunches: extra launch attempts when a launch or boot fails.
         restart_every: relaunch after this many episodes (0 = never), against slow leaks in long runs.
         console_token_path: the console auth token; None means ~/.emulator_console_auth_token.
+        grpc_use_token: launch with `-grpc-use-token`, so only this user's processes that read the emulator's
+            discovery file may use its gRPC port (True by default: phones only for their owner; the device passes
+            the token itself). False leaves the port open to every local process, as the emulator's own default.
     """
 
     avd: str
@@ -62,6 +69,7 @@ class EmulatorConfig(ConfigModel):
     max_relaunches: Annotated[int, Field(ge=0)] = 2
     restart_every: Annotated[int, Field(ge=0)] = 0
     console_token_path: str | None = None
+    grpc_use_token: bool = True
 
     @field_validator("avd")
     @classmethod
@@ -123,8 +131,9 @@ class Emulator:
         c = self.config
         executable = c.executable()  # before reserving a port: a ConfigError here must not keep one reserved
         self.console_port = PortAllocator.allocate()
+        token_flag = ["-grpc-use-token"] if c.grpc_use_token else []
         argv = [executable, "-avd", c.avd, "-port", str(self.console_port),
-                "-grpc", str(self.grpc_port), *c.flags, *c.extra_args]
+                "-grpc", str(self.grpc_port), *token_flag, *c.flags, *c.extra_args]
         fd, name = tempfile.mkstemp(prefix=f"emulator-{self.console_port}-", suffix=".log")
         self.log_path = Path(name)
         env = {**os.environ, "ANDROID_ADB_SERVER_PORT": str(self.adb_port)}
@@ -231,21 +240,25 @@ class EmulatorDevice(AdbDevice):
     continues silently on a freshly booted phone. The death is counted as `emulator/crashes`, the relaunch as
     `emulator/relaunches`.
     A launched emulator's screenshots, touches and keys go over its gRPC port while it answers (else ADB); to use
-    gRPC when attaching, pass `grpc_port` (8554 for emulator-5554).
+    gRPC when attaching, pass `grpc_port` (8554 for emulator-5554). The gRPC token of an emulator run with
+    `-grpc-use-token` is read from its discovery file at each connect, or given as `grpc_token`.
 
     Args:
         emulator: what to launch; None attaches to the running emulator named by `serial` ("emulator-5554").
         serial: attach target (with `emulator=None`).
         snapshot: snapshot for resets when attaching (launching uses `emulator.snapshot`).
         sleep: how to wait between staggered launches and boot polls (tests inject a fake).
+        grpc_token: the attached emulator's gRPC token (None: its discovery file's `grpc.token`, if any).
         **adb: `AdbConfig` fields (port, timeout_s, ...).
     """
 
     def __init__(self, emulator: EmulatorConfig | None = None, serial: str | None = None,
-                 snapshot: str | None = None, sleep: Callable[[float], None] = time.sleep, **adb: Any) -> None:
+                 snapshot: str | None = None, sleep: Callable[[float], None] = time.sleep,
+                 grpc_token: str | None = None, **adb: Any) -> None:
         if emulator is None and not (serial or "").startswith("emulator-"):
             raise ConfigError(f"pass `emulator` to launch one, or an emulator `serial` to attach; got {serial!r}")
         super().__init__(serial, **adb)
+        self.grpc.token = grpc_token
         self.emulator_config = emulator
         self.snapshot = snapshot or (emulator.snapshot if emulator else None)
         self.instance: Emulator | None = None

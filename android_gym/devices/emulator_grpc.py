@@ -4,6 +4,10 @@ A real emulator answers a screenshot over gRPC in tens of milliseconds where `ad
 The stubs are `android_env.proto`'s, imported when first needed: without `grpc` or `android_env` the path is off and
 the device stays on ADB. The channel is AndroidEnv's (`emulator_simulator.py`): local credentials, unlimited message
 sizes. Keys go as XKB keysyms, what the emulator expects on Linux hosts (Escape is BACK, as AndroidEnv users send).
+
+An emulator run with `-grpc-use-token` (ours launch it so, issue 43) refuses calls without its token: `EmulatorGrpc`
+sends `authorization: Bearer <token>` on every call when given one, and `GrpcPath` finds the token of the emulator on
+the port it dials in the emulator's discovery file (`emulator_discovery.py`), unless the device was given one.
 """
 
 from __future__ import annotations
@@ -13,11 +17,13 @@ import socket
 import time
 from collections import Counter
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, TypeVar
 
 import numpy as np
 
 from android_gym.devices import adb_shell as sh
+from android_gym.devices.emulator_discovery import find_grpc_token
 from android_gym.devices.xkb import KEYSYM_BY_KEYCODE
 from android_gym.errors import (
     DeviceError,
@@ -75,15 +81,19 @@ class EmulatorGrpc:
         port: the emulator's gRPC port (console port + 3000 for emulators launched by `Emulator`).
         timeout_s: deadline of each call, seconds.
         host: where the emulator listens.
+        token: the emulator's `-grpc-use-token` token, sent as `authorization: Bearer <token>` on every call (None:
+            no header, for an emulator without one).
 
     Raises (every call):
         DeviceTimeoutError: no reply within `timeout_s` (DEADLINE_EXCEEDED).
         DeviceOfflineError: nothing answers (UNAVAILABLE, or not connected).
-        DeviceProtocolError: any other gRPC status, or a reply that cannot be understood.
+        DeviceProtocolError: any other gRPC status (UNAUTHENTICATED says the token is missing or wrong), or a reply
+            that cannot be understood.
     """
 
-    def __init__(self, port: int, timeout_s: float = 10.0, host: str = "127.0.0.1") -> None:
+    def __init__(self, port: int, timeout_s: float = 10.0, host: str = "127.0.0.1", token: str | None = None) -> None:
         self.port, self.timeout_s, self.host = port, timeout_s, host
+        self._metadata = (("authorization", f"Bearer {token}"),) if token else None
         self._channel: Any = None
         self._stub: Any = None
 
@@ -186,7 +196,7 @@ class EmulatorGrpc:
         if self._stub is None:
             raise DeviceOfflineError(f"gRPC `{method}` on port {self.port}: not connected; call connect() first")
         try:
-            return getattr(self._stub, method)(request, timeout=self.timeout_s)
+            return getattr(self._stub, method)(request, timeout=self.timeout_s, metadata=self._metadata)
         except grpc.RpcError as e:
             code, details = e.code(), e.details()
             what = f"gRPC `{method}` on {self.host}:{self.port}"
@@ -194,6 +204,12 @@ class EmulatorGrpc:
                 raise DeviceTimeoutError(f"{what} did not answer within {self.timeout_s:g} s") from e
             if code == grpc.StatusCode.UNAVAILABLE:
                 raise DeviceOfflineError(f"{what}: the emulator is unavailable ({details})") from e
+            if code in (grpc.StatusCode.UNAUTHENTICATED, grpc.StatusCode.PERMISSION_DENIED):
+                sent = "a token" if self._metadata else "no token"
+                raise DeviceProtocolError(f"{what} was refused with {code.name} ({details}): we sent {sent}; the "
+                                          "emulator runs with -grpc-use-token, so its token must come from its "
+                                          "discovery file (pid_<pid>.ini, `grpc.token`) or the device's "
+                                          "`grpc_token`") from e
             raise DeviceProtocolError(f"{what} failed with {code.name}: {details}") from e
 
 
@@ -206,13 +222,20 @@ class GrpcPath:
     landed and ADB must not repeat it (inputs are never retried). Counters: `grpc/<what>` and `adb/<what>` per call,
     `grpc/connects`, `grpc/connect_failures`, `grpc/fallbacks`, `grpc/faults/<error>`.
 
+    Token: `token` when set (the device's `grpc_token`), else the `grpc.token` of the emulator advertising the port
+    in `discovery` (found at each connect, so a relaunched emulator's new token is used), else none.
+
     Args:
         timeout_s: deadline of each call, seconds.
         counters: where to count (the device's).
+        token: the emulator's gRPC token (None: look it up in the discovery directory).
+        discovery: the discovery directory (None: `discovery_dir()` of this process's environment).
     """
 
-    def __init__(self, timeout_s: float, counters: Counter[str]) -> None:
+    def __init__(self, timeout_s: float, counters: Counter[str], token: str | None = None,
+                 discovery: Path | None = None) -> None:
         self.timeout_s, self.counters = timeout_s, counters
+        self.token, self.discovery = token, discovery
         self.port: int | None = None
         self.client: EmulatorGrpc | None = None
         self.reason = "no gRPC port is configured"
@@ -225,7 +248,8 @@ class GrpcPath:
             self.port = port
         if self.client is not None or port is None or self._is_unsupported:
             return self.client is not None
-        client = EmulatorGrpc(port, self.timeout_s)
+        token = self.token or find_grpc_token(port, self.discovery)
+        client = EmulatorGrpc(port, self.timeout_s, token=token)
         try:
             client.connect(min(CONNECT_TIMEOUT_S, self.timeout_s))
         except UnsupportedError as e:

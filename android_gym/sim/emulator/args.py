@@ -9,6 +9,17 @@ are accepted and recorded in `EmulatorArgs.ignored` (the real emulator warns rat
 ('Pixel_6', 5560, 5561, False, 'swiftshader_indirect')
 >>> parse_args(["@Pixel_6", "-ports", "5570,5590", "-sim-boot-s", "0"]).adb_port
 5590
+
+Access flags are honoured or refused, never ignored (issue 43): `-grpc-use-token` and `-grpc-allowlist FILE` are
+served (`grpc_access.py`); `-grpc-use-jwt` and the TLS flags are refused with a `ConfigError`, since a flag that asks
+for protection and is dropped would leave the port open while the caller believes it closed.
+
+>>> parse_args(["-avd", "P", "-grpc", "8554", "-grpc-use-token"]).is_grpc_token
+True
+>>> parse_args(["-avd", "P", "-grpc", "8554", "-grpc-use-jwt"])  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+android_gym.errors.ConfigError: option `-grpc-use-jwt` is not supported by the simulated emulator: it cannot ...
 """
 
 from __future__ import annotations
@@ -36,6 +47,10 @@ class EmulatorArgs:
         console_port: the telnet console's TCP port (`-port P`, or the first of `-ports C,A`; 5554 by default).
         adb_port: adbd's TCP port (console + 1, or the second of `-ports C,A`).
         grpc_port: `-grpc G`: the gRPC EmulatorController and SnapshotService (grpc_service.py) serve it.
+        is_grpc_token: `-grpc-use-token`: every gRPC call must carry `authorization: Bearer <token>`, the token a
+            random one written to the discovery file (`grpc.token`); needs `-grpc`.
+        grpc_allowlist: `-grpc-allowlist FILE`: the emulator's access JSON (which methods need no token, which the
+            token may call); needs `-grpc-use-token`.
         is_window, is_skin, is_audio, is_boot_anim: False after `-no-window`, `-no-skin`, `-no-audio`,
             `-no-boot-anim` (the sim has none of them; recorded for logs).
         snapshot: `-snapshot NAME`: loaded at boot if the process holds it.
@@ -58,6 +73,8 @@ class EmulatorArgs:
     console_port: int = DEFAULT_CONSOLE_PORT
     adb_port: int = DEFAULT_CONSOLE_PORT + 1
     grpc_port: int | None = None
+    is_grpc_token: bool = False
+    grpc_allowlist: str | None = None
     is_window: bool = True
     is_skin: bool = True
     is_audio: bool = True
@@ -86,6 +103,17 @@ _SWITCHES: dict[str, dict[str, Any]] = {
     "-no-snapshot-load": {"is_snapshot_load": False}, "-no-snapshot-save": {"is_snapshot_save": False},
     "-read-only": {"is_read_only": True, "is_snapshot_save": False}, "-wipe-data": {"is_wipe_data": True},
     "-verbose": {"is_verbose": True}, "-show-kernel": {"is_show_kernel": True},
+    "-grpc-use-token": {"is_grpc_token": True},
+}
+# Access flags the sim cannot honour: each is refused at start-up with its reason (issue 43), never ignored.
+_REFUSED_SWITCHES = {
+    "-grpc-use-jwt": "it cannot verify ES256 JSON Web Tokens; use `-grpc-use-token` (a bearer token in the "
+                     "discovery file) instead",
+}
+_REFUSED_VALUES = {
+    flag: "the simulated emulator serves gRPC on 127.0.0.1 with local credentials only, no TLS; keep the port "
+          "local and use `-grpc-use-token`"
+    for flag in ("-grpc-tls-key", "-grpc-tls-cer", "-grpc-tls-ca")
 }
 
 
@@ -130,6 +158,7 @@ _VALUES: dict[str, Callable[[str, str], dict[str, Any]]] = {
     "-port": lambda f, v: _ports(f, f"{v},{_port(f, v) + 1}"),
     "-ports": _ports,
     "-grpc": lambda f, v: {"grpc_port": _port(f, v)},
+    "-grpc-allowlist": lambda f, v: {"grpc_allowlist": v},
     "-snapshot": lambda f, v: {"snapshot": v},
     "-gpu": lambda f, v: {"gpu": v},
     "-adb-path": lambda f, v: {"adb_path": v},
@@ -146,8 +175,10 @@ def parse_args(argv: list[str]) -> EmulatorArgs:
     passes everything after it to QEMU, so parsing stops there.
 
     Raises:
-        ConfigError: `-avd` missing, a valued flag without its value, or a bad value (non-integer port, unknown
-            fault); the message names the flag.
+        ConfigError: `-avd` missing, a valued flag without its value, a bad value (non-integer port, unknown
+            fault), an access flag the sim cannot honour (`-grpc-use-jwt`, `-grpc-tls-*`), or an access flag
+            without what it protects (`-grpc-use-token` without `-grpc`, `-grpc-allowlist` without
+            `-grpc-use-token`); the message names the flag.
     """
     fields: dict[str, Any] = {}
     features: list[str] = []
@@ -158,6 +189,9 @@ def parse_args(argv: list[str]) -> EmulatorArgs:
         i += 1
         if word.startswith("@") and len(word) > 1:
             fields["avd"] = word[1:]
+        elif word in _REFUSED_SWITCHES or word in _REFUSED_VALUES:
+            reason = _REFUSED_SWITCHES.get(word) or _REFUSED_VALUES[word]
+            raise ConfigError(f"option `{word}` is not supported by the simulated emulator: {reason}")
         elif word in _SWITCHES:
             fields.update(_SWITCHES[word])
         elif word in _VALUES or word == "-feature":
@@ -179,8 +213,19 @@ def parse_args(argv: list[str]) -> EmulatorArgs:
             raise ConfigError(f"unexpected argument {word!r}: emulator options start with `-` (or `@AVD`)")
     if not fields.get("avd"):
         raise ConfigError("no AVD given: pass `-avd NAME` (or `@NAME`)")
+    _check_access(fields)
     return dataclasses.replace(EmulatorArgs(avd=fields.pop("avd")), **fields, features=tuple(features),
                                ignored=tuple(ignored))
+
+
+def _check_access(fields: dict[str, Any]) -> None:
+    """Refuse access flags that would protect nothing: each needs what it protects on the same command line."""
+    if fields.get("is_grpc_token") and fields.get("grpc_port") is None:
+        raise ConfigError("option `-grpc-use-token` protects the gRPC service, but no `-grpc PORT` was given; add "
+                          "`-grpc PORT`")
+    if fields.get("grpc_allowlist") and not fields.get("is_grpc_token"):
+        raise ConfigError("option `-grpc-allowlist` says which methods the token may call, but no token is "
+                          "required: add `-grpc-use-token` (without it every local process may call every method)")
 
 
 def avd_home(env: Mapping[str, str]) -> Path:

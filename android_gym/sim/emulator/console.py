@@ -13,6 +13,7 @@ back into the same target under its lock, so the ADB side sees the restored phon
 from __future__ import annotations
 
 import copy
+import hmac
 import logging
 import socket
 import threading
@@ -38,6 +39,9 @@ HELP = ("Android console commands:\r\n\r\n    help|h|?         print a list of c
         "    kill             kill the emulator instance\r\n    quit|exit        quit control session\r\n\r\n"
         "try 'help <command>' for command-specific help\r\n")
 UNKNOWN = "KO: unknown command, try 'help'\r\n"
+MAX_UNAUTHED_LINE_BYTES = 4096  # before `auth`: `auth <token>` is tens of bytes; a longer line is not a client's
+MAX_LINE_BYTES = 64 * 1024  # after `auth`: the longest command is `sms send` (an SMS body is at most a few KB)
+TOO_LONG = "KO: line too long ({limit} bytes at most {when}); closing\r\n"
 BOOT_PROPS = ("sys.boot_completed", "dev.bootcomplete", "init.svc.bootanim")
 """Properties a snapshot load leaves alone: booting belongs to the process, not to the saved state."""
 
@@ -110,7 +114,9 @@ class ConsoleServer:
     """The console on `127.0.0.1:port`, one thread per connection.
 
     Guarantees: a command runs only after `auth` with `token` (an empty token turns authentication off, as an empty
-    token file does for the real emulator); `kill` answers, closes that connection and then calls `on_kill`.
+    token file does for the real emulator); `kill` answers, closes that connection and then calls `on_kill`. Lines
+    are bounded (issue 43): a line longer than `MAX_UNAUTHED_LINE_BYTES` before `auth` (`MAX_LINE_BYTES` after) is
+    answered `KO: line too long` and the connection is closed, so no client makes the console buffer more.
     Constructing starts nothing; `start()` binds, `stop()` closes the listener and every connection.
 
     Args:
@@ -147,7 +153,16 @@ class ConsoleServer:
         try:
             with sock, sock.makefile("rwb", buffering=0) as f:
                 f.write((WELCOME if is_authed else BANNER.format(path=self.token_path)).encode())
-                for raw in f:
+                while True:
+                    limit = MAX_LINE_BYTES if is_authed else MAX_UNAUTHED_LINE_BYTES
+                    raw = f.readline(limit + 1)  # reads at most limit + 1 bytes, however long the line
+                    if not raw:
+                        break
+                    if len(raw) > limit and not raw.endswith(b"\n"):
+                        when = "per command" if is_authed else "before auth"
+                        log.warning("console: closing a connection that sent a line over %d bytes %s", limit, when)
+                        f.write(TOO_LONG.format(limit=limit, when=when).encode())
+                        break
                     words = raw.decode("utf-8", "replace").split()
                     if is_authed:
                         reply = self.reply(words)
@@ -166,7 +181,7 @@ class ConsoleServer:
 
     def _unauthed(self, words: list[str]) -> tuple[str | None, bool]:
         match words:
-            case ["auth", token] if token == self.token:
+            case ["auth", token] if hmac.compare_digest(token.encode(), self.token.encode()):
                 return WELCOME, True
             case ["auth", *_]:
                 return f"KO: authentication token does not match {self.token_path}\r\n", False

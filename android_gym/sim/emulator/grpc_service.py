@@ -8,6 +8,12 @@ AndroidEnv ships (`android_env.proto`), on 127.0.0.1 only, with local credential
 a touch down then up at one place is `input tap`, with moves in between `input swipe`; keys go through the same
 Android keys. RPCs not served here answer UNIMPLEMENTED (the generated base classes do that).
 
+Access and bounds (issue 43): with `-grpc-use-token` every call must carry the process's bearer token, checked by
+`grpc_access.TokenInterceptor` before any method runs (and an allowlist may open or close methods); without it, as
+the real emulator without a token, any local process may call. Messages are bounded both ways: a request over
+`MAX_RECEIVE_BYTES` is refused with RESOURCE_EXHAUSTED before it is buffered whole, and no reply exceeds
+`MAX_SEND_BYTES`.
+
 Importing this module needs `grpcio` and `android-env` (`pip install android-gym[emulator]`); `process.py` imports it
 only when `-grpc` is given, and runs without it when they are missing.
 """
@@ -44,6 +50,7 @@ from android_gym.errors import AndroidGymError, ConfigError
 from android_gym.sim.adb.commands import PHONE_KEYS
 from android_gym.sim.adb.target import SimTarget
 from android_gym.sim.emulator.console import Snapshots
+from android_gym.sim.emulator.grpc_access import AccessPolicy, TokenInterceptor
 from android_gym.sim.phone import SWIPE_MIN_PX
 
 log = logging.getLogger("android_gym.sim.emulator")
@@ -53,6 +60,11 @@ MAX_WORKERS = 4  # AndroidEnv makes one call at a time; a few more let a status 
 STOP_GRACE_S = 1.0  # lets the reply to setVmState(SHUTDOWN) reach the client before the server closes
 LONG_PRESS_S = 0.5  # as `input swipe x y x y 500`: a still press held this long is a long press
 MIN_WIDTH, MAX_WIDTH = 16, 2160  # the renderer's range of screenshot widths, in pixels
+MAX_SCREENSHOT_BYTES = MAX_WIDTH * (MAX_WIDTH * 2400 // 1080) * 4  # the widest RGBA screenshot: 2160 x 4800 x 4
+# The real emulator leaves gRPC's default receive limit (4 MiB): every request it serves is a few hundred bytes
+# (touches, keys, snapshot names); a 512 MB message was accepted here before issue 43.
+MAX_RECEIVE_BYTES = 4 * 1024 * 1024
+MAX_SEND_BYTES = MAX_SCREENSHOT_BYTES + 64 * 1024  # the largest reply, with room for its header fields
 VM_CONFIG = ec.VmConfiguration(hypervisorType=ec.VmConfiguration.KVM, numberOfCpuCores=4,
                                ramSizeBytes=2 * 1024 ** 3)
 
@@ -314,31 +326,44 @@ def _failed(name: str, message: str) -> ss.SnapshotPackage:
 
 
 class GrpcServer:
-    """Both services on `127.0.0.1:port`, local credentials, a small thread pool.
+    """Both services on `127.0.0.1:port`, local credentials, a small thread pool, bounded messages.
 
     Guarantees: constructing starts nothing; `start()` binds and serves or raises `OSError` when the port is taken;
     `stop()` is idempotent and lets calls in flight finish for `STOP_GRACE_S` seconds (so `setVmState(SHUTDOWN)`,
-    which stops the process from inside a call, still gets its reply).
+    which stops the process from inside a call, still gets its reply). With `policy`, a call it refuses never
+    reaches a servicer (UNAUTHENTICATED or PERMISSION_DENIED) and is counted in `denied`. A request over
+    `MAX_RECEIVE_BYTES` is refused with RESOURCE_EXHAUSTED.
 
     Args:
         controller: the EmulatorController servicer.
         snapshots: the SnapshotService servicer.
         port: the TCP port (`-grpc`).
+        policy: the token (and allowlist) every call is checked against; None: no token (any local process).
     """
 
-    def __init__(self, controller: EmulatorControllerServicer, snapshots: SnapshotServicer, port: int) -> None:
-        self.controller, self.snapshots, self.port = controller, snapshots, port
+    def __init__(self, controller: EmulatorControllerServicer, snapshots: SnapshotServicer, port: int,
+                 policy: AccessPolicy | None = None) -> None:
+        self.controller, self.snapshots, self.port, self.policy = controller, snapshots, port, policy
+        self.denied = 0
         self._server: grpc.Server | None = None
         self._lock = threading.Lock()
+
+    def _on_denied(self, method: str, code: grpc.StatusCode) -> None:
+        with self._lock:
+            self.denied += 1
+        log.warning("gRPC: refused %s (%s): the caller lacks the `-grpc-use-token` token", method, code.name)
 
     def start(self) -> GrpcServer:
         """Bind and serve (idempotent); raises `OSError` when the port cannot be bound."""
         with self._lock:
             if self._server is not None:
                 return self
+            interceptors = [] if self.policy is None else [TokenInterceptor(self.policy, self._on_denied)]
             server = grpc.server(futures.ThreadPoolExecutor(MAX_WORKERS, thread_name_prefix="emulator-grpc"),
-                                 options=[("grpc.max_send_message_length", -1),
-                                          ("grpc.max_receive_message_length", -1), ("grpc.so_reuseport", 0)])
+                                 interceptors=interceptors,
+                                 options=[("grpc.max_send_message_length", MAX_SEND_BYTES),
+                                          ("grpc.max_receive_message_length", MAX_RECEIVE_BYTES),
+                                          ("grpc.so_reuseport", 0)])
             ec_grpc.add_EmulatorControllerServicer_to_server(self.controller, server)
             ss_grpc.add_SnapshotServiceServicer_to_server(self.snapshots, server)
             try:
@@ -351,7 +376,8 @@ class GrpcServer:
                 raise OSError(f"cannot bind the gRPC port 127.0.0.1:{self.port} (is it taken?)")
             server.start()
             self._server = server
-        log.info("gRPC service listening on port %d", self.port)
+        log.info("gRPC service listening on port %d (%s)", self.port,
+                 "token required" if self.policy else "no token: any local process may call it")
         return self
 
     def stop(self) -> None:

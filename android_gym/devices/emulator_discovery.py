@@ -1,0 +1,159 @@
+r"""The Android emulator's discovery files: where a running emulator advertises its ports and its gRPC token.
+
+A running emulator writes `pid_<pid>.ini` (`key=value` lines: `port.serial`, `port.adb`, `avd.name`, `grpc.port`,
+and `grpc.token` when it runs with `-grpc-use-token`) into its discovery directory, which Android Studio and the
+emulator's own Python tools read to find it and to authenticate (`authorization: Bearer <grpc.token>`). The
+directory is `$XDG_RUNTIME_DIR/avd/running` on Linux (else `/run/user/<uid>/avd/running` when that exists, else
+the emulator's user directory `~/.android/avd/running`), `~/Library/Caches/TemporaryItems/avd/running` on macOS and
+`%LOCALAPPDATA%/Temp/avd/running` on Windows.
+
+Both ends of the token live here (issue 43): `advertise` is what the simulated emulator writes (the directory made
+0700 and refused when another user owns it or may write it; the file created 0600 in one step, never chmod'ed
+after, so the token is never readable by others even for an instant), and `find_grpc_token` is what our gRPC
+client reads (only files this user owns, of a live process, for the port it dials).
+
+>>> parse_discovery("port.serial=5554\ngrpc.port=8554\ngrpc.token=abc\n")
+{'port.serial': '5554', 'grpc.port': '8554', 'grpc.token': 'abc'}
+>>> discovery_dir({"XDG_RUNTIME_DIR": "/run/user/1000"}, platform="linux").as_posix()
+'/run/user/1000/avd/running'
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import stat
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+
+from android_gym.errors import ConfigError
+
+FILE_PATTERN = re.compile(r"pid_(\d+)\.ini")
+MAX_FILE_BYTES = 64 * 1024  # a discovery file is a dozen short lines; a bigger one is not the emulator's
+
+
+def discovery_dir(env: Mapping[str, str] | None = None, platform: str = sys.platform) -> Path:
+    """The directory running emulators advertise in, as the emulator computes it (see the module docstring).
+
+    Args:
+        env: the environment to read (None: `os.environ`).
+        platform: `sys.platform`'s value for the host.
+    """
+    env = os.environ if env is None else env
+    home = Path(env.get("HOME") or Path.home())
+    if platform.startswith("win"):
+        root = Path(env.get("LOCALAPPDATA") or home / "AppData" / "Local") / "Temp"
+    elif platform == "darwin":
+        root = home / "Library" / "Caches" / "TemporaryItems"
+    elif env.get("XDG_RUNTIME_DIR"):
+        root = Path(env["XDG_RUNTIME_DIR"])
+    elif hasattr(os, "getuid") and Path(f"/run/user/{os.getuid()}").is_dir():
+        root = Path(f"/run/user/{os.getuid()}")
+    else:  # the emulator's user directory
+        root = Path(env["ANDROID_EMULATOR_HOME"]) if env.get("ANDROID_EMULATOR_HOME") else home / ".android"
+    return root / "avd" / "running"
+
+
+def parse_discovery(text: str) -> dict[str, str]:
+    """The `key=value` lines of a discovery file (other lines skipped; a repeated key keeps its last value)."""
+    pairs = (line.split("=", 1) for line in text.splitlines() if "=" in line)
+    return {key.strip(): value.strip() for key, value in pairs}
+
+
+def _secure_dir(directory: Path) -> None:
+    """Make `directory` (0700) or check an existing one is this user's and closed to others.
+
+    Raises:
+        ConfigError: another user owns it, or group/others may write into it (they could swap the file).
+    """
+    directory.mkdir(mode=0o700, parents=True, exist_ok=True)
+    info = directory.lstat()
+    if not stat.S_ISDIR(info.st_mode):
+        raise ConfigError(f"the emulator discovery directory {directory} is not a directory (a link?); remove it")
+    if hasattr(os, "getuid") and info.st_uid != os.getuid():
+        raise ConfigError(f"the emulator discovery directory {directory} belongs to uid {info.st_uid}, not to you "
+                          f"(uid {os.getuid()}): another user could read or swap the gRPC token there; remove it, "
+                          "or set $XDG_RUNTIME_DIR to a directory of yours")
+    if info.st_mode & 0o077:
+        os.chmod(directory, 0o700)  # ours: close it, as the emulator does for an existing directory
+
+
+def advertise(directory: Path, props: Mapping[str, str], pid: int | None = None) -> Path:
+    """Write `pid_<pid>.ini` holding `props` into `directory`, created owner-only (0600) in one step.
+
+    A stale file of that name (a dead process whose pid came round again) is replaced.
+
+    Args:
+        directory: the discovery directory (`discovery_dir()`), made 0700 if missing.
+        props: the keys and values; neither may hold a newline or `=` in a key.
+        pid: the advertising process (None: this one).
+
+    Returns:
+        The file's path; the caller removes it when the emulator stops.
+
+    Raises:
+        ConfigError: the directory is unsafe (see `_secure_dir`), or a key or value cannot be written.
+        OSError: the file cannot be created.
+    """
+    for key, value in props.items():
+        if "=" in key or any(c in key + value for c in "\r\n"):
+            raise ConfigError(f"discovery entry {key!r}={value!r}: keys hold no '=', neither holds a newline")
+    _secure_dir(directory)
+    path = directory / f"pid_{os.getpid() if pid is None else pid}.ini"
+    path.unlink(missing_ok=True)
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+    fd = os.open(path, flags, 0o600)
+    with os.fdopen(fd, "w") as f:
+        f.write("".join(f"{key}={value}\n" for key, value in props.items()))
+    return path
+
+
+def _is_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # alive, another user's (its file is refused for its owner anyway)
+    return True
+
+
+def read_discovery(path: Path) -> dict[str, str] | None:
+    """The entries of discovery file `path`, or None when it is not a trustworthy file of a live emulator.
+
+    Trustworthy: a regular file (not a link) this user owns, at most `MAX_FILE_BYTES`, named `pid_<pid>.ini` for a
+    process that is alive.
+    """
+    match = FILE_PATTERN.fullmatch(path.name)
+    try:
+        info = path.lstat()
+    except OSError:
+        return None
+    if (match is None or not stat.S_ISREG(info.st_mode) or info.st_size > MAX_FILE_BYTES
+            or (hasattr(os, "getuid") and info.st_uid != os.getuid()) or not _is_alive(int(match.group(1)))):
+        return None
+    try:
+        return parse_discovery(path.read_text(errors="replace"))
+    except OSError:
+        return None
+
+
+def find_grpc_token(port: int, directory: Path | None = None) -> str | None:
+    """The `grpc.token` of the live emulator of this user's advertising gRPC port `port` (None: none advertises it,
+    or it runs without a token).
+
+    Args:
+        port: the gRPC port the caller dials.
+        directory: where to look (None: `discovery_dir()`).
+    """  # noqa: D205
+    directory = discovery_dir() if directory is None else directory
+    try:
+        paths = sorted(directory.iterdir())
+    except OSError:
+        return None
+    for path in paths:
+        props = read_discovery(path)
+        if props is not None and props.get("grpc.port") == str(port):
+            return props.get("grpc.token") or None
+    return None
