@@ -1,22 +1,30 @@
 """The HTTP judge against scripted OpenAI-compatible servers on 127.0.0.1.
 
-Covered: the request format, retries, deadlines, bad replies, concurrency, and an API key that never leaks.
+Covered: the request format, retries, deadlines, bad replies, concurrency, an API key that never leaks, and (#43)
+replies far over `max_reply_bytes` and of any shape, none of which may raise out of `judge`.
 """
 
 from __future__ import annotations
 
 import base64
 import io
+import json
 import logging
+import math
 import socket
+import tracemalloc
 
 import numpy as np
 import pytest
-from judge_helpers import observation
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
+from judge_helpers import RawServer, observation
 from PIL import Image
+from reply_strategies import reply_bodies
 
 from android_gym.errors import ConfigError
-from android_gym.evaluators.base import Observation
+from android_gym.evaluators import http as http_judge
+from android_gym.evaluators.base import Observation, Verdict
 from android_gym.evaluators.http import HttpEvaluator, HttpJudgeConfig
 from android_gym.testing.fake_openai import Reply
 
@@ -160,6 +168,7 @@ def test_the_api_key_never_appears_in_logs_reprs_or_verdicts(fake_server, tasks,
     ({"base_url": "localhost:8000"}, "`base_url`"), ({"base_url": "ftp://h/v1"}, "`base_url`"),
     ({"model": ""}, "`model` is required"), ({"mode": "vote"}, "`mode`"), ({"timeout_s": 0}, "`timeout_s`"),
     ({"max_concurrency": 0}, "`max_concurrency`"), ({"image_format": "gif"}, "`image_format`"),
+    ({"max_reply_bytes": 1000}, "`max_reply_bytes`"), ({"max_reply_bytes": 2**28 + 1}, "`max_reply_bytes`"),
 ])
 def test_bad_configs_fail_at_construction(options: dict, message: str) -> None:
     with pytest.raises(ConfigError, match=message):
@@ -174,3 +183,102 @@ def test_missing_prompt_file_fails_at_construction(tmp_path) -> None:
 def test_full_endpoint_urls_are_accepted() -> None:
     config = HttpJudgeConfig(base_url="https://api.example.com/v1/chat/completions/", model="m")
     assert config.endpoint == "https://api.example.com/v1/chat/completions"
+
+
+# -- replies of any size and shape (#43) ---------------------------------------------------------------------------
+CAP = 2**20
+PEAK_SLACK_BYTES = 2**20
+"""Documented bound: judging a reply far over the cap holds at most the cap plus 1 MiB (one read chunk is 64 KiB)."""
+
+
+def test_a_streamed_reply_far_over_the_cap_is_unknown_and_memory_stays_near_the_cap(tasks) -> None:
+    with RawServer() as server:
+        server.stream_bytes = 64 * CAP  # before #43 the whole body was read: this took 64 MiB (3 GB took 6.3 GB)
+        judge = make_judge(server.base_url, max_reply_bytes=CAP)
+        obs = observation(0)
+        tracemalloc.start()
+        try:
+            tracemalloc.reset_peak()
+            verdict = judge.judge(tasks[0], obs)
+            _, peak = tracemalloc.get_traced_memory()
+        finally:
+            tracemalloc.stop()
+    assert verdict.success is None and f"reply too large (> {CAP} bytes" in verdict.error
+    assert peak < CAP + PEAK_SLACK_BYTES, f"peak {peak} bytes"
+    assert judge.stats()["judge/calls"] == 1  # not retried
+
+
+def test_a_declared_length_over_the_cap_is_refused_before_reading(tasks) -> None:
+    with RawServer() as server:
+        server.declared_length = 3 * 10**9  # promised, never sent: reading would wait for the timeout
+        verdict = make_judge(server.base_url, max_reply_bytes=CAP, timeout_s=30).judge(tasks[0], observation(0))
+    assert verdict.success is None and f"reply too large (> {CAP} bytes" in verdict.error
+
+
+@pytest.mark.parametrize("padding, is_read", [(0, True), (1, False)])
+def test_a_reply_of_exactly_the_cap_is_read(tasks, padding: int, is_read: bool) -> None:
+    cap = 1024
+    body = json.dumps({"choices": [{"message": {"content": "Status: success"}}]}).encode()
+    with RawServer() as server:
+        server.body = body + b" " * (cap - len(body) + padding)
+        verdict = make_judge(server.base_url, max_reply_bytes=cap).judge(tasks[0], observation(0))
+    assert verdict.success is (True if is_read else None)
+    assert ("reply too large" in verdict.error) is not is_read
+
+
+def choice_body(**fields: object) -> str:
+    return json.dumps({"choices": [{"message": {"content": "Status: success"}, **fields}]})
+
+
+RAISED_BEFORE_43 = {  # each of these raised out of `judge` before #43
+    "deep JSON": "[" * 100_000 + "]" * 100_000,
+    "logprob 1000": choice_body(logprobs={"content": [{"top_logprobs": [{"token": "yes", "logprob": 1000}]}]}),
+    "non-object top_logprobs entry": choice_body(logprobs={"content": [{"top_logprobs": [7]}]}),
+    "list-valued text": json.dumps({"choices": [{"message": {"content": [{"type": "text", "text": ["yes"]}]}}]}),
+    "list-valued content part": json.dumps({"choices": [{"message": {"content": [["yes"]]}}]}),
+}
+
+
+@pytest.mark.parametrize("name", RAISED_BEFORE_43)
+def test_replies_that_used_to_raise_are_unknown_with_the_reason(fake_server, tasks, name: str) -> None:
+    server = fake_server(default=Reply(body=RAISED_BEFORE_43[name]))
+    verdict = make_judge(server.base_url, mode="logits").judge(tasks[0], observation(0))
+    assert verdict.success is None and verdict.error.startswith("the server returned")
+    assert verdict.source == "http" and len(server.requests) == 1
+
+
+def check_verdict(verdict: Verdict) -> None:
+    """What every caller relies on: yes, no or unknown-with-a-reason, and a finite score in [0, 1]."""
+    assert isinstance(verdict, Verdict)
+    assert verdict.success in (True, False, None)
+    assert isinstance(verdict.score, float) and math.isfinite(verdict.score) and 0.0 <= verdict.score <= 1.0
+    if verdict.success is None:
+        assert verdict.error and not verdict.error.startswith("the http judge failed"), verdict.error
+    else:
+        assert verdict.error == ""
+
+
+# `tasks` is a read-only tuple, so sharing it between generated inputs is safe.
+@settings(max_examples=60, deadline=None, suppress_health_check=[
+    HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.function_scoped_fixture])
+@given(body=reply_bodies(), mode=st.sampled_from(["generate", "logits"]))
+@example(body=RAISED_BEFORE_43["deep JSON"].encode(), mode="generate")
+@example(body=RAISED_BEFORE_43["logprob 1000"].encode(), mode="logits")
+@example(body=RAISED_BEFORE_43["non-object top_logprobs entry"].encode(), mode="logits")
+@example(body=RAISED_BEFORE_43["list-valued text"].encode(), mode="generate")
+def test_judge_never_raises_on_any_reply(tasks, body: bytes, mode: str) -> None:
+    with RawServer() as server:
+        server.body = body
+        check_verdict(make_judge(server.base_url, mode=mode, max_retries=0).judge(tasks[0], observation(0)))
+
+
+def test_a_bug_past_the_reader_is_this_verdicts_only(fake_server, tasks, monkeypatch) -> None:
+    def broken_reader(*args: object) -> Verdict:
+        raise RuntimeError("reader bug")
+
+    monkeypatch.setattr(http_judge, "read_chat_reply", broken_reader)
+    judge = make_judge(fake_server().base_url)
+    verdicts = judge.judge_batch([(tasks[0], observation(i)) for i in range(3)])
+    judge.close()
+    assert [v.error for v in verdicts] == ["the http judge failed: RuntimeError: reader bug"] * 3
+    assert judge.stats()["judge/unknown"] == 3

@@ -1,19 +1,22 @@
-"""The judge service: batching across callers, bounded queue, timeouts, judge failures, closing, sharing."""
+"""The judge service: batching, bounded queue, timeouts, judge failures (one spoils one verdict), closing, sharing."""
 
 from __future__ import annotations
 
+import json
 import threading
 from pathlib import Path
 
 import gymnasium as gym
 import pytest
-from judge_helpers import CountingJudge, observation
+from judge_helpers import CountingJudge, observation, screen
 
 import android_gym  # noqa: F401  (registers the env ids)
 from android_gym.errors import ConfigError, EnvStateError
-from android_gym.evaluators.base import Verdict
+from android_gym.evaluators.base import Observation, Verdict
+from android_gym.evaluators.http import HttpEvaluator, HttpJudgeConfig
 from android_gym.evaluators.mllm import MllmEvaluator, MllmJudgeConfig
 from android_gym.evaluators.service import JudgeService, ServiceConfig
+from android_gym.testing.fake_openai import Reply
 
 
 class GatedJudge(CountingJudge):
@@ -148,3 +151,59 @@ def test_envs_with_the_same_spec_share_one_judge(tiny_vlm_path: Path) -> None:
     finally:
         for env in [*envs, private]:
             env.close()
+
+
+# -- one bad request spoils only its own verdict (#43) -----------------------------------------------------------------
+def steps(n: int) -> list[Observation]:
+    """Observations told apart by their last action (which the judge's prompt carries)."""
+    return [Observation(None, screen(i), f"step {i}") for i in range(n)]
+
+
+def test_one_bad_http_reply_in_a_batch_of_8_spoils_only_its_verdict(fake_server, tasks) -> None:
+    bad = Reply(body=json.dumps({"choices": [{"message": {"content": [{"type": "text", "text": ["yes"]}]}}]}))
+
+    def reply(body: dict) -> Reply:
+        return bad if "step 3" in json.dumps(body["messages"]) else Reply(content="Status: success")
+
+    server = fake_server(default=reply)
+    judge = HttpEvaluator(HttpJudgeConfig(base_url=server.base_url, model="m", max_retries=0, max_concurrency=8))
+    with JudgeService(judge, ServiceConfig(max_batch=8, max_wait_s=10.0)) as service:
+        futures = [service.judge_async(tasks[0], obs) for obs in steps(8)]
+        verdicts = [service.judge_wait(f) for f in futures]
+    assert [v.success for v in verdicts] == [True] * 3 + [None] + [True] * 4
+    assert "`choices[0].message.content[0].text` is a list" in verdicts[3].error
+    assert service.stats()["service/batches"] == 1 and len(server.requests) == 8
+
+
+def test_a_judge_call_that_raises_spoils_only_its_own_request(tasks) -> None:
+    def answer(task, obs) -> Verdict:
+        if obs.last_action == "step 5":
+            raise ValueError("malformed reply for step 5")
+        return Verdict(True, 1.0, "yes")
+
+    judge = CountingJudge(answer)
+    with JudgeService(judge, ServiceConfig(max_batch=8, max_wait_s=10.0)) as service:
+        futures = [service.judge_async(tasks[0], obs) for obs in steps(8)]
+        verdicts = [service.judge_wait(f) for f in futures]
+    assert [v.success for v in verdicts] == [True] * 5 + [None] + [True] * 2
+    assert "the judge raised ValueError: malformed reply for step 5" in verdicts[5].error
+    assert judge.batches == [8] + [1] * 8  # the failed batch, then each request alone
+    stats = service.stats()
+    assert stats["service/rejudged"] == 8 and stats["service/failures"] == 2  # the batch and step 5 alone
+
+
+@pytest.mark.parametrize("returned, expected, message", [
+    (lambda items: [Verdict(True, 1.0)] * (len(items) - 1), [True] * 8, ""),  # judged again alone: all answered
+    (lambda items: [Verdict(True, 1.0)] * 7 + ["yes"], [True] * 7 + [None], "the judge returned str, not a Verdict"),
+])
+def test_a_batch_answered_wrongly_keeps_the_good_verdicts(tasks, returned, expected: list, message: str) -> None:
+    class WrongJudge(CountingJudge):
+        def judge_batch(self, items):
+            """Wrong for a batch of 8, right for one request."""
+            return returned(items) if len(items) == 8 else super().judge_batch(items)
+
+    with JudgeService(WrongJudge(lambda task, obs: Verdict(True, 1.0)), ServiceConfig(max_wait_s=10.0)) as service:
+        futures = [service.judge_async(tasks[0], obs) for obs in steps(8)]
+        verdicts = [service.judge_wait(f) for f in futures]
+    assert [v.success for v in verdicts] == expected
+    assert verdicts[7].error == message

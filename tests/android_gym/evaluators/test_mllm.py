@@ -14,11 +14,14 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from judge_helpers import observation, screen
 
 from android_gym.errors import ConfigError
+from android_gym.evaluators import mllm
 from android_gym.evaluators.base import Observation
-from android_gym.evaluators.mllm import MllmEvaluator, MllmJudgeConfig, answer_token_ids
+from android_gym.evaluators.mllm import MllmEvaluator, MllmJudgeConfig, answer_token_ids, text_verdict
 from android_gym.evaluators.prompts import parse_answer
 
 
@@ -161,3 +164,30 @@ def test_a_checkpoint_without_chat_template_is_refused(tiny_vlm_path: Path, tmp_
     with pytest.raises(ConfigError, match="no chat template"):
         evaluator.start()
     assert "no chat template" in evaluator.judge(tasks[0], observation(0)).error
+
+
+# -- answers that must not raise (#43) -------------------------------------------------------------------------------
+@settings(max_examples=300, deadline=None)
+@given(text=st.text() | st.sampled_from(["", "Status: success" * 500, "yes \ud800 no", "\x00" * 50]))
+def test_any_generated_text_is_a_verdict_or_unknown(text: str) -> None:
+    verdict = text_verdict(text)
+    assert verdict.success is parse_answer(text) and verdict.raw == text
+    assert verdict.score == (1.0 if verdict.success else 0.0)
+    assert bool(verdict.error) == (verdict.success is None)
+
+
+def test_generate_mode_reads_whatever_the_model_decodes(tiny_vlm_path: Path, tasks, monkeypatch) -> None:
+    generator = MllmEvaluator(MllmJudgeConfig(path=str(tiny_vlm_path), mode="generate", max_new_tokens=2))
+    generator.start()
+    decoded = ["Status: failure", "", "\ud800 yes", "<|endoftext|>" * 100]
+    monkeypatch.setattr(generator._processor.tokenizer, "batch_decode", lambda *args, **kwargs: decoded)
+    verdicts = generator.judge_batch([(tasks[0], observation(i)) for i in range(len(decoded))])
+    assert [v.success for v in verdicts] == [False, None, True, None]
+    assert [v.raw for v in verdicts] == decoded and all(v.source == "mllm" for v in verdicts)
+
+
+def test_non_finite_log_probabilities_are_unknown_not_a_nan_score(judge: MllmEvaluator, tasks, monkeypatch) -> None:
+    real = mllm.next_token_log_probs
+    monkeypatch.setattr(mllm, "next_token_log_probs", lambda *args: real(*args) * float("nan"))
+    verdict = judge.judge(tasks[0], observation(2))
+    assert verdict.success is None and "not finite" in verdict.error and verdict.score == 0.0
