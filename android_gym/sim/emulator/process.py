@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING
 from android_gym.devices.emulator_discovery import advertise, discovery_dir
 from android_gym.errors import ConfigError
 from android_gym.sim.adb.adbd import AdbdEndpoint
+from android_gym.sim.adb.adbkey import AuthorizedKeys
 from android_gym.sim.adb.target import SimTarget
 from android_gym.sim.emulator.args import EmulatorArgs, avd_home, check_avd, list_avds, parse_args
 from android_gym.sim.emulator.console import ConsoleServer
@@ -87,7 +88,9 @@ class EmulatorProcess:
         token_path = self.home / TOKEN_FILE
         with self.target.lock:
             self.target.props.update(BOOTING_PROPS)
-        self.adbd = AdbdEndpoint(self.target, "127.0.0.1", a.adb_port)
+        # adbd asks for AUTH and trusts the user's adb key, as an emulator image trusts the host's adbkey.pub (#43)
+        self.adbd = AdbdEndpoint(self.target, "127.0.0.1", a.adb_port,
+                                 authorized_keys=AuthorizedKeys.of_user(self.home / ".android" / "adbkey"))
         self.console = ConsoleServer(self.target, a.avd, a.console_port, _token(token_path), str(token_path),
                                      on_kill=self.stop, is_refusing_snapshots=a.sim_fault == "refuse-snapshot")
         try:
