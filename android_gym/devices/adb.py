@@ -37,6 +37,11 @@ from android_gym.ui import UIElement, parse_uiautomator_xml
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 DUMP_PATH = "/sdcard/android_gym_dump.xml"
+UI_DUMP_MAX_BYTES = 8 << 20
+"""Bytes of `uiautomator dump` output read at most (issue 43: a device could hand us any size to parse); a real
+screen dumps 20-300 kB. Past it the read stops and the dump fails (a fault, retried like any read)."""
+TYPE_MAX_CHARS = 4096
+"""Characters one TYPE action may hold; more is an invalid action (the sim's `input text` takes as many)."""
 __all__ = ["AdbConfig", "AdbDevice"]
 
 
@@ -281,7 +286,9 @@ class AdbDevice(Device):
         return self._cached("ui", "UI dump", self._dump)[1]
 
     def _dump(self) -> tuple[str, list[UIElement]]:
-        result = self._shell(f"uiautomator dump {DUMP_PATH} >/dev/null && cat {DUMP_PATH}")
+        command = f"uiautomator dump {DUMP_PATH} >/dev/null && cat {DUMP_PATH}"
+        result = self.channel.shell(command, self.config.timeout_s, self.connector.info(self.channel).shell_v2,
+                                    max_bytes=UI_DUMP_MAX_BYTES)
         text = result.text
         start = text.find("<?xml")
         start = text.find("<hierarchy") if start < 0 else start
@@ -325,6 +332,8 @@ class AdbDevice(Device):
         return super().perform(action)
 
     def _untypable(self, text: str) -> str:
+        if len(text) > TYPE_MAX_CHARS:
+            return f"text of {len(text)} characters; one TYPE action types at most {TYPE_MAX_CHARS}"
         if self._uses_ime():
             return ""
         bad = sorted({c for c in text if c not in sh.INPUT_TEXT_SAFE and c != "\n"})

@@ -84,14 +84,20 @@ class AdbChannel:
             length = self._hex_length(sock, deadline)
             return self._read_exact(sock, length, deadline).decode("utf-8", "replace")
 
-    def shell(self, command: str, timeout_s: float, v2: bool = True) -> ShellResult:
-        """Run `command` in the device shell (shell protocol v2 when the device has it, for exit status)."""
+    def shell(self, command: str, timeout_s: float, v2: bool = True,
+              max_bytes: int = MAX_OUTPUT_BYTES) -> ShellResult:
+        """Run `command` in the device shell (shell protocol v2 when the device has it, for exit status).
+
+        Raises:
+            DeviceProtocolError: the output (stdout and stderr together) exceeds `max_bytes`; reading stops there.
+            DeviceTimeoutError, DeviceOfflineError: as every request.
+        """
         what = f"`adb -s {self.serial} shell {_short(command)}`"
         deadline = _Deadline(timeout_s, what)
         with self._device_stream(f"shell,v2,raw:{command}" if v2 else f"shell:{command}", deadline) as sock:
             if not v2:
-                return ShellResult(self._read_all(sock, deadline), b"", None)
-            return self._read_v2(sock, deadline, what)
+                return ShellResult(self._read_all(sock, deadline, max_bytes), b"", None)
+            return self._read_v2(sock, deadline, what, max_bytes)
 
     def host_command(self, service: str, timeout_s: float) -> None:
         """A host service answered by a bare OKAY ("host:kill")."""
@@ -182,16 +188,16 @@ class AdbChannel:
             buf += chunk
         return bytes(buf)
 
-    def _read_all(self, sock: socket.socket, deadline: _Deadline) -> bytes:
-        buf = bytearray(1 << 20)
+    def _read_all(self, sock: socket.socket, deadline: _Deadline, max_bytes: int = MAX_OUTPUT_BYTES) -> bytes:
+        buf = bytearray(min(1 << 20, max_bytes + 1))
         view, size = memoryview(buf), 0
         while True:
             if size == len(buf):  # grow geometrically; recv_into avoids a copy per chunk (screenshots are ~10 MB)
-                if size >= MAX_OUTPUT_BYTES:
-                    raise DeviceProtocolError(f"{deadline.what}: output exceeds {MAX_OUTPUT_BYTES >> 20} MiB "
-                                              "(garbage?)")
+                if size > max_bytes:
+                    view.release()
+                    raise DeviceProtocolError(f"{deadline.what}: output exceeds {max_bytes} bytes (garbage?)")
                 view.release()
-                buf.extend(bytes(size))
+                buf.extend(bytes(min(size, max_bytes + 1 - size)))
                 view = memoryview(buf)
             start = size
             n = self._io(deadline, sock, lambda: sock.recv_into(view[start:]))  # noqa: B023  (called at once)
@@ -201,13 +207,16 @@ class AdbChannel:
                 return bytes(buf)
             size += n
 
-    def _read_v2(self, sock: socket.socket, deadline: _Deadline, what: str) -> ShellResult:
+    def _read_v2(self, sock: socket.socket, deadline: _Deadline, what: str,
+                 max_bytes: int = MAX_OUTPUT_BYTES) -> ShellResult:
         out, err = bytearray(), bytearray()
         while True:
             header = self._read_exact(sock, 5, deadline)
             kind, length = header[0], struct.unpack("<I", header[1:])[0]
-            if kind not in (1, 2, 3) or length > MAX_OUTPUT_BYTES or len(out) + len(err) > MAX_OUTPUT_BYTES:
+            if kind not in (1, 2, 3) or length > MAX_OUTPUT_BYTES:
                 raise DeviceProtocolError(f"{what}: garbage in the shell protocol (packet id {kind}, length {length})")
+            if len(out) + len(err) + length > max_bytes:
+                raise DeviceProtocolError(f"{what}: output exceeds {max_bytes} bytes; nothing past that is read")
             data = self._read_exact(sock, length, deadline) if length else b""
             if kind == 3:
                 if length != 1:

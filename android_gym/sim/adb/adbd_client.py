@@ -1,9 +1,11 @@
 """`AdbdClient`: the host side of the ADB transport (what an adb server speaks to a device's adbd over TCP).
 
 It speaks what `adbd.py` serves and what an emulator's adbd accepts: CNXN handshake (version 0x01000001, no payload
-checksums; an AUTH request is refused, since emulator images run `ro.adb.secure=0`), then one `AdbdStream` per
-service — OPEN, OKAY, WRTE, CLSE — with the legacy flow control (one WRTE in flight per stream, each acknowledged by an
-OKAY). One reader thread per connection hands packets to streams by local id, so many streams share a connection.
+checksums), authenticated as adb authenticates: an `AUTH TOKEN` is answered with its signature by the user's adb key
+(`adbkey.AdbKey`, `~/.android/adbkey`), and a second token (the signature was refused) with the public key, which a
+phone shows in its prompt and our adbd refuses; then one `AdbdStream` per service — OPEN, OKAY, WRTE, CLSE — with
+the legacy flow control (one WRTE in flight per stream, each acknowledged by an OKAY). One reader thread per
+connection hands packets to streams by local id, so many streams share a connection.
 `RemoteTarget` is a device the ADB front serves through such a client.
 """
 
@@ -17,6 +19,7 @@ from collections.abc import Callable
 
 from android_gym.errors import DeviceOfflineError, DeviceProtocolError, DeviceTimeoutError, EnvStateError
 from android_gym.sim.adb.adbd import A_AUTH, A_CLSE, A_CNXN, A_OKAY, A_OPEN, A_WRTE, MAX_PAYLOAD, VERSION
+from android_gym.sim.adb.adbkey import AUTH_RSAPUBLICKEY, AUTH_SIGNATURE, AUTH_TOKEN, AdbKey
 
 _HEADER = struct.Struct("<6I")  # command, arg0, arg1, payload length, checksum, magic
 
@@ -155,10 +158,12 @@ class AdbdClient:
         host: the device's address.
         port: its adbd TCP port (an emulator's is its console port + 1).
         timeout_s: seconds any single wait may take.
+        key: the key to answer AUTH with; None: the user's (`AdbKey.load_or_create()`, read by `connect()`).
     """
 
-    def __init__(self, host: str, port: int, timeout_s: float = 10.0) -> None:
-        self.host, self.port, self.timeout_s = host, port, timeout_s
+    def __init__(self, host: str, port: int, timeout_s: float = 10.0, key: AdbKey | None = None) -> None:
+        self.host, self.port, self.timeout_s, self.key = host, port, timeout_s, key
+        self.auth_answers = 0  # AUTH packets sent: 1 signature, then the public key
         self.banner = ""
         self.max_payload = MAX_PAYLOAD
         self._sock: socket.socket | None = None
@@ -166,13 +171,18 @@ class AdbdClient:
         self._lock = threading.Condition()
         self._streams: dict[int, AdbdStream] = {}
         self._next_id = 1
-        self._handshake: str | None = None  # "cnxn", "auth", "closed" or "garbage" once the device answered
+        self._handshake: str | None = None  # "cnxn", "unauthorized", "closed" or "garbage" once the device answered
         self._is_closed = False
 
     @property
     def address(self) -> str:
         """"host:port"."""
         return f"{self.host}:{self.port}"
+
+    @property
+    def is_unauthorized(self) -> bool:
+        """Whether the device refused our key (it closed the handshake after our AUTH answers)."""
+        return self._handshake == "unauthorized"
 
     @property
     def is_connected(self) -> bool:
@@ -187,13 +197,17 @@ class AdbdClient:
 
         Raises:
             EnvStateError: already connected.
-            DeviceTimeoutError: no answer within `timeout_s` seconds (something listens but does not speak adbd).
+            DeviceTimeoutError: no answer within `timeout_s` seconds (something listens but does not speak adbd, or
+                a phone still shows its prompt for our key).
             DeviceOfflineError: refused, or closed before answering (not an adbd).
-            DeviceProtocolError: the device asked for AUTH or answered garbage.
+            DeviceProtocolError: the device refused our key (`is_unauthorized`), or answered garbage.
+            UnsafePathError, ConfigError: the user's key file is a link, not private, or not a key.
         """
         if self._sock is not None:
             raise EnvStateError(f"AdbdClient({self.address}) is already connected; make a new client to reconnect")
         timeout_s = self.timeout_s if timeout_s is None else timeout_s
+        if self.key is None:
+            self.key = AdbKey.load_or_create()
         try:
             self._sock = socket.create_connection((self.host, self.port), timeout=timeout_s)
         except TimeoutError as e:
@@ -215,10 +229,16 @@ class AdbdClient:
             return self.banner
         self.close()
         if not answered:
+            if self.auth_answers > 1:
+                raise DeviceTimeoutError(f"adbd at {self.address} did not accept our public key within {timeout_s:g} "
+                                         "s: accept the USB debugging prompt on the device")
             raise DeviceTimeoutError(f"{self.address} sent no CNXN within {timeout_s:g} s: is it an adbd?")
-        if outcome == "auth":
-            raise DeviceProtocolError(f"adbd at {self.address} asks for AUTH; only devices with ro.adb.secure=0 "
-                                      "(emulator images) are supported: disable adb authentication on the device")
+        if outcome == "unauthorized":
+            where = self.key.path if self.key is not None and self.key.path else "our adb key"
+            raise DeviceProtocolError(f"adbd at {self.address} refused {where}: it is not among the device's "
+                                      f"authorized keys. To allow it deliberately, add {where}.pub to them (an "
+                                      "emulator trusts the adbkey.pub in the home of the user who started it), or "
+                                      "turn authentication off on the device (ro.adb.secure=0)")
         if outcome == "garbage":
             raise DeviceProtocolError(f"{self.address} answered the CNXN with something that is not ADB")
         raise DeviceOfflineError(f"{self.address} closed the connection during the CNXN handshake: is it an adbd?")
@@ -306,7 +326,7 @@ class AdbdClient:
             pass
         with self._lock:
             if self._handshake is None:
-                self._handshake = outcome
+                self._handshake = "unauthorized" if self.auth_answers and outcome == "closed" else outcome
         self.close()
 
     def _read_packet(self, sock: socket.socket) -> tuple[int, int, int, bytes] | None:
@@ -332,13 +352,15 @@ class AdbdClient:
         return bytes(buf) if len(buf) == n else None
 
     def _dispatch(self, command: int, arg0: int, arg1: int, data: bytes) -> None:
-        if command in (A_CNXN, A_AUTH):
+        if command == A_CNXN:
             with self._lock:
-                if command == A_CNXN:
-                    self.banner = data.rstrip(b"\0").decode("utf-8", "replace")
-                    self.max_payload = max(1, min(arg1, MAX_PAYLOAD))
-                self._handshake = self._handshake or ("cnxn" if command == A_CNXN else "auth")
+                self.banner = data.rstrip(b"\0").decode("utf-8", "replace")
+                self.max_payload = max(1, min(arg1, MAX_PAYLOAD))
+                self._handshake = self._handshake or "cnxn"
                 self._lock.notify_all()
+            return
+        if command == A_AUTH:
+            self._answer_auth(arg0, data)
             return
         with self._lock:
             stream = self._streams.get(arg1)
@@ -351,6 +373,20 @@ class AdbdClient:
         elif command == A_CLSE:
             self.forget(arg1)
             stream.on_close()
+
+
+    def _answer_auth(self, kind: int, token: bytes) -> None:
+        """Sign the first token; offer the public key for the second (adb's order); then wait for the device."""
+        if kind != AUTH_TOKEN or self._handshake is not None or self.key is None:
+            return
+        self.auth_answers += 1
+        try:
+            if self.auth_answers == 1:
+                self.write(A_AUTH, AUTH_SIGNATURE, 0, self.key.sign(token))
+            elif self.auth_answers == 2:
+                self.write(A_AUTH, AUTH_RSAPUBLICKEY, 0, self.key.public_text().encode() + b"\0")
+        except (DeviceOfflineError, DeviceTimeoutError):
+            pass  # the device hung up: the reader records the outcome
 
 
 def parse_banner(banner: str) -> tuple[dict[str, str], str]:

@@ -52,6 +52,15 @@ _MORE_KEYCODES = {"VOLUME_UP": 24, "VOLUME_DOWN": 25, "VOLUME_MUTE": 164, "POWER
 """Keycodes beyond `KEYCODE_NAMES` that clients send by name (adbutils' volume keys, the screen switches)."""
 _SOURCES = {"touchscreen", "touchpad", "keyboard", "mouse", "trackball", "stylus", "dpad", "gamepad", "joystick"}
 _LONG_PRESS_MS = 500
+TEXT_MAX_CHARS = 4096
+"""Characters one `input text` or ADBKeyBoard broadcast may type (issue 43: typed text was unbounded). A real
+`input text` types a key event per character (4,096 take minutes); agents type words and sentences."""
+FIELD_MAX_CHARS = 16384
+"""Characters a text field may hold after typing: every field's text is in each UI dump and screenshot, so repeated
+typing must not grow them without end."""
+UI_DUMP_MAX_BYTES = 4 << 20
+"""Bytes of XML `uiautomator dump` writes at most (a full screen dumps ~100 kB); past it the dump fails, naming the
+size, instead of handing a client megabytes to parse."""
 
 
 def _ints(args: list[str], n: int) -> list[int] | None:
@@ -80,6 +89,23 @@ def android_input_text(text: str) -> str:
             escaped = True
         i += 1
     return "".join(buf)
+
+
+def typing_refusal(t: ProgramTarget, text: str) -> str:
+    """Why typing `text` into the focused field is refused ("": it is not): past `TEXT_MAX_CHARS` or `FIELD_MAX_CHARS`.
+
+    >>> from android_gym.sim.adb.target import SimTarget
+    >>> typing_refusal(SimTarget("s", "none"), "x" * 5000)[:60]
+    'Error: refused to type 5000 characters: `input text` types a'
+    """
+    if len(text) > TEXT_MAX_CHARS:
+        return (f"Error: refused to type {len(text)} characters: `input text` types at most {TEXT_MAX_CHARS} at once "
+                "on the simulated phone; split the text into several commands")
+    field = t.phone.top.fields.get(t.phone.top.focus, "") if t.phone.top.focus is not None else ""
+    if len(field) + len(text) > FIELD_MAX_CHARS:
+        return (f"Error: refused to type {len(text)} characters: the focused field holds {len(field)} and takes at "
+                f"most {FIELD_MAX_CHARS}; clear it first")
+    return ""
 
 
 def _type(t: ProgramTarget, text: str) -> None:
@@ -127,6 +153,8 @@ def cmd_input(t: ProgramTarget, argv: list[str], stdin: bytes) -> Out:
                 return err("Exception occurred while executing 'text':\njava.lang.NullPointerException: Attempt to "
                             "get length of null array\n\tat com.android.server.input.InputShellCommand.sendText",
                             255)
+            if refusal := typing_refusal(t, text):
+                return err(refusal, 255)
             _type(t, text)
         elif verb == "keyevent":
             codes = [a for a in rest if not a.startswith("--")]
@@ -203,6 +231,9 @@ def cmd_uiautomator(t: ProgramTarget, argv: list[str], stdin: bytes) -> Out:
         return err("Usage: uiautomator <subcommand> [options]\n  dump: creates an XML dump of current UI hierarchy")
     path = args[1] if len(args) > 1 else "/sdcard/window_dump.xml"
     xml = dump.uiautomator_xml(t.phone).encode("utf-8")
+    if len(xml) > UI_DUMP_MAX_BYTES:
+        return err(f"ERROR: the UI hierarchy is {len(xml)} bytes, over the simulated uiautomator's limit of "
+                   f"{UI_DUMP_MAX_BYTES} (issue 43); clear the text fields that grew", 1)
     message = f"UI hierchary dumped to: {path}\n".encode()  # sic: uiautomator's own spelling
     if path == "/dev/tty":
         return xml + message, b"", 0
@@ -257,6 +288,8 @@ def cmd_am(t: ProgramTarget, argv: list[str], stdin: bytes) -> Out:
                     if action == "ADB_INPUT_B64" else extras.get("msg", "")
             except (binascii.Error, UnicodeDecodeError):
                 text = ""
+            if refusal := typing_refusal(t, text):
+                return err(refusal.replace("`input text`", "ADBKeyBoard"), 255)
             if text:
                 t.phone.type_text(text)  # the IME commits the text as is: newlines and Unicode included
         return ok(f"Broadcasting: Intent {{ act={action} flg=0x400000 (has extras) }}\nBroadcast completed: "

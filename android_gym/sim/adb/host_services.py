@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import logging
+import os
 import re
 import select
 import socket
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import Protocol
 
 from android_gym.errors import DeviceError
@@ -23,6 +25,7 @@ EMULATOR_TIMEOUT_S = 30.0
 """Seconds any single wait on a forwarded emulator's adbd may take (as long as the front waits on its clients)."""
 
 Target = SimTarget | RemoteTarget
+log = logging.getLogger(__name__)
 
 
 class Front(Protocol):
@@ -33,6 +36,9 @@ class Front(Protocol):
     fault_config: FaultConfig | None
     emulator_boot_s: float
     renderer: SharedRenderer
+    trusted_uids: Collection[int] | None
+    peer_uid: Callable[[socket.socket], int | None]
+    listener_uids: Callable[[int], set[int]]
 
     @property
     def stopping(self) -> bool:
@@ -119,27 +125,82 @@ def _disconnect(front: Front, stream: SocketStream, arg: str) -> None:
 
 
 def _emulator(front: Front, stream: SocketStream, arg: str) -> None:
-    """An emulator announces its adb port, as a real one does to its adb server.
+    """An emulator announces its adb port, as a real one does to its adb server; answered OKAY, or FAIL and why.
 
+    Only our own user's emulators are taken (issue 43): the announcing process and the process listening on the port
+    must both belong to our uid (or to `front.trusted_uids`), and an announcement never replaces a live device of
+    another origin (a phone of the front's own, or an emulator announced on another port).
     If the port speaks adbd, the front connects to it, as adb does, and forwards the device services of
     `emulator-<port - 1>` there (a `RemoteTarget`, listed while the connection lasts). Otherwise (a fake emulator that
     only listens) the front serves a phone of its own under that serial, listed while something listens on the port.
     """
-    port = int(arg)
-    known = front.targets.get(f"emulator-{port - 1}")
-    if isinstance(known, RemoteTarget) and known.client.port == port and known.alive():
-        return  # announced again while connected: keep the connection (and the streams on it)
+    if not arg.isdigit() or not 1 < int(arg) < 65536:
+        fail(stream, f"refused host:emulator:{arg[:20]}: the adb port must be a number in 2..65535")
+        return
+    port, serial = int(arg), f"emulator-{int(arg) - 1}"
+    refusal = _announcement_refusal(front, stream.sock, port) or _replacement_refusal(front, serial, port)
+    if refusal:
+        log.warning("ADB front: %s", refusal)
+        fail(stream, refusal)
+        return
+    known = front.targets.get(serial)
+    if isinstance(known, RemoteTarget) and known.alive():
+        stream.send(b"OKAY")  # announced again while connected: keep the connection (and the streams on it)
+        return
     client = AdbdClient("127.0.0.1", port, timeout_s=EMULATOR_TIMEOUT_S)
     try:
         client.connect(timeout_s=EMULATOR_PROBE_S)
-    except DeviceError:
+    except DeviceError as e:
+        if client.is_unauthorized:  # an adbd that refused our key is no fake emulator: serve nothing for it
+            log.warning("ADB front: refused host:emulator:%d: %s", port, e)
+            fail(stream, f"refused host:emulator:{port}: {e}")
+            return
         _local_emulator(front, port)
+        stream.send(b"OKAY")
         return
-    front.add(RemoteTarget(f"emulator-{port - 1}", client))
+    front.add(RemoteTarget(serial, client))
+    stream.send(b"OKAY")
+
+
+def _announcement_refusal(front: Front, sock: socket.socket, port: int) -> str:
+    """Why the announcement of `port` on `sock` is refused ("": it is not): another user announced it or serves it."""
+    if front.trusted_uids is None:
+        return ""  # the check is off (AdbFront(trusted_uids=None))
+    allowed = {os.getuid(), *front.trusted_uids}
+    how = (f"this front takes emulators of uid {sorted(allowed)} only. To allow that user deliberately, start the "
+           "front with AdbFront(trusted_uids={UID})")
+    announcer = front.peer_uid(sock)
+    if announcer is not None and announcer not in allowed:
+        return f"refused host:emulator:{port} from a process of uid {announcer}: {how.format(UID=announcer)}"
+    owners = front.listener_uids(port)
+    if not owners:
+        return (f"refused host:emulator:{port}: nothing this front can see listens on 127.0.0.1:{port} (it must be "
+                "the emulator's adb port, served by the announcing user)")
+    if foreign := sorted(owners - allowed):
+        return (f"refused host:emulator:{port}: port {port} is served by a process of uid {foreign[0]}: "
+                f"{how.format(UID=foreign[0])}")
+    return ""
+
+
+def _replacement_refusal(front: Front, serial: str, port: int) -> str:
+    """Why registering `serial` for `port` would replace a live device ("": it would not)."""
+    known = front.targets.get(serial)
+    if known is None or not known.alive():
+        return ""
+    if isinstance(known, RemoteTarget) and known.client.port == port:
+        return ""  # the same emulator announced again
+    if isinstance(known, SimTarget) and known.announced_port == port:
+        return ""  # a phone the front serves for this port's (fake) emulator: a relaunch replaces it
+    origin = (f"an emulator reached through its adbd at {known.client.address}" if isinstance(known, RemoteTarget)
+              else "a phone of this front's own")
+    return (f"refused host:emulator:{port}: {serial} is live ({origin}) and an announcement never replaces a live "
+            f"device. Stop it first (or remove it with AdbFront.remove({serial!r})) to let an emulator take the "
+            "serial")
 
 
 def _local_emulator(front: Front, port: int) -> None:
     target = SimTarget(f"emulator-{port - 1}", front.perturbations, front.fault_config, renderer=front.renderer)
+    target.announced_port = port
     target.alive = lambda: _listening(port)
     if front.emulator_boot_s > 0:
         target.props["sys.boot_completed"] = ""

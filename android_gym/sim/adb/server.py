@@ -4,7 +4,9 @@ It speaks what `adbutils` and the `adb` command line send: `host:version`, `host
 `host:transport…`/`host:tport:…`, `host-serial:<s>:features|get-state|get-serialno`, `host:connect`/`disconnect`,
 `host:emulator:<port>` (an emulator announcing itself), `host:kill`, then the device services of `services.py`.
 An emulator whose adb port speaks adbd is served as a real adb server serves it: the front connects to its adbd
-(`adbd_client.py`) and forwards each device service there, copying bytes both ways.
+(`adbd_client.py`, signing its AUTH token with the user's adb key) and forwards each device service there, copying
+bytes both ways. Announcements are taken from our own user only, and never replace a live device (issue 43; see
+`host_services._emulator`).
 
 >>> import adbutils
 >>> with AdbFront(devices=1, perturbations="none") as front:
@@ -17,11 +19,12 @@ from __future__ import annotations
 
 import socket
 import threading
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import TypeVar
 
 from android_gym.errors import ConfigError, DeviceError, DeviceProtocolError, DeviceTimeoutError, UnsupportedError
 from android_gym.heap import return_freed_memory
+from android_gym.sim.adb import peers
 from android_gym.sim.adb.adbd_client import AdbdStream, RemoteTarget
 from android_gym.sim.adb.faults import FaultConfig
 from android_gym.sim.adb.host_services import Target, host_service
@@ -51,14 +54,25 @@ class AdbFront:
         perturbations: the phones' pop-up/spinner level.
         faults: fault injection shared by the phones built here.
         emulator_boot_s: seconds an emulator that announces itself (`host:emulator`) takes to boot; inf = never.
+        trusted_uids: users besides our own whose emulators may announce themselves (`host:emulator`); the
+            announcing process and the one listening on the announced port must each be ours or one of these.
+            None turns the check off (any local user could then register a device: only for a single-user machine).
+
+    Attributes:
+        peer_uid: maps a client's socket to the uid of the process at its other end (None: unknown);
+            `peers.peer_uid` (Linux `/proc/net/tcp`). Tests replace it to play another user.
+        listener_uids: maps a port to the uids listening on it (`peers.listener_uids`).
     """
 
     def __init__(self, devices: int | Sequence[str | SimTarget] = 1, host: str = "127.0.0.1", port: int = 0,
                  perturbations: str | dict | None = "default", faults: FaultConfig | None = None,
-                 emulator_boot_s: float = 0.0) -> None:
+                 emulator_boot_s: float = 0.0, trusted_uids: Collection[int] | None = ()) -> None:
         if isinstance(devices, int) and devices < 0:
             raise ConfigError(f"`devices` must be >= 0, got {devices}")
         self.perturbations, self.fault_config, self.emulator_boot_s = perturbations, faults, emulator_boot_s
+        self.trusted_uids = None if trusted_uids is None else frozenset(trusted_uids)
+        self.peer_uid = peers.peer_uid
+        self.listener_uids = peers.listener_uids
         specs = [f"sim-{i}" for i in range(devices)] if isinstance(devices, int) else list(devices)
         self.targets: dict[str, Target] = {}
         self.renderer = SharedRenderer()  # one set of render caches for every phone built here
@@ -117,6 +131,15 @@ class AdbFront:
         if isinstance(old, RemoteTarget) and old is not target:
             old.close()
         return target
+
+    def remove(self, serial: str) -> None:
+        """Stop serving `serial` (a `RemoteTarget`'s connection is closed); nothing happens for an unknown serial."""
+        with self._lock:
+            old = self.targets.pop(serial, None)
+        if isinstance(old, RemoteTarget):
+            old.close()
+        elif old is not None:
+            old.stop_event.set()
 
     def target(self, serial: str) -> SimTarget:
         """The simulated phone served as `serial`.

@@ -205,7 +205,8 @@ def _sync(target: SimTarget, service: str, stream: Stream) -> None:
             elif kind == b"RECV":
                 _send_file(target, path, stream)
             elif kind == b"SEND":
-                _receive_file(target, path, stream)
+                if not _receive_file(target, path, stream):
+                    return
             else:
                 stream.send(b"FAIL" + struct.pack("<I", 22) + b"unknown sync request!")
                 return
@@ -225,22 +226,56 @@ def _send_file(target: SimTarget, path: str, stream: Stream) -> None:
     stream.send(b"DONE" + bytes(4))
 
 
-def _receive_file(target: SimTarget, spec: str, stream: Stream) -> None:
+def _sync_fail(stream: Stream, message: str) -> None:
+    data = message.encode()
+    stream.send(b"FAIL" + struct.pack("<I", len(data)) + data)
+
+
+def _receive_file(target: SimTarget, spec: str, stream: Stream) -> bool:
+    """A SEND: the file's DATA chunks until DONE, held only while within the phone's storage quota.
+
+    Past the quota it answers FAIL "write failed: No space left on device" at once, as adbd does on a full disk,
+    and reads and drops the rest of the upload (so the client reads the FAIL instead of a broken pipe): what a push
+    holds in memory never exceeds the room the phone had (issue 43). Returns False when the sync session must end.
+    """
     path = spec.rsplit(",", 1)[0]
     buf = bytearray()
-    while True:
-        header = _recv_exact(stream, 8)
-        kind, length = header[:4], struct.unpack("<I", header[4:])[0]
-        if kind == b"DONE":
-            break
-        if kind != b"DATA" or length > SYNC_CHUNK:
-            message = b"bad SEND data"
-            stream.send(b"FAIL" + struct.pack("<I", len(message)) + message)
-            return
-        buf += _recv_exact(stream, length)
-    with target.lock:
-        target.files[path] = bytes(buf)
+    try:
+        while True:
+            header = _recv_exact(stream, 8)
+            kind, length = header[:4], struct.unpack("<I", header[4:])[0]
+            if kind == b"DONE":
+                break
+            if kind != b"DATA" or length > SYNC_CHUNK:
+                _sync_fail(stream, "bad SEND data")
+                return False
+            chunk = _recv_exact(stream, length)
+            with target.lock:
+                if target.free_bytes(replacing=path) < len(chunk):
+                    _sync_fail(stream, f"write failed: No space left on device (the simulated phone holds "
+                                       f"{target.storage_quota_bytes} bytes of files; raise SimTarget("
+                                       "storage_quota_bytes=...) to allow more)")
+                    _drop_upload(stream)
+                    return False
+                target.reserved_bytes += len(chunk)
+            buf += chunk
+        with target.lock:
+            target.files[path] = bytes(buf)
+    finally:
+        with target.lock:
+            target.reserved_bytes -= len(buf)
     stream.send(b"OKAY" + bytes(4))
+    return True
+
+
+def _drop_upload(stream: Stream) -> None:
+    """Read and drop DATA chunks until DONE (or anything else), as adbd does after failing a SEND."""
+    while True:
+        kind, length = _recv_exact(stream, 4), struct.unpack("<I", _recv_exact(stream, 4))[0]
+        if kind != b"DATA" or length > SYNC_CHUNK:
+            return
+        while length:
+            length -= len(_recv_exact(stream, min(length, SYNC_CHUNK)))
 
 
 _HANDLERS: dict[str, Handler] = {"shell": _shell, "exec": _exec, "sync": _sync, "framebuffer": _framebuffer}

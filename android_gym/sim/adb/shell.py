@@ -65,11 +65,14 @@ class Shell:
         programs: command name -> program; unknown names fail with mksh's message and status 127.
         env: initial variables.
         files: the file system that redirections read and write (path -> bytes); shared with the programs.
+        storage_quota_bytes: most bytes `files` may hold after a redirection (None: no limit); past it the
+            redirection fails as on a full disk and writes nothing.
     """
 
     def __init__(self, programs: dict[str, Command], env: dict[str, str] | None = None,
-                 files: dict[str, bytes] | None = None) -> None:
+                 files: dict[str, bytes] | None = None, storage_quota_bytes: int | None = None) -> None:
         self.programs = programs
+        self.storage_quota_bytes = storage_quota_bytes
         self.env = dict(env or {})
         self.files = files if files is not None else {}
         self._history: deque[list[str]] = deque(maxlen=HISTORY_LIMIT)
@@ -168,7 +171,14 @@ class Shell:
             else:
                 err = b""
             if path != "/dev/null":
-                self.files[path] = (self.files.get(path, b"") if op == ">>" else b"") + data
+                content = (self.files.get(path, b"") if op == ">>" else b"") + data
+                if self.storage_quota_bytes is not None and len(content) + sum(
+                        len(v) for k, v in self.files.items() if k != path) > self.storage_quota_bytes:
+                    # `cat f f >> f` doubles a file per command (issue 43): the phone's disk fills, the shell says so
+                    return out, err + (f"/system/bin/sh: {path}: No space left on device (the simulated phone "
+                                       f"holds {self.storage_quota_bytes} bytes of files; raise SimTarget("
+                                       "storage_quota_bytes=...) to allow more)\n").encode(), 1
+                self.files[path] = content
         return out, err, code
 
     def _expand(self, word: list[Part]) -> list[str]:

@@ -29,6 +29,11 @@ DEFAULT_PROPS = {
 }
 """Properties of a simulated phone: an Android 14 emulator image, plus `ro.android_gym.sim` so clients can tell."""
 
+STORAGE_QUOTA_BYTES = 64 << 20
+"""Bytes of files one simulated phone holds (pushed, redirected, dumped): its files live in the front's memory, and
+a client pushed 768 MB into it in 4 s (issue 43). Past it a write fails as on a full disk, "No space left on device".
+64 MiB holds every file the tasks use (screenshots of ~10 MB, UI dumps of ~100 kB) several times over."""
+
 DIRECTORIES = frozenset({"/", "/sdcard", "/sdcard/", "/data", "/data/local", "/data/local/tmp", "/data/local/tmp/",
                          "/storage/emulated/0", "/dev"})
 
@@ -48,12 +53,16 @@ class SimTarget:
         adb_keyboard: install and select the ADBKeyBoard IME (Unicode text input by broadcast), as test farms do.
         is_connected: False for a remote device that appears only after `adb connect` (`host:connect`).
         renderer: draws the screen; an `AdbFront` hands all its phones one (default: a renderer of its own).
+        storage_quota_bytes: most bytes its files may hold together (`STORAGE_QUOTA_BYTES`); a push or a
+            redirection past it fails with "No space left on device".
     """
 
     def __init__(self, serial: str, perturbations: str | dict | PerturbationConfig | None = "default",
                  faults: FaultConfig | None = None, adb_keyboard: bool = True, is_connected: bool = True,
-                 renderer: SharedRenderer | None = None) -> None:
+                 renderer: SharedRenderer | None = None, storage_quota_bytes: int = STORAGE_QUOTA_BYTES) -> None:
         self.serial = serial
+        self.storage_quota_bytes = storage_quota_bytes
+        self.reserved_bytes = 0  # bytes of pushes still arriving (`services._receive_file`), under `lock`
         self.phone = SimPhone(PerturbationConfig.coerce(perturbations))
         self.phone.reset(0)
         self.faults = FaultInjector(faults)
@@ -68,7 +77,9 @@ class SimTarget:
         self.offline_requests = 0
         self.transport_id = 0
         self.alive: Callable[[], bool] = lambda: True
-        self.shell = Shell(programs(self), env={"PATH": "/system/bin", "HOME": "/", "USER": "shell"}, files=self.files)
+        self.announced_port: int | None = None  # the adb port of the (fake) emulator this phone stands in for
+        self.shell = Shell(programs(self), env={"PATH": "/system/bin", "HOME": "/", "USER": "shell"}, files=self.files,
+                           storage_quota_bytes=storage_quota_bytes)
         self.renderer = renderer if renderer is not None else SharedRenderer()
         self._frame: tuple[int, np.ndarray] | None = None
         self._raw: tuple[np.ndarray, bytes] | None = None
@@ -85,6 +96,12 @@ class SimTarget:
     def state(self) -> str:
         """"device" or "offline" (what `adb devices` lists)."""
         return "offline" if self.offline_requests > 0 else "device"
+
+    def free_bytes(self, replacing: str = "") -> int:
+        """Bytes a new file may still hold: the quota less the files (but `replacing`) and pushes in flight."""
+        with self.lock:
+            used = sum(len(data) for path, data in self.files.items() if path != replacing)
+            return self.storage_quota_bytes - used - self.reserved_bytes
 
     def run(self, command: str) -> Result:
         """Run one shell command line (a canned output wins, for tests replaying real captures)."""

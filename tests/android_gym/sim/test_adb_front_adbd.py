@@ -4,7 +4,9 @@ The adb binary is the one bundled in the adbutils wheel (or Debian's): the exact
 AdbDevice -> adb server -> adbd -> phone.
 
 The adb server is isolated: its own free port, a temporary HOME, no mDNS or USB, and `adb kill-server` at teardown
-even on failure. Skipped with a reason where no adb binary exists.
+even on failure. The adbd authenticates (issue 43): the key it trusts is the user's `~/.android/adbkey`, and the
+test's HOME is the adb server's, so the key the real adb signs with is that one. Skipped with a reason where no adb
+binary exists.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from android_gym.devices.adb import AdbDevice
 from android_gym.devices.sim import SimDevice
 from android_gym.sim.adb import SimTarget
 from android_gym.sim.adb.adbd import AdbdEndpoint
+from android_gym.sim.adb.adbkey import AdbKey, AuthorizedKeys
 
 
 def adb_binary() -> str | None:
@@ -53,6 +56,7 @@ def adb_server(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[tupl
     env = {**os.environ, "ANDROID_ADB_SERVER_PORT": str(port), "HOME": str(tmp_path), "ADB_MDNS": "0",
            "ADB_MDNS_AUTO_CONNECT": "0", "ADB_USB": "0", "ANDROID_SDK_HOME": str(tmp_path)}
     monkeypatch.setenv("ADBUTILS_ADB_PATH", "/bin/false")
+    monkeypatch.setenv("HOME", str(tmp_path))  # our adbd trusts, and our clients sign with, the adb server's key
     try:
         started = subprocess.run([ADB, "start-server"], env=env, capture_output=True, timeout=30)
         if started.returncode != 0:
@@ -91,3 +95,19 @@ def test_real_adb_server_drives_a_simulated_phone(adb_server):
             assert steps[0][1:4] == steps[1][1:4] and "error" not in steps[0][4]
             done = steps[1][2] or steps[1][3]
         assert steps[0][4]["success"] and obs[0]["goal"] == obs[1]["goal"]
+
+
+def test_real_adb_server_with_another_key_fails_to_authenticate(adb_server, tmp_path):
+    """An adbd trusting only another key refuses the real adb (its signature, then its public key): no shell runs."""
+    port, env = adb_server
+    stranger = AuthorizedKeys.of_user(tmp_path / "stranger" / "adbkey")
+    target = SimTarget("sim-adbd", "none")
+    with AdbdEndpoint(target, authorized_keys=stranger) as endpoint:
+        serial = f"127.0.0.1:{endpoint.port}"
+        out = subprocess.run([ADB, "connect", serial], env=env, capture_output=True, text=True, timeout=30)
+        assert "connected to" not in out.stdout and "authenticate" in out.stdout + out.stderr, out
+        shell = subprocess.run([ADB, "-s", serial, "shell", "echo hi"], env=env, capture_output=True, text=True,
+                               timeout=30)
+        assert shell.returncode != 0 and "hi" not in shell.stdout
+        assert target.history == []
+    assert AdbKey.load(tmp_path / ".android" / "adbkey")  # the adb server's own key was not the trusted one

@@ -23,6 +23,19 @@ from android_gym.errors import DeviceOfflineError, DeviceProtocolError, DeviceTi
 from android_gym.sim.adb import AdbFront, SimTarget
 from android_gym.sim.adb.adbd import A_AUTH, AdbdEndpoint
 from android_gym.sim.adb.adbd_client import AdbdClient, RemoteTarget
+from android_gym.sim.adb.adbkey import (
+    AUTH_RSAPUBLICKEY,
+    AUTH_SIGNATURE,
+    AdbKey,
+    AuthorizedKeys,
+    decode_public_key,
+)
+
+
+@pytest.fixture(autouse=True)
+def home(tmp_path, monkeypatch) -> None:
+    """The user's adb key (which the endpoints trust and the clients sign with) lives in a temporary HOME."""
+    monkeypatch.setenv("HOME", str(tmp_path))
 
 
 @pytest.fixture
@@ -121,21 +134,32 @@ def test_silent_peer_times_out_stating_seconds():
         AdbdClient("127.0.0.1", port, timeout_s=0.3).connect()
 
 
-def test_peer_that_hangs_up_or_asks_for_auth_is_refused():
-    """A port that hangs up at once is offline (not adbd); an adbd asking for AUTH is a clear protocol error."""
+def test_peer_that_hangs_up_is_offline_and_one_refusing_our_key_names_it(tmp_path):
+    """A port that hangs up at once is offline; an adbd that refuses our signature gets the public key (adb's order),
+    then its hang-up is a protocol error naming the key file and how to allow it."""  # noqa: D205, D209
     closing, closing_port = serve_socket(lambda conn: conn.close())
+    answers: list[tuple[int, bytes]] = []
 
-    def auth(conn: socket.socket) -> None:
-        conn.recv(4096)
-        conn.sendall(struct.pack("<6I", A_AUTH, 1, 0, 20, 0, A_AUTH ^ 0xFFFFFFFF) + bytes(20))
-        time.sleep(1)
+    def refuse(conn: socket.socket) -> None:
+        conn.recv(4096)  # the CNXN
+        for _ in range(2):
+            conn.sendall(struct.pack("<6I", A_AUTH, 1, 0, 20, 0, A_AUTH ^ 0xFFFFFFFF) + bytes(range(20)))
+            header = conn.recv(24, socket.MSG_WAITALL)
+            kind, length = struct.unpack("<6I", header)[1], struct.unpack("<6I", header)[3]
+            answers.append((kind, conn.recv(length, socket.MSG_WAITALL)))
+        conn.close()
 
-    asking, asking_port = serve_socket(auth)
-    with closing, asking:
+    refusing, refusing_port = serve_socket(refuse)
+    with closing, refusing:
         with pytest.raises(DeviceOfflineError, match="closed the connection"):
             AdbdClient("127.0.0.1", closing_port, timeout_s=2).connect()
-        with pytest.raises(DeviceProtocolError, match="ro.adb.secure=0"):
-            AdbdClient("127.0.0.1", asking_port, timeout_s=2).connect()
+        with pytest.raises(DeviceProtocolError, match=r"refused .*adbkey.*authorized keys.*adbkey\.pub"):
+            AdbdClient("127.0.0.1", refusing_port, timeout_s=2).connect()
+    key = AdbKey.load(tmp_path / ".android" / "adbkey")
+    assert [kind for kind, _ in answers] == [AUTH_SIGNATURE, AUTH_RSAPUBLICKEY]
+    assert AuthorizedKeys([key.private_key.public_key()]).verify(bytes(range(20)), answers[0][1])
+    assert decode_public_key(answers[1][1].rstrip(b"\0").decode()).public_numbers() == \
+        key.private_key.public_key().public_numbers()
 
 
 # -- the front forwarding to an emulator's adbd ------------------------------------------------------------------------
