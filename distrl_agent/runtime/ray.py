@@ -37,7 +37,13 @@ from distrl_agent.errors import ClusterError, WorkerError
 from distrl_agent.runtime.base import Delivery, WorkerBook
 from distrl_agent.runtime.local import default_workers
 from distrl_agent.runtime.ray_actors import RayLearner, RayWorker, import_ray
-from distrl_agent.runtime.ray_auth import check_cluster_auth, require_token_mode, token_header
+from distrl_agent.runtime.ray_auth import (
+    check_cluster_auth,
+    loopback_node,
+    private_token_file,
+    require_token_mode,
+    token_header,
+)
 
 __all__ = ["RayLearner", "RayRuntime", "RayWorker", "import_ray", "resolve_address"]
 
@@ -139,9 +145,12 @@ class RayRuntime:
             log.warning("%d workers x %s CPUs on %d cores: the private cluster oversubscribes them",
                         self.num_workers, rt.worker_cpus, os.cpu_count())
         resources = {k: v * self.num_workers for k, v in rt.worker_resources.items()}
+        private_token_file()  # 0600 before Ray writes it with the umask
         # "local": a new cluster even where RAY_ADDRESS or a `ray start` on this machine would make ray.init join one
-        ray.init(address="local", num_cpus=max(os.cpu_count() or 1, int(needed + 0.999)), resources=resources or None,
-                 include_dashboard=False, object_store_memory=256 << 20, log_to_driver=False)
+        with loopback_node(ray):
+            ray.init(address="local", num_cpus=max(os.cpu_count() or 1, int(needed + 0.999)),
+                     resources=resources or None, include_dashboard=False, object_store_memory=256 << 20,
+                     log_to_driver=False, _node_ip_address="127.0.0.1")
 
     def make_learner(self, learner_cls: type) -> RayLearner:
         """Create the learner actor (no CPU reserved) on the driver's node; returns its proxy."""

@@ -8,13 +8,21 @@ missing token retries for ~20 s and then says only "Failed to connect"; hence th
 
 from __future__ import annotations
 
+import contextlib
+import importlib
+import logging
 import os
+import secrets
+import stat
 import time
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 from distrl_agent.errors import ClusterError
 from distrl_agent.runtime.ray_actors import ray_version
 
+log = logging.getLogger(__name__)
 AUTO_TOKEN_RAY_VERSION = (2, 60)  # measured: a private ray.init() of 2.60 turns token auth on if RAY_AUTH_MODE is unset
 GCS_PROBE_METHOD = "/ray.rpc.NodeInfoGcsService/GetClusterId"  # the first call any Ray client makes to a GCS
 TOKEN_HOWTO = ("export RAY_AUTH_MODE=token and give this machine the cluster's token (`ray get-auth-token` on the head "
@@ -52,6 +60,71 @@ def require_token_mode(ray: Any, address: str | None) -> None:
                        "while its GCS, raylet and workers listen on every network interface, so anyone who can reach "
                        "this machine could run code in it. Unset RAY_AUTH_MODE (Ray then turns token auth on and keeps "
                        "its token in ~/.ray/auth_token) or set RAY_AUTH_MODE=token")
+
+
+def private_token_file() -> Path | None:
+    """Make sure the token file a private cluster will use is readable by its owner only (0600); returns its path.
+
+    Ray 2.60 writes a missing ~/.ray/auth_token with the process umask, typically 0644: readable by every local
+    user, and the token is full access to the cluster (issue 43). So the token is written here first, created 0600
+    with `O_EXCL | O_NOFOLLOW` (a planted link is refused), with Ray's own format (64 hex digits); a token file of
+    ours already open to others is closed to them. Nothing to do (None) when RAY_AUTH_TOKEN carries the token.
+
+    Raises:
+        ClusterError: the token file is a symbolic link, not a regular file, or owned by another user.
+    """
+    if os.environ.get("RAY_AUTH_TOKEN"):
+        return None
+    named = os.environ.get("RAY_AUTH_TOKEN_PATH")
+    path = Path(named).expanduser() if named else Path.home() / ".ray" / "auth_token"
+    if not named and not path.parent.exists():
+        path.parent.mkdir(mode=0o700, parents=True)
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+    except FileExistsError:
+        info = path.lstat()
+        if not stat.S_ISREG(info.st_mode) or info.st_uid != os.getuid():
+            what = ("a symbolic link" if stat.S_ISLNK(info.st_mode) else "not a regular file"
+                    if not stat.S_ISREG(info.st_mode) else f"owned by uid {info.st_uid}, not by you")
+            raise ClusterError(f"the Ray token file {path} is {what}; another user may have planted it to learn or "
+                               "choose the token. Remove it (Ray then writes a new one) or set "
+                               "RAY_AUTH_TOKEN_PATH") from None
+        if info.st_mode & 0o077:
+            os.chmod(path, 0o600)
+            log.warning("the Ray token file %s was readable by other users (mode %o); it is now 0600. Anyone who "
+                        "read it could join a cluster that uses it: replace the token if that matters here", path,
+                        stat.S_IMODE(info.st_mode))
+        return path
+    with os.fdopen(fd, "w") as handle:
+        handle.write(secrets.token_hex(32))
+    return path
+
+
+@contextlib.contextmanager
+def loopback_node(ray: Any) -> Iterator[None]:
+    """While a private cluster starts: its node address is 127.0.0.1, so its GCS, raylet and workers bind loopback.
+
+    Ray turns `_node_ip_address="127.0.0.1"` into this machine's routable address (so that other nodes could join),
+    unless its constant `ENABLE_RAY_CLUSTER` is off, as on macOS and Windows; then every listener of the cluster
+    binds 127.0.0.1 (measured on Ray 2.60 with `ss -ltn`: none on 0.0.0.0). A private cluster has no other node,
+    so the constant is off for the start and restored after. Where a Ray version lacks it, the cluster starts as Ray
+    chooses (its listeners then rely on token auth alone) and a warning says so.
+    """
+    try:
+        constants: Any = importlib.import_module("ray._private.ray_constants")
+    except ImportError:
+        constants = None
+    if not hasattr(constants, "ENABLE_RAY_CLUSTER"):
+        log.warning("ray %s: cannot pin the private cluster to 127.0.0.1; its listeners may bind every interface "
+                    "(token authentication still guards them)", getattr(ray, "__version__", "?"))
+        yield
+        return
+    before = constants.ENABLE_RAY_CLUSTER
+    constants.ENABLE_RAY_CLUSTER = False
+    try:
+        yield
+    finally:
+        constants.ENABLE_RAY_CLUSTER = before
 
 
 def token_header(address: str) -> dict[str, str]:
