@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Annotated, ClassVar, Literal, get_args
 
-from pydantic import Field
+from pydantic import Field, model_validator
 
-from android_gym.config_model import ConfigModel
+from android_gym.config_model import ConfigModel, FieldError
 from distrl_agent.errors import ConfigError
 
 CriticEncoder = Literal["separate", "detached", "shared"]
@@ -42,17 +42,41 @@ class SmallPolicyConfig(ConfigModel):
             impossible (IMPOSSIBLE). Off, both modes are masked, so that exploration never ends an episode early on a
             suite whose tasks are all solved by the state; a training config turns it on by itself for a suite with
             "answer" or "infeasible" templates (World) unless it is set.
+
+    Every width and count is bounded above as well as below, and checked before anything is built, because a config
+    also arrives inside a checkpoint's learner.json, which `distrl eval` builds a policy from (issue 43: a
+    `vocab_size` of 1e8 asked for 25.6 GB). Each bound is far above any use, and together they cap a policy at
+    about 1 GB of float32 weights (`MAX_EMBEDDING_ENTRIES` bounds the largest table); the reason for each is beside
+    it.
     """
 
     error_type: ClassVar[type[Exception]] = ConfigError
 
-    vocab_size: Annotated[int, Field(ge=2)] = 8192  # id 0 is padding
-    max_goal_words: Annotated[int, Field(ge=1)] = 24
-    max_label_words: Annotated[int, Field(ge=1)] = 8
-    max_span_length: Annotated[int, Field(ge=1)] = 8
-    word_dim: Annotated[int, Field(ge=1)] = 64
-    hidden_dim: Annotated[int, Field(ge=1)] = 128
-    class_dim: Annotated[int, Field(ge=1)] = 16
+    # 2**20 hashed ids: 128x the default, whose collisions among a few thousand UI words are already rare.
+    vocab_size: Annotated[int, Field(ge=2, le=2**20)] = 8192  # id 0 is padding
+    # 512 goal words: 10x the longest goal of any suite (World's 52); sizes G-long arrays per step.
+    max_goal_words: Annotated[int, Field(ge=1, le=512)] = 24
+    # 64 words per label: `element_text` holds 32 bytes, so at most 16 words; sizes K x W arrays per screen.
+    max_label_words: Annotated[int, Field(ge=1, le=64)] = 8
+    # 512: a span cannot be longer than the goal (`max_goal_words`' bound).
+    max_span_length: Annotated[int, Field(ge=1, le=512)] = 8
+    # 1024 / 2048 / 256: 16x the defaults; the widest layers then hold ~50M weights per encoder.
+    word_dim: Annotated[int, Field(ge=1, le=1024)] = 64
+    hidden_dim: Annotated[int, Field(ge=1, le=2048)] = 128
+    class_dim: Annotated[int, Field(ge=1, le=256)] = 16
     critic_encoder: CriticEncoder = "separate"
     word_affinity: bool = True
     declare: bool = False
+
+    @model_validator(mode="after")
+    def _check_embedding(self) -> SmallPolicyConfig:
+        if self.vocab_size * self.word_dim > MAX_EMBEDDING_ENTRIES:
+            raise FieldError("vocab_size", f"at most {MAX_EMBEDDING_ENTRIES:,} // word_dim ({self.word_dim}) = "
+                             f"{MAX_EMBEDDING_ENTRIES // self.word_dim:,}, so that the word embedding stays within "
+                             f"{MAX_EMBEDDING_ENTRIES * 4 // 2**20} MiB", self.vocab_size)
+        return self
+
+
+MAX_EMBEDDING_ENTRIES = 2**26
+"""Largest `vocab_size * word_dim` (256 MiB of float32 per word-embedding table, 128x the default's): the two
+bounds alone would allow 4 GiB."""

@@ -34,22 +34,33 @@ class VLMPolicyConfig(ConfigModel):
         lora_target_modules: names of the linear layers that get adapters.
         dtype: torch dtype name of the backbone ("float32", "bfloat16", "float16"); heads stay float32.
         device: where the policy lives ("cpu", "cuda", "cuda:1").
+
+    Sizes are bounded above as well as below, and checked before anything is built, because a config also arrives
+    inside a checkpoint's learner.json, which `distrl eval` builds a policy from (issue 43). Each bound is far above
+    any use; the reason is beside it.
     """
 
     error_type: ClassVar[type[Exception]] = ConfigError
 
     model_path: str
-    max_new_tokens: Annotated[int, Field(ge=1)] = 128
+    # 2048 tokens: 50x an AutoUI action (~40); every replay step stores this many int64 ids (16 KiB).
+    max_new_tokens: Annotated[int, Field(ge=1, le=2048)] = 128
     temperature: Annotated[float, Field(gt=0, allow_inf_nan=False)] = 1.0
-    prompt_template: str = "{image}Previous Actions: {previous_action}\nGoal: {goal}\nNext Action: "
-    goal_template: str = "Goal: {goal}"
-    value_hidden_dim: Annotated[int, Field(ge=1)] = 256
+    # 8192 characters per template: the prompt is re-tokenised at every step; AutoUI's is under 100.
+    prompt_template: Annotated[str, Field(max_length=8192)] = \
+        "{image}Previous Actions: {previous_action}\nGoal: {goal}\nNext Action: "
+    goal_template: Annotated[str, Field(max_length=8192)] = "Goal: {goal}"
+    # 8192: 32x the default; with a 4096-wide backbone, the two heads then hold 64M weights (256 MiB float32).
+    value_hidden_dim: Annotated[int, Field(ge=1, le=8192)] = 256
     critic_trains_backbone: bool = False
     entropy_estimate: EntropyEstimate = "token_entropy"
-    lora_rank: Annotated[int, Field(ge=0)] = 0
-    lora_alpha: float = 16.0
+    # 512: LoRA ranks in use are 4-256; each adapter holds rank x (in + out) weights per targeted layer.
+    lora_rank: Annotated[int, Field(ge=0, le=512)] = 0
+    lora_alpha: Annotated[float, Field(allow_inf_nan=False)] = 16.0
     lora_dropout: Annotated[float, Field(ge=0, lt=1)] = 0.0
-    lora_target_modules: tuple[str, ...] = ("q_proj", "k_proj", "v_proj", "o_proj")
+    # 64 layer names: a decoder has under a dozen kinds of linear layers.
+    lora_target_modules: Annotated[tuple[Annotated[str, Field(max_length=256)], ...], Field(max_length=64)] = (
+        "q_proj", "k_proj", "v_proj", "o_proj")
     dtype: str = "float32"
     device: str = "cpu"
 

@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import json
 import os
+import zipfile
+import zlib
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -24,13 +26,14 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from android_gym.errors import closest
-from distrl_agent.errors import CheckpointError, ConfigError, DataError, DistrlError, ReplayError
+from distrl_agent.errors import CheckpointError, ConfigError, DataError, ReplayError
+from distrl_agent.replay.saved_state import COUNTERS as _COUNTERS
+from distrl_agent.replay.saved_state import RING as _RING
+from distrl_agent.replay.saved_state import parse_saved_state
 from distrl_agent.replay.sum_tree import SumTree
 from distrl_agent.types import SampledBatch, Trajectory
 
 STALE_MODES = ("drop", "downweight")
-_COUNTERS = ("inserted", "evicted", "dropped_stale", "downweighted_stale", "sampled", "skipped_priority_updates")
-_RING = ("head", "tail", "ring_len", "size", "num_steps", "next_uid", "learner_version")
 
 
 class TrajectoryReplay:
@@ -308,38 +311,22 @@ class TrajectoryReplay:
     def load_state_dict(self, state: dict[str, np.ndarray]) -> None:
         """Restore a `state_dict()` into this buffer, which must have been built with the same arguments.
 
+        The whole state is checked first (`saved_state.parse_saved_state`): a bad one leaves the buffer unchanged.
+
         Raises:
-            CheckpointError: the configuration differs or the state is incomplete or corrupt.
+            CheckpointError: the configuration differs or the state is incomplete, corrupt or inconsistent.
         """
-        try:
-            config = json.loads(str(state["config"]))
-            if config != self.config:
-                diff = {k: (config.get(k), v) for k, v in self.config.items() if config.get(k) != v}
-                raise CheckpointError(f"`state` was saved with other arguments (saved, current): {diff}")
-            self._priorities = np.array(state["priorities"], np.float64)
-            self._lengths = np.array(state["lengths"], np.int64)
-            self._versions = np.array(state["versions"], np.int64)
-            self._uids = np.array(state["uids"], np.int64)
-            # Buffers saved before draws were counted resume with every held trajectory counted as fresh.
-            self._draws = np.array(state["draws"] if "draws" in state else np.zeros_like(self._uids), np.int64)
-            self._ring = dict(zip(_RING, (int(v) for v in state["ring"]), strict=True))
-            self._counters = json.loads(str(state["counters"]))
-            self._tree.set_all(state["leaves"])
-            per_slot: dict[int, dict[str, np.ndarray]] = {}
-            for key, array in state.items():  # one pass over the keys, not one per trajectory
-                if key.startswith("traj/"):
-                    slot, _, rest = key[len("traj/") :].partition("/")
-                    per_slot.setdefault(int(slot), {})[rest] = array
-            self._trajectories = [None] * self._tree.capacity
-            for slot in np.flatnonzero(self._uids >= 0):
-                self._trajectories[slot] = Trajectory.from_arrays(per_slot.get(int(slot), {}))
-        except CheckpointError:
-            raise
-        except (KeyError, ValueError, TypeError, DistrlError) as exc:
-            raise CheckpointError(f"`state` is not a complete TrajectoryReplay state: {exc!r}") from exc
+        saved = parse_saved_state(state, self.config)
+        self._tree.set_all(saved.leaves)
+        self._priorities, self._lengths, self._versions = saved.priorities, saved.lengths, saved.versions
+        self._uids, self._draws, self._ring, self._counters = saved.uids, saved.draws, saved.ring, saved.counters
+        self._trajectories = saved.trajectories
 
     def save(self, path: str | os.PathLike[str]) -> None:
-        """Write `state_dict()` to `path` as an uncompressed .npz, atomically (a temp file, then a rename).
+        """Write `state_dict()` to `path` as an uncompressed .npz, atomically (a fresh temp file, then a rename).
+
+        The temp file is created with `O_EXCL | O_NOFOLLOW`: a link planted at its name is removed, never written
+        through (issue 43). `runtime.checkpoint.save_checkpoint` fsyncs it with the rest of the checkpoint.
 
         Raises:
             CheckpointError: a trajectory cannot be stored without pickle, or the file cannot be written.
@@ -348,7 +335,9 @@ class TrajectoryReplay:
         tmp = path.with_name(path.name + ".tmp")
         try:
             state = self.state_dict()
-            with open(tmp, "wb") as handle:
+            tmp.unlink(missing_ok=True)
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644)
+            with os.fdopen(fd, "wb") as handle:
                 np.savez(handle, **state)
             os.replace(tmp, path)
         except (OSError, DataError) as exc:
@@ -356,17 +345,21 @@ class TrajectoryReplay:
             raise CheckpointError(f"could not save the replay to {str(path)!r}: {exc}") from exc
 
     def load(self, path: str | os.PathLike[str]) -> None:
-        """Restore a buffer written by `save` (read with `allow_pickle=False`).
+        """Restore a buffer written by `save` (read with `allow_pickle=False`), checked before the buffer changes.
 
         Raises:
-            CheckpointError: the file is missing, unreadable, or from a buffer with other arguments.
+            CheckpointError: the file is missing, truncated, not an .npz of plain arrays, from a buffer with other
+                arguments, or inconsistent (the message names the file and the entry).
         """
         try:
             with np.load(path, allow_pickle=False) as data:
                 state = {name: data[name] for name in data.files}
-        except (OSError, ValueError) as exc:
-            raise CheckpointError(f"could not read a replay from {str(path)!r}: {exc}") from exc
-        self.load_state_dict(state)
+        except (OSError, ValueError, EOFError, MemoryError, zipfile.BadZipFile, zlib.error) as exc:
+            raise CheckpointError(f"could not read a replay from {str(path)!r}: {type(exc).__name__}: {exc}") from exc
+        try:
+            self.load_state_dict(state)
+        except CheckpointError as exc:
+            raise CheckpointError(f"the replay in {str(path)!r} cannot be restored: {exc}") from exc
 
     def _set_priorities(self, slots: np.ndarray, values: np.ndarray) -> None:
         self._priorities[slots] = values

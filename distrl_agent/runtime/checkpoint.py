@@ -1,223 +1,58 @@
-"""Checkpoints as data: tensors in safetensors, everything else in JSON; loading one runs no code.
+"""Checkpoints of a run directory: save one atomically and durably, find the newest complete one, read its policy.
 
-This module alone knows the checkpoint's layout. A run directory holds `checkpoint/` (and, for a moment while a new
-one is swapped in, `checkpoint.old/`); `save_checkpoint` writes a whole new one beside it first. A checkpoint folder
-holds what `Learner.save` writes:
-
-    learner.safetensors   policy weights (`policy/<key>`), optimiser tensors (`optimizer/<param id>/<name>`), the
-                          torch RNG state (`torch_rng`) and, for a rule with a KL penalty, the frozen reference
-                          policy (`reference/<key>`)
-    learner.json          policy kind and config, algorithm, optimiser hyper-parameters and scalars, tensor aliases
-    replay.npz            the replay (`ReplayBuffer.save`, read with `allow_pickle=False`)
-    state.json            version, counters, numpy RNG state, the config keys the weights depend on
-    run_state.json        the training loop's clock and totals (`RunState`), written by `save_checkpoint`
-
-Neither format can carry code: safetensors is a JSON header plus raw buffers, and JSON is JSON. Checkpoints written
-before this module (`learner.pt`, a torch pickle) are still read, with `torch.load(weights_only=True)`, whose
-unpickler builds tensors and plain containers only and refuses every other global (issue 20: a checkpoint folder
-from a colleague or a hub must not execute what it holds).
+The files inside one checkpoint folder, and every name of the layout, are `runtime/checkpoint_files.py`'s; this module
+re-exports what callers use. `save_checkpoint` explains the steps of a save and why a kill at any of them leaves a
+complete checkpoint that `find_checkpoint` finds (issue 43).
 """
 
 from __future__ import annotations
 
 import json
-import pickle
-import shutil
+import os
+import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
-import torch
-from safetensors import SafetensorError
-from safetensors.torch import load_file, save_file
 
-from distrl_agent.errors import CheckpointError
+from distrl_agent.errors import CheckpointError, ConfigError
 from distrl_agent.policies.build import PolicyConfig, make_policy_config
+from distrl_agent.runtime import checkpoint_checks as checks
+from distrl_agent.runtime import durable
 from distrl_agent.runtime.base import LearnerHandle
+from distrl_agent.runtime.checkpoint_files import (
+    CURRENT,
+    FORMAT,
+    LEGACY_FILE,
+    LEGACY_NAMES,
+    MANIFEST_FILE,
+    MANIFEST_FORMAT,
+    META_FILE,
+    REPLAY_FILE,
+    RUN_STATE_FILE,
+    STAGING_PREFIX,
+    STATE_FILE,
+    TENSORS_FILE,
+    TRASH_PREFIX,
+    LearnerBlob,
+    check_blob_fits,
+    load_learner_blob,
+    read_learner_meta,
+    read_run_state,
+    read_state,
+    save_learner_blob,
+    write_state,
+)
 from distrl_agent.runtime.progress import RunState
 from distrl_agent.runtime.weights import to_numpy
 
-TENSORS_FILE = "learner.safetensors"
-META_FILE = "learner.json"
-LEGACY_FILE = "learner.pt"
-STATE_FILE = "state.json"
-REPLAY_FILE = "replay.npz"
-RUN_STATE_FILE = "run_state.json"
-FORMAT = "distrl-learner/1"
-
-
-@dataclass
-class LearnerBlob:
-    """What a learner checkpoint holds besides the replay and state.json.
-
-    Attributes:
-        policy: the policy's state_dict.
-        optimizer: the optimiser's state_dict (None: not saved, e.g. a weights-only export).
-        torch_rng: `torch.get_rng_state()` at save time (None: not saved).
-        meta: `policy_kind`, `policy_config` (plain data), `algorithm`, and whatever else the writer added.
-        reference: the state_dict of the frozen reference policy a KL penalty pulls towards (None: the rule keeps
-            none, or it has not been taken yet).
-    """
-
-    policy: dict[str, torch.Tensor]
-    optimizer: dict[str, Any] | None
-    torch_rng: torch.Tensor | None
-    meta: dict[str, Any]
-    reference: dict[str, torch.Tensor] | None = None
-
-
-def save_learner_blob(directory: str | Path, blob: LearnerBlob) -> None:
-    """Write `blob` into `directory` as learner.safetensors + learner.json, each replaced atomically.
-
-    Tensors that share memory (tied embeddings) are stored once and recorded as aliases; a tensor that overlaps
-    another without being the same view is stored as a copy.
-
-    Raises:
-        CheckpointError: a value of `blob.meta` or of the optimiser's hyper-parameters is not plain JSON data, or a
-            file cannot be written.
-    """
-    d = Path(directory)
-    tensors: dict[str, torch.Tensor] = {}
-    aliases: dict[str, str] = {}
-    views: dict[tuple, str] = {}
-    storages: set[int] = set()
-
-    def put(key: str, tensor: torch.Tensor) -> None:
-        t = tensor.detach().cpu()
-        view = (t.untyped_storage().data_ptr(), t.storage_offset(), tuple(t.shape), t.stride(), t.dtype)
-        if t.numel() and view in views:
-            aliases[key] = views[view]
-            return
-        if t.numel() and t.untyped_storage().data_ptr() in storages:
-            t = t.clone()  # overlaps a stored tensor in another shape: safetensors refuses shared memory
-        storages.add(t.untyped_storage().data_ptr())
-        views[view] = key
-        tensors[key] = t.contiguous()
-
-    for key, value in blob.policy.items():
-        put(f"policy/{key}", value)
-    for key, value in (blob.reference or {}).items():
-        put(f"reference/{key}", value)
-    optimizer_meta = None
-    if blob.optimizer is not None:
-        scalars: dict[str, dict[str, Any]] = {}
-        for param_id, state in blob.optimizer["state"].items():
-            for name, value in state.items():
-                if isinstance(value, torch.Tensor):
-                    put(f"optimizer/{param_id}/{name}", value)
-                else:
-                    scalars.setdefault(str(param_id), {})[name] = value
-        optimizer_meta = {"param_groups": blob.optimizer["param_groups"], "scalars": scalars,
-                          "param_ids": [str(p) for p in blob.optimizer["state"]]}
-    if blob.torch_rng is not None:
-        put("torch_rng", blob.torch_rng)
-    meta = {"format": FORMAT, **blob.meta, "optimizer": optimizer_meta, "aliases": aliases}
-    try:
-        text = json.dumps(meta, allow_nan=False)
-    except (TypeError, ValueError) as e:
-        raise CheckpointError(f"cannot write the learner checkpoint in {d}: its metadata is not plain JSON "
-                              f"({e})") from e
-    try:
-        d.mkdir(parents=True, exist_ok=True)
-        save_file(tensors, str(d / f"{TENSORS_FILE}.tmp"), metadata={"format": FORMAT})
-        (d / f"{TENSORS_FILE}.tmp").replace(d / TENSORS_FILE)
-        (d / f"{META_FILE}.tmp").write_text(text)
-        (d / f"{META_FILE}.tmp").replace(d / META_FILE)
-    except (OSError, SafetensorError) as e:
-        raise CheckpointError(f"cannot write the learner checkpoint in {d}: {e}") from e
-    (d / LEGACY_FILE).unlink(missing_ok=True)  # an older learner.pt beside it would be stale
-
-
-def load_learner_blob(directory: str | Path) -> LearnerBlob:
-    """Read the learner checkpoint in `directory` without executing anything it holds.
-
-    Reads learner.safetensors + learner.json; a folder with only a learner.pt (written before issue 20) is read with
-    torch's weights-only unpickler.
-
-    Raises:
-        CheckpointError: no learner checkpoint in `directory`, or a file that is not what its name says (a pickle
-            in place of safetensors, a learner.pt holding code or objects other than tensors and plain data,
-            malformed JSON, missing entries); the message names the file and the reason.
-    """
-    d = Path(directory)
-    if (d / TENSORS_FILE).exists() or (d / META_FILE).exists():
-        return _load_safetensors(d)
-    if (d / LEGACY_FILE).exists():
-        return _load_legacy(d / LEGACY_FILE)
-    raise CheckpointError(f"no learner checkpoint in {d}: expected {TENSORS_FILE} and {META_FILE}")
-
-
-def _load_safetensors(d: Path) -> LearnerBlob:
-    for name in (TENSORS_FILE, META_FILE):
-        if not (d / name).exists():
-            raise CheckpointError(f"incomplete learner checkpoint in {d}: {name} is missing")
-    try:
-        tensors = load_file(str(d / TENSORS_FILE))
-    except (SafetensorError, OSError, ValueError, RuntimeError) as e:
-        raise CheckpointError(f"cannot read {d / TENSORS_FILE}: not a safetensors file ({e}). Nothing in it was "
-                              "run; re-save it or delete the folder") from e
-    try:
-        meta = json.loads((d / META_FILE).read_text())
-        if not isinstance(meta, dict) or meta.get("format") != FORMAT:
-            raise ValueError(f"expected a JSON object with \"format\": {FORMAT!r}")
-        for key, target in meta.get("aliases", {}).items():
-            tensors[key] = tensors[target]
-        policy = {k.removeprefix("policy/"): v for k, v in tensors.items() if k.startswith("policy/")}
-        reference = {k.removeprefix("reference/"): v for k, v in tensors.items() if k.startswith("reference/")}
-        optimizer = _optimizer_state(meta.pop("optimizer"), tensors)
-    except (OSError, ValueError, KeyError, TypeError, AttributeError) as e:
-        raise CheckpointError(f"cannot read {d / META_FILE}: {type(e).__name__}: {e}") from e
-    meta.pop("aliases", None)
-    return LearnerBlob(policy, optimizer, tensors.get("torch_rng"), meta, reference or None)
-
-
-def _optimizer_state(saved: Mapping[str, Any] | None, tensors: Mapping[str, torch.Tensor]) -> dict[str, Any] | None:
-    if saved is None:
-        return None
-    state: dict[int, dict[str, Any]] = {}
-    for param_id in saved["param_ids"]:
-        entry = dict(saved["scalars"].get(param_id, {}))
-        prefix = f"optimizer/{param_id}/"
-        entry.update({k.removeprefix(prefix): v for k, v in tensors.items() if k.startswith(prefix)})
-        state[int(param_id)] = entry
-    return {"state": state, "param_groups": list(saved["param_groups"])}
-
-
-def _load_legacy(path: Path) -> LearnerBlob:
-    try:
-        blob = torch.load(path, weights_only=True, map_location="cpu")
-    except pickle.UnpicklingError as e:
-        raise CheckpointError(f"refused to load {path}: it holds objects other than tensors and plain data, which "
-                              f"only an unpickler that runs code could build ({str(e).splitlines()[0]}). Nothing "
-                              "in it was run; re-save the checkpoint with this version, or delete it") from e
-    except (OSError, RuntimeError, EOFError, ValueError) as e:
-        raise CheckpointError(f"cannot read {path}: {type(e).__name__}: {e}") from e
-    if not isinstance(blob, dict) or "policy" not in blob:
-        raise CheckpointError(f"cannot read {path}: expected a dict with a `policy` entry")
-    meta = {k: v for k, v in blob.items() if k not in ("policy", "optimizer", "torch_rng")}
-    return LearnerBlob(blob["policy"], blob.get("optimizer"), blob.get("torch_rng"), meta)
-
-
-def write_state(directory: str | Path, state: dict[str, Any]) -> None:
-    """Write the learner's state.json (plain JSON data) in `directory`, replaced atomically."""
-    d = Path(directory)
-    (d / f"{STATE_FILE}.tmp").write_text(json.dumps(state))
-    (d / f"{STATE_FILE}.tmp").replace(d / STATE_FILE)
-
-
-def read_state(directory: str | Path) -> dict[str, Any]:
-    """The learner's state.json in `directory`.
-
-    Raises:
-        CheckpointError: it is missing or not JSON.
-    """
-    path = Path(directory) / STATE_FILE
-    try:
-        return json.loads(path.read_text())
-    except (OSError, ValueError) as e:
-        raise CheckpointError(f"cannot read {path}: {e}") from e
+__all__ = [
+    "FORMAT", "LEGACY_FILE", "META_FILE", "REPLAY_FILE", "RUN_STATE_FILE", "STATE_FILE", "TENSORS_FILE",
+    "LearnerBlob", "SavedPolicy", "check_blob_fits", "find_checkpoint", "load_learner_blob", "read_learner_meta",
+    "read_policy", "read_run_state", "read_state", "save_checkpoint", "save_learner_blob", "write_state",
+]
 
 
 @dataclass(frozen=True)
@@ -232,41 +67,194 @@ class SavedPolicy:
 def read_policy(checkpoint: str | Path) -> SavedPolicy:
     """The policy saved in the checkpoint folder `checkpoint` (what `distrl eval` acts with).
 
+    The policy config is read and checked (`SmallPolicyConfig`'s and `VLMPolicyConfig`'s bounds) before any tensor:
+    a learner.json asking for a 25 GB embedding is refused without allocating it.
+
     Raises:
-        CheckpointError: no readable checkpoint there, or its policy entries are missing or malformed.
+        CheckpointError: no readable checkpoint there, or its policy entries are missing or malformed (the message
+            names the file and the key).
     """
     d = Path(checkpoint)
+    if (d / META_FILE).exists():
+        _policy_config(d, read_learner_meta(d))
     blob = load_learner_blob(d)
+    config = _policy_config(d, blob.meta)
     try:
-        kind = blob.meta.get("policy_kind", "small")  # checkpoints before the VLM runtime hold small policies
-        config = make_policy_config(kind, blob.meta["policy_config"], where="checkpoint policy")
         weights = {k: to_numpy(v) for k, v in blob.policy.items()}
     except (KeyError, TypeError) as e:
         raise CheckpointError(f"cannot read the policy of the checkpoint in {d}: {e}") from e
-    return SavedPolicy(config, weights, int(read_state(d).get("version", 0)))
+    return SavedPolicy(config, weights, int(read_state(d)["version"]))
+
+
+def _policy_config(d: Path, meta: Mapping[str, Any]) -> PolicyConfig:
+    where = d / (META_FILE if (d / META_FILE).exists() else LEGACY_FILE)
+    kind = meta.get("policy_kind", "small")  # checkpoints before the VLM runtime hold small policies
+    if "policy_config" not in meta or not isinstance(kind, str):
+        raise CheckpointError(f"cannot read the policy of {where}: it needs `policy_config` and a `policy_kind` name")
+    try:
+        return make_policy_config(kind, meta["policy_config"], where="policy_config")
+    except ConfigError as e:
+        raise CheckpointError(f"cannot read the policy of {where}: {e}") from e
+
+
+@dataclass(frozen=True)
+class _Candidate:
+    """A folder of a run directory that may hold a checkpoint; `order` ranks complete ones, newest highest."""
+
+    path: Path
+    order: tuple[int, int, int]
+    problem: str | None  # why it is not a complete checkpoint; None: it is one
 
 
 def find_checkpoint(run_dir: str | Path) -> Path:
-    """`run_dir/checkpoint`, or the previous one if a checkpoint swap was interrupted.
+    """The newest complete checkpoint of `run_dir`, wherever a save was interrupted.
+
+    Complete means: a folder (not a link) whose manifest.json lists files that are all there with their sizes, or,
+    for checkpoints written before issue 43, `checkpoint/` or `checkpoint.old/` with a readable state.json, or a
+    `checkpoint.tmp/` that got as far as run_state.json. The newest is the one with the highest sequence number
+    (older layouts rank below every manifest, by learner version then by the order the old save wrote them).
 
     Raises:
-        CheckpointError: `run_dir` holds no checkpoint.
+        CheckpointError: `run_dir` holds no complete checkpoint (the message lists what it found and why not).
     """
-    for name in ("checkpoint", "checkpoint.old"):
-        if (Path(run_dir) / name / STATE_FILE).exists():
-            return Path(run_dir) / name
-    raise CheckpointError(f"no checkpoint in {run_dir} (expected {Path(run_dir) / 'checkpoint' / STATE_FILE}); "
+    run_dir = Path(run_dir)
+    candidates = _candidates(run_dir)
+    complete = [c for c in candidates if c.problem is None]
+    if complete:
+        return max(complete, key=lambda c: c.order).path
+    found = "".join(f"; {c.path.name}: {c.problem}" for c in candidates)
+    raise CheckpointError(f"no checkpoint in {run_dir} (expected {run_dir / CURRENT / MANIFEST_FILE}{found}); "
                           "pass the run_dir of an earlier `distrl train`")
 
 
+def _candidates(run_dir: Path) -> list[_Candidate]:
+    try:
+        names = sorted(p.name for p in run_dir.iterdir())
+    except (FileNotFoundError, NotADirectoryError):
+        return []
+    except OSError as e:
+        raise CheckpointError(f"cannot list the run directory {run_dir}: {e}") from e
+    return [_inspect(run_dir / name) for name in names if name in LEGACY_NAMES or name.startswith(STAGING_PREFIX)]
+
+
+def _inspect(path: Path) -> _Candidate:
+    """Whether `path` is a complete checkpoint, and its rank among them."""
+    if path.is_symlink() or not path.is_dir():
+        return _Candidate(path, (0, 0, 0), "not a folder (a link is never followed)")
+    if (path / MANIFEST_FILE).exists() or path.name.startswith(STAGING_PREFIX):
+        try:
+            return _Candidate(path, (_read_manifest(path)["seq"], 0, 0), None)
+        except CheckpointError as e:
+            return _Candidate(path, (0, 0, 0), str(e))
+    try:  # a checkpoint of the rename-based save before issue 43
+        version = read_state(path)["version"]
+        if LEGACY_NAMES[path.name] == max(LEGACY_NAMES.values()) and not (path / RUN_STATE_FILE).exists():
+            raise CheckpointError(f"{RUN_STATE_FILE} is missing: the save was interrupted")
+    except CheckpointError as e:
+        return _Candidate(path, (0, 0, 0), str(e))
+    return _Candidate(path, (0, version, LEGACY_NAMES[path.name]), None)
+
+
+def _read_manifest(folder: Path) -> dict[str, Any]:
+    """The manifest of `folder`, checked against the files: each listed one a plain file of the listed size.
+
+    Raises:
+        CheckpointError: no manifest (the save stopped before it), a malformed one, or a file missing or resized.
+    """
+    manifest = checks.read_json_object(folder / MANIFEST_FILE)
+    seq, files = manifest.get("seq"), manifest.get("files")
+    if manifest.get("format") != MANIFEST_FORMAT or type(seq) is not int or seq < 1 or not isinstance(files, dict):
+        raise CheckpointError(f"cannot read {folder / MANIFEST_FILE}: expected format {MANIFEST_FORMAT!r}, a `seq` "
+                              "number >= 1 and `files`")
+    for name in (STATE_FILE, RUN_STATE_FILE):
+        if name not in files:
+            raise CheckpointError(f"{folder / MANIFEST_FILE} lists no {name}")
+    for name, size in files.items():
+        path = folder / name
+        if "/" in name or name.startswith(".") or type(size) is not int:
+            raise CheckpointError(f"{folder / MANIFEST_FILE} lists {name!r} with size {size!r}: not a file of ours")
+        if path.is_symlink() or not path.is_file() or path.stat().st_size != size:
+            raise CheckpointError(f"{path} is missing or not the {size:,} bytes the manifest lists: the checkpoint "
+                                  "is incomplete or was changed")
+    return manifest
+
+
 def save_checkpoint(learner: LearnerHandle, state: RunState, run_dir: Path) -> None:
-    """Write a whole checkpoint beside the current one, then swap directories (a crash keeps one intact)."""
-    tmp, current, old = run_dir / "checkpoint.tmp", run_dir / "checkpoint", run_dir / "checkpoint.old"
-    shutil.rmtree(tmp, ignore_errors=True)
-    learner.save(str(tmp.resolve()))  # absolute: a Ray learner actor has another working directory
-    state.save(tmp / RUN_STATE_FILE)
-    shutil.rmtree(old, ignore_errors=True)
-    if current.exists():
-        current.rename(old)
-    tmp.rename(current)
-    shutil.rmtree(old, ignore_errors=True)
+    """Write a whole new checkpoint, make it `run_dir/checkpoint` durably, then remove the older ones.
+
+    The steps, and what a kill (or a power cut) after each leaves to `find_checkpoint`:
+
+    1. a fresh private folder `checkpoint.new-<seq>-<random>` (seq: one more than any checkpoint there) receives
+       the learner's files and run_state.json; every file is fsynced. Killed here: no manifest, so the folder is
+       ignored and the previous checkpoint is found.
+    2. manifest.json (seq, every file's size) is written as manifest.json.tmp, fsynced, and renamed into place: the
+       one atomic step that makes the new checkpoint count; then the folder and `run_dir` are fsynced.
+       From here the new checkpoint is found, whichever of the steps below a kill interrupts.
+    3. the current `checkpoint/` is renamed to `checkpoint.trash-<random>`, the new folder to `checkpoint/`, and
+       `run_dir` is fsynced.
+    4. every other checkpoint folder (older ones, interrupted saves, pre-issue-43 `checkpoint.old/` and
+       `checkpoint.tmp/`) is renamed to trash and removed; a kill mid-removal leaves trash, which is never read and
+       goes at the next save.
+
+    Nothing is written through a link: the new folder is created fresh with `mkdir`, and links planted under any of
+    these names are removed as links.
+
+    Raises:
+        CheckpointError: a file could not be written, or the learner wrote something other than plain files.
+    """
+    run_dir = Path(run_dir)
+    seq = 1 + max((c.order[0] for c in _candidates(run_dir)), default=0)
+    try:
+        staging = durable.make_private_dir(run_dir, f"{STAGING_PREFIX}{seq:09d}-")
+    except OSError as e:
+        raise CheckpointError(f"cannot create a checkpoint folder in {run_dir}: {e}") from e
+    try:
+        learner.save(str(staging.resolve()))  # absolute: a Ray learner actor has another working directory
+        state.save(staging / RUN_STATE_FILE)
+        _seal(staging, seq)
+    except Exception as e:
+        durable.remove_tree(staging)  # never made current: nothing refers to it
+        if isinstance(e, CheckpointError):
+            raise
+        raise CheckpointError(f"cannot write the checkpoint in {staging}: {type(e).__name__}: {e}") from e
+    try:
+        durable.fsync_dir(run_dir)
+        current = run_dir / CURRENT
+        if os.path.lexists(current):
+            durable.rename(current, _trash_name(run_dir))
+        durable.rename(staging, current)
+        durable.fsync_dir(run_dir)
+        _remove_others(run_dir)
+    except OSError as e:
+        raise CheckpointError(f"the checkpoint in {staging} is complete (resume finds it), but making it "
+                              f"{run_dir / CURRENT} failed: {e}") from e
+
+
+def _seal(folder: Path, seq: int) -> None:
+    """Fsync every file of `folder`, then commit it with its manifest (the atomic step of `save_checkpoint`)."""
+    files: dict[str, int] = {}
+    for entry in sorted(os.scandir(folder), key=lambda e: e.name):
+        if entry.is_symlink() or not entry.is_file():
+            raise CheckpointError(f"refused to commit the checkpoint in {folder}: {entry.name} is not a plain file")
+        durable.fsync_file(Path(entry.path))
+        files[entry.name] = entry.stat(follow_symlinks=False).st_size
+    manifest = json.dumps({"format": MANIFEST_FORMAT, "seq": seq, "files": files}, indent=1).encode()
+    durable.write_new_file(folder / f"{MANIFEST_FILE}.tmp", manifest)
+    durable.rename(folder / f"{MANIFEST_FILE}.tmp", folder / MANIFEST_FILE)
+    durable.fsync_dir(folder)
+
+
+def _trash_name(run_dir: Path) -> Path:
+    return run_dir / f"{TRASH_PREFIX}{secrets.token_hex(6)}"
+
+
+def _remove_others(run_dir: Path) -> None:
+    """Remove every checkpoint folder but `CURRENT`: each is renamed to trash first, so none is ever half-removed."""
+    for path in sorted(run_dir.iterdir()):
+        name = path.name
+        if name != CURRENT and (name in LEGACY_NAMES or name.startswith(STAGING_PREFIX)):
+            trash = _trash_name(run_dir)
+            durable.rename(path, trash)
+            path = trash
+        if path.name.startswith(TRASH_PREFIX):
+            durable.remove_tree(path)

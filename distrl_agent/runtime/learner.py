@@ -27,6 +27,7 @@ from distrl_agent.runtime.base import LearnerHandle
 from distrl_agent.runtime.checkpoint import (
     REPLAY_FILE,
     LearnerBlob,
+    check_blob_fits,
     load_learner_blob,
     read_state,
     save_learner_blob,
@@ -280,6 +281,7 @@ class Learner(LearnerHandle):
         if blob.meta.get("algorithm") != self.rule.name:
             raise CheckpointError(f"checkpoint in {d} was trained with {blob.meta.get('algorithm')!r}, this run uses "
                                   f"{self.rule.name!r}")
+        check_blob_fits(d, blob, self.policy, self.optimizer)  # torch's optimiser would take any shape (issue 43)
         try:
             self.policy.load_state_dict(blob.policy)
             if blob.optimizer is not None:

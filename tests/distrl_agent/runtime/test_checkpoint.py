@@ -146,7 +146,7 @@ def test_non_json_metadata_is_refused_before_writing(tmp_path) -> None:
 
 
 def test_only_the_checkpoint_module_spells_the_checkpoint_layout() -> None:
-    """The file names of a checkpoint appear in `runtime/checkpoint.py` alone: a change of format is one file's."""
+    """The file names of a checkpoint appear in `runtime/checkpoint_files.py` alone: a change of format is one file's."""
     import re
     from pathlib import Path
 
@@ -155,6 +155,6 @@ def test_only_the_checkpoint_module_spells_the_checkpoint_layout() -> None:
     repo = Path(distrl_agent.__file__).resolve().parents[1]
     names = re.compile(r"[\"'](state\.json|run_state\.json|replay\.npz|learner\.(pt|json|safetensors)|checkpoint\.old)")
     spelled = [f"{path.relative_to(repo)}:{n}" for package in ("distrl_agent", "benchmarks", "android_gym")
-               for path in sorted((repo / package).rglob("*.py")) if path.name != "checkpoint.py"
+               for path in sorted((repo / package).rglob("*.py")) if path.name != "checkpoint_files.py"
                for n, line in enumerate(path.read_text().splitlines(), 1) if names.search(line)]
     assert not spelled, spelled
