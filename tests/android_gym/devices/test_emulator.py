@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -208,3 +209,22 @@ def _alive(pid: int) -> bool:
         return os.waitpid(pid, os.WNOHANG) == (0, 0)
     except ChildProcessError:
         return True
+
+
+@pytest.mark.parametrize("grpc_use_token", [True, False])
+def test_an_emulator_is_launched_with_grpc_token_auth_unless_turned_off(fake_binary, adb_front, tmp_path,
+                                                                        grpc_use_token):
+    """Phones only for their owner (issue 43): `-grpc-use-token` right after the gRPC port, by default."""
+    emulator = Emulator(config(fake_binary, grpc_use_token=grpc_use_token), adb_port=adb_front.port)
+    emulator.launch()
+    try:
+        end = time.monotonic() + 10
+        while not (launches := [e for e in events(tmp_path) if "argv" in e]):
+            assert time.monotonic() < end, "the fake emulator never logged its argv"
+            time.sleep(0.05)
+        argv = launches[0]["argv"]
+        assert ("-grpc-use-token" in argv) == grpc_use_token
+        if grpc_use_token:
+            assert argv[argv.index("-grpc") + 2] == "-grpc-use-token"
+    finally:
+        emulator.kill()

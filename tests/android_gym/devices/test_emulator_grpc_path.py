@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import socket
+from collections import Counter
 from collections.abc import Iterator
 from concurrent import futures
 from dataclasses import dataclass, field
@@ -271,6 +272,8 @@ def test_an_emulator_device_on_android_gym_emulator_screenshots_and_keys_over_gr
             with caplog.at_level(logging.INFO, logger=emulator_grpc.__name__):
                 dev.reset(0)
             assert f"over gRPC on port {dev.instance.grpc_port}" in caplog.text
+            with pytest.raises(DeviceProtocolError, match="UNAUTHENTICATED"):  # launched with -grpc-use-token
+                EmulatorGrpc(dev.instance.grpc_port, timeout_s=5.0).connect()
             over_grpc = dev.screenshot()
             over_adb = AdbDevice(dev.serial, port=adb_front.port, timeout_s=5.0).screenshot()
             assert np.array_equal(over_grpc, over_adb) and dev.stats()["grpc/screenshots"] == 1
@@ -289,3 +292,56 @@ def test_every_key_we_send_over_grpc_is_read_back_as_its_keycode() -> None:
     for keycode, keysym in KEYSYM_BY_KEYCODE.items():
         assert emulator_grpc.xkb_keysym(keycode) == keysym
         assert KEYCODE_BY_KEYSYM[keysym] == keycode and keysym_text(keysym) is None
+
+
+@pytest.fixture
+def protected_emulator(tmp_path: Path) -> Iterator[tuple[int, str, Path]]:
+    """An in-process `android-gym emulator` with `-grpc-use-token`: (gRPC port, its token, its discovery dir)."""
+    from android_gym.devices.emulator_console import PortAllocator
+    from android_gym.sim.emulator.args import parse_args
+    from android_gym.sim.emulator.process import EmulatorProcess
+
+    console_port, grpc_port = PortAllocator.allocate(), free_port()
+    args = parse_args(["-avd", "Sim", "-port", str(console_port), "-grpc", str(grpc_port), "-grpc-use-token",
+                       "-sim-boot-s", "0"])
+    emulator = EmulatorProcess(args, tmp_path, adb_server_port=None, discovery=tmp_path / "running")
+    try:
+        emulator.start()
+        assert emulator.grpc_token is not None
+        yield grpc_port, emulator.grpc_token, tmp_path / "running"
+    finally:
+        emulator.stop()
+        PortAllocator.release(console_port)
+
+
+def test_a_client_without_the_emulators_token_is_refused_saying_so(protected_emulator) -> None:
+    port, token, _ = protected_emulator
+    for sent, client in (("no token", EmulatorGrpc(port, 5.0)), ("a token", EmulatorGrpc(port, 5.0, token="x"))):
+        with pytest.raises(DeviceProtocolError, match=f"UNAUTHENTICATED.*we sent {sent}.*-grpc-use-token"):
+            client.connect()
+        client.close()
+    with EmulatorGrpc(port, 5.0, token=token) as client:
+        assert client.screenshot(108, 240).shape == (240, 108, 3)
+
+
+def test_the_grpc_path_reads_the_token_from_the_discovery_file_of_the_port_it_dials(protected_emulator,
+                                                                                     tmp_path: Path) -> None:
+    port, _, discovery = protected_emulator
+    counters: Counter[str] = Counter()
+    found = emulator_grpc.GrpcPath(5.0, counters, discovery=discovery)
+    assert found.open(port) and found.call("screenshots", lambda g: g.screenshot(108, 240))[0]
+    found.close()
+    (elsewhere := tmp_path / "elsewhere").mkdir()
+    lost = emulator_grpc.GrpcPath(5.0, counters, discovery=elsewhere)
+    assert not lost.open(port) and counters["grpc/connect_failures"] == 1 and "UNAUTHENTICATED" in lost.reason
+
+
+def test_an_attached_emulator_device_sends_the_grpc_token_it_was_given(protected_emulator, tmp_path: Path) -> None:
+    port, token, _ = protected_emulator
+    (elsewhere := tmp_path / "elsewhere").mkdir()
+    dev = EmulatorDevice(serial="emulator-5554", grpc_token=token, grpc_port=port, timeout_s=5.0)
+    dev.grpc.discovery = elsewhere  # no discovery file to fall back on: only the given token can open the port
+    try:
+        assert dev.grpc.open(port) and dev.grpc.call("screenshots", lambda g: g.screenshot(108, 240))[0]
+    finally:
+        dev.grpc.close()

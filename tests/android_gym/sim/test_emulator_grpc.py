@@ -280,3 +280,54 @@ def test_without_grpc_installed_the_process_logs_the_extra_and_runs(tmp_path: Pa
     finally:
         emulator.stop()
         PortAllocator.release(console_port)
+
+
+def _peak_rss_bytes(pid: int) -> int:
+    """The process's peak resident set (VmHWM), bytes."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) * 1024
+    raise AssertionError(f"no VmHWM in /proc/{pid}/status")
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads peak memory from /proc")
+def test_an_oversized_request_is_refused_resource_exhausted_and_the_servers_peak_memory_stays_bounded(
+        tmp_path: Path) -> None:
+    """Issue 43: a 512 MB message was accepted. Now a request over MAX_RECEIVE_BYTES (4 MiB) is refused before it is
+    buffered: the token holder's 64 MiB LoadSnapshot gets RESOURCE_EXHAUSTED and the server's peak RSS grows by far
+    less than the message, and the service goes on answering."""  # noqa: D205, D209
+    from android_gym.devices.emulator_discovery import parse_discovery
+    from android_gym.sim.emulator.grpc_service import MAX_RECEIVE_BYTES
+
+    console_port, grpc_port = PortAllocator.allocate(), _free_port()
+    env = {**os.environ, "HOME": str(tmp_path), "XDG_RUNTIME_DIR": str(tmp_path / "run")}
+    process = subprocess.Popen([sys.executable, "-m", "android_gym.sim.emulator.process", "-avd", "Sim", "-port",
+                                str(console_port), "-grpc", str(grpc_port), "-grpc-use-token", "-sim-boot-s", "0"],
+                               env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    channel = None
+    try:
+        discovery = tmp_path / "run" / "avd" / "running" / f"pid_{process.pid}.ini"
+        end = time.monotonic() + DEADLINE_S
+        while "grpc.token" not in (props := parse_discovery(discovery.read_text() if discovery.exists() else "")):
+            assert time.monotonic() < end and process.poll() is None, "the emulator never advertised its token"
+            time.sleep(0.05)
+        metadata = (("authorization", f"Bearer {props['grpc.token']}"),)
+        channel = grpc.secure_channel(f"localhost:{grpc_port}", grpc.local_channel_credentials(),
+                                      options=[("grpc.max_send_message_length", -1)])
+        snapshots = ss_grpc.SnapshotServiceStub(channel)
+        snapshots.ListSnapshots(ss.SnapshotFilter(), timeout=DEADLINE_S, metadata=metadata)  # warm: threads, buffers
+        before = _peak_rss_bytes(process.pid)
+        oversized = ss.SnapshotPackage(snapshot_id="huge", payload=bytes(64 * 1024 * 1024))
+        with pytest.raises(grpc.RpcError) as refused:
+            snapshots.LoadSnapshot(oversized, timeout=DEADLINE_S, metadata=metadata)
+        assert refused.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+        grown = _peak_rss_bytes(process.pid) - before
+        assert grown < 2 * MAX_RECEIVE_BYTES, f"the server's peak RSS grew by {grown / 2 ** 20:.1f} MiB"
+        fits = ss.SnapshotPackage(snapshot_id="fits", payload=bytes(MAX_RECEIVE_BYTES // 2))
+        assert not snapshots.LoadSnapshot(fits, timeout=DEADLINE_S, metadata=metadata).success  # read, no such one
+    finally:
+        if channel is not None:
+            channel.close()
+        process.terminate()
+        process.wait(timeout=10)
+        PortAllocator.release(console_port)

@@ -356,3 +356,43 @@ def _closed_port() -> int:
     """A port nothing listens on (the announcement fails quietly)."""
     with socket.create_server(("127.0.0.1", 0)) as s:
         return s.getsockname()[1]
+
+
+# -- the console's bounds (issue 43) -------------------------------------------------------------------------------
+
+
+def _read_until_closed(sock: socket.socket) -> bytes:
+    data = b""
+    while chunk := sock.recv(4096):
+        data += chunk
+    return data
+
+
+@pytest.mark.parametrize("is_authed", [False, True], ids=["before auth", "after auth"])
+def test_the_console_closes_a_connection_whose_line_is_over_its_bound(is_authed: bool) -> None:
+    """A line longer than the bound (4 KiB before `auth`, 64 KiB after) is answered `KO: line too long` and the
+    connection closed, where the console used to buffer a line of any length; a line within the bound is served."""  # noqa: D205, D209
+    from android_gym.sim.adb.target import SimTarget
+    from android_gym.sim.emulator.console import MAX_LINE_BYTES, MAX_UNAUTHED_LINE_BYTES, ConsoleServer
+
+    port = PortAllocator.allocate()
+    console = ConsoleServer(SimTarget("emulator-test"), "Sim", port, "secret", "/nowhere", on_kill=lambda: None)
+    limit = MAX_LINE_BYTES if is_authed else MAX_UNAUTHED_LINE_BYTES
+    try:
+        console.start()
+        with socket.create_connection(("127.0.0.1", port), timeout=DEADLINE_S) as sock:
+            buf = b""
+            while not buf.endswith(b"OK\r\n"):
+                buf += sock.recv(4096)
+            if is_authed:
+                sock.sendall(b"auth secret\r\n")
+                assert sock.recv(4096).endswith(b"OK\r\n")
+            # Within the bound: an answer, and the connection stays open.
+            sock.sendall(b"x" * (limit - 2) + b"\r\n")
+            assert sock.recv(4096).startswith(b"KO: unknown command")
+            # One byte over it, no newline: the console stops reading there (exactly what was sent: a clean close).
+            sock.sendall(b"y" * (limit + 1))
+            assert _read_until_closed(sock).startswith(b"KO: line too long")
+    finally:
+        console.stop()
+        PortAllocator.release(port)
