@@ -510,8 +510,11 @@ def _counts(record: dict[str, Any]) -> dict[str, float]:
         "device faults injected": record.get("device_faults", 0),
         "judge requests": record.get("judge", {}).get("requests", 0),
         "judge faults injected": sum(record.get("judge", {}).get(k, 0) for k in JUDGE_FAULTS),
-        "steps with an unknown verdict": s.get("runtime/unknown_verdicts", 0),
-        "rewards from unknown verdicts": s.get("runtime/unknown_verdict_rewards", 0),
+        "steps with an unknown verdict (each a completed task: the oracle vetoes the rest)":
+            s.get("runtime/unknown_verdicts", 0),
+        # arms run before issue 43 counted neither (n/a): they trained on unknown verdicts as failures
+        "episodes ended at an unknown verdict": s.get("runtime/unknown_verdict_cuts", math.nan),
+        "unknown-verdict steps shipped with a label": s.get("runtime/unknown_verdict_labels", math.nan),
         "half-inserted trajectories (crash checkpoint)": record.get("crash_audit", {}).get("half_inserted", 0),
         "half-inserted trajectories (final checkpoint)": record.get("final_audit", {}).get("half_inserted", 0),
         "escaped exceptions": escaped(record),
@@ -638,9 +641,12 @@ def _fault_figures(faulty: dict[str, dict[str, float]], result: Result) -> None:
     result.add("soak/learner_kills_resumed", total["learner kills + resumes"], "kills", target=1.0)
     for key, name in (("half-inserted trajectories (crash checkpoint)", "half_inserted/crash"),
                       ("half-inserted trajectories (final checkpoint)", "half_inserted/final"),
-                      ("rewards from unknown verdicts", "unknown_verdict_rewards"),
+                      ("unknown-verdict steps shipped with a label", "unknown_verdict_labels"),
                       ("escaped exceptions", "escaped_exceptions"),
                       ("orphaned workers after the learner kill", "orphans_after_learner_kill")):
+        if math.isnan(total[key]):
+            result.notes.append(f"soak/{name} not measured: a kept faulty arm predates its counter ({key})")
+            continue
         result.add(f"soak/{name}", total[key], "count", target=0.0, higher_is_better=False)
     result.add("soak/slowest_step_over_deadline", total["slowest step (s)"] / STEP_DEADLINE_S, "x", target=1.0,
                higher_is_better=False)
@@ -695,6 +701,6 @@ def _success_figures(arms: dict[str, dict[str, Any]], p: dict[str, Any], result:
 
 
 def _fmt(value: float) -> str:
-    if isinstance(value, float) and not value.is_integer():
-        return f"{value:.2f}"
-    return f"{value:,.0f}" if not (isinstance(value, float) and math.isnan(value)) else "n/a"
+    if isinstance(value, float) and math.isnan(value):
+        return "n/a"
+    return f"{value:.2f}" if isinstance(value, float) and not value.is_integer() else f"{value:,.0f}"

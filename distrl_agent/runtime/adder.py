@@ -47,6 +47,7 @@ class EpisodeAdder:
         self.log_mu: list[float] = []
         self.versions: list[int] = []
         self.penalty: list[float] = []
+        self.is_judged: list[bool] = []
 
     @property
     def has_acted(self) -> bool:
@@ -66,10 +67,15 @@ class EpisodeAdder:
         self.log_mu.append(float(log_mu))
         self.versions.append(int(version))
 
-    def add_result(self, reward: float, penalty: float) -> None:
-        """What the last choice earned: its reward and its invalid-action penalty."""
+    def add_result(self, reward: float, penalty: float, is_judged: bool = True) -> None:
+        """What the last choice earned: its reward, its invalid-action penalty, and whether its verdict was known."""
         self.rewards.append(float(reward))
         self.penalty.append(float(penalty))
+        self.is_judged.append(bool(is_judged))
+
+    def unjudged_steps(self, length: int) -> int:
+        """How many of the first `length` steps had an unknown verdict (a shipped trajectory must hold none)."""
+        return sum(not judged for judged in self.is_judged[:length])
 
     def finish(self, final_observation: Mapping[str, Any], terminated: bool, goal: str, task: str) -> Trajectory:
         """The episode as a `Trajectory`: T+1 observations (`final_observation` last), `dones` set only if it
@@ -85,12 +91,12 @@ class EpisodeAdder:
             policy_version=np.array(self.versions, np.int64), penalty=np.array(self.penalty, np.float32),
             goal=goal, task=task, success=bool(self.rewards[-1] > 0), worker_id=self.worker_id)
 
-    def finish_before_fault(self, goal: str, task: str) -> Trajectory | None:
-        """The steps before the last one, as a truncated `Trajectory`, when the last step's result was a fault.
+    def finish_before_last(self, goal: str, task: str) -> Trajectory | None:
+        """The steps before the last one, as a truncated `Trajectory`, when the last step cannot be trusted.
 
-        Whether the faulted action reached the phone is unknown, so it and what came back are left out; the state
-        it was chosen in, which the phone reported cleanly, is the bootstrap state. None when the fault hit the
-        episode's first step (nothing clean to keep).
+        After a device fault, whether the action reached the phone is unknown; after an unknown verdict, its reward
+        is. Either way the last step and what came back are left out; the state its action was chosen in, which the
+        phone reported cleanly, is the bootstrap state. None when it was the episode's first step (nothing to keep).
         """
         if len(self.actions) < 2:
             return None

@@ -126,7 +126,8 @@ class WorkerBook:
     """
 
     SUMMED = ("episodes", "steps", "successes", "faulty_episodes", "fault_prefixes", "dropped_trajectories", "adopted",
-              "latency_s_sum", "unknown_verdicts", "unknown_verdict_rewards", "reset_failures",
+              "latency_s_sum", "unknown_verdicts", "unknown_verdict_cuts", "unknown_verdict_prefixes",
+              "unknown_verdict_labels", "reset_failures",
               *GroupCollector.COUNTERS)
     MAXED = ("latency_s_max", "step_s_max", "judge_s_max")
 
@@ -186,8 +187,8 @@ class WorkerBook:
             "runtime/weights_adopted": adopted,
             "runtime/broadcast_latency_ms_mean": 1000 * sums["latency_s_sum"] / adopted if adopted else 0.0,
             "runtime/broadcast_latency_ms_max": 1000 * self.maxima["latency_s_max"],
-            "runtime/unknown_verdicts": sums["unknown_verdicts"],
-            "runtime/unknown_verdict_rewards": sums["unknown_verdict_rewards"],
+            **{f"runtime/{key}": sums[key] for key in ("unknown_verdicts", "unknown_verdict_cuts",
+                                                        "unknown_verdict_prefixes", "unknown_verdict_labels")},
             "runtime/reset_failures": sums["reset_failures"],
             **{f"runtime/{key}": sums[key] for key in GroupCollector.COUNTERS},
             "runtime/step_s_max": self.maxima["step_s_max"], "runtime/judge_s_max": self.maxima["judge_s_max"],

@@ -164,5 +164,6 @@ def training_shell(index: int, config: TrainConfig) -> WorkerShell:
     rt = config.runtime
     worker = Worker(index, config.env, rt.envs_per_worker, seed=rt.seed * 1000 + index,
                     policy_config=config.policy.policy_config(), lockstep=rt.sync and rt.sync_lockstep,
-                    groups=config.learner.group_spec, fault_prefixes=rt.fault_prefixes)
+                    groups=config.learner.group_spec, fault_prefixes=rt.fault_prefixes,
+                    unknown_prefixes=config.learner.coefficients.bootstraps_truncation)
     return WorkerShell(worker, rt.worker_buffer_trajectories)

@@ -4,7 +4,9 @@ One worker for both kinds of environments: in this process or one process each, 
 (`android_gym.vector.SyncEnvPool` / `AsyncEnvPool`). Every step records the behaviour log-prob log mu(a_t|s_t) and
 the policy version that chose it (`runtime/adder.py`), so the learner can correct for off-policy data. Episodes that
 end in a device fault are discarded (counted), never half-shipped; with `fault_prefixes` the steps before the fault
-ship as a truncated trajectory, the faulted step never.
+ship as a truncated trajectory, the faulted step never. A step whose judge could not tell (an unknown verdict) is
+neither success nor failure: the episode ends there, its steps before it ship truncated where the rule bootstraps
+(`unknown_prefixes`), and the env starts its next episode (issue 43).
 
 No transport here: `runtime/shell.py` adds weight adoption and buffering, and the local and Ray runtimes run that
 same shell in a process or an actor.
@@ -46,6 +48,12 @@ class Start(NamedTuple):
     group: int
     seed: int
     options: dict[str, Any] | None
+
+
+def is_unjudged(info: Mapping[str, Any]) -> bool:
+    """Whether a step's verdict is unknown because the judge could not tell (not because the device faulted)."""
+    verdict = info.get("verdict")
+    return verdict is not None and verdict.success is None and "error" not in info
 
 
 def make_env(env: EnvSection, split: str, index: int = 0) -> gym.Env:
@@ -95,15 +103,21 @@ class Worker:
             action, then every environment's step, then wait for all of them); matters with env processes only.
         pool_config: the env pool's knobs (deadlines, start method); default `PoolConfig()` with
             `max_consecutive_failures=RESET_ATTEMPTS - 1` (the pool gives up at the failure after that many).
-        fault_prefixes: ship the clean steps before a fault (`EpisodeAdder.finish_before_fault`) rather than
+        fault_prefixes: ship the clean steps before a fault (`EpisodeAdder.finish_before_last`) rather than
             nothing; only for rules that bootstrap truncated episodes (`RuleConfig.bootstraps_truncation`), and not
             with `groups`, whose members are compared by outcome.
+        unknown_prefixes: when a step's verdict is unknown, ship the steps before it as a truncated trajectory
+            (bootstrapped from the state that step's action was chosen in) rather than nothing; for rules that
+            bootstrap truncated episodes. Either way the unknown step itself never ships: its reward is not known.
 
     Attributes:
         stats: counters `episodes`, `steps`, `successes`, `faulty_episodes` (faulted episodes are not shipped whole),
             `fault_prefixes` (their clean steps shipped as truncated trajectories),
-            `unknown_verdicts` (steps the judge could not tell, device faults aside), `unknown_verdict_rewards`
-            (rewarded steps whose verdict was unknown: must stay 0), `reset_failures` (env resets or steps that
+            `unknown_verdicts` (steps the judge could not tell, device faults aside), `unknown_verdict_cuts`
+            (episodes ended at such a step), `unknown_verdict_prefixes` (their earlier steps shipped, truncated),
+            `unknown_verdict_labels` (steps with an unknown verdict inside shipped trajectories, any reward: must
+            stay 0; it counts what ships, so it fails if an unknown step were labelled), `reset_failures` (env
+            resets or steps that
             raised, each followed by a fresh env and a retry), and the slowest `step_s_max` env step (from action
             to result: an upper bound with env processes) and `judge_s_max` judge call in seconds; with groups,
             also `GroupCollector.stats`.
@@ -113,12 +127,14 @@ class Worker:
     def __init__(self, worker_id: int, env: EnvSection, envs: int, split: str = "train", seed: int = 0,
                  deterministic: bool = False, policy_config: PolicyConfig | None = None,
                  first_env_index: int | None = None, groups: GroupSpec | None = None, lockstep: bool = False,
-                 pool_config: PoolConfig | None = None, fault_prefixes: bool = False) -> None:
+                 pool_config: PoolConfig | None = None, fault_prefixes: bool = False,
+                 unknown_prefixes: bool = False) -> None:
         if fault_prefixes and groups is not None:
             raise ValueError("fault_prefixes ships cut episodes, but a group's members are compared by outcome: "
                              "give groups or fault_prefixes, not both")
         self.worker_id, self.env_config, self.num_envs, self.split = worker_id, env, envs, split
         self.fault_prefixes = fault_prefixes
+        self.unknown_prefixes = unknown_prefixes and groups is None
         self.first_env_index = max(0, worker_id) * envs if first_env_index is None else first_env_index
         self.seed, self.deterministic, self.lockstep = seed, deterministic, lockstep
         self.pool_config = pool_config or PoolConfig(max_consecutive_failures=RESET_ATTEMPTS - 1)
@@ -126,7 +142,8 @@ class Worker:
         self.policy.eval()
         self.version = 0
         self.stats = {"episodes": 0, "steps": 0, "successes": 0, "faulty_episodes": 0, "fault_prefixes": 0,
-                      "unknown_verdicts": 0, "unknown_verdict_rewards": 0, "step_s_max": 0.0, "judge_s_max": 0.0,
+                      "unknown_verdicts": 0, "unknown_verdict_cuts": 0, "unknown_verdict_prefixes": 0,
+                      "unknown_verdict_labels": 0, "step_s_max": 0.0, "judge_s_max": 0.0,
                       "reset_failures": 0}
         self.pool: AsyncEnvPool | SyncEnvPool | None = None
         self._obs: list[dict[str, Any] | None] = []
@@ -357,13 +374,20 @@ class Worker:
             ep = self._episodes[i]
             reward = float(result.rewards[k])
             self._note_step(reward, info, time.monotonic() - self._sent_at[i])
-            ep.add_result(reward, float(info.get("penalty", 0.0)))
+            # the audit reads the verdict itself, not `is_unjudged`, so that it still counts if that decision breaks
+            verdict = info.get("verdict")
+            ep.add_result(reward, float(info.get("penalty", 0.0)),
+                          is_judged=verdict is None or verdict.success is not None or "error" in info)
             obs = self._obs[i] = self.policy.observe(result.obs[k], self._sent[i])
-            if result.terminations[k] or result.truncations[k]:
+            ended = bool(result.terminations[k] or result.truncations[k])
+            if ended or is_unjudged(info):
                 trajectory = self._end_episode(ep, obs, bool(result.terminations[k]), reward, info,
                                                str(self._info[i].get("goal", "")), str(self._info[i].get("task", "")))
                 finished.extend(self._release(ep, trajectory))
                 self._episodes[i] = None  # the pool resets it in the background; its first row re-arms the slot
+                if not ended:  # cut by an unknown verdict: the env's episode goes on, so start the next one now
+                    start = self._upcoming[i]
+                    self.pool.reset_async([i], seeds=[start.seed], options=[start.options])
             else:
                 self._ready.add(i)
         return finished
@@ -379,21 +403,30 @@ class Worker:
 
     def _end_episode(self, ep: EpisodeAdder, obs: dict, terminated: bool, reward: float, info: Mapping[str, Any],
                      goal: str, task: str) -> Trajectory | None:
-        """Count an ended episode and return its trajectory; when a fault cut it, None or its clean prefix.
+        """Count an ended episode and return its trajectory; when a fault or an unknown verdict cut it, None or its
+        clean prefix.
 
         A fault (`info["error"]`: a device fault or a dead env process) makes the faulted step untrustworthy: the
         episode is counted as faulty, its reason goes to the fault log, and nothing is shipped, or with
-        `fault_prefixes` only the steps before the fault, truncated.
-        """
+        `fault_prefixes` only the steps before the fault, truncated. An unknown verdict leaves the step's reward
+        unknown: the episode ends there, and with `unknown_prefixes` the steps before it ship, truncated.
+        """  # noqa: D205
         self.stats["episodes"] += 1
         if "error" in info:
             self.stats["faulty_episodes"] += 1
             self._faults.add(str(info["error"]))
-            prefix = ep.finish_before_fault(goal, task) if self.fault_prefixes else None
+            prefix = ep.finish_before_last(goal, task) if self.fault_prefixes else None
             self.stats["fault_prefixes"] += prefix is not None
-            return prefix
-        self.stats["successes"] += int(reward > 0)
-        return ep.finish(obs, terminated, goal, task)
+        elif is_unjudged(info):
+            self.stats["unknown_verdict_cuts"] += 1
+            prefix = ep.finish_before_last(goal, task) if self.unknown_prefixes else None
+            self.stats["unknown_verdict_prefixes"] += prefix is not None
+        else:
+            self.stats["successes"] += int(reward > 0)
+            prefix = ep.finish(obs, terminated, goal, task)
+        if prefix is not None:
+            self.stats["unknown_verdict_labels"] += ep.unjudged_steps(prefix.length)
+        return prefix
 
     def _note_step(self, reward: float, info: Mapping[str, Any], step_s: float) -> None:
         """Count a step and what the soak benchmark checks of it: unknown verdicts, their rewards, the slowest calls.
@@ -406,6 +439,4 @@ class Worker:
         if verdict is None:
             return
         self.stats["judge_s_max"] = max(self.stats["judge_s_max"], float(verdict.latency_s or 0.0))
-        if verdict.success is None:
-            self.stats["unknown_verdicts"] += "error" not in info  # the judge's, not a device fault's
-            self.stats["unknown_verdict_rewards"] += int(reward != 0.0)
+        self.stats["unknown_verdicts"] += is_unjudged(info)

@@ -78,10 +78,10 @@ def test_one_seed_falls_back_to_a_binomial_interval_that_says_it_is_evaluation_n
 
 def test_fault_figures_count_every_faulty_arm() -> None:
     """A half-inserted trajectory or an escaped exception in the second seed's arm fails its target too."""
-    arms = {"faulty": _record("faulty", 0.7, **{"runtime/step_s_max": 2.0}),
+    arms = {"faulty": _record("faulty", 0.7, **{"runtime/step_s_max": 2.0, "runtime/unknown_verdict_labels": 0}),
             "clean": _record("clean", 0.8),
             "faulty_s1": _record("faulty_s1", 0.7,
-                                 **{"runtime/unknown_verdict_rewards": 1, "runtime/step_s_max": 40.0}),
+                                 **{"runtime/unknown_verdict_labels": 1, "runtime/step_s_max": 40.0}),
             "clean_s1": _record("clean_s1", 0.8)}
     arms["faulty_s1"]["final_audit"]["half_inserted"] = 2
     arms["faulty_s1"]["tracebacks"] = 1
@@ -91,7 +91,7 @@ def test_fault_figures_count_every_faulty_arm() -> None:
     soak.report(arms, _plan(2), result)
     figures = _figures(result)
     assert figures["soak/half_inserted/final"].value == 2
-    assert figures["soak/unknown_verdict_rewards"].value == 1
+    assert figures["soak/unknown_verdict_labels"].value == 1
     assert figures["soak/escaped_exceptions"].value == 1
     assert figures["soak/learner_kills_resumed"].value == 2
     assert figures["soak/device_fault_rate"].value == pytest.approx(12.0)
@@ -138,3 +138,14 @@ def test_a_kept_arm_is_reused_only_at_its_own_seed(monkeypatch, tmp_path, name, 
     (tmp_path / "soak_plan.json").write_text(json.dumps({"minutes": 30.0, "long_minutes": 80.0, "seed": 0}))
     monkeypatch.setenv("DISTRL_BENCH_SOAK_REUSE", str(tmp_path))
     assert (soak._reused(name, _plan(3)) is not None) == reused
+
+
+def test_arm_without_the_label_counter_reports_no_figure_rather_than_zero() -> None:
+    """A kept arm from before the counter existed: the figure is left out with a note, never reported as 0 met."""
+    arms = {"faulty": _record("faulty", 0.7), "clean": _record("clean", 0.8)}
+    arms["faulty"].update(device_requests=1000, device_faults=120, learner_kills=1)
+    result = Result(config={})
+    soak.report(arms, _plan(1), result)
+    assert "soak/unknown_verdict_labels" not in _figures(result)
+    assert any("soak/unknown_verdict_labels not measured" in note for note in result.notes)
+    assert "| unknown-verdict steps shipped with a label | n/a | n/a |" in result.tables[0]

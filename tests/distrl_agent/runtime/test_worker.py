@@ -212,3 +212,54 @@ def test_worker_plays_the_goals_of_a_task_file_given_in_the_train_config(tmp_pat
 
 def _task_names(env) -> list[str]:
     return [task.name for task in env.unwrapped.tasks]
+
+
+def _unknown_at_second_step(w: Worker) -> None:
+    """Make env 0's judge unable to tell at each episode's second step (reward 0, the episode not ended)."""
+    from android_gym.evaluators.base import unknown
+
+    env = w.pool.apply(lambda env: env, env_ids=[0])[0]
+    real_step, real_reset, steps = env.step, env.reset, [0]
+
+    def reset(**kwargs):
+        steps[0] = 0
+        return real_reset(**kwargs)
+
+    def step(action):
+        obs, reward, terminated, truncated, info = real_step(action)
+        steps[0] += 1
+        if steps[0] == 2:
+            return obs, 0.0, False, False, {**info, "success": False, "verdict": unknown("judge timed out")}
+        return obs, reward, terminated, truncated, info
+
+    env.step, env.reset = step, reset
+
+
+@pytest.mark.parametrize("unknown_prefixes", [True, False])
+def test_unknown_verdict_ends_the_episode_unlabelled(unknown_prefixes) -> None:
+    """A step the judge could not tell is neither success nor failure: the episode ends there, the step never
+    ships, and (where the rule bootstraps) the steps before it ship truncated; the env starts a new episode."""  # noqa: D205, D209
+    with Worker(2, EnvSection(), 1, seed=1, unknown_prefixes=unknown_prefixes) as w:
+        w.set_weights(Learner(load_config()).weights(), 7)
+        _unknown_at_second_step(w)
+        trajectories = w.run_episodes(6)
+    cuts = w.stats["unknown_verdict_cuts"]
+    assert w.stats["episodes"] == 6 and cuts >= 1 and w.stats["unknown_verdicts"] == cuts
+    assert all(t.length == 1 for t in trajectories)  # nothing past the first step ships
+    prefixes = [t for t in trajectories if not t.dones.any() and not t.success]
+    assert w.stats["unknown_verdict_prefixes"] == (cuts if unknown_prefixes else 0)
+    assert len(trajectories) == 6 - cuts + w.stats["unknown_verdict_prefixes"]
+    assert len(prefixes) >= w.stats["unknown_verdict_prefixes"]
+    assert w.stats["unknown_verdict_labels"] == 0
+
+
+def test_unknown_verdict_label_counter_fails_when_unknown_is_labelled(monkeypatch) -> None:
+    """The audit counter is not 0 by construction: when the worker treats an unknown verdict as an ordinary step
+    (a mutant that labels it 0), every shipped unknown step is counted."""  # noqa: D205, D209
+    monkeypatch.setattr(worker_module, "is_unjudged", lambda info: False)
+    with Worker(2, EnvSection(), 1, seed=1, unknown_prefixes=True) as w:
+        w.set_weights(Learner(load_config()).weights(), 7)
+        _unknown_at_second_step(w)
+        trajectories = w.run_episodes(6)
+    labelled = sum(t.length >= 2 for t in trajectories)
+    assert labelled >= 1 and w.stats["unknown_verdict_labels"] == labelled
