@@ -168,7 +168,7 @@ def _announcement_refusal(front: Front, sock: socket.socket, port: int) -> str:
         return ""  # the check is off (AdbFront(trusted_uids=None))
     allowed = {os.getuid(), *front.trusted_uids}
     how = (f"this front takes emulators of uid {sorted(allowed)} only. To allow that user deliberately, start the "
-           "front with AdbFront(trusted_uids={UID})")
+           "front with AdbFront(trusted_uids={{{UID}}})")
     announcer = front.peer_uid(sock)
     if announcer is not None and announcer not in allowed:
         return f"refused host:emulator:{port} from a process of uid {announcer}: {how.format(UID=announcer)}"

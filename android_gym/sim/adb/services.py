@@ -251,13 +251,18 @@ def _receive_file(target: SimTarget, spec: str, stream: Stream) -> bool:
                 return False
             chunk = _recv_exact(stream, length)
             with target.lock:
-                if target.free_bytes(replacing=path) < len(chunk):
-                    _sync_fail(stream, f"write failed: No space left on device (the simulated phone holds "
-                                       f"{target.storage_quota_bytes} bytes of files; raise SimTarget("
-                                       "storage_quota_bytes=...) to allow more)")
-                    _drop_upload(stream)
-                    return False
-                target.reserved_bytes += len(chunk)
+                is_full = target.free_bytes(replacing=path) < len(chunk)
+                if is_full:
+                    target.reserved_bytes -= len(buf)
+                else:
+                    target.reserved_bytes += len(chunk)
+            if is_full:
+                del buf[:]  # released before the FAIL goes out: a client that reads it finds the room back
+                _sync_fail(stream, f"write failed: No space left on device (the simulated phone holds "
+                                   f"{target.storage_quota_bytes} bytes of files; raise SimTarget("
+                                   "storage_quota_bytes=...) to allow more)")
+                _drop_upload(stream)
+                return False
             buf += chunk
         with target.lock:
             target.files[path] = bytes(buf)
