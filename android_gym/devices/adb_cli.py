@@ -5,7 +5,9 @@ as a program; where Android's platform-tools are not installed, this command sta
 host protocol to the server at `-H`/`-P` (default 127.0.0.1 and $ANDROID_ADB_SERVER_PORT or 5037): a real adb server
 or the sim's ADB front. When nothing listens there (and the address is loopback) it starts `android-gym serve-adb`
 on that port, serving no phone of its own (emulators announce themselves to it), as `adb` starts its daemon; the
-server lives until `kill-server`, and logs to `<tmp>/android-gym-adb.<uid>.log` (as adb to `/tmp/adb.<uid>.log`).
+server lives until `kill-server`, and logs to `<tmp>/android-gym-<uid>/adb.log` (as adb to `/tmp/adb.<uid>.log`): a
+folder only its user can enter (0700, refused if another user made it), the log opened with `O_NOFOLLOW`, so a link
+planted in the shared temp folder is refused, never appended through (issue 43).
 
 Commands, with adb's output and exit status: `devices [-l]`, `version`, `start-server`, `kill-server`,
 `wait-for-device` (and `wait-for-any-device`, then an optional command), `get-state`, `get-serialno`, `shell CMD...`
@@ -33,7 +35,8 @@ from pathlib import Path
 from typing import BinaryIO
 
 from android_gym.devices.adb_channel import AdbChannel, call_adbutils
-from android_gym.errors import AndroidGymError, DeviceError
+from android_gym.errors import AndroidGymError, DeviceError, UnsafePathError
+from android_gym.safe_files import open_append, private_dir
 
 VERSION_TEXT = "Android Debug Bridge version 1.0.41\nVersion 35.0.2-android-gym\n"
 """What `adb version` prints (1.0.41: the host protocol version 0x29 the sim's front answers)."""
@@ -126,19 +129,34 @@ def server_running(opts: Options) -> bool:
         return False
 
 
+def log_path() -> Path:
+    """The server's log, `<tmp>/android-gym-<uid>/adb.log`; the folder is made 0700 if missing.
+
+    Raises:
+        UnsafePathError: the folder is a link, belongs to another user, or is not a folder (the message says what
+            to remove).
+    """
+    return private_dir(Path(tempfile.gettempdir()) / f"android-gym-{os.getuid()}") / "adb.log"
+
+
 def ensure_server(opts: Options) -> None:
     """Start `android-gym serve-adb` on the server's port if nothing listens there (loopback only), as adb does.
 
     Raises:
-        DeviceError: nothing listens at a non-loopback address, or the server did not come up in time.
+        DeviceError: nothing listens at a non-loopback address, the server did not come up in time, or its log
+            cannot be written safely (a planted link or another user's folder: refused, never followed).
     """
     if server_running(opts):
         return
     if opts.host not in _LOOPBACK:
         raise DeviceError(f"cannot connect to daemon at tcp:{opts.host}:{opts.port}: connection refused")
     print(f"* daemon not running; starting now at tcp:{opts.port}", file=sys.stderr, flush=True)
-    log_path = Path(tempfile.gettempdir()) / f"android-gym-adb.{os.getuid()}.log"
-    with tempfile.TemporaryDirectory() as tmp, open(log_path, "ab") as log:
+    try:
+        log_file = log_path()
+        log = open_append(log_file)
+    except UnsafePathError as e:
+        raise DeviceError(f"not starting the ADB server: its log is unsafe: {e}") from e
+    with tempfile.TemporaryDirectory() as tmp, log:
         ready = Path(tmp) / "ready.json"
         process = subprocess.Popen(  # noqa: S603  (our own module, fixed arguments)
             [sys.executable, "-m", "android_gym.cli", "serve-adb", "--devices", "0", "--host", "127.0.0.1",
@@ -149,7 +167,7 @@ def ensure_server(opts: Options) -> None:
             if process.poll() is not None or time.monotonic() > end:
                 if process.poll() is None:
                     process.kill()
-                raise DeviceError(f"could not start the ADB server on port {opts.port} (see {log_path})")
+                raise DeviceError(f"could not start the ADB server on port {opts.port} (see {log_file})")
             time.sleep(0.05)
     print("* daemon started successfully", file=sys.stderr, flush=True)
 

@@ -257,3 +257,25 @@ def test_env_accepts_adb_serial_strings(front, monkeypatch):
     env.close()
     with pytest.raises(ConfigError, match="adb:<serial>"):
         gym.make("android_gym/General-v0", device="usb")
+
+
+def test_overlong_text_is_an_invalid_action_and_types_nothing(front):
+    """A TYPE action past TYPE_MAX_CHARS is invalid (issue 43: typed text was unbounded); nothing reaches the phone."""
+    from android_gym.devices.adb import TYPE_MAX_CHARS
+
+    dev = device(front)
+    before = len(front.target("sim-0").history)
+    outcome = dev.perform(Action(ActionType.TYPE, text="a" * (TYPE_MAX_CHARS + 1)))
+    assert not outcome.is_valid and f"at most {TYPE_MAX_CHARS}" in outcome.reason
+    assert not any(argv[0] in ("input", "am") for argv in front.target("sim-0").history[before:])
+
+
+def test_ui_dump_read_stops_at_its_cap(front, monkeypatch):
+    """A device answering a dump of more than UI_DUMP_MAX_BYTES is a protocol error; the read stops at the cap."""
+    from android_gym.devices import adb as adb_module
+
+    monkeypatch.setattr(adb_module, "UI_DUMP_MAX_BYTES", 64 * 1024)
+    dump = f"uiautomator dump {adb_module.DUMP_PATH} >/dev/null && cat {adb_module.DUMP_PATH}"
+    front.target("sim-0").canned[dump] = Result(b"<?xml" + b"x" * (1 << 20), b"", 0)
+    with pytest.raises(DeviceProtocolError, match=f"exceeds {64 * 1024} bytes"):
+        device(front, retries=0).ui_elements()

@@ -123,3 +123,29 @@ def test_the_installed_command_runs() -> None:
     script = Path(sys.executable).parent / "android-gym-adb"
     done = subprocess.run([str(script), "version"], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0 and done.stdout.startswith("Android Debug Bridge version 1.0.41")
+
+
+def test_server_log_is_in_a_private_folder_and_a_planted_link_is_refused(tmp_path: Path,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Before: the log was <tmp>/android-gym-adb.<uid>.log, appended through a planted link; after: a 0700 folder of
+    our own, and a link at the log's name stops the start (naming it) while its target stays untouched."""  # noqa: D205, D209
+    import os
+    import tempfile
+
+    from android_gym.devices import adb_cli
+    from android_gym.errors import DeviceError
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    folder = tmp_path / f"android-gym-{os.getuid()}"
+    assert adb_cli.log_path() == folder / "adb.log"
+    assert folder.stat().st_mode & 0o777 == 0o700
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious\n")
+    (folder / "adb.log").symlink_to(victim)
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    with pytest.raises(DeviceError, match="symbolic link"):
+        adb_cli.ensure_server(adb_cli.Options(port=port))
+    assert victim.read_text() == "precious\n"
+    assert not adb_cli.server_running(adb_cli.Options(port=port))
