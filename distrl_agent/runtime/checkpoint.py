@@ -205,6 +205,7 @@ def save_checkpoint(learner: LearnerHandle, state: RunState, run_dir: Path) -> N
     run_dir = Path(run_dir)
     seq = 1 + max((c.order[0] for c in _candidates(run_dir)), default=0)
     try:
+        run_dir.mkdir(parents=True, exist_ok=True)
         staging = durable.make_private_dir(run_dir, f"{STAGING_PREFIX}{seq:09d}-")
     except OSError as e:
         raise CheckpointError(f"cannot create a checkpoint folder in {run_dir}: {e}") from e
