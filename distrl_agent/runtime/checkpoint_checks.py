@@ -162,17 +162,18 @@ def parse_run_state(path: Path, data: dict[str, Any]) -> RunState:
     return state
 
 
-def check_blob_fits(path: Path, policy: Mapping[str, torch.Tensor], reference: Mapping[str, torch.Tensor] | None,
-                    optimizer_state: Mapping[str, Any] | None, live_policy: Policy,
-                    live_optimizer: torch.optim.Optimizer) -> None:
-    """The tensors read from `path` fit the live policy and optimiser, so that loading them cannot fail later.
+def check_blob_fits(path: Path, meta_path: Path, policy: Mapping[str, torch.Tensor],
+                    reference: Mapping[str, torch.Tensor] | None, optimizer_state: Mapping[str, Any] | None,
+                    live_policy: Policy, live_optimizer: torch.optim.Optimizer) -> None:
+    """The tensors read from `path` (and the optimiser entries from `meta_path`) fit the live policy and optimiser.
 
     `load_state_dict` of an optimiser takes tensors of any shape and hyper-parameters of any type; a wrong one would
     only fail at the next update, far from the file that caused it.
 
     Raises:
         CheckpointError: missing, unexpected or mis-shaped policy tensors (also of the reference policy), other
-            parameter groups, a hyper-parameter of another type, or optimiser state of another shape; names `path`.
+            parameter groups, a hyper-parameter of another type (names `meta_path`), or optimiser state of another
+            shape (names `path`).
     """
     for what, state in (("policy", policy), ("reference", reference)):
         if state is not None:
@@ -182,29 +183,29 @@ def check_blob_fits(path: Path, policy: Mapping[str, torch.Tensor], reference: M
                 raise CheckpointError(f"the {what} tensors in {path} do not fit: {e}") from e
     if optimizer_state is not None:
         try:
-            _check_optimizer_fits(path, optimizer_state, live_optimizer)
+            _check_optimizer_fits(path, meta_path, optimizer_state, live_optimizer)
         except (KeyError, TypeError, AttributeError, ValueError) as e:  # a legacy learner.pt is not schema-checked
-            raise CheckpointError(f"the optimiser in {path} is malformed: {type(e).__name__}: {e}") from e
+            raise CheckpointError(f"the optimiser in {meta_path} is malformed: {type(e).__name__}: {e}") from e
 
 
-def _check_optimizer_fits(path: Path, saved: Mapping[str, Any], live: torch.optim.Optimizer) -> None:
+def _check_optimizer_fits(path: Path, meta_path: Path, saved: Mapping[str, Any], live: torch.optim.Optimizer) -> None:
     groups = saved["param_groups"]
     if len(groups) != len(live.param_groups):
-        raise CheckpointError(f"the optimiser in {path} has {len(groups)} parameter groups, this run's has "
+        raise CheckpointError(f"the optimiser in {meta_path} has {len(groups)} parameter groups, this run's has "
                               f"{len(live.param_groups)}")
     params: dict[int, torch.Tensor] = {}
     for i, (group, mine) in enumerate(zip(groups, live.param_groups, strict=True)):
         if len(group["params"]) != len(mine["params"]):
-            raise CheckpointError(f"the optimiser in {path}: group {i} holds {len(group['params'])} parameters, "
+            raise CheckpointError(f"the optimiser in {meta_path}: group {i} holds {len(group['params'])} parameters, "
                                   f"this run's {len(mine['params'])}")
         params.update(zip(group["params"], mine["params"], strict=True))
         for key, value in mine.items():
             if key != "params" and not _same_kind(group.get(key, ...), value):
-                raise CheckpointError(f"the optimiser in {path}: `param_groups.{i}.{key}` is "
+                raise CheckpointError(f"the optimiser in {meta_path}: `param_groups.{i}.{key}` is "
                                       f"{group.get(key, 'missing')!r:.60}, expected a value like {value!r}")
     for param_id, entries in saved["state"].items():
         if (param := params.get(param_id)) is None:
-            raise CheckpointError(f"the optimiser in {path} has state for parameter {param_id!r}, which is in no "
+            raise CheckpointError(f"the optimiser in {meta_path} has state for parameter {param_id!r}, which is in no "
                                   "parameter group")
         for name, value in entries.items():
             if isinstance(value, torch.Tensor) and value.dim() and value.shape != param.shape:

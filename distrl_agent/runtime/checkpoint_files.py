@@ -265,5 +265,7 @@ def check_blob_fits(directory: str | Path, blob: LearnerBlob, policy: Policy, op
         CheckpointError: missing, unexpected or mis-shaped tensors, another optimiser layout or hyper-parameter type;
             the message names the file.
     """
-    where = Path(directory) / (TENSORS_FILE if (Path(directory) / TENSORS_FILE).exists() else LEGACY_FILE)
-    checks.check_blob_fits(where, blob.policy, blob.reference, blob.optimizer, policy, optimizer)
+    d = Path(directory)
+    is_legacy = not (d / TENSORS_FILE).exists()
+    tensors, meta = (LEGACY_FILE, LEGACY_FILE) if is_legacy else (TENSORS_FILE, META_FILE)
+    checks.check_blob_fits(d / tensors, d / meta, blob.policy, blob.reference, blob.optimizer, policy, optimizer)

@@ -146,7 +146,7 @@ def test_non_json_metadata_is_refused_before_writing(tmp_path) -> None:
 
 
 def test_only_the_checkpoint_module_spells_the_checkpoint_layout() -> None:
-    """The file names of a checkpoint appear in `runtime/checkpoint_files.py` alone: a change of format is one file's."""
+    """The file names of a checkpoint appear in `runtime/checkpoint_files.py` alone: a new format is one file's."""
     import re
     from pathlib import Path
 
