@@ -211,11 +211,12 @@ def _alive(pid: int) -> bool:
         return True
 
 
-@pytest.mark.parametrize("grpc_use_token", [True, False])
-def test_an_emulator_is_launched_with_grpc_token_auth_unless_turned_off(fake_binary, adb_front, tmp_path,
-                                                                        grpc_use_token):
+@pytest.mark.parametrize("kwargs, is_token", [({}, True), ({"grpc_use_token": False}, False)],
+                         ids=["default", "turned off"])
+def test_an_emulator_is_launched_with_grpc_token_auth_unless_turned_off(fake_binary, adb_front, tmp_path, kwargs,
+                                                                        is_token):
     """Phones only for their owner (issue 43): `-grpc-use-token` right after the gRPC port, by default."""
-    emulator = Emulator(config(fake_binary, grpc_use_token=grpc_use_token), adb_port=adb_front.port)
+    emulator = Emulator(config(fake_binary, **kwargs), adb_port=adb_front.port)
     emulator.launch()
     try:
         end = time.monotonic() + 10
@@ -223,8 +224,8 @@ def test_an_emulator_is_launched_with_grpc_token_auth_unless_turned_off(fake_bin
             assert time.monotonic() < end, "the fake emulator never logged its argv"
             time.sleep(0.05)
         argv = launches[0]["argv"]
-        assert ("-grpc-use-token" in argv) == grpc_use_token
-        if grpc_use_token:
+        assert ("-grpc-use-token" in argv) == is_token
+        if is_token:
             assert argv[argv.index("-grpc") + 2] == "-grpc-use-token"
     finally:
         emulator.kill()

@@ -6,7 +6,7 @@ import json
 import os
 import stat
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -90,8 +90,12 @@ CALLS = [
     ("snapshots", "SaveSnapshot", ss.SnapshotPackage(snapshot_id="attacker")),
     ("snapshots", "DeleteSnapshot", ss.SnapshotPackage(snapshot_id="default_boot")),
 ]
-WRONG = {"none": None, "wrong token": (("authorization", "Bearer not-the-token"),),
-         "no Bearer prefix": (("authorization", "token"),)}
+# How a caller may get the header wrong, given the real token: none, another token, the token under another scheme.
+WRONG: dict[str, Callable[[str], tuple[tuple[str, str], ...] | None]] = {
+    "none": lambda token: None,
+    "wrong token": lambda token: (("authorization", "Bearer not-the-token"),),
+    "not Bearer": lambda token: (("authorization", f"Basic: {token}"),),
+}
 
 
 @pytest.mark.parametrize("credentials", list(WRONG), ids=list(WRONG))
@@ -99,7 +103,8 @@ def test_every_method_refuses_a_caller_without_the_token_and_acts_on_nothing(tmp
                                                                              credentials: str) -> None:
     """Before issue 43 a tokenless client got screenshots, keys and DeleteSnapshot("default_boot") here."""
     with protected(tmp_path) as (emulator, port, _):
-        stubs = Stubs(port, WRONG[credentials])
+        assert emulator.grpc_token is not None
+        stubs = Stubs(port, WRONG[credentials](emulator.grpc_token))
         try:
             for service, method, request in CALLS:
                 with pytest.raises(grpc.RpcError) as refused:
@@ -225,7 +230,8 @@ def test_a_bad_allowlist_stops_the_start_and_serves_nothing(tmp_path: Path, data
 def test_access_flags_the_sim_cannot_honour_are_errors_at_start_up(flags: list[str], message: str,
                                                                    capsys: pytest.CaptureFixture[str]) -> None:
     """Never a warning, never ignored: the process exits 1 before serving anything."""
-    assert main(["-avd", "Sim", "-port", "5554", *flags]) == 1
+    # `-sim-fault crash` ends a start that got past the flags at once: only the message tells them apart.
+    assert main(["-avd", "Sim", "-port", "5554", "-sim-fault", "crash", *flags]) == 1
     assert message in capsys.readouterr().err
 
 
