@@ -154,6 +154,10 @@ def test_envs_with_the_same_spec_share_one_judge(tiny_vlm_path: Path) -> None:
 
 
 # -- one bad request spoils only its own verdict (#43) -----------------------------------------------------------------
+BATCH_OF_8 = ServiceConfig(max_batch=8, max_wait_s=10.0, timeout_s=30.0)
+"""The 8 requests queued at once form one batch (the worker waits for all 8); a dead worker fails, not hangs."""
+
+
 def steps(n: int) -> list[Observation]:
     """Observations told apart by their last action (which the judge's prompt carries)."""
     return [Observation(None, screen(i), f"step {i}") for i in range(n)]
@@ -167,9 +171,8 @@ def test_one_bad_http_reply_in_a_batch_of_8_spoils_only_its_verdict(fake_server,
 
     server = fake_server(default=reply)
     judge = HttpEvaluator(HttpJudgeConfig(base_url=server.base_url, model="m", max_retries=0, max_concurrency=8))
-    with JudgeService(judge, ServiceConfig(max_batch=8, max_wait_s=10.0)) as service:
-        futures = [service.judge_async(tasks[0], obs) for obs in steps(8)]
-        verdicts = [service.judge_wait(f) for f in futures]
+    with JudgeService(judge, BATCH_OF_8) as service:
+        verdicts = service.client().judge_batch([(tasks[0], obs) for obs in steps(8)])
     assert [v.success for v in verdicts] == [True] * 3 + [None] + [True] * 4
     assert "`choices[0].message.content[0].text` is a list" in verdicts[3].error
     assert service.stats()["service/batches"] == 1 and len(server.requests) == 8
@@ -182,9 +185,8 @@ def test_a_judge_call_that_raises_spoils_only_its_own_request(tasks) -> None:
         return Verdict(True, 1.0, "yes")
 
     judge = CountingJudge(answer)
-    with JudgeService(judge, ServiceConfig(max_batch=8, max_wait_s=10.0)) as service:
-        futures = [service.judge_async(tasks[0], obs) for obs in steps(8)]
-        verdicts = [service.judge_wait(f) for f in futures]
+    with JudgeService(judge, BATCH_OF_8) as service:
+        verdicts = service.client().judge_batch([(tasks[0], obs) for obs in steps(8)])
     assert [v.success for v in verdicts] == [True] * 5 + [None] + [True] * 2
     assert "the judge raised ValueError: malformed reply for step 5" in verdicts[5].error
     assert judge.batches == [8] + [1] * 8  # the failed batch, then each request alone
@@ -202,8 +204,7 @@ def test_a_batch_answered_wrongly_keeps_the_good_verdicts(tasks, returned, expec
             """Wrong for a batch of 8, right for one request."""
             return returned(items) if len(items) == 8 else super().judge_batch(items)
 
-    with JudgeService(WrongJudge(lambda task, obs: Verdict(True, 1.0)), ServiceConfig(max_wait_s=10.0)) as service:
-        futures = [service.judge_async(tasks[0], obs) for obs in steps(8)]
-        verdicts = [service.judge_wait(f) for f in futures]
+    with JudgeService(WrongJudge(lambda task, obs: Verdict(True, 1.0)), BATCH_OF_8) as service:
+        verdicts = service.client().judge_batch([(tasks[0], obs) for obs in steps(8)])
     assert [v.success for v in verdicts] == expected
     assert verdicts[7].error == message
