@@ -21,12 +21,13 @@ from android_gym.devices.emulator import Emulator as ManagedEmulator
 from android_gym.devices.emulator import EmulatorConfig
 from android_gym.devices.emulator_console import EmulatorConsole, PortAllocator
 from android_gym.errors import ConfigError, DeviceProtocolError
+from android_gym.sim.adb.adbkey import AUTH_SIGNATURE, AUTH_TOKEN, AdbKey
 from android_gym.sim.emulator.args import parse_args
 
 READY = "control console listening on port"
 DEADLINE_S = 15.0
-A_CNXN, A_OPEN, A_OKAY, A_WRTE, A_CLSE = (int.from_bytes(c, "little")
-                                          for c in (b"CNXN", b"OPEN", b"OKAY", b"WRTE", b"CLSE"))
+A_CNXN, A_OPEN, A_OKAY, A_WRTE, A_CLSE, A_AUTH = (int.from_bytes(c, "little")
+                                                  for c in (b"CNXN", b"OPEN", b"OKAY", b"WRTE", b"CLSE", b"AUTH"))
 HEADER = struct.Struct("<6I")
 
 
@@ -138,10 +139,12 @@ def emulator(home: Path, *flags: str, adb_server_port: int) -> Iterator[Emulator
 
 
 class Adbd:
-    """A minimal adb host side: CNXN, then one `shell:` stream at a time (OPEN, OKAY, WRTE, CLSE)."""
+    """A minimal adb host side: CNXN (answering adbd's AUTH token with the emulator user's key), then one `shell:`
+    stream at a time (OPEN, OKAY, WRTE, CLSE)."""  # noqa: D205, D209
 
-    def __init__(self, port: int) -> None:
+    def __init__(self, port: int, home: Path) -> None:
         self.sock = socket.create_connection(("127.0.0.1", port), timeout=5.0)
+        self.home = home
         self.next_id = 1
 
     def write(self, command: int, arg0: int, arg1: int, data: bytes = b"") -> None:
@@ -165,7 +168,11 @@ class Adbd:
     def connect(self) -> bytes:
         """The CNXN handshake; returns the device banner."""
         self.write(A_CNXN, 0x01000001, 256 * 1024, b"host::\0")
-        command, _, _, banner = self.read()
+        command, arg0, _, banner = self.read()
+        if command == A_AUTH and arg0 == AUTH_TOKEN:  # adbd trusts the key in the HOME of the user who started it
+            key = AdbKey.load(self.home / ".android" / "adbkey")
+            self.write(A_AUTH, AUTH_SIGNATURE, 0, key.sign(banner))
+            command, _, _, banner = self.read()
         assert command == A_CNXN
         return banner
 
@@ -203,7 +210,7 @@ def booting(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Emulator
     with socket.create_server(("127.0.0.1", 0)) as adb_server:
         adb_server.settimeout(DEADLINE_S)
         with emulator(home, "-sim-boot-s", "2", adb_server_port=adb_server.getsockname()[1]) as emu:
-            adbd = Adbd(emu.port + 1)
+            adbd = Adbd(emu.port + 1, emu.home)
             adbd.connect()
             before = adbd.shell("getprop sys.boot_completed").strip()
             adbd.close()
@@ -254,7 +261,7 @@ def test_process_announces_its_adb_port_to_the_adb_server(booting: tuple[Emulato
 
 def test_adbd_answers_cnxn_and_boot_completes_after_the_delay(booting: tuple[Emulator, str, bytes]) -> None:
     emu, before, _ = booting
-    adbd = Adbd(emu.port + 1)
+    adbd = Adbd(emu.port + 1, emu.home)
     try:
         assert adbd.connect().startswith(b"device::")
         assert before == ""
@@ -266,7 +273,7 @@ def test_adbd_answers_cnxn_and_boot_completes_after_the_delay(booting: tuple[Emu
 def test_snapshots_save_list_load_delete_and_load_changes_what_adb_reads(
         booting: tuple[Emulator, str, bytes]) -> None:
     emu, _, _ = booting
-    console, adbd = emu.console(), Adbd(emu.port + 1)
+    console, adbd = emu.console(), Adbd(emu.port + 1, emu.home)
     try:
         adbd.connect()
         adbd.shell("settings put global my_key saved; svc wifi disable")
@@ -299,7 +306,7 @@ def test_refuse_snapshot_fault_refuses_loads_and_kill_exits_0(tmp_path: Path) ->
 
 def test_hang_fault_never_boots_and_sigterm_exits_0(tmp_path: Path) -> None:
     with emulator(tmp_path, "-sim-boot-s", "0", "-sim-fault", "hang", adb_server_port=_closed_port()) as emu:
-        adbd = Adbd(emu.port + 1)
+        adbd = Adbd(emu.port + 1, emu.home)
         try:
             adbd.connect()
             assert adbd.shell("getprop sys.boot_completed").strip() == ""
