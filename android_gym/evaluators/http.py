@@ -130,8 +130,9 @@ class _Retry(Exception):
 class HttpEvaluator(Evaluator):
     """An OpenAI-compatible chat-completion judge (see the module docstring).
 
-    Guarantees: `judge`/`judge_batch` never raise and return within `deadline_s` (plus thread scheduling); the API
-    key never appears in `repr`, logs, errors or `raw`. Thread-safe.
+    Guarantees: `judge`/`judge_batch` never raise, whatever the server sends, and return within `deadline_s` (plus
+    thread scheduling); a reply costs at most `max_reply_bytes` plus one 64 KiB read to receive; the API key never
+    appears in `repr`, logs, errors or `raw`. Thread-safe.
 
     Raises:
         ConfigError: at construction, for a bad config or prompt file.
