@@ -209,8 +209,7 @@ def cmd_screencap(t: ProgramTarget, argv: list[str], stdin: bytes) -> Out:
         del args[i:i + 2]
     data = t.png() if "-p" in argv or (args and args[-1].endswith(".png")) else t.raw()
     if args:
-        t.files[args[-1]] = data
-        return ok()
+        return _write_file(t, args[-1], data, b"", "screencap")
     return data, b"", 0
 
 
@@ -237,7 +236,18 @@ def cmd_uiautomator(t: ProgramTarget, argv: list[str], stdin: bytes) -> Out:
     message = f"UI hierchary dumped to: {path}\n".encode()  # sic: uiautomator's own spelling
     if path == "/dev/tty":
         return xml + message, b"", 0
-    t.files[path] = xml
+    return _write_file(t, path, xml, message, "uiautomator")
+
+
+def _write_file(t: ProgramTarget, path: str, data: bytes, message: bytes, program: str) -> Out:
+    """Store a program's output file within the phone's storage quota (issue 43), else fail as on a full disk.
+
+    Programs run under the target's lock (`SimTarget.run`), so the check and the write are one step.
+    """
+    if t.free_bytes(replacing=path) < len(data):
+        return err(f"{program}: {path}: No space left on device (raise SimTarget(storage_quota_bytes=...) to "
+                   "allow more)", 1)
+    t.files[path] = data
     return message, b"", 0
 
 

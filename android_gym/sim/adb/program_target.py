@@ -24,6 +24,10 @@ class ProgramTarget(Protocol):
     stop_event: threading.Event
     logd: LogBuffer
 
+    def free_bytes(self, replacing: str = "") -> int:
+        """Bytes a new file may still hold within the phone's storage quota (`replacing`'s own bytes not counted)."""
+        ...
+
     def observe(self) -> None:
         """Let the log see the phone's activities as they are now (`LogBuffer.observe`)."""
         ...

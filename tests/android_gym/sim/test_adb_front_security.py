@@ -186,6 +186,14 @@ def test_shell_redirection_cannot_double_a_file_past_the_quota():
     assert sum(len(v) for v in target.files.values()) <= QUOTA
 
 
+def test_screenshots_to_files_stop_at_the_quota():
+    """`screencap FILE` under new names, over and over, fails "No space left on device" once the quota is full."""
+    target = SimTarget("sim-0", "none", storage_quota_bytes=QUOTA)
+    codes = [target.run(f"screencap /sdcard/s{i}.raw").code for i in range(8)]  # ~10 MB each raw
+    assert codes[-1] == 1 and b"No space left on device" in target.run("screencap /sdcard/x.raw").err
+    assert sum(len(v) for v in target.files.values()) <= QUOTA
+
+
 # -- typing and dumps --------------------------------------------------------------------------------------------------
 def _focus_search(target: SimTarget) -> None:
     """Focus a text field (the launcher's search box)."""
