@@ -67,16 +67,14 @@ class SavedPolicy:
 def read_policy(checkpoint: str | Path) -> SavedPolicy:
     """The policy saved in the checkpoint folder `checkpoint` (what `distrl eval` acts with).
 
-    The policy config is read and checked (`SmallPolicyConfig`'s and `VLMPolicyConfig`'s bounds) before any tensor:
-    a learner.json asking for a 25 GB embedding is refused without allocating it.
+    The policy config is checked (`SmallPolicyConfig`'s and `VLMPolicyConfig`'s bounds) before a policy is built
+    from it: a learner.json asking for a 25.6 GB embedding is refused without allocating it.
 
     Raises:
         CheckpointError: no readable checkpoint there, or its policy entries are missing or malformed (the message
             names the file and the key).
     """
     d = Path(checkpoint)
-    if (d / META_FILE).exists():
-        _policy_config(d, read_learner_meta(d))
     blob = load_learner_blob(d)
     config = _policy_config(d, blob.meta)
     try:
