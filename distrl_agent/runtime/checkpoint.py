@@ -16,9 +16,11 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import torch
 
 from distrl_agent.errors import CheckpointError, ConfigError
-from distrl_agent.policies.build import PolicyConfig, make_policy_config
+from distrl_agent.policies.build import PolicyConfig, build_policy, make_policy_config
+from distrl_agent.policies.small_config import SmallPolicyConfig
 from distrl_agent.runtime import checkpoint_checks as checks
 from distrl_agent.runtime import durable
 from distrl_agent.runtime.base import LearnerHandle
@@ -77,6 +79,13 @@ def read_policy(checkpoint: str | Path) -> SavedPolicy:
     d = Path(checkpoint)
     blob = load_learner_blob(d)
     config = _policy_config(d, blob.meta)
+    if isinstance(config, SmallPolicyConfig):  # a VLM is built from its own files; its shapes are checked on load
+        with torch.device("meta"):  # shapes only: no memory for the weights
+            policy = build_policy(config)
+        try:
+            policy.check_state_dict(blob.policy)
+        except CheckpointError as e:
+            raise CheckpointError(f"the policy tensors in {d / TENSORS_FILE} do not fit their config: {e}") from e
     try:
         weights = {k: to_numpy(v) for k, v in blob.policy.items()}
     except (KeyError, TypeError) as e:

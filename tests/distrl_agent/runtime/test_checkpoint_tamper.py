@@ -289,3 +289,10 @@ def test_any_truncation_or_byte_flip_resumes_or_raises_checkpoint_error(saved, l
         resume_and_read_policy(run_dir, learners[1])
     except CheckpointError as e:
         assert name in str(e) or re.search(r"\.(json|npz|safetensors)", str(e)), str(e)
+
+
+def test_eval_refuses_policy_tensors_that_do_not_fit_their_config_naming_the_file(run_dir) -> None:
+    """`read_policy` (what `distrl eval` acts with) checks the tensors' shapes against the saved config, by name."""
+    edit_tensors(run_dir, lambda t: _reshape(t, _first_policy_key(t)))
+    with pytest.raises(CheckpointError, match=rf"{TENSORS_FILE} do not fit their config: .*mis-shaped"):
+        read_policy(find_checkpoint(run_dir))
