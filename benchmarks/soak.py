@@ -80,7 +80,8 @@ from benchmarks.soak_parts import (
     write_heap_csv,
 )
 from benchmarks.stats import evaluation_noise, mean_std, paired_interval, sample_std, verdict
-from distrl_agent.runtime.checkpoint import META_FILE, REPLAY_FILE
+from distrl_agent.errors import CheckpointError
+from distrl_agent.runtime.checkpoint import META_FILE, REPLAY_FILE, find_checkpoint
 
 DEVICE_FAULT_RATE = 0.12
 DEVICE = {"timeout_s": 1.0, "retries": 3, "connect_timeout_s": 2.0}
@@ -210,7 +211,7 @@ def run_arm(is_faulty: bool, p: dict[str, Any], out: Path, name: str | None = No
     record["worker_kills"] = killer.kills if killer is not None else 0
     record["summary"] = _read_json(run_dir / "summary.json")
     record["tracebacks"] = (run_dir.parent / f"soak_{name}.log").read_text().count("Traceback (most recent call last)")
-    record["final_audit"] = audit_replay(run_dir / "checkpoint" / REPLAY_FILE, _budgets())
+    record["final_audit"] = audit_replay(_newest_checkpoint(run_dir) / REPLAY_FILE, _budgets())
     samples = sampler.samples
     record["memory"] = _memory(samples, p["minutes"])
     record["memory_samples"] = len(samples)
@@ -305,7 +306,7 @@ def _kill_learner_halfway(proc: subprocess.Popen, run_dir: Path, p: dict[str, An
         if training_since is None and (run_dir / "metrics.jsonl").exists():
             training_since = time.monotonic()
         if (training_since is not None and time.monotonic() - training_since >= half_s
-                and (run_dir / "checkpoint" / META_FILE).exists()):
+                and (_newest_checkpoint(run_dir) / META_FILE).exists()):
             break
         time.sleep(0.5)
     if proc.poll() is not None:
@@ -327,8 +328,17 @@ def _kill_learner_halfway(proc: subprocess.Popen, run_dir: Path, p: dict[str, An
     record["orphans_after_learner_kill"] += len(orphans)
     for w in orphans:
         w.kill()
-    record["crash_audit"] = audit_replay(run_dir / "checkpoint" / REPLAY_FILE, _budgets())
+    record["crash_audit"] = audit_replay(_newest_checkpoint(run_dir) / REPLAY_FILE, _budgets())
     return True
+
+
+def _newest_checkpoint(run_dir: Path) -> Path:
+    """The checkpoint a resume would load (after a kill it may still be a `checkpoint.new-*` folder); where there is
+    none yet, `run_dir/checkpoint`, which the audit then reports as missing."""  # noqa: D205, D209
+    try:
+        return find_checkpoint(run_dir)
+    except CheckpointError:
+        return run_dir / "checkpoint"
 
 
 def _is_alive(process: psutil.Process) -> bool:

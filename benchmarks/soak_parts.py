@@ -442,9 +442,9 @@ def audit_replay(path: Path, budgets: dict[str, int]) -> dict[str, int]:
     """Whole-trajectory check of a replay checkpoint (replay.npz, read without pickle).
 
     A stored trajectory is whole when its per-step arrays agree in length T, it has T+1 observations, it is done
-    only at its last step, and it ended there: done (terminated) or at its task's step budget (`budgets`: template
-    name -> max steps). Episodes cut by a device fault are never shipped, so anything else is a half-inserted
-    trajectory.
+    only at its last step, and it ended there: done (terminated), at its task's step budget (`budgets`: template
+    name -> max steps), or before a step a worker could not trust (`metadata["cut"]`: a device fault or an unknown
+    verdict, whose clean prefix it shipped). Anything else is a half-inserted trajectory.
 
     Returns:
         {"trajectories": n, "half_inserted": n, "non_finite": n}, plus "missing": 1 when there is no file.
@@ -467,7 +467,8 @@ def audit_replay(path: Path, budgets: dict[str, int]) -> dict[str, int]:
         budget = budgets.get(str(meta.get("task", "")), max(budgets.values(), default=0))
         is_whole = (len(steps) == 4 and len(set(steps.values())) == 1 and t > 0 and observations
                     and all(len(o) == t + 1 for o in observations)
-                    and not dones[:-1].any() and (bool(dones[-1]) or t >= budget))
+                    and not dones[:-1].any()
+                    and (bool(dones[-1]) or t >= budget or meta.get("metadata", {}).get("cut") is not None))
         half += not is_whole
         non_finite += not (np.isfinite(arrays.get("rewards", [np.nan])).all()
                            and np.isfinite(arrays.get("log_mu", [np.nan])).all())

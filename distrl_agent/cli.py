@@ -66,10 +66,65 @@ def cmd_train(args: argparse.Namespace) -> int:
     print(f"done: train success {summary['train_success']:.1%}, test success {summary['test_success']:.1%}{unseen} "
           f"after {summary['minutes']} min, {summary['env_steps']} env steps, {summary['updates']} updates; "
           f"outputs in {config.run_dir}")
+    print(episode_accounting(summary))
     print(replay_accounting(summary))
     if (groups := group_accounting(summary)) is not None:
         print(groups)
     return 0
+
+
+def episode_balance(summary: dict) -> dict[str, float]:
+    """Where every episode the workers started went, from a run's summary; `unaccounted` must be 0.
+
+    started = unfinished at the end + lost in progress with killed workers + finished (as of each worker's last
+    report: `runtime/discarded_partial_episodes` estimates what a killed worker really had under way), and each
+    finished episode is
+    not shipped (a fault or an unknown verdict without a prefix to ship, a dropped GRPO group, a group still
+    incomplete), dropped by a full worker buffer, lost with a killed worker, in flight, or received by the learner.
+    Each term is counted on its own, so `unaccounted` is a check, not a remainder (runs before these counters: NaN).
+
+    >>> b = episode_balance({"runtime/episodes_started": 10, "runtime/unfinished_episodes": 2, "runtime/episodes": 8,
+    ...                      "runtime/faulty_episodes": 1, "runtime/trajectories_received": 7})
+    >>> b["not_shipped"], b["unaccounted"]
+    (1.0, 0.0)
+    """
+    get = lambda key: float(summary.get(f"runtime/{key}", 0.0))  # noqa: E731
+    if "runtime/episodes_started" not in summary:
+        return {"unaccounted": float("nan")}
+    not_shipped = (get("faulty_episodes") - get("fault_prefixes") + get("unknown_verdict_cuts")
+                   - get("unknown_verdict_prefixes") + get("group_members_dropped") + get("held_in_groups"))
+    balance = {
+        "started": get("episodes_started"), "unfinished": get("unfinished_episodes"),
+        "lost_in_progress": get("lost_in_progress"), "finished": get("episodes"),
+        "not_shipped": not_shipped, "dropped": get("dropped_trajectories"), "lost_finished": get("lost_with_workers"),
+        "in_flight": get("trajectories_in_flight"), "received": get("trajectories_received"),
+    }
+    started_gap = balance["started"] - balance["unfinished"] - balance["lost_in_progress"] - balance["finished"]
+    finished_gap = (balance["finished"] - not_shipped - balance["dropped"] - balance["lost_finished"]
+                    - balance["in_flight"] - balance["received"])
+    balance["unaccounted"] = abs(started_gap) + abs(finished_gap)
+    return balance
+
+
+def episode_accounting(summary: dict) -> str:
+    """One line saying where every started episode went (`episode_balance`).
+
+    >>> print(episode_accounting({"runtime/episodes_started": 380, "runtime/unfinished_episodes": 16,
+    ...                           "runtime/episodes": 364, "runtime/faulty_episodes": 4,
+    ...                           "runtime/trajectories_received": 360}))
+    episodes: 380 started; 16 unfinished at the end, 0 lost in progress with killed workers, 364 finished: 4 not \
+shipped (faults, unknown verdicts, GRPO group filters), 0 dropped by full worker buffers, 0 lost with killed workers, \
+0 in flight at the end, 360 received by the learner; unaccounted: 0
+    """
+    b = episode_balance(summary)
+    if "started" not in b:
+        return "episodes: this run predates the episode counters"
+    return (f"episodes: {b['started']:,.0f} started; {b['unfinished']:,.0f} unfinished at the end, "
+            f"{b['lost_in_progress']:,.0f} lost in progress with killed workers, {b['finished']:,.0f} finished: "
+            f"{b['not_shipped']:,.0f} not shipped (faults, unknown verdicts, GRPO group filters), {b['dropped']:,.0f} "
+            f"dropped by full worker buffers, {b['lost_finished']:,.0f} lost with killed workers, "
+            f"{b['in_flight']:,.0f} in flight at the end, {b['received']:,.0f} received by the learner; "
+            f"unaccounted: {b['unaccounted']:,.0f}")
 
 
 def replay_accounting(summary: dict) -> str:

@@ -91,12 +91,14 @@ class EpisodeAdder:
             policy_version=np.array(self.versions, np.int64), penalty=np.array(self.penalty, np.float32),
             goal=goal, task=task, success=bool(self.rewards[-1] > 0), worker_id=self.worker_id)
 
-    def finish_before_last(self, goal: str, task: str) -> Trajectory | None:
+    def finish_before_last(self, goal: str, task: str, cause: str) -> Trajectory | None:
         """The steps before the last one, as a truncated `Trajectory`, when the last step cannot be trusted.
 
         After a device fault, whether the action reached the phone is unknown; after an unknown verdict, its reward
         is. Either way the last step and what came back are left out; the state its action was chosen in, which the
         phone reported cleanly, is the bootstrap state. None when it was the episode's first step (nothing to keep).
+        `cause` ("fault", "unknown_verdict") goes into `metadata["cut"]`, so an audit of the replay can tell a
+        prefix from a half-inserted episode.
         """
         if len(self.actions) < 2:
             return None
@@ -104,4 +106,6 @@ class EpisodeAdder:
         clean.observations, clean.actions = self.observations[:-1], self.actions[:-1]
         clean.rewards, clean.penalty = self.rewards[:len(clean.actions)], self.penalty[:len(clean.actions)]
         clean.log_mu, clean.versions = self.log_mu[:-1], self.versions[:-1]
-        return clean.finish(self.observations[-1], terminated=False, goal=goal, task=task)
+        prefix = clean.finish(self.observations[-1], terminated=False, goal=goal, task=task)
+        prefix.metadata["cut"] = cause
+        return prefix

@@ -67,6 +67,13 @@ class Runtime(Protocol):
     def stats(self) -> dict[str, float]:
         """`runtime/` counters summed over workers and their incarnations."""
 
+    def drain(self, timeout_s: float) -> list[Delivery]:
+        """The run is over: workers stop collecting and hand over what they hold, within `timeout_s` seconds.
+
+        Afterwards the counters are final: every episode a worker started is ended and shipped, dropped, unfinished,
+        or lost with a worker that died (`WorkerBook.totals`). Asynchronous deliveries only (`version` None).
+        """
+
     def close(self) -> None:
         """Stop every worker within a deadline."""
 
@@ -125,11 +132,15 @@ class WorkerBook:
         envs_per_worker: environments per worker.
     """
 
-    SUMMED = ("episodes", "steps", "successes", "faulty_episodes", "fault_prefixes", "dropped_trajectories", "adopted",
+    SUMMED = ("started", "episodes", "steps", "successes", "faulty_episodes", "fault_prefixes", "shipped", "sent",
+              "dropped_trajectories", "adopted",
               "latency_s_sum", "unknown_verdicts", "unknown_verdict_cuts", "unknown_verdict_prefixes",
               "unknown_verdict_labels", "reset_failures",
               *GroupCollector.COUNTERS)
     MAXED = ("latency_s_max", "step_s_max", "judge_s_max")
+    GAUGES = ("in_progress", "held_in_groups", "buffered")
+    """A live worker's state now, not a count: its episodes under way, trajectories waiting for their group or in
+    its outbox (after `Runtime.drain`, what was left when the run ended)."""
 
     def __init__(self, num_workers: int, max_restarts: int, envs_per_worker: int) -> None:
         self.max_restarts, self.envs_per_worker = max_restarts, envs_per_worker
@@ -138,7 +149,16 @@ class WorkerBook:
         self.maxima = dict.fromkeys(self.MAXED, 0.0)  # over every incarnation of every worker
         self.restarts = [0] * num_workers
         self.discarded_partial = 0
+        self.received = [0] * num_workers  # trajectories the runtime received from each worker's current incarnation
+        self.received_retired = 0
+        self.stale_round = 0  # trajectories of a synchronous round answered for an older version: not used
+        self.lost_in_progress = 0  # episodes a dead worker's last report had under way (a lower bound of the truth)
+        self.lost_with_workers = 0  # finished trajectories a dead worker held (outbox, group, pipe) when it died
         self.last_error: list[str] = [""] * num_workers
+
+    def receive(self, index: int, trajectories: int) -> None:
+        """The runtime received `trajectories` from worker `index` (its current incarnation)."""
+        self.received[index] += trajectories
 
     def update(self, index: int, stats: dict[str, float]) -> None:
         """Record the newest counters of worker `index` (its current incarnation)."""
@@ -156,7 +176,13 @@ class WorkerBook:
         last = self.current[index]
         for key in self.SUMMED:
             self.retired[key] += float(last.get(key, 0.0))
+        if "started" in last:  # what its last report had under way and in hand, for the episode balance
+            self.lost_in_progress += int(last["started"] - last["episodes"])
+            self.lost_with_workers += int(last["shipped"] - last["dropped_trajectories"] - self.received[index]
+                                          + last.get("held_in_groups", 0))
         self.discarded_partial += in_progress
+        self.received_retired += self.received[index]
+        self.received[index] = 0
         self.current[index] = {}
         self.restarts[index] += 1
         if self.restarts[index] > self.max_restarts:
@@ -177,7 +203,18 @@ class WorkerBook:
         """`runtime/` counters summed over workers, plus restarts, discarded partial episodes and latency."""
         sums = {key: self.retired[key] + sum(float(s.get(key, 0.0)) for s in self.current) for key in self.SUMMED}
         adopted = sums["adopted"]
+        gauges = {key: sum(float(s.get(key, 0.0)) for s in self.current) for key in self.GAUGES}
+        received = self.received_retired + sum(self.received)
         return {
+            "runtime/episodes_started": sums["started"],
+            "runtime/trajectories_shipped": sums["shipped"], "runtime/trajectories_received": received,
+            # in live workers' outboxes or pipes, not (yet) read: at the end of a run, after `drain`, 0
+            "runtime/trajectories_in_flight": sum(float(s.get("sent", 0.0)) for s in self.current)
+            - sum(self.received) + gauges["buffered"],
+            "runtime/lost_in_progress": float(self.lost_in_progress),
+            "runtime/lost_with_workers": float(self.lost_with_workers),
+            "runtime/stale_round_trajectories": float(self.stale_round),
+            "runtime/unfinished_episodes": gauges["in_progress"], "runtime/held_in_groups": gauges["held_in_groups"],
             "runtime/env_steps": sums["steps"], "runtime/episodes": sums["episodes"],
             "runtime/successes": sums["successes"], "runtime/faulty_episodes": sums["faulty_episodes"],
             "runtime/fault_prefixes": sums["fault_prefixes"],

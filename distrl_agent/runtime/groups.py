@@ -50,10 +50,10 @@ class GroupCollector:
     Attributes:
         stats: `groups_released`, `groups_uniform` (dropped: every member returned the same),
             `groups_too_small` (dropped: fewer than `min_members` survived), `group_members_lost` (ended without a
-            trajectory).
+            trajectory), `group_members_dropped` (trajectories of the dropped groups).
     """
 
-    COUNTERS = ("groups_released", "groups_uniform", "groups_too_small", "group_members_lost")
+    COUNTERS = ("groups_released", "groups_uniform", "groups_too_small", "group_members_lost", "group_members_dropped")
 
     def __init__(self, spec: GroupSpec, worker_id: int, min_members: int = 2, stats: dict | None = None) -> None:
         if not 2 <= min_members <= spec.size:
@@ -102,11 +102,13 @@ class GroupCollector:
     def _release(self, group: int, members: list[Trajectory]) -> list[Trajectory]:
         if len(members) < self.min_members:
             self.stats["groups_too_small"] += 1
+            self.stats["group_members_dropped"] += len(members)
             return []
         returns = np.array([self.spec.episode_return(t) for t in members])
         std = float(returns.std(ddof=1))
         if std == 0.0:
             self.stats["groups_uniform"] += 1
+            self.stats["group_members_dropped"] += len(members)
             return []
         self.stats["groups_released"] += 1
         info = {"id": f"{self.worker_id}:{group}", "members": len(members), "mean": float(returns.mean()), "std": std}

@@ -44,7 +44,7 @@ from android_gym.vector.process import ChildProcess, stop_children
 from distrl_agent.config import TrainConfig
 from distrl_agent.errors import WorkerError
 from distrl_agent.runtime.base import Delivery, WorkerBook
-from distrl_agent.runtime.messages import Collected, Failed, PlayRound, Reply, RoundPlayed, Stop
+from distrl_agent.runtime.messages import Collected, Drain, Drained, Failed, PlayRound, Reply, RoundPlayed, Stop
 from distrl_agent.runtime.weights import SharedWeights
 from distrl_agent.types import Trajectory
 
@@ -75,22 +75,30 @@ def _worker_main(index: int, config: TrainConfig, shared: SharedWeights, conn: m
             conn.send(message)
 
     shell = training_shell(index, config)
+    sending, sender = threading.Event(), None
     try:
         shell.start()
         if not rt.sync:
-            threading.Thread(target=_send_outbox, args=(index, shell, send), daemon=True).start()
+            sending.set()
+            sender = threading.Thread(target=_send_outbox, args=(index, shell, send, sending), daemon=True)
+            sender.start()
         while True:
-            if conn.poll(0.0 if not rt.sync else 0.5):
+            if conn.poll(0.0 if not rt.sync and sending.is_set() else 0.5):
                 match conn.recv():
                     case Stop():
                         break
+                    case Drain():
+                        sending.clear()  # the sender sends what it took, then stops; the rest goes here
+                        if sender is not None:
+                            sender.join()
+                        send(Drained(index, shell.outbox.take(timeout_s=0), shell.stats()))
                     case PlayRound(version, episodes):
                         got = shared.read()
                         if got is None or got[0] != version:
                             raise WorkerError(f"worker {index}: round for version {version}, but the shared weights "
                                               f"hold {None if got is None else got[0]}")
                         send(RoundPlayed(index, shell.run_round(*got, episodes), shell.stats(), version))
-            elif not rt.sync:
+            elif not rt.sync and sending.is_set():
                 # collect_step adopts the offer before the next read overwrites the arrays it views
                 if shared.version > shell.version and (got := shared.read()) is not None:
                     shell.offer(*got)
@@ -107,11 +115,14 @@ def _worker_main(index: int, config: TrainConfig, shared: SharedWeights, conn: m
         shell.close()
 
 
-def _send_outbox(index: int, shell: Any, send: Any) -> None:
-    """Sender thread: outbox -> results pipe (blocks while the learner is not reading); heartbeats when idle."""
+def _send_outbox(index: int, shell: Any, send: Any, sending: threading.Event) -> None:
+    """Sender thread: outbox -> results pipe (blocks while the learner is not reading); heartbeats when idle.
+
+    Runs while `sending` is set; what it took before that is sent first, so nothing taken is left behind.
+    """
     last = 0.0
     try:
-        while True:
+        while sending.is_set():
             batch = shell.outbox.take(timeout_s=0.2, max_items=32)
             if batch or time.monotonic() - last > HEARTBEAT_S:
                 send(Collected(index, batch, shell.stats()))
@@ -136,6 +147,7 @@ class _Proc:
     child: ChildProcess
     round: tuple[int, int] | None = None  # (version, episodes) of the round it owes us
     is_dead: bool = False
+    is_drained: bool = False  # it answered `Drain`: it sends nothing more
     messages: list[Reply] = field(default_factory=list)
 
     @property
@@ -210,6 +222,8 @@ class LocalRuntime:
                 if delivery.version == version and proc.round is not None:
                     proc.round = None
                     deliveries.append(delivery)
+                else:
+                    self.book.stale_round += len(delivery.trajectories)
         return deliveries
 
     def _command_round(self, proc: _Proc, version: int, episodes: int) -> None:
@@ -231,6 +245,8 @@ class LocalRuntime:
         for proc in self.procs:
             for message in proc.messages:
                 self.book.update(message.worker, message.stats)
+                if isinstance(message, Collected | RoundPlayed | Drained):
+                    self.book.receive(message.worker, len(message.trajectories))
                 match message:
                     case Failed(index, failure):
                         self.book.last_error[index] = failure
@@ -239,6 +255,10 @@ class LocalRuntime:
                         deliveries.append(_delivery(index, trajectories, version))
                     case Collected(index, trajectories) if trajectories:  # an empty one is a heartbeat
                         deliveries.append(_delivery(index, trajectories, None))
+                    case Drained(index, trajectories):
+                        proc.is_drained = True
+                        if trajectories:
+                            deliveries.append(_delivery(index, trajectories, None))
             proc.messages.clear()
         for proc in list(self.procs):
             if proc.is_dead:
@@ -263,6 +283,29 @@ class LocalRuntime:
         self.procs[proc.index] = fresh
         if proc.round is not None:  # it owed us a round: the replacement plays it from scratch
             self._command_round(fresh, *proc.round)
+
+    def drain(self, timeout_s: float) -> list[Delivery]:
+        """The run is over: every worker stops collecting and sends what it holds; returns those deliveries.
+
+        Waits up to `timeout_s` seconds for every live worker's `Drained`; the counters are final afterwards (a
+        worker that dies meanwhile is restarted and counted as usual, and its replacement drained too).
+        """
+        deadline = time.monotonic() + timeout_s
+        commanded: set[int] = set()
+        deliveries: list[Delivery] = []
+        while time.monotonic() < deadline:
+            for proc in self.procs:
+                if id(proc) not in commanded and not proc.is_drained:
+                    commanded.add(id(proc))
+                    if not proc.child.send_message(Drain()):
+                        proc.is_dead = True
+            if all(p.is_drained for p in self.procs):
+                break
+            deliveries += self._receive(min(0.5, max(0.0, deadline - time.monotonic())))
+        if not all(p.is_drained for p in self.procs):
+            log.warning("%d workers did not drain within %.0f s; what they held is counted as lost",
+                        sum(not p.is_drained for p in self.procs), timeout_s)
+        return [d for d in deliveries if d.version is None]
 
     def stats(self) -> dict[str, float]:
         """`runtime/` counters (see `WorkerBook.totals`)."""

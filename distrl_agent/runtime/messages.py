@@ -21,11 +21,16 @@ class PlayRound:
 
 
 @dataclass(frozen=True)
+class Drain:
+    """The run is over: stop collecting, send everything in the outbox and the final counters (`Drained`)."""
+
+
+@dataclass(frozen=True)
 class Stop:
     """Close the envs and exit."""
 
 
-Command: TypeAlias = PlayRound | Stop
+Command: TypeAlias = PlayRound | Drain | Stop
 
 
 @dataclass(frozen=True)
@@ -56,4 +61,13 @@ class Failed:
     stats: dict[str, Any]
 
 
-Reply: TypeAlias = Collected | RoundPlayed | Failed
+@dataclass(frozen=True)
+class Drained:
+    """Answer to `Drain`: the outbox's last trajectories and the counters after it (nothing follows but exit)."""
+
+    worker: int
+    trajectories: list[Trajectory]
+    stats: dict[str, Any]
+
+
+Reply: TypeAlias = Collected | RoundPlayed | Drained | Failed

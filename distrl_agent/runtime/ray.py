@@ -231,6 +231,7 @@ class RayRuntime:
             info = self._get(ref, index)
             if info is not None:
                 self.book.update(index, info["stats"])
+                self.book.receive(index, len(info["successes"]))
                 if info["successes"]:
                     deliveries.append(Delivery(index, trajectories, info["successes"], info["steps"]))
             self._issue_collect(index)
@@ -254,6 +255,7 @@ class RayRuntime:
                     calls.update(self._issue_round(index, episodes))
                     continue
                 self.book.update(index, info["stats"])
+                self.book.receive(index, len(info["successes"]))
                 deliveries.append(Delivery(index, trajectories, info["successes"], info["steps"], version))
         return deliveries
 
@@ -281,6 +283,29 @@ class RayRuntime:
                 self.book.retire(index, self.book.in_progress(self.config.runtime.sync, round_episodes))
             self.actors[index].set_weights.remote(*self._latest)
             return None
+
+    def drain(self, timeout_s: float) -> list[Delivery]:
+        """Every actor stops collecting and returns its outbox; the collect calls in flight are delivered too."""
+        ray = import_ray()
+        calls = dict(self._calls)
+        self._calls = {}
+        for index, actor in enumerate(self.actors):
+            trajectories, info = actor.drain.options(num_returns=2).remote()
+            calls[info] = (index, trajectories)
+        deliveries = []
+        ready, _ = ray.wait(list(calls), num_returns=len(calls), timeout=timeout_s)
+        for ref in ready:
+            index, trajectories = calls.pop(ref)
+            info = self._get(ref, index)
+            if info is not None:
+                self.book.update(index, info["stats"])
+                self.book.receive(index, len(info["successes"]))
+                if info["successes"]:
+                    deliveries.append(Delivery(index, trajectories, info["successes"], info["steps"]))
+        if calls:
+            log.warning("%d worker calls did not finish within %.0f s of the end; what they held is counted as "
+                        "lost", len(calls), timeout_s)
+        return deliveries
 
     def stats(self) -> dict[str, float]:
         """`runtime/` counters (see `WorkerBook.totals`)."""

@@ -115,6 +115,16 @@ class RayWorker:
             raise
         return trajectories, self._info(trajectories)
 
+    def drain(self) -> tuple[list, dict]:
+        """Stop collecting; everything in the outbox and the final counters (the environments stay open)."""
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=10)
+        if self.shell is None:
+            return [], {"successes": [], "steps": 0, "stats": {}}
+        trajectories = self.shell.outbox.take(timeout_s=0)
+        return trajectories, self._info(trajectories)
+
     def stop(self) -> None:
         """Stop collecting and close the environments."""
         self._stop.set()

@@ -28,6 +28,8 @@ from distrl_agent.types import Trajectory
 class Outbox:
     """A thread-safe bounded FIFO of finished trajectories; when full, `put` drops the oldest and counts it.
 
+    Its counts move together under one lock, so `counts()` always satisfies put = dropped + taken + held.
+
     Args:
         capacity: the most trajectories held.
 
@@ -46,15 +48,25 @@ class Outbox:
         self._capacity = capacity
         self._ready = threading.Condition()
         self.dropped = 0
+        self.put_total = 0
+        self.taken_total = 0
+        self._counters: dict[str, Any] | None = None  # the producer's counters as of the last `put`
 
     def __len__(self) -> int:
         return len(self._items)
 
-    def put(self, items: list[Any]) -> None:
-        """Append `items`, dropping the oldest held ones beyond the capacity."""
-        if not items:
-            return
+    def put(self, items: list[Any], counters: Mapping[str, Any] | None = None) -> None:
+        """Append `items`, dropping the oldest held ones beyond the capacity.
+
+        `counters`, the producer's counters at this moment (e.g. episodes ended), are kept with the counts, so that
+        a reader on another thread sees both as of one instant (`counts`).
+        """
         with self._ready:
+            if counters is not None:
+                self._counters = dict(counters)
+            if not items:
+                return
+            self.put_total += len(items)
             for item in items:
                 if len(self._items) == self._capacity:
                     self._items.popleft()
@@ -68,7 +80,15 @@ class Outbox:
             if not self._items and timeout_s > 0:
                 self._ready.wait_for(lambda: bool(self._items), timeout=timeout_s)
             count = len(self._items) if max_items is None else min(max_items, len(self._items))
+            self.taken_total += count
             return [self._items.popleft() for _ in range(count)]
+
+    def counts(self) -> dict[str, Any]:
+        """The producer's counters of the last `put` (None before), `shipped` (put), `dropped_trajectories`, `sent`
+        (taken) and `buffered` (held), all read at one instant."""  # noqa: D205, D209
+        with self._ready:
+            return {"counters": self._counters, "shipped": self.put_total, "dropped_trajectories": self.dropped,
+                    "sent": self.taken_total, "buffered": len(self._items)}
 
 
 class WorkerShell:
@@ -89,6 +109,7 @@ class WorkerShell:
         self._lock = threading.Lock()
         self._offered = threading.Event()
         self._latency = {"adopted": 0, "latency_s_sum": 0.0, "latency_s_max": 0.0}
+        self._round_shipped = 0  # trajectories handed over by synchronous rounds (they bypass the outbox)
 
     def start(self) -> None:
         """Start the worker's environments."""
@@ -139,7 +160,7 @@ class WorkerShell:
             self._offered.wait(timeout=0.1)
             return 0
         finished = self.worker.step()
-        self.outbox.put(finished)
+        self.outbox.put(finished, self._worker_counters())  # one instant: the episodes ended and those shipped
         return len(finished)
 
     def run_round(self, version: int, weights: Mapping[str, Any], published_at: float,
@@ -147,12 +168,22 @@ class WorkerShell:
         """Synchronous mode: adopt `version` and play exactly `episodes` episodes with it (all slots end idle)."""
         self.offer(version, weights, published_at)
         self.adopt_pending()
-        return self.worker.run_episodes(episodes)
+        trajectories = self.worker.run_episodes(episodes)
+        self._round_shipped += len(trajectories)
+        return trajectories
 
     def stats(self) -> dict[str, float]:
-        """The worker's counters plus `in_progress`, `buffered`, `dropped_trajectories` and the adoption latency."""
-        return {**self.worker.stats, "in_progress": self.worker.in_progress, "buffered": len(self.outbox),
-                "dropped_trajectories": self.outbox.dropped, "version": self.worker.version, **self._latency}
+        """The worker's counters plus `in_progress`, the outbox's counts (`Outbox.counts`) and the adoption latency."""
+        counts = self.outbox.counts()
+        worker = counts.pop("counters") or self._worker_counters()  # none put yet (or sync rounds): as they are now
+        counts["shipped"] += self._round_shipped
+        counts["sent"] += self._round_shipped
+        return {**worker, **counts, "version": self.worker.version, **self._latency}
+
+    def _worker_counters(self) -> dict[str, Any]:
+        """The worker's counters with what it holds now: `in_progress` episodes and `held_in_groups` trajectories."""
+        return {**self.worker.stats, "in_progress": self.worker.stats["started"] - self.worker.stats["episodes"],
+                "held_in_groups": self.worker.held_in_groups}
 
 
 def training_shell(index: int, config: TrainConfig) -> WorkerShell:

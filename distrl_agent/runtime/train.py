@@ -23,7 +23,7 @@ from android_gym.tasks import suites
 from distrl_agent.config import TrainConfig
 from distrl_agent.runtime.base import LearnerHandle, Runtime
 from distrl_agent.runtime.build import make_runtime
-from distrl_agent.runtime.checkpoint import RUN_STATE_FILE, find_checkpoint, save_checkpoint
+from distrl_agent.runtime.checkpoint import find_checkpoint, read_run_state, save_checkpoint
 from distrl_agent.runtime.collect import evaluate, evaluate_by_task
 from distrl_agent.runtime.learner import Learner
 from distrl_agent.runtime.progress import MetricsWriter, Progress, RunState
@@ -34,8 +34,10 @@ EVAL_SEEDS = {"train": 777, "test": 778, "unseen_templates": 779, "unseen_apps":
 """Evaluation seeds per split: the periodic test evaluations and the final one play the same episodes, so the points of
 the learning curve and the summary's test success differ only by what the policy learned."""
 WAIT_S = 0.5  # the longest the learner blocks on collection while it has nothing to train on
-RUN_FILES = ("config.yaml", "metrics.jsonl", "summary.json", "tb", "checkpoint", "checkpoint.tmp", "checkpoint.old")
-"""What a run writes in its run_dir (none may be a symbolic link, issue 43)."""
+RUN_FILES = ("config.yaml", "metrics.jsonl", "summary.json", "tb")
+"""What a run writes in its run_dir besides checkpoints (none may be a symbolic link, issue 43; `save_checkpoint`
+removes links planted under checkpoint names without following them)."""
+DRAIN_S = 30.0  # the longest the end of a run waits for the workers to hand over what they hold
 METRICS_EVERY_S = 1.0  # one metrics.jsonl record per this many seconds
 _MAXED = ("runtime/broadcast_latency_ms_max", "runtime/step_s_max", "runtime/judge_s_max")
 _LATENCY_MEAN = "runtime/broadcast_latency_ms_mean"
@@ -138,6 +140,9 @@ def run_loop(config: TrainConfig, learner: LearnerHandle, runtime: Runtime, stat
             if metrics and clock.is_due("metrics", time.monotonic(), METRICS_EVERY_S):
                 writer.write(version, clock.session(state), {**metrics, "charts/train_success": progress.success,
                                                              **stats})
+        # the end: what the workers still hold goes into the replay (trained on after a resume), none is left behind
+        for delivery in runtime.drain(DRAIN_S):
+            learner.ingest(delivery.trajectories)
     except BaseException as e:
         log.warning("training stopped (%s); writing a checkpoint to resume from", type(e).__name__)
         try:
@@ -246,7 +251,7 @@ def train(config: TrainConfig, resume: str | Path | None = None, show_progress: 
     if resume is not None:
         checkpoint = find_checkpoint(resume)
         learner.load(str(checkpoint.resolve()))
-        state = RunState.load(checkpoint / RUN_STATE_FILE)
+        state = read_run_state(checkpoint)
         state.resumes += 1
         log.info("resumed from %s at version %d after %.1f min", checkpoint, learner.get_version(),
                  state.elapsed_s / 60)

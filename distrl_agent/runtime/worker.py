@@ -111,7 +111,8 @@ class Worker:
             bootstrap truncated episodes. Either way the unknown step itself never ships: its reward is not known.
 
     Attributes:
-        stats: counters `episodes`, `steps`, `successes`, `faulty_episodes` (faulted episodes are not shipped whole),
+        stats: counters `started` (episodes that took a first step), `episodes` (of those, ended), `steps`,
+            `successes`, `faulty_episodes` (faulted episodes are not shipped whole),
             `fault_prefixes` (their clean steps shipped as truncated trajectories),
             `unknown_verdicts` (steps the judge could not tell, device faults aside), `unknown_verdict_cuts`
             (episodes ended at such a step), `unknown_verdict_prefixes` (their earlier steps shipped, truncated),
@@ -141,9 +142,9 @@ class Worker:
         self.policy = build_policy(policy_config or SmallPolicyConfig())
         self.policy.eval()
         self.version = 0
-        self.stats = {"episodes": 0, "steps": 0, "successes": 0, "faulty_episodes": 0, "fault_prefixes": 0,
-                      "unknown_verdicts": 0, "unknown_verdict_cuts": 0, "unknown_verdict_prefixes": 0,
-                      "unknown_verdict_labels": 0, "step_s_max": 0.0, "judge_s_max": 0.0,
+        self.stats = {"started": 0, "episodes": 0, "steps": 0, "successes": 0, "faulty_episodes": 0,
+                      "fault_prefixes": 0, "unknown_verdicts": 0, "unknown_verdict_cuts": 0,
+                      "unknown_verdict_prefixes": 0, "unknown_verdict_labels": 0, "step_s_max": 0.0, "judge_s_max": 0.0,
                       "reset_failures": 0}
         self.pool: AsyncEnvPool | SyncEnvPool | None = None
         self._obs: list[dict[str, Any] | None] = []
@@ -199,6 +200,11 @@ class Worker:
         """Adopt new policy weights (arrays or tensors, whole or the trainable entries); the next action uses them."""
         self.policy.load_weights(state_dict)
         self.version = int(version)
+
+    @property
+    def held_in_groups(self) -> int:
+        """Finished trajectories waiting for the rest of their group (0 without groups)."""
+        return 0 if self._groups is None else self._groups.held
 
     @property
     def in_progress(self) -> int:
@@ -345,6 +351,7 @@ class Worker:
         actions, log_mu = self.policy.act(inputs, deterministic=self.deterministic, generator=self._generator)
         env_actions = self.policy.to_env_action(actions, observations)
         for row, i in enumerate(slots):
+            self.stats["started"] += not self._episodes[i].has_acted
             self._episodes[i].add_choice(observations[row], action_row(actions, row), float(log_mu[row]), self.version)
             self._sent[i], self._sent_at[i] = env_actions[row], time.monotonic()
             self._ready.discard(i)
@@ -415,11 +422,11 @@ class Worker:
         if "error" in info:
             self.stats["faulty_episodes"] += 1
             self._faults.add(str(info["error"]))
-            prefix = ep.finish_before_last(goal, task) if self.fault_prefixes else None
+            prefix = ep.finish_before_last(goal, task, "fault") if self.fault_prefixes else None
             self.stats["fault_prefixes"] += prefix is not None
         elif is_unjudged(info):
             self.stats["unknown_verdict_cuts"] += 1
-            prefix = ep.finish_before_last(goal, task) if self.unknown_prefixes else None
+            prefix = ep.finish_before_last(goal, task, "unknown_verdict") if self.unknown_prefixes else None
             self.stats["unknown_verdict_prefixes"] += prefix is not None
         else:
             self.stats["successes"] += int(reward > 0)

@@ -136,6 +136,11 @@ def test_replay_audit_counts_only_trajectories_cut_short(tmp_path) -> None:
     replay.add(cut)
     replay.save(tmp_path / "cut.npz")
     assert audit_replay(tmp_path / "cut.npz", {"general/settings": 10})["half_inserted"] == 1
+    prefix = build_trajectory(3, rng, is_terminated=False)  # shipped up to a fault or an unknown verdict
+    prefix.metadata["cut"] = "unknown_verdict"
+    replay.add(prefix)
+    replay.save(tmp_path / "prefix.npz")
+    assert audit_replay(tmp_path / "prefix.npz", {"general/settings": 10})["half_inserted"] == 1  # the cut one only
 
 
 def test_memory_sampler_records_the_watched_process_and_this_one(tmp_path) -> None:

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 import yaml
 
-from distrl_agent.cli import main
+from distrl_agent.cli import episode_balance, main
 from distrl_agent.config import load_config
 
 TINY = ["--minutes", "2", "--max-env-steps", "300", "--workers", "1", "--envs-per-worker", "2",
@@ -53,6 +53,10 @@ def test_train_writes_config_checkpoint_metrics_and_summary(trained_run) -> None
     inserted = int(summary["replay/inserted"])
     assert summary["replay/samples_per_inserted"] == pytest.approx(summary["replay/sampled"] / inserted)
     assert f"replay: of {int(summary['runtime/episodes']):,} episodes" in stdout and f"{inserted:,} inserted" in stdout
+    balance = episode_balance(summary)  # every started episode is accounted for; nothing is left in flight
+    assert balance["unaccounted"] == 0 and balance["in_flight"] == 0, balance
+    assert summary["runtime/trajectories_received"] == summary["learner/received"] == summary["learner/ingested"]
+    assert "; unaccounted: 0" in stdout
 
 
 def test_train_writes_tensorboard_events_that_tensorboard_reads(trained_run) -> None:
@@ -81,7 +85,7 @@ def test_planted_pickle_checkpoint_is_refused_by_eval_and_resume(trained_run, tm
 
     run_dir = tmp_path / "run"
     shutil.copytree(trained_run[0], run_dir)
-    for name in ("learner.safetensors", "learner.json"):
+    for name in ("learner.safetensors", "learner.json", "manifest.json"):
         (run_dir / "checkpoint" / name).unlink()
     torch.save({"policy": {}, "evil": Payload()}, run_dir / "checkpoint" / "learner.pt")
     assert main(["eval", "--checkpoint", str(run_dir), "--episodes", "2"]) == 2
@@ -105,6 +109,8 @@ def test_train_resume_continues_from_checkpoint(trained_run) -> None:
     assert after["resumes"] == 1 and after["updates"] >= before["updates"]
     assert after["env_steps"] >= cap and after["minutes"] >= before["minutes"]
     assert yaml.safe_load((run_dir / "config.yaml").read_text())["runtime"]["max_env_steps"] == cap
+    assert episode_balance(after)["unaccounted"] == 0  # both sessions' episodes, summed
+    assert after["runtime/episodes_started"] > before["runtime/episodes_started"]
 
 
 def test_train_resume_with_other_config_exits_2(trained_run, capsys) -> None:

@@ -46,7 +46,7 @@ def test_steps_before_a_fault_become_a_truncated_trajectory_without_the_faulted_
     was chosen in, reported cleanly, is the bootstrap state; nothing is done and nothing succeeded."""  # noqa: D205, D209
     adder = EpisodeAdder(("x",), worker_id=4, group=-1)
     play(adder, [0.0, 0.0, 0.0])  # the third step's result was a fault
-    prefix = adder.finish_before_last(goal="open clock", task="open_app")
+    prefix = adder.finish_before_last(goal="open clock", task="open_app", cause="fault")
     assert prefix is not None and prefix.length == 2
     assert prefix.observations["x"][:, 0].tolist() == [0, 1, 2]  # s_2, where the faulted action was chosen, last
     assert prefix.actions["kind"].tolist() == [0, 1] and prefix.policy_version.tolist() == [5, 6]
@@ -59,4 +59,4 @@ def test_steps_before_a_fault_become_a_truncated_trajectory_without_the_faulted_
 def test_a_fault_on_the_first_step_leaves_nothing_to_keep() -> None:
     adder = EpisodeAdder(("x",), worker_id=0)
     play(adder, [0.0])
-    assert adder.finish_before_last(goal="g", task="t") is None
+    assert adder.finish_before_last(goal="g", task="t", cause="fault") is None

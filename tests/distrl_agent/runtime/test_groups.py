@@ -67,7 +67,7 @@ def test_collector_goes_on_without_lost_members_and_drops_groups_without_signal(
     assert [collector.ended(1, member(make_trajectory, 0.0)) for _ in range(3)] == [[], [], []]
     assert [collector.ended(2, t) for t in (None, None, member(make_trajectory, 1.0))] == [[], [], []]
     assert collector.stats == {"groups_released": 1, "groups_uniform": 1, "groups_too_small": 1,
-                               "group_members_lost": 3}
+                               "group_members_lost": 3, "group_members_dropped": 4}  # 3 alike + 1 alone
     with pytest.raises(RuntimeError, match="no member running"):
         collector.ended(2, None)
     with pytest.raises(RuntimeError, match="more than its size"):

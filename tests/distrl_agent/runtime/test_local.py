@@ -8,6 +8,7 @@ import time
 
 import pytest
 
+from distrl_agent.cli import episode_balance
 from distrl_agent.config import load_config
 from distrl_agent.errors import WorkerError
 from distrl_agent.runtime.collect import initial_weights
@@ -47,6 +48,10 @@ def test_worker_killed_mid_episode_is_restarted_and_partial_discarded(tmp_path, 
         for delivery in after:
             for trajectory in delivery.trajectories:
                 trajectory.validate()  # whole episodes only
+        received = sum(len(d.trajectories) for d in [*after, *runtime.drain(timeout_s=30)])
+        balance = episode_balance(runtime.stats())
+        assert balance["unaccounted"] == 0 and balance["in_flight"] == 0, balance  # the kill included
+        assert balance["received"] >= received
         respawned = runtime.procs[0].child
     finally:
         runtime.close()

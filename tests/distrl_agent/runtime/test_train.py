@@ -10,6 +10,7 @@ import json
 import numpy as np
 import pytest
 
+from distrl_agent.cli import episode_balance
 from distrl_agent.config import load_config
 from distrl_agent.errors import CheckpointError, ConfigError
 from distrl_agent.runtime.base import WorkerBook
@@ -32,6 +33,9 @@ def test_train_sync_end_to_end_rounds_use_one_version(tmp_path) -> None:
                                     "runtime.minutes=3", "runtime.max_updates=8", f"run_dir={tmp_path}"])
     summary = train(config, show_progress=False)
     assert summary["sync"] is True and summary["updates"] == 8 and summary["minutes"] < 3
+    assert episode_balance(summary)["unaccounted"] == 0
+    assert summary["runtime/trajectories_received"] == summary["learner/received"] + summary[
+        "runtime/stale_round_trajectories"]
     assert summary["episodes"] >= 6 and summary["learner/ingested"] % 3 == 0
     assert summary["runtime/publishes"] >= 1 and 0 <= summary["runtime/learner_idle_fraction"] <= 1
     with np.load(tmp_path / "checkpoint" / "replay.npz") as replay:
@@ -73,6 +77,8 @@ def test_train_async_with_grpo_learns_from_whole_groups_only(tmp_path) -> None:
     summary = train(config, show_progress=False)
     assert summary["algorithm"] == "grpo" and summary["updates"] >= 2 and summary["minutes"] < 3
     assert summary["runtime/groups_released"] >= 1 and summary["learner/rejected"] == 0
+    balance = episode_balance(summary)  # members held by an unfinished group, or of dropped groups, included
+    assert balance["unaccounted"] == 0 and balance["in_flight"] == 0, balance
     with np.load(tmp_path / "checkpoint" / "replay.npz") as replay:
         groups = [json.loads(str(replay[k]))["metadata"]["group"] for k in replay.files if k.endswith("header")]
     assert groups and all(g["members"] == 2 and g["std"] > 0 for g in groups)
