@@ -27,6 +27,7 @@ import numpy as np
 import android_gym  # noqa: F401  (registers the env ids)
 from android_gym.devices.adb import AdbDevice
 from android_gym.devices.emulator import EmulatorConfig, EmulatorDevice
+from android_gym.devices.emulator_discovery import find_grpc_token
 from android_gym.devices.emulator_grpc import EmulatorGrpc, load_stubs
 from android_gym.devices.emulator_pool import EmulatorPool
 from android_gym.errors import DeviceError, UnsupportedError
@@ -104,7 +105,8 @@ def screenshot_latencies(device: EmulatorDevice, adb_port: int, calls: int) -> t
             return dev.screenshot()
         return call
 
-    with EmulatorGrpc(device.instance.grpc_port, ADB["timeout_s"]) as client:
+    port = device.instance.grpc_port
+    with EmulatorGrpc(port, ADB["timeout_s"], token=find_grpc_token(port)) as client:  # launched with -grpc-use-token
         def grpc_call() -> np.ndarray:
             return client.screenshot(width, height)
 

@@ -27,6 +27,8 @@ import shutil
 import tempfile
 from pathlib import Path
 
+from android_gym.safe_files import fsync_dir  # one definition, shared with run-folder writes
+
 __all__ = ["fsync_dir", "fsync_file", "make_private_dir", "remove_tree", "rename", "write_new_file"]
 
 
@@ -60,19 +62,6 @@ def fsync_file(path: Path) -> None:
         OSError: `path` is missing or a symbolic link (ELOOP).
     """
     fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
-def fsync_dir(path: Path) -> None:
-    """Flush `path`'s entries (files created, renamed or removed in it) to the disk.
-
-    Raises:
-        OSError: `path` is missing or not a folder.
-    """
-    fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
     try:
         os.fsync(fd)
     finally:

@@ -26,8 +26,14 @@ from benchmarks.result import TINY_ENV, Result
 REPO_ROOT = Path(__file__).resolve().parents[2]
 GOALS = ["Set an alarm for 7am", "What's the weather like in Paris?", "Open the Settings app", "Teleport me to Mars"]
 """The tiny suite's goal list: three lines the goal parser covers, one it does not."""
-SUITE_TIMEOUT_S = 600
-"""Deadline of the tiny suite's subprocess, seconds (it takes tens of seconds; this only stops a hang)."""
+SUITE_TIMEOUT_S = 1200
+"""Deadline of the tiny suite's subprocess, seconds: only stops a hang. Measured: 250-265 s of its own clock beside
+the rest of the suite on a slow day of this 2-core machine (calibration 12.5 M Python loop iterations/s, a third of
+the published report's 42.8); a 2-process CPU burner beside the whole suite doubles that (issue 43)."""
+pytestmark = pytest.mark.timeout(SUITE_TIMEOUT_S + 300)
+"""The module fixture's subprocess counts against the first test that asks for it: past pytest's default 300 s under
+load (issue 43: 11 errors beside other work), so the module gets the subprocess's budget and a margin, and a hang
+fails as the subprocess's own timeout, naming it, before pytest's."""
 
 
 def _strict_json(path: Path) -> dict[str, Any]:

@@ -126,7 +126,10 @@ def test_distrl_train_and_eval_with_the_vlm_policy(model_path: str, tmp_path: Pa
     blob = load_learner_blob(run_dir / "checkpoint")
     assert blob.meta["policy_kind"] == "vlm" and blob.meta["policy_config"]["model_path"] == model_path
 
-    assert main(["eval", "--checkpoint", str(run_dir), "--episodes", "2"]) == 0
+    # the run folder names a model folder to load: taken only when given again (issue 43)
+    assert main(["eval", "--checkpoint", str(run_dir), "--episodes", "2"]) == 2
+    assert "policy.vlm.model_path" in capsys.readouterr().err
+    assert main(["eval", "--checkpoint", str(run_dir), "--episodes", "2", f"policy.vlm.model_path={model_path}"]) == 0
     result = json.loads((run_dir / "eval_test.json").read_text())
     assert result["episodes"] == 2 and result["version"] == summary["updates"]
 
