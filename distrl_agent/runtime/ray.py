@@ -228,14 +228,18 @@ class RayRuntime:
         deliveries = []
         for ref in ready:
             index, trajectories = self._calls.pop(ref)
-            info = self._get(ref, index)
-            if info is not None:
-                self.book.update(index, info["stats"])
-                self.book.receive(index, len(info["successes"]))
-                if info["successes"]:
-                    deliveries.append(Delivery(index, trajectories, info["successes"], info["steps"]))
+            deliveries += self._collected(ref, index, trajectories)
             self._issue_collect(index)
         return deliveries
+
+    def _collected(self, ref: Any, index: int, trajectories: Any) -> list[Delivery]:
+        """What a finished collect (or drain) call of worker `index` delivers, its counters recorded; [] if none."""
+        info = self._get(ref, index)
+        if info is None:
+            return []
+        self.book.update(index, info["stats"])
+        self.book.receive(index, len(info["successes"]))
+        return [Delivery(index, trajectories, info["successes"], info["steps"])] if info["successes"] else []
 
     def run_round(self, version: int, episodes: int, deadline: float) -> list[Delivery]:
         """Every worker plays `episodes` episodes with the published `version`; crashed ones replay their share."""
@@ -295,13 +299,7 @@ class RayRuntime:
         deliveries = []
         ready, _ = ray.wait(list(calls), num_returns=len(calls), timeout=timeout_s)
         for ref in ready:
-            index, trajectories = calls.pop(ref)
-            info = self._get(ref, index)
-            if info is not None:
-                self.book.update(index, info["stats"])
-                self.book.receive(index, len(info["successes"]))
-                if info["successes"]:
-                    deliveries.append(Delivery(index, trajectories, info["successes"], info["steps"]))
+            deliveries += self._collected(ref, *calls.pop(ref))
         if calls:
             log.warning("%d worker calls did not finish within %.0f s of the end; what they held is counted as "
                         "lost", len(calls), timeout_s)

@@ -27,6 +27,10 @@ from distrl_agent.runtime.ray import RayRuntime, import_ray
 from distrl_agent.runtime.ray_auth import check_cluster_auth, require_token_mode
 from distrl_agent.runtime.train import train
 
+pytestmark = pytest.mark.timeout(900)
+"""Each training test here runs a Ray cluster's processes beside the rest of the suite: 20-50 s quietly, but beside a
+2-process CPU burner one passed pytest's default 300 s (issue 43), and a test interrupted inside `ray.wait` leaves the
+module's cluster broken for the tests after it."""
 needs_ray = pytest.mark.skipif(importlib.util.find_spec("ray") is None,
                                reason='needs the ray extra (pip install ".[ray]")')
 TINY = ["runtime.runtime=ray", "runtime.workers=1", "runtime.envs_per_worker=2",
