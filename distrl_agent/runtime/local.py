@@ -3,8 +3,8 @@
 Channels of worker process i (spawned, so torch's OpenMP state is never forked):
 
     weights:   SharedWeights (one shared-memory copy per version, seqlock)     learner -> every worker
-    its pipe:  `messages.Command` (PlayRound, Stop)                            learner -> worker i
-               `messages.Reply` (Collected, RoundPlayed, Failed)               worker i -> learner
+    its pipe:  `messages.Command` (PlayRound, Drain, Stop)                     learner -> worker i
+               `messages.Reply` (Collected, RoundPlayed, Drained, Failed)      worker i -> learner
 
 The process and its pipe are an `android_gym.vector.process.ChildProcess`, the handle the env pool starts, kills,
 reaps and explains its env processes with. One pipe per worker, never shared: a worker killed mid-send (SIGKILL)
@@ -17,6 +17,9 @@ Asynchronous mode: the worker's main thread steps and adopts the newest weights 
 drains its bounded outbox into the pipe, blocking while the learner is busy (the pipe is the retry: the data goes
 as soon as the learner reads), while collection continues and the outbox drops its oldest beyond
 `runtime.worker_buffer_trajectories` (counted).
+
+At the end of a run `drain` sends Drain: a worker stops collecting, its sender thread sends what it had taken, and
+the worker answers Drained with the rest of its outbox and its final counters, so no trajectory is left in flight.
 
 Synchronous mode: the learner publishes version v, then sends PlayRound(v, n) to every worker; a worker reads the
 shared weights only after the command arrives, checks that it holds exactly v, plays n episodes and answers

@@ -61,21 +61,8 @@ def test_fault_prefixes_ship_the_clean_steps_before_a_fault() -> None:
     the learner bootstraps from the state the faulted action was chosen in); the faulted step never ships."""  # noqa: D205, D209
     with Worker(2, EnvSection(), 1, seed=1, fault_prefixes=True) as w:
         w.set_weights(Learner(load_config()).weights(), 7)
-        env = w.pool.apply(lambda env: env, env_ids=[0])[0]
-        real_step, real_reset, steps = env.step, env.reset, [0]
-
-        def reset(**kwargs):
-            steps[0] = 0
-            return real_reset(**kwargs)
-
-        def step_faulting_third(action):
-            obs, reward, terminated, truncated, info = real_step(action)
-            steps[0] += 1
-            if steps[0] == 3:
-                return obs, 0.0, False, True, {**info, "error": "device went away"}
-            return obs, reward, terminated, truncated, info
-
-        env.step, env.reset = step_faulting_third, reset
+        _change_nth_step(w, 3, lambda obs, reward, terminated, truncated, info: (
+            obs, 0.0, False, True, {**info, "error": "device went away"}))
         trajectories = w.run_episodes(4)
     assert len(trajectories) == 4 and w.stats["episodes"] == 4  # a prefix ships for each cut episode
     assert w.stats["faulty_episodes"] >= 1 and w.stats["fault_prefixes"] == w.stats["faulty_episodes"]
@@ -214,10 +201,8 @@ def _task_names(env) -> list[str]:
     return [task.name for task in env.unwrapped.tasks]
 
 
-def _unknown_at_second_step(w: Worker) -> None:
-    """Make env 0's judge unable to tell at each episode's second step (reward 0, the episode not ended)."""
-    from android_gym.evaluators.base import unknown
-
+def _change_nth_step(w: Worker, n: int, change) -> None:
+    """Make env 0's `n`-th step of each episode return `change(*its result)` instead of its result."""
     env = w.pool.apply(lambda env: env, env_ids=[0])[0]
     real_step, real_reset, steps = env.step, env.reset, [0]
 
@@ -226,13 +211,19 @@ def _unknown_at_second_step(w: Worker) -> None:
         return real_reset(**kwargs)
 
     def step(action):
-        obs, reward, terminated, truncated, info = real_step(action)
+        result = real_step(action)
         steps[0] += 1
-        if steps[0] == 2:
-            return obs, 0.0, False, False, {**info, "success": False, "verdict": unknown("judge timed out")}
-        return obs, reward, terminated, truncated, info
+        return change(*result) if steps[0] == n else result
 
     env.step, env.reset = step, reset
+
+
+def _unknown_at_second_step(w: Worker) -> None:
+    """Make env 0's judge unable to tell at each episode's second step (reward 0, the episode not ended)."""
+    from android_gym.evaluators.base import unknown
+
+    _change_nth_step(w, 2, lambda obs, reward, terminated, truncated, info: (
+        obs, 0.0, False, False, {**info, "success": False, "verdict": unknown("judge timed out")}))
 
 
 @pytest.mark.parametrize("unknown_prefixes", [True, False])
