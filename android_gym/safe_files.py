@@ -134,7 +134,7 @@ def private_dir(path: str | Path) -> Path:
     info = path.lstat()
     if path.is_symlink() or not path.is_dir():
         raise UnsafePathError(f"refused to use {path}: it is not a plain folder")
-    if info.st_uid != os.getuid():
+    if hasattr(os, "getuid") and info.st_uid != os.getuid():  # no uids to compare on Windows
         raise UnsafePathError(f"refused to use {path}: it belongs to uid {info.st_uid}, not to you ({os.getuid()}); "
                               "another user may have made it. Remove it or set another folder")
     if info.st_mode & 0o077:

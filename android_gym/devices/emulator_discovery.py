@@ -27,7 +27,8 @@ import sys
 from collections.abc import Mapping
 from pathlib import Path
 
-from android_gym.errors import ConfigError
+from android_gym.errors import ConfigError, UnsafePathError
+from android_gym.safe_files import private_dir
 
 FILE_PATTERN = re.compile(r"pid_(\d+)\.ini")
 MAX_FILE_BYTES = 64 * 1024  # a discovery file is a dozen short lines; a bigger one is not the emulator's
@@ -61,24 +62,6 @@ def parse_discovery(text: str) -> dict[str, str]:
     return {key.strip(): value.strip() for key, value in pairs}
 
 
-def _secure_dir(directory: Path) -> None:
-    """Make `directory` (0700) or check an existing one is this user's and closed to others.
-
-    Raises:
-        ConfigError: another user owns it, or group/others may write into it (they could swap the file).
-    """
-    directory.mkdir(mode=0o700, parents=True, exist_ok=True)
-    info = directory.lstat()
-    if not stat.S_ISDIR(info.st_mode):
-        raise ConfigError(f"the emulator discovery directory {directory} is not a directory (a link?); remove it")
-    if hasattr(os, "getuid") and info.st_uid != os.getuid():
-        raise ConfigError(f"the emulator discovery directory {directory} belongs to uid {info.st_uid}, not to you "
-                          f"(uid {os.getuid()}): another user could read or swap the gRPC token there; remove it, "
-                          "or set $XDG_RUNTIME_DIR to a directory of yours")
-    if info.st_mode & 0o077:
-        os.chmod(directory, 0o700)  # ours: close it, as the emulator does for an existing directory
-
-
 def advertise(directory: Path, props: Mapping[str, str], pid: int | None = None) -> Path:
     """Write `pid_<pid>.ini` holding `props` into `directory`, created owner-only (0600) in one step.
 
@@ -93,13 +76,18 @@ def advertise(directory: Path, props: Mapping[str, str], pid: int | None = None)
         The file's path; the caller removes it when the emulator stops.
 
     Raises:
-        ConfigError: the directory is unsafe (see `_secure_dir`), or a key or value cannot be written.
+        ConfigError: the directory is unsafe (a link, not a directory, or another user's: `safe_files.private_dir`
+            makes it 0700 or closes one of ours), or a key or value cannot be written.
         OSError: the file cannot be created.
     """
     for key, value in props.items():
         if "=" in key or any(c in key + value for c in "\r\n"):
             raise ConfigError(f"discovery entry {key!r}={value!r}: keys hold no '=', neither holds a newline")
-    _secure_dir(directory)
+    try:
+        private_dir(directory)
+    except UnsafePathError as e:  # another user could read or swap the gRPC token there
+        raise ConfigError(f"the emulator discovery directory is unsafe: {e} (or set $XDG_RUNTIME_DIR to a "
+                          "directory of yours)") from e
     path = directory / f"pid_{os.getpid() if pid is None else pid}.ini"
     path.unlink(missing_ok=True)
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)

@@ -87,16 +87,9 @@ class RunState:
         }
 
     def save(self, path: Path) -> None:
-        """Write as JSON, durably, refusing a symbolic link at `path`."""
+        """Write as JSON, durably, refusing a symbolic link at `path` (read back, checked, by
+        `checkpoint.read_run_state`)."""  # noqa: D205, D209
         write_text(path, json.dumps(dataclasses.asdict(self)), durable=True)
-
-    @classmethod
-    def load(cls, path: Path) -> RunState:
-        """Read a `save`d state; a missing file gives a fresh state (checkpoints of older versions)."""
-        if not path.exists():
-            return cls()
-        known = {f.name for f in dataclasses.fields(cls)}
-        return cls(**{k: v for k, v in json.loads(path.read_text()).items() if k in known})
 
 
 class Progress:

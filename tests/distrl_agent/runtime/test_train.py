@@ -14,7 +14,7 @@ from distrl_agent.cli import episode_balance
 from distrl_agent.config import load_config
 from distrl_agent.errors import CheckpointError, ConfigError
 from distrl_agent.runtime.base import WorkerBook
-from distrl_agent.runtime.checkpoint import find_checkpoint, save_checkpoint
+from distrl_agent.runtime.checkpoint import find_checkpoint, read_run_state, save_checkpoint
 from distrl_agent.runtime.learner import Learner
 from distrl_agent.runtime.progress import RunState
 from distrl_agent.runtime.train import combine_totals, lr_scale, spent_fraction, train
@@ -100,7 +100,7 @@ def test_find_checkpoint_falls_back_to_previous_after_interrupted_swap(tmp_path)
     assert find_checkpoint(tmp_path) == tmp_path / "checkpoint"
     (tmp_path / "checkpoint").rename(tmp_path / "checkpoint.old")
     assert find_checkpoint(tmp_path) == tmp_path / "checkpoint.old"
-    assert RunState.load(find_checkpoint(tmp_path) / "run_state.json").checkpoints == 1
+    assert read_run_state(find_checkpoint(tmp_path)).checkpoints == 1
     with pytest.raises(CheckpointError, match="no checkpoint"):
         find_checkpoint(tmp_path / "elsewhere")
 
