@@ -27,6 +27,7 @@ from distrl_agent.runtime.checkpoint import find_checkpoint, read_run_state, sav
 from distrl_agent.runtime.collect import evaluate, evaluate_by_task
 from distrl_agent.runtime.learner import Learner
 from distrl_agent.runtime.progress import MetricsWriter, Progress, RunState
+from distrl_agent.runtime.run_dir import RUN_FILES, prepare_run_dir
 from distrl_agent.runtime.warm_start import behaviour_clone, collect_demonstrations
 
 log = logging.getLogger("distrl")
@@ -34,9 +35,6 @@ EVAL_SEEDS = {"train": 777, "test": 778, "unseen_templates": 779, "unseen_apps":
 """Evaluation seeds per split: the periodic test evaluations and the final one play the same episodes, so the points of
 the learning curve and the summary's test success differ only by what the policy learned."""
 WAIT_S = 0.5  # the longest the learner blocks on collection while it has nothing to train on
-RUN_FILES = ("config.yaml", "metrics.jsonl", "summary.json", "tb")
-"""What a run writes in its run_dir besides checkpoints (none may be a symbolic link, issue 43; `save_checkpoint`
-removes links planted under checkpoint names without following them)."""
 DRAIN_S = 30.0  # the longest the end of a run waits for the workers to hand over what they hold
 METRICS_EVERY_S = 1.0  # one metrics.jsonl record per this many seconds
 _MAXED = ("runtime/broadcast_latency_ms_max", "runtime/step_s_max", "runtime/judge_s_max")
@@ -222,7 +220,7 @@ def snapshot(state: RunState, session_s: float, runtime_stats: dict[str, float])
 
 
 def train(config: TrainConfig, resume: str | Path | None = None, show_progress: bool = True,
-          initial_weights: dict[str, Any] | None = None) -> dict[str, Any]:
+          initial_weights: dict[str, Any] | None = None, overwrite: bool = False) -> dict[str, Any]:
     """Run training until its budget is spent; returns the summary (also written to run_dir/summary.json).
 
     The budget is `runtime.minutes` of wall clock, or fewer when `runtime.max_updates` or `runtime.max_env_steps`
@@ -235,21 +233,24 @@ def train(config: TrainConfig, resume: str | Path | None = None, show_progress: 
         show_progress: draw the progress bar.
         initial_weights: start from these policy weights instead of running the configured warm start (benchmarks
             give every run of a comparison the same starting policy); ignored when resuming.
+        overwrite: a `run_dir` holding an earlier run loses that run's files instead of being refused.
 
     Raises:
         CheckpointError: `resume` holds no checkpoint, or one written under another config.
+        RunDirError: `run_dir` holds an earlier run (and neither `resume` nor `overwrite` says what to do with it).
         WorkerError: a worker kept crashing (a checkpoint is written first, so the run can be resumed).
         ClusterError: the Ray runtime cannot start.
     """
-    run_dir = Path(config.run_dir)
+    checkpoint = find_checkpoint(resume) if resume is not None else None  # before anything is created
+    config = prepare_run_dir(config, resume, overwrite)
+    run_dir = Path(str(config.run_dir))
     run_dir.mkdir(parents=True, exist_ok=True)
     refuse_links(run_dir, RUN_FILES)  # before anything starts: a planted link would redirect our writes
     torch.manual_seed(config.runtime.seed)
     torch.set_num_threads(1)
     runtime, learner = make_runtime(config)
     state = RunState()
-    if resume is not None:
-        checkpoint = find_checkpoint(resume)
+    if checkpoint is not None:
         learner.load(str(checkpoint.resolve()))
         state = read_run_state(checkpoint)
         state.resumes += 1
