@@ -9,6 +9,7 @@ suggests the closest known one. The rule's coefficients and the policy's shape a
 from __future__ import annotations
 
 import functools
+import os
 import re
 from collections.abc import Mapping
 from pathlib import Path
@@ -288,6 +289,10 @@ class RuntimeSection(Section):
     warm_start_noise: Annotated[float, Field(ge=0, le=1)] = 0.7
     warm_start_updates: NonNegativeInt = 120
     seed: NonNegativeInt = 0
+
+    def worker_count(self) -> int:
+        """`workers`, or the cores minus one for the learner (at least one)."""
+        return self.workers or max(1, (os.cpu_count() or 2) - 1)
 
 
 class PolicySection(Section):

@@ -140,9 +140,7 @@ def cmd_help_config(args: argparse.Namespace) -> int:
 
 def with_worker_count(config: TrainConfig) -> TrainConfig:
     """`config` with `runtime.workers` resolved to the count the run uses (None: the cores minus one)."""
-    from distrl_agent.runtime.local import default_workers
-
-    return config.replace(runtime=config.runtime.replace(workers=default_workers(config)))
+    return config.replace(runtime=config.runtime.replace(workers=config.runtime.worker_count()))
 
 
 def check_split(config: TrainConfig, split: str) -> None:

@@ -19,7 +19,6 @@ from pathlib import Path
 
 from distrl_agent.config import TrainConfig
 from distrl_agent.errors import RunDirError
-from distrl_agent.runtime.checkpoint_files import CURRENT, LEGACY_NAMES, STAGING_PREFIX, TRASH_PREFIX
 
 log = logging.getLogger("distrl")
 RUNS_ROOT = Path("runs")
@@ -132,6 +131,9 @@ def claim(path: Path, overwrite: bool) -> None:
 
 def _is_run_file(name: str) -> bool:
     """Whether a run wrote `name` into its folder: `RUN_FILES`, a checkpoint, or an evaluation."""
+    # here, not at the top: checkpoint_files imports torch, which `distrl config` and `--help` do not need
+    from distrl_agent.runtime.checkpoint_files import CURRENT, LEGACY_NAMES, STAGING_PREFIX, TRASH_PREFIX
+
     return (name in RUN_FILES or name == CURRENT or name in LEGACY_NAMES or name.startswith(STAGING_PREFIX)
             or name.startswith(TRASH_PREFIX) or (name.startswith("eval_") and name.endswith(".json")))
 
