@@ -146,7 +146,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--force", action="store_true",
                    help="replace an existing output folder (an earlier run's output, or an empty folder)")
     p.add_argument("--publish", action="store_true",
-                   help="also copy the report and plots to docs/benchmarks/ and refresh the README's table")
+                   help="also copy the report and plots to docs/benchmarks/ and refresh the tables of README.md and "
+                        "docs/RESULTS.md")
     m = sub.add_parser("merge", help="merge benchmark output folders into one report (later folders win)")
     m.add_argument("sources", nargs="+", help="output folders of earlier `run`s")
     m.add_argument("--out", required=True, help="output folder for the merged report (must not exist unless --force)")
@@ -215,7 +216,7 @@ def _finish(out: Path, publish: bool) -> None:
         from benchmarks.publish import publish as publish_report
 
         publish_report(out, Path(__file__).resolve().parents[1])
-        print("published to docs/benchmarks/ and README.md")
+        print("published to docs/benchmarks/, docs/RESULTS.md and README.md")
 
 
 def _is_replaceable(out: Path) -> bool:
