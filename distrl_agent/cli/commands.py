@@ -4,16 +4,14 @@ from __future__ import annotations
 
 import argparse
 import json
-from dataclasses import replace
 from pathlib import Path
 
 from android_gym.safe_files import write_text
 from distrl_agent.cli.config_help import describe_config, section_names
 from distrl_agent.cli.parser import SHORTCUTS
 from distrl_agent.config import RuntimeSection, TrainConfig, load_config
-from distrl_agent.errors import ConfigError, UntrustedConfigError
-from distrl_agent.policies.vlm_config import VLMPolicyConfig
-from distrl_agent.run_folder import TRUST_FLAG, load_run_config
+from distrl_agent.errors import ConfigError
+from distrl_agent.run_folder import load_run_config
 from distrl_agent.runtime.accounting import episode_accounting, group_accounting, replay_accounting
 from distrl_agent.runtime.run_dir import prepare_run_dir
 
@@ -25,6 +23,14 @@ def resolve_config(args: argparse.Namespace, run_dir: str | Path | None = None) 
     A run folder's config.yaml is data (`distrl_agent.run_folder`): the judge, phones, task file, model path and
     cluster it names are used only when given again or with `--trust-run-dir`.
     """  # noqa: D205
+    overrides = config_overrides(args)
+    if run_dir is None:
+        return load_config(args.config, overrides)
+    return load_run_config(run_dir, args.config, overrides, trust=getattr(args, "trust_run_dir", False))
+
+
+def config_overrides(args: argparse.Namespace) -> list[str]:
+    """The command line's settings as overrides: the runtime flags and shortcuts first, then `key=value`s."""
     overrides = []
     fields = RuntimeSection.model_fields
     for name, dotted in [*((name, f"runtime.{name}") for name in fields), *SHORTCUTS.items()]:
@@ -32,22 +38,22 @@ def resolve_config(args: argparse.Namespace, run_dir: str | Path | None = None) 
         if value is not None:
             is_flag = name in fields and fields[name].annotation is bool
             overrides.append(f"{dotted}={str(value).lower() if is_flag else value}")
-    overrides += args.override
-    if run_dir is None:
-        return load_config(args.config, overrides)
-    return load_run_config(run_dir, args.config, overrides, trust=getattr(args, "trust_run_dir", False))
+    return overrides + args.override
 
 
 def cmd_train(args: argparse.Namespace) -> int:
     """Train with the resolved config; print it first and the summary last."""
     from distrl_agent.runtime.train import train
+    from distrl_agent.runtime.wandb_logger import WandbLogger
 
     if args.resume and args.run_dir is None:
         args.run_dir = args.resume  # a resumed run writes where it is, whatever its config.yaml says
     config = with_worker_count(resolve_config(args, args.resume))
+    callbacks = [WandbLogger(args.wandb)] if args.wandb else []  # before anything starts: wandb may be missing
     config = prepare_run_dir(config, args.resume, args.overwrite)
     print(f"resolved config (saved to {config.run_dir}/config.yaml):\n" + config.to_yaml(), flush=True)
-    summary = train(config, resume=args.resume, show_progress=not args.quiet, overwrite=args.overwrite)
+    summary = train(config, resume=args.resume, show_progress=not args.quiet, overwrite=args.overwrite,
+                    callbacks=callbacks)
     unseen = "".join(f", {k.removesuffix('_success').replace('_', ' ')} success {v:.1%}" for k, v in summary.items()
                      if k.startswith("unseen_") and k.endswith("_success"))
     print(f"done: train success {summary['train_success']:.1%}, test success {summary['test_success']:.1%}{unseen} "
@@ -62,43 +68,17 @@ def cmd_train(args: argparse.Namespace) -> int:
 
 def cmd_eval(args: argparse.Namespace) -> int:
     """Evaluate a run's checkpoint on a split; print the result and write it to `--out`."""
-    from distrl_agent.runtime.checkpoint import find_checkpoint, read_policy
-    from distrl_agent.runtime.collect import evaluate_by_task
+    from distrl_agent.api import evaluate
 
     run = Path(args.checkpoint)
-    config = resolve_config(args, run)
-    checkpoint = find_checkpoint(run)
-    saved = read_policy(checkpoint)
-    if isinstance(saved.config, VLMPolicyConfig) and not args.trust_run_dir:
-        saved = replace(saved, config=user_model_path(saved.config, config, checkpoint))
-    version = saved.version
-    check_split(config, args.split)
-    episodes = config.runtime.eval_episodes
-    rate, by_task = evaluate_by_task(config, saved.weights, version, args.split, episodes, args.eval_seed,
-                                     saved.config)
-    result = {"checkpoint": str(checkpoint), "version": version, "split": args.split, "episodes": episodes,
-              "success": rate, "success_by_task": by_task}
+    result = evaluate(run, args.split, seed=args.eval_seed, overrides=config_overrides(args),
+                      trust=args.trust_run_dir)
+    record = {"checkpoint": str(result.checkpoint), "version": result.version, "split": result.split,
+              "episodes": result.episodes, "success": result.success, "success_by_task": result.by_task}
     out = Path(args.out) if args.out else run / f"eval_{args.split}.json"
-    write_text(out, json.dumps(result, indent=2))
-    print(json.dumps(result))
+    write_text(out, json.dumps(record, indent=2))
+    print(json.dumps(record))
     return 0
-
-
-def user_model_path(saved: VLMPolicyConfig, config: TrainConfig, checkpoint: Path) -> VLMPolicyConfig:
-    """The checkpoint's VLM policy config with the model folder the user named (`policy.vlm.model_path`).
-
-    A checkpoint's learner.json is data like its config.yaml: the model folder it names is loaded only when the user
-    names it (the weights then come from the checkpoint) or trusts the folder.
-
-    Raises:
-        UntrustedConfigError: the user named no VLM model folder.
-    """
-    if config.policy.vlm is None:
-        raise UntrustedConfigError(
-            f"the checkpoint in {checkpoint} holds a VLM policy whose model folder is {saved.model_path!r}; a run "
-            "folder cannot choose a model folder to load for you. Give it yourself "
-            f"(`policy.kind=vlm policy.vlm.model_path=DIR`), or pass {TRUST_FLAG} if you trust {checkpoint.parent}")
-    return saved.replace(model_path=config.policy.vlm.model_path)
 
 
 def cmd_collect(args: argparse.Namespace) -> int:
@@ -141,20 +121,6 @@ def cmd_help_config(args: argparse.Namespace) -> int:
 def with_worker_count(config: TrainConfig) -> TrainConfig:
     """`config` with `runtime.workers` resolved to the count the run uses (None: the cores minus one)."""
     return config.replace(runtime=config.runtime.replace(workers=config.runtime.worker_count()))
-
-
-def check_split(config: TrainConfig, split: str) -> None:
-    """Refuse a split the run's suite does not hold (World alone holds out templates and apps).
-
-    Raises:
-        ConfigError: naming the split, the suite and the splits it has.
-    """
-    from android_gym.tasks import suites
-
-    known = suites.splits_of(config.env.suite)
-    if split not in known:
-        raise ConfigError(f"`--split {split}`: the suite {config.env.suite!r} of this run has no such split; it has "
-                          f"{', '.join(known)}")
 
 
 COMMANDS = {"train": cmd_train, "eval": cmd_eval, "collect": cmd_collect, "config": cmd_config}

@@ -44,6 +44,8 @@ def build_parser(description: str | None = None) -> argparse.ArgumentParser:
                          help="with --run-dir: replace the earlier run in that folder (its config, metrics, "
                               "TensorBoard files, checkpoints, evaluations) instead of refusing it")
     train_p.add_argument("--quiet", action="store_true", help="no progress bar")
+    train_p.add_argument("--wandb", metavar="PROJECT",
+                         help='also log the run to Weights & Biases, in PROJECT (pip install -e ".[wandb]")')
     eval_p = sub.add_parser("eval", help="evaluate a checkpoint", epilog=OVERRIDES_HELP,
                             description="Evaluate a run's checkpoint on a split of its suite.")
     eval_p.add_argument("--checkpoint", required=True, metavar="DIR", help="a run folder (e.g. runs/latest)")

@@ -34,24 +34,9 @@ from distrl_agent.runtime.checkpoint import (
     write_state,
 )
 from distrl_agent.runtime.encoding_cache import EncodingCache
+from distrl_agent.runtime.lag import LAG_KEYS, lag_counts
 from distrl_agent.runtime.weights import to_numpy
 from distrl_agent.types import Trajectory, collate
-
-LAG_EDGES = (0, 1, 2, 4, 8, 16, 32, 64, 128, 256, 512)
-"""Lower edges of the policy-lag histogram: how many versions behind the learner each trained-on step was."""
-LAG_KEYS = (*(f"learner/lag_steps/{lo}" if hi - lo == 1 else f"learner/lag_steps/{lo}-{hi - 1}"
-               for lo, hi in zip(LAG_EDGES[:-1], LAG_EDGES[1:], strict=True)), f"learner/lag_steps/{LAG_EDGES[-1]}+")
-"""Counter names of the histogram's bins: 0, 1, 2-3, 4-7, ..., 256-511, 512+."""
-
-
-def lag_counts(staleness: np.ndarray) -> np.ndarray:
-    """How many of `staleness` (versions behind, >= 0) fall in each bin of `LAG_EDGES` (the last bin is open).
-
-    >>> lag_counts(np.array([0, 0, 1, 3, 600])).tolist()
-    [2, 1, 1, 0, 0, 0, 0, 0, 0, 0, 1]
-    """
-    bins = np.searchsorted(LAG_EDGES, np.asarray(staleness, np.int64), side="right") - 1
-    return np.bincount(np.clip(bins, 0, len(LAG_EDGES) - 1), minlength=len(LAG_EDGES))
 
 
 class Learner(LearnerHandle):
@@ -203,7 +188,8 @@ class Learner(LearnerHandle):
             metrics = self.update()
         if not metrics:
             return {}
-        return {**metrics, "learner/update_s": time.perf_counter() - start, "learner/version": float(self.version)}
+        return {**metrics, "learner/update_s": time.perf_counter() - start, "learner/version": float(self.version),
+                "learner/lr": float(self.optimizer.param_groups[0]["lr"])}
 
     def _over_sample_rate(self) -> bool:
         """Whether the next batch would take the samples per inserted trajectory past the rate limiter's cap."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import logging
 import time
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -23,7 +24,9 @@ from android_gym.tasks import suites
 from distrl_agent.config import TrainConfig
 from distrl_agent.runtime.base import LearnerHandle, Runtime
 from distrl_agent.runtime.build import make_runtime
+from distrl_agent.runtime.callbacks import Callback, CallbackList
 from distrl_agent.runtime.checkpoint import find_checkpoint, read_run_state, save_checkpoint
+from distrl_agent.runtime.checkpoint_files import CURRENT
 from distrl_agent.runtime.collect import evaluate, evaluate_by_task
 from distrl_agent.runtime.learner import Learner
 from distrl_agent.runtime.progress import MetricsWriter, Progress, RunState
@@ -92,7 +95,7 @@ def run_loop(config: TrainConfig, learner: LearnerHandle, runtime: Runtime, stat
     env_steps = state.totals.get("runtime/env_steps", 0.0)
     episodes = state.totals.get("runtime/episodes", 0.0)
     try:
-        while spent_fraction(config, clock.session(state), version, env_steps) < 1.0:
+        while spent_fraction(config, clock.session(state), version, env_steps) < 1.0 and not writer.stop_requested:
             now = time.monotonic()
             if clock.is_due("eval", now, rt.eval_every_s):  # the learning curve (workers keep collecting)
                 _evaluate_into(config, state, writer, runtime.fetch(learner.weights()), version, clock.session(state),
@@ -100,6 +103,7 @@ def run_loop(config: TrainConfig, learner: LearnerHandle, runtime: Runtime, stat
             if clock.is_due("checkpoint", now, rt.checkpoint_every_s):  # a crash loses at most this much
                 state.checkpoints += 1
                 save_checkpoint(learner, snapshot(state, clock.session_s(), runtime.stats()), run_dir)
+                writer.checkpointed(version, run_dir / CURRENT)
             if (scale := lr_scale(config, clock.session(state), version, env_steps)) != lr_now:  # in 1% steps
                 learner.set_lr_scale(lr_now := scale)
             tick = time.monotonic()
@@ -209,8 +213,7 @@ def _evaluate_into(config: TrainConfig, state: RunState, writer: MetricsWriter, 
                                      EVAL_SEEDS["test"])
     state.curve.append({"time_s": round(elapsed_s, 1), "env_steps": int(env_steps), "episodes": int(episodes),
                         "version": version, "test_success": rate})
-    writer.write(version, elapsed_s, {"charts/test_success": rate,
-                                      **{f"test_by_task/{task}": r for task, r in by_task.items()}})
+    writer.evaluation(version, elapsed_s, rate, by_task)
 
 
 def snapshot(state: RunState, session_s: float, runtime_stats: dict[str, float]) -> RunState:
@@ -220,7 +223,8 @@ def snapshot(state: RunState, session_s: float, runtime_stats: dict[str, float])
 
 
 def train(config: TrainConfig, resume: str | Path | None = None, show_progress: bool = True,
-          initial_weights: dict[str, Any] | None = None, overwrite: bool = False) -> dict[str, Any]:
+          initial_weights: dict[str, Any] | None = None, overwrite: bool = False,
+          callbacks: Sequence[Callback] = ()) -> dict[str, Any]:
     """Run training until its budget is spent; returns the summary (also written to run_dir/summary.json).
 
     The budget is `runtime.minutes` of wall clock, or fewer when `runtime.max_updates` or `runtime.max_env_steps`
@@ -234,6 +238,8 @@ def train(config: TrainConfig, resume: str | Path | None = None, show_progress: 
         initial_weights: start from these policy weights instead of running the configured warm start (benchmarks
             give every run of a comparison the same starting policy); ignored when resuming.
         overwrite: a `run_dir` holding an earlier run loses that run's files instead of being refused.
+        callbacks: `Callback`s called at the run's events (`distrl_agent.runtime.callbacks`); one returning False
+            from `on_metrics` stops the run early.
 
     Raises:
         CheckpointError: `resume` holds no checkpoint, or one written under another config.
@@ -241,6 +247,7 @@ def train(config: TrainConfig, resume: str | Path | None = None, show_progress: 
         WorkerError: a worker kept crashing (a checkpoint is written first, so the run can be resumed).
         ClusterError: the Ray runtime cannot start.
     """
+    hooks = CallbackList(callbacks)
     checkpoint = find_checkpoint(resume) if resume is not None else None  # before anything is created
     config = prepare_run_dir(config, resume, overwrite)
     run_dir = Path(str(config.run_dir))
@@ -266,7 +273,8 @@ def train(config: TrainConfig, resume: str | Path | None = None, show_progress: 
         log.warning("the budget (runtime.minutes=%s, max_updates=%s, max_env_steps=%s) is already spent; "
                     "raise it to train longer", rt.minutes, rt.max_updates, rt.max_env_steps)
     write_text(run_dir / "config.yaml", config.to_yaml())  # after a resume's config check passed
-    writer = MetricsWriter(run_dir)
+    writer = MetricsWriter(run_dir, hooks)
+    hooks.on_start(config)
     progress = Progress(config.runtime.minutes * 60, spent, enabled=show_progress)
     final = state
     try:
@@ -279,6 +287,7 @@ def train(config: TrainConfig, resume: str | Path | None = None, show_progress: 
     progress.close()
     final.checkpoints += 1
     save_checkpoint(learner, final, run_dir)
+    writer.checkpointed(learner.get_version(), run_dir / CURRENT)
     weights, version = runtime.fetch(learner.weights()), learner.get_version()
     learner_stats = {k: v for k, v in learner.stats().items() if isinstance(v, (int, float))}
     runtime.close()
@@ -299,7 +308,9 @@ def train(config: TrainConfig, resume: str | Path | None = None, show_progress: 
     }
     for split in suites.splits_of(config.env.suite)[2:]:  # the generalisation splits a suite holds out (World)
         summary[f"{split}_success"] = evaluate(config, weights, version, split, rt.eval_episodes, EVAL_SEEDS[split])
-    writer.write(version, final.elapsed_s, {k: v for k, v in summary.items() if isinstance(v, (int, float))})
+    writer.write(version, final.elapsed_s, {k if "/" in k else f"summary/{k}": v for k, v in summary.items()
+                                            if isinstance(v, (int, float))})  # grouped: no top-level tags
     writer.close()
     write_text(run_dir / "summary.json", json.dumps(summary, indent=2))
+    hooks.on_end(summary)
     return summary
