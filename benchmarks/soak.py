@@ -189,7 +189,9 @@ def run_arm(is_faulty: bool, p: dict[str, Any], out: Path, name: str | None = No
             proc = _start(command, log, sampler, killer)
             if not is_faulty or _kill_learner_halfway(proc, run_dir, p, record, log):
                 if is_faulty:
-                    proc = _start([*_distrl(), "train", "--resume", str(run_dir), "--quiet"], log, sampler, killer)
+                    # the phones and the judge again: a run folder's are not taken on trust (issue 43)
+                    proc = _start([*_distrl(), "train", "--resume", str(run_dir), "--quiet", *overrides], log,
+                                  sampler, killer)
                 record["exits"].append(_wait(proc, p))
         finally:
             if killer is not None:

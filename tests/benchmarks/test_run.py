@@ -328,6 +328,13 @@ def test_tiny_suite_training_reports_success_per_template(tiny_suite) -> None:
     assert "| install_app | " in report and "| open_app | " in report  # tiny: 2 evaluation episodes, 2 templates
 
 
+def test_tiny_soak_faulty_arm_resumes_after_its_learner_kill(tiny_suite) -> None:
+    """The learner is SIGKILLed once and `distrl train --resume` (the phones and judge given again) exits 0."""
+    out, _ = tiny_suite
+    faulty = json.loads((out / "soak_faulty.json").read_text())
+    assert faulty["learner_kills"] == 1 and faulty["exits"] == [0], faulty["exits"]
+
+
 def test_tiny_soak_logs_what_its_processes_hold_beside_their_resident_memory(tiny_suite) -> None:
     """Each arm writes the heap logs of its processes (joined to the memory sampler's roles) next to their RSS."""
     import csv
