@@ -10,6 +10,7 @@ markers; the text around it is written by hand and kept.
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
@@ -87,6 +88,27 @@ def every_target(results: dict[str, Any]) -> str:
     return markdown_table(["benchmark", "figure", "value", "target", "status"], rows)
 
 
+_ABSOLUTE_PATH = re.compile(r"(?<![\w.:/])/(?:[\w.+-]+/)+[\w.+-]*")
+
+
+def scrub_paths(text: str, repo: Path) -> str:
+    """`text` without this machine's paths: a path in the repository becomes relative to it, any other absolute path
+    its last two parts (`/work/bench/aitw/general_test.txt` -> `aitw/general_test.txt`).
+
+    >>> scrub_paths("reused from /work/bench/train_s12/runs; see /repo/docs/x.md", Path("/repo"))
+    'reused from train_s12/runs; see docs/x.md'
+    """  # noqa: D205
+    root = str(repo.resolve()).rstrip("/") + "/"
+
+    def shorten(match: re.Match[str]) -> str:
+        path = match.group()
+        if path.startswith(root):
+            return path[len(root):]
+        return "/".join(part for part in path.rstrip("/").split("/")[-2:] if part)
+
+    return _ABSOLUTE_PATH.sub(shorten, text)
+
+
 def run_of(results: dict[str, Any], entry: dict[str, Any]) -> str:
     """The commit and date of the run a section came from (its merge source's, else this run's)."""
     source = entry.get("source") or {"git": results.get("versions", {}).get("git", "unknown"),
@@ -103,7 +125,9 @@ def publish(out: Path, repo: Path, readme: Path | None = None, results_doc: Path
     target = repo / "docs" / "benchmarks"
     target.mkdir(parents=True, exist_ok=True)
     for path in out.iterdir():
-        if path.suffix in (".md", ".json", ".png"):
+        if path.suffix in (".md", ".json"):
+            (target / path.name).write_text(scrub_paths(path.read_text(), repo))
+        elif path.suffix == ".png":
             shutil.copy2(path, target / path.name)
     results = json.loads((out / "results.json").read_text())
     m = results["machine"]

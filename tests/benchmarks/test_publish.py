@@ -94,3 +94,14 @@ def test_run_time_of_a_section_rebuilt_from_kept_runs_says_so(tmp_path):
     results["config"]["env"] = {"DISTRL_BENCH_SLOW_REUSE": "runs"}
     assert durations(results) == ("sim 1.4 s (kept runs reused), collection 13 min (kept runs reused): "
                                   "12.6 minutes in all")
+
+
+def test_published_files_carry_no_machine_paths(tmp_path):
+    """Paths of this machine in a report or results.json become relative (or their last two parts) when published."""
+    fake_run(tmp_path / "out")
+    docs(tmp_path)
+    (tmp_path / "out" / "report.md").write_text(f"reused from /work/bench/train_s12/runs; plot {tmp_path}/docs/a.png"
+                                                "; judge http://localhost:8000/v1")
+    publish(tmp_path / "out", tmp_path)
+    text = (tmp_path / "docs/benchmarks/report.md").read_text()
+    assert text == "reused from train_s12/runs; plot docs/a.png; judge http://localhost:8000/v1"
