@@ -79,6 +79,16 @@ def test_code_loading_option_is_refused_even_when_trusted(tmp_path, where) -> No
             load_run_config(folder(tmp_path, where), None, [], trust=trust)
 
 
+def test_a_judge_imported_by_name_is_refused_even_when_trusted(tmp_path) -> None:
+    """A folder's `py:` judge would import code: refused with or without the flag; the user's own judge replaces it."""
+    hostile = {"env": {"evaluator": "oracle|py:evil_judges:Forger", "evaluator_options": {"py": {}}}}
+    for trust in (False, True):
+        with pytest.raises(UntrustedConfigError, match="py:evil_judges:Forger.*imported from Python code"):
+            load_run_config(folder(tmp_path, hostile), None, [], trust=trust)
+    config = load_run_config(folder(tmp_path, hostile), None, ["env.evaluator=oracle"])
+    assert config.env.evaluator == "oracle"
+
+
 def test_users_own_config_is_not_vetted_and_the_folders_is_not_read(tmp_path) -> None:
     """`--config FILE` is the user's own: it may name a judge; the folder's config.yaml is then ignored."""
     own = tmp_path / "mine.yaml"
