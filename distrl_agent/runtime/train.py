@@ -44,14 +44,15 @@ _MAXED = ("runtime/broadcast_latency_ms_max", "runtime/step_s_max", "runtime/jud
 _LATENCY_MEAN = "runtime/broadcast_latency_ms_mean"
 
 
-def warm_start(config: TrainConfig) -> dict[str, Any] | None:
+def warm_start(config: TrainConfig, show_progress: bool = False) -> dict[str, Any] | None:
     """Behaviour cloning from noisy expert demonstrations; the cloned weights, or None when disabled."""
     rt = config.runtime
     if rt.warm_start_episodes <= 0:
         return None
     learner = Learner(config)  # a scratch copy: only its policy is used
-    demos = collect_demonstrations(config.env, rt.warm_start_episodes, rt.warm_start_noise, learner.policy, rt.seed)
-    nll = behaviour_clone(learner.policy, demos, rt.warm_start_updates, seed=rt.seed)
+    demos = collect_demonstrations(config.env, rt.warm_start_episodes, rt.warm_start_noise, learner.policy, rt.seed,
+                                   show_progress=show_progress)
+    nll = behaviour_clone(learner.policy, demos, rt.warm_start_updates, seed=rt.seed, show_progress=show_progress)
     learner.policy.copy_actor_encoder_to_critic()  # the critic starts from the cloned features, not from noise
     log.info("warm start: %d demonstration steps, final NLL %.3f", len(demos), nll)
     return learner.weights()
@@ -265,7 +266,7 @@ def train(config: TrainConfig, resume: str | Path | None = None, show_progress: 
                  state.elapsed_s / 60)
     elif initial_weights is not None:
         learner.set_policy_weights(initial_weights)
-    elif (weights := warm_start(config)) is not None:
+    elif (weights := warm_start(config, show_progress)) is not None:
         learner.set_policy_weights(weights)
     spent = spent_fraction(config, state.elapsed_s, learner.get_version(), state.totals.get("runtime/env_steps", 0.0))
     if resume is not None and spent >= 1.0:
@@ -292,6 +293,7 @@ def train(config: TrainConfig, resume: str | Path | None = None, show_progress: 
     learner_stats = {k: v for k, v in learner.stats().items() if isinstance(v, (int, float))}
     runtime.close()
     rt = config.runtime
+    log.info("final evaluation: %d greedy episodes on each split", rt.eval_episodes)
     test_success, test_by_task = evaluate_by_task(config, weights, version, "test", rt.eval_episodes,
                                                   EVAL_SEEDS["test"])
     summary = {
