@@ -2,7 +2,7 @@
 
 `train(config, callbacks=[...])` calls each hook of each callback, in the order given, in the learner's process:
 
-- `on_start(config)` once the run's folder is ready, before the warm start;
+- `on_start(config)` once the run's folder holds its config.yaml (after the warm start), before training;
 - `on_metrics(step, elapsed_s, metrics)` at every metrics record (about once a second while the learner trains, and
   after each evaluation); return False to stop the run (it then ends as at its budget: the workers hand over what
   they hold, a final checkpoint, the final evaluations);
