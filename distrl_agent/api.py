@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from distrl_agent.config import TrainConfig, apply_overrides, load_config
+from distrl_agent.policies.custom_config import CustomPolicyConfig
 from distrl_agent.policies.vlm_config import VLMPolicyConfig
 from distrl_agent.run_folder import load_run_config
 from distrl_agent.runtime.callbacks import Callback
@@ -154,10 +155,28 @@ def evaluate(run_dir: str | Path, split: str = "test", episodes: int | None = No
     saved = read_policy(checkpoint)
     if isinstance(saved.config, VLMPolicyConfig) and not trust:
         saved = replace(saved, config=user_model_path(saved.config, config, checkpoint))
+    if isinstance(saved.config, CustomPolicyConfig):  # code: never from the checkpoint, trusted or not
+        saved = replace(saved, config=user_policy_class(saved.config, config, checkpoint))
     count = config.runtime.eval_episodes
     rate, by_task = evaluate_by_task(config, saved.weights, saved.version, split, count, seed, saved.config)
     return EvalResult(success=rate, by_task=by_task, split=split, episodes=count, seed=seed, version=saved.version,
                       checkpoint=checkpoint)
+
+
+def user_policy_class(saved: CustomPolicyConfig, config: TrainConfig, checkpoint: Path) -> CustomPolicyConfig:
+    """The user's custom policy config in place of the checkpoint's (whose class would be imported from its words).
+
+    Raises:
+        UntrustedConfigError: the user named no custom policy.
+    """
+    from distrl_agent.errors import UntrustedConfigError
+
+    if config.policy.custom is None:
+        raise UntrustedConfigError(
+            f"the checkpoint in {checkpoint} holds a custom policy, {saved.target!r}; a checkpoint cannot choose code "
+            "to import. Name the class yourself: `policy.kind=custom policy.custom.target=<module>:<class>` (and "
+            "`policy.custom.config` as trained)")
+    return config.policy.custom
 
 
 def user_model_path(saved: VLMPolicyConfig, config: TrainConfig, checkpoint: Path) -> VLMPolicyConfig:

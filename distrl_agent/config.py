@@ -33,6 +33,7 @@ from distrl_agent.algorithms.configs import (
     rule_config,
 )
 from distrl_agent.errors import ConfigError
+from distrl_agent.policies.custom_config import CustomPolicyConfig
 from distrl_agent.policies.small_config import SmallPolicyConfig
 from distrl_agent.policies.vlm_config import VLMPolicyConfig
 
@@ -299,16 +300,20 @@ class PolicySection(Section):
     """Which policy the workers act with and the learner trains (`distrl_agent.policies.build`).
 
     Attributes:
-        kind: "small" (the CPU-trainable UI-element policy) or "vlm" (the AutoUI-style `transformers` policy that
-            reads screenshots and writes action text; needs `vlm.model_path` and `env.screenshot_width` > 0).
+        kind: "small" (the CPU-trainable UI-element policy), "vlm" (the AutoUI-style `transformers` policy that
+            reads screenshots and writes action text; needs `vlm.model_path` and `env.screenshot_width` > 0), or
+            "custom" (your own `Policy` subclass, named in `custom.target`).
         small: the small policy's shape (`SmallPolicyConfig`; fields left out keep their defaults).
         vlm: the VLM policy's config (`VLMPolicyConfig`, `model_path` required: a local checkpoint directory with its
             processor; nothing is downloaded); None while `kind` is small.
+        custom: your policy (`CustomPolicyConfig`: `target` "<module>:<class>" and its `config` fields); None unless
+            `kind` is custom. See `distrl_agent/policies/custom.py`.
     """
 
-    kind: Literal["small", "vlm"] = "small"
+    kind: Literal["small", "vlm", "custom"] = "small"
     small: SmallPolicyConfig = Field(default_factory=SmallPolicyConfig)
     vlm: VLMPolicyConfig | None = None
+    custom: CustomPolicyConfig | None = None
 
     @model_validator(mode="before")
     @classmethod
@@ -323,11 +328,18 @@ class PolicySection(Section):
         if self.kind == "vlm" and self.vlm is None:
             raise FieldError("vlm.model_path", "a local checkpoint directory with its processor, since `policy.kind` "
                              "is vlm", None)
+        if self.kind == "custom" and self.custom is None:
+            raise FieldError("custom.target", "your Policy class as '<module>:<class>', since `policy.kind` is custom",
+                             None)
         return self
 
-    def policy_config(self) -> SmallPolicyConfig | VLMPolicyConfig:
-        """The `SmallPolicyConfig` or `VLMPolicyConfig` of the chosen kind."""
-        return self.vlm if self.kind == "vlm" and self.vlm is not None else self.small
+    def policy_config(self) -> SmallPolicyConfig | VLMPolicyConfig | CustomPolicyConfig:
+        """The `SmallPolicyConfig`, `VLMPolicyConfig` or `CustomPolicyConfig` of the chosen kind."""
+        if self.kind == "vlm" and self.vlm is not None:
+            return self.vlm
+        if self.kind == "custom" and self.custom is not None:
+            return self.custom
+        return self.small
 
 
 SUITE_WARM_STARTS: dict[str, dict[str, Any]] = {
@@ -610,7 +622,7 @@ def complete_state_keys(saved: Mapping[str, Any]) -> dict[str, Any]:
 def _flatten(data: dict[str, Any], prefix: str = "") -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, value in data.items():
-        if isinstance(value, dict) and key not in ("coefficients", "small", "vlm"):
+        if isinstance(value, dict) and key not in ("coefficients", "small", "vlm", "custom"):
             out.update(_flatten(value, f"{prefix}{key}."))
         else:
             out[f"{prefix}{key}"] = value

@@ -12,8 +12,8 @@ says so:
 - or by `--trust-run-dir`, which takes the folder's values as they are.
 
 Otherwise the command stops before building anything, naming each key, the folder's value and both ways to allow it.
-An option that imports code (`trust_remote_code`) is never taken from a folder, trusted or not: it comes only from
-the command line or the user's own `--config`.
+An option that imports code (`trust_remote_code`, a `py:` judge, a custom policy's `policy.custom.target`) is never
+taken from a folder, trusted or not: it comes only from the command line or the user's own `--config`.
 """
 
 from __future__ import annotations
@@ -104,6 +104,12 @@ def vet_folder_config(data: Mapping[str, Any], path: Path, given: Iterable[str],
             f"{path} sets `env.evaluator: {_short(judges[0])}`, a judge imported from Python code by name. A run "
             f"folder cannot choose code to run, even with {TRUST_FLAG}: give `env.evaluator=...` yourself on the "
             "command line or in your own --config")
+    policy = _get(data, "policy.custom.target", None)
+    if policy is not None and not any(_overlaps(user_key, "policy.custom.target") for user_key in given):
+        raise UntrustedConfigError(
+            f"{path} sets `policy.custom.target: {_short(policy)}`, a policy class imported from Python code by name. "
+            f"A run folder cannot choose code to run, even with {TRUST_FLAG}: give `policy.custom.target=...` "
+            "yourself on the command line or in your own --config")
     if code:
         raise UntrustedConfigError(
             f"{path} sets {', '.join(f'`{k}: true`' for k in code)}, which would run Python shipped with a model. "

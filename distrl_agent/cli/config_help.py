@@ -15,9 +15,10 @@ from typing import Annotated, Any, Literal, Union, get_args, get_origin
 
 from android_gym.config_model import ConfigModel
 from distrl_agent.config import TrainConfig
+from distrl_agent.policies.custom_config import CustomPolicyConfig
 from distrl_agent.policies.vlm_config import VLMPolicyConfig
 
-_NESTED = {"policy": ("small", "vlm"), "learner": ("coefficients",)}
+_NESTED = {"policy": ("small", "vlm", "custom"), "learner": ("coefficients",)}
 """Fields that are sections of their own: listed after their parent, not inside it."""
 
 
@@ -27,6 +28,7 @@ def config_sections(config: TrainConfig) -> Iterator[tuple[str, type[ConfigModel
     yield "policy", type(config.policy), config.policy
     yield "policy.small", type(config.policy.small), config.policy.small
     yield "policy.vlm", VLMPolicyConfig, config.policy.vlm
+    yield "policy.custom", CustomPolicyConfig, config.policy.custom
     yield "learner", type(config.learner), config.learner
     yield "learner.coefficients", type(config.learner.coefficients), config.learner.coefficients
     yield "runtime", type(config.runtime), config.runtime
@@ -73,6 +75,8 @@ def _header(name: str, cls: type[ConfigModel], config: TrainConfig) -> str:
         return f"# learner.coefficients: the rule's, for learner.algorithm={config.learner.algorithm}"
     if name == "policy.vlm":
         return "# policy.vlm: the VLM policy (policy.kind=vlm); model_path is required"
+    if name == "policy.custom":
+        return "# policy.custom: your own Policy class (policy.kind=custom); target is required"
     if name == "run_dir":
         return "# run_dir: where the run writes"
     summary = (cls.__doc__ or "").strip().splitlines()[0] if cls.__doc__ else ""

@@ -58,7 +58,8 @@ class Learner(LearnerHandle):
         return_freed_memory()  # its process (this one, or a Ray actor's) frees a batch per update (android_gym.heap)
         with torch.random.fork_rng():  # the same initial weights in any process (local, or a Ray actor)
             torch.manual_seed(config.runtime.seed)
-            self.policy = build_policy(policy_config or config.policy.policy_config())
+            self.policy_config = policy_config or config.policy.policy_config()  # a custom policy's: its class too
+            self.policy = build_policy(self.policy_config)
         self.rule = make_update_rule(c.algorithm, c.coefficients)
         # Critic warm-up: the same rule with the actor switched off (rules without a critic have nothing to warm up).
         has_actor_coef = "actor_coef" in type(self.rule.config).model_fields
@@ -237,7 +238,7 @@ class Learner(LearnerHandle):
         d.mkdir(parents=True, exist_ok=True)
         save_learner_blob(d, LearnerBlob(
             policy=self.policy.state_dict(), optimizer=self.optimizer.state_dict(), torch_rng=torch.get_rng_state(),
-            meta={"policy_kind": policy_kind(self.policy.config), "policy_config": self.policy.config.to_data(),
+            meta={"policy_kind": policy_kind(self.policy_config), "policy_config": self.policy_config.to_data(),
                   "algorithm": self.rule.name},
             reference=None if self.reference is None else self.reference.state_dict()))
         self.replay.save(d / REPLAY_FILE)
