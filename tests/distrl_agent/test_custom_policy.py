@@ -1,5 +1,6 @@
-"""A researcher's own policy, by import path: built in the learner and the workers, trained, saved, evaluated; never
-chosen by a run folder or a checkpoint.
+"""A researcher's own policy, by import path (`policy.kind=custom`).
+
+Built in the learner and the workers, trained, saved, evaluated; never chosen by a run folder or a checkpoint.
 """
 
 from __future__ import annotations
