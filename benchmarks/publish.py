@@ -53,6 +53,8 @@ HEADLINES: tuple[Headline, ...] = (
     Headline("learner", "updates_per_s/a-ride", "A-RIDE learner updates per second (batch 32, CPU)"),
     Headline("devices", "faults/escaped_exceptions", "exceptions escaping 12% injected device faults"),
     Headline("soak", "soak/escaped_exceptions", "30-minute soak with faults at every layer: exceptions escaped"),
+    Headline("soak", "soak/unknown_verdict_labels",
+             "soak: steps trained on whose judge verdict was unknown (each one a fake label)"),
     Headline("soak", "soak/test_success/faulty_in_clean_seed_std",
              "soak: final success with faults, in clean-arm seed stds"),
 )
