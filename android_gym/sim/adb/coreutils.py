@@ -15,6 +15,9 @@ if TYPE_CHECKING:
     from android_gym.sim.adb.program_target import ProgramTarget
 
 Out = tuple[bytes, bytes, int]
+DIRECTORIES = frozenset({"/", "/sdcard", "/sdcard/", "/data", "/data/local", "/data/local/tmp", "/data/local/tmp/",
+                         "/storage/emulated/0", "/dev"})
+"""Directories every simulated phone has, whatever files it holds (`ls` and the sync service's STAT see them)."""
 
 
 def ok(text: str = "") -> Out:
@@ -137,8 +140,6 @@ def cmd_ls(t: ProgramTarget, argv: list[str], stdin: bytes) -> Out:
 
 def _kind(t: ProgramTarget, path: str) -> str | None:
     """"file", "dir" or None (missing) for an absolute path."""
-    from android_gym.sim.adb.target import DIRECTORIES
-
     path = path.rstrip("/") or "/"
     if path in t.files:
         return "file"
@@ -151,8 +152,6 @@ def _kind(t: ProgramTarget, path: str) -> str | None:
 
 def _entries(t: ProgramTarget, path: str) -> dict[str, str]:
     """The names directly in directory `path`, each "file" or "dir" (directories implied by deeper files)."""
-    from android_gym.sim.adb.target import DIRECTORIES
-
     prefix = "/" if path.rstrip("/") in ("", "/") else path.rstrip("/") + "/"
     entries: dict[str, str] = {}
     for p in [*t.files, *DIRECTORIES]:
