@@ -24,9 +24,7 @@ OracleEvaluator()
 
 from __future__ import annotations
 
-import importlib
 import json
-import re
 import threading
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -41,12 +39,13 @@ from android_gym.evaluators.combine import FallbackEvaluator, VetoEvaluator
 from android_gym.evaluators.http import HttpEvaluator, HttpJudgeConfig
 from android_gym.evaluators.mllm import MllmEvaluator, MllmJudgeConfig
 from android_gym.evaluators.service import JudgeService, ServiceConfig
+from android_gym.plugins import IMPORT_PATH, load_class
 
 KINDS = ("oracle", "mllm", "http", "py")
 JUDGE_KINDS = ("mllm", "http", "py")
 CODE_KINDS = ("py",)
 """Spec kinds that import code by name: a run folder cannot choose them (`distrl_agent.run_folder`)."""
-_IMPORT_PATH = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*:[A-Za-z_]\w*")
+
 FACTORY_OPTIONS = ("cache", "service", "share")
 
 Term = tuple[str, str]
@@ -75,7 +74,7 @@ def parse_spec(spec: str) -> list[list[Term]]:
                 example = {"mllm": "mllm:/models/smolvlm", "http": "http:http://localhost:8000/v1",
                            "py": "py:my_judges:LengthJudge"}[kind]
                 raise ConfigError(f"`evaluator` part {part.strip()!r} needs a target, e.g. {example!r}")
-            if kind == "py" and not _IMPORT_PATH.fullmatch(target.strip()):
+            if kind == "py" and not IMPORT_PATH.fullmatch(target.strip()):
                 raise ConfigError(f"`evaluator` part {part.strip()!r}: 'py:' takes an import path "
                                   "'<module>:<class>', e.g. 'py:my_judges:LengthJudge'")
             terms.append((kind, target.strip()))
@@ -259,14 +258,7 @@ def _user_judge(term: PyJudgeConfig) -> Evaluator:
     Raises:
         ConfigError: the module or class cannot be imported, is not an `Evaluator` subclass, or refuses its kwargs.
     """
-    module_name, _, attr = term.target.partition(":")
-    try:
-        judge_class = getattr(importlib.import_module(module_name), attr)
-    except (ImportError, AttributeError) as e:
-        raise ConfigError(f"`evaluator` 'py:{term.target}': cannot import it ({e}); the module must be importable "
-                          "in every process that builds an env (installed, or on PYTHONPATH)") from e
-    if not (isinstance(judge_class, type) and issubclass(judge_class, Evaluator)):
-        raise ConfigError(f"`evaluator` 'py:{term.target}' is {judge_class!r}, not an android_gym Evaluator subclass")
+    judge_class = load_class(term.target, Evaluator, f"`evaluator` 'py:{term.target}'")
     try:
         return judge_class(**term.kwargs)
     except TypeError as e:

@@ -11,9 +11,9 @@ names it on the command line or in their own config.
 
 from __future__ import annotations
 
-import importlib
-
 from android_gym.config_model import ConfigModel
+from android_gym.errors import ConfigError as EnvConfigError
+from android_gym.plugins import load_class
 from distrl_agent.errors import ConfigError
 from distrl_agent.policies.base import Policy
 from distrl_agent.policies.custom_config import CustomPolicyConfig
@@ -25,14 +25,10 @@ def policy_class(target: str) -> type[Policy]:
     Raises:
         ConfigError: it cannot be imported, is not a `Policy` subclass, or has no `config_class`.
     """
-    module_name, _, attr = target.partition(":")
     try:
-        found = getattr(importlib.import_module(module_name), attr)
-    except (ImportError, AttributeError) as e:
-        raise ConfigError(f"`policy.custom.target` {target!r}: cannot import it ({e}); its module must be importable "
-                          "in every process that builds a policy (installed, or on PYTHONPATH)") from e
-    if not (isinstance(found, type) and issubclass(found, Policy)):
-        raise ConfigError(f"`policy.custom.target` {target!r} is {found!r}, not a distrl_agent Policy subclass")
+        found = load_class(target, Policy, "`policy.custom.target`")
+    except EnvConfigError as e:  # the trainer's own error type, as everywhere in distrl_agent
+        raise ConfigError(str(e)) from e
     config_class = getattr(found, "config_class", None)
     if not (isinstance(config_class, type) and issubclass(config_class, ConfigModel)):
         raise ConfigError(f"`policy.custom.target` {target!r} needs a `config_class` attribute: the ConfigModel its "

@@ -5,16 +5,13 @@ See `distrl_agent/policies/custom.py` for how the class is imported and built.
 
 from __future__ import annotations
 
-import re
 from typing import Any, ClassVar
 
 from pydantic import Field, field_validator
 
 from android_gym.config_model import ConfigModel
+from android_gym.plugins import IMPORT_PATH
 from distrl_agent.errors import ConfigError
-
-IMPORT_PATH = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*:[A-Za-z_]\w*")
-"""'<module>:<class>'."""
 
 
 class CustomPolicyConfig(ConfigModel):

@@ -63,7 +63,7 @@ def test_a_custom_policy_is_built_from_its_class_and_config(policies_module) -> 
     ("not a path", "import path"),
     ("no_such_module_anywhere:Policy", "cannot import"),
     ("{m}:NoConfig", "config_class"),
-    ("{m}:mlp", "not a distrl_agent Policy"),
+    ("{m}:mlp", "not a subclass of distrl_agent.policies.base.Policy"),
 ])
 def test_a_bad_custom_policy_is_refused_naming_it(policies_module, target, message) -> None:
     """Each mistake is a ConfigError naming `policy.custom.target`, before any process starts."""

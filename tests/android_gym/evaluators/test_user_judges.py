@@ -59,7 +59,7 @@ def test_a_user_judge_gives_the_reward(judges_module) -> None:
     ("py:not a path", None, "import path"),
     ("py:no_such_module_here:Judge", None, "cannot import"),
     ("py:{m}:Missing", None, "cannot import"),
-    ("py:{m}:NotAJudge", None, "not an android_gym Evaluator"),
+    ("py:{m}:NotAJudge", None, "not a subclass of android_gym.evaluators.base.Evaluator"),
     ("py:{m}:AfterSteps", {"stpes": 3}, "refused its options"),
 ])
 def test_a_bad_user_judge_is_refused_naming_what_is_wrong(judges_module, spec, options, message) -> None:
