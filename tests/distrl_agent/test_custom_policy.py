@@ -5,13 +5,10 @@ Built in the learner and the workers, trained, saved, evaluated; never chosen by
 
 from __future__ import annotations
 
-import os
-import sys
-import textwrap
-
 import pytest
 
 import distrl_agent
+from android_gym.testing.modules import user_module
 from distrl_agent.config import load_config
 from distrl_agent.errors import ConfigError, UntrustedConfigError
 from distrl_agent.policies.build import build_policy
@@ -40,14 +37,10 @@ class NoConfig(SmallPolicy):
 
 
 @pytest.fixture
-def policies_module(tmp_path, monkeypatch) -> str:
-    """A module of policies importable here and in worker processes (PYTHONPATH), with a name of its own."""
-    name = f"my_policies_{tmp_path.name.replace('-', '_')}"
-    (tmp_path / f"{name}.py").write_text(textwrap.dedent(POLICIES))
-    monkeypatch.syspath_prepend(str(tmp_path))
-    monkeypatch.setenv("PYTHONPATH", f"{tmp_path}:{os.environ.get('PYTHONPATH', '')}")
-    yield name
-    sys.modules.pop(name, None)
+def policies_module(tmp_path) -> str:
+    """The module of policies above, importable here and in worker processes (a fresh name per test)."""
+    with user_module(tmp_path, "my_policies", POLICIES) as name:
+        yield name
 
 
 def test_a_custom_policy_is_built_from_its_class_and_config(policies_module) -> None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sys
-import textwrap
 
 import gymnasium as gym
 import pytest
@@ -11,6 +10,7 @@ import pytest
 import android_gym  # noqa: F401
 from android_gym.errors import ConfigError
 from android_gym.evaluators.factory import parse_evaluator
+from android_gym.testing.modules import user_module
 
 JUDGES = '''
 from android_gym.evaluators.base import Evaluator, Verdict
@@ -34,13 +34,10 @@ class NotAJudge:
 
 
 @pytest.fixture
-def judges_module(tmp_path, monkeypatch) -> str:
-    """A module of judges on sys.path (a fresh name per test, so imports do not leak between tests)."""
-    name = f"my_judges_{tmp_path.name.replace('-', '_')}"
-    (tmp_path / f"{name}.py").write_text(textwrap.dedent(JUDGES))
-    monkeypatch.syspath_prepend(str(tmp_path))
-    yield name
-    sys.modules.pop(name, None)
+def judges_module(tmp_path) -> str:
+    """The module of judges above, importable (a fresh name per test)."""
+    with user_module(tmp_path, "my_judges", JUDGES) as name:
+        yield name
 
 
 def test_a_user_judge_gives_the_reward(judges_module) -> None:
