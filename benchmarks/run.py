@@ -37,6 +37,12 @@ BENCHMARKS: dict[str, str] = {
     "soak": "benchmarks.soak",
 }
 """Benchmark name -> module exposing `run(quick: bool, out: Path) -> Result`."""
+QUICK_BUDGET_S: dict[str, float] = {
+    "sim": 60, "pool": 45, "collection": 60, "training": 120, "training-slow": 120, "learner": 45, "sb3": 45,
+    "judges": 20, "devices": 45, "soak": 40,
+}
+"""Seconds each section of the quick suite should take on 2 cores (600 in all, the suite's promise). The runner
+prints each section's budget as it starts and says when a section ran over it; the report tabulates both."""
 
 
 PACKAGES = ("distrl", "gymnasium", "numpy", "torch", "transformers", "stable-baselines3", "matplotlib", "adbutils",
@@ -111,7 +117,8 @@ def run(names: list[str], quick: bool, out: Path) -> dict[str, Any]:
                                             if k in (TINY_ENV, "ANDROID_GYM_JUDGE") or k.startswith("DISTRL_BENCH_")}},
         "versions": versions(), "machine": machine_facts(), "benchmarks": {}}
     for name in names:
-        print(f"[benchmarks] {name} ...", flush=True)
+        budget = QUICK_BUDGET_S.get(name) if quick and not is_tiny() else None
+        print(f"[benchmarks] {name} ...{f' (budget {budget:.0f} s)' if budget else ''}", flush=True)
         start = time.perf_counter()
         entry: dict[str, Any] = {}
         try:
@@ -123,8 +130,11 @@ def run(names: list[str], quick: bool, out: Path) -> dict[str, Any]:
             entry = {"status": "failed", **entry, "traceback": traceback.format_exc()}
             print(entry["traceback"], file=sys.stderr)
         entry["seconds"] = round(time.perf_counter() - start, 1)
+        if budget:
+            entry["budget_s"] = budget
         results["benchmarks"][name] = entry
-        print(f"[benchmarks] {name}: {entry['status']} in {entry['seconds']} s", flush=True)
+        over = f", OVER its {budget:.0f} s budget" if budget and entry["seconds"] > budget else ""
+        print(f"[benchmarks] {name}: {entry['status']} in {entry['seconds']} s{over}", flush=True)
     (out / "results.json").write_text(json.dumps(finite(results), indent=2, default=str, allow_nan=False))
     (out / "report.md").write_text(report(results))
     return results

@@ -105,3 +105,12 @@ def test_published_files_carry_no_machine_paths(tmp_path):
     publish(tmp_path / "out", tmp_path)
     text = (tmp_path / "docs/benchmarks/report.md").read_text()
     assert text == "reused from train_s12/runs; plot docs/a.png; judge http://localhost:8000/v1"
+
+
+def test_a_quick_section_over_its_budget_says_so(tmp_path):
+    """The quick suite's budget per section (benchmarks/run.py) shows in the run times when a section ran over it."""
+    fake_run(tmp_path / "out")
+    results = json.loads((tmp_path / "out" / "results.json").read_text())
+    results["benchmarks"]["sim"]["budget_s"] = 60.0
+    results["benchmarks"]["collection"]["budget_s"] = 60.0
+    assert durations(results) == "sim 1.4 s, collection 13 min (over its 60 s budget): 12.6 minutes in all"
