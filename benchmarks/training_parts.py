@@ -79,11 +79,38 @@ def reusable_summary(overrides: list[str], source: str | None) -> dict[str, Any]
     # The file as written, not loaded: loading fills fields added since with today's defaults, and a run made before
     # a rule gained an option would pass for one made with it.
     saved = yaml.safe_load((earlier / "config.yaml").read_text())
-    if not isinstance(saved, dict) or {**saved, "run_dir": None} != {**config.to_dict(), "run_dir": None}:
+    if not isinstance(saved, dict) or not same_run({**saved, "run_dir": None}, {**config.to_dict(), "run_dir": None}):
         return None
     if earlier.resolve() != Path(config.run_dir).resolve():
         shutil.copytree(earlier, config.run_dir, dirs_exist_ok=True)
     return json.loads((earlier / "summary.json").read_text())
+
+
+NEUTRAL_ADDITIONS: dict[str, Any] = {"runtime.fault_prefixes": False, "policy.custom": None}
+"""Config keys added after runs were kept, each with the value that behaves as the code did before it existed: a
+saved config without the key describes the same run as one with that value."""
+
+
+def same_run(saved: Any, now: Any, path: str = "") -> bool:
+    """Whether a saved config (as written) describes the run `now` would make.
+
+    Equal values only, except for `NEUTRAL_ADDITIONS`: a key added since, absent from the saved file, holding now the
+    value that behaves as before it existed. Any other added key, or a neutral one set otherwise, makes the run
+    different.
+
+    >>> same_run({"policy": {"kind": "small"}}, {"policy": {"kind": "small", "custom": None}})
+    True
+    >>> same_run({"learner": {"lr": 1e-4}}, {"learner": {"lr": 1e-4, "new_option": 0.5}})
+    False
+    >>> same_run({"runtime": {}}, {"runtime": {"fault_prefixes": True}})
+    False
+    """
+    if isinstance(saved, dict) and isinstance(now, dict):
+        added = {key for key in now.keys() - saved.keys()
+                 if f"{path}{key}" in NEUTRAL_ADDITIONS and now[key] == NEUTRAL_ADDITIONS[f"{path}{key}"]}
+        return (saved.keys() == now.keys() - added
+                and all(same_run(saved[key], now[key], f"{path}{key}.") for key in saved))
+    return saved == now
 
 
 def train_runs(plan: Plan, overrides: Callable[[str, int], list[str]], result: Result, reuse_var: str,
