@@ -94,8 +94,9 @@ def train(config: ConfigLike = None, *, overrides: Sequence[str] = (), callbacks
         config: the run (see `as_config`); without `run_dir` it gets a new folder under `runs/`.
         overrides: `section.key=value` settings applied to `config` last.
         callbacks: hooks at the run's events (`distrl_agent.Callback`; `distrl_agent.WandbLogger` logs to W&B).
-        resume: continue the run in this folder from its checkpoint (give `config` as the folder's own, e.g.
-            `distrl_agent.run_config(folder)`).
+        resume: continue the run in this folder from its checkpoint; with `config` None, the folder's own config
+            (vetted as `run_config` does: its judge, phones, task file, model or cluster must be given again in
+            `overrides`).
         overwrite: a `run_dir` holding an earlier run loses that run's files instead of being refused.
         show_progress: draw the progress bar.
 
@@ -105,7 +106,8 @@ def train(config: ConfigLike = None, *, overrides: Sequence[str] = (), callbacks
     from distrl_agent.runtime.run_dir import prepare_run_dir
     from distrl_agent.runtime.train import train as run_training
 
-    resolved = prepare_run_dir(as_config(config, overrides), resume, overwrite)
+    base = run_config(resume, overrides) if resume is not None and config is None else as_config(config, overrides)
+    resolved = prepare_run_dir(base, resume, overwrite)
     summary = run_training(resolved, resume=resume, show_progress=show_progress, overwrite=overwrite,
                            callbacks=callbacks)
     return TrainResult(run_dir=Path(str(resolved.run_dir)), train_success=summary["train_success"],

@@ -93,6 +93,13 @@ def test_a_callback_can_stop_the_run(tmp_path) -> None:
     assert (result.run_dir / "checkpoint" / "manifest.json").is_file()
 
 
+def test_resume_from_python_takes_the_folders_config(trained) -> None:
+    """`train(resume=folder)` with no config continues the run from its own config.yaml and checkpoint."""
+    result, _ = trained
+    more = distrl_agent.train(resume=result.run_dir, overrides=["runtime.max_updates=8"], show_progress=False)
+    assert more.run_dir == result.run_dir.resolve() and more.updates >= 8 and more.summary["resumes"] == 1
+
+
 def test_evaluate_a_run_folder(trained) -> None:
     """`distrl_agent.evaluate` plays the checkpoint on a split; a split the suite lacks is refused by name."""
     result, _ = trained
