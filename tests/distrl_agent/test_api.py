@@ -93,11 +93,15 @@ def test_a_callback_can_stop_the_run(tmp_path) -> None:
     assert (result.run_dir / "checkpoint" / "manifest.json").is_file()
 
 
-def test_resume_from_python_takes_the_folders_config(trained) -> None:
+def test_resume_from_python_takes_the_folders_config(trained, tmp_path) -> None:
     """`train(resume=folder)` with no config continues the run from its own config.yaml and checkpoint."""
+    import shutil
+
     result, _ = trained
-    more = distrl_agent.train(resume=result.run_dir, overrides=["runtime.max_updates=8"], show_progress=False)
-    assert more.run_dir == result.run_dir.resolve() and more.updates >= 8 and more.summary["resumes"] == 1
+    folder = tmp_path / "copy"
+    shutil.copytree(result.run_dir, folder)
+    more = distrl_agent.train(resume=folder, overrides=["runtime.max_updates=10"], show_progress=False)
+    assert more.run_dir == folder.resolve() and more.updates >= 10 and more.summary["resumes"] == 1
 
 
 def test_evaluate_a_run_folder(trained) -> None:
