@@ -18,7 +18,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from distrl_agent.config import TrainConfig, apply_overrides, load_config
+from distrl_agent.config import TrainConfig, apply_overrides, load_config, override_key
 from distrl_agent.policies.custom_config import CustomPolicyConfig
 from distrl_agent.policies.vlm_config import VLMPolicyConfig
 from distrl_agent.run_folder import load_run_config
@@ -106,7 +106,12 @@ def train(config: ConfigLike = None, *, overrides: Sequence[str] = (), callbacks
     from distrl_agent.runtime.run_dir import prepare_run_dir
     from distrl_agent.runtime.train import train as run_training
 
-    base = run_config(resume, overrides) if resume is not None and config is None else as_config(config, overrides)
+    if resume is not None and config is None:
+        base = run_config(resume, overrides)
+        if not any(override_key(o) == "run_dir" for o in overrides):  # where the run is, not where it was written
+            base = base.replace(run_dir=None)
+    else:
+        base = as_config(config, overrides)
     resolved = prepare_run_dir(base, resume, overwrite)
     summary = run_training(resolved, resume=resume, show_progress=show_progress, overwrite=overwrite,
                            callbacks=callbacks)
