@@ -18,6 +18,7 @@ from android_gym.actions import ActionType, action_space
 from android_gym.actions_text import format_action
 from android_gym.registration import ENV_IDS
 from android_gym.tasks import suites
+from android_gym.viewer import annotate, describe
 
 log = logging.getLogger("android_gym")
 
@@ -81,9 +82,10 @@ def cmd_play(args: argparse.Namespace) -> int:
     rng = np.random.default_rng(args.seed)
     space = action_space()
     space.seed(args.seed)
-    frames = [env.render()]
+    frames, actions, captions = [env.render()], [], []
     records = []
     print(f"task: {info['task']}  goal: {info['goal']!r}")
+    goal = info["goal"]
     done = False
     while not done:
         if args.agent == "expert":
@@ -101,18 +103,23 @@ def cmd_play(args: argparse.Namespace) -> int:
             text = repr(act)
         records.append({"step": info["step"], "action": text, "valid": info["action_valid"],
                         "had_effect": info["had_effect"], "reward": reward, "error": info.get("error")})
+        actions.append(act)
+        captions.append(f"step {info['step']}: {describe(act)}" + ("" if info["action_valid"] else " (invalid)"))
         print(f"  step {info['step']:>2}: {text}  reward={reward}")
     env.close()
-    images = [Image.fromarray(f) for f in frames]
-    images[0].save(out / "episode.gif", save_all=True, append_images=images[1:], duration=700, loop=0)
-    strip = Image.new("RGB", (sum(i.width for i in images[:12]) + 8 * len(images[:12]), images[0].height), "white")
+    success = bool(records and records[-1]["reward"] > 0)
+    ending = f"end: {'success' if success else 'failure'} after {len(records)} steps"
+    images = [annotate(frame, goal, caption, action)
+              for frame, caption, action in zip(frames, [*captions, ending], [*actions, None], strict=True)]
+    images[0].save(out / "episode.gif", save_all=True, append_images=images[1:], duration=900, loop=0)
+    shown = images[:12]
+    strip = Image.new("RGB", (sum(i.width for i in shown) + 8 * len(shown), max(i.height for i in shown)), "white")
     x = 0
-    for image in images[:12]:
+    for image in shown:
         strip.paste(image, (x, 0))
         x += image.width + 8
     strip.save(out / "strip.png")
     (out / "actions.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
-    success = bool(records and records[-1]["reward"] > 0)
     print(f"{'success' if success else 'failure'} in {len(records)} steps; wrote {out}/episode.gif, strip.png, "
           "actions.jsonl")
     return 0

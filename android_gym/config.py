@@ -39,8 +39,9 @@ class EnvConfig(ConfigModel):
             "timeout_s": 2, "retries": 2}); None for the defaults.
         evaluator: "oracle" (exact state checks), "mllm:<local checkpoint>", "http:<OpenAI-compatible base URL>",
             combinations ("oracle|mllm:<path>": the oracle where the device has state, else the judge;
-            "mllm:<path>&oracle": the judge, vetoed by the state check), or an `Evaluator` instance
-            (see `android_gym.evaluators.factory`).
+            "mllm:<path>&oracle": the judge, vetoed by the state check), "py:<module>:<class>" (your own
+            `Evaluator` subclass, built with the options as keyword arguments), or an `Evaluator` instance (see
+            `android_gym.evaluators.factory`).
         evaluator_options: options of the judge in `evaluator` (e.g. {"model": "...", "timeout_s": 10} for http,
             {"device": "cuda", "mode": "generate"} for mllm, {"cache": False}); None for the defaults.
         screenshot_width: observation screenshot width in pixels; 0 for none (UI elements only, fastest).

@@ -114,6 +114,26 @@ class ConfigModel(BaseModel):
         """A copy with `changes` applied and checked like a new config."""
         return type(self)(**{**dict(self), **changes})
 
+    @classmethod
+    def field_docs(cls) -> dict[str, str]:
+        r"""Each field's description from the `Attributes:` sections of this class's docstring and its bases'.
+
+        A subclass's entry wins over its base's; an entry naming several fields ("beta_start, beta_end: ...")
+        describes each of them. Fields no docstring describes are left out (`distrl train --help-config` shows them
+        as undocumented, and a test keeps the trainer's sections complete).
+
+        >>> class Sizes(ConfigModel):
+        ...     width: int = 8
+        >>> Sizes.__doc__ = "Sizes.\n\nAttributes:\n    width: pixels across;\n        at least 1.\n"
+        >>> Sizes.field_docs()
+        {'width': 'pixels across; at least 1.'}
+        """
+        docs: dict[str, str] = {}
+        for klass in reversed(cls.__mro__):
+            if issubclass(klass, ConfigModel) and "__doc__" in klass.__dict__ and klass.__doc__:
+                docs.update({k: v for k, v in _attribute_docs(klass.__doc__).items() if k in cls.model_fields})
+        return docs
+
     @model_validator(mode="before")
     @classmethod
     def _refuse_unknown_keys(cls, data: Any) -> Any:
@@ -126,6 +146,40 @@ class ConfigModel(BaseModel):
                 raise UnknownKeyError(str(key), known)
         tuples = _tuple_fields(cls)  # YAML and JSON have lists only; strict mode would refuse them for a tuple
         return {k: tuple(v) if k in tuples and isinstance(v, list) else v for k, v in data.items()}
+
+
+_ENTRY = re.compile(r"(\s*)([A-Za-z_][\w, ]*?)(?: \([^)]*\))?: (.*)")
+
+
+def _attribute_docs(doc: str) -> dict[str, str]:
+    """The `name: text` entries of a Google-style `Attributes:` section (continuation lines joined)."""
+    lines = doc.expandtabs().splitlines()
+    try:
+        start = next(i for i, line in enumerate(lines) if line.strip() == "Attributes:")
+    except StopIteration:
+        return {}
+    docs: dict[str, str] = {}
+    names: list[str] = []
+    indent = None
+    for line in lines[start + 1:]:
+        if not line.strip():
+            continue
+        depth = len(line) - len(line.lstrip())
+        entry = _ENTRY.fullmatch(line)
+        if indent is None and entry:
+            indent = depth
+        if indent is None or depth < indent:
+            break
+        if depth == indent and entry:
+            names = [n.strip() for n in entry.group(2).split(",") if n.strip()]
+            for name in names:
+                docs[name] = entry.group(3).strip()
+        elif depth > indent:
+            for name in names:
+                docs[name] += " " + line.strip()
+        else:
+            break
+    return docs
 
 
 def build_field(cls: type[ConfigModel], data: Any, field: str) -> Any:

@@ -52,6 +52,7 @@ class AndroidEnv(gym.Env):
         if render_mode is not None and render_mode not in RENDER_MODES:
             raise ConfigError(f"`render_mode` must be one of {RENDER_MODES} or None, got {render_mode!r}")
         config = EnvConfig.from_data(kwargs)
+        _warn_in_gymnasium_async_worker()
         if config.task_file is not None:  # the file's suite replaces `suite` (issue 7); the config registers nothing
             parse = config.parse_goals
             if parse is None:  # the parsed checks read the simulated phone's state
@@ -294,3 +295,19 @@ class AndroidEnv(gym.Env):
         self.device.close()
         self.device.start()
         self._needs_restart = False
+
+
+ASYNC_TEXT_WARNING = (
+    "android_gym env built in a worker of gymnasium's AsyncVectorEnv: with shared memory (its default) gymnasium "
+    "1.x returns the Text `goal` as blanks. Use `gym.make_vec(id, num_envs)` (android_gym's own pool), or pass "
+    "`vector_kwargs={'shared_memory': False}`")
+"""The warning for gymnasium's shared-memory Text bug (the goal arrives as spaces; checked in our tests)."""
+
+
+def _warn_in_gymnasium_async_worker() -> None:
+    """Warn once per process when gymnasium's AsyncVectorEnv builds this env (its workers are named so)."""
+    import multiprocessing
+    import warnings
+
+    if multiprocessing.current_process().name.startswith("Worker<AsyncVectorEnv>"):
+        warnings.warn(ASYNC_TEXT_WARNING, RuntimeWarning, stacklevel=3)

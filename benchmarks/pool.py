@@ -14,13 +14,18 @@ them (each env's clock stops at its last result). That is throughput over the bo
 free of the sampling noise of a few seconds of lognormal draws (the bound from the preset's mean is reported
 beside it). Also: the pool's overhead per step with zero latency, judged against a bare `multiprocessing` Pipe round
 trip of the same step reply measured in the same run (what any process-per-env design pays at least, and a
-reference that moves with the machine), and the memory (RSS and PSS) of its worker processes.
+reference that moves with the machine), the memory (RSS and PSS) of its worker processes, and how long a user's script
+takes from its imports to the first observations of 4 envs (`startup_s`, target 3 s).
 """
 
 from __future__ import annotations
 
 import functools
 import multiprocessing.connection
+import os
+import subprocess
+import sys
+import tempfile
 import time
 from multiprocessing import get_context
 from pathlib import Path
@@ -204,6 +209,38 @@ def memory_per_env_mib(env_fns: list[Any], steps: int = 5) -> tuple[float, float
     return float(np.mean([r[0] for r in rows])), float(np.mean([r[1] for r in rows]))
 
 
+STARTUP_SCRIPT = """import time
+t = time.perf_counter()
+import gymnasium as gym
+import android_gym
+if __name__ == "__main__":
+    envs = gym.make_vec("android_gym/General-v0", num_envs={n})
+    envs.reset(seed=0)
+    print(time.perf_counter() - t)
+    envs.close()
+"""
+STARTUP_TARGET_S = 3.0
+"""A user's script: from `import gymnasium` to the first observations of 4 envs (issue 44)."""
+
+
+def startup_s(n: int, repeats: int) -> float:
+    """Median seconds a fresh script takes from its imports to `make_vec(..., num_envs=n)`'s first `reset`.
+
+    Each run is a new Python process, as a user's script is (bytecode caching as Python's default, whatever this
+    process was started with).
+    """
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    with tempfile.TemporaryDirectory() as folder:
+        script = Path(folder) / "first_pool.py"
+        script.write_text(STARTUP_SCRIPT.format(n=n))
+        times = []
+        for _ in range(repeats + 1):  # the first run may compile bytecode: not counted
+            done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=300,
+                                  env=env, check=True)
+            times.append(float(done.stdout.strip().splitlines()[-1]))
+    return float(np.median(times[1:]))
+
+
 def _android_env_fns(n: int) -> list[EnvFactory] | None:
     try:
         import android_gym.tasks.apps  # noqa: F401
@@ -263,6 +300,9 @@ def run(quick: bool, out: Path | None = None) -> Result:
         result.add("memory_per_env/android_env_rss", rss, "MiB")
         result.add("memory_per_env/android_env_pss", pss, "MiB")
         memory_rows.append(["AndroidEnv (general, 224-px screenshots)", f"{rss:.1f}", f"{pss:.1f}"])
+    start_envs = 2 if tiny else 4
+    result.add(f"startup_s/make_vec_{start_envs}_envs", startup_s(start_envs, 1 if tiny else 3), "s",
+               target=None if tiny else STARTUP_TARGET_S, higher_is_better=False)
     result.tables += [table, markdown_table(["pool overhead per step", "µs"], [
         ["round trip, 1 env, zero latency (minus the env's own step)", f"{roundtrip_us:.0f}"],
         ["bare Pipe round trip of the same reply (reference)", f"{pipe_us:.0f}"],

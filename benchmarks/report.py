@@ -16,9 +16,15 @@ def durations(results: dict[str, Any]) -> str:
     not what the runs it reports took.
     """
     parts = [f"{name} {_seconds(entry.get('seconds', 0.0))}{' (kept runs reused)' if _reused(results, entry) else ''}"
-             for name, entry in results["benchmarks"].items()]
+             f"{_over(entry)}" for name, entry in results["benchmarks"].items()]
     total_min = sum(entry.get("seconds", 0.0) for entry in results["benchmarks"].values()) / 60
     return f"{', '.join(parts)}: {total_min:.1f} minutes in all"
+
+
+def _over(entry: dict[str, Any]) -> str:
+    """" (over its 60 s budget)" for a quick-suite section that took longer than its budget, else ""."""
+    budget = entry.get("budget_s")
+    return f" (over its {budget:.0f} s budget)" if budget and entry.get("seconds", 0.0) > budget else ""
 
 
 def _reused(results: dict[str, Any], entry: dict[str, Any]) -> bool:

@@ -37,6 +37,12 @@ BENCHMARKS: dict[str, str] = {
     "soak": "benchmarks.soak",
 }
 """Benchmark name -> module exposing `run(quick: bool, out: Path) -> Result`."""
+QUICK_BUDGET_S: dict[str, float] = {
+    "sim": 60, "pool": 45, "collection": 60, "training": 120, "training-slow": 120, "learner": 45, "sb3": 45,
+    "judges": 20, "devices": 45, "soak": 40,
+}
+"""Seconds each section of the quick suite should take on 2 cores (600 in all, the suite's promise). The runner
+prints each section's budget as it starts and says when a section ran over it; the report tabulates both."""
 
 
 PACKAGES = ("distrl", "gymnasium", "numpy", "torch", "transformers", "stable-baselines3", "matplotlib", "adbutils",
@@ -111,7 +117,8 @@ def run(names: list[str], quick: bool, out: Path) -> dict[str, Any]:
                                             if k in (TINY_ENV, "ANDROID_GYM_JUDGE") or k.startswith("DISTRL_BENCH_")}},
         "versions": versions(), "machine": machine_facts(), "benchmarks": {}}
     for name in names:
-        print(f"[benchmarks] {name} ...", flush=True)
+        budget = QUICK_BUDGET_S.get(name) if quick and not is_tiny() else None
+        print(f"[benchmarks] {name} ...{f' (budget {budget:.0f} s)' if budget else ''}", flush=True)
         start = time.perf_counter()
         entry: dict[str, Any] = {}
         try:
@@ -123,8 +130,11 @@ def run(names: list[str], quick: bool, out: Path) -> dict[str, Any]:
             entry = {"status": "failed", **entry, "traceback": traceback.format_exc()}
             print(entry["traceback"], file=sys.stderr)
         entry["seconds"] = round(time.perf_counter() - start, 1)
+        if budget:
+            entry["budget_s"] = budget
         results["benchmarks"][name] = entry
-        print(f"[benchmarks] {name}: {entry['status']} in {entry['seconds']} s", flush=True)
+        over = f", OVER its {budget:.0f} s budget" if budget and entry["seconds"] > budget else ""
+        print(f"[benchmarks] {name}: {entry['status']} in {entry['seconds']} s{over}", flush=True)
     (out / "results.json").write_text(json.dumps(finite(results), indent=2, default=str, allow_nan=False))
     (out / "report.md").write_text(report(results))
     return results
@@ -146,7 +156,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--force", action="store_true",
                    help="replace an existing output folder (an earlier run's output, or an empty folder)")
     p.add_argument("--publish", action="store_true",
-                   help="also copy the report and plots to docs/benchmarks/ and refresh the README's table")
+                   help="also copy the report and plots to docs/benchmarks/ and refresh the tables of README.md and "
+                        "docs/RESULTS.md")
     m = sub.add_parser("merge", help="merge benchmark output folders into one report (later folders win)")
     m.add_argument("sources", nargs="+", help="output folders of earlier `run`s")
     m.add_argument("--out", required=True, help="output folder for the merged report (must not exist unless --force)")
@@ -215,7 +226,7 @@ def _finish(out: Path, publish: bool) -> None:
         from benchmarks.publish import publish as publish_report
 
         publish_report(out, Path(__file__).resolve().parents[1])
-        print("published to docs/benchmarks/ and README.md")
+        print("published to docs/benchmarks/, docs/RESULTS.md and README.md")
 
 
 def _is_replaceable(out: Path) -> bool:

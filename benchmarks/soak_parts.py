@@ -411,6 +411,10 @@ def caches_full_at(samples: list[HeapSample], share: float = 0.99) -> dict[str, 
     return out
 
 
+PLOT_COLUMNS = 3
+"""Panels per row of the memory plot (seven arms in one row made a 4620-pixel-wide image)."""
+
+
 def plot_memory(arms: dict[str, list[tuple[float, str, int, int]]], path: Path) -> Path:
     """Resident memory over time, one panel per arm: the sum over each role's processes, in MiB."""
     import matplotlib
@@ -418,8 +422,11 @@ def plot_memory(arms: dict[str, list[tuple[float, str, int, int]]], path: Path) 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, axes = plt.subplots(1, len(arms), figsize=(6 * len(arms), 3.8), sharey=True, squeeze=False)
-    for ax, (name, samples) in zip(axes[0], arms.items(), strict=True):
+    cols = min(PLOT_COLUMNS, len(arms))
+    rows = -(-len(arms) // cols)
+    fig, axes = plt.subplots(rows, cols, figsize=(4.3 * cols, 3.1 * rows), sharey=True, squeeze=False)
+    flat = list(axes.flat)
+    for ax, (name, samples) in zip(flat, arms.items(), strict=False):
         totals: dict[str, dict[float, float]] = {}
         for t, role, _, rss in samples:
             by_time = totals.setdefault(role, {})
@@ -427,11 +434,14 @@ def plot_memory(arms: dict[str, list[tuple[float, str, int, int]]], path: Path) 
         for role, by_time in sorted(totals.items()):
             times = sorted(by_time)
             ax.plot([t / 60 for t in times], [by_time[t] for t in times], label=role)
-        ax.set_title(f"{name} arm")
+        ax.set_title(f"{name} arm", fontsize=10)
         ax.set_xlabel("minutes")
         ax.grid(alpha=0.3)
-    axes[0][0].set_ylabel("resident memory, all processes of the role (MiB)")
-    axes[0][-1].legend(loc="upper left")
+    for ax in flat[len(arms):]:  # no empty panels
+        fig.delaxes(ax)
+    for row in axes:
+        row[0].set_ylabel("RSS per role (MiB)")
+    flat[0].legend(loc="upper left", fontsize=8)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)

@@ -79,11 +79,38 @@ def reusable_summary(overrides: list[str], source: str | None) -> dict[str, Any]
     # The file as written, not loaded: loading fills fields added since with today's defaults, and a run made before
     # a rule gained an option would pass for one made with it.
     saved = yaml.safe_load((earlier / "config.yaml").read_text())
-    if not isinstance(saved, dict) or {**saved, "run_dir": None} != {**config.to_dict(), "run_dir": None}:
+    if not isinstance(saved, dict) or not same_run({**saved, "run_dir": None}, {**config.to_dict(), "run_dir": None}):
         return None
     if earlier.resolve() != Path(config.run_dir).resolve():
         shutil.copytree(earlier, config.run_dir, dirs_exist_ok=True)
     return json.loads((earlier / "summary.json").read_text())
+
+
+NEUTRAL_ADDITIONS: dict[str, Any] = {"runtime.fault_prefixes": False, "policy.custom": None}
+"""Config keys added after runs were kept, each with the value that behaves as the code did before it existed: a
+saved config without the key describes the same run as one with that value."""
+
+
+def same_run(saved: Any, now: Any, path: str = "") -> bool:
+    """Whether a saved config (as written) describes the run `now` would make.
+
+    Equal values only, except for `NEUTRAL_ADDITIONS`: a key added since, absent from the saved file, holding now the
+    value that behaves as before it existed. Any other added key, or a neutral one set otherwise, makes the run
+    different.
+
+    >>> same_run({"policy": {"kind": "small"}}, {"policy": {"kind": "small", "custom": None}})
+    True
+    >>> same_run({"learner": {"lr": 1e-4}}, {"learner": {"lr": 1e-4, "new_option": 0.5}})
+    False
+    >>> same_run({"runtime": {}}, {"runtime": {"fault_prefixes": True}})
+    False
+    """
+    if isinstance(saved, dict) and isinstance(now, dict):
+        added = {key for key in now.keys() - saved.keys()
+                 if f"{path}{key}" in NEUTRAL_ADDITIONS and now[key] == NEUTRAL_ADDITIONS[f"{path}{key}"]}
+        return (saved.keys() == now.keys() - added
+                and all(same_run(saved[key], now[key], f"{path}{key}.") for key in saved))
+    return saved == now
 
 
 def train_runs(plan: Plan, overrides: Callable[[str, int], list[str]], result: Result, reuse_var: str,
@@ -247,6 +274,10 @@ def by_task_table(start: list[dict[str, float]], summaries: Summaries) -> str:
 
 
 # -- figures ---------------------------------------------------------------------------------------------------------
+BANDED_RUNS = 3
+"""Runs of a curve plot drawn with their seed band (the plan's first: the main comparison); the rest as lines."""
+
+
 def plot_curves(summaries: Summaries, path: Path, title: str,
                 axes_spec: Sequence[tuple[str, float, str]] = (("time_s", 1 / 60, "wall-clock (min)"),
                                                                 ("env_steps", 1e-3, "env steps collected (thousands)")),
@@ -273,12 +304,17 @@ def plot_curves(summaries: Summaries, path: Path, title: str,
                 curves.append(y[np.maximum(0, np.searchsorted(x, grid, side="right") - 1)])
             mean = np.mean(curves, 0)
             std = np.std(curves, 0, ddof=1) if len(curves) > 1 else np.zeros_like(mean)
-            ax.plot(grid * scale, 100 * mean, label=name)
-            ax.fill_between(grid * scale, 100 * (mean - std), 100 * (mean + std), alpha=0.15)
+            is_banded = list(summaries).index(name) < BANDED_RUNS
+            ax.plot(grid * scale, 100 * mean, label=name, lw=1.8 if is_banded else 1.1,
+                    ls="-" if is_banded else "--")
+            if is_banded:  # ten overlapping bands hid every curve: only the main comparison's are drawn
+                ax.fill_between(grid * scale, np.clip(100 * (mean - std), 0, 100),
+                                np.clip(100 * (mean + std), 0, 100), alpha=0.15)
         ax.axhline(60, color="grey", lw=0.8, ls="--")
+        ax.set_ylim(0, 100)
         ax.set_xlabel(label)
-    axes[0][0].set_ylabel("test success (%)")
-    axes[0][0].legend(fontsize=8)
+    axes[0][0].set_ylabel(f"test success (%); bands: ± sample std of the first {BANDED_RUNS} runs")
+    axes[0][0].legend(fontsize=7)
     fig.suptitle(title)
     fig.tight_layout()
     fig.savefig(path, dpi=120)
@@ -295,19 +331,27 @@ def plot_time_above(summaries: Summaries, budget_s: float, path: Path, title: st
     import matplotlib.pyplot as plt
 
     names = [n for n, runs in summaries.items() if runs]
-    fig, axes = plt.subplots(1, 2, figsize=(12, 4.2), sharey=True)
+    shares = {level: {name: np.array([[fraction_above(r["curve"], level, budget_s * k / 3, budget_s * (k + 1) / 3)
+                                       for k in range(3)] for r in summaries[name].values()])
+                      for name in names} for level in (0.6, 0.8)}
+    levels = [level for level, by_name in shares.items() if any(v.any() for v in by_name.values())] or [0.6]
+    fig, axes = plt.subplots(1, len(levels), figsize=(6 * len(levels), 4.2), sharey=True, squeeze=False)
     width = 0.8 / max(len(names), 1)
-    for ax, level in zip(axes, (0.6, 0.8), strict=True):
+    for ax, level in zip(axes[0], levels, strict=True):
         for i, name in enumerate(names):
-            per_seed = np.array([[fraction_above(r["curve"], level, budget_s * k / 3, budget_s * (k + 1) / 3)
-                                  for k in range(3)] for r in summaries[name].values()])
-            err = per_seed.std(0, ddof=1) if len(per_seed) > 1 else None
-            ax.bar(np.arange(3) + (i - (len(names) - 1) / 2) * width, 100 * per_seed.mean(0), width,
-                   yerr=None if err is None else 100 * err, capsize=2, label=name)
+            per_seed = 100 * shares[level][name]
+            mean = per_seed.mean(0)
+            std = per_seed.std(0, ddof=1) if len(per_seed) > 1 else np.zeros(3)
+            below, above = np.minimum(std, mean), np.minimum(std, 100 - mean)  # a share stays within 0-100%
+            ax.bar(np.arange(3) + (i - (len(names) - 1) / 2) * width, mean, width, yerr=np.stack([below, above]),
+                   capsize=2, label=name)
         ax.set_xticks(range(3), ["first third", "second third", "last third"])
         ax.set_title(f"evaluations at or above {100 * level:.0f}% test success")
-    axes[0].set_ylabel("% of evaluations")
-    axes[0].legend(fontsize=7)
+        ax.set_ylim(0, 100)
+    axes[0][0].set_ylabel("% of evaluations (± sample std, clipped to 0-100)")
+    axes[0][0].legend(fontsize=7)
+    if len(levels) < 2:
+        title += " (no run reached 80%: that panel is left out)"
     fig.suptitle(title)
     fig.tight_layout()
     fig.savefig(path, dpi=120)

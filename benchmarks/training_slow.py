@@ -56,7 +56,7 @@ from benchmarks.training_parts import (
     run_dir_name,
     train_runs,
 )
-from distrl_agent.runtime.learner import LAG_KEYS
+from distrl_agent.runtime.lag import LAG_KEYS
 
 ENVS = 32
 """Environments, one process each, as the paper's 32 emulators."""

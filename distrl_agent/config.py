@@ -9,6 +9,7 @@ suggests the closest known one. The rule's coefficients and the policy's shape a
 from __future__ import annotations
 
 import functools
+import os
 import re
 from collections.abc import Mapping
 from pathlib import Path
@@ -32,6 +33,7 @@ from distrl_agent.algorithms.configs import (
     rule_config,
 )
 from distrl_agent.errors import ConfigError
+from distrl_agent.policies.custom_config import CustomPolicyConfig
 from distrl_agent.policies.small_config import SmallPolicyConfig
 from distrl_agent.policies.vlm_config import VLMPolicyConfig
 
@@ -162,7 +164,10 @@ class LearnerSection(Section):
             one sampled batch, on which PPO takes `epochs` gradient steps (each a version), the other rules one.
         max_grad_norm: gradient clipping (L2 norm).
         replay_capacity_steps: replay size in steps (paper: 10,000).
-        alpha: priority exponent; beta_start -> beta_end over `beta_anneal_updates` updates (IS correction).
+        alpha: priority exponent of the prioritised replay (0: uniform sampling).
+        beta_start, beta_end: the importance-sampling correction's exponent goes from `beta_start` to `beta_end`
+            over `beta_anneal_updates` updates (1: full correction of the prioritised sampling's bias).
+        beta_anneal_updates: updates over which `beta_start` anneals to `beta_end`.
         max_staleness: drop trajectories whose policy lags the learner by more versions (updates) than this
             (20: the sim outruns the learner ~10x, and much staler data destabilised the actor). On slow devices
             set it above the run's update count: there 20 versions are seconds of learning, the cap drops ~96% of
@@ -286,21 +291,29 @@ class RuntimeSection(Section):
     warm_start_updates: NonNegativeInt = 120
     seed: NonNegativeInt = 0
 
+    def worker_count(self) -> int:
+        """`workers`, or the cores minus one for the learner (at least one)."""
+        return self.workers or max(1, (os.cpu_count() or 2) - 1)
+
 
 class PolicySection(Section):
     """Which policy the workers act with and the learner trains (`distrl_agent.policies.build`).
 
     Attributes:
-        kind: "small" (the CPU-trainable UI-element policy) or "vlm" (the AutoUI-style `transformers` policy that
-            reads screenshots and writes action text; needs `vlm.model_path` and `env.screenshot_width` > 0).
+        kind: "small" (the CPU-trainable UI-element policy), "vlm" (the AutoUI-style `transformers` policy that
+            reads screenshots and writes action text; needs `vlm.model_path` and `env.screenshot_width` > 0), or
+            "custom" (your own `Policy` subclass, named in `custom.target`).
         small: the small policy's shape (`SmallPolicyConfig`; fields left out keep their defaults).
         vlm: the VLM policy's config (`VLMPolicyConfig`, `model_path` required: a local checkpoint directory with its
             processor; nothing is downloaded); None while `kind` is small.
+        custom: your policy (`CustomPolicyConfig`: `target` "<module>:<class>" and its `config` fields); None unless
+            `kind` is custom. See `distrl_agent/policies/custom.py`.
     """
 
-    kind: Literal["small", "vlm"] = "small"
+    kind: Literal["small", "vlm", "custom"] = "small"
     small: SmallPolicyConfig = Field(default_factory=SmallPolicyConfig)
     vlm: VLMPolicyConfig | None = None
+    custom: CustomPolicyConfig | None = None
 
     @model_validator(mode="before")
     @classmethod
@@ -315,11 +328,18 @@ class PolicySection(Section):
         if self.kind == "vlm" and self.vlm is None:
             raise FieldError("vlm.model_path", "a local checkpoint directory with its processor, since `policy.kind` "
                              "is vlm", None)
+        if self.kind == "custom" and self.custom is None:
+            raise FieldError("custom.target", "your Policy class as '<module>:<class>', since `policy.kind` is custom",
+                             None)
         return self
 
-    def policy_config(self) -> SmallPolicyConfig | VLMPolicyConfig:
-        """The `SmallPolicyConfig` or `VLMPolicyConfig` of the chosen kind."""
-        return self.vlm if self.kind == "vlm" and self.vlm is not None else self.small
+    def policy_config(self) -> SmallPolicyConfig | VLMPolicyConfig | CustomPolicyConfig:
+        """The `SmallPolicyConfig`, `VLMPolicyConfig` or `CustomPolicyConfig` of the chosen kind."""
+        if self.kind == "vlm" and self.vlm is not None:
+            return self.vlm
+        if self.kind == "custom" and self.custom is not None:
+            return self.custom
+        return self.small
 
 
 SUITE_WARM_STARTS: dict[str, dict[str, Any]] = {
@@ -339,13 +359,19 @@ def longest_goal_words(suite: str) -> int:
 
 
 class TrainConfig(Section):
-    """The whole run: env, policy, learner, runtime, and where outputs go (`run_dir`)."""
+    """The whole run: env, policy, learner, runtime, and where outputs go.
+
+    Attributes:
+        run_dir: the run's folder; None (default) gives each run a new one, `runs/<date>-<time>-<algorithm>-<suite>`,
+            with `runs/latest` pointing at the newest. A folder named here must be empty unless the run resumes it
+            or overwrites it (`distrl_agent.runtime.run_dir`).
+    """
 
     env: EnvSection = Field(default_factory=EnvSection)
     policy: PolicySection = Field(default_factory=PolicySection)
     learner: LearnerSection = Field(default_factory=LearnerSection)
     runtime: RuntimeSection = Field(default_factory=RuntimeSection)
-    run_dir: str = "runs/latest"
+    run_dir: str | None = None
 
     @model_validator(mode="before")
     @classmethod
@@ -439,7 +465,7 @@ def read_config_file(path: str | Path) -> dict[str, Any]:
     try:
         data = _safe_load(Path(path).read_text()) or {}
     except (OSError, UnicodeDecodeError, *_YAML_ERRORS) as e:
-        raise ConfigError(f"cannot read config file {path}: {e}") from e
+        raise ConfigError(f"cannot read config file {path}: {_one_line(e)}") from e
     if not isinstance(data, dict):
         raise ConfigError(f"config file {path} must hold a mapping, got {type(data).__name__}")
     _check_size(data)
@@ -464,10 +490,20 @@ def override_key(item: str) -> str:
 def apply_overrides(data: dict[str, Any], overrides: list[str] | tuple[str, ...]) -> None:
     """Set each `section.key=value` of `overrides` in `data` (values parsed as YAML), in order.
 
+    The coefficients belong to their rule: an override that changes `learner.algorithm` drops the coefficients
+    `data` held for the old rule (the new rule starts from its defaults, and overrides of its coefficients apply).
+
+    >>> data = {"learner": {"algorithm": "a-ride", "coefficients": {"rho_bar_max": 1.0}}}
+    >>> apply_overrides(data, ["learner.algorithm=ppo", "learner.coefficients.epochs=2"])
+    >>> data["learner"]
+    {'algorithm': 'ppo', 'coefficients': {'epochs': 2}}
+
     Raises:
         ConfigError: an override without `=`, through a key that is not a section, or with invalid YAML.
     """
     for item in overrides:
+        if override_key(item) == "learner.algorithm":
+            _drop_other_rules_coefficients(data, item)
         parts = override_key(item).split(".")
         node = data
         for part in parts[:-1]:
@@ -477,8 +513,35 @@ def apply_overrides(data: dict[str, Any], overrides: list[str] | tuple[str, ...]
         try:
             node[parts[-1]] = _parse_value(item.partition("=")[2])
         except _YAML_ERRORS as e:
-            raise ConfigError(f"override {item!r}: the value is not valid YAML: {e}") from e
+            raise ConfigError(f"override {item!r}: the value is not valid YAML: {_one_line(e)}") from e
     _check_size(data)
+
+
+def _one_line(error: Exception) -> str:
+    """An error's message on one line: PyYAML's "problem at line L, column C" without its drawn context.
+
+    >>> try:
+    ...     yaml.safe_load("learner: [unclosed")
+    ... except yaml.YAMLError as e:
+    ...     print(_one_line(e))
+    expected ',' or ']', but got '<stream end>' (line 1, column 19)
+    """
+    if isinstance(error, yaml.MarkedYAMLError) and error.problem_mark is not None:
+        mark = error.problem_mark
+        return f"{error.problem} (line {mark.line + 1}, column {mark.column + 1})"
+    return " ".join(str(error).split())
+
+
+def _drop_other_rules_coefficients(data: dict[str, Any], item: str) -> None:
+    learner = data.get("learner")
+    if not isinstance(learner, dict) or "coefficients" not in learner:
+        return
+    try:
+        algorithm = _parse_value(item.partition("=")[2])
+    except _YAML_ERRORS:
+        return  # `apply_overrides` reports the bad value
+    if algorithm != learner.get("algorithm", "a-ride"):
+        del learner["coefficients"]
 
 
 MAX_CONFIG_VALUES = 10_000
@@ -559,7 +622,7 @@ def complete_state_keys(saved: Mapping[str, Any]) -> dict[str, Any]:
 def _flatten(data: dict[str, Any], prefix: str = "") -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, value in data.items():
-        if isinstance(value, dict) and key not in ("coefficients", "small", "vlm"):
+        if isinstance(value, dict) and key not in ("coefficients", "small", "vlm", "custom"):
             out.update(_flatten(value, f"{prefix}{key}."))
         else:
             out[f"{prefix}{key}"] = value

@@ -19,6 +19,11 @@ class UntrustedConfigError(ConfigError):
     """
 
 
+class RunDirError(DistrlError):
+    """A run cannot write into its folder: it holds an earlier run (resume it, or pass `--overwrite`), the folder to
+    resume does not exist, or the path is not a folder. See `distrl_agent.runtime.run_dir`."""  # noqa: D205, D209
+
+
 class DataError(DistrlError, ValueError):
     """Data is malformed: NaN/inf values, an empty trajectory, mismatched lengths or shapes, a negative priority."""
 

@@ -12,8 +12,8 @@ says so:
 - or by `--trust-run-dir`, which takes the folder's values as they are.
 
 Otherwise the command stops before building anything, naming each key, the folder's value and both ways to allow it.
-An option that imports code (`trust_remote_code`) is never taken from a folder, trusted or not: it comes only from
-the command line or the user's own `--config`.
+An option that imports code (`trust_remote_code`, a `py:` judge, a custom policy's `policy.custom.target`) is never
+taken from a folder, trusted or not: it comes only from the command line or the user's own `--config`.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from android_gym.evaluators.factory import code_terms
 from distrl_agent.config import TrainConfig, apply_overrides, override_key, read_config_file
 from distrl_agent.errors import UntrustedConfigError
 
@@ -96,12 +97,24 @@ def vet_folder_config(data: Mapping[str, Any], path: Path, given: Iterable[str],
         UntrustedConfigError: see `load_run_config`.
     """
     code = list(_code_options(data))
+    given = list(given)
+    judges = code_terms(_get(data, "env.evaluator", None))
+    if judges and not any(_overlaps(user_key, "env.evaluator") for user_key in given):
+        raise UntrustedConfigError(
+            f"{path} sets `env.evaluator: {_short(judges[0])}`, a judge imported from Python code by name. A run "
+            f"folder cannot choose code to run, even with {TRUST_FLAG}: give `env.evaluator=...` yourself on the "
+            "command line or in your own --config")
+    policy = _get(data, "policy.custom.target", None)
+    if policy is not None and not any(_overlaps(user_key, "policy.custom.target") for user_key in given):
+        raise UntrustedConfigError(
+            f"{path} sets `policy.custom.target: {_short(policy)}`, a policy class imported from Python code by name. "
+            f"A run folder cannot choose code to run, even with {TRUST_FLAG}: give `policy.custom.target=...` "
+            "yourself on the command line or in your own --config")
     if code:
         raise UntrustedConfigError(
             f"{path} sets {', '.join(f'`{k}: true`' for k in code)}, which would run Python shipped with a model. "
             f"A run folder cannot turn that on, even with {TRUST_FLAG}: give the option yourself on the command "
             "line or in your own --config, after reading the code it would run")
-    given = list(given)
     defaults = TrainConfig().to_dict()
     out = copy.deepcopy(dict(data))
     refused: list[tuple[ReachingGroup, list[tuple[str, Any]]]] = []

@@ -40,6 +40,55 @@ from android_gym.safe_files import open_append, private_dir
 
 VERSION_TEXT = "Android Debug Bridge version 1.0.41\nVersion 35.0.2-android-gym\n"
 """What `adb version` prints (1.0.41: the host protocol version 0x29 the sim's front answers)."""
+HELP_TEXT = """\
+global options:
+ -e                       use the emulator (the only one)
+ -d                       use the USB device (the only one)
+ -s SERIAL                use the device with this serial (overrides $ANDROID_SERIAL)
+ -H                       name of the adb server host [default=localhost]
+ -P                       port of the adb server [default=5037, or $ANDROID_ADB_SERVER_PORT]
+
+general commands:
+ devices [-l]             list connected devices (-l for long output)
+ help                     show this help message
+ version                  show version num
+
+networking:
+ connect HOST[:PORT]      connect to a device via TCP/IP [default port=5555]
+ disconnect [HOST[:PORT]] disconnect from the given TCP/IP device, or all
+
+file transfer:
+ push LOCAL... REMOTE     copy local files/directories to device
+ pull REMOTE [LOCAL]      copy files/dirs from device
+
+shell:
+ shell COMMAND...         run remote shell command (no interactive shell here)
+ exec-out COMMAND         run a command on the device, with its raw binary output
+
+app installation:
+ install PACKAGE          push a single package to the device and install it
+ uninstall PACKAGE        remove this app package from the device
+
+debugging:
+ logcat [ARGS]            show the device's log (streamed until stopped)
+
+scripting:
+ wait-for-device [CMD]    wait for a device to be online, then run CMD
+ get-state                print offline | bootloader | device
+ get-serialno             print SERIAL_NUMBER
+
+internal debugging:
+ start-server             ensure that there is a server running
+ kill-server              kill the server if it is running
+
+emulator:
+ emu COMMAND              run an emulator console command
+
+environment variables:
+ $ANDROID_SERIAL          serial number to connect to (see -s)
+ $ANDROID_ADB_SERVER_PORT port of the adb server (see -P)
+"""
+"""What `adb help` prints after the version lines: adb's own layout, listing what this adb implements."""
 REQUEST_TIMEOUT_S = 10.0
 """Deadline of one request to the server (a command's own output then takes as long as it takes)."""
 SERVER_START_TIMEOUT_S = 20.0
@@ -191,6 +240,17 @@ def cmd_devices(opts: Options, args: list[str]) -> int:
 def cmd_version(opts: Options, args: list[str]) -> int:
     """`version`."""
     sys.stdout.write(VERSION_TEXT + f"Installed as {sys.argv[0]}\n")
+    return 0
+
+
+def usage() -> str:
+    """The version lines, then `HELP_TEXT` (what `adb help` prints)."""
+    return VERSION_TEXT + f"Installed as {sys.argv[0]}\n\n" + HELP_TEXT
+
+
+def cmd_help(opts: Options, args: list[str]) -> int:
+    """`help` after global options."""
+    sys.stdout.write(usage())
     return 0
 
 
@@ -347,8 +407,9 @@ COMMANDS: dict[str, Callable[[Options, list[str]], int]] = {
     "wait-for-device": cmd_wait_for_device, "wait-for-any-device": cmd_wait_for_device, "shell": cmd_shell,
     "exec-out": cmd_exec_out, "logcat": cmd_logcat, "push": cmd_push, "pull": cmd_pull, "install": cmd_install,
     "uninstall": cmd_uninstall, "connect": cmd_connect, "disconnect": cmd_disconnect, "emu": cmd_emu,
+    "help": cmd_help,
 }
-NO_SERVER_NEEDED = ("version", "kill-server", "emu")  # emu talks to the console itself
+NO_SERVER_NEEDED = ("version", "help", "kill-server", "emu")  # emu talks to the console itself
 
 
 def run_command(opts: Options, words: list[str]) -> int:
@@ -356,7 +417,7 @@ def run_command(opts: Options, words: list[str]) -> int:
     command, args = words[0], words[1:]
     handler = COMMANDS.get(command)
     if handler is None:
-        raise AdbUsageError(f"unknown command {command}")
+        raise AdbUsageError(f"unknown command {command} (`adb help` lists the commands)")
     if command not in NO_SERVER_NEEDED:
         ensure_server(opts)
     return handler(opts, args)
@@ -421,11 +482,22 @@ def _rate(size: int, started: float) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Entry point of `android-gym-adb` (and `android-gym adb`)."""
+    """Entry point of `android-gym-adb` (and `android-gym adb`).
+
+    As adb: `help`, `--help` and `-h` print the usage (exit 0), `--version` is `version`, and no command at all
+    prints the usage to stderr with exit 1.
+    """
+    args = sys.argv[1:] if argv is None else argv
+    if args[:1] in (["--help"], ["-h"], ["help"]):
+        sys.stdout.write(usage())
+        return 0
+    if args[:1] == ["--version"]:
+        args = ["version", *args[1:]]
     try:
-        opts, words = parse_globals(sys.argv[1:] if argv is None else argv)
+        opts, words = parse_globals(args)
         if not words:
-            raise AdbUsageError("no command given; commands: " + ", ".join(COMMANDS))
+            sys.stderr.write(usage())
+            return 1
         return run_command(opts, words)
     except (AdbUsageError, DeviceError) as e:
         sys.stderr.write(f"adb: error: {e}\n")

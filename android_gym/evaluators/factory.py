@@ -5,6 +5,8 @@ Specs:
 * `"oracle"` — exact state checks (the simulated phone, or ADB state queries);
 * `"mllm:<local path>"` — a local VLM checkpoint (`MllmEvaluator`);
 * `"http:<base url>"` — an OpenAI-compatible server (`HttpEvaluator`; needs the `model` option);
+* `"py:<module>:<class>"` — your own `Evaluator` subclass, imported by name in each process that builds an env
+  (workers too) and called with the options as keyword arguments, e.g. `"py:my_judges:LengthJudge"`;
 * `"A|B"` — the first known verdict of A, then B (`FallbackEvaluator`), e.g. `"oracle|mllm:/models/smolvlm"`;
 * `"A&B"` — A's verdict unless the state check B says False (`VetoEvaluator`), e.g. `"http:http://h:8000/v1&oracle"`;
   `&` binds tighter than `|`. (A base URL that itself contains `|` or `&` needs the Python API.)
@@ -37,9 +39,13 @@ from android_gym.evaluators.combine import FallbackEvaluator, VetoEvaluator
 from android_gym.evaluators.http import HttpEvaluator, HttpJudgeConfig
 from android_gym.evaluators.mllm import MllmEvaluator, MllmJudgeConfig
 from android_gym.evaluators.service import JudgeService, ServiceConfig
+from android_gym.plugins import IMPORT_PATH, load_class
 
-KINDS = ("oracle", "mllm", "http")
-JUDGE_KINDS = ("mllm", "http")
+KINDS = ("oracle", "mllm", "http", "py")
+JUDGE_KINDS = ("mllm", "http", "py")
+CODE_KINDS = ("py",)
+"""Spec kinds that import code by name: a run folder cannot choose them (`distrl_agent.run_folder`)."""
+
 FACTORY_OPTIONS = ("cache", "service", "share")
 
 Term = tuple[str, str]
@@ -65,8 +71,12 @@ def parse_spec(spec: str) -> list[list[Term]]:
             if kind == "oracle" and sep:
                 raise ConfigError(f"`evaluator` part {part.strip()!r}: 'oracle' takes no target")
             if kind in JUDGE_KINDS and not target.strip():
-                example = "mllm:/models/smolvlm" if kind == "mllm" else "http:http://localhost:8000/v1"
+                example = {"mllm": "mllm:/models/smolvlm", "http": "http:http://localhost:8000/v1",
+                           "py": "py:my_judges:LengthJudge"}[kind]
                 raise ConfigError(f"`evaluator` part {part.strip()!r} needs a target, e.g. {example!r}")
+            if kind == "py" and not IMPORT_PATH.fullmatch(target.strip()):
+                raise ConfigError(f"`evaluator` part {part.strip()!r}: 'py:' takes an import path "
+                                  "'<module>:<class>', e.g. 'py:my_judges:LengthJudge'")
             terms.append((kind, target.strip()))
         chain.append(terms)
     return chain
@@ -76,7 +86,19 @@ class OracleConfig(ConfigModel):
     """The oracle's term in a spec: exact state checks, nothing to configure."""
 
 
-JudgeTerm = OracleConfig | MllmJudgeConfig | HttpJudgeConfig
+class PyJudgeConfig(ConfigModel):
+    """A user's `Evaluator` class by import path (`"py:<module>:<class>"`) and its keyword arguments.
+
+    Attributes:
+        target: "<module>:<class>", imported when the judge is built (in every process that builds one).
+        kwargs: the judge's constructor arguments (the spec's options; plain data).
+    """
+
+    target: str
+    kwargs: dict[str, Any] = Field(default_factory=dict)
+
+
+JudgeTerm = OracleConfig | MllmJudgeConfig | HttpJudgeConfig | PyJudgeConfig
 """One term of a spec, typed."""
 
 
@@ -94,6 +116,18 @@ class EvaluatorConfig(ConfigModel):
     cache: CacheConfig | None = Field(default_factory=CacheConfig)
     service: ServiceConfig = Field(default_factory=ServiceConfig)
     share: bool = True
+
+
+def code_terms(spec: Any) -> list[str]:
+    """The parts of an evaluator spec that import code by name (`CODE_KINDS`); [] for anything else.
+
+    >>> code_terms("py:my_judges:Strict&oracle"), code_terms("oracle|mllm:/m"), code_terms(None)
+    (['py:my_judges:Strict'], [], [])
+    """
+    if not isinstance(spec, str):
+        return []
+    parts = (part.strip() for alternative in spec.split("|") for part in alternative.split("&"))
+    return [part for part in parts if part.partition(":")[0].strip().lower() in CODE_KINDS]
 
 
 def parse_evaluator(spec: str, options: Mapping[str, Any] | None = None) -> EvaluatorConfig:
@@ -159,8 +193,8 @@ def _split_options(chain: list[list[Term]], options: dict[str, Any]) -> dict[str
         if kind in options and kind not in kinds:
             raise ConfigError(f"`evaluator_options[{kind!r}]` given but the spec has no {kind} judge")
         if kind in options and not isinstance(options[kind], Mapping | None):
-            raise ConfigError(f"`evaluator_options.{kind}` must be a dict of {_CONFIGS[kind].__name__} fields, got "
-                              f"{options[kind]!r}")
+            fields = _CONFIGS.get(kind, PyJudgeConfig).__name__
+            raise ConfigError(f"`evaluator_options.{kind}` must be a dict of {fields} fields, got {options[kind]!r}")
     per_kind = {kind: (dict(options.get(kind) or {}), f"evaluator_options.{kind}") for kind in kinds}
     flat = {k: v for k, v in options.items() if k not in FACTORY_OPTIONS and k not in JUDGE_KINDS}
     if flat and len(kinds) != 1:
@@ -173,7 +207,9 @@ def _split_options(chain: list[list[Term]], options: dict[str, Any]) -> dict[str
 
 
 def _judge_config(kind: str, target: str, values: dict[str, Any], where: str) -> ConfigModel:
-    """The `MllmJudgeConfig` / `HttpJudgeConfig` of one term: its spec target plus the options of its kind."""
+    """The `MllmJudgeConfig` / `HttpJudgeConfig` / `PyJudgeConfig` of one term: its target plus its kind's options."""
+    if kind == "py":
+        return PyJudgeConfig(target=target, kwargs=values)
     field = _TARGETS[kind]
     if field in values:
         raise ConfigError(f"`{where}.{field}` comes from the spec ('{kind}:<{field}>'), not from the options")
@@ -202,6 +238,8 @@ def _build_term(term: JudgeTerm, cache_config: CacheConfig | None, service_confi
             judge_class: Callable[[Any], Evaluator] = MllmEvaluator
         case HttpJudgeConfig():
             judge_class = HttpEvaluator
+        case PyJudgeConfig():
+            judge_class = _user_judge
 
     def build() -> Evaluator:
         judge = judge_class(term)
@@ -212,6 +250,19 @@ def _build_term(term: JudgeTerm, cache_config: CacheConfig | None, service_confi
     key = json.dumps([type(term).__name__, term.to_data(), None if cache_config is None else cache_config.to_data(),
                       service_config.to_data()], sort_keys=True, default=str)
     return _SHARED.client(key, build, service_config)
+
+
+def _user_judge(term: PyJudgeConfig) -> Evaluator:
+    """Import the class `term.target` names and build it with `term.kwargs`.
+
+    Raises:
+        ConfigError: the module or class cannot be imported, is not an `Evaluator` subclass, or refuses its kwargs.
+    """
+    judge_class = load_class(term.target, Evaluator, f"`evaluator` 'py:{term.target}'")
+    try:
+        return judge_class(**term.kwargs)
+    except TypeError as e:
+        raise ConfigError(f"`evaluator` 'py:{term.target}' refused its options {sorted(term.kwargs)}: {e}") from e
 
 
 _CONFIGS: dict[str, type[ConfigModel]] = {"mllm": MllmJudgeConfig, "http": HttpJudgeConfig}

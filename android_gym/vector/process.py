@@ -11,6 +11,7 @@ read, a message cut by a SIGKILL is not.
 
 from __future__ import annotations
 
+import multiprocessing
 import signal
 import time
 from collections.abc import Callable, Sequence
@@ -18,6 +19,30 @@ from multiprocessing.connection import Connection, wait
 from multiprocessing.context import BaseContext
 from multiprocessing.reduction import ForkingPickler
 from typing import Any
+
+MISSING_MAIN_GUARD = (
+    "a child process is importing your script, and the script starts processes when imported ({what}): put the "
+    "code that makes pools or trains under `if __name__ == \"__main__\":`, as every multiprocessing program must "
+    "(the workers start with the 'forkserver' or 'spawn' method, which import the main script)")
+"""Why starting a process failed in a child that imports the main script; `{what}` names what was starting."""
+
+
+def is_importing_main_script() -> bool:
+    """Whether this process is a child still preparing itself, which includes importing the parent's main script.
+
+    The flag is the one multiprocessing's own check reads (`spawn._check_not_importing_main`).
+    """
+    return bool(getattr(multiprocessing.current_process(), "_inheriting", False))
+
+
+def refuse_start_while_importing_main(what: str) -> None:
+    """Raise the clear error instead of multiprocessing's recursion when a script lacks its main guard.
+
+    Raises:
+        RuntimeError: `is_importing_main_script()` (see `MISSING_MAIN_GUARD`).
+    """
+    if is_importing_main_script():
+        raise RuntimeError(MISSING_MAIN_GUARD.format(what=what))
 
 
 class ChildProcess:
@@ -49,7 +74,13 @@ class ChildProcess:
         self._exitcode_at_close: int | None = None
 
     def start(self) -> None:
-        """Start the process; returns at once."""
+        """Start the process; returns at once.
+
+        Raises:
+            RuntimeError: this process is itself importing the main script of another one (`__mp_main__`): the
+                script starts processes at import time, without `if __name__ == "__main__":`.
+        """
+        refuse_start_while_importing_main(self.name)
         parent_end, child_end = self.context.Pipe(duplex=True)
         process = self.context.Process(target=self.target, args=(*self.args, child_end), name=self.name,
                                        daemon=self.daemon)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pickle
 import selectors
+import sys
 import time
 from collections import deque
 from collections.abc import Callable, Sequence
@@ -328,9 +329,19 @@ class Supervisor:
             message = conn.recv()
         except (EOFError, OSError) as e:
             slot.worker.process.join(1.0)
-            raise WorkerFailedError(index, f"its worker {slot.worker.exit_reason()} before the env was built") from e
+            raise WorkerFailedError(index, f"its worker {slot.worker.exit_reason()} before the env was built"
+                                           f"{_main_guard_hint()}") from e
         if isinstance(message, Failed):
             raise WorkerFailedError(index, f"the env factory raised {message.error}", message.traceback)
         if not isinstance(message, Ready):
             raise WorkerFailedError(index, f"protocol error: {type(message).__name__} before Ready")
         return message
+
+
+def _main_guard_hint() -> str:
+    """A hint for a worker that died at once under a script: the most common cause is a missing main guard."""
+    main = sys.modules.get("__main__")
+    if getattr(main, "__file__", None) is None:  # an interactive session or `python -c`: not that
+        return ""
+    return ("; if this is a script, is the code that makes the pool under `if __name__ == \"__main__\":`? "
+            "(its traceback, above, says so)")

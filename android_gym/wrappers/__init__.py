@@ -9,8 +9,9 @@ from android_gym.wrappers.sb3_observation import SB3Observation
 
 
 def make_sb3_env(env_id: str = "android_gym/General-v0", **kwargs: object) -> gym.Env:
-    """`gym.make(env_id, **kwargs)` wrapped for SB3: flat Box observations and MultiDiscrete actions (with the
-    answer and impossible kinds when the suite has tasks won by declaring: `suites.declares`)."""  # noqa: D205, D209
+    """`gym.make(env_id, **kwargs)` wrapped for SB3: a Dict of Box observations (SB3's `MultiInputPolicy` takes it)
+    and MultiDiscrete actions (with the answer and impossible kinds when the suite has tasks won by declaring:
+    `suites.declares`)."""  # noqa: D205, D209
     from android_gym.tasks import suites
 
     env = gym.make(env_id, **kwargs)

@@ -12,9 +12,10 @@ GOAL_BYTES = 64
 
 
 class SB3Observation(gym.ObservationWrapper):
-    """Replace the Text goal by its UTF-8 bytes and MultiBinary element arrays by uint8 Boxes.
+    """Replace the Text goal by its UTF-8 bytes, and the element arrays by flat (1-D) Boxes.
 
-    The screenshot (if any) stays an image Box, so SB3's `MultiInputPolicy` puts a CNN on it.
+    The screenshot (if any) stays an image Box, so SB3's `MultiInputPolicy` puts a CNN on it; every other entry is a
+    vector, as SB3's `check_env` asks (its extractor flattens them anyway: the values are the same).
 
     >>> import android_gym, gymnasium as gym
     >>> env = SB3Observation(gym.make("android_gym/General-v0", screenshot_width=0))
@@ -30,9 +31,11 @@ class SB3Observation(gym.ObservationWrapper):
             if isinstance(space, spaces.Text):
                 out[key] = spaces.Box(0, 255, (goal_bytes,), np.uint8)
             elif isinstance(space, spaces.MultiBinary):
-                out[key] = spaces.Box(0, 1, tuple(np.atleast_1d(space.n)), np.uint8)
+                out[key] = spaces.Box(0, 1, (int(np.prod(space.n)),), np.uint8)
             elif isinstance(space, spaces.Box) and space.dtype == np.int64:
-                out[key] = spaces.Box(0, float(space.high.max()), space.shape, np.float32)
+                out[key] = spaces.Box(0, float(space.high.max()), (int(np.prod(space.shape)),), np.float32)
+            elif isinstance(space, spaces.Box) and len(space.shape) > 1 and key != "screenshot":
+                out[key] = spaces.Box(space.low.reshape(-1), space.high.reshape(-1), dtype=space.dtype)
             else:
                 out[key] = space
         self.observation_space = spaces.Dict(out)
@@ -48,5 +51,5 @@ class SB3Observation(gym.ObservationWrapper):
                 arr[: len(raw)] = np.frombuffer(raw, np.uint8)
                 out[key] = arr
             else:
-                out[key] = np.asarray(value, dtype=space.dtype)
+                out[key] = np.asarray(value, dtype=space.dtype).reshape(space.shape)
         return out

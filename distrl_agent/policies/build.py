@@ -1,4 +1,4 @@
-"""Policies by name: the config's `policy.kind` ("small" or "vlm") to a policy config and a policy.
+"""Policies by name: the config's `policy.kind` ("small", "vlm" or "custom") to a policy config and a policy.
 
 Workers, the learner, the warm start and evaluation all build their policy here, from the same frozen config, so a
 worker's copy always accepts the learner's `state_dict`.
@@ -11,18 +11,21 @@ from typing import Any
 
 from distrl_agent.errors import ConfigError
 from distrl_agent.policies.base import Policy
+from distrl_agent.policies.custom import build_custom_policy
+from distrl_agent.policies.custom_config import CustomPolicyConfig
 from distrl_agent.policies.small import SmallPolicy
 from distrl_agent.policies.small_config import SmallPolicyConfig
 from distrl_agent.policies.vlm import VLMPolicy
 from distrl_agent.policies.vlm_config import VLMPolicyConfig
 
-PolicyConfig = SmallPolicyConfig | VLMPolicyConfig
+PolicyConfig = SmallPolicyConfig | VLMPolicyConfig | CustomPolicyConfig
 """The config of any policy `build_policy` makes."""
-POLICY_KINDS: dict[str, tuple[type, type[Policy]]] = {
+POLICY_KINDS: dict[str, tuple[type, Any]] = {
     "small": (SmallPolicyConfig, SmallPolicy),
     "vlm": (VLMPolicyConfig, VLMPolicy),
+    "custom": (CustomPolicyConfig, build_custom_policy),
 }
-"""kind -> (config dataclass, policy class)."""
+"""kind -> (config class, what builds a policy from it: a policy class, or the custom policies' importer)."""
 
 
 def make_policy_config(kind: str, fields: Mapping[str, Any] | PolicyConfig | None,

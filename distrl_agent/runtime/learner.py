@@ -34,24 +34,9 @@ from distrl_agent.runtime.checkpoint import (
     write_state,
 )
 from distrl_agent.runtime.encoding_cache import EncodingCache
+from distrl_agent.runtime.lag import LAG_KEYS, lag_counts
 from distrl_agent.runtime.weights import to_numpy
 from distrl_agent.types import Trajectory, collate
-
-LAG_EDGES = (0, 1, 2, 4, 8, 16, 32, 64, 128, 256, 512)
-"""Lower edges of the policy-lag histogram: how many versions behind the learner each trained-on step was."""
-LAG_KEYS = (*(f"learner/lag_steps/{lo}" if hi - lo == 1 else f"learner/lag_steps/{lo}-{hi - 1}"
-               for lo, hi in zip(LAG_EDGES[:-1], LAG_EDGES[1:], strict=True)), f"learner/lag_steps/{LAG_EDGES[-1]}+")
-"""Counter names of the histogram's bins: 0, 1, 2-3, 4-7, ..., 256-511, 512+."""
-
-
-def lag_counts(staleness: np.ndarray) -> np.ndarray:
-    """How many of `staleness` (versions behind, >= 0) fall in each bin of `LAG_EDGES` (the last bin is open).
-
-    >>> lag_counts(np.array([0, 0, 1, 3, 600])).tolist()
-    [2, 1, 1, 0, 0, 0, 0, 0, 0, 0, 1]
-    """
-    bins = np.searchsorted(LAG_EDGES, np.asarray(staleness, np.int64), side="right") - 1
-    return np.bincount(np.clip(bins, 0, len(LAG_EDGES) - 1), minlength=len(LAG_EDGES))
 
 
 class Learner(LearnerHandle):
@@ -73,7 +58,8 @@ class Learner(LearnerHandle):
         return_freed_memory()  # its process (this one, or a Ray actor's) frees a batch per update (android_gym.heap)
         with torch.random.fork_rng():  # the same initial weights in any process (local, or a Ray actor)
             torch.manual_seed(config.runtime.seed)
-            self.policy = build_policy(policy_config or config.policy.policy_config())
+            self.policy_config = policy_config or config.policy.policy_config()  # a custom policy's: its class too
+            self.policy = build_policy(self.policy_config)
         self.rule = make_update_rule(c.algorithm, c.coefficients)
         # Critic warm-up: the same rule with the actor switched off (rules without a critic have nothing to warm up).
         has_actor_coef = "actor_coef" in type(self.rule.config).model_fields
@@ -203,7 +189,8 @@ class Learner(LearnerHandle):
             metrics = self.update()
         if not metrics:
             return {}
-        return {**metrics, "learner/update_s": time.perf_counter() - start, "learner/version": float(self.version)}
+        return {**metrics, "learner/update_s": time.perf_counter() - start, "learner/version": float(self.version),
+                "learner/lr": float(self.optimizer.param_groups[0]["lr"])}
 
     def _over_sample_rate(self) -> bool:
         """Whether the next batch would take the samples per inserted trajectory past the rate limiter's cap."""
@@ -251,7 +238,7 @@ class Learner(LearnerHandle):
         d.mkdir(parents=True, exist_ok=True)
         save_learner_blob(d, LearnerBlob(
             policy=self.policy.state_dict(), optimizer=self.optimizer.state_dict(), torch_rng=torch.get_rng_state(),
-            meta={"policy_kind": policy_kind(self.policy.config), "policy_config": self.policy.config.to_data(),
+            meta={"policy_kind": policy_kind(self.policy_config), "policy_config": self.policy_config.to_data(),
                   "algorithm": self.rule.name},
             reference=None if self.reference is None else self.reference.state_dict()))
         self.replay.save(d / REPLAY_FILE)

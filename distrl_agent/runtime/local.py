@@ -58,7 +58,7 @@ HEARTBEAT_S = 1.0  # a worker reports its counters at least this often, with or 
 
 def default_workers(config: TrainConfig) -> int:
     """`runtime.workers`, or the cores minus one for the learner (at least one)."""
-    return config.runtime.workers or max(1, (os.cpu_count() or 2) - 1)
+    return config.runtime.worker_count()
 
 
 def _worker_main(index: int, config: TrainConfig, shared: SharedWeights, conn: mpc.Connection) -> None:

@@ -10,22 +10,28 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 from tqdm import tqdm
 
 from android_gym.safe_files import ensure_dir, open_append, write_text
 from distrl_agent.runtime.base import Delivery
+from distrl_agent.runtime.callbacks import CallbackList
+from distrl_agent.runtime.lag import LAG_KEYS, lag_histogram
 
 
 class MetricsWriter:
-    """JSONL metrics (always, `run_dir/metrics.jsonl`) and TensorBoard scalars (when tensorboard is installed).
+    """Where a run reports: JSONL metrics (always, `run_dir/metrics.jsonl`), TensorBoard (when tensorboard is
+    installed: scalars grouped by their prefix, the policy-lag bins as one histogram), and the user's callbacks.
 
     Raises:
         UnsafePathError: `metrics.jsonl` or `tb` in `run_dir` is a symbolic link (a planted one would redirect our
             appends to its target, issue 43).
-    """
+    """  # noqa: D205
 
-    def __init__(self, run_dir: Path) -> None:
+    def __init__(self, run_dir: Path, callbacks: CallbackList | None = None) -> None:
         self.file = open_append(run_dir / "metrics.jsonl")
+        self.callbacks = callbacks or CallbackList()
+        self._lag_seen = np.zeros(len(LAG_KEYS), np.int64)
         try:
             from torch.utils.tensorboard import SummaryWriter
 
@@ -33,20 +39,44 @@ class MetricsWriter:
         except ImportError:
             self.tb = None
 
+    @property
+    def stop_requested(self) -> bool:
+        """Whether a callback asked the run to stop (`Callback.on_metrics` returned False)."""
+        return self.callbacks.stop_requested
+
     def write(self, step: int, elapsed_s: float, metrics: dict[str, Any]) -> None:
-        """Append one record at learner version `step`, `elapsed_s` seconds into the run."""
+        """Append one record at learner version `step`, `elapsed_s` seconds into the run; tell the callbacks."""
         self.file.write(json.dumps({"step": step, "time_s": round(elapsed_s, 2), **metrics}) + "\n")
         self.file.flush()
         if self.tb is not None:
             for k, v in metrics.items():
-                if isinstance(v, (int, float)):
+                if isinstance(v, (int, float)) and k not in _LAG_KEY_SET:
                     self.tb.add_scalar(k, v, step)
+            if all(key in metrics for key in LAG_KEYS):  # the steps trained on since the last record, by lag
+                counts = np.array([metrics[key] for key in LAG_KEYS], np.int64)
+                if (histogram := lag_histogram(counts - self._lag_seen)) is not None:
+                    self.tb.add_histogram_raw("learner/lag_steps", global_step=step, **histogram)
+                self._lag_seen = counts
+        self.callbacks.on_metrics(step, elapsed_s, {k: v for k, v in metrics.items() if isinstance(v, (int, float))})
+
+    def evaluation(self, step: int, elapsed_s: float, success: float, by_task: dict[str, float]) -> None:
+        """Record a periodic test evaluation (`charts/test_success`, `test_by_task/<template>`)."""
+        self.write(step, elapsed_s, {"charts/test_success": success,
+                                     **{f"test_by_task/{task}": r for task, r in by_task.items()}})
+        self.callbacks.on_evaluation(step, elapsed_s, success, by_task)
+
+    def checkpointed(self, step: int, path: Path) -> None:
+        """Tell the callbacks that a complete checkpoint is in `path`."""
+        self.callbacks.on_checkpoint(step, path)
 
     def close(self) -> None:
         """Flush and close."""
         self.file.close()
         if self.tb is not None:
             self.tb.close()
+
+
+_LAG_KEY_SET = frozenset(LAG_KEYS)
 
 
 @dataclass

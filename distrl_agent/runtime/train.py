@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import logging
 import time
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -23,10 +24,13 @@ from android_gym.tasks import suites
 from distrl_agent.config import TrainConfig
 from distrl_agent.runtime.base import LearnerHandle, Runtime
 from distrl_agent.runtime.build import make_runtime
+from distrl_agent.runtime.callbacks import Callback, CallbackList
 from distrl_agent.runtime.checkpoint import find_checkpoint, read_run_state, save_checkpoint
+from distrl_agent.runtime.checkpoint_files import CURRENT
 from distrl_agent.runtime.collect import evaluate, evaluate_by_task
 from distrl_agent.runtime.learner import Learner
 from distrl_agent.runtime.progress import MetricsWriter, Progress, RunState
+from distrl_agent.runtime.run_dir import RUN_FILES, prepare_run_dir
 from distrl_agent.runtime.warm_start import behaviour_clone, collect_demonstrations
 
 log = logging.getLogger("distrl")
@@ -34,23 +38,21 @@ EVAL_SEEDS = {"train": 777, "test": 778, "unseen_templates": 779, "unseen_apps":
 """Evaluation seeds per split: the periodic test evaluations and the final one play the same episodes, so the points of
 the learning curve and the summary's test success differ only by what the policy learned."""
 WAIT_S = 0.5  # the longest the learner blocks on collection while it has nothing to train on
-RUN_FILES = ("config.yaml", "metrics.jsonl", "summary.json", "tb")
-"""What a run writes in its run_dir besides checkpoints (none may be a symbolic link, issue 43; `save_checkpoint`
-removes links planted under checkpoint names without following them)."""
 DRAIN_S = 30.0  # the longest the end of a run waits for the workers to hand over what they hold
 METRICS_EVERY_S = 1.0  # one metrics.jsonl record per this many seconds
 _MAXED = ("runtime/broadcast_latency_ms_max", "runtime/step_s_max", "runtime/judge_s_max")
 _LATENCY_MEAN = "runtime/broadcast_latency_ms_mean"
 
 
-def warm_start(config: TrainConfig) -> dict[str, Any] | None:
+def warm_start(config: TrainConfig, show_progress: bool = False) -> dict[str, Any] | None:
     """Behaviour cloning from noisy expert demonstrations; the cloned weights, or None when disabled."""
     rt = config.runtime
     if rt.warm_start_episodes <= 0:
         return None
     learner = Learner(config)  # a scratch copy: only its policy is used
-    demos = collect_demonstrations(config.env, rt.warm_start_episodes, rt.warm_start_noise, learner.policy, rt.seed)
-    nll = behaviour_clone(learner.policy, demos, rt.warm_start_updates, seed=rt.seed)
+    demos = collect_demonstrations(config.env, rt.warm_start_episodes, rt.warm_start_noise, learner.policy, rt.seed,
+                                   show_progress=show_progress)
+    nll = behaviour_clone(learner.policy, demos, rt.warm_start_updates, seed=rt.seed, show_progress=show_progress)
     learner.policy.copy_actor_encoder_to_critic()  # the critic starts from the cloned features, not from noise
     log.info("warm start: %d demonstration steps, final NLL %.3f", len(demos), nll)
     return learner.weights()
@@ -94,7 +96,7 @@ def run_loop(config: TrainConfig, learner: LearnerHandle, runtime: Runtime, stat
     env_steps = state.totals.get("runtime/env_steps", 0.0)
     episodes = state.totals.get("runtime/episodes", 0.0)
     try:
-        while spent_fraction(config, clock.session(state), version, env_steps) < 1.0:
+        while spent_fraction(config, clock.session(state), version, env_steps) < 1.0 and not writer.stop_requested:
             now = time.monotonic()
             if clock.is_due("eval", now, rt.eval_every_s):  # the learning curve (workers keep collecting)
                 _evaluate_into(config, state, writer, runtime.fetch(learner.weights()), version, clock.session(state),
@@ -102,6 +104,7 @@ def run_loop(config: TrainConfig, learner: LearnerHandle, runtime: Runtime, stat
             if clock.is_due("checkpoint", now, rt.checkpoint_every_s):  # a crash loses at most this much
                 state.checkpoints += 1
                 save_checkpoint(learner, snapshot(state, clock.session_s(), runtime.stats()), run_dir)
+                writer.checkpointed(version, run_dir / CURRENT)
             if (scale := lr_scale(config, clock.session(state), version, env_steps)) != lr_now:  # in 1% steps
                 learner.set_lr_scale(lr_now := scale)
             tick = time.monotonic()
@@ -211,8 +214,7 @@ def _evaluate_into(config: TrainConfig, state: RunState, writer: MetricsWriter, 
                                      EVAL_SEEDS["test"])
     state.curve.append({"time_s": round(elapsed_s, 1), "env_steps": int(env_steps), "episodes": int(episodes),
                         "version": version, "test_success": rate})
-    writer.write(version, elapsed_s, {"charts/test_success": rate,
-                                      **{f"test_by_task/{task}": r for task, r in by_task.items()}})
+    writer.evaluation(version, elapsed_s, rate, by_task)
 
 
 def snapshot(state: RunState, session_s: float, runtime_stats: dict[str, float]) -> RunState:
@@ -222,7 +224,8 @@ def snapshot(state: RunState, session_s: float, runtime_stats: dict[str, float])
 
 
 def train(config: TrainConfig, resume: str | Path | None = None, show_progress: bool = True,
-          initial_weights: dict[str, Any] | None = None) -> dict[str, Any]:
+          initial_weights: dict[str, Any] | None = None, overwrite: bool = False,
+          callbacks: Sequence[Callback] = ()) -> dict[str, Any]:
     """Run training until its budget is spent; returns the summary (also written to run_dir/summary.json).
 
     The budget is `runtime.minutes` of wall clock, or fewer when `runtime.max_updates` or `runtime.max_env_steps`
@@ -235,21 +238,27 @@ def train(config: TrainConfig, resume: str | Path | None = None, show_progress: 
         show_progress: draw the progress bar.
         initial_weights: start from these policy weights instead of running the configured warm start (benchmarks
             give every run of a comparison the same starting policy); ignored when resuming.
+        overwrite: a `run_dir` holding an earlier run loses that run's files instead of being refused.
+        callbacks: `Callback`s called at the run's events (`distrl_agent.runtime.callbacks`); one returning False
+            from `on_metrics` stops the run early.
 
     Raises:
         CheckpointError: `resume` holds no checkpoint, or one written under another config.
+        RunDirError: `run_dir` holds an earlier run (and neither `resume` nor `overwrite` says what to do with it).
         WorkerError: a worker kept crashing (a checkpoint is written first, so the run can be resumed).
         ClusterError: the Ray runtime cannot start.
     """
-    run_dir = Path(config.run_dir)
+    hooks = CallbackList(callbacks)
+    checkpoint = find_checkpoint(resume) if resume is not None else None  # before anything is created
+    config = prepare_run_dir(config, resume, overwrite)
+    run_dir = Path(str(config.run_dir))
     run_dir.mkdir(parents=True, exist_ok=True)
     refuse_links(run_dir, RUN_FILES)  # before anything starts: a planted link would redirect our writes
     torch.manual_seed(config.runtime.seed)
     torch.set_num_threads(1)
     runtime, learner = make_runtime(config)
     state = RunState()
-    if resume is not None:
-        checkpoint = find_checkpoint(resume)
+    if checkpoint is not None:
         learner.load(str(checkpoint.resolve()))
         state = read_run_state(checkpoint)
         state.resumes += 1
@@ -257,7 +266,7 @@ def train(config: TrainConfig, resume: str | Path | None = None, show_progress: 
                  state.elapsed_s / 60)
     elif initial_weights is not None:
         learner.set_policy_weights(initial_weights)
-    elif (weights := warm_start(config)) is not None:
+    elif (weights := warm_start(config, show_progress)) is not None:
         learner.set_policy_weights(weights)
     spent = spent_fraction(config, state.elapsed_s, learner.get_version(), state.totals.get("runtime/env_steps", 0.0))
     if resume is not None and spent >= 1.0:
@@ -265,7 +274,8 @@ def train(config: TrainConfig, resume: str | Path | None = None, show_progress: 
         log.warning("the budget (runtime.minutes=%s, max_updates=%s, max_env_steps=%s) is already spent; "
                     "raise it to train longer", rt.minutes, rt.max_updates, rt.max_env_steps)
     write_text(run_dir / "config.yaml", config.to_yaml())  # after a resume's config check passed
-    writer = MetricsWriter(run_dir)
+    writer = MetricsWriter(run_dir, hooks)
+    hooks.on_start(config)
     progress = Progress(config.runtime.minutes * 60, spent, enabled=show_progress)
     final = state
     try:
@@ -278,10 +288,12 @@ def train(config: TrainConfig, resume: str | Path | None = None, show_progress: 
     progress.close()
     final.checkpoints += 1
     save_checkpoint(learner, final, run_dir)
+    writer.checkpointed(learner.get_version(), run_dir / CURRENT)
     weights, version = runtime.fetch(learner.weights()), learner.get_version()
     learner_stats = {k: v for k, v in learner.stats().items() if isinstance(v, (int, float))}
     runtime.close()
     rt = config.runtime
+    log.info("final evaluation: %d greedy episodes on each split", rt.eval_episodes)
     test_success, test_by_task = evaluate_by_task(config, weights, version, "test", rt.eval_episodes,
                                                   EVAL_SEEDS["test"])
     summary = {
@@ -298,7 +310,9 @@ def train(config: TrainConfig, resume: str | Path | None = None, show_progress: 
     }
     for split in suites.splits_of(config.env.suite)[2:]:  # the generalisation splits a suite holds out (World)
         summary[f"{split}_success"] = evaluate(config, weights, version, split, rt.eval_episodes, EVAL_SEEDS[split])
-    writer.write(version, final.elapsed_s, {k: v for k, v in summary.items() if isinstance(v, (int, float))})
+    writer.write(version, final.elapsed_s, {k if "/" in k else f"summary/{k}": v for k, v in summary.items()
+                                            if isinstance(v, (int, float))})  # grouped: no top-level tags
     writer.close()
     write_text(run_dir / "summary.json", json.dumps(summary, indent=2))
+    hooks.on_end(summary)
     return summary

@@ -6,6 +6,7 @@ from typing import Any
 
 import numpy as np
 import torch
+from tqdm import tqdm
 
 import android_gym  # noqa: F401  (registers the env ids)
 from android_gym.errors import DeviceError
@@ -16,7 +17,7 @@ from distrl_agent.runtime.worker import make_env
 
 
 def collect_demonstrations(env: EnvSection, episodes: int, noise: float, policy: Policy,
-                           seed: int = 0) -> list[tuple[dict, str, dict[str, Any]]]:
+                           seed: int = 0, show_progress: bool = False) -> list[tuple[dict, str, dict[str, Any]]]:
     """(observation, goal, policy action ids) of expert steps; with probability `noise` a step is random instead.
 
     Random steps are executed (so the expert must recover) and also kept as demonstrations, which is what makes the
@@ -27,7 +28,8 @@ def collect_demonstrations(env: EnvSection, episodes: int, noise: float, policy:
     e = make_env(env.replace(latency="off"), "train", index=0)  # before any worker holds phone 0
     data = []
     gen = torch.Generator().manual_seed(seed)
-    for episode in range(episodes):
+    for episode in tqdm(range(episodes), desc="warm start: expert demonstrations", unit="episode",
+                        disable=not show_progress, leave=False):
         try:
             obs, info = e.reset(seed=10_000_000 + seed * 100_000 + episode)
         except DeviceError:  # a phone that fails a reset twice over: skip this demonstration, try the next one
@@ -52,7 +54,7 @@ def collect_demonstrations(env: EnvSection, episodes: int, noise: float, policy:
 
 
 def behaviour_clone(policy: Policy, data: list[tuple[dict, str, dict[str, Any]]], updates: int,
-                    lr: float = 2e-3, batch_size: int = 64, seed: int = 0) -> float:
+                    lr: float = 2e-3, batch_size: int = 64, seed: int = 0, show_progress: bool = False) -> float:
     """Maximise log pi of the demonstrated actions for `updates` Adam steps; returns the last batch's mean NLL."""
     if not data or updates <= 0:
         return float("nan")
@@ -60,7 +62,8 @@ def behaviour_clone(policy: Policy, data: list[tuple[dict, str, dict[str, Any]]]
     optimizer = torch.optim.Adam(policy.parameters(), lr=lr)
     policy.train()
     nll = float("nan")
-    for _ in range(updates):
+    for _ in tqdm(range(updates), desc="warm start: behaviour cloning", unit="update", disable=not show_progress,
+                  leave=False):
         idx = rng.integers(len(data), size=min(batch_size, len(data)))
         inputs = policy.preprocess([data[i][0] for i in idx], [data[i][1] for i in idx])
         actions = policy.collate_actions([data[i][2] for i in idx])

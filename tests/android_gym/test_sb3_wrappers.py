@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from stable_baselines3 import PPO
 from stable_baselines3.common.env_checker import check_env
 from stable_baselines3.common.logger import Logger
@@ -34,3 +35,15 @@ def test_grid_type_action_types_a_goal_span():
     action = env.action(np.array([1, 0, 0 * 4 + 1]))
     words = env.unwrapped.task.goal.split()
     assert action.text.split()[0] in words[0] and len(action.text.split()) == 2
+
+
+@pytest.mark.parametrize("screenshot_width", [0, 64])
+def test_sb3_check_env_passes_without_a_warning(screenshot_width: int) -> None:
+    """SB3's own checker: no error and no warning (every entry but the screenshot a 1-D vector)."""
+    import warnings
+
+    env = make_sb3_env("android_gym/General-v0", screenshot_width=screenshot_width)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        check_env(env)
+    assert all(len(space.shape) == 1 for key, space in env.observation_space.spaces.items() if key != "screenshot")

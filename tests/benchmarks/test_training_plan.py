@@ -253,3 +253,21 @@ def test_collection_bound_means_data_reused_and_not_dropped() -> None:
     instant = {"episodes": 11258, "replay/sampled": 12096.0, "replay/dropped_stale": 3429.0,
                "runtime/dropped_trajectories": 7554.0}  # A-RIDE on the instant phone, 5 min (measured)
     assert not training_slow.is_collection_bound(instant)
+
+
+def test_the_training_plots_stay_readable(tmp_path) -> None:
+    """Bands only for the main comparison, shares and their error bars within 0-100%, no empty 80% panel."""
+    from PIL import Image
+
+    from benchmarks.training_parts import plot_curves, plot_time_above
+
+    def run(values: list[float]) -> dict:
+        return {"curve": [{"time_s": 60.0 * i, "env_steps": 100 * i, "test_success": v} for i, v in enumerate(values)]}
+
+    summaries = {f"run {k}": {seed: run([0.1, 0.3 + 0.05 * seed, 0.5 + 0.1 * seed]) for seed in range(3)}
+                 for k in range(10)}
+    curves = plot_curves(summaries, tmp_path / "curves.png", "ten runs")
+    shares = plot_time_above(summaries, 180.0, tmp_path / "above.png", "nobody reaches 80%")
+    assert Image.open(curves).width <= 1600
+    assert Image.open(shares).width < Image.open(plot_time_above(
+        {"a": {0: run([0.9, 0.9, 0.9]), 1: run([0.1, 0.9, 0.9])}}, 180.0, tmp_path / "both.png", "80% too")).width

@@ -12,8 +12,9 @@ import numpy as np
 import pytest
 import yaml
 
-from distrl_agent.cli import episode_balance, main
+from distrl_agent.cli import main
 from distrl_agent.config import load_config
+from distrl_agent.runtime.accounting import episode_balance
 
 TINY = ["--minutes", "2", "--max-env-steps", "300", "--workers", "1", "--envs-per-worker", "2",
         "--warm-start-episodes", "4", "--warm-start-updates", "5", "--eval-episodes", "4", "--checkpoint-every-s", "1",

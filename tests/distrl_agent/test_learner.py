@@ -12,7 +12,8 @@ from distrl_agent.algorithms.common import policy_pass
 from distrl_agent.config import load_config
 from distrl_agent.errors import CheckpointError, ConfigError
 from distrl_agent.runtime.encoding_cache import EncodingCache
-from distrl_agent.runtime.learner import LAG_KEYS, Learner, lag_counts
+from distrl_agent.runtime.lag import LAG_KEYS, lag_counts
+from distrl_agent.runtime.learner import Learner
 from distrl_agent.runtime.worker import Worker
 from distrl_agent.types import Trajectory, collate
 

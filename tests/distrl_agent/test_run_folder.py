@@ -79,6 +79,26 @@ def test_code_loading_option_is_refused_even_when_trusted(tmp_path, where) -> No
             load_run_config(folder(tmp_path, where), None, [], trust=trust)
 
 
+def test_a_judge_imported_by_name_is_refused_even_when_trusted(tmp_path) -> None:
+    """A folder's `py:` judge would import code: refused with or without the flag; the user's own judge replaces it."""
+    hostile = {"env": {"evaluator": "oracle|py:evil_judges:Forger", "evaluator_options": {"py": {}}}}
+    for trust in (False, True):
+        with pytest.raises(UntrustedConfigError, match="py:evil_judges:Forger.*imported from Python code"):
+            load_run_config(folder(tmp_path, hostile), None, [], trust=trust)
+    config = load_run_config(folder(tmp_path, hostile), None, ["env.evaluator=oracle"])
+    assert config.env.evaluator == "oracle"
+
+
+def test_a_custom_policy_class_is_refused_even_when_trusted(tmp_path) -> None:
+    """A folder's `policy.custom.target` would import code: refused with or without the flag; the user's replaces it."""
+    hostile = {"policy": {"kind": "custom", "custom": {"target": "evil_policies:Backdoor"}}}
+    for trust in (False, True):
+        with pytest.raises(UntrustedConfigError, match="evil_policies:Backdoor.*imported from Python code"):
+            load_run_config(folder(tmp_path, hostile), None, [], trust=trust)
+    config = load_run_config(folder(tmp_path, hostile), None, ["policy.custom.target=mine:Policy"])
+    assert config.policy.custom.target == "mine:Policy"
+
+
 def test_users_own_config_is_not_vetted_and_the_folders_is_not_read(tmp_path) -> None:
     """`--config FILE` is the user's own: it may name a judge; the folder's config.yaml is then ignored."""
     own = tmp_path / "mine.yaml"

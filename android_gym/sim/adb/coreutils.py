@@ -15,6 +15,9 @@ if TYPE_CHECKING:
     from android_gym.sim.adb.program_target import ProgramTarget
 
 Out = tuple[bytes, bytes, int]
+DIRECTORIES = frozenset({"/", "/sdcard", "/sdcard/", "/data", "/data/local", "/data/local/tmp", "/data/local/tmp/",
+                         "/storage/emulated/0", "/dev"})
+"""Directories every simulated phone has, whatever files it holds (`ls` and the sync service's STAT see them)."""
 
 
 def ok(text: str = "") -> Out:
@@ -97,10 +100,74 @@ def _const(text: str, code: int = 0) -> Callable[[ProgramTarget, list[str], byte
     return lambda t, argv, stdin: (text.encode(), b"", code)
 
 
+LS_MTIME = "2023-11-14 22:13"
+"""The time `ls -l` shows for every entry (the sync service's stat says 1,700,000,000 too)."""
+
+
 def cmd_ls(t: ProgramTarget, argv: list[str], stdin: bytes) -> Out:
-    """`ls [dir]`: names of the files under `dir`."""
-    prefix = argv[-1].rstrip("/") + "/" if len(argv) > 1 else ""
-    return ok("".join(p.rsplit("/", 1)[-1] + "\n" for p in sorted(t.files) if p.startswith(prefix)))
+    """`ls [-1adl] [paths...]`, as toybox: a directory's entries sorted, a file's own path, `-l` long lines, `-d` the
+    directory itself; a missing path is reported on stderr and the status is 1."""  # noqa: D205, D209
+    flags, paths = set(), []
+    for arg in argv[1:]:
+        if arg.startswith("-") and len(arg) > 1:
+            unknown = set(arg[1:]) - set("1adlhsR")
+            if unknown:
+                return err(f"ls: Unknown option '{sorted(unknown)[0]}' (see \"ls --help\")")
+            flags |= set(arg[1:])
+        else:
+            paths.append(arg)
+    out, errors, code = [], [], 0
+    listed = paths or ["."]
+    for n, path in enumerate(listed):
+        full = "/" if path in (".", "", "./") else path if path.startswith("/") else "/" + path  # the cwd is /
+        kind = _kind(t, full)
+        if kind is None:
+            errors.append(f"ls: {path}: No such file or directory\n")
+            code = 1
+            continue
+        if kind == "file" or "d" in flags:
+            out.append(_ls_line(t, full, path, kind, "l" in flags))
+            continue
+        if len(listed) > 1:
+            out.append(("\n" if n else "") + f"{path}:\n")
+        entries = _entries(t, full)
+        if "a" in flags:
+            entries = {".": "dir", "..": "dir", **entries}
+        out += [_ls_line(t, f"{full.rstrip('/')}/{name}", name, entry, "l" in flags)
+                for name, entry in sorted(entries.items())]
+    return "".join(out).encode(), "".join(errors).encode(), code
+
+
+def _kind(t: ProgramTarget, path: str) -> str | None:
+    """"file", "dir" or None (missing) for an absolute path."""
+    path = path.rstrip("/") or "/"
+    if path in t.files:
+        return "file"
+    prefix = "/" if path == "/" else path + "/"
+    if path in DIRECTORIES or any(p.startswith(prefix) for p in t.files) or any(
+            d.startswith(prefix) for d in DIRECTORIES):
+        return "dir"
+    return None
+
+
+def _entries(t: ProgramTarget, path: str) -> dict[str, str]:
+    """The names directly in directory `path`, each "file" or "dir" (directories implied by deeper files)."""
+    prefix = "/" if path.rstrip("/") in ("", "/") else path.rstrip("/") + "/"
+    entries: dict[str, str] = {}
+    for p in [*t.files, *DIRECTORIES]:
+        if p.startswith(prefix) and len(p) > len(prefix):
+            name, _, rest = p[len(prefix):].partition("/")
+            if name:
+                entries[name] = "dir" if rest or p not in t.files else entries.get(name, "file")
+    return entries
+
+
+def _ls_line(t: ProgramTarget, full: str, shown: str, kind: str, is_long: bool) -> str:
+    if not is_long:
+        return shown + "\n"
+    if kind == "file":
+        return f"-rw-rw---- 1 shell shell {len(t.files.get(full, b'')):>8} {LS_MTIME} {shown}\n"
+    return f"drwxrwx--x 2 shell shell {4096:>8} {LS_MTIME} {shown}\n"
 
 
 COREUTILS: dict[str, Callable[[ProgramTarget, list[str], bytes], Out]] = {

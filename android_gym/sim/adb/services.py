@@ -13,8 +13,9 @@ import threading
 from collections.abc import Callable
 from typing import Protocol
 
+from android_gym.sim.adb.coreutils import DIRECTORIES
 from android_gym.sim.adb.logd import follow_argv, parse_logcat
-from android_gym.sim.adb.target import DIRECTORIES, SimTarget
+from android_gym.sim.adb.target import SimTarget
 
 SYNC_CHUNK = 64 * 1024
 _V2_STDOUT, _V2_STDERR, _V2_EXIT = 1, 2, 3

@@ -22,6 +22,7 @@ from collections.abc import Callable
 from typing import NamedTuple
 
 from android_gym.heap import track_cache
+from android_gym.sim.adb.shell_arith import arithmetic
 from android_gym.sim.adb.shell_parse import Part, Pipeline, ShellSyntaxError, SimpleCommand, parse
 
 __all__ = ["Command", "Result", "Shell", "ShellSyntaxError", "parse"]
@@ -120,8 +121,11 @@ class Shell:
 
     def _simple(self, cmd: SimpleCommand, stdin: bytes) -> tuple[bytes, bytes, int]:
         argv: list[str] = []
-        for word in cmd.words:
-            argv.extend(self._expand(word))
+        try:
+            for word in cmd.words:
+                argv.extend(self._expand(word))
+        except ArithmeticError as e:  # mksh: the command does not run, status 1
+            return b"", f"/system/bin/sh: {e}\n".encode(), 1
         assignments: dict[str, str] = {}
         while argv and (m := _ASSIGN.fullmatch(argv[0])):
             assignments[m.group(1)] = m.group(2)
@@ -190,6 +194,8 @@ class Shell:
                 value = part.text
             elif part.kind == "var":
                 value = str(self.status) if part.text == "?" else self.env.get(part.text, "")
+            elif part.kind == "arith":
+                value = str(arithmetic(part.text, self.env))
             else:
                 value = self._substitute(part.text)
             if part.quoted or part.kind == "lit":

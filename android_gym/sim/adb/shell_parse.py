@@ -1,8 +1,8 @@
 """The parser of the ADB front's shell: a command line into and-or lists of pipelines of simple commands.
 
 Supports what clients send and what injection attempts use: single and double quotes, backslashes, `;`, `&&`,
-`||`, `|`, `&`, newlines, `#` comments, `$(...)`, backticks, `$VAR`/`${VAR}`/`$?`, and `<`, `>`, `>>`, `N>&M`
-redirections. Anything else (subshells, here-documents) is a `ShellSyntaxError`, as in sh.
+`||`, `|`, `&`, newlines, `#` comments, `$(...)`, backticks, `$VAR`/`${VAR}`/`$?`, `$((...))` arithmetic, and `<`,
+`>`, `>>`, `N>&M` redirections. Anything else (subshells, here-documents) is a `ShellSyntaxError`, as in sh.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ class ShellSyntaxError(ValueError):
 class Part:
     """One piece of a word: literal text, a `$VAR`, or a command substitution; `quoted` stops field splitting."""
 
-    kind: str  # "lit" | "var" | "sub"
+    kind: str  # "lit" | "var" | "sub" | "arith"
     text: str
     quoted: bool
 
@@ -195,6 +195,13 @@ class _Parser:
             self.i = end + 1
             return Part("sub", inner, quoted)
         nxt = self._peek(1)
+        if src.startswith("$((", self.i):
+            end = src.find("))", self.i + 3)
+            if end < 0:
+                raise ShellSyntaxError("syntax error: unterminated '$(('")
+            expression = src[self.i + 3:end]
+            self.i = end + 2
+            return Part("arith", expression, quoted)
         if nxt == "(":
             start = self.i + 2
             self.i = start

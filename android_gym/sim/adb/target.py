@@ -34,9 +34,6 @@ STORAGE_QUOTA_BYTES = 64 << 20
 a client pushed 768 MB into it in 4 s (issue 43). Past it a write fails as on a full disk, "No space left on device".
 64 MiB holds every file the tasks use (screenshots of ~10 MB, UI dumps of ~100 kB) several times over."""
 
-DIRECTORIES = frozenset({"/", "/sdcard", "/sdcard/", "/data", "/data/local", "/data/local/tmp", "/data/local/tmp/",
-                         "/storage/emulated/0", "/dev"})
-
 
 class SimTarget:
     """A `SimPhone` behind the ADB front (the `ProgramTarget` its shell's programs act on).

@@ -168,6 +168,49 @@ _VALUES: dict[str, Callable[[str, str], dict[str, Any]]] = {
 }
 
 
+VERSION_TEXT = ("Android emulator version 35.2.10.0 (build_id android-gym) (CL:N/A)\n"
+                "The simulated phone of android-gym, serving the emulator's console, adbd and gRPC on loopback.\n")
+"""What `emulator -version` prints (the real emulator's first line, then what this one is)."""
+HELP_TEXT = """\
+Usage: emulator [options] [-qemu args]
+  options:
+    -avd <name>                    use a specific android virtual device (also @<name>)
+    -list-avds                     list available AVDs (from $ANDROID_AVD_HOME or ~/.android/avd)
+    -port <port>                   TCP port that will be used for the console (adbd on <port>+1)
+    -ports <consoleport>,<adbport> TCP ports used for the console and adb bridge
+    -grpc <port>                   TCP port of the gRPC EmulatorController and SnapshotService (loopback)
+    -grpc-use-token                every gRPC call must carry the token written to the discovery file
+    -grpc-allowlist <file>         which gRPC methods need no token, which the token may call (JSON)
+    -snapshot <name>               snapshot to load at boot
+    -no-snapshot                   perform a full boot and do not save state on exit
+    -no-snapshot-load              do not load a snapshot at boot
+    -no-snapshot-save              do not save state on exit
+    -read-only                     allow running several instances of one AVD (no saved state)
+    -wipe-data                     reset the user data (the simulated phone always boots fresh)
+    -no-window                     no graphical window (the simulated phone never has one)
+    -no-skin, -no-audio, -no-boot-anim, -gpu <mode>, -adb-path <path>, -feature <name>
+                                   accepted and recorded (nothing to change on a simulated phone)
+    -verbose, -show-kernel         more logging
+    -version                       display emulator version number
+    -help                          print this help
+  simulated-phone options:
+    -sim-boot-s <seconds>          seconds until sys.boot_completed is 1 (default 1)
+    -sim-perturbations <level>     pop-ups, spinners, ignored taps: none (default), default, hard
+    -sim-fault <fault>             for tests: crash (exit 1), hang (never boots), refuse-snapshot
+  refused (they ask for protection this emulator cannot give):
+    -grpc-use-jwt, -grpc-tls-key, -grpc-tls-cer, -grpc-tls-ca
+  Other -options are accepted and ignored, as the real emulator warns for many; -qemu passes the rest to QEMU.
+"""
+"""What `emulator -help` prints: the real emulator's layout, listing what this one implements."""
+HELP_FLAGS = ("-help", "-h", "--help", "-help-all")
+VERSION_FLAGS = ("-version", "--version")
+
+
+def named_flags() -> tuple[str, ...]:
+    """Every flag the parser treats by name (served, recorded or refused), which `HELP_TEXT` must list."""
+    return (*_SWITCHES, *_VALUES, "-feature", *_REFUSED_SWITCHES, *_REFUSED_VALUES, "-list-avds", "-version", "-help")
+
+
 def parse_args(argv: list[str]) -> EmulatorArgs:
     """Parse an emulator command line (without the program name).
 

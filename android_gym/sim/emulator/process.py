@@ -37,7 +37,17 @@ from android_gym.errors import ConfigError
 from android_gym.sim.adb.adbd import AdbdEndpoint
 from android_gym.sim.adb.adbkey import AuthorizedKeys
 from android_gym.sim.adb.target import SimTarget
-from android_gym.sim.emulator.args import EmulatorArgs, avd_home, check_avd, list_avds, parse_args
+from android_gym.sim.emulator.args import (
+    HELP_FLAGS,
+    HELP_TEXT,
+    VERSION_FLAGS,
+    VERSION_TEXT,
+    EmulatorArgs,
+    avd_home,
+    check_avd,
+    list_avds,
+    parse_args,
+)
 from android_gym.sim.emulator.console import ConsoleServer
 
 if TYPE_CHECKING:
@@ -258,8 +268,15 @@ def _configure_logging(is_verbose: bool) -> None:
 def main(argv: list[str]) -> int:
     """Run the emulator until `kill`, SIGTERM or SIGINT; 0 then, 1 on bad arguments, a taken port or `crash`.
 
-    `-list-avds` prints the AVD store's names and exits, as the emulator does.
+    `-help` prints the usage, `-version` the version, and `-list-avds` the AVD store's names, and each exits 0, as
+    the emulator does.
     """
+    if any(word in HELP_FLAGS for word in argv):
+        print(HELP_TEXT, end="", flush=True)
+        return 0
+    if any(word in VERSION_FLAGS for word in argv):
+        print(VERSION_TEXT, end="", flush=True)
+        return 0
     if "-list-avds" in argv:
         print("".join(f"{name}\n" for name in list_avds(avd_home(os.environ))), end="", flush=True)
         return 0

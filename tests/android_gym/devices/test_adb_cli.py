@@ -109,7 +109,7 @@ def test_no_server_is_started_for_a_remote_address(capfd: pytest.CaptureFixture[
 
 
 @pytest.mark.parametrize(("args", "message"), [
-    ([], "no command given"), (["frobnicate"], "unknown command frobnicate"), (["-P", "http"], "-P must be"),
+    (["frobnicate"], "unknown command frobnicate"), (["-P", "http"], "-P must be"),
     (["-Z", "devices"], "unknown option -Z"), (["-s"], "needs a value"), (["shell"], "interactive shells"),
     (["push", "one"], "push requires"),
 ])
@@ -117,6 +117,26 @@ def test_bad_command_lines_exit_1_naming_the_problem(front: AdbFront, capfd: pyt
                                                      args: list[str], message: str) -> None:
     code, _, err = adb(capfd, front.port, *args)
     assert code == 1 and message in err and err.startswith("adb: error: ")
+
+
+@pytest.mark.parametrize("args", [["--help"], ["-h"], ["help"], ["-P", "5037", "help"]])
+def test_help_prints_adbs_usage_and_exits_0_without_a_server(capfd: pytest.CaptureFixture[str],
+                                                             args: list[str]) -> None:
+    """As adb: the version lines, then the global options and every command this adb has; nothing is started."""
+    assert main(args) == 0
+    out = capfd.readouterr().out
+    assert out.startswith("Android Debug Bridge version 1.0.41\n") and "global options:" in out
+    from android_gym.devices.adb_cli import COMMANDS
+
+    assert all(f" {name}" in out for name in COMMANDS if name != "wait-for-any-device"), out
+
+
+def test_no_command_prints_the_usage_to_stderr_and_exits_1(capfd: pytest.CaptureFixture[str]) -> None:
+    """`adb` alone: the usage on stderr, status 1 (adb's own behaviour); `--version` is `version`."""
+    assert main([]) == 1
+    captured = capfd.readouterr()
+    assert not captured.out and "global options:" in captured.err
+    assert main(["--version"]) == 0 and capfd.readouterr().out.startswith("Android Debug Bridge version")
 
 
 def test_the_installed_command_runs() -> None:

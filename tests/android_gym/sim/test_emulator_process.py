@@ -77,6 +77,22 @@ def test_parse_args_rejects_bad_input_with_the_flag_named(argv: list[str], messa
 
 
 # -- the process -------------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("flag", ["-help", "-h", "--help", "-version"])
+def test_help_and_version_answer_as_the_emulator_and_start_nothing(flag: str, capsys) -> None:
+    """`-help` lists every option this emulator takes (and the ones it refuses); `-version` the version; exit 0."""
+    from android_gym.sim.emulator.args import named_flags
+    from android_gym.sim.emulator.process import main
+
+    assert main([flag]) == 0
+    out = capsys.readouterr().out
+    if flag == "-version":
+        assert out.startswith("Android emulator version 35.") and "android-gym" in out
+        return
+    assert out.startswith("Usage: emulator [options]")
+    for option in named_flags():
+        assert option in out, option
+
+
 def test_list_avds_prints_the_store_and_an_avd_it_lacks_panics_as_the_emulator_does(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     from android_gym.sim.emulator.process import main

@@ -8,9 +8,9 @@ import time
 
 import pytest
 
-from distrl_agent.cli import episode_balance
 from distrl_agent.config import load_config
 from distrl_agent.errors import WorkerError
+from distrl_agent.runtime.accounting import episode_balance
 from distrl_agent.runtime.collect import initial_weights
 from distrl_agent.runtime.local import LocalRuntime
 

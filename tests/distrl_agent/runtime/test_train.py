@@ -10,9 +10,9 @@ import json
 import numpy as np
 import pytest
 
-from distrl_agent.cli import episode_balance
 from distrl_agent.config import load_config
 from distrl_agent.errors import CheckpointError, ConfigError
+from distrl_agent.runtime.accounting import episode_balance
 from distrl_agent.runtime.base import WorkerBook
 from distrl_agent.runtime.checkpoint import find_checkpoint, read_run_state, save_checkpoint
 from distrl_agent.runtime.learner import Learner
