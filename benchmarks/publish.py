@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from benchmarks.report import durations, figure_row
+from benchmarks.report import durations, figure_row, reused_kept_runs
 from benchmarks.result import markdown_table
 
 START, END = "<!-- benchmarks:start -->", "<!-- benchmarks:end -->"
@@ -112,10 +112,12 @@ def scrub_paths(text: str, repo: Path) -> str:
 
 
 def run_of(results: dict[str, Any], entry: dict[str, Any]) -> str:
-    """The commit and date of the run a section came from (its merge source's, else this run's)."""
+    """The commit and date of the run a section came from (its merge source's, else this run's); a section rebuilt
+    from kept runs says so (its runs were made earlier, at commits its report's notes name)."""  # noqa: D205, D209
     source = entry.get("source") or {"git": results.get("versions", {}).get("git", "unknown"),
                                      "date": results.get("date", "")}
-    return f"`{source.get('git', 'unknown')}` {str(source.get('date', ''))[:10]}".strip()
+    kept = ", from kept runs" if reused_kept_runs(results, entry) else ""  # the runs are older than the rebuild
+    return f"`{source.get('git', 'unknown')}` {str(source.get('date', ''))[:10]}{kept}".strip()
 
 
 def publish(out: Path, repo: Path, readme: Path | None = None, results_doc: Path | None = None) -> None:

@@ -15,8 +15,9 @@ def durations(results: dict[str, Any]) -> str:
     A section whose run reused kept runs (a `DISTRL_BENCH_*_REUSE` setting) says so: its seconds are the rebuild's,
     not what the runs it reports took.
     """
-    parts = [f"{name} {_seconds(entry.get('seconds', 0.0))}{' (kept runs reused)' if _reused(results, entry) else ''}"
-             f"{_over(entry)}" for name, entry in results["benchmarks"].items()]
+    parts = [f"{name} {_seconds(entry.get('seconds', 0.0))}"
+             f"{' (kept runs reused)' if reused_kept_runs(results, entry) else ''}{_over(entry)}"
+             for name, entry in results["benchmarks"].items()]
     total_min = sum(entry.get("seconds", 0.0) for entry in results["benchmarks"].values()) / 60
     return f"{', '.join(parts)}: {total_min:.1f} minutes in all"
 
@@ -27,7 +28,7 @@ def _over(entry: dict[str, Any]) -> str:
     return f" (over its {budget:.0f} s budget)" if budget and entry.get("seconds", 0.0) > budget else ""
 
 
-def _reused(results: dict[str, Any], entry: dict[str, Any]) -> bool:
+def reused_kept_runs(results: dict[str, Any], entry: dict[str, Any]) -> bool:
     """Whether the run behind `entry` (its merge source's, else this run's settings) reused kept runs."""
     env = entry["source"].get("env", {}) if "source" in entry else results.get("config", {}).get("env", {})
     return any(key.startswith("DISTRL_BENCH_") and key.endswith("_REUSE") for key in env)
