@@ -141,7 +141,7 @@ def test_help_config_describes_every_setting(algorithm) -> None:
         for field in cls.model_fields:
             if prefix or field == "run_dir":
                 key = f"{prefix}.{field}" if prefix else field
-                assert f"\n{key} = " in f"\n{text}" or field in ("small", "vlm", "coefficients"), key
+                assert f"\n{key} = " in f"\n{text}" or field in ("small", "vlm", "custom", "coefficients"), key
 
 
 def test_help_config_of_a_section_follows_the_command_line(capsys) -> None:

@@ -169,8 +169,9 @@ def test_loading_a_config_imports_no_implementation() -> None:
             "or m.startswith(('distrl_agent.algorithms.', 'distrl_agent.policies.', 'distrl_agent.runtime'))))")
     loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
     # the policies' tokenizer (standard library only) counts the suite's goal words to size `max_goal_words`
-    assert loaded.stdout.strip() == str(["distrl_agent.algorithms.configs", "distrl_agent.policies.small_config",
-                                         "distrl_agent.policies.text", "distrl_agent.policies.vlm_config"])
+    assert loaded.stdout.strip() == str(["distrl_agent.algorithms.configs", "distrl_agent.policies.custom_config",
+                                         "distrl_agent.policies.small_config", "distrl_agent.policies.text",
+                                         "distrl_agent.policies.vlm_config"])
 
 
 def test_env_section_is_android_gyms_env_config_plus_the_trainers_fields() -> None:

@@ -105,7 +105,7 @@ def test_config_names_what_a_vlm_run_lacks() -> None:
     with pytest.raises(ConfigError, match="did you mean `policy.vlm.max_new_tokens`"):
         load_config(overrides=["policy.kind=vlm", "policy.vlm.model_path=/x", "policy.vlm.max_new_token=8",
                                "env.screenshot_width=64"])
-    with pytest.raises(ConfigError, match=r"`policy\.kind` must be 'small' or 'vlm'.*got 'cnn'"):
+    with pytest.raises(ConfigError, match=r"`policy\.kind` must be 'small', 'vlm' or 'custom'.*got 'cnn'"):
         load_config(overrides=["policy.kind=cnn"])
     with pytest.raises(ConfigError, match="did you mean `policy.small.hidden_dim`"):
         load_config(overrides=["policy.small.hiden_dim=64"])
