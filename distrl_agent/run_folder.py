@@ -98,18 +98,14 @@ def vet_folder_config(data: Mapping[str, Any], path: Path, given: Iterable[str],
     """
     code = list(_code_options(data))
     given = list(given)
-    judges = code_terms(_get(data, "env.evaluator", None))
-    if judges and not any(_overlaps(user_key, "env.evaluator") for user_key in given):
-        raise UntrustedConfigError(
-            f"{path} sets `env.evaluator: {_short(judges[0])}`, a judge imported from Python code by name. A run "
-            f"folder cannot choose code to run, even with {TRUST_FLAG}: give `env.evaluator=...` yourself on the "
-            "command line or in your own --config")
-    policy = _get(data, "policy.custom.target", None)
-    if policy is not None and not any(_overlaps(user_key, "policy.custom.target") for user_key in given):
-        raise UntrustedConfigError(
-            f"{path} sets `policy.custom.target: {_short(policy)}`, a policy class imported from Python code by name. "
-            f"A run folder cannot choose code to run, even with {TRUST_FLAG}: give `policy.custom.target=...` "
-            "yourself on the command line or in your own --config")
+    for key, named, what in (("env.evaluator", code_terms(_get(data, "env.evaluator", None)), "a judge"),
+                             ("policy.custom.target", [p] if (p := _get(data, "policy.custom.target", None)) else [],
+                              "a policy class")):
+        if named and not any(_overlaps(user_key, key) for user_key in given):
+            raise UntrustedConfigError(
+                f"{path} sets `{key}: {_short(named[0])}`, {what} imported from Python code by name. A run folder "
+                f"cannot choose code to run, even with {TRUST_FLAG}: give `{key}=...` yourself on the command line "
+                "or in your own --config")
     if code:
         raise UntrustedConfigError(
             f"{path} sets {', '.join(f'`{k}: true`' for k in code)}, which would run Python shipped with a model. "
