@@ -2,8 +2,9 @@
 
 A real emulator answers a screenshot over gRPC in tens of milliseconds where `adb screencap` takes hundreds (issue 18).
 The stubs are `android_env.proto`'s, imported when first needed: without `grpc` or `android_env` the path is off and
-the device stays on ADB. The channel is AndroidEnv's (`emulator_simulator.py`): local credentials, unlimited message
-sizes. Keys go as XKB keysyms, what the emulator expects on Linux hosts (Escape is BACK, as AndroidEnv users send).
+the device stays on ADB. The channel is AndroidEnv's (`emulator_simulator.py`), local credentials, but bounded where
+AndroidEnv's is unlimited: a reply over `MAX_REPLY_BYTES` is refused by gRPC before it is buffered (issue 43). Keys go
+as XKB keysyms, what the emulator expects on Linux hosts (Escape is BACK, as AndroidEnv users send).
 
 An emulator run with `-grpc-use-token` (ours launch it so, issue 43) refuses calls without its token: `EmulatorGrpc`
 sends `authorization: Bearer <token>` on every call when given one, and `GrpcPath` finds the token of the emulator on
@@ -38,6 +39,10 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 CONNECT_TIMEOUT_S = 2.0  # a listening emulator is ready in milliseconds; a dead port must not stall start() or reset()
 SWIPE_STEPS = 10  # moves between touch-down and lift, like `input swipe`'s interpolated motion events
+MAX_REPLY_BYTES = 64 * 1024 * 1024
+"""The largest reply the client reads: the biggest is a screenshot, and a 2160x4800 RGBA one (wider than any phone)
+is 41.5 MB. A larger reply fails its call with RESOURCE_EXHAUSTED (a `DeviceProtocolError`), never filling memory."""
+MAX_REQUEST_BYTES = 4 * 1024 * 1024  # what we send is touches, keys and snapshot names: a few hundred bytes each
 
 
 def load_stubs() -> tuple[Any, Any, Any]:
@@ -83,16 +88,18 @@ class EmulatorGrpc:
         host: where the emulator listens.
         token: the emulator's `-grpc-use-token` token, sent as `authorization: Bearer <token>` on every call (None:
             no header, for an emulator without one).
+        max_reply_bytes: replies larger than this are refused (`MAX_REPLY_BYTES`).
 
     Raises (every call):
         DeviceTimeoutError: no reply within `timeout_s` (DEADLINE_EXCEEDED).
         DeviceOfflineError: nothing answers (UNAVAILABLE, or not connected).
-        DeviceProtocolError: any other gRPC status (UNAUTHENTICATED says the token is missing or wrong), or a reply
-            that cannot be understood.
+        DeviceProtocolError: any other gRPC status (UNAUTHENTICATED says the token is missing or wrong;
+            RESOURCE_EXHAUSTED, a reply over `max_reply_bytes`), or a reply that cannot be understood.
     """
 
-    def __init__(self, port: int, timeout_s: float = 10.0, host: str = "127.0.0.1", token: str | None = None) -> None:
-        self.port, self.timeout_s, self.host = port, timeout_s, host
+    def __init__(self, port: int, timeout_s: float = 10.0, host: str = "127.0.0.1", token: str | None = None,
+                 max_reply_bytes: int = MAX_REPLY_BYTES) -> None:
+        self.port, self.timeout_s, self.host, self.max_reply_bytes = port, timeout_s, host, int(max_reply_bytes)
         self._metadata = (("authorization", f"Bearer {token}"),) if token else None
         self._channel: Any = None
         self._stub: Any = None
@@ -110,7 +117,8 @@ class EmulatorGrpc:
             socket.create_connection((self.host, self.port), timeout=timeout_s).close()
         except OSError as e:
             raise DeviceOfflineError(f"nothing answers gRPC on {self.host}:{self.port} ({e})") from e
-        options = [("grpc.max_send_message_length", -1), ("grpc.max_receive_message_length", -1)]
+        options = [("grpc.max_send_message_length", MAX_REQUEST_BYTES),
+                   ("grpc.max_receive_message_length", self.max_reply_bytes)]
         self._channel = grpc.secure_channel(f"{self.host}:{self.port}", grpc.local_channel_credentials(), options)
         try:
             grpc.channel_ready_future(self._channel).result(timeout=timeout_s)
@@ -210,6 +218,9 @@ class EmulatorGrpc:
                                           "emulator runs with -grpc-use-token, so its token must come from its "
                                           "discovery file (pid_<pid>.ini, `grpc.token`) or the device's "
                                           "`grpc_token`") from e
+            if code == grpc.StatusCode.RESOURCE_EXHAUSTED:
+                raise DeviceProtocolError(f"{what} was refused with RESOURCE_EXHAUSTED ({details}): a reply over "
+                                          f"{self.max_reply_bytes} bytes is not read (`max_reply_bytes`)") from e
             raise DeviceProtocolError(f"{what} failed with {code.name}: {details}") from e
 
 

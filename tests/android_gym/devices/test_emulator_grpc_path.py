@@ -345,3 +345,18 @@ def test_an_attached_emulator_device_sends_the_grpc_token_it_was_given(protected
         assert dev.grpc.open(port) and dev.grpc.call("screenshots", lambda g: g.screenshot(108, 240))[0]
     finally:
         dev.grpc.close()
+
+
+def test_client_refuses_a_reply_larger_than_its_cap_and_reads_one_within_it(fake):
+    """A reply over `max_reply_bytes` is a protocol error naming the cap; the default reads a phone's screenshot.
+
+    gRPC refuses the reply before buffering it (issue 43: the channel took any size).
+    """
+    image_bytes = W * H * 4
+    with EmulatorGrpc(fake.port, timeout_s=5.0, max_reply_bytes=image_bytes // 2) as client:
+        assert client.status()["booted"]  # small replies pass
+        with pytest.raises(DeviceProtocolError, match=f"RESOURCE_EXHAUSTED.*over {image_bytes // 2} bytes"):
+            client.screenshot(W, H)
+    assert emulator_grpc.MAX_REPLY_BYTES >= 2160 * 4800 * 4 + 64 * 1024
+    with EmulatorGrpc(fake.port, timeout_s=5.0) as client:
+        assert client.screenshot(W, H).shape == (H, W, 3)
