@@ -30,6 +30,7 @@ from distrl_agent.policies.factorised import (
     masked_log_softmax,
 )
 from distrl_agent.policies.features import encode_observations, observation_goal
+from distrl_agent.policies.packing import head_with_context, unpack
 from distrl_agent.policies.small_config import SmallPolicyConfig
 from distrl_agent.policies.text import find_span, join_span, label_text, words
 from distrl_agent.policies.ui_encoder import UIEncoder, mlp
@@ -163,23 +164,27 @@ class SmallPolicy(Policy):
         mode_mask[:, Mode.IMPOSSIBLE] = self.config.declare
         log_p_mode = masked_log_softmax(self.mode_head(state), mode_mask)
 
-        k = elements.shape[1]
-        element_logits = self.element_head(torch.cat([elements, state[:, None].expand(-1, k, -1)], -1)).squeeze(-1)
+        # element_head([h_k, s]) and start_head([c_g, s]) on the real elements and words only (`packing`)
+        element_logits = head_with_context(self.element_head, elements, state, element_mask)
         log_p_element = masked_log_softmax(element_logits, element_mask)
         log_p_answer = masked_log_softmax(element_logits, answerable)
 
-        start_logits = self.start_head(torch.cat([goal_words, state[:, None].expand(-1, g, -1)], -1)).squeeze(-1)
+        start_logits = head_with_context(self.start_head, goal_words, state, goal_mask)
         log_p_start = masked_log_softmax(start_logits, goal_mask)
 
+        # span lengths: for each start s and length l + 1 that fit the goal, from the start word c_s, the end word
+        # c_{s+l}, the length's embedding and the state (only those spans are computed: `packing`)
         starts = torch.arange(g, device=state.device)[:, None]
         lengths = torch.arange(1, n_len + 1, device=state.device)[None, :]
-        # end_features[:, s, l - 1] = length_end(c_{s+l-1}): the last word of the span (zero past the G words)
-        end_features = nn.functional.pad(self.length_end(goal_words), (0, 0, 0, n_len - 1))
-        end_features = end_features.unfold(1, n_len, 1).transpose(2, 3)
-        hidden = torch.tanh(self.length_start(goal_words)[:, :, None] + end_features + self.length_embedding.weight
-                            + self.length_state(state)[:, None, None])
-        n_words = goal_mask.sum(1)[:, None, None]
-        log_p_length = masked_log_softmax(self.length_out(hidden).squeeze(-1), (starts + lengths)[None] <= n_words)
+        fits = (starts + lengths)[None] <= goal_mask.sum(1)[:, None, None]  # (B, G, n_len)
+        row, start, length = fits.nonzero(as_tuple=True)
+        words = goal_words.flatten(0, 1)  # (B * G, w); index_select, not indexing: a fixed-order gradient (`packing`)
+        hidden = torch.tanh(self.length_start(words).index_select(0, row * g + start)
+                            + self.length_end(words).index_select(0, row * g + start + length)
+                            + self.length_embedding.weight.index_select(0, length)
+                            + self.length_state(state).index_select(0, row))
+        length_logits = unpack(self.length_out(hidden).squeeze(-1), (row, start, length), fits.shape)
+        log_p_length = masked_log_softmax(length_logits, fits)
         return FactorisedDistribution(log_p_mode, log_p_element, log_p_start, log_p_length, log_p_answer), state
 
     # -- env actions --------------------------------------------------------------------------------------------------

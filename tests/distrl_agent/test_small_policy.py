@@ -446,3 +446,56 @@ def test_behaviour_cloning_learns_goals_that_point_at_labels_sharing_no_word() -
     predicted, _ = policy.act(policy.preprocess([o for o, _ in test]), deterministic=True)
     accuracy = np.mean([int(predicted["element"][i]) == ids["element"] for i, (_, ids) in enumerate(test)])
     assert accuracy > 0.9, accuracy
+
+
+def mixed_batch(policy: SmallPolicy) -> tuple[Inputs, dict[str, torch.Tensor]]:
+    """Preprocessed screens of different sizes under goals that repeat (as a trajectory's states repeat its goal), and
+    one sampled action each."""  # noqa: D205, D209
+    goals = ["open New York maps", "call Ann", "open New York maps", "set dark theme now", "call Ann"]
+    screens = [["maps", "New York", "cancel"], ["Ann", None, None, None], ["maps", None], ["Display", "dark", "theme",
+               "Sound", "Wi-Fi"], ["Bob", "Ann", "Carl"]]
+    inputs = policy.preprocess([observation(g, s, focused=0) for g, s in zip(goals, screens, strict=True)])
+    actions, _ = policy.act(inputs, generator=torch.Generator().manual_seed(0))
+    return inputs, actions
+
+
+def test_a_batch_gives_each_screen_what_it_gets_alone(tiny: tuple[SmallPolicy, dict]) -> None:
+    """Log-probs, entropies, values and V(g) of a batch equal those of each row on its own: the learner's encodings
+    run on the real elements, words and spans only and once per distinct goal (issue 45), and must not mix rows."""  # noqa: D205, D209
+    policy, _ = tiny
+    inputs, actions = mixed_batch(policy)
+    batched = policy.evaluate(inputs, actions)
+    goal_values = policy.instruction_value(inputs)
+    for i in range(len(inputs["goal_ids"])):
+        k = int(inputs["element_mask"][i].sum()) or 1  # the row alone, with no element padding beyond its own
+        row = {key: v[i:i + 1, :k] if v.dim() > 1 and v.shape[1] == inputs["element_mask"].shape[1]
+               and key.startswith(("element", "label", "match")) else v[i:i + 1] for key, v in inputs.items()}
+        alone = policy.evaluate(row, {key: a[i:i + 1] for key, a in actions.items()})
+        for name in ("log_prob", "entropy", "value"):
+            torch.testing.assert_close(getattr(alone, name)[0], getattr(batched, name)[i], rtol=1e-5, atol=1e-5)
+        torch.testing.assert_close(policy.instruction_value(row)[0], goal_values[i], rtol=1e-5, atol=1e-5)
+
+
+def test_gradients_are_bit_identical_run_to_run_on_two_threads() -> None:
+    """The same batch twice gives the same gradients bit for bit with torch on 2 threads: a resumed learner must
+    repeat an update exactly (plain indexing's gradient sums repeated rows in a thread-dependent order, which shows
+    at the default policy's sizes on a learner-sized batch)."""  # noqa: D205, D209
+    torch.manual_seed(0)
+    policy = SmallPolicy()
+    inputs, actions = mixed_batch(policy)
+    inputs = {k: v.repeat(60, *([1] * (v.dim() - 1))) for k, v in inputs.items()}  # many rows share each goal
+    actions = {k: a.repeat(60) for k, a in actions.items()}
+    threads = torch.get_num_threads()
+    torch.set_num_threads(2)
+    try:
+        grads = []
+        for _ in range(4):
+            policy.zero_grad()
+            out = policy.evaluate(inputs, actions)
+            loss = out.log_prob.sum() + out.entropy.sum() + out.value.sum() + policy.instruction_value(inputs).sum()
+            loss.backward()
+            grads.append({k: p.grad.clone() for k, p in policy.named_parameters() if p.grad is not None})
+    finally:
+        torch.set_num_threads(threads)
+    for other in grads[1:]:
+        assert [k for k in grads[0] if not torch.equal(grads[0][k], other[k])] == []

@@ -1,0 +1,65 @@
+"""Layers run on the real rows of a padded batch only: what makes the small policy's learner fast (issue 45).
+
+A batch of screens is padded to the most elements any screen has (48), while screens hold 27 on average: most of an
+update's arithmetic went into encoding padding that every later step masks out. Both functions give the real rows
+the values the padded computation gave them (up to float rounding) and zeros on padding, which every reader of the
+padded rows masks (`masked_log_softmax`, `masked_mean`, `attention_pool`), so the policy's outputs, its gradients
+and its weights' layout are unchanged.
+
+Rows that many positions share are gathered with `index_select`, whose gradient sums them in a fixed order: plain
+indexing's gradient (`index_put_` with accumulation) sums duplicates in a thread-dependent order on CPU, and a
+resumed learner must reproduce an update bit for bit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import torch
+from torch import nn
+
+
+def on_rows(fn: Callable[[torch.Tensor], torch.Tensor], x: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+    """`fn` applied to the rows of `x` (B, N, D) where `mask` (B, N) holds, zeros elsewhere: (B, N, D').
+
+    `fn` maps (M, D) to (M, D') row by row (an MLP), so running it on the M real rows alone changes nothing they get.
+
+    >>> out = on_rows(lambda rows: rows * 10, torch.ones(1, 3, 2), torch.tensor([[True, False, True]]))
+    >>> out[0].tolist()
+    [[10.0, 10.0], [0.0, 0.0], [10.0, 10.0]]
+    """
+    index = mask.nonzero(as_tuple=True)
+    return unpack(fn(x[index]), index, mask.shape)
+
+
+def unpack(rows: torch.Tensor, index: tuple[torch.Tensor, ...], shape: torch.Size) -> torch.Tensor:
+    """Rows (M, ...) computed at the positions `index` (`mask.nonzero(as_tuple=True)`) of a padded `shape`, laid out
+    in that shape: (*shape, ...), zeros elsewhere (differentiable).
+
+    >>> unpack(torch.tensor([[1.0], [2.0]]), (torch.tensor([0, 1]), torch.tensor([1, 0])), torch.Size([2, 2]))[..., 0]
+    tensor([[0., 1.],
+            [2., 0.]])
+    """  # noqa: D205
+    return rows.new_zeros(*shape, *rows.shape[1:]).index_put(index, rows)
+
+
+def head_with_context(head: nn.Sequential, items: torch.Tensor, context: torch.Tensor,
+                      mask: torch.Tensor) -> torch.Tensor:
+    """`head(cat([items, context broadcast over N]))` as logits (B, N), computed on the real items only.
+
+    The head's first layer is split, W [x; s] + b = W_x x + (W_s s + b): the context's part is computed once per row of
+    the batch rather than once per item, and padded items (where `mask` is False) get logit 0 (they are masked).
+
+    Args:
+        head: an `mlp` whose first layer is a Linear over [item features (D), context features (C)] and whose last
+            layer has one output.
+        items: (B, N, D) per-item features (elements, goal words).
+        context: (B, C) per-row features (the state).
+        mask: (B, N) the real items.
+    """
+    first = head[0]
+    width = items.shape[-1]
+    index = mask.nonzero(as_tuple=True)
+    per_row = nn.functional.linear(context, first.weight[:, width:], first.bias)  # (B, H)
+    hidden = nn.functional.linear(items[index], first.weight[:, :width]) + per_row.index_select(0, index[0])
+    return unpack(head[1:](hidden).squeeze(-1), index, mask.shape)
