@@ -58,7 +58,7 @@ def run(quick: bool, out: Path) -> Result:
                             "batch_size": config.learner.batch_size, "threads": 1, "policy": "small",
                             "reference": reference or None})
     with tempfile.TemporaryDirectory(prefix="distrl-learner-") as tmp:
-        data = Path(tmp) / "replay.npz"
+        data = Path(tmp) / "learner_data.npz"
         arrays = {f"weights/{k}": np.asarray(v) for k, v in (weights or {}).items()}
         for kind, group in (("plain", trajectories), ("grouped", grouped)):
             for i, trajectory in enumerate(group):

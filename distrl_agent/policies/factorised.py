@@ -87,6 +87,12 @@ class FactorisedDistribution:
     log_p_length: torch.Tensor
     log_p_answer: torch.Tensor
 
+    def rows(self, index: torch.Tensor) -> FactorisedDistribution:
+        """The distribution of rows `index` (B',) of this one: each table's rows, gathered (differentiable; repeated
+        rows' gradients add up in a fixed order)."""  # noqa: D205, D209
+        return FactorisedDistribution(*(table.index_select(0, index) for table in (
+            self.log_p_mode, self.log_p_element, self.log_p_start, self.log_p_length, self.log_p_answer)))
+
     def log_prob(self, actions: dict[str, torch.Tensor]) -> torch.Tensor:
         """Return log π(a|s) of a batch of actions (B,), differentiable; unused fields of an action are ignored.
 

@@ -1,7 +1,9 @@
 """Layers run on the real rows of a padded batch only: what makes the small policy's learner fast (issue 45).
 
 A batch of screens is padded to the most elements any screen has (48), while screens hold 27 on average: most of an
-update's arithmetic went into encoding padding that every later step masks out. Both functions give the real rows
+update's arithmetic went into encoding padding that every later step masks out. And a learner's batch holds each
+distinct state ~2.5 times (trajectories of one task share their first screens, a refused tap leaves the screen as it
+was): `distinct_rows` finds them, so a policy encodes each once. The padding functions give the real rows
 the values the padded computation gave them (up to float rounding) and zeros on padding, which every reader of the
 padded rows masks (`masked_log_softmax`, `masked_mean`, `attention_pool`), so the policy's outputs, its gradients
 and its weights' layout are unchanged.
@@ -13,7 +15,7 @@ resumed learner must reproduce an update bit for bit.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 import torch
 from torch import nn
@@ -63,3 +65,25 @@ def head_with_context(head: nn.Sequential, items: torch.Tensor, context: torch.T
     per_row = nn.functional.linear(context, first.weight[:, width:], first.bias)  # (B, H)
     hidden = nn.functional.linear(items[index], first.weight[:, :width]) + per_row.index_select(0, index[0])
     return unpack(head[1:](hidden).squeeze(-1), index, mask.shape)
+
+
+def distinct_rows(inputs: Mapping[str, torch.Tensor]) -> tuple[dict[str, torch.Tensor], torch.Tensor] | None:
+    """The distinct rows of a batch of inputs, and the index of each row among them; None when no row repeats.
+
+    Rows are equal when every tensor of `inputs` is equal on them (compared exactly, as float64, which holds every
+    id, flag and float32 value of the encodings without rounding), in `torch.unique`'s sorted order;
+    `distinct[k][inverse]` is `inputs[k]`.
+
+    >>> batch = {"x": torch.tensor([[1, 2], [3, 4], [1, 2]]), "m": torch.tensor([True, False, True])}
+    >>> rows, inverse = distinct_rows(batch)
+    >>> rows["x"].tolist(), inverse.tolist()
+    ([[3, 4], [1, 2]], [1, 0, 1])
+    """
+    n = next(iter(inputs.values())).shape[0]
+    keys = torch.cat([value.reshape(n, -1).to(torch.float64) for _, value in sorted(inputs.items())], 1)
+    _, inverse = torch.unique(keys, dim=0, return_inverse=True)
+    count = int(inverse.max()) + 1 if n else 0
+    if count == n:
+        return None
+    first = torch.full((count,), n, dtype=torch.long).scatter_reduce(0, inverse, torch.arange(n), "amin")
+    return {k: v.index_select(0, first) for k, v in inputs.items()}, inverse

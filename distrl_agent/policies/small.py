@@ -30,7 +30,7 @@ from distrl_agent.policies.factorised import (
     masked_log_softmax,
 )
 from distrl_agent.policies.features import encode_observations, observation_goal
-from distrl_agent.policies.packing import head_with_context, unpack
+from distrl_agent.policies.packing import distinct_rows, head_with_context, unpack
 from distrl_agent.policies.small_config import SmallPolicyConfig
 from distrl_agent.policies.text import find_span, join_span, label_text, words
 from distrl_agent.policies.ui_encoder import UIEncoder, mlp
@@ -124,13 +124,22 @@ class SmallPolicy(Policy):
         missing = [k for k in ACTION_KEYS if k not in actions]
         if missing:
             raise DataError(f"`actions` lacks {missing}; expected {list(ACTION_KEYS)}")
-        dist, state = self.distribution(inputs)
-        return PolicyOutput(dist.log_prob(actions), dist.entropy(), self._value_of(inputs, state))
+        distinct = distinct_rows(inputs)  # a learner's batch repeats states: each is encoded once (`packing`)
+        if distinct is None:
+            dist, state = self.distribution(inputs)
+            return PolicyOutput(dist.log_prob(actions), dist.entropy(), self._value_of(inputs, state))
+        rows, inverse = distinct
+        dist, state = self.distribution(rows)
+        return PolicyOutput(dist.rows(inverse).log_prob(actions), dist.entropy().index_select(0, inverse),
+                            self._value_of(rows, state).index_select(0, inverse))
 
     def value(self, inputs: Inputs) -> torch.Tensor:
         """(B,) V(s)."""
-        state = None if self.critic_encoder is not None else self.encoder(inputs)[2]
-        return self._value_of(inputs, state)
+        distinct = distinct_rows(inputs)
+        rows, inverse = distinct if distinct is not None else (inputs, None)
+        state = None if self.critic_encoder is not None else self.encoder(rows)[2]
+        values = self._value_of(rows, state)
+        return values if inverse is None else values.index_select(0, inverse)
 
     def instruction_value(self, inputs: Inputs) -> torch.Tensor:
         """(B,) V(g) from the goal encoding alone (reads only `goal_ids` and `goal_mask`)."""

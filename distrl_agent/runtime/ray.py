@@ -50,6 +50,11 @@ __all__ = ["RayLearner", "RayRuntime", "RayWorker", "import_ray", "resolve_addre
 log = logging.getLogger("distrl")
 COLLECT_WAIT_S = 0.25  # a collect call returns after this long even if no episode finished (keeps stats fresh)
 MAX_CONSECUTIVE_FAILURES = 20  # calls to one worker failing in a row, never answering in between, fail the run
+PRIVATE_SYSTEM_CONFIG = {"worker_niceness": 0}
+"""Ray settings of the private cluster. Ray starts its workers at niceness 15 (`worker_niceness`), meant for helper
+tasks beside a busy driver; here the workers are the run (the learner actor and every rollout worker), and at 15 they
+got ~3% of a core beside two busy processes of the same session, a round of rollouts taking minutes instead of
+seconds. A cluster the run joins keeps its own setting (`ray start --system-config '{"worker_niceness": 0}'`)."""
 
 
 def resolve_address(address: str, timeout_s: float) -> str:
@@ -150,7 +155,7 @@ class RayRuntime:
         with loopback_node(ray):
             ray.init(address="local", num_cpus=max(os.cpu_count() or 1, int(needed + 0.999)),
                      resources=resources or None, include_dashboard=False, object_store_memory=256 << 20,
-                     log_to_driver=False, _node_ip_address="127.0.0.1")
+                     log_to_driver=False, _node_ip_address="127.0.0.1", _system_config=PRIVATE_SYSTEM_CONFIG)
 
     def make_learner(self, learner_cls: type) -> RayLearner:
         """Create the learner actor (no CPU reserved) on the driver's node; returns its proxy."""

@@ -12,6 +12,7 @@ import torch
 from android_gym.actions import Action, ActionType
 from android_gym.spaces import ELEMENT_CLASSES, ELEMENT_FLAGS
 from distrl_agent.errors import CheckpointError, DataError
+from distrl_agent.policies import small as small_module
 from distrl_agent.policies.base import Inputs
 from distrl_agent.policies.factorised import ACTION_KEYS, Mode
 from distrl_agent.policies.small import SmallPolicy
@@ -451,9 +452,9 @@ def test_behaviour_cloning_learns_goals_that_point_at_labels_sharing_no_word() -
 def mixed_batch(policy: SmallPolicy) -> tuple[Inputs, dict[str, torch.Tensor]]:
     """Preprocessed screens of different sizes under goals that repeat (as a trajectory's states repeat its goal), and
     one sampled action each."""  # noqa: D205, D209
-    goals = ["open New York maps", "call Ann", "open New York maps", "set dark theme now", "call Ann"]
+    goals = ["open New York maps", "call Ann", "open New York maps", "set dark theme now", "call Ann", "call Ann"]
     screens = [["maps", "New York", "cancel"], ["Ann", None, None, None], ["maps", None], ["Display", "dark", "theme",
-               "Sound", "Wi-Fi"], ["Bob", "Ann", "Carl"]]
+               "Sound", "Wi-Fi"], ["Bob", "Ann", "Carl"], ["Ann", None, None, None]]  # the last repeats row 1
     inputs = policy.preprocess([observation(g, s, focused=0) for g, s in zip(goals, screens, strict=True)])
     actions, _ = policy.act(inputs, generator=torch.Generator().manual_seed(0))
     return inputs, actions
@@ -499,3 +500,34 @@ def test_gradients_are_bit_identical_run_to_run_on_two_threads() -> None:
         torch.set_num_threads(threads)
     for other in grads[1:]:
         assert [k for k in grads[0] if not torch.equal(grads[0][k], other[k])] == []
+
+
+def test_repeated_states_are_encoded_once_with_the_gradients_of_every_row(tiny: tuple[SmallPolicy, dict],
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """A batch that repeats states (as a learner's does, ~2.5 times each) is encoded once per distinct state; each
+    row's log-prob, entropy, value and the gradients of every weight are those of encoding every row (issue 45)."""  # noqa: D205, D209
+    policy, _ = tiny
+    inputs, actions = mixed_batch(policy)
+    inputs = {k: v.repeat(3, *([1] * (v.dim() - 1))) for k, v in inputs.items()}
+    actions = policy.act(inputs, generator=torch.Generator().manual_seed(1))[0]  # repeated states, other actions
+    encoded = []
+    encode = policy.encoder.forward
+    monkeypatch.setattr(policy.encoder, "forward", lambda x: (encoded.append(len(x["goal_ids"])), encode(x))[1])
+
+    def outputs_and_grads() -> tuple[list[torch.Tensor], dict[str, torch.Tensor]]:
+        policy.zero_grad()
+        out = policy.evaluate(inputs, actions)
+        values = policy.value(inputs)
+        (out.log_prob.sum() + 0.3 * out.entropy.sum() + (out.value * values).sum()).backward()
+        return [out.log_prob, out.entropy, out.value, values], {k: p.grad.clone() for k, p in
+                                                              policy.named_parameters() if p.grad is not None}
+
+    once, once_grads = outputs_and_grads()
+    assert encoded == [5]  # 18 rows, 5 distinct states
+    monkeypatch.setattr(small_module, "distinct_rows", lambda _: None)  # every row encoded
+    every, every_grads = outputs_and_grads()
+    assert encoded[1:] == [18]
+    for got, want in zip(once, every, strict=True):
+        torch.testing.assert_close(got, want, rtol=1e-5, atol=1e-6)
+    for name, grad in every_grads.items():
+        torch.testing.assert_close(once_grads[name], grad, rtol=1e-4, atol=1e-6, msg=name)

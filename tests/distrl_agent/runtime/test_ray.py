@@ -23,7 +23,7 @@ from distrl_agent.config import load_config
 from distrl_agent.errors import ClusterError
 from distrl_agent.runtime.checkpoint import TENSORS_FILE
 from distrl_agent.runtime.collect import initial_weights
-from distrl_agent.runtime.ray import RayRuntime, import_ray
+from distrl_agent.runtime.ray import PRIVATE_SYSTEM_CONFIG, RayRuntime, import_ray
 from distrl_agent.runtime.ray_auth import check_cluster_auth, require_token_mode
 from distrl_agent.runtime.train import train
 
@@ -67,7 +67,7 @@ def ray_cluster():
         mp.delenv("RAY_AUTH_TOKEN_PATH", raising=False)
         require_token_mode(ray, None)  # Ray read RAY_AUTH_MODE at `import ray`: make it read it again
         ray.init(address="local", num_cpus=2, resources={"emulator": 2}, include_dashboard=False,
-                 object_store_memory=200 << 20, log_to_driver=False)
+                 object_store_memory=200 << 20, log_to_driver=False, _system_config=PRIVATE_SYSTEM_CONFIG)
         try:
             yield ray
         finally:

@@ -19,7 +19,7 @@ from distrl_agent.runtime.ray_auth import private_token_file
 needs_ray = pytest.mark.skipif(importlib.util.find_spec("ray") is None,
                                reason='needs the ray extra (pip install ".[ray]")')
 REPO = Path(__file__).resolve().parents[3]
-START_PRIVATE = """import ipaddress, json, stat
+START_PRIVATE = """import ipaddress, json, os, stat
 from pathlib import Path
 import psutil
 from distrl_agent.config import load_config
@@ -37,7 +37,8 @@ for process in [me, *me.children(recursive=True)]:
         pass
 token = Path.home() / ".ray" / "auth_token"
 print(json.dumps({"mode": stat.S_IMODE(token.stat().st_mode), "token": token.read_text(), "listeners": listeners,
-                  "nodes": [n["NodeManagerAddress"] for n in ray.nodes()]}))
+                  "nodes": [n["NodeManagerAddress"] for n in ray.nodes()],
+                  "niceness": [os.nice(0), ray.get(ray.remote(lambda: os.nice(0)).remote())]}))
 ray.shutdown()
 """
 
@@ -91,7 +92,8 @@ def test_token_in_the_environment_needs_no_file(home, monkeypatch) -> None:
 
 @needs_ray
 def test_private_cluster_token_is_0600_and_every_listener_is_loopback(tmp_path) -> None:
-    """`distrl train --runtime ray` without an address: token file 0600, GCS/raylet/workers on 127.0.0.1 only."""
+    """`distrl train --runtime ray` without an address: token file 0600, GCS/raylet/workers on 127.0.0.1 only, and
+    its workers at the driver's niceness (Ray's default, 15, starved them beside other work)."""  # noqa: D205, D209
     env = {k: v for k, v in os.environ.items() if not k.startswith("RAY_")}
     env.update(HOME=str(tmp_path), PYTHONPATH=str(REPO))
     done = subprocess.run([sys.executable, "-c", START_PRIVATE], env=env, cwd=tmp_path, capture_output=True,
@@ -104,3 +106,5 @@ def test_private_cluster_token_is_0600_and_every_listener_is_loopback(tmp_path) 
     assert "gcs_server" in names and "raylet" in names, found["listeners"]
     beyond = [entry for entry in found["listeners"] if entry[1] not in ("127.0.0.1", "::ffff:127.0.0.1", "::1")]
     assert not beyond, f"private-cluster listeners beyond loopback: {beyond}"
+    driver, worker = found["niceness"]
+    assert worker == driver, f"Ray workers run at niceness {worker}, the driver at {driver}: the run's own work starves"
