@@ -254,3 +254,48 @@ def test_grpo_kl_reference_is_the_policy_at_the_first_update_and_survives_resume
     learner.update()
     resumed.update()
     assert _weights_equal(resumed, learner)
+
+
+def test_an_update_writes_the_sampled_trajectories_new_priorities_back(sim_trajectories) -> None:
+    """A-RIDE's update sets each sampled trajectory's priority to the one its loss computed (new ones enter at the
+    maximum, 1.0 here): a learner that never wrote them back would sample by insertion priority forever (issue 45)."""  # noqa: D205, D209
+    learner = Learner(load_config(overrides=[*TINY, "learner.refresh_every_updates=1000"]))
+    learner.ingest(sim_trajectories)
+    before = learner.replay.state_dict()["priorities"].copy()
+    learner.update()
+    slots = learner.last_indices
+    after = learner.replay.state_dict()["priorities"]
+    assert np.all(before[slots] == 1.0) and not np.any(after[slots] == 1.0)
+    untouched = np.setdiff1d(np.flatnonzero(before > 0), slots)
+    assert np.array_equal(after[untouched], before[untouched])  # only the batch's own slots move
+
+
+def test_critic_warmup_leaves_the_actor_unchanged_then_hands_over(sim_trajectories) -> None:
+    """During `critic_warmup_updates` only the critic trains (actor loss weight 0): the actor's encoder and heads stay
+    bit for bit, the critic's move; after it the actor moves too (issue 45: the warm-up was untested)."""  # noqa: D205, D209
+    learner = Learner(load_config(overrides=[*TINY, "learner.critic_warmup_updates=2"]))
+    learner.ingest(sim_trajectories)
+
+    def parts() -> tuple[dict[str, torch.Tensor], dict[str, torch.Tensor]]:
+        state = {k: v.clone() for k, v in learner.policy.state_dict().items()}
+        critic = ("critic_encoder.", "value_head.", "instruction_value_head.")
+        return ({k: v for k, v in state.items() if not k.startswith(critic)},
+                {k: v for k, v in state.items() if k.startswith(critic)})
+
+    actor, critic = parts()
+    learner.update()
+    learner.update()
+    warm_actor, warm_critic = parts()
+    assert all(torch.equal(actor[k], warm_actor[k]) for k in actor)
+    assert any(not torch.equal(critic[k], warm_critic[k]) for k in critic)
+    learner.update()
+    assert any(not torch.equal(warm_actor[k], parts()[0][k]) for k in actor)
+
+
+def test_importance_exponent_anneals_from_start_to_end_over_its_updates(sim_trajectories) -> None:
+    """beta_IS goes linearly from `beta_start` to `beta_end` over `beta_anneal_updates`, then stays (issue 45)."""
+    learner = Learner(load_config(overrides=[*TINY, "learner.beta_start=0.2", "learner.beta_end=1.0",
+                                             "learner.beta_anneal_updates=4", "learner.critic_warmup_updates=0"]))
+    learner.ingest(sim_trajectories)
+    betas = [learner.update()["replay/beta"] for _ in range(6)]
+    assert betas == pytest.approx([0.2, 0.4, 0.6, 0.8, 1.0, 1.0])
