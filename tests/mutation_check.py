@@ -38,6 +38,7 @@ RETRACE, BUFFER, ENTROPY = "distrl_agent/algorithms/retrace.py", "distrl_agent/r
     "distrl_agent/policies/sequence_entropy.py"
 PPO, GRPO = "distrl_agent/algorithms/ppo.py", "distrl_agent/algorithms/grpo.py"
 GROUPS, COMMON = "distrl_agent/runtime/groups.py", "distrl_agent/algorithms/common.py"
+LEARNER = "distrl_agent/runtime/learner.py"
 MUTANTS = [
     Mutant("a-ride: actor loss sign flipped", A_RIDE, "actor_loss = -masked_mean(", "actor_loss = masked_mean("),
     Mutant("a-ride: entropy sign flipped", A_RIDE, "(actor_loss - c.entropy_coef * entropy_bonus)",
@@ -110,8 +111,16 @@ MUTANTS = [
            "return total - self.length_penalty * trajectory.length if total > 0 else total", "return total"),
     Mutant("groups: population std instead of the sample std", GROUPS, "returns.std(ddof=1)", "returns.std()"),
     Mutant("groups: uniform groups shipped", GROUPS, "if std == 0.0:", "if False:"),
-    Mutant("learner: gradient ascent on the loss", "distrl_agent/runtime/learner.py", "loss.backward()",
-           "(-loss).backward()"),
+    Mutant("learner: gradient ascent on the loss", LEARNER, "loss.backward()", "(-loss).backward()"),
+    Mutant("learner: priorities never written back", LEARNER,
+           "self.replay.update_priorities(sample.indices, priorities, sample.uids)", "pass"),
+    Mutant("learner: critic warm-up ignored", LEARNER,
+           'rule = self._warmup_rule if self.counters["learner/updates"] < c.critic_warmup_updates else self.rule',
+           "rule = self.rule"),
+    Mutant("learner: IS exponent not annealed", LEARNER, "beta = c.beta_start + frac * (c.beta_end - c.beta_start)",
+           "beta = c.beta_start"),
+    Mutant("digirl: curriculum ties cut at k", DIGIRL, "keep = surprise >= torch.topk(surprise, k).values[-1]",
+           "keep = torch.zeros_like(surprise, dtype=torch.bool).index_fill(0, torch.topk(surprise, k).indices, True)"),
 ]
 
 

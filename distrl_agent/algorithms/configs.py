@@ -93,7 +93,8 @@ class DigiRLConfig(RuleConfig):
 
     Attributes:
         gamma: discount of the Monte-Carlo returns (0.9, as for A-RIDE, so the two compare at equal horizon).
-        top_fraction: fraction of the batch's episodes (by G_0 - V(g)) the actor trains on (DigiRL: 10%), in (0, 1].
+        top_fraction: fraction of the batch's episodes (by G_0 - V(g)) the actor trains on (DigiRL: 10%), in (0, 1];
+            episodes tied with the last one kept are kept too.
         advantage_offset: subtracted from the advantage before the A > 0 filter (DigiRL: 0.05).
         value_coef: weight of the two critic losses in the summed loss.
         actor_coef: weight of the actor loss; 0 trains the critics alone (warm-up).

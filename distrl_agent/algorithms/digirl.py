@@ -3,7 +3,8 @@
     step critic:        V(s_t)  regressed on the Monte-Carlo return G_t
     instruction critic: V(g)    regressed on the episode return G_0
     advantage:          A_t = V(s_{t+1}) - V(s_t) + r_t + G_t - 0.05
-    curriculum filter:  only the top `top_fraction` episodes of the batch by G_0 - V(g)
+    curriculum filter:  only the top `top_fraction` episodes of the batch by G_0 - V(g) (with every episode tied
+                        with the last one kept: a threshold, as DigiRL's filter is, not an arbitrary cut)
     actor (hard AWR):   L_pi = - mean over kept steps with A_t > 0 of log pi(a_t|s_t)        (no importance ratio)
 """
 
@@ -36,8 +37,7 @@ def digirl_loss(policy: Policy, batch: Batch, config: DigiRLConfig) -> LossOutpu
     # Curriculum: keep the top fraction of episodes by how much better they did than the instruction critic expects.
     surprise = episode_return - out.instruction_values.detach()
     k = max(1, int(np.ceil(c.top_fraction * batch.batch_size)))
-    keep = torch.zeros(batch.batch_size, dtype=torch.bool)
-    keep[torch.topk(surprise, k).indices] = True
+    keep = surprise >= torch.topk(surprise, k).values[-1]  # ties with the k-th all kept (episodes of one goal tie)
     selected = mask & keep[:, None] & (advantage > 0)
     actor_loss = -(out.log_pi * selected).sum() / selected.sum().clamp(min=1)
     loss = c.actor_coef * actor_loss + c.value_coef * (step_critic + instruction_critic)

@@ -94,7 +94,8 @@ def reference_digirl(policy: TabularPolicy, episodes: list[Episode], c: DigiRLCo
     instruction_critic = sum((v_goal[goal_index[b]] - returns[b][0]) ** 2 for b in range(len(episodes))) / len(episodes)
     surprise = [returns[b][0] - float(v_goal[goal_index[b]].detach()) for b in range(len(episodes))]
     k = max(1, math.ceil(c.top_fraction * len(episodes)))
-    kept = sorted(range(len(episodes)), key=lambda b: -surprise[b])[:k]
+    threshold = sorted(surprise, reverse=True)[k - 1]
+    kept = [b for b in range(len(episodes)) if surprise[b] >= threshold]  # ties with the k-th kept too
     selected = []
     for b in kept:
         ep, v = episodes[b], values.detach()
@@ -224,6 +225,19 @@ def test_digirl_keeps_the_episodes_that_beat_their_instruction_value_and_steps_w
     assert _trained_states(policy, top_two) == {2, 6, 7}  # the two most surprising episodes, every step (A > 0)
     everything = digirl_loss(policy, batch, DigiRLConfig(top_fraction=1.0))[0]
     assert _trained_states(policy, everything) == {0, 2, 6, 7}  # episode 2 failed: A = -0.05 < 0, never trained
+
+
+def test_digirl_keeps_every_episode_tied_with_the_last_one_its_fraction_keeps() -> None:
+    """Episodes whose G_0 - V(g) ties with the k-th are all kept, as DigiRL's threshold keeps them (issue 45): with a
+    half of 4 episodes (k = 2) and surprises 0.9, 0.5, 0.5, 0.1, the actor trains on the first three."""  # noqa: D205, D209
+    policy = TabularPolicy()
+    with torch.no_grad():
+        policy.values.zero_()
+        policy.instruction_values.copy_(torch.tensor([0.1, 0.5, 0.5, 0.9]))
+    episodes = [Episode((0, 1), (0,), (1.0,), goal=GOALS[0]), Episode((2, 3), (1,), (1.0,), goal=GOALS[1]),
+                Episode((4, 5), (2,), (1.0,), goal=GOALS[2]), Episode((6, 7), (0,), (1.0,), goal=GOALS[3])]
+    loss = digirl_loss(policy, batch_of(policy, episodes), DigiRLConfig(top_fraction=0.5))[0]
+    assert _trained_states(policy, loss) == {0, 2, 4}
 
 
 # -- the direction of one SGD step ----------------------------------------------------------------------------------
