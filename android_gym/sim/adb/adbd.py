@@ -270,8 +270,12 @@ class AdbdEndpoint:
         return port
 
     def _connection(self, sock: socket.socket) -> None:
+        port = self._listener.port
+        if port is None:  # accepted just as the endpoint stopped: dropped, as a stopping adbd drops it
+            sock.close()
+            return
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        _Connection(sock, self.target, self.authorized_keys if self.is_secure else None, self.port).run()
+        _Connection(sock, self.target, self.authorized_keys if self.is_secure else None, port).run()
 
 
 def _recv_exact(sock: socket.socket, n: int) -> bytes | None:
