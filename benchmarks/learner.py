@@ -68,9 +68,10 @@ def run(quick: bool, out: Path) -> Result:
         timings, before = {}, {}
         if reference_tree is None:  # one process for every rule (the tiny suite pays one start-up)
             timings = time_in(REPO_ROOT, data, updates, RULES, small)
-        for rule in RULES if reference_tree is not None else ():  # rule by rule, the reference first: both see
-            before.update(time_in(reference_tree, data, updates, (rule,), small))  # the machine of the same minute
-            timings.update(time_in(REPO_ROOT, data, updates, (rule,), small))
+        else:  # rule by rule, the reference first: both see the machine of the same minute
+            for rule in RULES:
+                before.update(time_in(reference_tree, data, updates, (rule,), small))
+                timings.update(time_in(REPO_ROOT, data, updates, (rule,), small))
     rows = []
     for rule in RULES:
         timing = timings[rule]

@@ -15,23 +15,10 @@ resumed learner must reproduce an update bit for bit.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 
 import torch
 from torch import nn
-
-
-def on_rows(fn: Callable[[torch.Tensor], torch.Tensor], x: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
-    """`fn` applied to the rows of `x` (B, N, D) where `mask` (B, N) holds, zeros elsewhere: (B, N, D').
-
-    `fn` maps (M, D) to (M, D') row by row (an MLP), so running it on the M real rows alone changes nothing they get.
-
-    >>> out = on_rows(lambda rows: rows * 10, torch.ones(1, 3, 2), torch.tensor([[True, False, True]]))
-    >>> out[0].tolist()
-    [[10.0, 10.0], [0.0, 0.0], [10.0, 10.0]]
-    """
-    index = mask.nonzero(as_tuple=True)
-    return unpack(fn(x[index]), index, mask.shape)
 
 
 def unpack(rows: torch.Tensor, index: tuple[torch.Tensor, ...], shape: torch.Size) -> torch.Tensor:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import torch
 
-from distrl_agent.policies.packing import head_with_context, on_rows
+from distrl_agent.policies.packing import head_with_context
 from distrl_agent.policies.ui_encoder import mlp
 
 
@@ -23,16 +23,3 @@ def test_head_with_context_equals_the_head_over_the_concatenation_on_real_items(
     for got, want in zip(*grads, strict=True):
         torch.testing.assert_close(got, want)
 
-
-def test_on_rows_runs_the_function_on_real_rows_only() -> None:
-    """`on_rows` calls its function once, on exactly the real rows, and lays the results out padded."""
-    seen = []
-
-    def double(rows: torch.Tensor) -> torch.Tensor:
-        seen.append(rows.shape[0])
-        return rows * 2
-
-    x, mask = torch.arange(12.0).reshape(2, 3, 2), torch.tensor([[True, False, True], [False, False, True]])
-    out = on_rows(double, x, mask)
-    assert seen == [3]
-    assert torch.equal(out[mask], x[mask] * 2) and not out[~mask].any()
