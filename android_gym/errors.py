@@ -37,6 +37,10 @@ class DeviceProtocolError(DeviceError):
     """The device answered something that could not be understood (garbage, truncated image, bad XML)."""
 
 
+class MissingExtraError(AndroidGymError, ImportError):
+    """A feature needs an optional dependency that is not installed; the message names the extra that brings it."""
+
+
 class UnsupportedError(AndroidGymError, NotImplementedError):
     """A feature this device or evaluator does not support; the message says which and what to use instead."""
 

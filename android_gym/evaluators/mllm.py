@@ -33,6 +33,7 @@ from android_gym.evaluators.base import Evaluator, Observation, Verdict, unknown
 from android_gym.evaluators.images import screenshot_problem, to_pil
 from android_gym.evaluators.mllm_prefix import SharedPrefix, next_token_log_probs
 from android_gym.evaluators.prompts import JudgePrompt, Mode, answer_verdict
+from android_gym.extras import require_extra
 from android_gym.tasks.base import Task
 
 log = logging.getLogger(__name__)
@@ -125,6 +126,7 @@ class MllmEvaluator(Evaluator):
     needs_screenshot = True
 
     def __init__(self, config: MllmJudgeConfig) -> None:
+        require_extra("mllm", "the local multimodal judge (evaluator='mllm:<dir>')")
         problem = checkpoint_problem(config.path)
         if problem:
             raise ConfigError(f"mllm judge: {problem}")

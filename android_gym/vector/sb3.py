@@ -17,9 +17,9 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
-from stable_baselines3.common.vec_env.base_vec_env import VecEnv, VecEnvIndices, VecEnvObs, VecEnvStepReturn
 
 from android_gym.errors import ConfigError
+from android_gym.extras import require_extra
 from android_gym.vector.lockstep import (
     call_env,
     collect_all,
@@ -31,6 +31,15 @@ from android_gym.vector.lockstep import (
 )
 from android_gym.vector.pool import AsyncEnvPool
 from android_gym.vector.types import PoolConfig
+
+require_extra("sb3", "android_gym.vector.sb3 (PoolVecEnv)")  # named, rather than a bare ModuleNotFoundError below
+
+from stable_baselines3.common.vec_env.base_vec_env import (  # noqa: E402
+    VecEnv,
+    VecEnvIndices,
+    VecEnvObs,
+    VecEnvStepReturn,
+)
 
 SB3_SPACES = (spaces.Box, spaces.Discrete, spaces.MultiDiscrete, spaces.MultiBinary)
 

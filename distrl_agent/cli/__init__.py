@@ -21,16 +21,23 @@ import logging
 import sys
 from collections.abc import Sequence
 
-from android_gym.errors import AndroidGymError
-from distrl_agent.cli.commands import COMMANDS, cmd_help_config
-from distrl_agent.cli.parser import build_parser, parse_args
-from distrl_agent.errors import DistrlError
+from android_gym.errors import AndroidGymError, MissingExtraError
+from android_gym.extras import require_extra
 
-__all__ = ["build_parser", "main"]
+__all__ = ["main"]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of `distrl`; returns 2 with one line on a usage, config, checkpoint, device or runtime error."""
+    try:  # before anything imports torch: the core install is the environment alone
+        require_extra("agent", "`distrl`")
+    except MissingExtraError as e:
+        print(f"distrl: error: {e}", file=sys.stderr)
+        return 2
+    from distrl_agent.cli.commands import COMMANDS, cmd_help_config
+    from distrl_agent.cli.parser import parse_args
+    from distrl_agent.errors import DistrlError
+
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     args = parse_args(argv, __doc__)
     try:

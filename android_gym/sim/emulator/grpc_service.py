@@ -14,7 +14,7 @@ the real emulator without a token, any local process may call. Messages are boun
 `MAX_RECEIVE_BYTES` is refused with RESOURCE_EXHAUSTED before it is buffered whole, and no reply exceeds
 `MAX_SEND_BYTES`.
 
-Importing this module needs `grpcio` and `android-env` (`pip install android-gym[emulator]`); `process.py` imports it
+Importing this module needs `grpcio` and `android-env` (`pip install 'distrl[emulator]'`); `process.py` imports it
 only when `-grpc` is given, and runs without it when they are missing.
 """
 

@@ -16,7 +16,7 @@ With `-grpc PORT` it also serves the emulator's gRPC services (EmulatorControlle
 `pid_<pid>.ini` of the discovery directory (`devices/emulator_discovery.py`; removed at exit). With `-grpc-use-token`
 it generates a random token, writes it there as `grpc.token` (the file created 0600) and serves only calls that carry
 it (`grpc_access.py`, issue 43); `-grpc-allowlist FILE` opens or closes methods as the real emulator's access JSON
-does. Without `grpcio` and `android-env` installed it logs that the service needs `pip install android-gym[emulator]`
+does. Without `grpcio` and `android-env` installed it logs that the service needs `pip install 'distrl[emulator]'`
 and runs without it, unless a token was asked for: then it refuses to start (a port left open is worse than none).
 """
 
@@ -140,8 +140,8 @@ class EmulatorProcess:
         except ImportError as e:  # the optional extra (issue 18): the emulator still serves its console and adbd
             if a.is_grpc_token:
                 raise ConfigError(f"`-grpc-use-token` asks for a protected gRPC service on port {port}, which needs "
-                                  f"`pip install android-gym[emulator]` ({e})") from e
-            log.warning("the gRPC service on port %d needs `pip install android-gym[emulator]` (%s); serving the "
+                                  f"`pip install 'distrl[emulator]'` ({e})") from e
+            log.warning("the gRPC service on port %d needs `pip install 'distrl[emulator]'` (%s); serving the "
                         "console and ADB without it", port, e)
             return None
         policy = None

@@ -276,7 +276,7 @@ def test_without_grpc_installed_the_process_logs_the_extra_and_runs(tmp_path: Pa
         with caplog.at_level("WARNING", logger="android_gym.sim.emulator"):
             emulator.start()
         assert emulator.grpc is None and emulator.console is not None
-        assert "pip install android-gym[emulator]" in caplog.text
+        assert "pip install 'distrl[emulator]'" in caplog.text
     finally:
         emulator.stop()
         PortAllocator.release(console_port)
