@@ -64,3 +64,13 @@ def build_policy(config: PolicyConfig) -> Policy:
         CheckpointError: a VLM config whose `model_path` holds no usable checkpoint.
     """
     return POLICY_KINDS[policy_kind(config)][1](config)
+
+
+def build_seeded_policy(config: PolicyConfig, seed: int) -> Policy:
+    """`build_policy(config)` with initial weights drawn from `seed` alone: the same in any process (the learner's, a
+    Ray actor's, the warm start's), and the caller's torch random state left as it was."""  # noqa: D205, D209
+    import torch
+
+    with torch.random.fork_rng():
+        torch.manual_seed(seed)
+        return build_policy(config)

@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from distrl_agent.errors import WorkerError
-from distrl_agent.runtime.groups import GroupCollector
+from distrl_agent.runtime import counters
+from distrl_agent.runtime.counters import COUNTERS, Combine
 
 
 @dataclass
@@ -132,13 +133,9 @@ class WorkerBook:
         envs_per_worker: environments per worker.
     """
 
-    SUMMED = ("started", "episodes", "steps", "successes", "faulty_episodes", "fault_prefixes", "shipped", "sent",
-              "dropped_trajectories", "adopted",
-              "latency_s_sum", "unknown_verdicts", "unknown_verdict_cuts", "unknown_verdict_prefixes",
-              "unknown_verdict_labels", "reset_failures",
-              *GroupCollector.COUNTERS)
-    MAXED = ("latency_s_max", "step_s_max", "judge_s_max")
-    GAUGES = ("in_progress", "held_in_groups", "buffered")
+    SUMMED = counters.reported(Combine.SUM)
+    MAXED = counters.reported(Combine.MAX)
+    GAUGES = counters.reported(Combine.GAUGE)
     """A live worker's state now, not a count: its episodes under way, trajectories waiting for their group or in
     its outbox (after `Runtime.drain`, what was left when the run ended)."""
 
@@ -200,33 +197,22 @@ class WorkerBook:
         return min(self.envs_per_worker, round_episodes) if round_episodes else 0
 
     def totals(self) -> dict[str, float]:
-        """`runtime/` counters summed over workers, plus restarts, discarded partial episodes and latency."""
-        sums = {key: self.retired[key] + sum(float(s.get(key, 0.0)) for s in self.current) for key in self.SUMMED}
-        adopted = sums["adopted"]
-        gauges = {key: sum(float(s.get(key, 0.0)) for s in self.current) for key in self.GAUGES}
+        """Every `runtime/` total of `counters.COUNTERS`: the workers' counters combined over workers and their
+        incarnations, and the book's own (restarts, received, in flight, lost, discarded, mean latency)."""  # noqa: D205, D209
+        value = {key: self.retired[key] + sum(float(s.get(key, 0.0)) for s in self.current) for key in self.SUMMED}
+        value.update(self.maxima)
+        value.update({key: sum(float(s.get(key, 0.0)) for s in self.current) for key in self.GAUGES})
         received = self.received_retired + sum(self.received)
-        return {
-            "runtime/episodes_started": sums["started"],
-            "runtime/trajectories_shipped": sums["shipped"], "runtime/trajectories_received": received,
+        adopted = value["adopted"]
+        book = {
+            "trajectories_received": received,
             # in live workers' outboxes or pipes, not (yet) read: at the end of a run, after `drain`, 0
-            "runtime/trajectories_in_flight": sum(float(s.get("sent", 0.0)) for s in self.current)
-            - sum(self.received) + gauges["buffered"],
-            "runtime/lost_in_progress": float(self.lost_in_progress),
-            "runtime/lost_with_workers": float(self.lost_with_workers),
-            "runtime/stale_round_trajectories": float(self.stale_round),
-            "runtime/unfinished_episodes": gauges["in_progress"], "runtime/held_in_groups": gauges["held_in_groups"],
-            "runtime/env_steps": sums["steps"], "runtime/episodes": sums["episodes"],
-            "runtime/successes": sums["successes"], "runtime/faulty_episodes": sums["faulty_episodes"],
-            "runtime/fault_prefixes": sums["fault_prefixes"],
-            "runtime/dropped_trajectories": sums["dropped_trajectories"],
-            "runtime/worker_restarts": float(sum(self.restarts)),
-            "runtime/discarded_partial_episodes": float(self.discarded_partial),
-            "runtime/weights_adopted": adopted,
-            "runtime/broadcast_latency_ms_mean": 1000 * sums["latency_s_sum"] / adopted if adopted else 0.0,
-            "runtime/broadcast_latency_ms_max": 1000 * self.maxima["latency_s_max"],
-            **{f"runtime/{key}": sums[key] for key in ("unknown_verdicts", "unknown_verdict_cuts",
-                                                        "unknown_verdict_prefixes", "unknown_verdict_labels")},
-            "runtime/reset_failures": sums["reset_failures"],
-            **{f"runtime/{key}": sums[key] for key in GroupCollector.COUNTERS},
-            "runtime/step_s_max": self.maxima["step_s_max"], "runtime/judge_s_max": self.maxima["judge_s_max"],
+            "trajectories_in_flight": sum(float(s.get("sent", 0.0)) for s in self.current) - sum(self.received)
+            + value["buffered"],
+            "lost_in_progress": self.lost_in_progress, "lost_with_workers": self.lost_with_workers,
+            "stale_round_trajectories": self.stale_round, "worker_restarts": sum(self.restarts),
+            "discarded_partial_episodes": self.discarded_partial,
+            "broadcast_latency_ms_mean": 1000 * value["latency_s_sum"] / adopted if adopted else 0.0,
         }
+        return {c.total: c.scale * float(value[c.key] if c.key else book[c.total.removeprefix("runtime/")])
+                for c in COUNTERS if c.total}

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from distrl_agent.config import EnvSection, TrainConfig
-from distrl_agent.policies.build import PolicyConfig, build_policy
+from distrl_agent.policies.build import PolicyConfig, build_seeded_policy
 from distrl_agent.runtime.build import make_runtime
 from distrl_agent.runtime.local import default_workers
 from distrl_agent.runtime.weights import to_numpy
@@ -89,11 +89,7 @@ def _play_plan(config: TrainConfig, weights: dict, version: int, split: str, epi
 
 def initial_weights(config: TrainConfig) -> dict[str, np.ndarray]:
     """The untrained policy's weights (seeded by `runtime.seed`), what `collect` acts with by default."""
-    import torch
-
-    with torch.random.fork_rng():
-        torch.manual_seed(config.runtime.seed)
-        policy = build_policy(config.policy.policy_config())
+    policy = build_seeded_policy(config.policy.policy_config(), config.runtime.seed)
     return {k: to_numpy(v) for k, v in policy.state_dict().items()}  # bfloat16 (a VLM's) as float32
 
 

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from distrl_agent.algorithms.configs import GroupSpec
+from distrl_agent.runtime import counters
 from distrl_agent.types import Trajectory
 
 
@@ -53,7 +54,7 @@ class GroupCollector:
             trajectory), `group_members_dropped` (trajectories of the dropped groups).
     """
 
-    COUNTERS = ("groups_released", "groups_uniform", "groups_too_small", "group_members_lost", "group_members_dropped")
+    COUNTERS = counters.keys("groups")
 
     def __init__(self, spec: GroupSpec, worker_id: int, min_members: int = 2, stats: dict | None = None) -> None:
         if not 2 <= min_members <= spec.size:

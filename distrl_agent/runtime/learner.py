@@ -21,7 +21,7 @@ from distrl_agent.algorithms.rules import make_update_rule
 from distrl_agent.config import TrainConfig, complete_state_keys
 from distrl_agent.errors import CheckpointError, DataError
 from distrl_agent.policies.base import Policy
-from distrl_agent.policies.build import PolicyConfig, build_policy, policy_kind
+from distrl_agent.policies.build import PolicyConfig, build_seeded_policy, policy_kind
 from distrl_agent.replay import TrajectoryReplay
 from distrl_agent.runtime.base import LearnerHandle
 from distrl_agent.runtime.checkpoint import (
@@ -35,7 +35,7 @@ from distrl_agent.runtime.checkpoint import (
 )
 from distrl_agent.runtime.encoding_cache import EncodingCache
 from distrl_agent.runtime.lag import LAG_KEYS, lag_counts
-from distrl_agent.runtime.weights import to_numpy
+from distrl_agent.runtime.weights import trainable_weights
 from distrl_agent.types import Trajectory, collate
 
 
@@ -56,10 +56,8 @@ class Learner(LearnerHandle):
         c = config.learner
         self.config = config
         return_freed_memory()  # its process (this one, or a Ray actor's) frees a batch per update (android_gym.heap)
-        with torch.random.fork_rng():  # the same initial weights in any process (local, or a Ray actor)
-            torch.manual_seed(config.runtime.seed)
-            self.policy_config = policy_config or config.policy.policy_config()  # a custom policy's: its class too
-            self.policy = build_policy(self.policy_config)
+        self.policy_config = policy_config or config.policy.policy_config()  # a custom policy's: its class too
+        self.policy = build_seeded_policy(self.policy_config, config.runtime.seed)  # the same in any process
         self.rule = make_update_rule(c.algorithm, c.coefficients)
         # Critic warm-up: the same rule with the actor switched off (rules without a critic have nothing to warm up).
         has_actor_coef = "actor_coef" in type(self.rule.config).model_fields
@@ -68,7 +66,6 @@ class Learner(LearnerHandle):
         self.optimizer = torch.optim.Adam(self.policy.parameters(), lr=c.lr)
         self.replay = TrajectoryReplay(c.replay_capacity_steps, alpha=c.alpha if self.rule.prioritized else 0.0,
                                        prioritized=self.rule.prioritized, max_staleness=c.max_staleness)
-        self._weight_keys = self.policy.trainable_state_keys()  # what `weights()` ships
         self.encodings = EncodingCache(self.policy)  # each replayed trajectory is encoded once, not every update
         self.rng = np.random.default_rng(config.runtime.seed)
         self.version = 0
@@ -220,8 +217,7 @@ class Learner(LearnerHandle):
         `Policy.trainable_state_keys`: the whole state_dict of the small policy, the adapters and heads of a LoRA VLM.
         bfloat16, which numpy lacks, travels as float32.
         """
-        state = self.policy.state_dict()
-        return {k: to_numpy(state[k]) for k in self._weight_keys}
+        return trainable_weights(self.policy)
 
     def stats(self) -> dict[str, Any]:
         """Counters of the learner and its replay."""

@@ -49,6 +49,7 @@ from distrl_agent.errors import WorkerError
 from distrl_agent.runtime.base import Delivery, WorkerBook
 from distrl_agent.runtime.messages import Collected, Drain, Drained, Failed, PlayRound, Reply, RoundPlayed, Stop
 from distrl_agent.runtime.weights import SharedWeights
+from distrl_agent.runtime.worker_spec import WorkerSpec
 from distrl_agent.types import Trajectory
 
 log = logging.getLogger("distrl")
@@ -61,32 +62,29 @@ def default_workers(config: TrainConfig) -> int:
     return config.runtime.worker_count()
 
 
-def _worker_main(index: int, config: TrainConfig, shared: SharedWeights, conn: mpc.Connection) -> None:
-    """Body of worker process `index`: serve rounds (sync) or collect continuously (async) until told to stop."""
+def _worker_main(spec: WorkerSpec, shared: SharedWeights, conn: mpc.Connection) -> None:
+    """Body of a worker process: serve rounds (sync) or collect continuously (async) until told to stop."""
     import torch
-
-    from distrl_agent.runtime.shell import training_shell  # only here, in the worker: it pulls in the envs
 
     torch.set_num_threads(1)
     return_freed_memory()  # hours of freed batches and frames must not stay resident (android_gym.heap)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the learner's to handle: it checkpoints, then stops us
-    rt = config.runtime
-    send_lock = threading.Lock()
+    index, send_lock = spec.index, threading.Lock()
 
     def send(message: Reply) -> None:
         with send_lock:  # the sender thread and the main thread both answer
             conn.send(message)
 
-    shell = training_shell(index, config)
+    shell = spec.shell()
     sending, sender = threading.Event(), None
     try:
         shell.start()
-        if not rt.sync:
+        if not spec.sync:
             sending.set()
             sender = threading.Thread(target=_send_outbox, args=(index, shell, send, sending), daemon=True)
             sender.start()
         while True:
-            if conn.poll(0.0 if not rt.sync and sending.is_set() else 0.5):
+            if conn.poll(0.0 if not spec.sync and sending.is_set() else 0.5):
                 match conn.recv():
                     case Stop():
                         break
@@ -101,7 +99,7 @@ def _worker_main(index: int, config: TrainConfig, shared: SharedWeights, conn: m
                             raise WorkerError(f"worker {index}: round for version {version}, but the shared weights "
                                               f"hold {None if got is None else got[0]}")
                         send(RoundPlayed(index, shell.run_round(*got, episodes), shell.stats(), version))
-            elif not rt.sync and sending.is_set():
+            elif not spec.sync and sending.is_set():
                 # collect_step adopts the offer before the next read overwrites the arrays it views
                 if shared.version > shell.version and (got := shared.read()) is not None:
                     shell.offer(*got)
@@ -195,8 +193,8 @@ class LocalRuntime:
     def _spawn(self, index: int) -> _Proc:
         # Not a daemon: a worker whose envs run in their own processes (slow devices) must be able to start them. An
         # atexit hook (see `start`) stops workers if the learner exits without closing the runtime.
-        child = ChildProcess(f"distrl-worker-{index}", _worker_main, (index, self.config, self.shared), _CTX,
-                             daemon=False)
+        spec = WorkerSpec.of_run(index, self.config)  # what the worker needs of the run, not the whole config
+        child = ChildProcess(f"distrl-worker-{index}", _worker_main, (spec, self.shared), _CTX, daemon=False)
         child.start()
         return _Proc(index, child)
 

@@ -44,6 +44,7 @@ from distrl_agent.runtime.ray_auth import (
     require_token_mode,
     token_header,
 )
+from distrl_agent.runtime.worker_spec import WorkerSpec
 
 __all__ = ["RayLearner", "RayRuntime", "RayWorker", "import_ray", "resolve_address"]
 
@@ -198,7 +199,7 @@ class RayRuntime:
             if amount * self.num_workers > available.get(name, 0):
                 log.warning("%d workers need %s %s in all, the cluster has %s: some wait for resources",
                             self.num_workers, amount * self.num_workers, name, available.get(name, 0))
-        self.actors = [cls.remote(i, self.config) for i in range(self.num_workers)]
+        self.actors = [cls.remote(WorkerSpec.of_run(i, self.config)) for i in range(self.num_workers)]
         self._failures = [0] * self.num_workers
         self.publish(version, weights)
         if not rt.sync:

@@ -12,9 +12,9 @@ import traceback
 from typing import Any
 
 from android_gym.heap import return_freed_memory
-from distrl_agent.config import TrainConfig
 from distrl_agent.errors import ClusterError, WorkerError
 from distrl_agent.runtime.base import LearnerHandle
+from distrl_agent.runtime.worker_spec import WorkerSpec
 
 MIN_RAY_VERSION = (2, 52)  # the first Ray with token authentication (RAY_AUTH_MODE=token); issue 20
 
@@ -51,12 +51,11 @@ class RayWorker:
     """A Ray actor around one `WorkerShell`; asynchronous collection runs in a background thread.
 
     Args:
-        index: the worker index.
-        config: the run's config.
+        spec: the worker (`WorkerSpec.of_run`).
     """
 
-    def __init__(self, index: int, config: TrainConfig) -> None:
-        self.index, self.config = index, config
+    def __init__(self, spec: WorkerSpec) -> None:
+        self.index, self.spec = spec.index, spec
         self.shell: Any = None
         self._thread: threading.Thread | None = None
         self._stop = threading.Event()
@@ -71,11 +70,9 @@ class RayWorker:
         if self.shell is None:
             import torch
 
-            from distrl_agent.runtime.shell import training_shell
-
             torch.set_num_threads(1)
             return_freed_memory()  # this actor's process collects for hours (android_gym.heap)
-            shell = training_shell(self.index, self.config)
+            shell = self.spec.shell()
             shell.start()
             self.shell = shell
 

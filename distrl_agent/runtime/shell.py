@@ -19,7 +19,6 @@ from collections import deque
 from collections.abc import Mapping
 from typing import Any
 
-from distrl_agent.config import TrainConfig
 from distrl_agent.errors import ConfigError
 from distrl_agent.runtime.worker import Worker
 from distrl_agent.types import Trajectory
@@ -184,17 +183,3 @@ class WorkerShell:
         """The worker's counters with what it holds now: `in_progress` episodes and `held_in_groups` trajectories."""
         return {**self.worker.stats, "in_progress": self.worker.stats["started"] - self.worker.stats["episodes"],
                 "held_in_groups": self.worker.held_in_groups}
-
-
-def training_shell(index: int, config: TrainConfig) -> WorkerShell:
-    """Rollout worker `index` of a training run, in its shell: what both runtimes run in each worker process.
-
-    Its envs, seed, policy, protocol (lock-step sync rounds or not) and groups all come from `config`; call
-    `start()` on it in the worker's process.
-    """
-    rt = config.runtime
-    worker = Worker(index, config.env, rt.envs_per_worker, seed=rt.seed * 1000 + index,
-                    policy_config=config.policy.policy_config(), lockstep=rt.sync and rt.sync_lockstep,
-                    groups=config.learner.group_spec, fault_prefixes=rt.fault_prefixes,
-                    unknown_prefixes=config.learner.coefficients.bootstraps_truncation)
-    return WorkerShell(worker, rt.worker_buffer_trajectories)

@@ -22,16 +22,18 @@ import torch
 from android_gym.safe_files import refuse_links, write_text
 from android_gym.tasks import suites
 from distrl_agent.config import TrainConfig
+from distrl_agent.policies.build import build_seeded_policy
 from distrl_agent.runtime.base import LearnerHandle, Runtime
 from distrl_agent.runtime.build import make_runtime
 from distrl_agent.runtime.callbacks import Callback, CallbackList
 from distrl_agent.runtime.checkpoint import find_checkpoint, read_run_state, save_checkpoint
 from distrl_agent.runtime.checkpoint_files import CURRENT
 from distrl_agent.runtime.collect import evaluate, evaluate_by_task
-from distrl_agent.runtime.learner import Learner
+from distrl_agent.runtime.counters import combine_sessions
 from distrl_agent.runtime.progress import MetricsWriter, Progress, RunState
 from distrl_agent.runtime.run_dir import RUN_FILES, prepare_run_dir
 from distrl_agent.runtime.warm_start import behaviour_clone, collect_demonstrations
+from distrl_agent.runtime.weights import trainable_weights
 
 log = logging.getLogger("distrl")
 EVAL_SEEDS = {"train": 777, "test": 778, "unseen_templates": 779, "unseen_apps": 780}
@@ -40,8 +42,6 @@ the learning curve and the summary's test success differ only by what the policy
 WAIT_S = 0.5  # the longest the learner blocks on collection while it has nothing to train on
 DRAIN_S = 30.0  # the longest the end of a run waits for the workers to hand over what they hold
 METRICS_EVERY_S = 1.0  # one metrics.jsonl record per this many seconds
-_MAXED = ("runtime/broadcast_latency_ms_max", "runtime/step_s_max", "runtime/judge_s_max")
-_LATENCY_MEAN = "runtime/broadcast_latency_ms_mean"
 
 
 def warm_start(config: TrainConfig, show_progress: bool = False) -> dict[str, Any] | None:
@@ -49,30 +49,13 @@ def warm_start(config: TrainConfig, show_progress: bool = False) -> dict[str, An
     rt = config.runtime
     if rt.warm_start_episodes <= 0:
         return None
-    learner = Learner(config)  # a scratch copy: only its policy is used
-    demos = collect_demonstrations(config.env, rt.warm_start_episodes, rt.warm_start_noise, learner.policy, rt.seed,
+    policy = build_seeded_policy(config.policy.policy_config(), rt.seed)  # the learner's initial policy
+    demos = collect_demonstrations(config.env, rt.warm_start_episodes, rt.warm_start_noise, policy, rt.seed,
                                    show_progress=show_progress)
-    nll = behaviour_clone(learner.policy, demos, rt.warm_start_updates, seed=rt.seed, show_progress=show_progress)
-    learner.policy.copy_actor_encoder_to_critic()  # the critic starts from the cloned features, not from noise
+    nll = behaviour_clone(policy, demos, rt.warm_start_updates, seed=rt.seed, show_progress=show_progress)
+    policy.copy_actor_encoder_to_critic()  # the critic starts from the cloned features, not from noise
     log.info("warm start: %d demonstration steps, final NLL %.3f", len(demos), nll)
-    return learner.weights()
-
-
-def combine_totals(before: dict[str, float], now: dict[str, float]) -> dict[str, float]:
-    """`runtime/` counters of previous sessions plus this session's (latency mean weighted, max kept).
-
-    Every counter `WorkerBook.totals` reports adds up, but the maxima (`_MAXED`) and the mean latency: a count added
-    there later carries through `--resume` without being listed here.
-    """
-    out = {k: before.get(k, 0.0) + now.get(k, 0.0) for k in now.keys() | before.keys()
-           if k not in _MAXED and k != _LATENCY_MEAN}
-    adopted = out.get("runtime/weights_adopted", 0.0)
-    latency_sum = (before.get(_LATENCY_MEAN, 0.0) * before.get("runtime/weights_adopted", 0.0)
-                   + now.get(_LATENCY_MEAN, 0.0) * now.get("runtime/weights_adopted", 0.0))
-    out[_LATENCY_MEAN] = latency_sum / adopted if adopted else 0.0
-    for key in _MAXED:
-        out[key] = max(before.get(key, 0.0), now.get(key, 0.0))
-    return out
+    return trainable_weights(policy)
 
 
 def run_loop(config: TrainConfig, learner: LearnerHandle, runtime: Runtime, state: RunState, writer: MetricsWriter,
@@ -135,7 +118,7 @@ def run_loop(config: TrainConfig, learner: LearnerHandle, runtime: Runtime, stat
             state.loop_s += time.monotonic() - tick
             # 5. reporting (bar at most once a second, metrics.jsonl once per METRICS_EVERY_S)
             session_stats = runtime.stats()
-            stats = {**combine_totals(state.totals, session_stats), **state.metrics()}
+            stats = {**combine_sessions(state.totals, session_stats), **state.metrics()}
             env_steps, episodes = stats["runtime/env_steps"], stats["runtime/episodes"]
             progress.show(spent_fraction(config, clock.session(state), version, env_steps), clock.session_s(),
                           session_stats["runtime/env_steps"], stats, version,
@@ -220,7 +203,7 @@ def _evaluate_into(config: TrainConfig, state: RunState, writer: MetricsWriter, 
 def snapshot(state: RunState, session_s: float, runtime_stats: dict[str, float]) -> RunState:
     """`state` as it should be saved now: elapsed time and counters including this session's."""
     return replace(state, elapsed_s=state.elapsed_s + session_s, curve=list(state.curve),
-                   totals=combine_totals(state.totals, runtime_stats))
+                   totals=combine_sessions(state.totals, runtime_stats))
 
 
 def train(config: TrainConfig, resume: str | Path | None = None, show_progress: bool = True,

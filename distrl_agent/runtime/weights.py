@@ -24,12 +24,19 @@ import numpy as np
 import torch
 
 from distrl_agent.errors import CheckpointError
+from distrl_agent.policies.base import Policy
 
 
 def to_numpy(tensor: torch.Tensor) -> np.ndarray:
     """A detached CPU numpy copy of a weight tensor; bfloat16, which numpy lacks, as float32 (loading casts back)."""
     tensor = tensor.detach().cpu()
     return (tensor.float() if tensor.dtype == torch.bfloat16 else tensor).numpy().copy()
+
+
+def trainable_weights(policy: Policy) -> dict[str, np.ndarray]:
+    """`policy`'s trainable weights as numpy arrays (`Policy.trainable_state_keys`): what workers load each version."""
+    state = policy.state_dict()
+    return {k: to_numpy(state[k]) for k in policy.trainable_state_keys()}
 
 
 class SharedWeights:

@@ -29,6 +29,7 @@ from distrl_agent.algorithms.configs import GroupSpec
 from distrl_agent.config import EnvSection
 from distrl_agent.policies.build import PolicyConfig, build_policy
 from distrl_agent.policies.small_config import SmallPolicyConfig
+from distrl_agent.runtime import counters
 from distrl_agent.runtime.adder import EpisodeAdder, action_row
 from distrl_agent.runtime.fault_log import FaultLog
 from distrl_agent.runtime.groups import GroupCollector
@@ -111,17 +112,9 @@ class Worker:
             bootstrap truncated episodes. Either way the unknown step itself never ships: its reward is not known.
 
     Attributes:
-        stats: counters `started` (episodes that took a first step), `episodes` (of those, ended), `steps`,
-            `successes`, `faulty_episodes` (faulted episodes are not shipped whole),
-            `fault_prefixes` (their clean steps shipped as truncated trajectories),
-            `unknown_verdicts` (steps the judge could not tell, device faults aside), `unknown_verdict_cuts`
-            (episodes ended at such a step), `unknown_verdict_prefixes` (their earlier steps shipped, truncated),
-            `unknown_verdict_labels` (steps with an unknown verdict inside shipped trajectories, any reward: must
-            stay 0; it counts what ships, so it fails if an unknown step were labelled), `reset_failures` (env
-            resets or steps that
-            raised, each followed by a fresh env and a retry), and the slowest `step_s_max` env step (from action
-            to result: an upper bound with env processes) and `judge_s_max` judge call in seconds; with groups,
-            also `GroupCollector.stats`.
+        stats: its counters, each declared with what it counts in `runtime/counters.py` (source "worker":
+            episodes started, ended and won, steps, faults, unknown verdicts, reset failures, the slowest step and
+            judge call); with groups, also `GroupCollector.stats`.
         version: the policy version of the weights held (0 before any `set_weights`).
     """
 
@@ -142,10 +135,7 @@ class Worker:
         self.policy = build_policy(policy_config or SmallPolicyConfig())
         self.policy.eval()
         self.version = 0
-        self.stats = {"started": 0, "episodes": 0, "steps": 0, "successes": 0, "faulty_episodes": 0,
-                      "fault_prefixes": 0, "unknown_verdicts": 0, "unknown_verdict_cuts": 0,
-                      "unknown_verdict_prefixes": 0, "unknown_verdict_labels": 0, "step_s_max": 0.0, "judge_s_max": 0.0,
-                      "reset_failures": 0}
+        self.stats = counters.initial("worker")  # each declared in runtime/counters.py
         self.pool: AsyncEnvPool | SyncEnvPool | None = None
         self._obs: list[dict[str, Any] | None] = []
         self._info: list[dict[str, Any]] = []

@@ -7,11 +7,12 @@ import time
 
 import pytest
 
-from distrl_agent.config import EnvSection, load_config
+from distrl_agent.config import EnvSection, TrainConfig, load_config
 from distrl_agent.errors import ConfigError
 from distrl_agent.runtime.learner import Learner
 from distrl_agent.runtime.shell import Outbox, WorkerShell
 from distrl_agent.runtime.worker import Worker
+from distrl_agent.runtime.worker_spec import WorkerSpec
 
 
 def test_outbox_drops_oldest_when_full_and_counts() -> None:
@@ -73,3 +74,18 @@ def test_shell_collect_step_fills_outbox_with_finished_episodes(shell) -> None:
     finished = sum(shell.collect_step() for _ in range(80))
     assert finished == shell.worker.stats["episodes"] >= 5
     assert len(shell.outbox) == 4 and shell.stats()["dropped_trajectories"] == finished - 4
+
+
+def test_a_worker_spec_carries_the_runs_worker_settings_and_no_config() -> None:
+    """What a worker process receives: its index, envs, seed, protocol and groups, built from the run's config."""
+    config = load_config(overrides=["learner.algorithm=grpo", "runtime.sync=true", "runtime.envs_per_worker=3",
+                                    "runtime.seed=2", "runtime.worker_buffer_trajectories=7"])
+    spec = WorkerSpec.of_run(1, config)
+    assert not any(isinstance(value, TrainConfig) for value in vars(spec).values())
+    shell = spec.shell()
+    worker = shell.worker
+    assert (worker.worker_id, worker.num_envs, worker.seed, worker.lockstep) == (1, 3, 2001, True)
+    assert worker.held_in_groups == 0 and "groups_released" in worker.stats  # it plays GRPO's groups
+    assert worker.first_env_index == 3 and shell.outbox._capacity == 7
+    async_spec = WorkerSpec.of_run(0, load_config(overrides=["runtime.sync=false"]))
+    assert not async_spec.lockstep and async_spec.groups is None and async_spec.unknown_prefixes

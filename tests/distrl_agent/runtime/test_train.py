@@ -13,11 +13,10 @@ import pytest
 from distrl_agent.config import load_config
 from distrl_agent.errors import CheckpointError, ConfigError
 from distrl_agent.runtime.accounting import episode_balance
-from distrl_agent.runtime.base import WorkerBook
 from distrl_agent.runtime.checkpoint import find_checkpoint, read_run_state, save_checkpoint
 from distrl_agent.runtime.learner import Learner
 from distrl_agent.runtime.progress import RunState
-from distrl_agent.runtime.train import combine_totals, lr_scale, spent_fraction, train
+from distrl_agent.runtime.train import lr_scale, spent_fraction, train
 
 TINY = ["runtime.minutes=0.1", "runtime.envs_per_worker=2", "runtime.warm_start_episodes=4",
         "runtime.warm_start_updates=5", "runtime.eval_episodes=4", "learner.batch_size=4",
@@ -103,30 +102,6 @@ def test_find_checkpoint_falls_back_to_previous_after_interrupted_swap(tmp_path)
     assert read_run_state(find_checkpoint(tmp_path)).checkpoints == 1
     with pytest.raises(CheckpointError, match="no checkpoint"):
         find_checkpoint(tmp_path / "elsewhere")
-
-
-def test_combine_totals_adds_counters_and_weights_latency() -> None:
-    """Counters of two sessions add up; the mean latency is weighted by adoptions and the max kept."""
-    before = {"runtime/env_steps": 10.0, "runtime/weights_adopted": 1.0, "runtime/broadcast_latency_ms_mean": 4.0,
-              "runtime/broadcast_latency_ms_max": 4.0}
-    now = {"runtime/env_steps": 5.0, "runtime/weights_adopted": 3.0, "runtime/broadcast_latency_ms_mean": 8.0,
-           "runtime/broadcast_latency_ms_max": 9.0}
-    total = combine_totals(before, now)
-    assert total["runtime/env_steps"] == 15.0 and total["runtime/weights_adopted"] == 4.0
-    assert total["runtime/broadcast_latency_ms_mean"] == pytest.approx(7.0)
-    assert total["runtime/broadcast_latency_ms_max"] == 9.0
-
-
-def test_every_worker_counter_adds_up_across_a_resume() -> None:
-    """Each count `WorkerBook.totals` reports is carried through `--resume` (a count left out restarts at 0 there)."""
-    book = WorkerBook(num_workers=1, max_restarts=0, envs_per_worker=1)
-    book.update(0, dict.fromkeys(WorkerBook.SUMMED, 1.0))
-    session = book.totals()
-    total = combine_totals(session, session)
-    latencies = {"runtime/broadcast_latency_ms_mean", "runtime/broadcast_latency_ms_max", "runtime/step_s_max",
-                 "runtime/judge_s_max"}
-    assert {k for k in session if total[k] != 2 * session[k]} <= latencies
-    assert total["runtime/fault_prefixes"] == 2.0
 
 
 def test_train_from_initial_weights_skips_the_warm_start(tmp_path, monkeypatch) -> None:
