@@ -86,7 +86,8 @@ def reusable_summary(overrides: list[str], source: str | None) -> dict[str, Any]
     return json.loads((earlier / "summary.json").read_text())
 
 
-NEUTRAL_ADDITIONS: dict[str, Any] = {"runtime.fault_prefixes": False, "policy.custom": None}
+NEUTRAL_ADDITIONS: dict[str, Any] = {"runtime.fault_prefixes": False, "policy.custom": None,
+                                     "learner.coefficients.behaviour_weight": "truncate"}
 """Config keys added after runs were kept, each with the value that behaves as the code did before it existed: a
 saved config without the key describes the same run as one with that value."""
 

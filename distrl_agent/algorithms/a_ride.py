@@ -4,7 +4,8 @@ Paper: DistRL (Wang et al., ICLR 2025, arXiv:2410.14803); specification: shared/
 
     critic:  L_V = mean_t w_IS (V_phi(s_t) - stopgrad(v_t))^2,      v_t the Retrace(lambda) target
     actor:   A_t = r_t + gamma (1 - done_t) v_{t+1} - V(s_t)         (no-Retrace ablation: A_t = delta_t, one-step)
-             rho_bar_t = min(rho_bar_max, pi(a_t|s_t) / mu(a_t|s_t))
+             rho_bar_t = min(rho_bar_max, pi(a_t|s_t) / mu(a_t|s_t))   (`behaviour_weight` "truncate", the paper's;
+                         "mask": rho_t, 0 above rho_bar_max > 1, AReaL's; "uncapped": rho_t)
              L_pi = - mean_t w_IS rho_bar_t (A_t - lambda_P P_t) log pi_theta(a_t|s_t) - beta mean_t H(pi(.|s_t)) / k
              k: times the step's trajectory has been drawn from the replay, this draw included (1 with
                 `entropy_per_draw` off)
@@ -19,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-from distrl_agent.algorithms.common import LossOutput, masked_mean, policy_pass
+from distrl_agent.algorithms.common import LossOutput, behaviour_weight, masked_mean, policy_pass
 from distrl_agent.algorithms.configs import ARideConfig
 from distrl_agent.algorithms.retrace import one_step_td_targets, retrace_advantages, retrace_targets, td_errors
 from distrl_agent.policies.base import Policy
@@ -37,7 +38,7 @@ def a_ride_loss(policy: Policy, batch: Batch, config: ARideConfig) -> LossOutput
 
     # Importance ratios of the stored actions under the current policy.
     rho = torch.exp(torch.where(mask, out.log_pi.detach() - batch.log_mu, torch.zeros_like(batch.log_mu)))
-    rho_bar = rho.clamp(max=c.rho_bar_max)
+    rho_bar = behaviour_weight(rho, c.behaviour_weight, c.rho_bar_max)
 
     # Critic: Retrace(lambda) targets, regressed with IS weights; the actor's advantage is built on them.
     if c.use_retrace:
@@ -67,7 +68,7 @@ def a_ride_loss(policy: Policy, batch: Batch, config: ARideConfig) -> LossOutput
         "losses/actor": float(actor_loss.detach()), "losses/critic": float(critic_loss.detach()),
         "losses/entropy": float(entropy.detach()), "losses/entropy_bonus": float(entropy_bonus.detach()),
         "losses/total": float(loss.detach()), "charts/rho_mean": float((rho * m).sum() / n),
-        "charts/clip_fraction": float(((rho > c.rho_bar_max).float() * m).sum() / n),
+        "charts/clip_fraction": float(((rho > c.rho_bar_max).float() * m).sum() / n),  # truncated, or masked
         "charts/advantage_mean": float((advantage * m).sum() / n),
         "charts/td_abs_mean": float((delta.abs() * m).sum() / n),
         "charts/value_mean": float((values[:, :-1] * m).sum() / n),

@@ -94,12 +94,33 @@ def masked_mean(x: torch.Tensor, mask: torch.Tensor, weights: torch.Tensor | Non
     return (x * m).sum() / mask.sum().clamp(min=1)
 
 
+def behaviour_weight(ratio: torch.Tensor, mode: str, cap: float) -> torch.Tensor:
+    """w_t, the weight of a step in a policy-gradient loss, from its behaviour importance ratio ρ_t (π/μ or π_prox/μ).
+
+        truncate:  w_t = min(c̄, ρ_t)                  every step kept, large ratios shrunk (Retrace, V-trace)
+        mask:      w_t = ρ_t if ρ_t <= c̄, else 0       a step that far off-policy leaves the loss; the mean over the
+                                                        batch's steps still counts it (AReaL's behaviour cap, c̄ > 1)
+        uncapped:  w_t = ρ_t                           unbiased, unbounded variance (Hilton et al.'s decoupled PPO)
+
+    >>> behaviour_weight(torch.tensor([0.5, 1.5, 3.0]), "mask", 2.0).tolist()
+    [0.5, 1.5, 0.0]
+    """
+    match mode:
+        case "truncate":
+            return ratio.clamp(max=cap)
+        case "mask":
+            return torch.where(ratio <= cap, ratio, 0.0)
+        case "uncapped":
+            return ratio
+    raise ValueError(f"behaviour weight {mode!r} is not one of truncate, mask, uncapped")
+
+
 def decoupled_clipped_surrogate(log_pi: torch.Tensor, log_prox: torch.Tensor, log_mu: torch.Tensor,
                                 advantages: torch.Tensor, mask: torch.Tensor, clip_eps: float,
-                                is_clip: float) -> tuple[torch.Tensor, dict[str, float]]:
+                                is_clip: float, weighting: str = "truncate") -> tuple[torch.Tensor, dict[str, float]]:
     """Decoupled PPO's actor loss (Hilton et al. 2021), shared by PPO and GRPO, and its diagnostics.
 
-        r_t = π_θ(a_t|s_t) / π_prox(a_t|s_t),      w_t = min(c̄, π_prox(a_t|s_t) / μ(a_t|s_t))
+        r_t = π_θ(a_t|s_t) / π_prox(a_t|s_t),      w_t = behaviour_weight(π_prox(a_t|s_t) / μ(a_t|s_t))
         L_π = - mean_t w_t min(r_t Â_t, clip(r_t, 1 - ε, 1 + ε) Â_t)
 
     Args:
@@ -110,13 +131,16 @@ def decoupled_clipped_surrogate(log_pi: torch.Tensor, log_prox: torch.Tensor, lo
         mask: [B, L] real steps.
         clip_eps: ε.
         is_clip: c̄.
+        weighting: how w_t is made from π_prox / μ (`behaviour_weight`).
 
     Returns:
-        (L_π, {"charts/clip_fraction", "charts/approx_kl", "charts/behaviour_weight_mean"}).
+        (L_π, {"charts/clip_fraction", "charts/approx_kl", "charts/behaviour_weight_mean",
+        "charts/behaviour_masked_fraction"}).
     """
     log_ratio = torch.where(mask, log_pi - log_prox, 0.0)
     ratio = torch.exp(log_ratio)
-    behaviour = torch.exp(torch.where(mask, log_prox - log_mu, 0.0)).clamp(max=is_clip)
+    behaviour_ratio = torch.exp(torch.where(mask, log_prox - log_mu, 0.0))
+    behaviour = behaviour_weight(behaviour_ratio, weighting, is_clip)
     surrogate = torch.minimum(ratio * advantages, ratio.clamp(1 - clip_eps, 1 + clip_eps) * advantages)
     actor_loss = -masked_mean(behaviour * surrogate, mask)
     m = mask.float()
@@ -125,4 +149,6 @@ def decoupled_clipped_surrogate(log_pi: torch.Tensor, log_prox: torch.Tensor, lo
         "charts/clip_fraction": float((((ratio - 1).abs() > clip_eps).float() * m).sum() / n),
         "charts/approx_kl": float((((ratio - 1) - log_ratio).detach() * m).sum() / n),
         "charts/behaviour_weight_mean": float((behaviour * m).sum() / n),
+        "charts/behaviour_masked_fraction": float(((behaviour_ratio > is_clip).float() * m).sum() / n)
+        if weighting == "mask" else 0.0,
     }

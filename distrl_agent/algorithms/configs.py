@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Annotated, Any, ClassVar
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal
 
-from pydantic import Field
+from pydantic import Field, model_validator
 
-from android_gym.config_model import ConfigModel
+from android_gym.config_model import ConfigModel, FieldError
 from android_gym.errors import closest
 from distrl_agent.errors import ConfigError
 
@@ -30,6 +30,20 @@ Positive = Annotated[float, Field(gt=0, allow_inf_nan=False)]
 """A finite number > 0."""
 ClipEps = Annotated[float, Field(gt=0, lt=1)]
 """ε of a clipped surrogate, in (0, 1)."""
+BehaviourWeight = Literal["truncate", "mask", "uncapped"]
+"""How a rule weighs a step by its behaviour importance ratio ρ (`algorithms.common.behaviour_weight`): truncate at the
+cap (Retrace, V-trace), mask the steps above the cap out of the loss (AReaL), or take ρ as it is (decoupled PPO)."""
+
+
+def check_mask_cap(weight: str, cap: float, cap_key: str) -> None:
+    """A mask cap must exceed 1: at or below it, masking would drop every step the learner's policy now prefers.
+
+    Raises:
+        FieldError: naming `cap_key`.
+    """
+    if weight == "mask" and cap <= 1:
+        raise FieldError(cap_key, "> 1 when `behaviour_weight` is mask (a step is dropped when its ratio exceeds it)",
+                         cap)
 
 
 class RuleConfig(ConfigModel):
@@ -52,7 +66,10 @@ class ARideConfig(RuleConfig):
         gamma: discount. The paper's 0.5 leaves a state five steps from success worth 0.06, which the entropy bonus
             drowns on our 10-20-step tasks; 0.9 keeps the signal (measured in benchmarks/training.py).
         lam: Retrace lambda.
-        rho_bar_max: clip of the actor's importance ratio.
+        rho_bar_max: the cap of the actor's importance ratio rho = pi / mu (see `behaviour_weight`).
+        behaviour_weight: how the actor weighs a step by rho: "truncate" (min(rho_bar_max, rho), the paper's),
+            "mask" (rho, and 0 for the steps with rho > rho_bar_max, which then must be > 1: AReaL's), or
+            "uncapped" (rho). The critic's Retrace traces keep their own truncation, lambda min(1, rho).
         entropy_coef: beta, the entropy bonus, 0.01 (the low end of the paper's 0.01-0.05). It keeps the first step of
             tasks the policy cannot do yet from vanishing: without it (and 0.001 is close to without), A-RIDE drove
             the probability of opening Clock or Settings from the home screen to 0.00 within minutes. An earlier
@@ -76,6 +93,7 @@ class ARideConfig(RuleConfig):
     gamma: Unit = 0.9
     lam: Unit = 0.95
     rho_bar_max: Positive = 1.0
+    behaviour_weight: BehaviourWeight = "truncate"
     entropy_coef: NonNegative = 0.01
     entropy_per_draw: bool = True
     penalty_coef: NonNegative = 0.05
@@ -86,6 +104,11 @@ class ARideConfig(RuleConfig):
     w2: NonNegative = 1.0
     w3: NonNegative = 0.01
     epsilon: NonNegative = 1e-3
+
+    @model_validator(mode="after")
+    def _mask_cap_above_one(self) -> ARideConfig:
+        check_mask_cap(self.behaviour_weight, self.rho_bar_max, "rho_bar_max")
+        return self
 
 
 class DigiRLConfig(RuleConfig):
@@ -124,7 +147,9 @@ class PPOConfig(RuleConfig):
         gamma: discount (0.9, as for A-RIDE, so the rules compare at equal horizon).
         lam: GAE lambda.
         clip_eps: ε of the clipped surrogate, in (0, 1).
-        is_clip: c̄, the truncation of the behaviour correction π_prox / μ.
+        is_clip: c̄, the cap of the behaviour correction π_prox / μ (see `behaviour_weight`).
+        behaviour_weight: "truncate" (min(c̄, π_prox / μ)), "mask" (π_prox / μ, and 0 for the steps above c̄,
+            which then must be > 1: AReaL's), or "uncapped" (π_prox / μ: Hilton et al.'s decoupled PPO).
         epochs: gradient steps on each sampled batch (each one a weights version).
         normalize_advantages: standardise Â over the batch's real steps.
         entropy_coef: β, the entropy bonus.
@@ -138,11 +163,17 @@ class PPOConfig(RuleConfig):
     lam: Unit = 0.95
     clip_eps: ClipEps = 0.2
     is_clip: Positive = 1.0
+    behaviour_weight: BehaviourWeight = "truncate"
     epochs: Annotated[int, Field(ge=1)] = 4
     normalize_advantages: bool = True
     entropy_coef: NonNegative = 0.01
     value_coef: NonNegative = 0.5
     actor_coef: NonNegative = 1.0
+
+    @model_validator(mode="after")
+    def _mask_cap_above_one(self) -> PPOConfig:
+        check_mask_cap(self.behaviour_weight, self.is_clip, "is_clip")
+        return self
 
 
 @dataclass(frozen=True)
@@ -176,7 +207,9 @@ class GRPOConfig(RuleConfig):
             unmeasured; with success near 50%, 2 x 0.5^4 = 12.5% of groups are uniform and dropped); >= 2, since a
             group compares its episodes.
         clip_eps: ε of the clipped surrogate, in (0, 1).
-        is_clip: c̄, the truncation of the behaviour correction π_prox / μ.
+        is_clip: c̄, the cap of the behaviour correction π_prox / μ (see `behaviour_weight`).
+        behaviour_weight: "truncate" (min(c̄, π_prox / μ)), "mask" (π_prox / μ, and 0 for the steps above c̄,
+            which then must be > 1: AReaL's), or "uncapped" (π_prox / μ: Hilton et al.'s decoupled PPO).
         epochs: gradient steps on each sampled batch (each one a weights version).
         eps: added to the group's std.
         entropy_coef: β, the entropy bonus (as for PPO, so the rules compare).
@@ -188,11 +221,17 @@ class GRPOConfig(RuleConfig):
     group_size: Annotated[int, Field(ge=2)] = 4
     clip_eps: ClipEps = 0.2
     is_clip: Positive = 1.0
+    behaviour_weight: BehaviourWeight = "truncate"
     epochs: Annotated[int, Field(ge=1)] = 1
     eps: Positive = 1e-6
     entropy_coef: NonNegative = 0.01
     kl_coef: NonNegative = 0.0
     length_penalty: NonNegative = 0.0
+
+    @model_validator(mode="after")
+    def _mask_cap_above_one(self) -> GRPOConfig:
+        check_mask_cap(self.behaviour_weight, self.is_clip, "is_clip")
+        return self
 
     @property
     def groups(self) -> GroupSpec:

@@ -90,7 +90,8 @@ def grpo_loss(policy: Policy, batch: Batch, targets: GRPOTargets,
     c, mask = config, batch.mask
     out = policy_pass(policy, batch)
     actor_loss, clip_metrics = decoupled_clipped_surrogate(out.log_pi, targets.log_prox, batch.log_mu,
-                                                           targets.advantages[:, None], mask, c.clip_eps, c.is_clip)
+                                                           targets.advantages[:, None], mask, c.clip_eps, c.is_clip,
+                                                           c.behaviour_weight)
     entropy = masked_mean(out.entropy, mask)
     loss = actor_loss - c.entropy_coef * entropy
     kl = torch.zeros(())

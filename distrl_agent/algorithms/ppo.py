@@ -10,13 +10,15 @@ behaviour policy that acted (a worker's older weights) and π_prox the learner's
         Â_t = Σ_k (γλ)^k δ_{t+k} within the episode (GAE),       R_t = Â_t + V_old(s_t)   (the critic's target)
         Â_t ← (Â_t - mean Â) / (std Â + 1e-8) over the batch's steps (when `normalize_advantages`)
     each of `epochs` gradient steps on that batch:
-        r_t = π_θ(a_t|s_t) / π_prox(a_t|s_t),      w_t = min(c̄, π_prox(a_t|s_t) / μ(a_t|s_t))
+        r_t = π_θ(a_t|s_t) / π_prox(a_t|s_t),      w_t = min(c̄, π_prox(a_t|s_t) / μ(a_t|s_t))   (`behaviour_weight`
+                                                    "truncate"; "mask": 0 above c̄ > 1, AReaL's; "uncapped")
         L_π = - mean_t w_t min(r_t Â_t, clip(r_t, 1 - ε, 1 + ε) Â_t) - β mean_t H(π_θ(·|s_t))
         L_V = mean_t (V_φ(s_t) - R_t)²      (unclipped: the small policy's critic has its own encoder)
         L = actor_coef L_π + c_V L_V
 
 The clip keeps the epochs near π_prox (not near μ, which may be many versions old); w_t corrects for the staleness
-between μ and π_prox and is truncated at c̄ so an old, unlikely action cannot blow up a step. GAE is the Retrace
+between μ and π_prox and is truncated at c̄ so an old, unlikely action cannot blow up a step (or, as AReaL does,
+such a step is masked out; or, as Hilton et al. write it, left uncapped). GAE is the Retrace
 target with every ratio 1 (c_i = λ), so it reuses `retrace_targets`.
 """
 
@@ -76,7 +78,7 @@ def ppo_loss(policy: Policy, batch: Batch, targets: PPOTargets,
     out = policy_pass(policy, batch)
     a = targets.advantages
     actor_loss, clip_metrics = decoupled_clipped_surrogate(out.log_pi, targets.log_prox, batch.log_mu, a, mask,
-                                                           c.clip_eps, c.is_clip)
+                                                           c.clip_eps, c.is_clip, c.behaviour_weight)
     critic_loss = masked_mean((out.values[:, :-1] - targets.returns) ** 2, mask)
     entropy = masked_mean(out.entropy, mask)
     loss = c.actor_coef * (actor_loss - c.entropy_coef * entropy) + c.value_coef * critic_loss

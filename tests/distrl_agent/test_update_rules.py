@@ -33,6 +33,16 @@ DRAWS = (1, 3, 1, 2, 7)
 
 
 # -- references, from the equations ---------------------------------------------------------------------------------
+def reference_weight(ratio: float, mode: str, cap: float) -> float:
+    """A step's behaviour weight: truncate min(cap, rho); mask rho up to the cap and 0 above it; uncapped rho."""
+    if mode == "truncate":
+        return min(cap, ratio)
+    if mode == "mask":
+        return ratio if ratio <= cap else 0.0
+    assert mode == "uncapped"
+    return ratio
+
+
 def reference_a_ride(policy: TabularPolicy, episodes: list[Episode], w_is: tuple[float, ...], c: ARideConfig,
                      draws: tuple[int, ...] | None = None):
     """L = actor_coef (L_pi - beta mean H / k) + c_V L_V and the priority of each episode, from ALGORITHM.md.
@@ -66,12 +76,13 @@ def reference_a_ride(policy: TabularPolicy, episodes: list[Episode], w_is: tuple
             target = [ep.rewards[t] + c.gamma * (not done[t]) * float(v_fixed[s[t + 1]]) for t in range(T)]
             advantage = delta
         for t in range(T):
-            rho_bar = min(c.rho_bar_max, rho[t])
+            rho_bar = reference_weight(rho[t], c.behaviour_weight, c.rho_bar_max)
             actor = actor + w * rho_bar * (advantage[t] - c.penalty_coef * pen[t]) * log_p[s[t], a[t]]
             critic = critic + w * (values[s[t]] - target[t]) ** 2
             entropy = entropy - (log_p[s[t]].exp() * log_p[s[t]]).sum() / k_draw
             n += 1
-        priorities.append(c.w1 * sum(abs(d) for d in delta) / T + c.w2 * sum(min(c.rho_bar_max, r) for r in rho) / T
+        weights = [reference_weight(r, c.behaviour_weight, c.rho_bar_max) for r in rho]
+        priorities.append(c.w1 * sum(abs(d) for d in delta) / T + c.w2 * sum(weights) / T
                           + c.w3 * sum(-float(log_p_fixed[s[t], a[t]]) for t in range(T)) / T + c.epsilon)
     loss = c.actor_coef * (-actor / n - c.entropy_coef * entropy / n) + c.value_coef * critic / n
     return loss, priorities
@@ -140,6 +151,8 @@ A_RIDE_CONFIGS = {
     "no retrace": ARideConfig(use_retrace=False),
     "critic warm-up": ARideConfig(actor_coef=0.0),
     "plain entropy bonus": ARideConfig(entropy_coef=0.05, entropy_per_draw=False),
+    "ratios above 1.3 masked": ARideConfig(rho_bar_max=1.3, behaviour_weight="mask"),
+    "ratios uncapped": ARideConfig(behaviour_weight="uncapped"),
 }
 
 
@@ -367,7 +380,8 @@ def reference_ppo(policy: TabularPolicy, episodes: list[Episode], targets, c: PP
         for t in range(len(ep.actions)):
             s, a = ep.states[t], ep.actions[t]
             ratio = torch.exp(log_p[s, a] - log_prox[b][t])
-            behaviour = min(c.is_clip, math.exp(log_prox[b][t] - ep.log_mu[t]))
+            behaviour = reference_weight(math.exp(log_prox[b][t] - ep.log_mu[t]), c.behaviour_weight,
+                                         c.is_clip)
             adv = advantages[b][t]
             actor = actor + behaviour * torch.minimum(ratio * adv, ratio.clamp(1 - c.clip_eps, 1 + c.clip_eps) * adv)
             critic = critic + (values[s] - returns[b][t]) ** 2
@@ -377,7 +391,9 @@ def reference_ppo(policy: TabularPolicy, episodes: list[Episode], targets, c: PP
 
 
 PPO_CONFIGS = {"default": PPOConfig(), "no normalisation, is_clip 1.5": PPOConfig(normalize_advantages=False,
-                                                                                 is_clip=1.5, lam=0.7, clip_eps=0.1)}
+                                                                                 is_clip=1.5, lam=0.7, clip_eps=0.1),
+               "behaviour ratios above 1.2 masked": PPOConfig(is_clip=1.2, behaviour_weight="mask"),
+               "behaviour ratios uncapped": PPOConfig(behaviour_weight="uncapped")}
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
@@ -472,7 +488,8 @@ def reference_grpo(policy: TabularPolicy, episodes: list[Episode], members, log_
         for t in range(len(ep.actions)):
             s, a = ep.states[t], ep.actions[t]
             ratio = torch.exp(log_p[s, a] - log_prox[b][t])
-            behaviour = min(c.is_clip, math.exp(log_prox[b][t] - ep.log_mu[t]))
+            behaviour = reference_weight(math.exp(log_prox[b][t] - ep.log_mu[t]), c.behaviour_weight,
+                                         c.is_clip)
             actor = actor + behaviour * torch.minimum(ratio * adv, ratio.clamp(1 - c.clip_eps, 1 + c.clip_eps) * adv)
             entropy = entropy - (log_p[s].exp() * log_p[s]).sum()
             if log_ref is not None:
@@ -482,7 +499,9 @@ def reference_grpo(policy: TabularPolicy, episodes: list[Episode], members, log_
 
 
 GRPO_CONFIGS = {"default": GRPOConfig(), "is_clip 1.5, clip 0.1": GRPOConfig(is_clip=1.5, clip_eps=0.1),
-                "KL 0.3, length penalty 0.05": GRPOConfig(kl_coef=0.3, length_penalty=0.05)}
+                "KL 0.3, length penalty 0.05": GRPOConfig(kl_coef=0.3, length_penalty=0.05),
+                "behaviour ratios above 1.2 masked": GRPOConfig(is_clip=1.2, behaviour_weight="mask"),
+                "behaviour ratios uncapped": GRPOConfig(behaviour_weight="uncapped")}
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
@@ -564,3 +583,50 @@ def test_every_rule_returns_a_loss_output_with_priorities_exactly_when_it_sample
         assert out.priorities is not None and out.priorities.shape == (len(episodes),)
     else:
         assert out.priorities is None or name == "a-ride-uniform"
+
+
+# -- behaviour weights -------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_a_masked_step_adds_nothing_to_the_actor_but_still_counts_in_its_mean(seed: int) -> None:
+    """With "mask", the actor's gradient is the truncated rule's over the steps at or below the cap, divided by every
+    step: equal to the uncapped rule's with the steps above the cap zeroed (AReaL's behaviour cap)."""  # noqa: D205, D209
+    policy = TabularPolicy()
+    episodes = random_episodes(policy, seed)
+    batch = batch_of(policy, episodes)
+    with torch.no_grad():  # move pi off mu so that some ratios exceed the cap
+        policy.logits += 0.6 * torch.randn(policy.logits.shape, generator=torch.Generator().manual_seed(seed))
+    cap = 1.3
+    masked = ARideConfig(rho_bar_max=cap, behaviour_weight="mask", entropy_coef=0.0, value_coef=0.0)
+    loss, metrics, _ = a_ride_loss(policy, batch, masked)
+    assert 0 < metrics["charts/clip_fraction"] < 1  # some steps above the cap, some below
+    reference, _ = reference_a_ride(policy, episodes, (1.0,) * len(episodes), masked)
+    assert_same_loss(policy, loss, reference)
+    uncapped, _, _ = a_ride_loss(policy, batch, masked.replace(behaviour_weight="uncapped"))
+    truncated, _, _ = a_ride_loss(policy, batch, masked.replace(behaviour_weight="truncate"))
+    assert not torch.isclose(loss, uncapped) and not torch.isclose(loss, truncated)
+
+
+def test_decoupled_ppo_masks_steps_whose_behaviour_ratio_exceeds_the_cap() -> None:
+    policy = TabularPolicy()
+    episodes = random_episodes(policy, 1)
+    batch = batch_of(policy, episodes)
+    config = PPOConfig(is_clip=1.2, behaviour_weight="mask")
+    targets = ppo_prepare(policy, batch, config)
+    _, metrics, _ = ppo_loss(policy, batch, targets, config)
+    ratios = torch.exp(torch.where(batch.mask, targets.log_prox - batch.log_mu, 0.0))[batch.mask]
+    assert metrics["charts/behaviour_masked_fraction"] == pytest.approx(float((ratios > 1.2).float().mean()))
+    assert 0 < metrics["charts/behaviour_masked_fraction"] < 1
+
+
+@pytest.mark.parametrize(("algorithm", "cap_key"), [("a-ride", "rho_bar_max"), ("ppo", "is_clip"), ("grpo", "is_clip")])
+def test_a_mask_cap_at_or_below_one_is_refused_naming_the_key(algorithm: str, cap_key: str) -> None:
+    from distrl_agent.config import load_config
+
+    with pytest.raises(ConfigError, match=rf"coefficients\.{cap_key}.*> 1 when `behaviour_weight` is mask"):
+        load_config(overrides=[f"learner.algorithm={algorithm}", "learner.coefficients.behaviour_weight=mask",
+                               f"learner.coefficients.{cap_key}=1.0"])
+    with pytest.raises(ConfigError, match="behaviour_weight"):
+        load_config(overrides=[f"learner.algorithm={algorithm}", "learner.coefficients.behaviour_weight=clip"])
+    ok = load_config(overrides=[f"learner.algorithm={algorithm}", "learner.coefficients.behaviour_weight=mask",
+                                f"learner.coefficients.{cap_key}=2.0"])
+    assert ok.learner.coefficients.behaviour_weight == "mask"
