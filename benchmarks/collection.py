@@ -71,7 +71,7 @@ def little_bound_per_s(envs: int, mean_episode_steps: float) -> float:
 def run(quick: bool, out: Path) -> Result:
     """Measure async and sync collection for several numbers of envs; the full suite also on a local Ray cluster."""
     tiny = is_tiny()
-    sizes = (2,) if tiny else (4, 16, 32) if quick else (4, 8, 16, 32, 64)
+    sizes = (2,) if tiny else (4, 32) if quick else (4, 8, 16, 32, 64)
     runtimes = ("local",) if tiny or quick else ("local", "ray")
     if value := os.environ.get("DISTRL_BENCH_COLLECTION_SIZES"):  # e.g. "4,32" to shrink a suite
         if not all(v.strip().isdigit() and int(v) >= 1 for v in value.split(",")):
@@ -82,7 +82,7 @@ def run(quick: bool, out: Path) -> Result:
         runtimes = tuple(v.strip() for v in value.split(",") if v.strip())
         if unknown := [r for r in runtimes if r not in ("local", "ray")]:
             raise ValueError(f"DISTRL_BENCH_COLLECTION_RUNTIMES names unknown runtimes {unknown}; known: local, ray")
-    seconds = 2.0 if tiny else 30.0 if quick else 40.0
+    seconds = 2.0 if tiny else 8.0 if quick else 40.0
     result = Result(config={"sizes": list(sizes), "runtimes": list(runtimes), "seconds_per_measurement": seconds,
                             "time_scale": TIME_SCALE, "latency": "emulator", "workers": 1,
                             "policy": "warm-started small policy (noisy-expert behaviour cloning)"})

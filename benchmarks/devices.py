@@ -120,14 +120,14 @@ def fault_run(episodes: int, rate: float, seed: int = 0) -> dict[str, float]:
 
 
 def run(quick: bool, out: Path) -> Result:
-    """Measure the device layer; `quick` takes fewer samples (the fault run is 200 episodes either way).
+    """Measure the device layer; `quick` takes fewer samples (a fault run of 80 episodes, 200 in the full suite).
 
     Tiny mode (`DISTRL_BENCH_TINY`): 3 calls per figure, 0.2 s per step rate, a 10-episode fault run; the emulator
     part's sizes are `devices_emulator.Sizes.choose`.
     """
     tiny = is_tiny()
-    calls = 3 if tiny else 20 if quick else 60
-    fault_episodes = 10 if tiny else 200
+    calls = 3 if tiny else 12 if quick else 60
+    fault_episodes = 10 if tiny else 80 if quick else 200
     result = Result(config={"calls_per_figure": calls, "fault_episodes": fault_episodes, "fault_rate": 0.12,
                             "fault_timeout_s": FAULT_TIMEOUT_S, "fault_retries": FAULT_RETRIES})
     lat = call_latencies(calls)

@@ -60,10 +60,10 @@ class Sizes:
 
     @classmethod
     def choose(cls, quick: bool, tiny: bool) -> Sizes:
-        """Tiny: seconds in all; quick: ~1 minute on 2 cores; full: larger samples and a 1-minute pool run."""
+        """Tiny: seconds in all; quick: ~30 s on 2 cores (a pool of 4); full: more samples, a 1-minute pool of 8."""
         if tiny:  # 8 s of pool: with 4, a whole test run's load once left the killed emulator unrelaunched
             return cls(screenshot_calls=3, step_samples=5, pool_size=2, pool_s=8.0)
-        return cls(30, 40, 8, 20.0) if quick else cls(100, 150, 8, 60.0)
+        return cls(20, 25, 4, 12.0) if quick else cls(100, 150, 8, 60.0)
 
 
 def quantile(samples: list[float], q: float) -> float:

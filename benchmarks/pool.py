@@ -251,12 +251,12 @@ def _android_env_fns(n: int) -> list[EnvFactory] | None:
 
 
 def run(quick: bool, out: Path | None = None) -> Result:
-    """Measure everything; `quick` uses ~2 s per measurement (the full suite ~5 s). `out` is unused (no plots).
+    """Measure everything; `quick` uses ~1 s per measurement (the full suite ~5 s). `out` is unused (no plots).
 
     Tiny mode (`DISTRL_BENCH_TINY`): 2 envs, 0.2 s per measurement, no warm-up, 2 envs per memory figure.
     """
     tiny = is_tiny()
-    seconds = 0.2 if tiny else 2.0 if quick else 5.0
+    seconds = 0.2 if tiny else 1.2 if quick else 5.0
     sizes = (2,) if tiny else SIZES
     warmup_s = 0.0 if tiny else WARMUP_S
     memory_envs = 2 if tiny else 8
@@ -282,7 +282,7 @@ def run(quick: bool, out: Path | None = None) -> Result:
                      f"{pool / sync:.1f}x"])
     table = markdown_table(["N", "(a) SyncVectorEnv", "(b) AsyncVectorEnv", "(c) pool", "(d) bound N/latency",
                             "pool efficiency (utilisation)", "pool / preset bound", "pool / (b)", "pool / (a)"], rows)
-    overhead_s = seconds if tiny else 1.0 if quick else 3.0
+    overhead_s = seconds if tiny else 0.6 if quick else 3.0
     roundtrip_us, parent_cpu_us = overhead_us(overhead_s, 1_000 if tiny else 20_000)
     pipe_us = pipe_round_trip_us(overhead_s)
     result.add("pool_overhead/round_trip_over_bare_pipe", roundtrip_us / pipe_us, "x",

@@ -47,8 +47,8 @@ def success_rate(model: PPO, split: str, episodes: int, seed: int = 0) -> float:
 def run(quick: bool, out: Path) -> Result:
     """Train PPO for the budget and report train/test success (tiny mode: 256 steps, 3 evaluation episodes)."""
     tiny = is_tiny()
-    minutes = 1.0 if quick else 20.0
-    episodes = 3 if tiny else 50 if quick else 200
+    minutes = 0.5 if quick else 20.0
+    episodes = 3 if tiny else 30 if quick else 200
     n_steps = 128 if tiny else 512
     total_steps = 2 * n_steps if tiny else 10**9  # tiny: two rollouts and their updates; else the deadline stops it
     env = make_sb3_env("android_gym/General-v0", screenshot_width=0)

@@ -205,8 +205,8 @@ def memory_per_env_mib(env_id: str, n: int = 16) -> float:
 def run(quick: bool, out: Path) -> Result:
     """Measure the sim's figures; `quick` uses fewer episodes and shorter timings, tiny mode the fewest."""
     tiny = is_tiny()
-    episodes = 3 if tiny else 100 if quick else 200
-    seconds = 0.2 if tiny else 2.0 if quick else 8.0
+    episodes = 3 if tiny else 60 if quick else 200
+    seconds = 0.2 if tiny else 1.5 if quick else 8.0
     memory_envs = 2 if tiny else 8 if quick else 16
     result = Result(config={"episodes_per_split": episodes, "perturbations": "default",
                             "seconds_per_throughput": seconds, "envs_for_memory": memory_envs})
@@ -232,8 +232,8 @@ def run(quick: bool, out: Path) -> Result:
     world_elements = throughput(SUITES["world"], 0, seconds)
     result.add("world/steps_per_s_vs_general", world_elements / elements, "x", target=0.5)
     world_template_figures(result, 1 if tiny else 4 if quick else 20)
-    world_policy_figures(result, (8, 5) if tiny else (200, 400) if quick else None,
-                         8 if tiny else 100 if quick else 300)
+    world_policy_figures(result, (8, 5) if tiny else (120, 240) if quick else None,
+                         8 if tiny else 60 if quick else 300)
     mem = memory_per_env_mib(SUITES["general"], memory_envs)
     result.add("memory_per_env", mem, "MiB")
     result.tables.append(markdown_table(

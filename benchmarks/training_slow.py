@@ -77,6 +77,8 @@ RUNS: dict[str, list[str]] = {
 BC, the instant regime's staleness cap as a run of its own, and A-RIDE with the entropy bonus paid in full on every
 draw of a trajectory (as before `entropy_per_draw`; ALGORITHM.md, item 9)."""
 QUICK_RUNS = ("A-RIDE (async)", "DigiRL (sync)")
+QUICK_MINUTES = 0.5
+"""The quick suite's runs: 30 s each, so that the section keeps its budget (benchmarks/run.py: QUICK_BUDGET_S)."""
 BASELINE = "A-RIDE (async)"
 TINY_OVERRIDES = ["runtime.warm_start_episodes=5", "runtime.warm_start_updates=5", "runtime.eval_episodes=2",
                   "learner.batch_size=4", "learner.min_replay_trajectories=4", "runtime.max_env_steps=60"]
@@ -87,7 +89,7 @@ ending after 60 env steps (within its 12 s), so that both protocols collect and 
 def plan(quick: bool) -> Plan:
     """The runs, seeds and minutes of this suite, after the DISTRL_BENCH_SLOW_* environment variables."""
     default = Plan(QUICK_RUNS if quick else tuple(RUNS), (0,) if quick else (0, 1, 2),
-                   0.2 if is_tiny() else 2.0 if quick else 10.0)
+                   0.2 if is_tiny() else QUICK_MINUTES if quick else 10.0)
     return plan_from_env("DISTRL_BENCH_SLOW", tuple(RUNS), default)
 
 
@@ -108,7 +110,7 @@ def run_config(name: str, seed: int, minutes: float, out: Path, quick: bool) -> 
 
 
 def run(quick: bool, out: Path) -> Result:
-    """Train every run of the plan at emulator speed; `quick`: A-RIDE and sync DigiRL, 2 minutes, one seed."""
+    """Train every run of the plan at emulator speed; `quick`: A-RIDE and sync DigiRL, 30 seconds, one seed."""
     p = plan(quick)
     episodes = 40 if quick else 100
     result = Result(config={"runs": list(p.runs), "seeds": list(p.seeds), "minutes": p.minutes, "suite": "general",

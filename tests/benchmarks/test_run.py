@@ -446,3 +446,14 @@ def test_tiny_suite_reads_a_users_goal_list(tiny_suite) -> None:
     assert figures["goal_expert_success/goals"]["value"] == 100.0
     assert any(name.startswith("task_file_success/goals/") for name in figures)
     assert (out / "covered_goals.txt").read_text().splitlines() == GOALS[:3]
+
+
+def test_the_quick_suite_leaves_the_soak_to_the_full_suite_and_keeps_its_600_s(monkeypatch) -> None:
+    """Quick: every section but the soak, each with a budget, 600 s in all; tiny mode and the full suite run all."""
+    monkeypatch.delenv(TINY_ENV, raising=False)
+    quick = runner.suite_sections(quick=True)
+    assert "soak" not in quick and set(quick) == set(runner.QUICK_BUDGET_S)
+    assert sum(runner.QUICK_BUDGET_S.values()) == 600
+    assert runner.suite_sections(quick=False) == list(runner.BENCHMARKS)
+    monkeypatch.setenv(TINY_ENV, "1")
+    assert runner.suite_sections(quick=True) == list(runner.BENCHMARKS)
