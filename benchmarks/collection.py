@@ -82,7 +82,7 @@ def run(quick: bool, out: Path) -> Result:
         runtimes = tuple(v.strip() for v in value.split(",") if v.strip())
         if unknown := [r for r in runtimes if r not in ("local", "ray")]:
             raise ValueError(f"DISTRL_BENCH_COLLECTION_RUNTIMES names unknown runtimes {unknown}; known: local, ray")
-    seconds = 2.0 if tiny else 8.0 if quick else 40.0
+    seconds = 2.0 if tiny else 6.0 if quick else 40.0
     result = Result(config={"sizes": list(sizes), "runtimes": list(runtimes), "seconds_per_measurement": seconds,
                             "time_scale": TIME_SCALE, "latency": "emulator", "workers": 1,
                             "policy": "warm-started small policy (noisy-expert behaviour cloning)"})

@@ -39,7 +39,7 @@ TIMING_SCRIPT = Path(__file__).with_name("learner_timing.py")
 def run(quick: bool, out: Path) -> Result:
     """Time every rule on the same replay contents (tiny mode: 8 trajectories, 3 updates)."""
     tiny = is_tiny()
-    episodes, updates = (8, 3) if tiny else (150, 20) if quick else (1000, 300)
+    episodes, updates = (8, 3) if tiny else (120, 15) if quick else (1000, 300)
     base = ["learner.max_staleness=1000000000", "runtime.seed=0"]  # no data arrives: nothing may age out
     small = ["learner.batch_size=4", "learner.min_replay_trajectories=4"] if tiny else []
     if tiny:

@@ -60,8 +60,8 @@ RUNS: dict[str, list[str]] = {
     "GRPO (async)": ["learner.algorithm=grpo"],
 }
 QUICK_RUNS = ("A-RIDE (async)", "DigiRL (sync)")
-QUICK_MINUTES = 0.75
-"""The quick suite's runs: 45 s each, so that the section keeps its budget (benchmarks/run.py: QUICK_BUDGET_S)."""
+QUICK_MINUTES = 0.6
+"""The quick suite's runs: 36 s each, so that the section keeps its budget (benchmarks/run.py: QUICK_BUDGET_S)."""
 TINY_OVERRIDES = ["runtime.minutes=0.05", "runtime.warm_start_episodes=5", "runtime.warm_start_updates=5",
                   "runtime.eval_every_s=1", "runtime.eval_episodes=2", "runtime.workers=1", "runtime.envs_per_worker=2",
                   "runtime.episodes_per_round=2", "learner.batch_size=4", "learner.min_replay_trajectories=4"]
@@ -86,7 +86,7 @@ def plan(quick: bool) -> Plan:
 
 
 def run(quick: bool, out: Path) -> Result:
-    """Train every configuration; `quick` runs A-RIDE and sync DigiRL for 45 seconds on one seed."""
+    """Train every configuration; `quick` runs A-RIDE and sync DigiRL for 36 seconds on one seed."""
     p = plan(quick)
     episodes = 40 if quick else 100
     result = Result(config={"runs": list(p.runs), "seeds": list(p.seeds), "minutes": p.minutes, "suite": "general",

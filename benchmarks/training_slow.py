@@ -105,14 +105,14 @@ def run_config(name: str, seed: int, minutes: float, out: Path, quick: bool) -> 
                  *RUNS.get(name, []), f"runtime.minutes={minutes}", f"runtime.seed={seed}",
                  f"run_dir={out / 'runs_slow' / run_dir_name(name, seed)}",
                  f"runtime.eval_every_s={max(15.0, minutes * 60 / 12)}",
-                 f"runtime.eval_episodes={40 if quick else 100}"]
+                 f"runtime.eval_episodes={30 if quick else 100}"]
     return overrides + TINY_OVERRIDES if is_tiny() else overrides
 
 
 def run(quick: bool, out: Path) -> Result:
     """Train every run of the plan at emulator speed; `quick`: A-RIDE and sync DigiRL, 30 seconds, one seed."""
     p = plan(quick)
-    episodes = 40 if quick else 100
+    episodes = 30 if quick else 100
     result = Result(config={"runs": list(p.runs), "seeds": list(p.seeds), "minutes": p.minutes, "suite": "general",
                             "policy": "small", "envs": 2 if is_tiny() else ENVS, "latency": "emulator",
                             "time_scale": 0.01 if is_tiny() else TIME_SCALE, "eval_episodes": episodes,

@@ -32,7 +32,7 @@ def test_plan_defaults_and_environment_overrides(monkeypatch: pytest.MonkeyPatch
     for key in ("DISTRL_BENCH_TINY", "DISTRL_BENCH_TRAINING_RUNS", "DISTRL_BENCH_TRAINING_SEEDS",
                 "DISTRL_BENCH_TRAINING_MINUTES"):
         monkeypatch.delenv(key, raising=False)
-    assert plan(quick=True) == Plan(QUICK_RUNS, (0,), 0.75)
+    assert plan(quick=True) == Plan(QUICK_RUNS, (0,), 0.6)
     assert plan(quick=False) == Plan(tuple(RUNS), (0, 1, 2), 20.0)
     monkeypatch.setenv("DISTRL_BENCH_TRAINING_RUNS", "A-RIDE (async), Filtered BC (async)")
     monkeypatch.setenv("DISTRL_BENCH_TRAINING_SEEDS", "2")
