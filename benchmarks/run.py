@@ -38,8 +38,8 @@ BENCHMARKS: dict[str, str] = {
 }
 """Benchmark name -> module exposing `run(quick: bool, out: Path) -> Result`."""
 QUICK_BUDGET_S: dict[str, float] = {
-    "sim": 65, "pool": 50, "collection": 85, "training": 105, "training-slow": 130, "learner": 50, "sb3": 40,
-    "judges": 15, "devices": 60,
+    "sim": 60, "pool": 50, "collection": 90, "training": 100, "training-slow": 140, "learner": 60, "sb3": 35,
+    "judges": 15, "devices": 50,
 }
 """Seconds each section of the quick suite should take on 2 cores (600 in all, the suite's promise). The runner
 prints each section's budget as it starts and says when a section ran over it; the report tabulates both."""

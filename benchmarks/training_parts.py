@@ -87,7 +87,8 @@ def reusable_summary(overrides: list[str], source: str | None) -> dict[str, Any]
 
 
 NEUTRAL_ADDITIONS: dict[str, Any] = {"runtime.fault_prefixes": False, "policy.custom": None,
-                                     "learner.coefficients.behaviour_weight": "truncate"}
+                                     "learner.coefficients.behaviour_weight": "truncate",
+                                     "runtime.max_offpolicyness": None}
 """Config keys added after runs were kept, each with the value that behaves as the code did before it existed: a
 saved config without the key describes the same run as one with that value."""
 

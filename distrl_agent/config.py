@@ -9,6 +9,7 @@ suggests the closest known one. The rule's coefficients and the policy's shape a
 from __future__ import annotations
 
 import functools
+import math
 import os
 import re
 from collections.abc import Mapping
@@ -242,6 +243,12 @@ class RuntimeSection(Section):
         max_worker_restarts: restarts of one worker (after a crash or a kill) before the run fails.
         worker_buffer_trajectories: finished trajectories a worker holds while the learner is not reading; beyond
             it the oldest is dropped and counted (`runtime/dropped_trajectories`).
+        max_offpolicyness: η, the producer-side staleness bound (AReaL's `max_head_offpolicyness`): a worker starts an
+            episode only while the fleet's admitted episodes stay within what the learner consumes within η versions
+            of the weights it holds, and otherwise idles until newer weights come (`runtime/admission.py`,
+            `runtime/admission_waits`). None (default): off, workers start episodes whenever a slot is free and the
+            learner's `max_staleness` alone bounds the data's age. Must not exceed `learner.max_staleness`; ignored
+            in sync rounds, which bound themselves.
         fault_prefixes: when a device fault cuts an episode, ship the steps before the faulted one as a truncated
             trajectory that bootstraps from the last state the phone reported cleanly (`runtime/fault_prefixes`),
             instead of discarding the whole episode. The faulted step itself never ships: whether its action reached
@@ -276,6 +283,7 @@ class RuntimeSection(Section):
     worker_resources: dict[str, Annotated[float, Field(gt=0, allow_inf_nan=False)]] = Field(default_factory=dict)
     max_worker_restarts: NonNegativeInt = 20
     worker_buffer_trajectories: AtLeastOne = 256
+    max_offpolicyness: AtLeastOne | None = None
     fault_prefixes: bool = False
     sync: bool = False
     sync_lockstep: bool = True
@@ -416,11 +424,29 @@ class TrainConfig(Section):
             raise ConfigError(f"`runtime.episodes_per_round` ({self.runtime.episodes_per_round}) must be a multiple of "
                               f"the group size {groups.size} (`learner.coefficients.group_size`), or rounds end with "
                               "groups cut short")
+        if (eta := self.runtime.max_offpolicyness) is not None and not self.runtime.sync:
+            self._admission_can_start(eta)
         if self.runtime.fault_prefixes and not self.learner.coefficients.bootstraps_truncation:
             raise ConfigError(f"`runtime.fault_prefixes` ships episodes cut by a fault, which "
                               f"`{self.learner.algorithm}` would score as failures (it reads whole episodes); use it "
                               "with a-ride* or ppo")
         return self
+
+    def _admission_can_start(self, eta: int) -> None:
+        """Admission's bound must sit under the learner's cap and let the first update happen (`runtime/admission`)."""
+        from distrl_agent.runtime.admission import consumed_per_version
+
+        if self.learner.max_staleness < eta:
+            raise ConfigError(f"`learner.max_staleness` ({self.learner.max_staleness}) is below "
+                              f"`runtime.max_offpolicyness` ({eta}): the learner would drop data admission let in; "
+                              "raise the cap or lower η")
+        first = (eta + 1) * consumed_per_version(self)
+        if first < self.learner.min_replay_trajectories:
+            need = math.ceil(self.learner.min_replay_trajectories / consumed_per_version(self)) - 1
+            raise ConfigError(f"`runtime.max_offpolicyness` ({eta}) admits {first:g} trajectories before the first "
+                              f"update, fewer than `learner.min_replay_trajectories` "
+                              f"({self.learner.min_replay_trajectories}): the learner would never start; "
+                              f"use η >= {need}")
 
     def to_dict(self) -> dict[str, Any]:
         """Every value as plain data (for YAML and JSON)."""

@@ -84,6 +84,7 @@ COUNTERS: tuple[Counter, ...] = (
     _worker("unknown_verdict_prefixes", "of those, episodes whose earlier steps shipped, truncated"),
     _worker("unknown_verdict_labels", "steps with an unknown verdict inside shipped trajectories: must stay 0"),
     _worker("reset_failures", "env resets or steps that raised, each followed by a fresh env and a retry"),
+    _worker("admission_waits", "steps at which admission kept a free slot idle (`runtime.max_offpolicyness`)"),
     _worker("step_s_max", "the slowest env step, seconds from action to result", MAX),
     _worker("judge_s_max", "the slowest judge call, seconds", MAX),
     _groups("groups_released", "GRPO groups shipped whole to the learner"),

@@ -160,6 +160,10 @@ class WorkerShell:
             return 0
         finished = self.worker.step()
         self.outbox.put(finished, self._worker_counters())  # one instant: the episodes ended and those shipped
+        if self.worker.is_held:  # admission: nothing may start before newer weights; wait for them, not spin
+            self._offered.clear()
+            if self._pending is None:
+                self._offered.wait(timeout=0.1)
         return len(finished)
 
     def run_round(self, version: int, weights: Mapping[str, Any], published_at: float,

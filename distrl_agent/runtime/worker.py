@@ -31,6 +31,7 @@ from distrl_agent.policies.build import PolicyConfig, build_policy
 from distrl_agent.policies.small_config import SmallPolicyConfig
 from distrl_agent.runtime import counters
 from distrl_agent.runtime.adder import EpisodeAdder, action_row
+from distrl_agent.runtime.admission import Admission
 from distrl_agent.runtime.fault_log import FaultLog
 from distrl_agent.runtime.groups import GroupCollector
 from distrl_agent.types import Trajectory
@@ -110,6 +111,9 @@ class Worker:
         unknown_prefixes: when a step's verdict is unknown, ship the steps before it as a truncated trajectory
             (bootstrapped from the state that step's action was chosen in) rather than nothing; for rules that
             bootstrap truncated episodes. Either way the unknown step itself never ships: its reward is not known.
+        admission: the producer-side staleness bound (`runtime/admission.py`): `step()` starts a fresh episode only
+            while the episodes it has admitted stay within `admission.allowed` of the version it holds; None (default)
+            starts one whenever a slot is free. Rounds (`run_episodes`) are not limited: they bound themselves.
 
     Attributes:
         stats: its counters, each declared with what it counts in `runtime/counters.py` (source "worker":
@@ -122,7 +126,7 @@ class Worker:
                  deterministic: bool = False, policy_config: PolicyConfig | None = None,
                  first_env_index: int | None = None, groups: GroupSpec | None = None, lockstep: bool = False,
                  pool_config: PoolConfig | None = None, fault_prefixes: bool = False,
-                 unknown_prefixes: bool = False) -> None:
+                 unknown_prefixes: bool = False, admission: Admission | None = None) -> None:
         if fault_prefixes and groups is not None:
             raise ValueError("fault_prefixes ships cut episodes, but a group's members are compared by outcome: "
                              "give groups or fault_prefixes, not both")
@@ -135,6 +139,8 @@ class Worker:
         self.policy = build_policy(policy_config or SmallPolicyConfig())
         self.policy.eval()
         self.version = 0
+        self.admission = admission
+        self._first_version: int | None = None  # the version of the first weights (admission counts from it)
         self.stats = counters.initial("worker")  # each declared in runtime/counters.py
         self.pool: AsyncEnvPool | SyncEnvPool | None = None
         self._obs: list[dict[str, Any] | None] = []
@@ -190,6 +196,8 @@ class Worker:
         """Adopt new policy weights (arrays or tensors, whole or the trainable entries); the next action uses them."""
         self.policy.load_weights(state_dict)
         self.version = int(version)
+        if self._first_version is None:
+            self._first_version = self.version
 
     @property
     def held_in_groups(self) -> int:
@@ -201,10 +209,38 @@ class Worker:
         """Episodes running with at least one step taken (what a crash now would discard)."""
         return sum(ep is not None and ep.has_acted for ep in self._episodes)
 
+    @property
+    def admitted(self) -> int:
+        """Episodes started and not lost: still running, or delivered or on their way (see `runtime/admission.py`)."""
+        s = self.stats
+        lost = (s["faulty_episodes"] - s["fault_prefixes"] + s["unknown_verdict_cuts"] - s["unknown_verdict_prefixes"]
+                + s.get("group_members_dropped", 0))
+        return s["started"] - lost
+
+    @property
+    def is_held(self) -> bool:
+        """Whether admission keeps every free slot idle and no episode is running: nothing happens until newer weights
+        raise the allowance (a shell then waits for them instead of spinning)."""  # noqa: D205, D209
+        return (self.admission is not None and not self.in_progress and bool(self._ready)
+                and self._room() <= 0)
+
     def step(self) -> list[Trajectory]:
-        """Act on every ready environment, then wait for at least one result; returns the episodes that ended."""
-        self._act(sorted(self._ready))
+        """Act on every ready environment that may act, then wait for at least one result; returns the episodes that
+        ended. Without `admission` every ready environment acts; with it, a fresh episode starts only while there is
+        room (`admission.allowed`), counted in `admission_waits` when a slot is kept idle."""  # noqa: D205, D209
+        ready = sorted(self._ready)
+        if self.admission is not None:
+            fresh = [i for i in ready if not self._episodes[i].has_acted]
+            allowed = fresh[:max(0, self._room())]
+            self.stats["admission_waits"] += len(allowed) < len(fresh)
+            ready = [i for i in ready if self._episodes[i].has_acted] + allowed
+        self._act(ready)
         return self._collect()
+
+    def _room(self) -> int:
+        """Episodes admission lets this worker start now."""
+        first = self.version if self._first_version is None else self._first_version
+        return self.admission.allowed(self.version, first) - self.admitted
 
     def run_episodes(self, count: int, tasks: Sequence[Any] | None = None) -> list[Trajectory]:
         """Play exactly `count` more episodes and finish every one; returns those not lost to a device fault.

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from distrl_agent.algorithms.configs import GroupSpec
 from distrl_agent.config import EnvSection
+from distrl_agent.runtime.admission import Admission
 
 if TYPE_CHECKING:  # the spec is built where torch may not be imported yet
     from distrl_agent.config import TrainConfig
@@ -31,6 +32,7 @@ class WorkerSpec:
         fault_prefixes: ship the clean steps before a device fault (`runtime.fault_prefixes`).
         unknown_prefixes: ship the steps before an unknown verdict (rules that bootstrap truncated episodes).
         outbox_capacity: finished trajectories held while the learner is not reading.
+        admission: its producer-side staleness bound (`runtime/admission.py`), or None.
     """
 
     index: int
@@ -44,6 +46,7 @@ class WorkerSpec:
     fault_prefixes: bool
     unknown_prefixes: bool
     outbox_capacity: int
+    admission: Admission | None = None
 
     @classmethod
     def of_run(cls, index: int, config: TrainConfig) -> WorkerSpec:
@@ -53,7 +56,8 @@ class WorkerSpec:
                    policy=config.policy.policy_config(), sync=rt.sync, lockstep=rt.sync and rt.sync_lockstep,
                    groups=config.learner.group_spec, fault_prefixes=rt.fault_prefixes,
                    unknown_prefixes=config.learner.coefficients.bootstraps_truncation,
-                   outbox_capacity=rt.worker_buffer_trajectories)
+                   outbox_capacity=rt.worker_buffer_trajectories,
+                   admission=Admission.of_run(config, rt.worker_count()))
 
     def shell(self) -> WorkerShell:
         """The worker in its shell, not started (call `start()` in the worker's process: it makes the envs)."""
@@ -62,5 +66,5 @@ class WorkerSpec:
 
         worker = Worker(self.index, self.env, self.envs, seed=self.seed, policy_config=self.policy,
                         lockstep=self.lockstep, groups=self.groups, fault_prefixes=self.fault_prefixes,
-                        unknown_prefixes=self.unknown_prefixes)
+                        unknown_prefixes=self.unknown_prefixes, admission=self.admission)
         return WorkerShell(worker, self.outbox_capacity)

@@ -1,0 +1,87 @@
+"""Producer-side admission (runtime/admission.py): a worker starts no more episodes than its share of what the learner
+consumes within η versions, idles until newer weights raise it, and a run under it neither deadlocks nor exceeds the
+fleet's bound."""  # noqa: D205, D209
+
+from __future__ import annotations
+
+import math
+import time
+
+import pytest
+
+from distrl_agent.config import EnvSection, load_config
+from distrl_agent.errors import ConfigError
+from distrl_agent.runtime.admission import Admission, consumed_per_version
+from distrl_agent.runtime.shell import WorkerShell
+from distrl_agent.runtime.train import train
+from distrl_agent.runtime.worker import Worker
+from distrl_agent.runtime.worker_spec import WorkerSpec
+
+TINY = ["runtime.minutes=0.15", "runtime.envs_per_worker=4", "runtime.warm_start_episodes=4",
+        "runtime.warm_start_updates=5", "runtime.eval_episodes=4", "learner.batch_size=4",
+        "learner.min_replay_trajectories=4"]
+
+
+def test_the_allowance_grows_by_r_per_version_from_the_first_weights_in_whole_groups() -> None:
+    rule = Admission(eta=2, per_version=3.0)
+    assert [rule.allowed(v, 0) for v in (0, 1, 2)] == [9, 12, 15]
+    assert rule.allowed(7, 5) == 15  # a restarted worker counts from its own first weights
+    assert Admission(eta=1, per_version=3.0, group_size=4).allowed(0, 0) == 8  # 6, up to two whole groups
+
+
+def test_a_worker_starts_at_most_its_allowance_then_holds_until_newer_weights() -> None:
+    worker = Worker(0, EnvSection(), 4, seed=3, admission=Admission(eta=1, per_version=1.0))  # 2 at the start
+    shell = WorkerShell(worker, outbox_capacity=64)
+    shell.start()
+    try:
+        weights = worker.policy.state_dict()
+        shell.offer(0, weights, time.time())
+        for _ in range(400):
+            shell.collect_step()
+            assert worker.stats["started"] <= 2
+            if worker.is_held:
+                break
+        assert worker.is_held and worker.stats["started"] == 2 and worker.stats["admission_waits"] > 0
+        start = time.monotonic()
+        assert shell.collect_step() == 0 and time.monotonic() - start >= 0.05  # it waits for weights, not spins
+        shell.offer(1, weights, time.time())
+        for _ in range(400):
+            shell.collect_step()
+            if worker.stats["started"] == 3 and not worker.in_progress:
+                break
+        assert worker.stats["started"] == 3 and worker.is_held  # one more version, one more episode
+        worker.stats["faulty_episodes"] += 1  # an episode lost to a fault never reaches the learner: its place frees
+        assert worker.admitted == 2 and not worker.is_held
+    finally:
+        shell.close()
+
+
+def test_bad_admission_settings_are_refused_naming_the_key() -> None:
+    with pytest.raises(ConfigError, match="max_offpolicyness"):
+        load_config(overrides=["runtime.max_offpolicyness=0"])
+    with pytest.raises(ConfigError, match=r"`learner.max_staleness` \(2\) is below `runtime.max_offpolicyness` \(4\)"):
+        load_config(overrides=["runtime.max_offpolicyness=4", "learner.max_staleness=2"])
+    with pytest.raises(ConfigError, match=r"min_replay_trajectories.*use η >= 3"):  # PPO: 32 / 4 epochs per version
+        load_config(overrides=["learner.algorithm=ppo", "runtime.max_offpolicyness=1"])
+    assert load_config(overrides=["learner.algorithm=ppo", "runtime.max_offpolicyness=3"]).runtime.max_offpolicyness
+    sync = load_config(overrides=["runtime.max_offpolicyness=1", "runtime.sync=true"])
+    assert WorkerSpec.of_run(0, sync).admission is None  # rounds bound themselves
+
+
+@pytest.mark.parametrize("algorithm", ["a-ride", "grpo"])
+def test_a_run_under_admission_trains_and_its_fleet_stays_within_the_bound(tmp_path, algorithm: str) -> None:
+    """Two workers, η = 1: the learner trains, workers were held back, and what the fleet admitted stays within
+    (η + versions + 1) R, plus one group or episode of rounding per worker."""  # noqa: D205, D209
+    group = ["learner.coefficients={group_size: 2}"] if algorithm == "grpo" else []
+    config = load_config(overrides=[*TINY, *group, f"learner.algorithm={algorithm}", "runtime.workers=2",
+                                    "runtime.max_offpolicyness=1", f"run_dir={tmp_path}"])
+    summary = train(config, show_progress=False)
+    versions = summary["updates"]
+    assert versions >= 2 and summary["runtime/admission_waits"] > 0
+    s = {k.removeprefix("runtime/"): v for k, v in summary.items() if k.startswith("runtime/")}
+    lost = (s["faulty_episodes"] - s["fault_prefixes"] + s["unknown_verdict_cuts"] - s["unknown_verdict_prefixes"]
+            + s.get("group_members_dropped", 0))
+    rounding = 2 * (2 if algorithm == "grpo" else 1)
+    bound = (1 + versions + 1) * consumed_per_version(config) + rounding
+    assert s["episodes_started"] - lost <= bound, (s["episodes_started"], lost, bound)
+    assert math.isfinite(summary["test_success"])
