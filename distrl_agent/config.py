@@ -221,6 +221,13 @@ class LearnerSection(Section):
             raise FieldError(f"coefficients.{key}", f"{value!r}, as the rule `{name}` fixes it", given)
         return {**data, "coefficients": config.replace(**fixed) if fixed else config}
 
+    def consumed_per_version(self) -> float:
+        """R: trajectories the learner consumes per weights version: `batch_size` per update, divided by the versions
+        an update makes (PPO's epochs) and by `max_samples_per_insert` when that rate limit is on."""  # noqa: D205, D209
+        epochs = getattr(self.coefficients, "epochs", 1)
+        reuse = self.max_samples_per_insert if self.max_samples_per_insert > 0 else 1.0
+        return self.batch_size / epochs / reuse
+
     @property
     def group_spec(self) -> GroupSpec | None:
         """How the workers play groups for this algorithm (GRPO's G and length penalty); None for the other rules."""
@@ -434,15 +441,13 @@ class TrainConfig(Section):
 
     def _admission_can_start(self, eta: int) -> None:
         """Admission's bound must sit under the learner's cap and let the first update happen (`runtime/admission`)."""
-        from distrl_agent.runtime.admission import consumed_per_version
-
         if self.learner.max_staleness < eta:
             raise ConfigError(f"`learner.max_staleness` ({self.learner.max_staleness}) is below "
                               f"`runtime.max_offpolicyness` ({eta}): the learner would drop data admission let in; "
                               "raise the cap or lower η")
-        first = (eta + 1) * consumed_per_version(self)
+        first = (eta + 1) * self.learner.consumed_per_version()
         if first < self.learner.min_replay_trajectories:
-            need = math.ceil(self.learner.min_replay_trajectories / consumed_per_version(self)) - 1
+            need = math.ceil(self.learner.min_replay_trajectories / self.learner.consumed_per_version()) - 1
             raise ConfigError(f"`runtime.max_offpolicyness` ({eta}) admits {first:g} trajectories before the first "
                               f"update, fewer than `learner.min_replay_trajectories` "
                               f"({self.learner.min_replay_trajectories}): the learner would never start; "

@@ -4,7 +4,7 @@ Plain data only (no torch): `distrl_agent.config` types `learner.coefficients` w
 Each rule module (`a_ride.py`, `digirl.py`, ...) takes its config from here.
 
 >>> rule_config("a-ride-no-entropy", {"gamma": 0.8})
-ARideConfig(gamma=0.8, lam=0.95, rho_bar_max=1.0, entropy_coef=0.0, ...)
+ARideConfig(gamma=0.8, lam=0.95, rho_bar_max=1.0, behaviour_weight='truncate', entropy_coef=0.0, ...)
 """
 
 from __future__ import annotations

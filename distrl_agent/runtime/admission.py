@@ -52,17 +52,9 @@ class Admission:
         if eta is None or config.runtime.sync:
             return None
         groups = config.learner.group_spec
-        return cls(eta, consumed_per_version(config) / max(1, workers), 1 if groups is None else groups.size)
+        return cls(eta, config.learner.consumed_per_version() / max(1, workers), 1 if groups is None else groups.size)
 
     def allowed(self, version: int, first_version: int) -> int:
         """Episodes the worker may have admitted while it holds `version` (its first weights were `first_version`)."""
         share = (self.eta + max(0, version - first_version) + 1) * self.per_version
         return self.group_size * math.ceil(share / self.group_size)
-
-
-def consumed_per_version(config: TrainConfig) -> float:
-    """R: trajectories the learner consumes per weights version (batch / epochs / samples per insert, if limited)."""
-    learner = config.learner
-    epochs = getattr(learner.coefficients, "epochs", 1)
-    reuse = learner.max_samples_per_insert if learner.max_samples_per_insert > 0 else 1.0
-    return learner.batch_size / epochs / reuse

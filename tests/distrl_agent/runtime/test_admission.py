@@ -11,7 +11,7 @@ import pytest
 
 from distrl_agent.config import EnvSection, load_config
 from distrl_agent.errors import ConfigError
-from distrl_agent.runtime.admission import Admission, consumed_per_version
+from distrl_agent.runtime.admission import Admission
 from distrl_agent.runtime.shell import WorkerShell
 from distrl_agent.runtime.train import train
 from distrl_agent.runtime.worker import Worker
@@ -82,6 +82,6 @@ def test_a_run_under_admission_trains_and_its_fleet_stays_within_the_bound(tmp_p
     lost = (s["faulty_episodes"] - s["fault_prefixes"] + s["unknown_verdict_cuts"] - s["unknown_verdict_prefixes"]
             + s.get("group_members_dropped", 0))
     rounding = 2 * (2 if algorithm == "grpo" else 1)
-    bound = (1 + versions + 1) * consumed_per_version(config) + rounding
+    bound = (1 + versions + 1) * config.learner.consumed_per_version() + rounding
     assert s["episodes_started"] - lost <= bound, (s["episodes_started"], lost, bound)
     assert math.isfinite(summary["test_success"])
