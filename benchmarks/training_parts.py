@@ -88,7 +88,7 @@ def reusable_summary(overrides: list[str], source: str | None) -> dict[str, Any]
 
 NEUTRAL_ADDITIONS: dict[str, Any] = {"runtime.fault_prefixes": False, "policy.custom": None,
                                      "learner.coefficients.behaviour_weight": "truncate",
-                                     "runtime.max_offpolicyness": None}
+                                     "runtime.max_offpolicyness": None, "learner.max_times_sampled": None}
 """Config keys added after runs were kept, each with the value that behaves as the code did before it existed: a
 saved config without the key describes the same run as one with that value."""
 

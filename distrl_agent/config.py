@@ -181,6 +181,9 @@ class LearnerSection(Section):
             only while the trajectories it has sampled, this batch included, stay within this many per trajectory
             inserted, and otherwise waits for collection (counted: `learner/rate_limited`). 0 (default) turns it
             off, as in the paper, where the learner trains whenever it can.
+        max_times_sampled: retire a trajectory from the replay once drawn this many times (Reverb's
+            `max_times_sampled`, `replay/retired_sampled`), so that used data leaves as used rather than through the
+            staleness cap; None (default) keeps it until the cap or eviction removes it.
     """
 
     algorithm: str = "a-ride"
@@ -200,6 +203,7 @@ class LearnerSection(Section):
     min_replay_trajectories: AtLeastOne = 32
     critic_warmup_updates: NonNegativeInt = 100
     max_samples_per_insert: Annotated[float, Field(ge=0, allow_inf_nan=False)] = 0.0
+    max_times_sampled: AtLeastOne | None = None
 
     @model_validator(mode="before")
     @classmethod

@@ -50,6 +50,9 @@ class TrajectoryReplay:
             advances); "downweight" keeps them and multiplies their w_IS by `stale_decay ** (staleness - cap)`.
         stale_decay: the per-version factor of "downweight", in (0, 1].
         initial_priority: the priority given to the first trajectory (later ones take the current maximum).
+        max_times_sampled: a trajectory drawn this many times is retired before the next draw (Reverb's
+            `max_times_sampled`), counted in `replay/retired_sampled`: used data leaves as used, not by the
+            staleness cap or eviction; None (default) keeps it until one of those.
 
     Raises:
         ConfigError: an argument is out of range (the message names it).
@@ -66,6 +69,7 @@ class TrajectoryReplay:
         stale_mode: str = "drop",
         stale_decay: float = 0.5,
         initial_priority: float = 1.0,
+        max_times_sampled: int | None = None,
     ) -> None:
         if capacity_steps < 1:
             raise ConfigError(f"`capacity_steps` must be >= 1, got {capacity_steps}")
@@ -80,6 +84,8 @@ class TrajectoryReplay:
             raise ConfigError(f"`stale_decay` must be in (0, 1], got {stale_decay}")
         if not (np.isfinite(initial_priority) and initial_priority > 0):
             raise ConfigError(f"`initial_priority` must be finite and > 0, got {initial_priority}")
+        if max_times_sampled is not None and max_times_sampled < 1:
+            raise ConfigError(f"`max_times_sampled` must be >= 1 draws or None, got {max_times_sampled}")
         slots = capacity_steps if max_trajectories is None else max_trajectories
         if slots < 1:
             raise ConfigError(f"`max_trajectories` must be >= 1, got {max_trajectories}")
@@ -93,6 +99,8 @@ class TrajectoryReplay:
             "stale_decay": float(stale_decay),
             "initial_priority": float(initial_priority),
         }
+        if max_times_sampled is not None:  # only when set: buffers saved before it existed load unchanged
+            self.config["max_times_sampled"] = int(max_times_sampled)
         self._tree = SumTree(int(slots))
         self._trajectories: list[Trajectory | None] = [None] * slots
         self._priorities = np.zeros(slots, np.float64)  # raw p(tau); 0 on empty slots
@@ -106,6 +114,13 @@ class TrajectoryReplay:
     def __len__(self) -> int:
         """The number of trajectories held."""
         return self._ring["size"]
+
+    def usable(self) -> int:
+        """Trajectories a next `sample` may draw: those held, less those drawn `max_times_sampled` times already."""
+        limit = self.config.get("max_times_sampled")
+        if limit is None:
+            return len(self)
+        return len(self) - int(((self._uids >= 0) & (self._draws >= limit)).sum())
 
     @property
     def num_steps(self) -> int:
@@ -201,6 +216,7 @@ class TrajectoryReplay:
             raise ConfigError(f"`beta` must be >= 0, got {beta}")
         if learner_version is not None:
             self.set_learner_version(learner_version)
+        self._retire_used()
         if not len(self):
             raise ReplayError("cannot sample from an empty replay; add trajectories first")
         slots = self._tree.sample(batch_size, rng)
@@ -376,6 +392,16 @@ class TrajectoryReplay:
             self._counters["evicted"] += 1
         ring["head"] = (head + 1) % self._tree.capacity
         ring["ring_len"] -= 1
+
+    def _retire_used(self) -> None:
+        """Remove every trajectory already drawn `max_times_sampled` times (it stayed in place for the batch that
+        drew it the last time, so that batch's priorities still find it)."""  # noqa: D205, D209
+        limit = self.config.get("max_times_sampled")
+        if limit is None:
+            return
+        for slot in np.flatnonzero((self._uids >= 0) & (self._draws >= limit)):
+            self._remove(int(slot))
+            self._counters["retired_sampled"] += 1
 
     def _remove(self, slot: int) -> None:
         self._ring["size"] -= 1

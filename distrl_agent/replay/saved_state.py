@@ -31,7 +31,8 @@ import numpy as np
 from distrl_agent.errors import CheckpointError, DistrlError
 from distrl_agent.types import Trajectory
 
-COUNTERS = ("inserted", "evicted", "dropped_stale", "downweighted_stale", "sampled", "skipped_priority_updates")
+COUNTERS = ("inserted", "evicted", "dropped_stale", "downweighted_stale", "sampled", "skipped_priority_updates",
+            "retired_sampled")
 """The replay's counters, as `TrajectoryReplay` counts them."""
 RING = ("head", "tail", "ring_len", "size", "num_steps", "next_uid", "learner_version")
 """The replay ring's integers, in the order of the saved `ring` array."""

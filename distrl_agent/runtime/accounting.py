@@ -77,14 +77,17 @@ def replay_accounting(summary: dict) -> str:
     count = {k: int(summary.get(k, 0)) for k in ("runtime/episodes", "runtime/faulty_episodes",
                                                    "runtime/fault_prefixes", "runtime/dropped_trajectories",
                                                    "replay/inserted", "replay/dropped_stale", "replay/evicted",
-                                                   "replay/sampled")}
+                                                   "replay/sampled", "replay/retired_sampled")}
     prefixes = (f" ({count['runtime/fault_prefixes']:,} of them shipped up to the fault)"
                 if count["runtime/fault_prefixes"] else "")
+    retired = (f", {count['replay/retired_sampled']:,} retired after their last allowed draw "
+               "(learner.max_times_sampled)" if count["replay/retired_sampled"] else "")
     return (f"replay: of {count['runtime/episodes']:,} episodes, {count['runtime/faulty_episodes']:,} cut by faults"
             f"{prefixes}, "
             f"{count['runtime/dropped_trajectories']:,} dropped by full worker buffers before the learner saw them; "
             f"{count['replay/inserted']:,} inserted, {count['replay/dropped_stale']:,} dropped as stale "
-            f"(learner.max_staleness), {count['replay/evicted']:,} evicted (learner.replay_capacity_steps); "
+            f"(learner.max_staleness), {count['replay/evicted']:,} evicted (learner.replay_capacity_steps)"
+            f"{retired}; "
             f"{count['replay/sampled']:,} samples drawn, {summary.get('replay/samples_per_inserted', 0.0):.2f} per "
             "inserted trajectory")
 

@@ -65,7 +65,8 @@ class Learner(LearnerHandle):
                              else self.rule)
         self.optimizer = torch.optim.Adam(self.policy.parameters(), lr=c.lr)
         self.replay = TrajectoryReplay(c.replay_capacity_steps, alpha=c.alpha if self.rule.prioritized else 0.0,
-                                       prioritized=self.rule.prioritized, max_staleness=c.max_staleness)
+                                       prioritized=self.rule.prioritized, max_staleness=c.max_staleness,
+                                       max_times_sampled=c.max_times_sampled)
         self.encodings = EncodingCache(self.policy)  # each replayed trajectory is encoded once, not every update
         self.rng = np.random.default_rng(config.runtime.seed)
         self.version = 0
@@ -101,7 +102,7 @@ class Learner(LearnerHandle):
     @property
     def is_ready(self) -> bool:
         """Whether the replay holds enough trajectories to train."""
-        return len(self.replay) >= max(1, self.config.learner.min_replay_trajectories)
+        return self.replay.usable() >= max(1, self.config.learner.min_replay_trajectories)
 
     def ready(self) -> bool:
         """`is_ready` as a method (callable on a Ray actor)."""

@@ -56,6 +56,19 @@ def test_train_steps_stop_when_staleness_cap_empties_the_replay(sim_trajectories
     assert learner.replay.stats()["replay/dropped_stale"] == 6
 
 
+def test_train_steps_stop_when_every_trajectory_is_used_up(sim_trajectories) -> None:
+    """With `max_times_sampled`, the learner is ready only while enough trajectories have draws left: it stops
+    instead of sampling a replay its retirements would empty, and starts again on new data."""  # noqa: D205, D209
+    learner = Learner(load_config(overrides=[*TINY, "learner.max_times_sampled=1", "learner.max_staleness=1000"]))
+    learner.ingest(sim_trajectories[:4])
+    learner.train_steps(10)  # each update draws 4 with replacement: some held ones are used up after the first
+    assert 1 <= learner.version < 10 and not learner.is_ready and learner.train_steps(1) == {}
+    assert learner.replay.usable() < 4
+    learner.ingest(sim_trajectories[4:8])
+    assert learner.is_ready and learner.train_steps(1)
+    assert learner.replay.stats()["replay/retired_sampled"] >= 1
+
+
 def test_rate_limiter_holds_samples_per_inserted_trajectory_to_its_cap(sim_trajectories) -> None:
     """With 2 samples per insert and batches of 4, 8 inserted trajectories allow 4 updates; 4 more allow 2 more; a
     blocked call makes no update, returns nothing (the loop then waits for collection) and is counted."""  # noqa: D205, D209

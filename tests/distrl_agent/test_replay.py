@@ -191,6 +191,32 @@ def test_draws_count_the_samples_of_each_trajectory_since_it_entered(make_trajec
     assert fresh.any() and batch.draws[fresh].max() == fresh.sum()
 
 
+def test_a_trajectory_drawn_max_times_sampled_times_is_retired_before_the_next_draw(make_trajectory, tmp_path):
+    """Reverb's `max_times_sampled`: a batch may draw a trajectory up to its last allowed draw; the next sample no
+    longer sees it (counted `retired_sampled`), and `usable` says so before that sample."""  # noqa: D205, D209
+    replay = TrajectoryReplay(capacity_steps=100, prioritized=False, max_times_sampled=2)
+    fill(replay, make_trajectory, [2, 3, 4, 5])
+    rng = np.random.default_rng(1)
+    drawn: dict[int, int] = {}
+    while replay.usable():
+        batch = replay.sample(2, rng)
+        for uid in batch.uids.tolist():
+            drawn[uid] = drawn.get(uid, 0) + 1
+        assert max(batch.draws.tolist()) <= 3  # at most one draw past the limit, within the batch that reached it
+        assert replay.usable() == sum(drawn.get(uid, 0) < 2 for uid in replay.live_uids().tolist())
+    retired = len(drawn)
+    with pytest.raises(ReplayError, match="empty"):
+        replay.sample(1, rng)
+    assert replay.count("retired_sampled") == retired == 4 and len(replay) == 0
+    again = TrajectoryReplay(capacity_steps=100, prioritized=False, max_times_sampled=2)
+    fill(again, make_trajectory, [2])
+    again.save(tmp_path / "r.npz")
+    with pytest.raises(CheckpointError, match="other arguments"):  # the limit is part of the buffer's arguments
+        TrajectoryReplay(capacity_steps=100, prioritized=False).load(tmp_path / "r.npz")
+    with pytest.raises(ConfigError, match="max_times_sampled"):
+        TrajectoryReplay(max_times_sampled=0)
+
+
 def test_update_priorities_raises_on_bad_input(make_trajectory):
     """NaN or negative priorities and foreign indices raise named errors."""
     replay = TrajectoryReplay(capacity_steps=10)
