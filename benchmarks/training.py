@@ -46,7 +46,7 @@ from benchmarks.training_parts import (
 
 # name -> config overrides. "DigiRL (sync)" is DigiRL's protocol and update; "async DigiRL" separates system gains
 # from algorithm gains; the ablations remove one A-RIDE ingredient each; "plain entropy bonus" pays the bonus in full on
-# every draw of a trajectory (the rule before `entropy_per_draw`).
+# every draw of a trajectory (the rule before `entropy_per_draw`); "bounded staleness" is the producer-side bound.
 RUNS: dict[str, list[str]] = {
     "A-RIDE (async)": ["learner.algorithm=a-ride"],
     "DigiRL (sync)": ["learner.algorithm=digirl", "runtime.sync=true"],
@@ -58,6 +58,10 @@ RUNS: dict[str, list[str]] = {
     "A-RIDE plain entropy bonus": ["learner.algorithm=a-ride", "learner.coefficients.entropy_per_draw=false"],
     "PPO (async)": ["learner.algorithm=ppo"],
     "GRPO (async)": ["learner.algorithm=grpo"],
+    # data bounded where it is made and retired once used (issue 45): each trajectory drawn at most 4 times, the
+    # learner waiting for collection beyond that, workers waiting beyond 3 versions' worth of episodes
+    "A-RIDE bounded staleness": ["learner.algorithm=a-ride", "runtime.max_offpolicyness=3",
+                                 "learner.max_samples_per_insert=4", "learner.max_times_sampled=4"],
 }
 QUICK_RUNS = ("A-RIDE (async)", "DigiRL (sync)")
 QUICK_MINUTES = 0.6
