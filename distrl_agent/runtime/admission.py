@@ -5,7 +5,7 @@ A worker starts an episode only while what it has admitted stays within its shar
 
     admitted_w       = episodes started - episodes lost (cut by a fault or an unknown verdict with nothing shipped,
                        or dropped with their GRPO group: the learner never sees them)
-    allowed_w(v)     = ceil((η + v - v0_w + 1) · R / W)
+    allowed_w(v)     = ceil((η + v - v0_w + 1) · R / W), rounded up to whole GRPO groups
 
 with v the version the worker holds, v0_w the version of its first weights (a restarted worker starts afresh), W the
 number of workers and R the trajectories the learner consumes per version: `learner.batch_size` per update, divided by
