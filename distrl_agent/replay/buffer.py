@@ -117,10 +117,7 @@ class TrajectoryReplay:
 
     def usable(self) -> int:
         """Trajectories a next `sample` may draw: those held, less those drawn `max_times_sampled` times already."""
-        limit = self.config.get("max_times_sampled")
-        if limit is None:
-            return len(self)
-        return len(self) - int(((self._uids >= 0) & (self._draws >= limit)).sum())
+        return len(self) - int(self._used_up().sum())
 
     @property
     def num_steps(self) -> int:
@@ -396,12 +393,16 @@ class TrajectoryReplay:
     def _retire_used(self) -> None:
         """Remove every trajectory already drawn `max_times_sampled` times (it stayed in place for the batch that
         drew it the last time, so that batch's priorities still find it)."""  # noqa: D205, D209
-        limit = self.config.get("max_times_sampled")
-        if limit is None:
-            return
-        for slot in np.flatnonzero((self._uids >= 0) & (self._draws >= limit)):
+        for slot in np.flatnonzero(self._used_up()):
             self._remove(int(slot))
             self._counters["retired_sampled"] += 1
+
+    def _used_up(self) -> np.ndarray:
+        """Per slot, whether it holds a trajectory already drawn `max_times_sampled` times (none without a limit)."""
+        limit = self.config.get("max_times_sampled")
+        if limit is None:
+            return np.zeros(self._uids.shape, bool)
+        return (self._uids >= 0) & (self._draws >= limit)
 
     def _remove(self, slot: int) -> None:
         self._ring["size"] -= 1

@@ -6,6 +6,8 @@ balance does not close has lost or double-counted episodes somewhere: `unaccount
 
 from __future__ import annotations
 
+from distrl_agent.runtime.counters import episodes_lost
+
 
 def episode_balance(summary: dict) -> dict[str, float]:
     """Where every episode the workers started went, from a run's summary; `unaccounted` must be 0.
@@ -25,8 +27,7 @@ def episode_balance(summary: dict) -> dict[str, float]:
     get = lambda key: float(summary.get(f"runtime/{key}", 0.0))  # noqa: E731
     if "runtime/episodes_started" not in summary:
         return {"unaccounted": float("nan")}
-    not_shipped = (get("faulty_episodes") - get("fault_prefixes") + get("unknown_verdict_cuts")
-                   - get("unknown_verdict_prefixes") + get("group_members_dropped") + get("held_in_groups"))
+    not_shipped = episodes_lost(get) + get("held_in_groups")
     balance = {
         "started": get("episodes_started"), "unfinished": get("unfinished_episodes"),
         "lost_in_progress": get("lost_in_progress"), "finished": get("episodes"),

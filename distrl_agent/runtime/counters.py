@@ -16,6 +16,7 @@ The learner's and the replay's counters are declared where they are counted (`Le
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Literal
@@ -133,6 +134,18 @@ def reported(combine: Combine) -> tuple[str, ...]:
 def initial(source: Source) -> dict[str, float]:
     """`source`'s counters at zero: integers for counts, floats for maxima (a fresh worker's `stats`)."""
     return {c.key: 0.0 if c.combine == MAX else 0 for c in COUNTERS if c.source == source and c.key}
+
+
+def episodes_lost(count: Callable[[str], float]) -> float:
+    """Finished episodes that never reach the learner: cut by a fault or an unknown verdict with nothing shipped, or
+    dropped with their GRPO group. `count(key)` reads a worker counter (a worker's `stats`, or a run's totals).
+
+    >>> episodes_lost({"faulty_episodes": 3, "fault_prefixes": 1, "group_members_dropped": 2}.get)
+    4
+    """  # noqa: D205
+    get = lambda key: count(key) or 0  # noqa: E731  (a counter a worker without groups never reported)
+    return (get("faulty_episodes") - get("fault_prefixes") + get("unknown_verdict_cuts")
+            - get("unknown_verdict_prefixes") + get("group_members_dropped"))
 
 
 _BY_TOTAL = {c.total: c for c in COUNTERS if c.total}

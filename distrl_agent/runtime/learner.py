@@ -67,6 +67,7 @@ class Learner(LearnerHandle):
         self.replay = TrajectoryReplay(c.replay_capacity_steps, alpha=c.alpha if self.rule.prioritized else 0.0,
                                        prioritized=self.rule.prioritized, max_staleness=c.max_staleness,
                                        max_times_sampled=c.max_times_sampled)
+        self._weight_keys = self.policy.trainable_state_keys()  # what `weights()` ships, found once
         self.encodings = EncodingCache(self.policy)  # each replayed trajectory is encoded once, not every update
         self.rng = np.random.default_rng(config.runtime.seed)
         self.version = 0
@@ -218,7 +219,7 @@ class Learner(LearnerHandle):
         `Policy.trainable_state_keys`: the whole state_dict of the small policy, the adapters and heads of a LoRA VLM.
         bfloat16, which numpy lacks, travels as float32.
         """
-        return trainable_weights(self.policy)
+        return trainable_weights(self.policy, self._weight_keys)
 
     def stats(self) -> dict[str, Any]:
         """Counters of the learner and its replay."""

@@ -17,7 +17,7 @@ as `Process` arguments (they cannot travel through queues).
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -33,10 +33,14 @@ def to_numpy(tensor: torch.Tensor) -> np.ndarray:
     return (tensor.float() if tensor.dtype == torch.bfloat16 else tensor).numpy().copy()
 
 
-def trainable_weights(policy: Policy) -> dict[str, np.ndarray]:
-    """`policy`'s trainable weights as numpy arrays (`Policy.trainable_state_keys`): what workers load each version."""
+def trainable_weights(policy: Policy, keys: Sequence[str] | None = None) -> dict[str, np.ndarray]:
+    """`policy`'s trainable weights as numpy arrays: what workers load each version.
+
+    `keys`: `policy.trainable_state_keys()`, passed by a caller that ships weights often (the learner) so that they
+    are not found again each time; None finds them.
+    """
     state = policy.state_dict()
-    return {k: to_numpy(state[k]) for k in policy.trainable_state_keys()}
+    return {k: to_numpy(state[k]) for k in (policy.trainable_state_keys() if keys is None else keys)}
 
 
 class SharedWeights:

@@ -212,10 +212,7 @@ class Worker:
     @property
     def admitted(self) -> int:
         """Episodes started and not lost: still running, or delivered or on their way (see `runtime/admission.py`)."""
-        s = self.stats
-        lost = (s["faulty_episodes"] - s["fault_prefixes"] + s["unknown_verdict_cuts"] - s["unknown_verdict_prefixes"]
-                + s.get("group_members_dropped", 0))
-        return s["started"] - lost
+        return self.stats["started"] - counters.episodes_lost(self.stats.get)
 
     @property
     def is_held(self) -> bool:
