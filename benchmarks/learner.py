@@ -21,9 +21,11 @@ import sys
 import tarfile
 import tempfile
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
+from benchmarks.learner_timing import PROFILE_ENTRIES, PROFILE_UPDATES, PROFILED_RULE
 from benchmarks.result import Result, is_tiny, markdown_table
 from distrl_agent.config import load_config
 from distrl_agent.runtime.train import warm_start
@@ -96,12 +98,41 @@ def run(quick: bool, out: Path) -> Result:
                             "with git archive), each rule timed on the same saved replay, the reference first, in "
                             "one run.")
     result.tables.append(markdown_table(headers, rows))
+    if (profile := profile_table(timings, before, reference)) is not None:
+        result.tables.append(profile)
     result.notes.append(f"Replay: {len(trajectories)} trajectories, "
                         f"{sum(len(t.actions) for t in trajectories)} transitions from the warm-started policy "
                         f"(GRPO: the {len(grouped)} of {episodes} episodes its groups shipped); "
                         f"batches of {config.learner.batch_size} trajectories; torch on 1 thread; timed in a process "
                         f"{'per rule and build' if reference_tree is not None else 'for all rules'}.")
     return result
+
+
+def profile_table(timings: dict[str, Any], before: dict[str, Any], reference: str) -> str | None:
+    """Where the profiled rule's update spends its time: the top functions by own time (cProfile), with the
+    reference's figures for the same functions when it was timed too; None when nothing was profiled."""  # noqa: D205, D209
+    rule = PROFILED_RULE
+    now = (timings.get(rule) or {}).get("profile")
+    if not now:
+        return None
+    old = {name: (ms, share) for name, ms, share in ((before.get(rule) or {}).get("profile") or [])}
+    names = [name for name, _, _ in now] + [name for name in old if name not in {n for n, _, _ in now}]
+    mine = {name: (ms, share) for name, ms, share in now}
+    rows = []
+    for name in names:
+        row = [f"`{name}`"]
+        for table in ((old, mine) if old else (mine,)):
+            ms, share = table.get(name, (None, None))
+            row += ["-" if ms is None else f"{ms:.1f}", "-" if share is None else f"{100 * share:.0f}%"]
+        rows.append(row)
+    headers = ["function (own time)"]
+    if old:
+        headers += [f"ms per update at {reference[:12]}", "share"]
+    headers += ["ms per update", "share"]
+    caption = (f"{rule}: the top {PROFILE_ENTRIES} functions by own time under cProfile, {PROFILE_UPDATES} updates "
+               "after the timed ones (the profiler slows Python calls, so the ms add up to more than the timed "
+               "figure; '-': not among that build's top entries).")
+    return f"{caption}\n\n{markdown_table(headers, rows)}"
 
 
 def export_revision(revision: str, into: Path) -> Path:

@@ -2,22 +2,30 @@
 
     python benchmarks/learner_timing.py DATA.npz UPDATES RULE [RULE ...]     (prints one JSON object)
 
-It imports only what every version of the learner has had (`load_config`, `Learner`, `Trajectory.from_arrays`), so
-the benchmark runs this same file against another checkout of the code (`PYTHONPATH=<that tree>`): the reference
-build the learner's speed is compared with, timed in the same run on the same data (`benchmarks/learner.py`).
+It imports only what every version of the learner has had (`load_config`, `build_learner` or before it
+`Learner(config)`, `Trajectory.from_arrays`), so the benchmark runs this same file against another checkout of the code
+(`PYTHONPATH=<that tree>`): the reference build the learner's speed is compared with, timed in the same run on the
+same data (`benchmarks/learner.py`).
 DATA.npz holds `weights/<key>` (the starting policy) and `plain/<i>/...` and `grouped/<i>/...` trajectories (GRPO's).
 """
 
 from __future__ import annotations
 
+import cProfile
 import json
+import pstats
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 WARMUP_UPDATES = 5
+PROFILED_RULE = "a-ride"
+"""The rule whose updates are also profiled (after the timing, so that the profiler's overhead is not timed)."""
+PROFILE_UPDATES = 30
+PROFILE_ENTRIES = 12
 BASE = ["learner.max_staleness=1000000000", "runtime.seed=0", "learner.critic_warmup_updates=0"]
 
 
@@ -36,13 +44,20 @@ def load(path: Path) -> tuple[dict[str, np.ndarray], dict[str, list]]:
 
 
 def time_rule(rule: str, updates: int, weights: dict[str, np.ndarray], sets: dict[str, list],
-              extra: list[str]) -> dict[str, float] | None:
-    """Batches/s and transitions/s of `rule` over `updates` timed updates, or None when its replay cannot train."""
+              extra: list[str]) -> dict[str, Any] | None:
+    """Batches/s and transitions/s of `rule` over `updates` timed updates, or None when its replay cannot train.
+
+    `PROFILED_RULE` also returns `profile`: where its next updates spend their time (`top_entries`).
+    """
     from distrl_agent.config import load_config
-    from distrl_agent.runtime.learner import Learner
+
+    try:
+        from distrl_agent.runtime.build import build_learner
+    except ImportError:  # a reference build from before the composition root built the learner's parts
+        from distrl_agent.runtime.learner import Learner as build_learner
 
     config = load_config(overrides=[*BASE, *extra, f"learner.algorithm={rule}"])
-    learner = Learner(config)
+    learner = build_learner(config)
     learner.set_policy_weights(weights)
     learner.ingest(sets["grouped" if rule == "grpo" else "plain"])
     if not learner.is_ready:
@@ -53,10 +68,41 @@ def time_rule(rule: str, updates: int, weights: dict[str, np.ndarray], sets: dic
         learner.update()
     per_s = updates / (time.perf_counter() - start)
     mean_length = learner.replay.num_steps / len(learner.replay)
-    return {"batches_per_s": per_s, "gradient_steps_per_s": per_s * learner.rule.epochs,
-            "trajectories_per_s": per_s * config.learner.batch_size,
-            "transitions_per_s": per_s * config.learner.batch_size * mean_length,
-            "replay_trajectories": float(len(learner.replay))}
+    out: dict[str, Any] = {"batches_per_s": per_s, "gradient_steps_per_s": per_s * learner.rule.epochs,
+                           "trajectories_per_s": per_s * config.learner.batch_size,
+                           "transitions_per_s": per_s * config.learner.batch_size * mean_length,
+                           "replay_trajectories": float(len(learner.replay))}
+    if rule == PROFILED_RULE:
+        profiled = min(updates, PROFILE_UPDATES)
+        profiler = cProfile.Profile()
+        profiler.enable()
+        for _ in range(profiled):
+            learner.update()
+        profiler.disable()
+        out["profile"] = top_entries(pstats.Stats(profiler), profiled)
+    return out
+
+
+def top_entries(stats: pstats.Stats, updates: int) -> list[list[Any]]:
+    """The `PROFILE_ENTRIES` functions with the most own time: [name, ms per update, share of all own time].
+
+    Names are `package/module.py:function` (torch's C++ entries as cProfile names them), so that the same function
+    lines up between two checkouts.
+    """
+    own = {key: value[2] for key, value in stats.stats.items()}  # type: ignore[attr-defined]
+    total = sum(own.values()) or 1.0
+    top = sorted(own.items(), key=lambda item: item[1], reverse=True)[:PROFILE_ENTRIES]
+    return [[_name(*key), 1000 * seconds / updates, seconds / total] for key, seconds in top]
+
+
+def _name(filename: str, line: int, function: str) -> str:
+    """`distrl_agent/replay/buffer.py:sample`, `torch/nn/functional.py:linear`, or a builtin's own name."""
+    for root in ("distrl_agent/", "android_gym/"):
+        if root in filename:
+            return f"{root}{filename.rsplit(root, 1)[1]}:{function}"
+    if "site-packages/" in filename:
+        return f"{filename.rsplit('site-packages/', 1)[1]}:{function}"
+    return function if filename == "~" else f"{Path(filename).name}:{function}"
 
 
 def main(argv: list[str]) -> int:

@@ -149,10 +149,9 @@ def _latest_time_s(run_dir: Path) -> float:
 
 def _workers(config: list[str]) -> tuple[int, int]:
     from distrl_agent.config import load_config
-    from distrl_agent.runtime.local import default_workers
 
     c = load_config(overrides=config)
-    return default_workers(c), c.runtime.envs_per_worker
+    return c.runtime.worker_count(), c.runtime.envs_per_worker
 
 
 def run_arm(is_faulty: bool, p: dict[str, Any], out: Path, name: str | None = None) -> dict[str, Any]:

@@ -9,6 +9,7 @@ suggests the closest known one. The rule's coefficients and the policy's shape a
 from __future__ import annotations
 
 import functools
+import json
 import math
 import os
 import re
@@ -225,12 +226,15 @@ class LearnerSection(Section):
             raise FieldError(f"coefficients.{key}", f"{value!r}, as the rule `{name}` fixes it", given)
         return {**data, "coefficients": config.replace(**fixed) if fixed else config}
 
-    def consumed_per_version(self) -> float:
-        """R: trajectories the learner consumes per weights version: `batch_size` per update, divided by the versions
-        an update makes (PPO's epochs) and by `max_samples_per_insert` when that rate limit is on."""  # noqa: D205, D209
-        epochs = getattr(self.coefficients, "epochs", 1)
+    def versions_per_update(self) -> int:
+        """E: the weights versions one update makes (PPO's `epochs` gradient steps on its batch; 1 for the others)."""
+        return int(getattr(self.coefficients, "epochs", 1))
+
+    def consumed_per_update(self) -> float:
+        """R: trajectories the learner consumes per update: `batch_size`, divided by `max_samples_per_insert` when that
+        rate limit is on (each trajectory is then drawn that many times)."""  # noqa: D205, D209
         reuse = self.max_samples_per_insert if self.max_samples_per_insert > 0 else 1.0
-        return self.batch_size / epochs / reuse
+        return self.batch_size / reuse
 
     @property
     def group_spec(self) -> GroupSpec | None:
@@ -255,11 +259,13 @@ class RuntimeSection(Section):
         worker_buffer_trajectories: finished trajectories a worker holds while the learner is not reading; beyond
             it the oldest is dropped and counted (`runtime/dropped_trajectories`).
         max_offpolicyness: η, the producer-side staleness bound (AReaL's `max_head_offpolicyness`): a worker starts an
-            episode only while the fleet's admitted episodes stay within what the learner consumes within η versions
+            episode only while the fleet's admitted episodes stay within what the learner consumes within η updates
             of the weights it holds, and otherwise idles until newer weights come (`runtime/admission.py`,
-            `runtime/admission_waits`). None (default): off, workers start episodes whenever a slot is free and the
-            learner's `max_staleness` alone bounds the data's age. Must not exceed `learner.max_staleness`; ignored
-            in sync rounds, which bound themselves.
+            `runtime/admission_waits`). An update is one sampled batch, one version for every rule but PPO, whose
+            `epochs` steps on it are one update, as AReaL counts them. None (default): off, workers start episodes
+            whenever a slot is free and the learner's `max_staleness` alone bounds the data's age. η times the
+            versions of an update must not exceed `learner.max_staleness`; ignored in sync rounds, which bound
+            themselves.
         fault_prefixes: when a device fault cuts an episode, ship the steps before the faulted one as a truncated
             trajectory that bootstraps from the last state the phone reported cleanly (`runtime/fault_prefixes`),
             instead of discarding the whole episode. The faulted step itself never ships: whether its action reached
@@ -445,13 +451,15 @@ class TrainConfig(Section):
 
     def _admission_can_start(self, eta: int) -> None:
         """Admission's bound must sit under the learner's cap and let the first update happen (`runtime/admission`)."""
-        if self.learner.max_staleness < eta:
+        per_update, versions = self.learner.consumed_per_update(), self.learner.versions_per_update()
+        if self.learner.max_staleness < eta * versions:
+            span = "" if versions == 1 else f" updates of {versions} versions each"
             raise ConfigError(f"`learner.max_staleness` ({self.learner.max_staleness}) is below "
-                              f"`runtime.max_offpolicyness` ({eta}): the learner would drop data admission let in; "
-                              "raise the cap or lower η")
-        first = (eta + 1) * self.learner.consumed_per_version()
+                              f"`runtime.max_offpolicyness` ({eta}){span}: the learner would drop data admission let "
+                              "in; raise the cap or lower η")
+        first = (eta + 1) * per_update
         if first < self.learner.min_replay_trajectories:
-            need = math.ceil(self.learner.min_replay_trajectories / self.learner.consumed_per_version()) - 1
+            need = math.ceil(self.learner.min_replay_trajectories / per_update) - 1
             raise ConfigError(f"`runtime.max_offpolicyness` ({eta}) admits {first:g} trajectories before the first "
                               f"update, fewer than `learner.min_replay_trajectories` "
                               f"({self.learner.min_replay_trajectories}): the learner would never start; "
@@ -652,6 +660,24 @@ def complete_state_keys(saved: Mapping[str, Any]) -> dict[str, Any]:
     if out.get("policy.vlm") == {}:
         out["policy.vlm"] = None
     return out
+
+
+def config_differences(saved: Mapping[str, Any], mine: Mapping[str, Any]) -> list[str]:
+    """The keys in which a checkpoint's saved `state_keys` differ from this run's, each as "`key` checkpoint A vs
+    config B", sorted by key.
+
+    The saved keys are completed first (`complete_state_keys`), and a key added since the checkpoint was written
+    matches when this run leaves it at its default.
+
+    >>> config_differences({"learner.lr": 0.001}, {"learner.lr": 0.05})
+    ['`learner.lr` checkpoint 0.001 vs config 0.05']
+    """  # noqa: D205
+    full = complete_state_keys(saved)
+    ours = json.loads(json.dumps(dict(mine)))
+    defaults = json.loads(json.dumps(TrainConfig().state_keys()))
+    differ = sorted(k for k in set(full) | set(ours) if full.get(k) != ours.get(k)
+                    and not (k not in full and ours.get(k) == defaults.get(k)))
+    return [f"`{k}` checkpoint {full.get(k)!r} vs config {ours.get(k)!r}" for k in differ]
 
 
 def _flatten(data: dict[str, Any], prefix: str = "") -> dict[str, Any]:

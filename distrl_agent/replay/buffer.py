@@ -265,8 +265,10 @@ class TrajectoryReplay:
         self._set_priorities(slots[live], values[live])
         return int(live.sum())
 
-    def refresh_all(self, fn: Callable[[Sequence[Trajectory]], ArrayLike], chunk_size: int = 64) -> int:
-        """Recompute every priority: `fn(trajectories) -> priorities` is called on chunks of up to `chunk_size`.
+    def refresh_all(self, fn: Callable[[Sequence[Trajectory], np.ndarray], ArrayLike], chunk_size: int = 64) -> int:
+        """Recompute every priority: `fn(trajectories, uids) -> priorities`, on chunks of up to `chunk_size`.
+
+        `uids` are the chunk's insertion serials (as `SampledBatch.uids`), for caches keyed by them.
 
         Returns:
             The number of trajectories refreshed.
@@ -277,7 +279,8 @@ class TrajectoryReplay:
         slots = np.flatnonzero(self._uids >= 0)
         for start in range(0, slots.size, chunk_size):
             chunk = slots[start : start + chunk_size]
-            values = np.asarray(fn([self._trajectories[s] for s in chunk]), np.float64).ravel()  # type: ignore[misc]
+            trajectories = [self._trajectories[s] for s in chunk]
+            values = np.asarray(fn(trajectories, self._uids[chunk].copy()), np.float64).ravel()  # type: ignore[arg-type]
             if values.size != chunk.size:
                 raise DataError(f"`fn` returned {values.size} priorities for {chunk.size} trajectories")
             self.update_priorities(chunk, values)

@@ -1,19 +1,20 @@
 """`Admission`: the producer-side staleness bound (AReaL's), obeyed by each worker before it starts an episode.
 
 A worker starts an episode only while what it has admitted stays within its share of what the learner consumes within
-η versions of the newest weights it holds:
+η updates of the newest weights it holds:
 
     admitted_w       = episodes started - episodes lost (cut by a fault or an unknown verdict with nothing shipped,
                        or dropped with their GRPO group: the learner never sees them)
-    allowed_w(v)     = ceil((η + v - v0_w + 1) · R / W), rounded up to whole GRPO groups
+    allowed_w(v)     = ceil((η + (v - v0_w) / E + 1) · R / W), rounded up to whole GRPO groups
 
-with v the version the worker holds, v0_w the version of its first weights (a restarted worker starts afresh), W the
-number of workers and R the trajectories the learner consumes per version: `learner.batch_size` per update, divided by
-the updates' versions (PPO's epochs) and by `learner.max_samples_per_insert` when that rate limit is on (each
-trajectory then drawn that many times). Summed over the workers: what the fleet has running or delivered never
-exceeds what the learner trains on within η versions, so the learner's own cap (`learner.max_staleness` >= η) is a
-safety net. A worker that may start nothing idles until newer weights arrive, giving the CPU back to the learner
-instead of making data to drop.
+with v the version the worker holds, v0_w the version of its first weights (a restarted worker starts afresh), E the
+versions one update makes (PPO's epochs, 1 for the other rules), W the number of workers and R the trajectories the
+learner consumes per update: `learner.batch_size`, divided by `learner.max_samples_per_insert` when that rate limit is
+on (each trajectory then drawn that many times). η counts updates, as AReaL's versions do (one per training step,
+whatever its minibatches): PPO's four epochs on a batch are one update. Summed over the workers: what the fleet has
+running or delivered never exceeds what the learner trains on within η updates, so the learner's own cap
+(`learner.max_staleness` >= η · E versions) is a safety net. A worker that may start nothing idles until newer
+weights arrive, giving the CPU back to the learner instead of making data to drop.
 
 No deadlock: at the first version the fleet may deliver (η + 1) · R trajectories, and the learner needs
 `learner.min_replay_trajectories` to start (a config with fewer is refused); each update then raises every allowance.
@@ -34,14 +35,16 @@ class Admission:
     """One worker's admission rule (see the module docstring).
 
     Attributes:
-        eta: η, the versions of head start the fleet's data may have over the learner (`runtime.max_offpolicyness`).
-        per_version: this worker's share of R, the trajectories the learner consumes per version (R / W).
+        eta: η, the updates of head start the fleet's data may have over the learner (`runtime.max_offpolicyness`).
+        per_update: this worker's share of R, the trajectories the learner consumes per update (R / W).
+        versions_per_update: E, the weights versions one update makes (PPO's epochs; 1 for the other rules).
         group_size: GRPO's G: the allowance is rounded up to whole groups, so that a group, which ships only once
             all its members have ended, is never left waiting for members its worker may not start (1: no groups).
     """
 
     eta: int
-    per_version: float
+    per_update: float
+    versions_per_update: int = 1
     group_size: int = 1
 
     @classmethod
@@ -51,10 +54,12 @@ class Admission:
         eta = config.runtime.max_offpolicyness
         if eta is None or config.runtime.sync:
             return None
-        groups = config.learner.group_spec
-        return cls(eta, config.learner.consumed_per_version() / max(1, workers), 1 if groups is None else groups.size)
+        groups, learner = config.learner.group_spec, config.learner
+        return cls(eta, learner.consumed_per_update() / max(1, workers), learner.versions_per_update(),
+                   1 if groups is None else groups.size)
 
     def allowed(self, version: int, first_version: int) -> int:
         """Episodes the worker may have admitted while it holds `version` (its first weights were `first_version`)."""
-        share = (self.eta + max(0, version - first_version) + 1) * self.per_version
+        updates = max(0, version - first_version) / self.versions_per_update
+        share = (self.eta + updates + 1) * self.per_update
         return self.group_size * math.ceil(share / self.group_size)

@@ -1,22 +1,39 @@
-"""`make_runtime`: the one place that builds the runtime (local or Ray) and its learner from a `TrainConfig`."""
+"""The composition root: the one place that builds a run's learner and runtime (local or Ray) from its `TrainConfig`.
+
+Below it nothing holds the whole config: the learner gets its parts and a `LearnerSpec`, the runtimes their worker
+specs and the `runtime` section, each worker its `WorkerSpec`.
+"""
 
 from __future__ import annotations
 
 from distrl_agent.config import TrainConfig
 from distrl_agent.runtime.base import LearnerHandle, Runtime
 from distrl_agent.runtime.learner import Learner
+from distrl_agent.runtime.learner_spec import LearnerParts, LearnerSpec
 from distrl_agent.runtime.local import LocalRuntime
+from distrl_agent.runtime.worker_spec import WorkerSpec
+
+
+def build_learner(config: TrainConfig) -> Learner:
+    """The in-process learner of the run `config` describes, its parts built here."""
+    spec = LearnerSpec.of_run(config)
+    return Learner(LearnerParts.build(spec), spec)
+
+
+def worker_specs(config: TrainConfig) -> list[WorkerSpec]:
+    """One spec per rollout worker of the run (`runtime.worker_count()` of them)."""
+    return [WorkerSpec.of_run(i, config) for i in range(config.runtime.worker_count())]
 
 
 def make_runtime(config: TrainConfig, with_learner: bool = True) -> tuple[Runtime, LearnerHandle | None]:
-    """The composition root: the transport named by `runtime.runtime` and its learner (in-process, or an actor).
+    """The transport named by `runtime.runtime` and its learner (in-process, or an actor built where it runs).
 
     Raises:
         ClusterError: the Ray runtime was asked for and Ray is missing or its address does not answer.
     """
     if config.runtime.runtime == "ray":
-        from distrl_agent.runtime.ray import RayRuntime
+        from distrl_agent.runtime.ray import RayRuntime  # Ray is an extra
 
-        ray_runtime = RayRuntime(config)
-        return ray_runtime, ray_runtime.make_learner(Learner) if with_learner else None
-    return LocalRuntime(config), Learner(config) if with_learner else None
+        ray_runtime = RayRuntime(worker_specs(config), config.runtime)
+        return ray_runtime, ray_runtime.make_learner(LearnerSpec.of_run(config)) if with_learner else None
+    return LocalRuntime(worker_specs(config), config.runtime), build_learner(config) if with_learner else None

@@ -16,7 +16,6 @@ import numpy as np
 from distrl_agent.config import EnvSection, TrainConfig
 from distrl_agent.policies.build import PolicyConfig, build_seeded_policy
 from distrl_agent.runtime.build import make_runtime
-from distrl_agent.runtime.local import default_workers
 from distrl_agent.runtime.weights import to_numpy
 from distrl_agent.runtime.worker import Worker, make_env
 from distrl_agent.types import Trajectory
@@ -81,7 +80,7 @@ def _play_plan(config: TrainConfig, weights: dict, version: int, split: str, epi
     env = config.env.replace(latency="off", env_processes=False)
     with Worker(-1, env, min(8, episodes), split=split, seed=seed, deterministic=True,
                 policy_config=policy_config or config.policy.policy_config(),
-                first_env_index=default_workers(config) * config.runtime.envs_per_worker) as worker:
+                first_env_index=config.runtime.worker_count() * config.runtime.envs_per_worker) as worker:
         worker.set_weights(weights, version)
         trajectories = worker.run_episodes(episodes, tasks=[index for index, _ in plan])
     return Counter(name for _, name in plan), Counter(t.task for t in trajectories if t.success)

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-import json
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -17,12 +16,10 @@ import numpy as np
 import torch
 
 from android_gym.heap import return_freed_memory
-from distrl_agent.algorithms.rules import make_update_rule
-from distrl_agent.config import TrainConfig, complete_state_keys
+from distrl_agent.config import config_differences
 from distrl_agent.errors import CheckpointError, DataError
 from distrl_agent.policies.base import Policy
-from distrl_agent.policies.build import PolicyConfig, build_seeded_policy, policy_kind
-from distrl_agent.replay import TrajectoryReplay
+from distrl_agent.policies.build import policy_kind
 from distrl_agent.runtime.base import LearnerHandle
 from distrl_agent.runtime.checkpoint import (
     REPLAY_FILE,
@@ -33,8 +30,8 @@ from distrl_agent.runtime.checkpoint import (
     save_learner_blob,
     write_state,
 )
-from distrl_agent.runtime.encoding_cache import EncodingCache
 from distrl_agent.runtime.lag import LAG_KEYS, lag_counts
+from distrl_agent.runtime.learner_spec import LearnerParts, LearnerSpec
 from distrl_agent.runtime.weights import trainable_weights
 from distrl_agent.types import Trajectory, collate
 
@@ -50,26 +47,21 @@ class Learner(LearnerHandle):
 
     Every public method is a plain call with plain-data arguments and results, so the Ray runtime runs this class
     unchanged as an actor.
+
+    Args:
+        parts: its policy, rules, optimiser, replay and encoding cache, built by the composition root
+            (`runtime.build.build_learner`).
+        spec: what it needs of the run: the `learner` section, the policy's config and seed (saved with checkpoints),
+            and the config keys a checkpoint must match to be loaded.
     """
 
-    def __init__(self, config: TrainConfig, policy_config: PolicyConfig | None = None) -> None:
-        c = config.learner
-        self.config = config
+    def __init__(self, parts: LearnerParts, spec: LearnerSpec) -> None:
         return_freed_memory()  # its process (this one, or a Ray actor's) frees a batch per update (android_gym.heap)
-        self.policy_config = policy_config or config.policy.policy_config()  # a custom policy's: its class too
-        self.policy = build_seeded_policy(self.policy_config, config.runtime.seed)  # the same in any process
-        self.rule = make_update_rule(c.algorithm, c.coefficients)
-        # Critic warm-up: the same rule with the actor switched off (rules without a critic have nothing to warm up).
-        has_actor_coef = "actor_coef" in type(self.rule.config).model_fields
-        self._warmup_rule = (make_update_rule(c.algorithm, c.coefficients.replace(actor_coef=0.0)) if has_actor_coef
-                             else self.rule)
-        self.optimizer = torch.optim.Adam(self.policy.parameters(), lr=c.lr)
-        self.replay = TrajectoryReplay(c.replay_capacity_steps, alpha=c.alpha if self.rule.prioritized else 0.0,
-                                       prioritized=self.rule.prioritized, max_staleness=c.max_staleness,
-                                       max_times_sampled=c.max_times_sampled)
+        self.spec, self.settings = spec, spec.learner
+        self.policy, self.rule, self._warmup_rule = parts.policy, parts.rule, parts.warmup_rule
+        self.optimizer, self.replay, self.encodings = parts.optimizer, parts.replay, parts.encodings
         self._weight_keys = self.policy.trainable_state_keys()  # what `weights()` ships, found once
-        self.encodings = EncodingCache(self.policy)  # each replayed trajectory is encoded once, not every update
-        self.rng = np.random.default_rng(config.runtime.seed)
+        self.rng = np.random.default_rng(spec.seed)
         self.version = 0
         self.counters = {"learner/updates": 0, "learner/rejected": 0, "learner/skipped_nonfinite": 0,
                          "learner/ingested": 0, "learner/received": 0, "learner/rate_limited": 0,
@@ -103,7 +95,7 @@ class Learner(LearnerHandle):
     @property
     def is_ready(self) -> bool:
         """Whether the replay holds enough trajectories to train."""
-        return self.replay.usable() >= max(1, self.config.learner.min_replay_trajectories)
+        return self.replay.usable() >= max(1, self.settings.min_replay_trajectories)
 
     def ready(self) -> bool:
         """`is_ready` as a method (callable on a Ray actor)."""
@@ -119,7 +111,7 @@ class Learner(LearnerHandle):
 
         Refreshes the sampled trajectories' priorities after the last step (prioritised rules).
         """
-        c = self.config.learner
+        c = self.settings
         frac = min(1.0, self.counters["learner/updates"] / max(1, c.beta_anneal_updates))
         beta = c.beta_start + frac * (c.beta_end - c.beta_start)
         sample = self.replay.sample(c.batch_size, self.rng, beta=beta, learner_version=self.version)
@@ -167,7 +159,7 @@ class Learner(LearnerHandle):
     def set_lr_scale(self, scale: float) -> None:
         """Train from now on at `learner.lr * scale` (the run loop anneals it over the budget)."""
         for group in self.optimizer.param_groups:
-            group["lr"] = self.config.learner.lr * float(scale)
+            group["lr"] = self.settings.lr * float(scale)
 
     def train_steps(self, count: int) -> dict[str, float]:
         """Up to `count` updates if the replay is ready; the last update's metrics plus `learner/update_s` (seconds).
@@ -193,10 +185,10 @@ class Learner(LearnerHandle):
 
     def _over_sample_rate(self) -> bool:
         """Whether the next batch would take the samples per inserted trajectory past the rate limiter's cap."""
-        cap = self.config.learner.max_samples_per_insert
+        cap = self.settings.max_samples_per_insert
         if cap <= 0:
             return False
-        return self.replay.count("sampled") + self.config.learner.batch_size > cap * self.replay.count("inserted")
+        return self.replay.count("sampled") + self.settings.batch_size > cap * self.replay.count("inserted")
 
     def set_policy_weights(self, weights: Mapping[str, Any]) -> None:
         """Replace the policy weights (e.g. after a warm start); the version and optimiser state are unchanged.
@@ -209,9 +201,13 @@ class Learner(LearnerHandle):
         """
         self.policy.load_weights(weights)
 
-    def _priorities(self, trajectories: list[Trajectory]) -> np.ndarray:
+    def _priorities(self, trajectories: list[Trajectory], uids: np.ndarray) -> np.ndarray:
+        """The rule's priorities of `trajectories` under the current weights (`refresh_all`), from cached encodings."""
+        batch = collate(trajectories, learner_version=self.version)
+        if self.encodings.supported:
+            batch = dataclasses.replace(batch, inputs=self.encodings.inputs(trajectories, uids))
         with torch.no_grad():
-            return self.rule.loss(self.policy, collate(trajectories, learner_version=self.version)).priorities
+            return self.rule.loss(self.policy, batch).priorities
 
     def weights(self) -> dict[str, np.ndarray]:
         """The trainable weights as numpy arrays: what workers need each version.
@@ -236,12 +232,12 @@ class Learner(LearnerHandle):
         d.mkdir(parents=True, exist_ok=True)
         save_learner_blob(d, LearnerBlob(
             policy=self.policy.state_dict(), optimizer=self.optimizer.state_dict(), torch_rng=torch.get_rng_state(),
-            meta={"policy_kind": policy_kind(self.policy_config), "policy_config": self.policy_config.to_data(),
+            meta={"policy_kind": policy_kind(self.spec.policy), "policy_config": self.spec.policy.to_data(),
                   "algorithm": self.rule.name},
             reference=None if self.reference is None else self.reference.state_dict()))
         self.replay.save(d / REPLAY_FILE)
         write_state(d, {"version": self.version, "counters": self.counters, "rng": self.rng.bit_generator.state,
-                        "config": self.config.state_keys()})
+                        "config": self.spec.state_keys})
 
     def load(self, directory: str | Path) -> None:
         """Restore everything `save` wrote.
@@ -253,16 +249,10 @@ class Learner(LearnerHandle):
         d = Path(directory)
         state = read_state(d)
         blob = load_learner_blob(d)
-        saved = complete_state_keys(state.get("config", {}))  # a checkpoint of an earlier version compares too
-        mine = json.loads(json.dumps(self.config.state_keys()))
-        defaults = json.loads(json.dumps(TrainConfig().state_keys()))
-        # keys added since the checkpoint was written match when this config leaves them at their defaults
-        differ = sorted(k for k in set(saved) | set(mine) if saved.get(k) != mine.get(k)
-                        and not (k not in saved and mine.get(k) == defaults.get(k)))
+        differ = config_differences(state.get("config", {}), self.spec.state_keys)
         if differ:
-            listed = "; ".join(f"`{k}` checkpoint {saved.get(k)!r} vs config {mine.get(k)!r}" for k in differ[:8])
-            raise CheckpointError(f"the checkpoint in {d} was written under another config: {listed}. Resume with "
-                                  "the run's own config.yaml (omit --config), or start a new run_dir")
+            raise CheckpointError(f"the checkpoint in {d} was written under another config: {'; '.join(differ[:8])}. "
+                                  "Resume with the run's own config.yaml (omit --config), or start a new run_dir")
         if blob.meta.get("algorithm") != self.rule.name:
             raise CheckpointError(f"checkpoint in {d} was trained with {blob.meta.get('algorithm')!r}, this run uses "
                                   f"{self.rule.name!r}")
@@ -284,3 +274,11 @@ class Learner(LearnerHandle):
         self.rng.bit_generator.state = state["rng"]
         if blob.torch_rng is not None:
             torch.set_rng_state(blob.torch_rng)
+
+
+class LearnerActor(Learner):
+    """The Ray learner actor: a `Learner` that builds its parts from its spec in the actor's process, where it trains
+    (a VLM's weights load there, not in the driver that creates the actor)."""  # noqa: D205, D209
+
+    def __init__(self, spec: LearnerSpec) -> None:
+        super().__init__(LearnerParts.build(spec), spec)

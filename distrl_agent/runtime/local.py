@@ -39,12 +39,13 @@ import signal
 import threading
 import time
 import traceback
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from android_gym.heap import return_freed_memory
 from android_gym.vector.process import ChildProcess, stop_children
-from distrl_agent.config import TrainConfig
+from distrl_agent.config import RuntimeSection
 from distrl_agent.errors import WorkerError
 from distrl_agent.runtime.base import Delivery, WorkerBook
 from distrl_agent.runtime.messages import Collected, Drain, Drained, Failed, PlayRound, Reply, RoundPlayed, Stop
@@ -55,11 +56,6 @@ from distrl_agent.types import Trajectory
 log = logging.getLogger("distrl")
 _CTX = mp.get_context("spawn")  # torch + fork can deadlock in OpenMP; spawn is the safe default
 HEARTBEAT_S = 1.0  # a worker reports its counters at least this often, with or without trajectories
-
-
-def default_workers(config: TrainConfig) -> int:
-    """`runtime.workers`, or the cores minus one for the learner (at least one)."""
-    return config.runtime.worker_count()
 
 
 def _worker_main(spec: WorkerSpec, shared: SharedWeights, conn: mpc.Connection) -> None:
@@ -161,16 +157,17 @@ class LocalRuntime:
     """Starts, feeds, restarts and stops worker processes for one run (implements `runtime.base.Runtime`).
 
     Args:
-        config: the run; reads the `runtime` and `env` sections.
+        workers: one spec per worker process (`WorkerSpec.of_run`); a restarted worker starts from its spec again.
+        settings: the run's `runtime` section (restarts allowed, envs per worker, sync rounds).
 
     Raises (from `poll` and `run_round`):
         WorkerError: a worker died more than `runtime.max_worker_restarts` times.
     """
 
-    def __init__(self, config: TrainConfig) -> None:
-        self.config = config
-        self.num_workers = default_workers(config)
-        self.book = WorkerBook(self.num_workers, config.runtime.max_worker_restarts, config.runtime.envs_per_worker)
+    def __init__(self, workers: Sequence[WorkerSpec], settings: RuntimeSection) -> None:
+        self.specs, self.settings = list(workers), settings
+        self.num_workers = len(self.specs)
+        self.book = WorkerBook(self.num_workers, settings.max_worker_restarts, settings.envs_per_worker)
         self.shared: SharedWeights | None = None
         self.procs: list[_Proc] = []
 
@@ -193,8 +190,8 @@ class LocalRuntime:
     def _spawn(self, index: int) -> _Proc:
         # Not a daemon: a worker whose envs run in their own processes (slow devices) must be able to start them. An
         # atexit hook (see `start`) stops workers if the learner exits without closing the runtime.
-        spec = WorkerSpec.of_run(index, self.config)  # what the worker needs of the run, not the whole config
-        child = ChildProcess(f"distrl-worker-{index}", _worker_main, (spec, self.shared), _CTX, daemon=False)
+        child = ChildProcess(f"distrl-worker-{index}", _worker_main, (self.specs[index], self.shared), _CTX,
+                             daemon=False)
         child.start()
         return _Proc(index, child)
 
@@ -278,7 +275,7 @@ class LocalRuntime:
         proc.child.process.join(0.5)  # reaped, for its exit code
         reason = proc.child.exit_reason()  # "stopped answering" if its pipe broke while it still runs
         proc.child.kill()
-        self.book.retire(proc.index, self.book.in_progress(self.config.runtime.sync, proc.round and proc.round[1]))
+        self.book.retire(proc.index, self.book.in_progress(self.settings.sync, proc.round and proc.round[1]))
         log.warning("worker %d %s; restarting it (restart %d)", proc.index, reason, self.book.restarts[proc.index])
         fresh = self._spawn(proc.index)
         self.procs[proc.index] = fresh

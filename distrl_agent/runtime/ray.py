@@ -30,12 +30,14 @@ import os
 import socket
 import threading
 import time
+from collections.abc import Sequence
 from typing import Any
 
-from distrl_agent.config import TrainConfig
+from distrl_agent.config import RuntimeSection
 from distrl_agent.errors import ClusterError, WorkerError
 from distrl_agent.runtime.base import Delivery, WorkerBook
-from distrl_agent.runtime.local import default_workers
+from distrl_agent.runtime.learner import LearnerActor
+from distrl_agent.runtime.learner_spec import LearnerSpec
 from distrl_agent.runtime.ray_actors import RayLearner, RayWorker, import_ray
 from distrl_agent.runtime.ray_auth import (
     check_cluster_auth,
@@ -85,17 +87,18 @@ class RayRuntime:
     """Worker actors on a Ray cluster (implements `runtime.base.Runtime`), plus the learner actor (`connect`).
 
     Args:
-        config: the run; reads the `runtime` and `env` sections.
+        workers: one spec per worker actor (`WorkerSpec.of_run`).
+        settings: the run's `runtime` section (cluster address and timeout, resources per worker, restarts, sync).
 
     Raises (from `connect`, `poll`, `run_round`):
         ClusterError: Ray is missing or too old, token authentication is off or fails, or the address does not answer.
         WorkerError: a worker died more than `runtime.max_worker_restarts` times.
     """
 
-    def __init__(self, config: TrainConfig) -> None:
-        self.config = config
-        self.num_workers = default_workers(config)
-        self.book = WorkerBook(self.num_workers, config.runtime.max_worker_restarts, config.runtime.envs_per_worker)
+    def __init__(self, workers: Sequence[WorkerSpec], settings: RuntimeSection) -> None:
+        self.specs, self.settings = list(workers), settings
+        self.num_workers = len(self.specs)
+        self.book = WorkerBook(self.num_workers, settings.max_worker_restarts, settings.envs_per_worker)
         self.actors: list[Any] = []
         self.learner_actor: Any = None
         self._calls: dict[Any, tuple[int, Any]] = {}  # info ref -> (worker index, trajectories ref)
@@ -123,7 +126,7 @@ class RayRuntime:
         ray = import_ray()
         from ray._private.authentication.authentication_utils import is_token_auth_enabled
 
-        rt = self.config.runtime
+        rt = self.settings
         if self._connected:
             return
         deadline = time.monotonic() + rt.connect_timeout_s
@@ -145,7 +148,7 @@ class RayRuntime:
         self._connected = True
 
     def _start_private(self, ray: Any) -> None:
-        rt = self.config.runtime
+        rt = self.settings
         needed = self.num_workers * rt.worker_cpus
         if needed > (os.cpu_count() or 1):
             log.warning("%d workers x %s CPUs on %d cores: the private cluster oversubscribes them",
@@ -158,14 +161,14 @@ class RayRuntime:
                      resources=resources or None, include_dashboard=False, object_store_memory=256 << 20,
                      log_to_driver=False, _node_ip_address="127.0.0.1", _system_config=PRIVATE_SYSTEM_CONFIG)
 
-    def make_learner(self, learner_cls: type) -> RayLearner:
-        """Create the learner actor (no CPU reserved) on the driver's node; returns its proxy."""
+    def make_learner(self, spec: LearnerSpec) -> RayLearner:
+        """Create the learner actor (no CPU reserved) on the driver's node, its parts built there; returns its proxy."""
         ray = import_ray()
         self.connect()
         from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 
         here = NodeAffinitySchedulingStrategy(node_id=ray.get_runtime_context().get_node_id(), soft=False)
-        self.learner_actor = ray.remote(learner_cls).options(num_cpus=0, scheduling_strategy=here).remote(self.config)
+        self.learner_actor = ray.remote(LearnerActor).options(num_cpus=0, scheduling_strategy=here).remote(spec)
         return RayLearner(self.learner_actor)
 
     @staticmethod
@@ -191,7 +194,7 @@ class RayRuntime:
         """Create the worker actors, hand them the weights and (async mode) start collection."""
         ray = import_ray()
         self.connect()
-        rt = self.config.runtime
+        rt = self.settings
         cls = ray.remote(RayWorker).options(num_cpus=rt.worker_cpus, resources=dict(rt.worker_resources) or None,
                                             max_restarts=rt.max_worker_restarts, max_concurrency=2)
         available = ray.cluster_resources()
@@ -199,7 +202,7 @@ class RayRuntime:
             if amount * self.num_workers > available.get(name, 0):
                 log.warning("%d workers need %s %s in all, the cluster has %s: some wait for resources",
                             self.num_workers, amount * self.num_workers, name, available.get(name, 0))
-        self.actors = [cls.remote(WorkerSpec.of_run(i, self.config)) for i in range(self.num_workers)]
+        self.actors = [cls.remote(spec) for spec in self.specs]
         self._failures = [0] * self.num_workers
         self.publish(version, weights)
         if not rt.sync:
@@ -290,7 +293,7 @@ class RayRuntime:
                 log.warning("worker %d failed (%s); Ray restarts it", index, type(e).__name__)
                 if isinstance(e, ray.exceptions.RayTaskError):  # alive but broken: make Ray replace it
                     ray.kill(self.actors[index], no_restart=False)
-                self.book.retire(index, self.book.in_progress(self.config.runtime.sync, round_episodes))
+                self.book.retire(index, self.book.in_progress(self.settings.sync, round_episodes))
             self.actors[index].set_weights.remote(*self._latest)
             return None
 

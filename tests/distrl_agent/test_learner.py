@@ -11,9 +11,11 @@ import torch
 from distrl_agent.algorithms.common import policy_pass
 from distrl_agent.config import load_config
 from distrl_agent.errors import CheckpointError, ConfigError
+from distrl_agent.runtime.build import build_learner
 from distrl_agent.runtime.encoding_cache import EncodingCache
 from distrl_agent.runtime.lag import LAG_KEYS, lag_counts
-from distrl_agent.runtime.learner import Learner
+from distrl_agent.runtime.learner import Learner, LearnerActor
+from distrl_agent.runtime.learner_spec import LearnerParts, LearnerSpec
 from distrl_agent.runtime.worker import Worker
 from distrl_agent.types import Trajectory, collate
 
@@ -25,7 +27,7 @@ def sim_trajectories() -> list[Trajectory]:
     """Sixteen trajectories of the untrained policy on the sim (train split)."""
     config = load_config(overrides=TINY)
     with Worker(0, config.env, 4, seed=3) as worker:
-        worker.set_weights(Learner(config).weights(), 0)
+        worker.set_weights(build_learner(config).weights(), 0)
         return worker.run_episodes(16)
 
 
@@ -35,7 +37,7 @@ def _weights_equal(a: Learner, b: Learner) -> bool:
 
 def test_train_steps_return_nothing_until_replay_ready(sim_trajectories) -> None:
     """No update happens before `min_replay_trajectories` are held; then each update bumps the version."""
-    learner = Learner(load_config(overrides=TINY))
+    learner = build_learner(load_config(overrides=TINY))
     learner.ingest(sim_trajectories[:3])
     assert learner.train_steps(2) == {} and learner.version == 0
     learner.ingest(sim_trajectories[3:4])
@@ -44,9 +46,32 @@ def test_train_steps_return_nothing_until_replay_ready(sim_trajectories) -> None
     assert len(learner.last_indices) == 4
 
 
+def test_learner_trains_with_the_parts_it_is_handed(sim_trajectories) -> None:
+    """The learner trains with the parts it is handed and builds none itself.
+
+    Given a frozen optimiser (SGD at lr 0) it steps the versions and leaves the weights as they were; its actor form
+    builds the same seeded policy as the composition root.
+    """
+    config = load_config(overrides=TINY)
+    spec = LearnerSpec.of_run(config)
+    parts = LearnerParts.build(spec)
+    parts.optimizer = torch.optim.SGD(parts.policy.parameters(), lr=0.0)
+    learner = Learner(parts, spec)
+    before = {k: v.clone() for k, v in learner.policy.state_dict().items()}
+    learner.ingest(sim_trajectories[:4])
+    learner.train_steps(2)
+    assert learner.version == 2 and learner.optimizer is parts.optimizer and learner.replay is parts.replay
+    assert all(torch.equal(before[k], v) for k, v in learner.policy.state_dict().items())
+    moved = build_learner(config)
+    moved.ingest(sim_trajectories[:4])
+    moved.train_steps(2)
+    assert not _weights_equal(moved, learner)  # Adam at learner.lr moves them: the frozen optimiser was the one used
+    assert _weights_equal(LearnerActor(spec), build_learner(config))
+
+
 def test_train_steps_stop_when_staleness_cap_empties_the_replay(sim_trajectories) -> None:
     """A tight staleness cap drops held data as versions advance; training stops instead of sampling nothing."""
-    learner = Learner(load_config(overrides=[*TINY, "learner.max_staleness=2"]))
+    learner = build_learner(load_config(overrides=[*TINY, "learner.max_staleness=2"]))
     learner.ingest(sim_trajectories[:4])
     learner.train_steps(10)
     assert learner.version == 3 and len(learner.replay) == 0
@@ -59,7 +84,7 @@ def test_train_steps_stop_when_staleness_cap_empties_the_replay(sim_trajectories
 def test_train_steps_stop_when_every_trajectory_is_used_up(sim_trajectories) -> None:
     """With `max_times_sampled`, the learner is ready only while enough trajectories have draws left: it stops
     instead of sampling a replay its retirements would empty, and starts again on new data."""  # noqa: D205, D209
-    learner = Learner(load_config(overrides=[*TINY, "learner.max_times_sampled=1", "learner.max_staleness=1000"]))
+    learner = build_learner(load_config(overrides=[*TINY, "learner.max_times_sampled=1", "learner.max_staleness=1000"]))
     learner.ingest(sim_trajectories[:4])
     learner.train_steps(10)  # each update draws 4 with replacement: some held ones are used up after the first
     assert 1 <= learner.version < 10 and not learner.is_ready and learner.train_steps(1) == {}
@@ -72,7 +97,7 @@ def test_train_steps_stop_when_every_trajectory_is_used_up(sim_trajectories) -> 
 def test_rate_limiter_holds_samples_per_inserted_trajectory_to_its_cap(sim_trajectories) -> None:
     """With 2 samples per insert and batches of 4, 8 inserted trajectories allow 4 updates; 4 more allow 2 more; a
     blocked call makes no update, returns nothing (the loop then waits for collection) and is counted."""  # noqa: D205, D209
-    learner = Learner(load_config(overrides=[*TINY, "learner.max_samples_per_insert=2"]))
+    learner = build_learner(load_config(overrides=[*TINY, "learner.max_samples_per_insert=2"]))
     learner.ingest(sim_trajectories[:8])
     assert learner.train_steps(10)["learner/version"] == 4.0
     assert learner.train_steps(1) == {} and learner.version == 4
@@ -82,7 +107,7 @@ def test_rate_limiter_holds_samples_per_inserted_trajectory_to_its_cap(sim_traje
     assert learner.version == 6
     stats = learner.replay.stats()
     assert stats["replay/sampled"] <= 2 * stats["replay/inserted"]
-    unlimited = Learner(load_config(overrides=TINY))
+    unlimited = build_learner(load_config(overrides=TINY))
     unlimited.ingest(sim_trajectories[:8])
     assert unlimited.train_steps(10)["learner/version"] == 10.0  # off by default, as in the paper
 
@@ -96,7 +121,7 @@ def test_rate_limiter_refuses_a_negative_or_infinite_cap() -> None:
 
 def test_lag_histogram_counts_every_sampled_step_by_versions_behind(sim_trajectories) -> None:
     """Data of version 0 sampled at learner versions 0, 1, 2: each update's batch lands in bin 0, 1, then 2-3."""
-    learner = Learner(load_config(overrides=TINY))
+    learner = build_learner(load_config(overrides=TINY))
     learner.ingest(sim_trajectories[:4])  # behaviour version 0
     batch_steps = []
     for _ in range(3):
@@ -110,12 +135,12 @@ def test_lag_histogram_counts_every_sampled_step_by_versions_behind(sim_trajecto
 def test_cached_encodings_train_exactly_like_re_encoding(sim_trajectories, monkeypatch) -> None:
     """Each replayed trajectory is encoded once, training exactly as re-encoding would; dropped ones are forgotten."""
     config = load_config(overrides=[*TINY, "learner.max_staleness=3"])
-    cached = Learner(config)
+    cached = build_learner(config)
     cached.ingest(sim_trajectories[:8])
     cached.train_steps(3)
     assert cached.encodings.hits > 0 and len(cached.encodings) <= len(cached.replay)
     monkeypatch.setattr(EncodingCache, "supported", property(lambda self: False))
-    fresh = Learner(config)
+    fresh = build_learner(config)
     fresh.ingest(sim_trajectories[:8])
     fresh.train_steps(3)
     assert len(fresh.encodings) == 0 and _weights_equal(cached, fresh)
@@ -125,7 +150,7 @@ def test_cached_encodings_train_exactly_like_re_encoding(sim_trajectories, monke
 
 def test_ingest_rejects_malformed_trajectory_and_counts_it(sim_trajectories) -> None:
     """A trajectory with NaN log-probs is counted as rejected and never inserted."""
-    learner = Learner(load_config(overrides=TINY))
+    learner = build_learner(load_config(overrides=TINY))
     bad = sim_trajectories[0]
     bad = Trajectory(bad.observations, bad.actions, bad.rewards, bad.dones, np.full(bad.length, np.nan),
                      bad.policy_version)
@@ -137,12 +162,12 @@ def test_ingest_rejects_malformed_trajectory_and_counts_it(sim_trajectories) -> 
 def test_resume_continues_with_identical_indices_and_weights(sim_trajectories, tmp_path) -> None:
     """Save, load into a fresh learner: the next updates sample the same slots and produce the same weights."""
     config = load_config(overrides=TINY)
-    uninterrupted = Learner(config)
+    uninterrupted = build_learner(config)
     uninterrupted.ingest(sim_trajectories)
     for _ in range(4):  # past a priority refresh (every 3 updates), so refreshed priorities are saved too
         uninterrupted.update()
     uninterrupted.save(tmp_path / "ckpt")
-    resumed = Learner(config)
+    resumed = build_learner(config)
     resumed.load(tmp_path / "ckpt")
     assert resumed.version == uninterrupted.version and resumed.counters == uninterrupted.counters
     for _ in range(3):
@@ -155,10 +180,10 @@ def test_resume_continues_with_identical_indices_and_weights(sim_trajectories, t
 
 def test_load_rejects_checkpoint_from_another_config(sim_trajectories, tmp_path) -> None:
     """A checkpoint written under another learner config names the keys that differ."""
-    learner = Learner(load_config(overrides=TINY))
+    learner = build_learner(load_config(overrides=TINY))
     learner.ingest(sim_trajectories[:4])
     learner.save(tmp_path)
-    other = Learner(load_config(overrides=[*TINY, "learner.lr=0.05", "learner.replay_capacity_steps=500"]))
+    other = build_learner(load_config(overrides=[*TINY, "learner.lr=0.05", "learner.replay_capacity_steps=500"]))
     with pytest.raises(CheckpointError, match="learner.lr") as info:
         other.load(tmp_path)
     assert "learner.replay_capacity_steps" in str(info.value)
@@ -174,7 +199,7 @@ def test_load_accepts_checkpoint_of_an_earlier_version_and_refuses_other_coeffic
 
     from distrl_agent.runtime.checkpoint import STATE_FILE
 
-    learner = Learner(load_config(overrides=TINY))
+    learner = build_learner(load_config(overrides=TINY))
     learner.ingest(sim_trajectories[:4])
     learner.save(tmp_path)
     state = json.loads((tmp_path / STATE_FILE).read_text())
@@ -182,9 +207,9 @@ def test_load_accepts_checkpoint_of_an_earlier_version_and_refuses_other_coeffic
     old = {k: v for k, v in state["config"].items() if not k.startswith("env.") or k in OLD_ENV_KEYS}
     old.update({"learner.coefficients": {}, "policy.small": {}, "policy.vlm": {}})
     (tmp_path / STATE_FILE).write_text(json.dumps({**state, "config": old}))
-    Learner(load_config(overrides=TINY)).load(tmp_path)
+    build_learner(load_config(overrides=TINY)).load(tmp_path)
     with pytest.raises(CheckpointError, match="learner.coefficients"):
-        Learner(load_config(overrides=[*TINY, "learner.coefficients={gamma: 0.5}"])).load(tmp_path)
+        build_learner(load_config(overrides=[*TINY, "learner.coefficients={gamma: 0.5}"])).load(tmp_path)
 
 
 OLD_ENV_KEYS = ("env.env_id", "env.perturbations", "env.latency", "env.latency_time_scale", "env.max_elements",
@@ -194,21 +219,21 @@ OLD_ENV_KEYS = ("env.env_id", "env.perturbations", "env.latency", "env.latency_t
 
 def test_load_accepts_checkpoint_with_other_runtime_section(sim_trajectories, tmp_path) -> None:
     """The runtime section (workers, minutes) may change between a run and its resume."""
-    learner = Learner(load_config(overrides=TINY))
+    learner = build_learner(load_config(overrides=TINY))
     learner.ingest(sim_trajectories[:4])
     learner.save(tmp_path)
-    Learner(load_config(overrides=[*TINY, "runtime.workers=7", "runtime.minutes=60"])).load(tmp_path)
+    build_learner(load_config(overrides=[*TINY, "runtime.workers=7", "runtime.minutes=60"])).load(tmp_path)
 
 
 def test_load_rejects_missing_checkpoint(tmp_path) -> None:
     """An empty directory raises CheckpointError naming it."""
     with pytest.raises(CheckpointError, match=str(tmp_path)):
-        Learner(load_config(overrides=TINY)).load(tmp_path)
+        build_learner(load_config(overrides=TINY)).load(tmp_path)
 
 
 def test_set_policy_weights_keeps_version_and_changes_weights(sim_trajectories) -> None:
     """Warm-start weights replace the policy without touching the version."""
-    a, b = Learner(load_config(overrides=TINY)), Learner(load_config(overrides=[*TINY, "runtime.seed=5"]))
+    a, b = build_learner(load_config(overrides=TINY)), build_learner(load_config(overrides=[*TINY, "runtime.seed=5"]))
     assert not _weights_equal(a, b)
     a.set_policy_weights(b.weights())
     assert _weights_equal(a, b) and a.version == 0
@@ -221,7 +246,7 @@ def test_updates_raise_the_log_prob_of_the_imitated_actions(sim_trajectories) ->
     descend the rule's loss, whatever the rule.
     """
     successes = [dataclasses.replace(t, rewards=np.eye(t.length, dtype=np.float32)[-1]) for t in sim_trajectories[:8]]
-    learner = Learner(load_config(overrides=[*TINY, "learner.algorithm=filtered-bc", "learner.lr=0.003"]))
+    learner = build_learner(load_config(overrides=[*TINY, "learner.algorithm=filtered-bc", "learner.lr=0.003"]))
     batch = collate(successes)
 
     def mean_log_prob() -> float:
@@ -236,11 +261,11 @@ def test_updates_raise_the_log_prob_of_the_imitated_actions(sim_trajectories) ->
 
 def test_load_rejects_checkpoint_of_another_rule_naming_it(sim_trajectories, tmp_path) -> None:
     """A-RIDE's checkpoint does not resume a PPO learner (the optimiser state and critic mean something else)."""
-    learner = Learner(load_config(overrides=TINY))
+    learner = build_learner(load_config(overrides=TINY))
     learner.ingest(sim_trajectories[:4])
     learner.save(tmp_path)
     with pytest.raises(CheckpointError, match="learner.algorithm"):
-        Learner(load_config(overrides=[*TINY, "learner.algorithm=ppo"])).load(tmp_path)
+        build_learner(load_config(overrides=[*TINY, "learner.algorithm=ppo"])).load(tmp_path)
 
 
 def test_grpo_kl_reference_is_the_policy_at_the_first_update_and_survives_resume(sim_trajectories, tmp_path) -> None:
@@ -251,7 +276,7 @@ def test_grpo_kl_reference_is_the_policy_at_the_first_update_and_survives_resume
                                                        "mean": 0.5, "std": 0.7071}})
         grouped.append(t)
     config = load_config(overrides=[*TINY, "learner.algorithm=grpo", "learner.coefficients={kl_coef: 0.5}"])
-    learner = Learner(config)
+    learner = build_learner(config)
     assert learner.ingest(grouped) == len(grouped) and learner.reference is None
     start = {k: v.clone() for k, v in learner.policy.state_dict().items()}
     metrics = learner.update()
@@ -261,7 +286,7 @@ def test_grpo_kl_reference_is_the_policy_at_the_first_update_and_survives_resume
     assert all(torch.equal(learner.reference.state_dict()[k], start[k]) for k in start)  # it does not move
     assert "losses/kl_to_reference" in metrics
     learner.save(tmp_path / "ckpt")
-    resumed = Learner(config)
+    resumed = build_learner(config)
     resumed.load(tmp_path / "ckpt")
     assert all(torch.equal(resumed.reference.state_dict()[k], start[k]) for k in start)
     learner.update()
@@ -272,7 +297,7 @@ def test_grpo_kl_reference_is_the_policy_at_the_first_update_and_survives_resume
 def test_an_update_writes_the_sampled_trajectories_new_priorities_back(sim_trajectories) -> None:
     """A-RIDE's update sets each sampled trajectory's priority to the one its loss computed (new ones enter at the
     maximum, 1.0 here): a learner that never wrote them back would sample by insertion priority forever (issue 45)."""  # noqa: D205, D209
-    learner = Learner(load_config(overrides=[*TINY, "learner.refresh_every_updates=1000"]))
+    learner = build_learner(load_config(overrides=[*TINY, "learner.refresh_every_updates=1000"]))
     learner.ingest(sim_trajectories)
     before = learner.replay.state_dict()["priorities"].copy()
     learner.update()
@@ -286,7 +311,7 @@ def test_an_update_writes_the_sampled_trajectories_new_priorities_back(sim_traje
 def test_critic_warmup_leaves_the_actor_unchanged_then_hands_over(sim_trajectories) -> None:
     """During `critic_warmup_updates` only the critic trains (actor loss weight 0): the actor's encoder and heads stay
     bit for bit, the critic's move; after it the actor moves too (issue 45: the warm-up was untested)."""  # noqa: D205, D209
-    learner = Learner(load_config(overrides=[*TINY, "learner.critic_warmup_updates=2"]))
+    learner = build_learner(load_config(overrides=[*TINY, "learner.critic_warmup_updates=2"]))
     learner.ingest(sim_trajectories)
 
     def parts() -> tuple[dict[str, torch.Tensor], dict[str, torch.Tensor]]:
@@ -307,7 +332,7 @@ def test_critic_warmup_leaves_the_actor_unchanged_then_hands_over(sim_trajectori
 
 def test_importance_exponent_anneals_from_start_to_end_over_its_updates(sim_trajectories) -> None:
     """beta_IS goes linearly from `beta_start` to `beta_end` over `beta_anneal_updates`, then stays (issue 45)."""
-    learner = Learner(load_config(overrides=[*TINY, "learner.beta_start=0.2", "learner.beta_end=1.0",
+    learner = build_learner(load_config(overrides=[*TINY, "learner.beta_start=0.2", "learner.beta_end=1.0",
                                              "learner.beta_anneal_updates=4", "learner.critic_warmup_updates=0"]))
     learner.ingest(sim_trajectories)
     betas = [learner.update()["replay/beta"] for _ in range(6)]

@@ -235,15 +235,15 @@ def test_refresh_all_recomputes_every_priority(make_trajectory):
     slots = fill(replay, make_trajectory, [1, 2, 3, 4, 5])
     calls = []
 
-    def by_length(trajectories):
-        calls.append(len(trajectories))
+    def by_length(trajectories, uids):
+        calls.append(uids.tolist())
         return [float(traj.length) for traj in trajectories]
 
     assert replay.refresh_all(by_length, chunk_size=2) == 5
-    assert calls == [2, 2, 1]
+    assert calls == [[0, 1], [2, 3], [4]]  # each chunk with its insertion serials, as sampled batches carry them
     assert replay._priorities[slots].tolist() == [1.0, 2.0, 3.0, 4.0, 5.0]
     with pytest.raises(DataError, match="`fn` returned 1 priorities for 2"):
-        replay.refresh_all(lambda trajectories: [1.0], chunk_size=2)
+        replay.refresh_all(lambda trajectories, uids: [1.0], chunk_size=2)
 
 
 def test_save_load_round_trip_samples_identically(make_trajectory, tmp_path):

@@ -1,5 +1,5 @@
 """Producer-side admission (runtime/admission.py): a worker starts no more episodes than its share of what the learner
-consumes within η versions, idles until newer weights raise it, and a run under it neither deadlocks nor exceeds the
+consumes within η updates, idles until newer weights raise it, and a run under it neither deadlocks nor exceeds the
 fleet's bound."""  # noqa: D205, D209
 
 from __future__ import annotations
@@ -22,15 +22,17 @@ TINY = ["runtime.minutes=0.15", "runtime.envs_per_worker=4", "runtime.warm_start
         "learner.min_replay_trajectories=4"]
 
 
-def test_the_allowance_grows_by_r_per_version_from_the_first_weights_in_whole_groups() -> None:
-    rule = Admission(eta=2, per_version=3.0)
+def test_the_allowance_grows_by_r_per_update_from_the_first_weights_in_whole_groups() -> None:
+    rule = Admission(eta=2, per_update=3.0)
     assert [rule.allowed(v, 0) for v in (0, 1, 2)] == [9, 12, 15]
     assert rule.allowed(7, 5) == 15  # a restarted worker counts from its own first weights
-    assert Admission(eta=1, per_version=3.0, group_size=4).allowed(0, 0) == 8  # 6, up to two whole groups
+    assert Admission(eta=1, per_update=3.0, group_size=4).allowed(0, 0) == 8  # 6, up to two whole groups
+    ppo = Admission(eta=1, per_update=8.0, versions_per_update=4)  # an update of 4 epochs is 4 versions
+    assert [ppo.allowed(v, 0) for v in (0, 4, 8)] == [16, 24, 32]
 
 
 def test_a_worker_starts_at_most_its_allowance_then_holds_until_newer_weights() -> None:
-    worker = Worker(0, EnvSection(), 4, seed=3, admission=Admission(eta=1, per_version=1.0))  # 2 at the start
+    worker = Worker(0, EnvSection(), 4, seed=3, admission=Admission(eta=1, per_update=1.0))  # 2 at the start
     shell = WorkerShell(worker, outbox_capacity=64)
     shell.start()
     try:
@@ -61,9 +63,12 @@ def test_bad_admission_settings_are_refused_naming_the_key() -> None:
         load_config(overrides=["runtime.max_offpolicyness=0"])
     with pytest.raises(ConfigError, match=r"`learner.max_staleness` \(2\) is below `runtime.max_offpolicyness` \(4\)"):
         load_config(overrides=["runtime.max_offpolicyness=4", "learner.max_staleness=2"])
-    with pytest.raises(ConfigError, match=r"min_replay_trajectories.*use η >= 3"):  # PPO: 32 / 4 epochs per version
-        load_config(overrides=["learner.algorithm=ppo", "runtime.max_offpolicyness=1"])
-    assert load_config(overrides=["learner.algorithm=ppo", "runtime.max_offpolicyness=3"]).runtime.max_offpolicyness
+    with pytest.raises(ConfigError, match=r"min_replay_trajectories.*use η >= 15"):  # 32 / 16 draws: 2 per update
+        load_config(overrides=["runtime.max_offpolicyness=1", "learner.max_samples_per_insert=16"])
+    # η counts updates, as AReaL's versions: PPO's 4 epochs on a batch are one, so η = 1 starts as for the others
+    assert load_config(overrides=["learner.algorithm=ppo", "runtime.max_offpolicyness=1"]).runtime.max_offpolicyness
+    with pytest.raises(ConfigError, match=r"`learner.max_staleness` \(10\) is below .*\(3\) updates of 4 versions"):
+        load_config(overrides=["learner.algorithm=ppo", "runtime.max_offpolicyness=3", "learner.max_staleness=10"])
     sync = load_config(overrides=["runtime.max_offpolicyness=1", "runtime.sync=true"])
     assert WorkerSpec.of_run(0, sync).admission is None  # rounds bound themselves
 
@@ -82,6 +87,6 @@ def test_a_run_under_admission_trains_and_its_fleet_stays_within_the_bound(tmp_p
     lost = (s["faulty_episodes"] - s["fault_prefixes"] + s["unknown_verdict_cuts"] - s["unknown_verdict_prefixes"]
             + s.get("group_members_dropped", 0))
     rounding = 2 * (2 if algorithm == "grpo" else 1)
-    bound = (1 + versions + 1) * config.learner.consumed_per_version() + rounding
+    bound = (1 + versions + 1) * config.learner.consumed_per_update() + rounding  # an update is a version here
     assert s["episodes_started"] - lost <= bound, (s["episodes_started"], lost, bound)
     assert math.isfinite(summary["test_success"])

@@ -22,6 +22,7 @@ from distrl_agent.errors import CheckpointError
 from distrl_agent.replay import TrajectoryReplay
 from distrl_agent.runtime import durable
 from distrl_agent.runtime import learner as learner_module
+from distrl_agent.runtime.build import build_learner
 from distrl_agent.runtime.checkpoint import (
     LearnerBlob,
     find_checkpoint,
@@ -213,7 +214,7 @@ def test_every_pair_of_kills_leaves_the_newest_committed_checkpoint(tmp_path, mo
 @pytest.fixture(scope="module")
 def learners() -> tuple[Learner, Learner]:
     """A learner that saves and one that resumes (each takes seconds to build)."""
-    return Learner(load_config(overrides=TINY)), Learner(load_config(overrides=TINY))
+    return build_learner(load_config(overrides=TINY)), build_learner(load_config(overrides=TINY))
 
 
 def test_a_kill_at_any_step_of_a_real_learner_save_resumes_the_learner(learners, tmp_path, monkeypatch) -> None:

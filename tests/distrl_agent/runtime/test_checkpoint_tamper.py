@@ -25,6 +25,7 @@ from safetensors.torch import load_file, save_file
 from distrl_agent.config import load_config
 from distrl_agent.errors import CheckpointError
 from distrl_agent.runtime import checkpoint_checks
+from distrl_agent.runtime.build import build_learner
 from distrl_agent.runtime.checkpoint import find_checkpoint, read_policy, read_run_state, save_checkpoint
 from distrl_agent.runtime.checkpoint_files import (
     CURRENT,
@@ -57,13 +58,13 @@ def _trajectory(length: int, seed: int) -> Trajectory:
 @pytest.fixture(scope="module")
 def learners() -> tuple[Learner, Learner]:
     """A learner with replay and Adam state, and one to resume into (each takes seconds to build)."""
-    learner = Learner(load_config(overrides=TINY))
+    learner = build_learner(load_config(overrides=TINY))
     for seed in range(3):
         learner.replay.add(_trajectory(2 + seed, seed))
     sum(p.sum() for p in learner.policy.parameters()).backward()
     learner.optimizer.step()  # Adam now holds exp_avg/exp_avg_sq/step per parameter
     learner.version = 3
-    return learner, Learner(load_config(overrides=TINY))
+    return learner, build_learner(load_config(overrides=TINY))
 
 
 @pytest.fixture(scope="module")

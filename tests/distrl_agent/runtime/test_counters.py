@@ -12,8 +12,8 @@ from distrl_agent.algorithms.configs import GroupSpec
 from distrl_agent.config import EnvSection, load_config
 from distrl_agent.runtime import counters
 from distrl_agent.runtime.base import WorkerBook
+from distrl_agent.runtime.build import build_learner
 from distrl_agent.runtime.counters import COUNTERS, Combine, combine_sessions
-from distrl_agent.runtime.learner import Learner
 from distrl_agent.runtime.shell import WorkerShell
 from distrl_agent.runtime.worker import Worker
 
@@ -23,7 +23,7 @@ def test_a_shell_reports_exactly_the_declared_counters() -> None:
     shell = WorkerShell(Worker(0, EnvSection(), 2, seed=1, groups=GroupSpec(2)), outbox_capacity=4)
     shell.start()
     try:
-        shell.offer(0, Learner(load_config()).weights(), time.time())
+        shell.offer(0, build_learner(load_config()).weights(), time.time())
         for _ in range(5):
             shell.collect_step()
         reported = set(shell.stats()) - {"version"}

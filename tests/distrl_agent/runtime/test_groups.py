@@ -10,8 +10,8 @@ from distrl_agent.algorithms.configs import GroupSpec
 from distrl_agent.config import EnvSection, load_config
 from distrl_agent.errors import ConfigError
 from distrl_agent.runtime import worker as worker_module
+from distrl_agent.runtime.build import build_learner
 from distrl_agent.runtime.groups import GroupCollector
-from distrl_agent.runtime.learner import Learner
 from distrl_agent.runtime.worker import Worker
 
 SLOW = EnvSection(latency="emulator", latency_time_scale=0.002)
@@ -151,7 +151,7 @@ def test_pool_worker_sends_each_group_member_its_reset_seed() -> None:
     """Env processes reset in the background: each member's reset (seed, task, screen) still matches its group's."""
     arrivals: list = []
     with Worker(0, SLOW, 3, seed=1, groups=GroupSpec(2)) as w:
-        w.set_weights(Learner(load_config()).weights(), 1)
+        w.set_weights(build_learner(load_config()).weights(), 1)
         arrive = w._arrive
 
         def spy(i, obs, info):
@@ -186,7 +186,7 @@ def test_config_asks_workers_for_groups_only_under_grpo() -> None:
 
 
 def test_learner_under_grpo_rejects_trajectories_collected_without_groups(make_trajectory) -> None:
-    learner = Learner(load_config(overrides=["learner.algorithm=grpo"]))
+    learner = build_learner(load_config(overrides=["learner.algorithm=grpo"]))
     grouped = make_trajectory(3)
     grouped.metadata["group"] = {"id": "0:0", "members": 2, "return": 1.0, "mean": 0.5, "std": 0.7}
     assert learner.ingest([make_trajectory(3), grouped]) == 1

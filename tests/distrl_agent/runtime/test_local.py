@@ -11,6 +11,7 @@ import pytest
 from distrl_agent.config import load_config
 from distrl_agent.errors import WorkerError
 from distrl_agent.runtime.accounting import episode_balance
+from distrl_agent.runtime.build import worker_specs
 from distrl_agent.runtime.collect import initial_weights
 from distrl_agent.runtime.local import LocalRuntime
 
@@ -18,7 +19,7 @@ from distrl_agent.runtime.local import LocalRuntime
 def _runtime(tmp_path, *overrides: str) -> LocalRuntime:
     config = load_config(overrides=["runtime.workers=1", "runtime.envs_per_worker=2", f"run_dir={tmp_path}",
                                     *overrides])
-    return LocalRuntime(config)
+    return LocalRuntime(worker_specs(config), config.runtime)
 
 
 def _poll_until(runtime: LocalRuntime, condition, timeout_s: float = 60) -> list:
@@ -33,7 +34,7 @@ def test_worker_killed_mid_episode_is_restarted_and_partial_discarded(tmp_path, 
     """SIGKILL of a collecting worker: it is respawned, its in-progress episodes counted, nothing half-delivered;
     the log says how it died; `close` lets the respawned worker stop on its own."""  # noqa: D205, D209
     runtime = _runtime(tmp_path)
-    weights = initial_weights(runtime.config)
+    weights = initial_weights(load_config())
     runtime.start(0, weights)
     try:
         _poll_until(runtime, lambda d: len(d) >= 2)
@@ -63,7 +64,7 @@ def test_sync_rounds_share_one_version_and_survive_a_kill(tmp_path, caplog, monk
     """Two workers play each round with the published version; one killed mid-round replays its share."""
     monkeypatch.setattr("os.cpu_count", lambda: 1)  # two workers on "one core": warned, still run
     runtime = _runtime(tmp_path, "runtime.workers=2", "runtime.sync=true")
-    weights = initial_weights(runtime.config)
+    weights = initial_weights(load_config())
     with caplog.at_level(logging.WARNING, logger="distrl"):
         runtime.start(3, weights)
     assert "share cores" in caplog.text
@@ -91,7 +92,7 @@ def test_sync_rounds_share_one_version_and_survive_a_kill(tmp_path, caplog, monk
 def test_worker_buffers_bounded_while_learner_does_not_read(tmp_path) -> None:
     """A learner that stops reading costs the oldest trajectories beyond the buffer, counted; collection goes on."""
     runtime = _runtime(tmp_path, "runtime.worker_buffer_trajectories=2")
-    runtime.start(0, initial_weights(runtime.config))
+    runtime.start(0, initial_weights(load_config()))
     try:
         _poll_until(runtime, lambda d: len(d) >= 1)
         time.sleep(3)  # the learner is "unreachable": nobody reads the results pipe
@@ -110,7 +111,7 @@ def test_workers_with_env_processes_collect(tmp_path, sync: bool) -> None:
     """
     runtime = _runtime(tmp_path, "env.latency=fast-emulator", "env.latency_time_scale=0.001",
                        f"runtime.sync={str(sync).lower()}")
-    runtime.start(0, initial_weights(runtime.config))
+    runtime.start(0, initial_weights(load_config()))
     try:
         if sync:
             deliveries = runtime.run_round(0, 3, time.monotonic() + 60)

@@ -21,6 +21,7 @@ import pytest
 
 from distrl_agent.config import load_config
 from distrl_agent.errors import ClusterError
+from distrl_agent.runtime.build import worker_specs
 from distrl_agent.runtime.checkpoint import TENSORS_FILE
 from distrl_agent.runtime.collect import initial_weights
 from distrl_agent.runtime.ray import PRIVATE_SYSTEM_CONFIG, RayRuntime, import_ray
@@ -48,9 +49,11 @@ TOKENLESS_PROBES = (
 JOIN = """import sys
 from distrl_agent.config import load_config
 from distrl_agent.errors import ClusterError
+from distrl_agent.runtime.build import worker_specs
 from distrl_agent.runtime.ray import RayRuntime
+config = load_config(overrides=sys.argv[1:])
 try:
-    RayRuntime(load_config(overrides=sys.argv[1:])).connect()
+    RayRuntime(worker_specs(config), config.runtime).connect()
 except ClusterError as e:
     print(e)
     sys.exit(3)
@@ -181,7 +184,7 @@ def test_unreachable_address_fails_within_timeout() -> None:
     config = load_config(overrides=[*TINY, f"runtime.address=127.0.0.1:{port}", "runtime.connect_timeout_s=1"])
     start = time.monotonic()
     with pytest.raises(ClusterError, match=rf":{port}' did not answer within 1\.0 s"):
-        RayRuntime(config).connect()
+        RayRuntime(worker_specs(config), config.runtime).connect()
     assert time.monotonic() - start < 30
 
 
@@ -278,8 +281,9 @@ def test_ray_train_grpo_in_sync_rounds_learns_from_whole_groups(ray_cluster, tmp
 @needs_ray
 def test_ray_worker_killed_is_restarted_by_ray(ray_cluster, tmp_path) -> None:
     """SIGKILL of a worker actor: Ray restarts it, the driver counts it and collection resumes."""
-    runtime = RayRuntime(load_config(overrides=[*TINY, f"run_dir={tmp_path}"]))
-    runtime.start(0, initial_weights(runtime.config))
+    config = load_config(overrides=[*TINY, f"run_dir={tmp_path}"])
+    runtime = RayRuntime(worker_specs(config), config.runtime)
+    runtime.start(0, initial_weights(config))
     try:
         _poll_until(runtime, lambda d: len(d) >= 1)
         runtime.kill_worker(0)
@@ -295,9 +299,9 @@ def test_ray_worker_killed_is_restarted_by_ray(ray_cluster, tmp_path) -> None:
 @needs_ray
 def test_ray_sync_rounds_use_the_published_version(ray_cluster, tmp_path) -> None:
     """Sync mode on two worker actors: each round's episodes all carry the version published for it."""
-    runtime = RayRuntime(load_config(overrides=[*TINY, "runtime.workers=2", "runtime.sync=true",
-                                                f"run_dir={tmp_path}"]))
-    weights = initial_weights(runtime.config)
+    config = load_config(overrides=[*TINY, "runtime.workers=2", "runtime.sync=true", f"run_dir={tmp_path}"])
+    runtime = RayRuntime(worker_specs(config), config.runtime)
+    weights = initial_weights(config)
     runtime.start(2, weights)
     try:
         for version in (2, 6):

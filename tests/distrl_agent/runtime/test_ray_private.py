@@ -23,8 +23,10 @@ START_PRIVATE = """import ipaddress, json, os, stat
 from pathlib import Path
 import psutil
 from distrl_agent.config import load_config
+from distrl_agent.runtime.build import worker_specs
 from distrl_agent.runtime.ray import RayRuntime, import_ray
-RayRuntime(load_config(overrides=["runtime.runtime=ray", "runtime.workers=1"])).connect()
+config = load_config(overrides=["runtime.runtime=ray", "runtime.workers=1"])
+RayRuntime(worker_specs(config), config.runtime).connect()
 ray = import_ray()
 ray.get(ray.remote(lambda: 1).remote())  # a worker process listens too
 me = psutil.Process()

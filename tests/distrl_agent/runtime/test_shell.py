@@ -9,7 +9,7 @@ import pytest
 
 from distrl_agent.config import EnvSection, TrainConfig, load_config
 from distrl_agent.errors import ConfigError
-from distrl_agent.runtime.learner import Learner
+from distrl_agent.runtime.build import build_learner
 from distrl_agent.runtime.shell import Outbox, WorkerShell
 from distrl_agent.runtime.worker import Worker
 from distrl_agent.runtime.worker_spec import WorkerSpec
@@ -55,7 +55,7 @@ def test_shell_never_steps_before_weights_arrive(shell) -> None:
 
 def test_shell_adopts_newest_offer_only(shell) -> None:
     """Of several offers the newest wins; an older offer after it is ignored; latency counts from the 2nd."""
-    weights = Learner(load_config()).weights()
+    weights = build_learner(load_config()).weights()
     shell.offer(0, weights, time.time())
     shell.collect_step()
     assert shell.worker.version == 0 and shell.stats()["adopted"] == 0  # first weights: start-up, not broadcast
@@ -70,7 +70,7 @@ def test_shell_adopts_newest_offer_only(shell) -> None:
 
 def test_shell_collect_step_fills_outbox_with_finished_episodes(shell) -> None:
     """Finished episodes land in the outbox; with the learner not reading, the oldest are dropped beyond 4."""
-    shell.offer(0, Learner(load_config()).weights(), time.time())
+    shell.offer(0, build_learner(load_config()).weights(), time.time())
     finished = sum(shell.collect_step() for _ in range(80))
     assert finished == shell.worker.stats["episodes"] >= 5
     assert len(shell.outbox) == 4 and shell.stats()["dropped_trajectories"] == finished - 4

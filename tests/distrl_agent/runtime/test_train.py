@@ -13,6 +13,7 @@ import pytest
 from distrl_agent.config import load_config
 from distrl_agent.errors import CheckpointError, ConfigError
 from distrl_agent.runtime.accounting import episode_balance
+from distrl_agent.runtime.build import build_learner
 from distrl_agent.runtime.checkpoint import find_checkpoint, read_run_state, save_checkpoint
 from distrl_agent.runtime.learner import Learner
 from distrl_agent.runtime.progress import RunState
@@ -85,7 +86,7 @@ def test_train_async_with_grpo_learns_from_whole_groups_only(tmp_path) -> None:
 
 def test_train_resume_rejects_checkpoint_of_another_config(tmp_path) -> None:
     """Resuming with a different learner config fails before any worker starts, naming the key."""
-    learner = Learner(load_config(overrides=[*TINY, f"run_dir={tmp_path}"]))
+    learner = build_learner(load_config(overrides=[*TINY, f"run_dir={tmp_path}"]))
     save_checkpoint(learner, RunState(), tmp_path)
     other = load_config(overrides=[*TINY, f"run_dir={tmp_path}", "learner.batch_size=8"])
     with pytest.raises(CheckpointError, match="learner.batch_size"):
@@ -94,7 +95,7 @@ def test_train_resume_rejects_checkpoint_of_another_config(tmp_path) -> None:
 
 def test_find_checkpoint_falls_back_to_previous_after_interrupted_swap(tmp_path) -> None:
     """A crash between the two renames of a checkpoint swap leaves the previous checkpoint usable."""
-    learner = Learner(load_config(overrides=TINY))
+    learner = build_learner(load_config(overrides=TINY))
     save_checkpoint(learner, RunState(checkpoints=1), tmp_path)
     assert find_checkpoint(tmp_path) == tmp_path / "checkpoint"
     (tmp_path / "checkpoint").rename(tmp_path / "checkpoint.old")
@@ -127,7 +128,7 @@ def test_train_from_initial_weights_skips_the_warm_start(tmp_path, monkeypatch) 
     # with an evaluation every second on the way
     config = load_config(overrides=[*TINY, "runtime.minutes=2", "runtime.max_env_steps=1000", "runtime.workers=1",
                                     "runtime.eval_every_s=1", f"run_dir={tmp_path}"])
-    start = Learner(load_config(overrides=["runtime.seed=7"])).weights()
+    start = build_learner(load_config(overrides=["runtime.seed=7"])).weights()
     summary = train(config, show_progress=False, initial_weights=start)
     assert len(received) == 1 and received[0] is start
     steps = [p["env_steps"] for p in summary["curve"]]
@@ -152,7 +153,7 @@ def test_learning_rate_anneals_linearly_over_the_budget() -> None:
     config = load_config(overrides=["runtime.minutes=10"])
     assert [lr_scale(config, s) for s in (0, 300, 600, 900)] == [1.0, 0.55, 0.1, 0.1]  # to 10% by default
     assert lr_scale(load_config(overrides=["runtime.minutes=10", "learner.lr_final_fraction=1"]), 600) == 1.0
-    learner = Learner(config)
+    learner = build_learner(config)
     learner.set_lr_scale(0.5)
     assert [g["lr"] for g in learner.optimizer.param_groups] == [pytest.approx(5e-5)]
     with pytest.raises(ConfigError, match="learner.lr_final_fraction"):

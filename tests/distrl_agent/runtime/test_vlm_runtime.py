@@ -20,9 +20,9 @@ from distrl_agent.errors import CheckpointError, ConfigError
 from distrl_agent.policies.tiny_vlm import build_tiny_idefics3
 from distrl_agent.policies.vlm import VLMPolicy, previous_action_text
 from distrl_agent.policies.vlm_config import VLMPolicyConfig
+from distrl_agent.runtime.build import build_learner
 from distrl_agent.runtime.checkpoint import load_learner_blob
 from distrl_agent.runtime.collect import initial_weights
-from distrl_agent.runtime.learner import Learner
 from distrl_agent.runtime.train import train
 from distrl_agent.runtime.warm_start import collect_demonstrations
 from distrl_agent.runtime.worker import Worker
@@ -75,7 +75,7 @@ def test_vlm_demonstrations_carry_the_expert_previous_action(model_path: str) ->
 def test_learner_trains_the_vlm_policy_on_worker_trajectories(model_path: str, tmp_path: Path) -> None:
     config = load_config(overrides=vlm_overrides(
         model_path, "learner.batch_size=2", "learner.min_replay_trajectories=2", "learner.critic_warmup_updates=0"))
-    learner = Learner(config)
+    learner = build_learner(config)
     assert isinstance(learner.policy, VLMPolicy)
     before = learner.weights()
     with Worker(0, config.env, 2, seed=1, policy_config=config.policy.policy_config()) as worker:
@@ -88,7 +88,7 @@ def test_learner_trains_the_vlm_policy_on_worker_trajectories(model_path: str, t
     assert any(not np.array_equal(before[k], after[k]) for k in before)
     # a checkpoint keeps the screenshots and previous-action texts of the replay
     learner.save(tmp_path / "ckpt")
-    resumed = Learner(config)
+    resumed = build_learner(config)
     resumed.load(tmp_path / "ckpt")
     assert len(resumed.replay) == 2 and resumed.version == 2
     restored = resumed.replay.sample(4, np.random.default_rng(0)).trajectories
@@ -141,7 +141,7 @@ def test_distrl_train_and_eval_with_the_vlm_policy(model_path: str, tmp_path: Pa
 
 def test_bfloat16_weights_travel_as_float32_arrays(model_path: str) -> None:
     config = load_config(overrides=vlm_overrides(model_path, "policy.vlm.dtype=bfloat16"))
-    weights = Learner(config).weights()
+    weights = build_learner(config).weights()
     assert all(w.dtype != object for w in weights.values())
     policy = VLMPolicy(config.policy.policy_config())
     policy.load_state_dict({k: torch.as_tensor(v) for k, v in weights.items()})
@@ -165,7 +165,7 @@ def test_lora_vlm_ships_only_adapters_and_heads_and_workers_adopt_them(model_pat
     config = load_config(overrides=vlm_overrides(
         model_path, "policy.vlm.lora_rank=4", "learner.batch_size=2", "learner.min_replay_trajectories=2",
         "learner.critic_warmup_updates=0"))
-    learner = Learner(config)
+    learner = build_learner(config)
     before = learner.weights()
     full = learner.policy.state_dict()
     assert before and all("lora_" in k or "value_head" in k for k in before)

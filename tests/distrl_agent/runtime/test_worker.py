@@ -8,8 +8,8 @@ import distrl_agent.runtime.worker as worker_module
 from android_gym.errors import DeviceError
 from android_gym.vector import WorkerFailedError
 from distrl_agent.config import EnvSection, load_config
+from distrl_agent.runtime.build import build_learner
 from distrl_agent.runtime.fault_log import FaultLog
-from distrl_agent.runtime.learner import Learner
 from distrl_agent.runtime.worker import RESET_ATTEMPTS, Worker
 
 
@@ -17,7 +17,7 @@ from distrl_agent.runtime.worker import RESET_ATTEMPTS, Worker
 def worker():
     """A started worker with three environments and the learner's initial weights at version 7."""
     with Worker(2, EnvSection(), 3, seed=1) as w:
-        w.set_weights(Learner(load_config()).weights(), 7)
+        w.set_weights(build_learner(load_config()).weights(), 7)
         yield w
 
 
@@ -60,7 +60,7 @@ def test_fault_prefixes_ship_the_clean_steps_before_a_fault() -> None:
     """With `fault_prefixes`, an episode cut by a fault at its third step ships its first two steps, truncated (so
     the learner bootstraps from the state the faulted action was chosen in); the faulted step never ships."""  # noqa: D205, D209
     with Worker(2, EnvSection(), 1, seed=1, fault_prefixes=True) as w:
-        w.set_weights(Learner(load_config()).weights(), 7)
+        w.set_weights(build_learner(load_config()).weights(), 7)
         _change_nth_step(w, 3, lambda obs, reward, terminated, truncated, info: (
             obs, 0.0, False, True, {**info, "error": "device went away"}))
         trajectories = w.run_episodes(4)
@@ -231,7 +231,7 @@ def test_unknown_verdict_ends_the_episode_unlabelled(unknown_prefixes) -> None:
     """A step the judge could not tell is neither success nor failure: the episode ends there, the step never
     ships, and (where the rule bootstraps) the steps before it ship truncated; the env starts a new episode."""  # noqa: D205, D209
     with Worker(2, EnvSection(), 1, seed=1, unknown_prefixes=unknown_prefixes) as w:
-        w.set_weights(Learner(load_config()).weights(), 7)
+        w.set_weights(build_learner(load_config()).weights(), 7)
         _unknown_at_second_step(w)
         trajectories = w.run_episodes(6)
     cuts = w.stats["unknown_verdict_cuts"]
@@ -249,7 +249,7 @@ def test_unknown_verdict_label_counter_fails_when_unknown_is_labelled(monkeypatc
     (a mutant that labels it 0), every shipped unknown step is counted."""  # noqa: D205, D209
     monkeypatch.setattr(worker_module, "is_unjudged", lambda info: False)
     with Worker(2, EnvSection(), 1, seed=1, unknown_prefixes=True) as w:
-        w.set_weights(Learner(load_config()).weights(), 7)
+        w.set_weights(build_learner(load_config()).weights(), 7)
         _unknown_at_second_step(w)
         trajectories = w.run_episodes(6)
     labelled = sum(t.length >= 2 for t in trajectories)

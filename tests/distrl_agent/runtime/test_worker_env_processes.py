@@ -7,7 +7,7 @@ import pytest
 
 from android_gym.vector import AsyncEnvPool, SyncEnvPool
 from distrl_agent.config import EnvSection, load_config
-from distrl_agent.runtime.learner import Learner
+from distrl_agent.runtime.build import build_learner
 from distrl_agent.runtime.worker import Worker
 
 SLOW = EnvSection(latency="emulator", latency_time_scale=0.002)  # heavy-tailed delays of a few milliseconds
@@ -17,7 +17,7 @@ SLOW = EnvSection(latency="emulator", latency_time_scale=0.002)  # heavy-tailed 
 def pool_worker():
     """A started pool worker with four slow environments and the learner's initial weights at version 3."""
     with Worker(1, SLOW, 4, seed=2) as w:
-        w.set_weights(Learner(load_config()).weights(), 3)
+        w.set_weights(build_learner(load_config()).weights(), 3)
         yield w
 
 
@@ -89,7 +89,7 @@ def _task_goals(env) -> list[str]:
 def test_lockstep_round_acts_on_every_running_episode_at_each_step(count: int) -> None:
     """DigiRL's collector: step t of a batch is one policy call over every episode still running at t."""
     with Worker(1, SLOW, 4, seed=5, lockstep=True) as worker:
-        worker.set_weights(Learner(load_config()).weights(), 0)
+        worker.set_weights(build_learner(load_config()).weights(), 0)
         calls: list[int] = []
         act = worker.policy.act
 
