@@ -132,6 +132,24 @@ def test_lag_histogram_counts_every_sampled_step_by_versions_behind(sim_trajecto
     assert lag_counts(np.array([0, 1, 2, 3, 4, 511, 512, 10**6])).tolist() == [1, 1, 2, 1, 0, 0, 0, 0, 0, 1, 2]
 
 
+def test_the_periodic_refresh_reads_cached_encodings_and_matches_re_encoding(sim_trajectories) -> None:
+    """`refresh_every_updates`: every priority is recomputed from the cached encodings of each trajectory's own uid,
+    equal to a recomputation from its observations; nothing is encoded twice."""  # noqa: D205, D209
+    learner = build_learner(load_config(overrides=[*TINY, "learner.refresh_every_updates=2"]))
+    learner.ingest(sim_trajectories[:8])
+    learner.train_steps(2)  # the second update refreshes all eight
+    slots = np.flatnonzero(learner.replay._uids >= 0)
+    assert learner.encodings.misses == 8 and len(learner.encodings) == 8  # each encoded once, sampled or not
+    refreshed = learner.replay._priorities[slots]
+    with torch.no_grad():
+        expected = learner.rule.loss(learner.policy, collate([learner.replay._trajectories[s] for s in slots],
+                                                             learner_version=learner.version)).priorities
+    assert expected is not None and np.allclose(refreshed, expected, rtol=1e-5, atol=1e-7)
+    before = learner.encodings.misses
+    learner.replay.refresh_all(learner._priorities)  # all eight cached now: no encoding at all
+    assert learner.encodings.misses == before and np.allclose(learner.replay._priorities[slots], refreshed)
+
+
 def test_cached_encodings_train_exactly_like_re_encoding(sim_trajectories, monkeypatch) -> None:
     """Each replayed trajectory is encoded once, training exactly as re-encoding would; dropped ones are forgotten."""
     config = load_config(overrides=[*TINY, "learner.max_staleness=3"])
