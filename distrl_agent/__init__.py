@@ -1,8 +1,9 @@
 """distrl_agent: the DistRL trainer (asynchronous actor-learner with A-RIDE) for `android_gym` environments.
 
 The Python API (`distrl_agent.api`): `train(config, callbacks=[...]) -> TrainResult`, `evaluate(run_dir, split) ->
-EvalResult`, `run_config(run_dir)`, `load_config(path, overrides)`, `Callback` (hooks at a run's events) and
-`WandbLogger`. They load on first use, so `import distrl_agent` stays light (no torch); they need the `agent` extra
+EvalResult`, `run_config(run_dir)`, `load_config(path, overrides)`, `Callback` (hooks at a run's events),
+`WandbLogger`, and `export_policy(run_dir, out)` (a trained VLM as a transformers model: `distrl_agent.export`).
+They load on first use, so `import distrl_agent` stays light (no torch); they need the `agent` extra
 (`pip install "distrl[agent]"`: torch, transformers, ...), and say so when it is missing.
 
 It depends on `android_gym` only through Gymnasium and the environment's public types; the replay buffer, the
@@ -23,6 +24,7 @@ _EXPORTS = {
     "TrainResult": "distrl_agent.api", "EvalResult": "distrl_agent.api",
     "load_config": "distrl_agent.config", "TrainConfig": "distrl_agent.config",
     "Callback": "distrl_agent.runtime.callbacks", "WandbLogger": "distrl_agent.runtime.wandb_logger",
+    "export_policy": "distrl_agent.export", "ExportResult": "distrl_agent.export",
 }
 __all__ = ["__version__", *_EXPORTS]
 

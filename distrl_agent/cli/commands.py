@@ -1,4 +1,4 @@
-"""The `distrl` subcommands: train, eval, collect and config, each from a resolved `TrainConfig`."""
+"""The `distrl` subcommands: train, eval, collect, config and export, each from a resolved `TrainConfig`."""
 
 from __future__ import annotations
 
@@ -81,6 +81,17 @@ def cmd_eval(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_export(args: argparse.Namespace) -> int:
+    """Write the run's VLM to `--out` (`distrl_agent.export`); print what was written."""
+    from distrl_agent.export import export_policy
+
+    result = export_policy(args.checkpoint, args.out, overrides=config_overrides(args), trust=args.trust_run_dir,
+                           overwrite=args.overwrite)
+    what = "model" if result.base is None else f"LoRA adapter of {result.base}"
+    print(f"exported the {what} of {result.checkpoint} (version {result.version}) to {result.out}")
+    return 0
+
+
 def cmd_collect(args: argparse.Namespace) -> int:
     """Collect with the untrained policy for `--seconds`; print throughput and write it to run_dir/collect.json.
 
@@ -123,5 +134,6 @@ def with_worker_count(config: TrainConfig) -> TrainConfig:
     return config.replace(runtime=config.runtime.replace(workers=config.runtime.worker_count()))
 
 
-COMMANDS = {"train": cmd_train, "eval": cmd_eval, "collect": cmd_collect, "config": cmd_config}
+COMMANDS = {"train": cmd_train, "eval": cmd_eval, "collect": cmd_collect, "config": cmd_config,
+            "export": cmd_export}
 """Subcommand name -> function (`--help-config` on any of them runs `cmd_help_config` instead)."""

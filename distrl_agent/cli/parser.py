@@ -35,7 +35,7 @@ class OneLineErrors(argparse.ArgumentParser):
 def build_parser(description: str | None = None) -> argparse.ArgumentParser:
     """The `distrl` argument parser (overrides are collected by `parse_args`, not declared here)."""
     parser = OneLineErrors(prog="distrl", description=description, formatter_class=argparse.RawDescriptionHelpFormatter)
-    sub = parser.add_subparsers(dest="command", required=True, metavar="{train,eval,collect,config}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="{train,eval,collect,config,export}")
     train_p = sub.add_parser("train", help="train an agent (the main job)", epilog=OVERRIDES_HELP,
                              description="Train an agent; each run writes into a new folder "
                                          "runs/<date>-<time>-<algorithm>-<suite> (runs/latest points at it).")
@@ -61,10 +61,19 @@ def build_parser(description: str | None = None) -> argparse.ArgumentParser:
     config_p = sub.add_parser("config", help="print the resolved config and start nothing", epilog=OVERRIDES_HELP,
                               description="Print the config that `distrl train` would run with these flags and "
                                           "overrides, as YAML (loadable with --config), and start nothing.")
-    for name, p in (("train", train_p), ("eval", eval_p), ("collect", collect_p), ("config", config_p)):
+    export_p = sub.add_parser("export", help="write a trained VLM as a transformers model (or a LoRA adapter)",
+                              epilog=OVERRIDES_HELP,
+                              description="Write the VLM of a run's newest checkpoint to a folder that "
+                                          "transformers loads (save_pretrained with its processor), or, for a "
+                                          "LoRA run, the adapter that peft loads on its base model.")
+    export_p.add_argument("--checkpoint", required=True, metavar="DIR", help="a run folder (e.g. runs/latest)")
+    export_p.add_argument("--out", required=True, metavar="DIR", help="the folder to write (new, or empty)")
+    export_p.add_argument("--overwrite", action="store_true", help="write into a folder that holds files already")
+    for name, p in (("train", train_p), ("eval", eval_p), ("collect", collect_p), ("config", config_p),
+                    ("export", export_p)):
         p.set_defaults(command_parser=p)
         add_config_flags(p, ALIASES.get(name, {}))
-    for p in (train_p, eval_p):
+    for p in (train_p, eval_p, export_p):
         p.add_argument(TRUST_FLAG, action="store_true",
                        help="take the judge, phones, task file, model path and Ray address that the run folder's "
                             "config.yaml names (without it, each must be given again)")
