@@ -97,7 +97,8 @@ def collect(config: TrainConfig, seconds: float, weights: dict | None = None,
     """Collect with the configured runtime for `seconds` seconds (after a warm-up); no learning.
 
     Throughput is measured after every worker has reported once (asynchronous) or after a one-episode warm-up round
-    (synchronous), so process start-up is not counted.
+    (synchronous), so process start-up is not counted. Admission is off: without a learner no weights version
+    follows the first.
 
     Args:
         config: which runtime, workers, envs and protocol (`runtime.sync`).
@@ -111,7 +112,9 @@ def collect(config: TrainConfig, seconds: float, weights: dict | None = None,
         envs_per_worker, runtime, sync, and the runtime's `runtime/` counters.
     """
     rt = config.runtime
-    runtime, _ = make_runtime(config, with_learner=False)
+    # no learner, no new versions: admission (`runtime.max_offpolicyness`) would hold every worker after its first
+    # allowance, and there is nothing stale to bound
+    runtime, _ = make_runtime(config.replace(runtime=rt.replace(max_offpolicyness=None)), with_learner=False)
     kept: list[Trajectory] = []
     successes: list[bool] = []
     try:
