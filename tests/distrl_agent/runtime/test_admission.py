@@ -12,6 +12,7 @@ import pytest
 from distrl_agent.config import EnvSection, load_config
 from distrl_agent.errors import ConfigError
 from distrl_agent.runtime.admission import Admission
+from distrl_agent.runtime.collect import collect
 from distrl_agent.runtime.shell import WorkerShell
 from distrl_agent.runtime.train import train
 from distrl_agent.runtime.worker import Worker
@@ -90,3 +91,11 @@ def test_a_run_under_admission_trains_and_its_fleet_stays_within_the_bound(tmp_p
     bound = (1 + versions + 1) * config.learner.consumed_per_update() + rounding  # an update is a version here
     assert s["episodes_started"] - lost <= bound, (s["episodes_started"], lost, bound)
     assert math.isfinite(summary["test_success"])
+
+
+def test_collect_runs_without_admission(tmp_path) -> None:
+    """`distrl collect` has no learner, so no version follows the first: a set η must not hold its workers."""
+    config = load_config(overrides=["runtime.workers=1", "runtime.envs_per_worker=2", "runtime.max_offpolicyness=1",
+                                    "learner.batch_size=4", "learner.min_replay_trajectories=4", f"run_dir={tmp_path}"])
+    result = collect(config, seconds=3)
+    assert result["runtime/admission_waits"] == 0 and result["episodes"] > (1 + 1) * 4  # beyond the first allowance
