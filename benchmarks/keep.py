@@ -14,6 +14,10 @@ import json
 import shutil
 from pathlib import Path
 
+UNBOUNDED = ["runtime.max_offpolicyness=null", "learner.max_samples_per_insert=0", "learner.max_times_sampled=null"]
+"""The data bounds off, as before they became the defaults (issue 45) and as the paper runs: workers never held, each
+trajectory drawn until the staleness cap or eviction removes it. The kept slow-device runs and soak arms ran so."""
+
 KEPT_FILES = ("summary.json", "config.yaml")
 
 

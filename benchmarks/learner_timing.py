@@ -27,6 +27,8 @@ PROFILED_RULE = "a-ride"
 PROFILE_UPDATES = 30
 PROFILE_ENTRIES = 12
 BASE = ["learner.max_staleness=1000000000", "runtime.seed=0", "learner.critic_warmup_updates=0"]
+NO_DRAW_LIMITS = ["learner.max_samples_per_insert=0", "learner.max_times_sampled=null"]
+"""Off in the timing (the defaults since issue 45 would retire the fixed replay's data after 4 draws each)."""
 
 
 def load(path: Path) -> tuple[dict[str, np.ndarray], dict[str, list]]:
@@ -56,7 +58,13 @@ def time_rule(rule: str, updates: int, weights: dict[str, np.ndarray], sets: dic
     except ImportError:  # a reference build from before the composition root built the learner's parts
         from distrl_agent.runtime.learner import Learner as build_learner
 
-    config = load_config(overrides=[*BASE, *extra, f"learner.algorithm={rule}"])
+    overrides = [*BASE, *extra, f"learner.algorithm={rule}"]
+    try:  # timed updates draw from the replay directly: no limit on draws may empty it
+        config = load_config(overrides=[*overrides, *NO_DRAW_LIMITS])
+    except ValueError as e:  # a build from before those settings, where they were off (ConfigError is a ValueError)
+        if not any(key.split("=")[0] in str(e) for key in NO_DRAW_LIMITS):
+            raise
+        config = load_config(overrides=overrides)
     learner = build_learner(config)
     learner.set_policy_weights(weights)
     learner.ingest(sets["grouped" if rule == "grpo" else "plain"])

@@ -36,6 +36,7 @@ from typing import Any
 
 import numpy as np
 
+from benchmarks.keep import UNBOUNDED
 from benchmarks.result import Result, is_tiny
 from benchmarks.training import RUNS as INSTANT_RUNS
 from benchmarks.training_parts import (
@@ -72,10 +73,14 @@ RUNS: dict[str, list[str]] = {
                                              "A-RIDE uniform replay", "A-RIDE no Retrace", "A-RIDE no entropy")},
     "A-RIDE staleness cap 20": [*INSTANT_RUNS["A-RIDE (async)"], "learner.max_staleness=20"],
     **{name: INSTANT_RUNS[name] for name in ("A-RIDE plain entropy bonus", "PPO (async)", "GRPO (async)")},
+    # the instant phone's default bounds (issue 45) on slow phones: is the paper's regime better off without them?
+    "A-RIDE bounded staleness": [*INSTANT_RUNS["A-RIDE (async)"], "runtime.max_offpolicyness=3",
+                                 "learner.max_samples_per_insert=4", "learner.max_times_sampled=4"],
 }
-"""name -> config overrides on top of the slow-device setting (`run_config`): the instant section's runs but Filtered
-BC, the instant regime's staleness cap as a run of its own, and A-RIDE with the entropy bonus paid in full on every
-draw of a trajectory (as before `entropy_per_draw`; ALGORITHM.md, item 9)."""
+"""name -> config overrides on top of the slow-device setting (`run_config`, which turns the data bounds off, as the
+paper runs): the instant section's runs but Filtered BC, the instant regime's staleness cap as a run of its own, A-RIDE
+with the entropy bonus paid in full on every draw of a trajectory (as before `entropy_per_draw`; ALGORITHM.md, item
+9), and A-RIDE under the instant phone's default bounds."""
 QUICK_RUNS = ("A-RIDE (async)", "DigiRL (sync)")
 QUICK_MINUTES = 0.5
 """The quick suite's runs: 30 s each, so that the section keeps its budget (benchmarks/run.py: QUICK_BUDGET_S)."""
@@ -101,7 +106,7 @@ def run_config(name: str, seed: int, minutes: float, out: Path, quick: bool) -> 
         else 4
     overrides = ["env.latency=emulator", f"env.latency_time_scale={scale}", "runtime.workers=1",
                  f"runtime.envs_per_worker={envs}", f"runtime.episodes_per_round={envs}",
-                 f"learner.updates_per_round={updates_per_round}", f"learner.max_staleness={NO_CAP}",
+                 f"learner.updates_per_round={updates_per_round}", f"learner.max_staleness={NO_CAP}", *UNBOUNDED,
                  *RUNS.get(name, []), f"runtime.minutes={minutes}", f"runtime.seed={seed}",
                  f"run_dir={out / 'runs_slow' / run_dir_name(name, seed)}",
                  f"runtime.eval_every_s={max(15.0, minutes * 60 / 12)}",

@@ -203,8 +203,8 @@ class LearnerSection(Section):
     refresh_every_updates: AtLeastOne = 200
     min_replay_trajectories: AtLeastOne = 32
     critic_warmup_updates: NonNegativeInt = 100
-    max_samples_per_insert: Annotated[float, Field(ge=0, allow_inf_nan=False)] = 0.0
-    max_times_sampled: AtLeastOne | None = None
+    max_samples_per_insert: Annotated[float, Field(ge=0, allow_inf_nan=False)] = 4.0
+    max_times_sampled: AtLeastOne | None = 4
 
     @model_validator(mode="before")
     @classmethod
@@ -300,7 +300,7 @@ class RuntimeSection(Section):
     worker_resources: dict[str, Annotated[float, Field(gt=0, allow_inf_nan=False)]] = Field(default_factory=dict)
     max_worker_restarts: NonNegativeInt = 20
     worker_buffer_trajectories: AtLeastOne = 256
-    max_offpolicyness: AtLeastOne | None = None
+    max_offpolicyness: AtLeastOne | None = 3
     fault_prefixes: bool = False
     sync: bool = False
     sync_lockstep: bool = True
