@@ -180,11 +180,14 @@ class LearnerSection(Section):
             initialised at random does not feed noise advantages to a warm-started actor.
         max_samples_per_insert: a rate limiter, as Reverb's sample-to-insert ratio: the learner makes an update
             only while the trajectories it has sampled, this batch included, stay within this many per trajectory
-            inserted, and otherwise waits for collection (counted: `learner/rate_limited`). 0 (default) turns it
+            inserted, and otherwise waits for collection (counted: `learner/rate_limited`). 4 (default): on the
+            instant phone the learner would otherwise draw each trajectory ~3 times before the staleness cap drops
+            it, and drop 97-99% of what is collected (docs/TRAINING.md, "How stale the data may be"); 0 turns it
             off, as in the paper, where the learner trains whenever it can.
         max_times_sampled: retire a trajectory from the replay once drawn this many times (Reverb's
             `max_times_sampled`, `replay/retired_sampled`), so that used data leaves as used rather than through the
-            staleness cap; None (default) keeps it until the cap or eviction removes it.
+            staleness cap; 4 (default), with `max_samples_per_insert` 4: each trajectory is drawn about 4 times and
+            then leaves; None keeps it until the cap or eviction removes it.
     """
 
     algorithm: str = "a-ride"
@@ -262,10 +265,11 @@ class RuntimeSection(Section):
             episode only while the fleet's admitted episodes stay within what the learner consumes within η updates
             of the weights it holds, and otherwise idles until newer weights come (`runtime/admission.py`,
             `runtime/admission_waits`). An update is one sampled batch, one version for every rule but PPO, whose
-            `epochs` steps on it are one update, as AReaL counts them. None (default): off, workers start episodes
-            whenever a slot is free and the learner's `max_staleness` alone bounds the data's age. η times the
-            versions of an update must not exceed `learner.max_staleness`; ignored in sync rounds, which bound
-            themselves.
+            `epochs` steps on it are one update, as AReaL counts them. 3 (default): with 4 draws per insert, the
+            fleet's first allowance is one batch, and the data the learner trains on lags it by a few updates;
+            None: off, workers start episodes whenever a slot is free and the learner's `max_staleness` alone
+            bounds the data's age (as the paper runs). η times the versions of an update must not exceed
+            `learner.max_staleness`; ignored in sync rounds, which bound themselves.
         fault_prefixes: when a device fault cuts an episode, ship the steps before the faulted one as a truncated
             trajectory that bootstraps from the last state the phone reported cleanly (`runtime/fault_prefixes`),
             instead of discarding the whole episode. The faulted step itself never ships: whether its action reached
