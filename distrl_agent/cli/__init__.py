@@ -1,4 +1,4 @@
-"""`distrl`: train (the main job), evaluate a checkpoint, collect data only (throughput), or print the config.
+"""`distrl`: train (the main job), evaluate, collect data only, print the config, export a trained VLM.
 
 Every subcommand takes `--config FILE`, flags built from the config's `runtime` section (`--workers 4 --sync
 --runtime ray --address auto ...`, booleans with `--no-` forms) and `section.key=value` overrides anywhere on the
@@ -10,6 +10,7 @@ line, applied in that order; `--help-config [SECTION]` lists every setting. Exam
     distrl eval --checkpoint runs/latest --split test --episodes 100
     distrl config learner.algorithm=ppo > ppo.yaml # the resolved config, to edit and run with --config
     distrl train --help-config learner             # every learner setting, its value and what it does
+    distrl export --checkpoint runs/latest --out agent policy.vlm.model_path=DIR   # a trained VLM
     distrl collect --seconds 30 --envs-per-worker 16
 
 Each `distrl train` writes into a new folder, runs/<date>-<time>-<algorithm>-<suite>; runs/latest points at it.
