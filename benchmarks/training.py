@@ -8,7 +8,7 @@ one seed start from the same warm-started policy (behaviour cloning on noisy exp
 seed and not counted in the budget), so that runs differ only in what they are compared on. Every run is paired with
 A-RIDE seed by seed; the paper's claims are measured in the collection-bound regime of `benchmarks.training_slow`.
 
-The full suite (10 runs x 3 seeds x 20 min) takes about 10.5 hours on 2 cores; `DISTRL_BENCH_TRAINING_MINUTES`,
+The full suite (11 runs x 3 seeds x 20 min) takes about 11.5 hours on 2 cores; `DISTRL_BENCH_TRAINING_MINUTES`,
 `DISTRL_BENCH_TRAINING_SEEDS` and `DISTRL_BENCH_TRAINING_RUNS` (comma-separated names of RUNS) shrink it, and the
 report's config records what ran. `DISTRL_BENCH_TRAINING_REUSE=DIR` (the `runs/` folder of an earlier output) takes
 each run that finished there under the very same config instead of training it again (copied into this output), so an

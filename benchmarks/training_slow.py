@@ -23,8 +23,8 @@ Rules fixed before any result was seen:
   collected trajectories dropped unused (stale, or beyond a worker's buffer). On the instant phone the learner samples
   each trajectory about once and ~97% are dropped unused: learner-bound.
 
-`DISTRL_BENCH_SLOW_RUNS`, `DISTRL_BENCH_SLOW_SEEDS` and `DISTRL_BENCH_SLOW_MINUTES` shrink the suite (default: 10 runs
-x 3 seeds x 10 min, about 5.5 hours); `DISTRL_BENCH_SLOW_REUSE=DIR` (an earlier output's `runs_slow/`) takes every run
+`DISTRL_BENCH_SLOW_RUNS`, `DISTRL_BENCH_SLOW_SEEDS` and `DISTRL_BENCH_SLOW_MINUTES` shrink the suite (default: 11 runs
+x 3 seeds x 10 min, about 6 hours); `DISTRL_BENCH_SLOW_REUSE=DIR` (an earlier output's `runs_slow/`) takes every run
 that finished there under the same config, so a suite spreads over sessions.
 """
 
