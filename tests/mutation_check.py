@@ -19,7 +19,9 @@ ROOT = Path(__file__).resolve().parents[1]
 TESTS = ["tests/distrl_agent/test_update_rules.py", "tests/distrl_agent/test_sequence_entropy.py",
          "tests/distrl_agent/test_retrace.py", "tests/distrl_agent/test_replay.py",
          "tests/distrl_agent/test_priority.py", "tests/distrl_agent/test_learner.py",
-         "tests/distrl_agent/runtime/test_groups.py"]
+         "tests/distrl_agent/runtime/test_groups.py",
+         "tests/distrl_agent/runtime/test_admission.py::test_the_allowance_grows_by_r_per_update_from_the_first_weights"
+         "_in_whole_groups"]
 
 
 @dataclass(frozen=True)
@@ -38,7 +40,7 @@ RETRACE, BUFFER, ENTROPY = "distrl_agent/algorithms/retrace.py", "distrl_agent/r
     "distrl_agent/policies/sequence_entropy.py"
 PPO, GRPO = "distrl_agent/algorithms/ppo.py", "distrl_agent/algorithms/grpo.py"
 GROUPS, COMMON = "distrl_agent/runtime/groups.py", "distrl_agent/algorithms/common.py"
-LEARNER = "distrl_agent/runtime/learner.py"
+LEARNER, ADMISSION = "distrl_agent/runtime/learner.py", "distrl_agent/runtime/admission.py"
 MUTANTS = [
     Mutant("a-ride: actor loss sign flipped", A_RIDE, "actor_loss = -masked_mean(", "actor_loss = masked_mean("),
     Mutant("a-ride: entropy sign flipped", A_RIDE, "(actor_loss - c.entropy_coef * entropy_bonus)",
@@ -119,6 +121,10 @@ MUTANTS = [
            "rule = self.rule"),
     Mutant("learner: IS exponent not annealed", LEARNER, "beta = c.beta_start + frac * (c.beta_end - c.beta_start)",
            "beta = c.beta_start"),
+    Mutant("learner: the refresh reads other trajectories' cached encodings", LEARNER,
+           "self.encodings.inputs(trajectories, uids)", "self.encodings.inputs(trajectories, uids[::-1])"),
+    Mutant("admission: PPO's epochs counted as updates", ADMISSION,
+           "max(0, version - first_version) / self.versions_per_update", "max(0, version - first_version)"),
     Mutant("digirl: curriculum ties cut at k", DIGIRL, "keep = surprise >= torch.topk(surprise, k).values[-1]",
            "keep = torch.zeros_like(surprise, dtype=torch.bool).index_fill(0, torch.topk(surprise, k).indices, True)"),
 ]

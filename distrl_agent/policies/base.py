@@ -117,6 +117,14 @@ class Policy(nn.Module, abc.ABC):
         """
         return dict(observation)
 
+    def keep_master_weights(self) -> None:
+        """Train in full precision: keep float32 weights and compute in the policy's own precision (autocast).
+
+        The learner and the warm start call it on the policy they train, before making its optimiser, so that updates
+        smaller than a low-precision weight's step are not rounded away; workers act with the weights as built. The
+        default does nothing (a float32 policy is its own master copy).
+        """
+
     def copy_actor_encoder_to_critic(self) -> None:
         """Start the critic's own features from the actor's (called after a warm start).
 

@@ -35,6 +35,7 @@ actor's weights.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -108,6 +109,24 @@ class VLMPolicy(Policy):
         vocab_mask = torch.zeros(parts.vocab_size, dtype=torch.bool, device=config.device)
         vocab_mask[list(parts.banned_ids)] = True
         self.register_buffer("_banned", vocab_mask, persistent=False)
+        self._autocast: torch.dtype | None = None  # the compute dtype when the weights are float32 masters
+
+    def keep_master_weights(self) -> None:
+        """A bfloat16/float16 backbone becomes float32 and computes in its dtype under autocast (`Policy`).
+
+        Without master weights, Adam's steps at a VLM's learning rates round away: at lr 1e-5, 3 steps changed
+        14.6% of a bf16 backbone's weights against 94% in float32.
+        """
+        dtype = getattr(torch, self.config.dtype)
+        if dtype in (torch.bfloat16, torch.float16):
+            self.backbone.float()
+            self._autocast = dtype
+
+    def _precision(self) -> contextlib.AbstractContextManager[None]:
+        """Autocast to the configured dtype around the backbone when it holds float32 master weights."""
+        if self._autocast is None:
+            return contextlib.nullcontext()
+        return torch.autocast(self.device.type, dtype=self._autocast)
 
     @property
     def device(self) -> torch.device:
@@ -164,13 +183,15 @@ class VLMPolicy(Policy):
         Positions count only unmasked tokens, so a left-padded row sees the same positions as an unpadded one.
         """
         positions = (attention_mask.long().cumsum(-1) - 1).clamp(min=0)[:, -input_ids.shape[1]:]
-        out = self.parts.base(input_ids=input_ids, attention_mask=attention_mask, position_ids=positions,
-                              use_cache=use_cache, **{self.parts.cache_argument: cache}, **extra)
+        with self._precision():
+            out = self.parts.base(input_ids=input_ids, attention_mask=attention_mask, position_ids=positions,
+                                  use_cache=use_cache, **{self.parts.cache_argument: cache}, **extra)
         return out.last_hidden_state, getattr(out, self.parts.cache_argument, None)
 
     def _log_softmax(self, hidden: torch.Tensor) -> torch.Tensor:
         """Log π(·|...) over the vocabulary (float32), temperature applied, banned ids at -inf."""
-        logits = self.parts.head(hidden).float() / self.config.temperature
+        with self._precision():
+            logits = self.parts.head(hidden).float() / self.config.temperature
         return torch.log_softmax(logits.masked_fill(self._banned, float("-inf")), -1)
 
     def _image_inputs(self, inputs: Inputs) -> dict[str, torch.Tensor]:

@@ -71,6 +71,7 @@ class LearnerParts:
         """Every part of the learner `spec` describes."""
         c = spec.learner
         policy = build_seeded_policy(spec.policy, spec.seed)
+        policy.keep_master_weights()  # float32 weights under a low-precision backbone, before the optimiser sees them
         rule = make_update_rule(c.algorithm, c.coefficients)
         has_actor_coef = "actor_coef" in type(rule.config).model_fields
         warmup_rule = (make_update_rule(c.algorithm, c.coefficients.replace(actor_coef=0.0)) if has_actor_coef

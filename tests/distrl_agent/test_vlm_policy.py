@@ -238,3 +238,34 @@ def test_bfloat16_backbone_acts_and_scores_consistently(checkpoints: dict[str, P
     out = policy.evaluate(inputs, actions)
     assert out.log_prob.dtype == out.value.dtype == torch.float32  # scores and heads stay float32
     torch.testing.assert_close(out.log_prob.detach(), log_mu, rtol=1e-2, atol=0.1)
+
+
+def _changed_fraction(policy: VLMPolicy, steps: int = 3, lr: float = 1e-5) -> float:
+    """The fraction of backbone weights that `steps` Adam steps on one imitation batch change (float32 compared)."""
+    observations = make_observations(2)
+    inputs = policy.preprocess(observations)
+    actions = policy.collate_actions([policy.from_env_action(TARGET, o) for o in observations])
+    before = {k: v.detach().float().clone() for k, v in policy.backbone.named_parameters()}
+    optimizer = torch.optim.Adam(policy.parameters(), lr=lr)
+    for _ in range(steps):
+        loss = -policy.evaluate(inputs, actions).log_prob.mean()
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+    changed = sum(int((p.detach().float() != before[k]).sum()) for k, p in policy.backbone.named_parameters())
+    return changed / sum(v.numel() for v in before.values())
+
+
+def test_bfloat16_training_keeps_float32_master_weights(checkpoints: dict[str, Path]) -> None:
+    """Small updates of a bf16 backbone are kept as float32's are, where training the bf16 weights rounds them away."""
+    full = _changed_fraction(make_policy(checkpoints["vlm"]))
+    master = make_policy(checkpoints["vlm"], dtype="bfloat16")
+    master.keep_master_weights()
+    assert master.backbone.dtype == torch.float32
+    inputs = master.preprocess(make_observations(2))
+    actions, log_mu = master.act(inputs, generator=torch.Generator().manual_seed(0))  # computes in bf16
+    torch.testing.assert_close(master.evaluate(inputs, actions).log_prob.detach(), log_mu, rtol=1e-2, atol=0.1)
+    kept = _changed_fraction(master)
+    rounded = _changed_fraction(make_policy(checkpoints["vlm"], dtype="bfloat16"))
+    assert full > 0.3 and kept > 0.9 * full, (full, kept)
+    assert rounded < 0.5 * full, (full, rounded)  # the bf16 weights themselves: most steps rounded away

@@ -141,7 +141,9 @@ def test_distrl_train_and_eval_with_the_vlm_policy(model_path: str, tmp_path: Pa
 
 def test_bfloat16_weights_travel_as_float32_arrays(model_path: str) -> None:
     config = load_config(overrides=vlm_overrides(model_path, "policy.vlm.dtype=bfloat16"))
-    weights = build_learner(config).weights()
+    learner = build_learner(config)
+    assert learner.policy.backbone.dtype == torch.float32  # master weights where it trains (the workers: bf16)
+    weights = learner.weights()
     assert all(w.dtype != object for w in weights.values())
     policy = VLMPolicy(config.policy.policy_config())
     policy.load_state_dict({k: torch.as_tensor(v) for k, v in weights.items()})
