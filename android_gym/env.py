@@ -19,6 +19,7 @@ from android_gym.evaluators.factory import make_evaluator
 from android_gym.spaces import ObservationEncoder
 from android_gym.tasks import suites
 from android_gym.tasks.base import Task
+from android_gym.ui import UIElement
 
 INVALID_PENALTY = 1.0
 """`info["penalty"]` of an invalid or ineffective action (the trainer scales it by its own coefficient)."""
@@ -39,8 +40,8 @@ class AndroidEnv(gym.Env):
     is restarted at the next reset).
 
     `info` keys on every step: `action` (the executed `Action`), `action_valid`, `had_effect`, `invalid_reason`,
-    `penalty`, `success`, `verdict`, `task`, `goal`, `split`, `step`, `ui_elements`; `ui_xml` if `include_xml`;
-    `error` on faults. `reset()` returns the same keys that describe the task. `verdict` is the evaluator's
+    `penalty`, `success`, `verdict`, `task`, `goal`, `split`, `step`, `ui_elements`; `ui_xml` if `include_xml` (both
+    of the screen the returned observation shows, after the action; after a fault, no `ui_xml`); `error` on faults. `reset()` returns the same keys that describe the task. `verdict` is the evaluator's
     `Verdict`; when the judge could not tell (`verdict.success is None`: failure, timeout, an answer that is neither
     yes nor no) the step earns no reward and does not terminate, so a trainer can drop it; `stats["unknown_verdicts"]`
     counts them.
@@ -81,6 +82,7 @@ class AndroidEnv(gym.Env):
         self._done = True
         self._needs_restart = False
         self._last_obs: dict | None = None
+        self._last_elements: list[UIElement] | None = None  # the elements `_last_obs` encodes
 
     # -- composition ---------------------------------------------------------------------------------------------------
     def _make_device(self) -> Device:
@@ -156,14 +158,14 @@ class AndroidEnv(gym.Env):
             parsed = Action.invalid(str(e))
         self._t += 1
         self.stats["steps"] += 1
-        info = self._task_info()
         try:
             outcome = self.device.perform(parsed)
             self.device.tick()
             obs = self._observe()
             verdict = self._judge(parsed)
         except DeviceError as e:
-            return self._fault(e, parsed, info)
+            return self._fault(e, parsed, self._task_info(read_device=False))
+        info = self._task_info()  # after the action: the screen the returned observation shows
         if not outcome.is_valid:
             self.stats["invalid_actions"] += 1
         success = verdict.success is True
@@ -225,7 +227,9 @@ class AndroidEnv(gym.Env):
         width = self.config.screenshot_width
         shot = self.device.screenshot(width) if width else None
         assert self.task is not None
-        self._last_obs = self.encoder.encode(self.task.goal, self.device.ui_elements(), shot)
+        elements = self.device.ui_elements()
+        self._last_obs = self.encoder.encode(self.task.goal, elements, shot)
+        self._last_elements = elements
         return self._last_obs
 
     def _state(self) -> dict[str, Any] | None:
@@ -255,16 +259,21 @@ class AndroidEnv(gym.Env):
             self.stats["unknown_verdicts"] += 1
         return verdict
 
-    def _task_info(self) -> dict[str, Any]:
+    def _task_info(self, read_device: bool = True) -> dict[str, Any]:
+        """The task's keys of `info`, with `ui_elements` (and `ui_xml`) of the screen the last observation shows.
+
+        `read_device=False` (after a device fault): the elements of that observation only; the device is not asked.
+        """
         assert self.task is not None
         info: dict[str, Any] = {"task": self.task.name, "goal": self.task.goal, "split": self.task.split,
                                 "step": self._t}
-        try:
-            info["ui_elements"] = self.device.ui_elements()
-            if self.config.include_xml:
+        if self._last_elements is not None:
+            info["ui_elements"] = list(self._last_elements)
+        if read_device and self.config.include_xml:
+            try:
                 info["ui_xml"] = self.device.ui_xml()
-        except DeviceError:
-            pass
+            except DeviceError:
+                pass
         return info
 
     @staticmethod

@@ -178,3 +178,22 @@ def test_goal_is_contained_in_the_text_space():
     env = gym.make("android_gym/WebShop-v0", screenshot_width=0)
     for task in env.unwrapped.tasks[:200]:
         assert env.observation_space["goal"].contains(task.goal), task.goal
+
+
+def test_info_describes_the_screen_the_returned_observation_shows():
+    """After `step`, `info["ui_elements"]` and `info["ui_xml"]` are the screen after the action, as the observation is,
+    not the screen the action was taken on (issue 49, item 3)."""  # noqa: D205, D209
+    env = gym.make("android_gym/General-v0", include_xml=True).unwrapped
+    _, info = env.reset(seed=3)
+    before, changed = info["ui_elements"], 0
+    for _ in range(6):
+        obs, _, terminated, truncated, info = env.step(env.expert_action())
+        now = env.device.ui_elements()
+        assert info["ui_elements"] == now and info["ui_xml"] == env.device.ui_xml()
+        assert int(obs["element_mask"].sum()) == min(len(now), obs["element_mask"].shape[0])
+        changed += now != before
+        before = now
+        if terminated or truncated:
+            break
+    assert changed >= 1  # the expert's actions change the screen: the check above could tell the two apart
+    env.close()
