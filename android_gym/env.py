@@ -42,9 +42,9 @@ class AndroidEnv(gym.Env):
     `info` keys on every step: `action` (the executed `Action`), `action_valid`, `had_effect`, `invalid_reason`,
     `penalty`, `success`, `verdict`, `task`, `goal`, `split`, `step`, `ui_elements`; `ui_xml` if `include_xml` (both
     of the screen the returned observation shows, after the action; after a fault, no `ui_xml`); `error` on faults.
-    `reset()` returns the same keys that describe the task. `verdict` is the evaluator's `Verdict`; when the judge could not tell (`verdict.success is None`: failure, timeout, an answer that is neither
-    yes nor no) the step earns no reward and does not terminate, so a trainer can drop it; `stats["unknown_verdicts"]`
-    counts them.
+    `reset()` returns the same keys that describe the task. `verdict` is the evaluator's `Verdict`; when the judge could
+    not tell (`verdict.success is None`: failure, timeout, an answer that is neither yes nor no) the step earns no
+    reward and does not terminate, so a trainer can drop it; `stats["unknown_verdicts"]` counts them.
     """
 
     metadata = {"render_modes": list(RENDER_MODES), "render_fps": 2}
