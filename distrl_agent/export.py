@@ -12,7 +12,6 @@ A checkpoint keeps the policy beside its optimiser and replay, in this project's
 
 Both add `distrl_policy.json` (the policy's settings that decide how it acts: the prompt template, temperature, the
 longest action; the checkpoint and version it came from) and `value_heads.safetensors` (the critics V(s), V(g)).
-The processor is saved as the policy uses it: its tokenizer pads on the left, as batched generation needs.
 
 A run folder may come from someone else: as for `distrl eval`, the model folder its checkpoint names is loaded only
 when the user names it (`policy.vlm.model_path=DIR`) or trusts the folder.

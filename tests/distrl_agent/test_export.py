@@ -81,7 +81,7 @@ def test_an_exported_model_loads_in_transformers_and_acts_as_trained(vlm_run: Pa
             **model_inputs).logits
     assert torch.allclose(exported_logits, trained_logits, atol=1e-6)
     assert not torch.allclose(base_logits, trained_logits, atol=1e-6)  # the training's weights, not the base's
-    assert processor.tokenizer.padding_side == "left"
+    assert processor.tokenizer("Goal").input_ids == trained.parts.tokenizer("Goal").input_ids
 
     # the folder is a model path this project acts with: same greedy actions, same values with the saved heads
     meta = json.loads((out / POLICY_FILE).read_text())

@@ -20,7 +20,7 @@ from distrl_agent.runtime.worker_spec import WorkerSpec
 
 TINY = ["runtime.minutes=0.15", "runtime.envs_per_worker=4", "runtime.warm_start_episodes=4",
         "runtime.warm_start_updates=5", "runtime.eval_episodes=4", "learner.batch_size=4",
-        "learner.min_replay_trajectories=4"]
+        "learner.min_replay_trajectories=4", "learner.max_samples_per_insert=0"]  # R = the batch: η = 1 starts
 
 
 def test_the_allowance_grows_by_r_per_update_from_the_first_weights_in_whole_groups() -> None:
@@ -67,7 +67,10 @@ def test_bad_admission_settings_are_refused_naming_the_key() -> None:
     with pytest.raises(ConfigError, match=r"min_replay_trajectories.*use η >= 15"):  # 32 / 16 draws: 2 per update
         load_config(overrides=["runtime.max_offpolicyness=1", "learner.max_samples_per_insert=16"])
     # η counts updates, as AReaL's versions: PPO's 4 epochs on a batch are one, so η = 1 starts as for the others
-    assert load_config(overrides=["learner.algorithm=ppo", "runtime.max_offpolicyness=1"]).runtime.max_offpolicyness
+    assert load_config(overrides=["learner.algorithm=ppo", "runtime.max_offpolicyness=1",
+                                  "learner.max_samples_per_insert=0"]).runtime.max_offpolicyness == 1
+    for algorithm in ("a-ride", "ppo", "grpo", "digirl", "filtered-bc"):  # the defaults start every rule: one batch
+        assert load_config(overrides=[f"learner.algorithm={algorithm}"]).runtime.max_offpolicyness == 3
     with pytest.raises(ConfigError, match=r"`learner.max_staleness` \(10\) is below .*\(3\) updates of 4 versions"):
         load_config(overrides=["learner.algorithm=ppo", "runtime.max_offpolicyness=3", "learner.max_staleness=10"])
     sync = load_config(overrides=["runtime.max_offpolicyness=1", "runtime.sync=true"])
@@ -96,6 +99,7 @@ def test_a_run_under_admission_trains_and_its_fleet_stays_within_the_bound(tmp_p
 def test_collect_runs_without_admission(tmp_path) -> None:
     """`distrl collect` has no learner, so no version follows the first: a set η must not hold its workers."""
     config = load_config(overrides=["runtime.workers=1", "runtime.envs_per_worker=2", "runtime.max_offpolicyness=1",
-                                    "learner.batch_size=4", "learner.min_replay_trajectories=4", f"run_dir={tmp_path}"])
+                                    "learner.batch_size=4", "learner.min_replay_trajectories=4",
+                                    "learner.max_samples_per_insert=0", f"run_dir={tmp_path}"])
     result = collect(config, seconds=3)
     assert result["runtime/admission_waits"] == 0 and result["episodes"] > (1 + 1) * 4  # beyond the first allowance

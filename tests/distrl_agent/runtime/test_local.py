@@ -17,8 +17,9 @@ from distrl_agent.runtime.local import LocalRuntime
 
 
 def _runtime(tmp_path, *overrides: str) -> LocalRuntime:
+    # no learner publishes new versions here: admission off, or it would hold the workers after their first batch
     config = load_config(overrides=["runtime.workers=1", "runtime.envs_per_worker=2", f"run_dir={tmp_path}",
-                                    *overrides])
+                                    "runtime.max_offpolicyness=null", *overrides])
     return LocalRuntime(worker_specs(config), config.runtime)
 
 
