@@ -47,7 +47,7 @@ HEADLINES: tuple[Headline, ...] = (
     Headline("training-slow", "time_to_60pct_speedup_vs_sync_digirl_lower95",
              "time to 60% success, sync over async (lower 95% bound; paper: 3x)"),
     Headline("training", "test_success/A-RIDE (async)",
-             "A-RIDE on the instant phone (learner-bound), 5 minutes (mean of the seeds)"),
+             "A-RIDE on the instant phone (learner-bound), final test success (mean of the seeds)"),
     Headline("collection", "local/async_vs_sync/32_envs", "asynchronous over lock-step collection, 32 envs"),
     Headline("sim", "emulator_speedup/elements_only", "simulated phone step over an emulator's"),
     Headline("learner", "updates_per_s/a-ride", "A-RIDE learner updates per second (batch 32, CPU)"),
