@@ -91,8 +91,10 @@ def export_policy(run_dir: str | Path, out: str | Path, *, overrides: Sequence[s
     policy = VLMPolicy(policy_config)
     policy.load_weights(saved.weights)
     target.mkdir(parents=True, exist_ok=True)
-    if policy_config.lora_rank:
-        _save_adapter(policy, policy_config, target)
+    kind: Literal["model", "lora-adapter"] = "lora-adapter" if policy_config.lora_rank else "model"
+    base = str(Path(policy_config.model_path).expanduser().resolve()) if policy_config.lora_rank else None
+    if base is not None:
+        _save_adapter(policy, policy_config, base, target)
     else:
         policy.backbone.save_pretrained(target)
     policy.parts.processor.save_pretrained(target)
@@ -100,16 +102,14 @@ def export_policy(run_dir: str | Path, out: str | Path, *, overrides: Sequence[s
              for name in ("value_head", "instruction_value_head")
              for key, tensor in getattr(policy, name).state_dict().items()}
     save_file(heads, str(target / VALUE_HEADS_FILE))
-    kind: Literal["model", "lora-adapter"] = "lora-adapter" if policy_config.lora_rank else "model"
-    base = str(Path(policy_config.model_path).expanduser().resolve()) if policy_config.lora_rank else None
     write_text(target / POLICY_FILE, json.dumps({
         "format": kind, "base_model": base, "policy_config": policy_config.to_data(), "checkpoint": str(checkpoint),
         "version": saved.version, "value_heads": VALUE_HEADS_FILE}, indent=2))
     return ExportResult(target, kind, base, checkpoint, saved.version)
 
 
-def _save_adapter(policy: VLMPolicy, config: VLMPolicyConfig, out: Path) -> None:
-    """The LoRA adapter in PEFT's layout: its config naming the base folder, and its tensors under PEFT's names.
+def _save_adapter(policy: VLMPolicy, config: VLMPolicyConfig, base: str, out: Path) -> None:
+    """The LoRA adapter in PEFT's layout: its config naming the base folder `base`, its tensors under PEFT's names.
 
     PEFT saves `base_model.model.<module>.lora_A.weight` where the injected model holds
     `<module>.lora_A.default.weight` (the adapter's name is left out of the file).
@@ -129,5 +129,5 @@ def _save_adapter(policy: VLMPolicy, config: VLMPolicyConfig, out: Path) -> None
     save_file(tensors, str(out / ADAPTER_FILE))
     adapter = peft.LoraConfig(r=config.lora_rank, lora_alpha=config.lora_alpha, lora_dropout=config.lora_dropout,
                               target_modules=list(config.lora_target_modules),
-                              base_model_name_or_path=str(Path(config.model_path).expanduser().resolve()))
+                              base_model_name_or_path=base)
     adapter.save_pretrained(str(out))
