@@ -100,10 +100,11 @@ def top_entries(stats: pstats.Stats, updates: int) -> list[list[Any]]:
     own = {key: value[2] for key, value in stats.stats.items()}  # type: ignore[attr-defined]
     total = sum(own.values()) or 1.0
     top = sorted(own.items(), key=lambda item: item[1], reverse=True)[:PROFILE_ENTRIES]
-    return [[_name(*key), 1000 * seconds / updates, seconds / total] for key, seconds in top]
+    return [[_name(filename, function), 1000 * seconds / updates, seconds / total]
+            for (filename, _, function), seconds in top]
 
 
-def _name(filename: str, line: int, function: str) -> str:
+def _name(filename: str, function: str) -> str:
     """`distrl_agent/replay/buffer.py:sample`, `torch/nn/functional.py:linear`, or a builtin's own name."""
     for root in ("distrl_agent/", "android_gym/"):
         if root in filename:
