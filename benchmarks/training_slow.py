@@ -73,7 +73,7 @@ RUNS: dict[str, list[str]] = {
                                              "A-RIDE uniform replay", "A-RIDE no Retrace", "A-RIDE no entropy")},
     "A-RIDE staleness cap 20": [*INSTANT_RUNS["A-RIDE (async)"], "learner.max_staleness=20"],
     **{name: INSTANT_RUNS[name] for name in ("A-RIDE plain entropy bonus", "PPO (async)", "GRPO (async)")},
-    # the instant phone's default bounds (issue 45) on slow phones: is the paper's regime better off without them?
+    # the instant phone's default bounds (issue 45) on slow phones: they starve the learner here (docs/TRAINING.md)
     "A-RIDE bounded staleness": [*INSTANT_RUNS["A-RIDE (async)"], "runtime.max_offpolicyness=3",
                                  "learner.max_samples_per_insert=4", "learner.max_times_sampled=4"],
 }
