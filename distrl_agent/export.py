@@ -97,7 +97,7 @@ def export_policy(run_dir: str | Path, out: str | Path, *, overrides: Sequence[s
         _save_adapter(policy, policy_config, base, target)
     else:
         policy.backbone.save_pretrained(target)
-    policy.parts.processor.save_pretrained(target)
+    policy.parts.inputs.save(target)
     heads = {f"{name}.{key}": tensor.detach().float().contiguous().clone()
              for name in ("value_head", "instruction_value_head")
              for key, tensor in getattr(policy, name).state_dict().items()}

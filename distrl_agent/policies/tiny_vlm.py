@@ -3,7 +3,9 @@
 `build_tiny_idefics3(directory)` writes an Idefics3 checkpoint (SmolVLM's model type: a SigLIP-style vision
 encoder, a pixel-shuffle connector and a Llama text model) of ~60k parameters together with its processor, so that
 `AutoProcessor.from_pretrained(directory)` + `AutoModelForImageTextToText.from_pretrained(directory)` load it exactly
-as they load SmolVLM. Nothing is downloaded and torchvision is not needed (the PIL image processor is used).
+as they load SmolVLM. `build_tiny_qwen_vl(directory, family)` writes a Qwen2-VL, Qwen2.5-VL or Qwen3-VL checkpoint
+(a patch-merging vision transformer and a text model with 3-D rotary positions) with its tokenizer and image
+processor. Nothing is downloaded and torchvision is not needed (the PIL image processors are used).
 
 The tokenizer is byte-level: every UTF-8 byte is one token (the 256 symbols of `tokenizers`' ByteLevel alphabet,
 no merges), after a few special tokens, so any text round-trips and action strings cost one token per byte.
@@ -22,8 +24,15 @@ from transformers import (
     LlamaConfig,
     LlamaForCausalLM,
     PreTrainedTokenizerFast,
+    Qwen2_5_VLConfig,
+    Qwen2_5_VLForConditionalGeneration,
+    Qwen2VLConfig,
+    Qwen2VLForConditionalGeneration,
+    Qwen3VLConfig,
+    Qwen3VLForConditionalGeneration,
 )
 from transformers.models.idefics3.image_processing_pil_idefics3 import Idefics3ImageProcessorPil
+from transformers.models.qwen2_vl.image_processing_pil_qwen2_vl import Qwen2VLImageProcessorPil
 
 SPECIAL_TOKENS = ("<pad>", "<s>", "</s>", "<image>", "<fake_token_around_image>", "<global-img>",
                   "<end_of_utterance>")
@@ -91,6 +100,73 @@ def build_tiny_idefics3(directory: str | Path, *, hidden_size: int = 32, num_lay
     model.generation_config.eos_token_id = EOS_ID
     model.save_pretrained(directory)
     processor.save_pretrained(directory)
+    return directory
+
+
+QWEN_FAMILIES = ("qwen2_vl", "qwen2_5_vl", "qwen3_vl")
+"""The Qwen-VL model types `build_tiny_qwen_vl` writes."""
+QWEN_TOKENS = ("<|image_pad|>", "<|vision_start|>", "<|vision_end|>", "<|video_pad|>")
+
+
+def build_tiny_qwen_vl(directory: str | Path, family: str = "qwen2_vl", *, hidden_size: int = 32,
+                       image_size: int = 32, seed: int = 0) -> Path:
+    """Write a tiny random Qwen2-VL / Qwen2.5-VL / Qwen3-VL checkpoint, its tokenizer and image processor.
+
+    Args:
+        directory: where `save_pretrained` writes (created if needed).
+        family: one of `QWEN_FAMILIES`.
+        hidden_size: width of the text model (two heads of hidden_size / 2, rotary sections 2+3+3 of its half for
+            16; other widths scale the sections).
+        image_size: the screenshot is resized to about this many pixels squared (patches of 8 pixels, merged 2x2).
+        seed: seeds the random weights.
+
+    Returns:
+        The directory, as a `Path`.
+
+    Raises:
+        ValueError: an unknown family, or a `hidden_size` that is not a positive multiple of 16.
+    """
+    if family not in QWEN_FAMILIES:
+        raise ValueError(f"`family` must be one of {QWEN_FAMILIES}, got {family!r}")
+    if hidden_size < 16 or hidden_size % 16:
+        raise ValueError(f"`hidden_size` must be a positive multiple of 16, got {hidden_size}")
+    directory = Path(directory)
+    tokenizer = byte_level_tokenizer()
+    tokenizer.add_special_tokens({"additional_special_tokens": list(QWEN_TOKENS)})
+    ids = {f"{name}_token_id": tokenizer.convert_tokens_to_ids(token) for name, token in
+           zip(("image", "vision_start", "vision_end", "video"), QWEN_TOKENS, strict=True)}
+    half_head = hidden_size // 4  # two heads of hidden_size / 2; M-RoPE splits half a head's dims in 3 sections
+    sections = [half_head - 2 * (3 * half_head // 8), 3 * half_head // 8, 3 * half_head // 8]
+    rope = {"rope_type": "default", "mrope_section": sections, "rope_theta": 10000.0}
+    text = {"hidden_size": hidden_size, "intermediate_size": 2 * hidden_size, "num_hidden_layers": 2,
+            "num_attention_heads": 2, "num_key_value_heads": 2, "vocab_size": len(tokenizer),
+            "max_position_embeddings": 1024, "rope_parameters": rope, "pad_token_id": PAD_ID, "bos_token_id": BOS_ID,
+            "eos_token_id": EOS_ID}
+    vision = {"depth": 2, "hidden_size": 16, "num_heads": 2, "patch_size": 8, "spatial_merge_size": 2,
+              "temporal_patch_size": 2, "in_channels": 3}
+    if family == "qwen2_vl":
+        config_class, model_class = Qwen2VLConfig, Qwen2VLForConditionalGeneration
+        vision = {**vision, "depth": 1, "embed_dim": 16, "hidden_size": hidden_size, "mlp_ratio": 2}
+    elif family == "qwen2_5_vl":
+        config_class, model_class = Qwen2_5_VLConfig, Qwen2_5_VLForConditionalGeneration
+        vision = {**vision, "intermediate_size": 32, "out_hidden_size": hidden_size, "window_size": 32,
+                  "fullatt_block_indexes": [1]}
+    else:
+        config_class, model_class = Qwen3VLConfig, Qwen3VLForConditionalGeneration
+        vision = {**vision, "intermediate_size": 32, "out_hidden_size": hidden_size, "num_position_embeddings": 16,
+                  "deepstack_visual_indexes": [0]}
+        text = {**text, "head_dim": hidden_size // 2, "rope_parameters": {**rope, "mrope_interleaved": True}}
+    config = config_class(vision_config=vision, text_config=text, pad_token_id=PAD_ID, **ids)
+    with torch.random.fork_rng(devices=[]):
+        torch.manual_seed(seed)
+        model = model_class(config)
+    model.generation_config.eos_token_id = EOS_ID
+    pixels = image_size * image_size
+    image_processor = Qwen2VLImageProcessorPil(min_pixels=pixels, max_pixels=pixels, patch_size=8,
+                                               temporal_patch_size=2, merge_size=2)
+    model.save_pretrained(directory)
+    tokenizer.save_pretrained(directory)
+    image_processor.save_pretrained(directory)
     return directory
 
 

@@ -51,10 +51,10 @@ from distrl_agent.policies.base import Actions, Inputs, Policy, PolicyOutput
 from distrl_agent.policies.sequence_entropy import sequence_entropy
 from distrl_agent.policies.vlm_backbone import attach_lora, load_backbone
 from distrl_agent.policies.vlm_config import VLMPolicyConfig
+from distrl_agent.policies.vlm_inputs import text_positions
 
 VLM_ACTION_KEYS = ("tokens", "length")
 """`VLMPolicy.action_keys`: token ids [max_new_tokens] (zero-padded) and the number of real ones."""
-_TEXT_KEYS = ("input_ids", "attention_mask", "token_type_ids", "goal_ids", "goal_mask")
 
 
 def previous_action_text(action: Action | None) -> str:
@@ -142,8 +142,9 @@ class VLMPolicy(Policy):
         """Tokenise prompts and process screenshots into model inputs on the policy's device.
 
         Returns:
-            `input_ids`/`attention_mask` (B, S) left-padded prompts, the processor's image tensors (`pixel_values`,
-            `pixel_attention_mask` for Idefics3; batch first, floats in `dtype`) and `goal_ids`/`goal_mask` (B, G).
+            `input_ids`/`attention_mask` (B, S) left-padded prompts, the family's image tensors, batch first, floats
+            in `dtype` (`vlm_inputs`: `pixel_values`, `pixel_attention_mask` for Idefics3; `pixel_values` padded per
+            row, `image_patches`, `image_grid_thw` for Qwen-VL), and `goal_ids`/`goal_mask` (B, G).
 
         Raises:
             DataError: an observation lacks a uint8 H×W×3 `screenshot` or a goal; `goals` has the wrong length.
@@ -163,39 +164,37 @@ class VLMPolicy(Policy):
             previous = str(obs.get("previous_action", "")) or "None"
             prompts.append(c.prompt_template.format(image=parts.image_token, goal=goal, previous_action=previous))
             goal_texts.append(c.goal_template.format(goal=goal))
-            images.append([screenshot])
+            images.append(screenshot)
         if not prompts:
             raise DataError("`observations` is empty")
-        batch = parts.processor(text=prompts, images=images, return_tensors="pt", padding=True)
+        batch = parts.inputs.encode(prompts, images)
         goal_batch = parts.tokenizer(goal_texts, return_tensors="pt", padding=True)
         dtype = getattr(torch, c.dtype)
-        inputs = {k: v.to(self.device, dtype if v.is_floating_point() else None) for k, v in batch.items()
-                  if isinstance(v, torch.Tensor) and k != "token_type_ids"}
+        inputs = {k: v.to(self.device, dtype if v.is_floating_point() else None) for k, v in batch.items()}
         inputs["goal_ids"] = goal_batch["input_ids"].to(self.device)
         inputs["goal_mask"] = goal_batch["attention_mask"].to(self.device)
         return inputs
 
     # -- the network --------------------------------------------------------------------------------------------------
     def _run(self, input_ids: torch.Tensor, attention_mask: torch.Tensor, extra: Mapping[str, torch.Tensor],
-             cache: Any = None, use_cache: bool = False) -> tuple[torch.Tensor, Any]:
-        """Final hidden states (B, n, h) of `input_ids` (the last n columns of `attention_mask`), and the cache.
-
-        Positions count only unmasked tokens, so a left-padded row sees the same positions as an unpadded one.
-        """
-        positions = (attention_mask.long().cumsum(-1) - 1).clamp(min=0)[:, -input_ids.shape[1]:]
+             positions: torch.Tensor, cache: Any = None, use_cache: bool = False) -> tuple[torch.Tensor, Any]:
+        """Final hidden states (B, n, h) of `input_ids` (the last n columns of `attention_mask`) at `positions`
+        ((B, n), or (3, B, n) for M-RoPE), and the cache."""  # noqa: D205, D209
         with self._precision():
             out = self.parts.base(input_ids=input_ids, attention_mask=attention_mask, position_ids=positions,
                                   use_cache=use_cache, **{self.parts.cache_argument: cache}, **extra)
         return out.last_hidden_state, getattr(out, self.parts.cache_argument, None)
+
+    def _prompt(self, inputs: Inputs) -> tuple[dict[str, torch.Tensor], torch.Tensor]:
+        """The model's image inputs of the rows and their prompt positions (`vlm_inputs`)."""
+        family = self.parts.inputs
+        return family.model_kwargs(inputs), family.positions(self.parts.base, inputs)
 
     def _log_softmax(self, hidden: torch.Tensor) -> torch.Tensor:
         """Log π(·|...) over the vocabulary (float32), temperature applied, banned ids at -inf."""
         with self._precision():
             logits = self.parts.head(hidden).float() / self.config.temperature
         return torch.log_softmax(logits.masked_fill(self._banned, float("-inf")), -1)
-
-    def _image_inputs(self, inputs: Inputs) -> dict[str, torch.Tensor]:
-        return {k: v for k, v in inputs.items() if k not in _TEXT_KEYS}
 
     def _features(self, hidden: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
         """[masked mean, last column] of hidden states (B, S, h) -> (B, 2h) float32, detached unless configured."""
@@ -219,7 +218,9 @@ class VLMPolicy(Policy):
         log_mu = torch.zeros(b, dtype=torch.float32, device=ids.device)
         done = torch.zeros(b, dtype=torch.bool, device=ids.device)
         with torch.no_grad():
-            hidden, cache = self._run(ids, mask, self._image_inputs(inputs), use_cache=True)
+            extra, positions = self._prompt(inputs)
+            following = self.parts.inputs.after(positions, n_max)  # the positions of the generated tokens
+            hidden, cache = self._run(ids, mask, extra, positions, use_cache=True)
             for t in range(n_max):
                 log_p = self._log_softmax(hidden[:, -1])
                 if deterministic:
@@ -236,7 +237,8 @@ class VLMPolicy(Policy):
                 if bool(done.all()) or t == n_max - 1:
                     break
                 mask = torch.cat([mask, torch.ones_like(mask[:, :1])], 1)
-                hidden, cache = self._run(token[:, None], mask, {}, cache=cache, use_cache=True)
+                hidden, cache = self._run(token[:, None], mask, {}, following[..., t:t + 1], cache=cache,
+                                          use_cache=True)
         return {"tokens": tokens, "length": length}, log_mu
 
     def evaluate(self, inputs: Inputs, actions: Actions) -> PolicyOutput:
@@ -251,8 +253,10 @@ class VLMPolicy(Policy):
         n = int(length.max()) if len(length) else 1
         tokens = tokens[:, :n]
         token_mask = torch.arange(n, device=tokens.device)[None] < length[:, None]
-        hidden, _ = self._run(torch.cat([ids, tokens], 1), torch.cat([mask, token_mask.to(mask.dtype)], 1),
-                              self._image_inputs(inputs))
+        extra, positions = self._prompt(inputs)
+        positions = torch.cat([positions, self.parts.inputs.after(positions, n)], -1)
+        hidden, _ = self._run(torch.cat([ids, tokens], 1), torch.cat([mask, token_mask.to(mask.dtype)], 1), extra,
+                              positions)
         s = ids.shape[1]
         log_p = self._log_softmax(hidden[:, s - 1:s - 1 + n])  # position s-1+j predicts token j
         token_log_p = log_p.gather(-1, tokens[..., None]).squeeze(-1)
@@ -264,14 +268,15 @@ class VLMPolicy(Policy):
     def value(self, inputs: Inputs) -> torch.Tensor:
         """(B,) V(s) from the prompt's hidden states (screen, goal and previous action)."""
         with torch.set_grad_enabled(torch.is_grad_enabled() and self.config.critic_trains_backbone):
-            hidden, _ = self._run(inputs["input_ids"], inputs["attention_mask"], self._image_inputs(inputs))
+            extra, positions = self._prompt(inputs)
+            hidden, _ = self._run(inputs["input_ids"], inputs["attention_mask"], extra, positions)
             features = self._features(hidden, inputs["attention_mask"])
         return self.value_head(features).squeeze(-1)
 
     def instruction_value(self, inputs: Inputs) -> torch.Tensor:
         """(B,) V(g) from the goal text alone (reads only `goal_ids` and `goal_mask`; no image)."""
         with torch.set_grad_enabled(torch.is_grad_enabled() and self.config.critic_trains_backbone):
-            hidden, _ = self._run(inputs["goal_ids"], inputs["goal_mask"], {})
+            hidden, _ = self._run(inputs["goal_ids"], inputs["goal_mask"], {}, text_positions(inputs["goal_mask"]))
             features = self._features(hidden, inputs["goal_mask"])
         return self.instruction_value_head(features).squeeze(-1)
 

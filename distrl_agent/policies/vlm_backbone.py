@@ -1,13 +1,14 @@
 """Loading a `transformers` image-text-to-text checkpoint for `VLMPolicy`: model, processor, LoRA, token bookkeeping.
 
 `load_backbone(path)` loads a local `save_pretrained` directory through `AutoProcessor` +
-`AutoModelForImageTextToText` (the code path of real checkpoints such as SmolVLM / Idefics3), and returns a
-`Backbone` that names what the policy needs: the base model returning hidden states and a KV cache, the LM head, the
-EOS ids that end an action, and the ids an action may never contain (image placeholders, ids the tokenizer cannot
-decode). `attach_lora` injects `peft` LoRA adapters in place; `peft` is imported only then.
+`AutoModelForImageTextToText` (the code path of real checkpoints such as SmolVLM / Idefics3; Qwen2-VL, Qwen2.5-VL and
+Qwen3-VL through their tokenizer and image processor, `vlm_inputs.QwenInputs`), and returns a `Backbone` that names
+what the policy needs: how its inputs are made (`vlm_inputs`), the base model returning hidden states and a KV cache,
+the LM head, the EOS ids that end an action, and the ids an action may never contain (image placeholders, ids the
+tokenizer cannot decode). `attach_lora` injects `peft` LoRA adapters in place; `peft` is imported only then.
 
-Tested on Idefics3; LLaVA and PaliGemma expose the same pieces (`model.model`, `get_output_embeddings()`, an
-`image_token` on the processor) and should load too.
+Tested on Idefics3, Qwen2-VL, Qwen2.5-VL and Qwen3-VL; LLaVA and PaliGemma expose the same pieces as Idefics3
+(`model.model`, `get_output_embeddings()`, an `image_token` on the processor) and should load too.
 """
 
 from __future__ import annotations
@@ -23,8 +24,10 @@ import torch
 from torch import nn
 
 from distrl_agent.errors import CheckpointError, ConfigError
+from distrl_agent.policies.vlm_inputs import QWEN_MODEL_TYPES, ModelInputs, ProcessorInputs, QwenInputs
 
-IMAGE_TOKEN_ATTRIBUTES = ("image_token_id", "fake_image_token_id", "global_image_token_id", "image_token_index")
+IMAGE_TOKEN_ATTRIBUTES = ("image_token_id", "fake_image_token_id", "global_image_token_id", "image_token_index",
+                          "video_token_id", "vision_start_token_id", "vision_end_token_id")
 """Processor/config attributes naming image placeholder ids: an action containing one would be read as an image."""
 
 
@@ -34,7 +37,8 @@ class Backbone:
 
     Attributes:
         model: the `AutoModelForImageTextToText` model (LoRA-injected in place when `attach_lora` ran).
-        processor: its `AutoProcessor` (tokenizer padding set to the left, so prompts end at the last column).
+        inputs: how the family's inputs are made, kept by row and positioned (`vlm_inputs`); its tokenizer pads on
+            the left, so prompts end at the last column.
         base: `model.model`, called with `input_ids`, `attention_mask`, `position_ids`, image inputs and a cache;
             returns `last_hidden_state` (after the final norm).
         head: the LM head mapping hidden states to vocabulary logits.
@@ -42,26 +46,29 @@ class Backbone:
         vocab_size: width of the LM head's logits (may exceed the tokenizer's length).
         eos_ids: ids that end a generated action (the generation config's EOS ids, then the tokenizer's).
         banned_ids: ids an action never contains (image placeholders, ids past the tokenizer); masked to -inf.
-        image_token: the text the processor expands into an image's tokens.
         cache_argument: the name of the KV-cache keyword of `base` ("cache" in transformers 5, else
             "past_key_values").
     """
 
     model: nn.Module
-    processor: Any
+    inputs: ModelInputs
     base: nn.Module
     head: nn.Module
     hidden_size: int
     vocab_size: int
     eos_ids: tuple[int, ...]
     banned_ids: tuple[int, ...]
-    image_token: str
     cache_argument: str
 
     @property
     def tokenizer(self) -> Any:
-        """The processor's tokenizer."""
-        return self.processor.tokenizer
+        """The text tokenizer."""
+        return self.inputs.tokenizer
+
+    @property
+    def image_token(self) -> str:
+        """What a prompt writes where the screenshot goes."""
+        return self.inputs.image_token
 
 
 def load_backbone(path: str | Path, dtype: torch.dtype = torch.float32, device: str | torch.device = "cpu") -> Backbone:
@@ -71,7 +78,7 @@ def load_backbone(path: str | Path, dtype: torch.dtype = torch.float32, device: 
         CheckpointError: `path` is not a directory; it holds no loadable checkpoint; it is not an image-text-to-text
             model (e.g. a text-only LLM); or its processor has no image processor, tokenizer or image token.
     """
-    from transformers import AutoModelForImageTextToText, AutoProcessor
+    from transformers import AutoModelForImageTextToText
 
     directory = Path(path).expanduser()  # "~/models/x" from a config override is not expanded by the shell
     if not directory.is_dir():
@@ -83,25 +90,54 @@ def load_backbone(path: str | Path, dtype: torch.dtype = torch.float32, device: 
         raise CheckpointError(f"`model_path` {str(path)!r} does not hold an image-text-to-text checkpoint "
                               f"(AutoModelForImageTextToText: {type(exc).__name__}: {str(exc)[:300]}). VLMPolicy needs "
                               "a vision-language model such as Idefics3/SmolVLM, LLaVA or PaliGemma") from exc
+    inputs = _qwen_inputs(model, directory) if model.config.model_type in QWEN_MODEL_TYPES else \
+        _processor_inputs(directory)
+    base, head = getattr(model, "model", None), model.get_output_embeddings()
+    if base is None or head is None:
+        raise CheckpointError(f"{type(model).__name__} in {str(path)!r} lacks a `model` base or an LM head; "
+                              "VLMPolicy supports Idefics3/SmolVLM-like and Qwen2/2.5/3-VL checkpoints")
+    inputs.tokenizer.padding_side = "left"
+    model.to(device)
+    return Backbone(model=model, inputs=inputs, base=base, head=head,
+                    hidden_size=int(model.config.get_text_config().hidden_size), vocab_size=int(head.out_features),
+                    eos_ids=_eos_ids(model, inputs.tokenizer), banned_ids=_banned_ids(model, inputs, head),
+                    cache_argument=_cache_argument(base))
+
+
+def _processor_inputs(directory: Path) -> ProcessorInputs:
+    """The checkpoint's `AutoProcessor`, which must have an image processor, a tokenizer and an image token."""
+    from transformers import AutoProcessor
+
     try:
         processor = AutoProcessor.from_pretrained(directory, local_files_only=True)
     except (ValueError, KeyError, OSError) as exc:
-        raise CheckpointError(f"`model_path` {str(path)!r} has no loadable processor: {exc}") from exc
+        raise CheckpointError(f"`model_path` {str(directory)!r} has no loadable processor: {exc}") from exc
     for part in ("image_processor", "tokenizer"):
         if getattr(processor, part, None) is None:
-            raise CheckpointError(f"the processor in {str(path)!r} ({type(processor).__name__}) has no `{part}`; "
+            raise CheckpointError(f"the processor in {str(directory)!r} ({type(processor).__name__}) has no `{part}`; "
                                   "save the model's full processor next to it")
-    image_token = getattr(processor, "image_token", None)
-    base, head = getattr(model, "model", None), model.get_output_embeddings()
-    if not isinstance(image_token, str) or base is None or head is None:
-        raise CheckpointError(f"{type(model).__name__} in {str(path)!r} lacks an image token, a `model` base or an "
-                              "LM head; VLMPolicy supports Idefics3/SmolVLM-like checkpoints")
-    processor.tokenizer.padding_side = "left"
-    model.to(device)
-    return Backbone(model=model, processor=processor, base=base, head=head,
-                    hidden_size=int(model.config.get_text_config().hidden_size), vocab_size=int(head.out_features),
-                    eos_ids=_eos_ids(model, processor.tokenizer), banned_ids=_banned_ids(model, processor, head),
-                    image_token=image_token, cache_argument=_cache_argument(base))
+    if not isinstance(getattr(processor, "image_token", None), str):
+        raise CheckpointError(f"the processor in {str(directory)!r} ({type(processor).__name__}) names no image "
+                              "token; VLMPolicy supports Idefics3/SmolVLM-like and Qwen2/2.5/3-VL checkpoints")
+    return ProcessorInputs(processor)
+
+
+def _qwen_inputs(model: nn.Module, directory: Path) -> QwenInputs:
+    """A Qwen-VL checkpoint's tokenizer and image processor (its `AutoProcessor` needs torchvision for video)."""
+    from transformers import AutoImageProcessor, AutoTokenizer
+
+    try:
+        tokenizer = AutoTokenizer.from_pretrained(directory, local_files_only=True)
+        image_processor = AutoImageProcessor.from_pretrained(directory, local_files_only=True)
+    except (ValueError, KeyError, OSError) as exc:
+        raise CheckpointError(f"`model_path` {str(directory)!r} lacks the tokenizer or image processor of its "
+                              f"{model.config.model_type} model: {exc}") from exc
+    inputs = QwenInputs(tokenizer, image_processor, int(model.config.vision_config.spatial_merge_size))
+    for token in (inputs.image_pad, inputs.vision_start, inputs.vision_end):
+        if tokenizer.convert_tokens_to_ids(token) in (None, tokenizer.unk_token_id):
+            raise CheckpointError(f"the tokenizer in {str(directory)!r} has no {token!r} token, which Qwen-VL "
+                                  "prompts need")
+    return inputs
 
 
 def attach_lora(model: nn.Module, rank: int, alpha: float, dropout: float, target_modules: Sequence[str]) -> int:
@@ -144,9 +180,13 @@ def _eos_ids(model: nn.Module, tokenizer: Any) -> tuple[int, ...]:
     return tuple(ids)
 
 
-def _banned_ids(model: nn.Module, processor: Any, head: nn.Module) -> tuple[int, ...]:
-    banned = set(range(len(processor.tokenizer), int(head.out_features)))
-    for owner in (processor, model.config):
+def _banned_ids(model: nn.Module, inputs: ModelInputs, head: nn.Module) -> tuple[int, ...]:
+    banned = set(range(len(inputs.tokenizer), int(head.out_features)))
+    owners = [model.config, getattr(inputs, "processor", None)]
+    if isinstance(inputs, QwenInputs):  # the image pad and the vision markers are ids an action never holds
+        banned |= {int(inputs.tokenizer.convert_tokens_to_ids(t)) for t in
+                   (inputs.image_pad, inputs.vision_start, inputs.vision_end)}
+    for owner in owners:
         for attribute in IMAGE_TOKEN_ATTRIBUTES:
             value = getattr(owner, attribute, None)
             if isinstance(value, int) and value >= 0:

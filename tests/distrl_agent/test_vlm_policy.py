@@ -166,7 +166,7 @@ def test_evaluate_rejects_actions_it_cannot_score(checkpoints: dict[str, Path]) 
     tokens = torch.full((2, 8), 70)
     with pytest.raises(DataError, match="1..8"):
         policy.evaluate(inputs, {"tokens": tokens, "length": torch.tensor([0, 3])})
-    image_id = policy.parts.processor.image_token_id
+    image_id = policy.parts.inputs.processor.image_token_id
     with pytest.raises(DataError, match="never emits"):
         policy.evaluate(inputs, {"tokens": tokens.index_fill(1, torch.tensor([1]), image_id),
                                  "length": torch.tensor([3, 3])})

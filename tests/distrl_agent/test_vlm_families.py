@@ -1,0 +1,176 @@
+"""`VLMPolicy` on each model family it supports (issue 46): Idefics3, Qwen2-VL, Qwen2.5-VL, Qwen3-VL.
+
+Tiny random checkpoints are built offline (`tiny_vlm`). Each family: rows keep their own inputs (a row scores the
+same alone, in a padded batch, or picked out of one, as the learner picks rows), sampling and teacher forcing agree,
+the Qwen models see the 3-D rotary positions they compute themselves, every update rule trains on stored actions,
+and a Qwen run trains, resumes and exports.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+
+from distrl_agent.algorithms.common import policy_pass
+from distrl_agent.algorithms.rules import make_update_rule
+from distrl_agent.config import load_config
+from distrl_agent.export import export_policy
+from distrl_agent.policies.tiny_vlm import QWEN_FAMILIES, build_tiny_idefics3, build_tiny_qwen_vl
+from distrl_agent.policies.vlm import VLMPolicy
+from distrl_agent.policies.vlm_backbone import load_backbone
+from distrl_agent.policies.vlm_config import VLMPolicyConfig
+from distrl_agent.policies.vlm_inputs import QwenInputs, text_positions
+from distrl_agent.runtime.checkpoint import find_checkpoint, read_policy
+from distrl_agent.runtime.train import train
+from distrl_agent.types import Trajectory, collate
+
+FAMILIES = ("idefics3", *QWEN_FAMILIES)
+GOALS = ("open the settings", "search for a macbook air on amazon.com", "set an alarm")
+
+
+@pytest.fixture(scope="module")
+def checkpoints(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    root = tmp_path_factory.mktemp("families")
+    return {f: build_tiny_idefics3(root / f) if f == "idefics3" else build_tiny_qwen_vl(root / f, f)
+            for f in FAMILIES}
+
+
+def make_policy(path: Path, **overrides: object) -> VLMPolicy:
+    torch.manual_seed(0)
+    return VLMPolicy(VLMPolicyConfig(model_path=str(path), max_new_tokens=16, **overrides))
+
+
+def observations(n: int, seed: int = 0, shape: tuple[int, int, int] | None = None) -> list[dict]:
+    """Screens of two sizes unless `shape` is given (Qwen rows then hold different patch counts), and goals of
+    different lengths."""  # noqa: D205, D209
+    rng = np.random.default_rng(seed)
+    shapes = [shape] if shape else [(48, 24, 3), (40, 40, 3)]
+    return [{"screenshot": rng.integers(0, 256, shapes[i % len(shapes)], dtype=np.uint8), "goal": GOALS[i % 3]}
+            for i in range(n)]
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_a_row_scores_the_same_alone_padded_or_picked_out(checkpoints: dict[str, Path], family: str) -> None:
+    """Left padding and row selection (what `policy_pass` does to a batch) change no row's log-prob or value."""
+    policy = make_policy(checkpoints[family])
+    screens = observations(3)
+    inputs = policy.preprocess(screens)
+    actions, _ = policy.act(inputs, generator=torch.Generator().manual_seed(0))
+    batched = policy.evaluate(inputs, actions)
+    for row in range(3):
+        one = {k: v[row:row + 1] for k, v in actions.items()}
+        alone = policy.evaluate(policy.preprocess(screens[row:row + 1]), one)
+        torch.testing.assert_close(alone.log_prob, batched.log_prob[row:row + 1], rtol=1e-5, atol=1e-4)
+        torch.testing.assert_close(alone.value, batched.value[row:row + 1], rtol=1e-5, atol=1e-5)
+    order = torch.tensor([2, 0])
+    picked = policy.evaluate({k: v[order] for k, v in inputs.items()}, {k: v[order] for k, v in actions.items()})
+    torch.testing.assert_close(picked.log_prob, batched.log_prob[order], rtol=1e-5, atol=1e-4)
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_sampling_and_teacher_forcing_agree(checkpoints: dict[str, Path], family: str) -> None:
+    """`act`'s log mu is `evaluate`'s log pi of the same tokens (1e-4 per token), sampled and greedy."""
+    policy = make_policy(checkpoints[family], temperature=0.8)
+    inputs = policy.preprocess(observations(3, seed=1))
+    for deterministic in (False, True):
+        actions, log_mu = policy.act(inputs, deterministic, generator=torch.Generator().manual_seed(2))
+        log_prob = policy.evaluate(inputs, actions).log_prob.detach()
+        tokens = actions["length"].float()
+        assert ((log_prob - log_mu).abs() / tokens).max() < 1e-4
+
+
+@pytest.mark.parametrize("family", QWEN_FAMILIES)
+def test_qwen_prompts_see_the_models_own_rotary_positions(checkpoints: dict[str, Path], family: str) -> None:
+    """The policy's prompt hidden states equal the model's own forward, where the model computes M-RoPE itself
+    from the image grid; plain 1-D positions (what the policy used to pass) give other states.
+    """  # noqa: D205
+    policy = make_policy(checkpoints[family])
+    inputs = policy.preprocess(observations(2))
+    family_inputs = policy.parts.inputs
+    assert isinstance(family_inputs, QwenInputs)
+    image = family_inputs.model_kwargs(inputs)
+    types = (inputs["input_ids"] == family_inputs.image_pad_id).int()
+    policy.parts.base.rope_deltas = None  # the model's own path, fresh
+    with torch.no_grad():
+        own = policy.parts.base(input_ids=inputs["input_ids"], attention_mask=inputs["attention_mask"],
+                                mm_token_type_ids=types, **image).last_hidden_state
+        ours, _ = policy._run(inputs["input_ids"], inputs["attention_mask"], *policy._prompt(inputs))
+        flat, _ = policy._run(inputs["input_ids"], inputs["attention_mask"], image,
+                              text_positions(inputs["attention_mask"]))
+    real = inputs["attention_mask"].bool()
+    torch.testing.assert_close(ours[real], own[real], rtol=1e-5, atol=1e-5)
+    assert (flat[real] - own[real]).abs().max() > 1e-3
+
+
+def stored_trajectories(policy: VLMPolicy) -> list[Trajectory]:
+    """Two trajectories (2 and 3 steps) acted by `policy` (one screen size: a batch stacks the screenshots)."""
+    trajectories = []
+    for length, seed, shape in ((2, 0, (48, 24, 3)), (3, 1, (48, 24, 3))):
+        screens = observations(length + 1, seed, shape)
+        for screen in screens:
+            screen["goal"] = GOALS[seed]
+        actions, log_mu = policy.act(policy.preprocess(screens[:-1]), generator=torch.Generator().manual_seed(seed))
+        rewards = np.zeros(length, np.float32)
+        rewards[-1] = 1.0
+        trajectories.append(Trajectory(
+            observations={"screenshot": np.stack([s["screenshot"] for s in screens]),
+                          "goal": np.array([s["goal"] for s in screens]),
+                          "previous_action": np.array([""] * len(screens))},
+            actions={k: v.numpy() for k, v in actions.items()}, rewards=rewards, dones=rewards > 0,
+            log_mu=log_mu.numpy(), policy_version=np.zeros(length, np.int64), goal=GOALS[seed],
+            # as a worker playing GRPO's groups labels them: this return, and its group's (returns 1 and 0)
+            metadata={"group": {"id": 0, "return": float(seed == 0), "mean": 0.5, "std": 0.7071, "members": 2}},
+        ).validate())
+    return trajectories
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_every_update_rule_trains_on_stored_actions(checkpoints: dict[str, Path], family: str) -> None:
+    """The learner's batch pass scores stored actions as they were sampled, and A-RIDE, DigiRL, PPO and GRPO give
+    finite losses whose gradients reach the backbone.
+    """  # noqa: D205
+    policy = make_policy(checkpoints[family])
+    batch = collate(stored_trajectories(policy))
+    stored = policy_pass(policy, batch)
+    torch.testing.assert_close(stored.log_pi.detach()[batch.mask], batch.log_mu[batch.mask], rtol=1e-5, atol=1e-3)
+    for name in ("a-ride", "digirl", "ppo", "grpo"):
+        policy.zero_grad()
+        rule = make_update_rule(name)
+        prepared = () if rule.prepare is None else (rule.prepare(policy, batch),)  # PPO's and GRPO's targets
+        loss, _, _ = rule.loss(policy, batch, *prepared)
+        assert torch.isfinite(loss), name
+        loss.backward()
+        assert policy.backbone.get_output_embeddings().weight.grad is not None, name
+
+
+def test_a_qwen_run_trains_resumes_and_exports(checkpoints: dict[str, Path], tmp_path: Path) -> None:
+    """`distrl train` with a Qwen2-VL policy makes updates, resumes from its checkpoint, and exports a folder that
+    loads back with equal logits.
+    """  # noqa: D205
+    path = str(checkpoints["qwen2_vl"])
+    overrides = ["policy.kind=vlm", f"policy.vlm.model_path={path}", "policy.vlm.max_new_tokens=16",
+                 "policy.vlm.value_hidden_dim=16", "env.screenshot_width=32", "runtime.minutes=3",
+                 "runtime.workers=1", "runtime.envs_per_worker=2", "runtime.warm_start_episodes=1",
+                 "runtime.warm_start_updates=2", "runtime.eval_episodes=1", "learner.batch_size=2",
+                 "learner.min_replay_trajectories=2", "learner.critic_warmup_updates=0", f"run_dir={tmp_path / 'run'}"]
+    first = train(load_config(overrides=[*overrides, "runtime.max_updates=2"]), show_progress=False)
+    assert first["updates"] >= 2
+    again = train(load_config(overrides=[*overrides, "runtime.max_updates=4"]), resume=tmp_path / "run",
+                  show_progress=False)
+    assert again["updates"] >= 4 and again["resumes"] == 1
+    saved = read_policy(find_checkpoint(tmp_path / "run"))
+    policy = VLMPolicy(saved.config.replace(model_path=path))
+    policy.load_weights(saved.weights)
+    policy.eval()
+    export_policy(tmp_path / "run", tmp_path / "export", trust=True)
+    exported = load_backbone(tmp_path / "export")
+    inputs = policy.preprocess(observations(1))
+    image, positions = policy._prompt(inputs)
+    with torch.no_grad():
+        mine = policy.parts.head(policy._run(inputs["input_ids"], inputs["attention_mask"], image, positions)[0])
+        theirs = exported.head(exported.base(input_ids=inputs["input_ids"], attention_mask=inputs["attention_mask"],
+                                             position_ids=positions, **image).last_hidden_state)
+    torch.testing.assert_close(mine, theirs, rtol=1e-5, atol=1e-5)
