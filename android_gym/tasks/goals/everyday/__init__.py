@@ -18,16 +18,19 @@ from android_gym.tasks.goals.everyday import (
     files,
     media,
     messages,
+    music,
     notes,
     people,
     places,
     recipes,
     settings,
+    web,
 )
 from android_gym.tasks.goals.rule import Rule
 
 EVERYDAY_RULES: tuple[Rule, ...] = (
     *clock.RULES, *calendar.RULES, *people.RULES, *messages.RULES, *notes.RULES, *recipes.RULES,
-    *calculator.RULES, *expenses.RULES, *files.RULES, *media.RULES, *places.RULES, *settings.RULES, *apps.RULES,
+    *calculator.RULES, *expenses.RULES, *files.RULES, *media.RULES, *music.RULES, *places.RULES,
+    *settings.RULES, *apps.RULES, *web.RULES,
 )
 """After the AitW-style families in `rules.RULES`: on a tie in specificity, those win."""
