@@ -9,6 +9,10 @@ since set-up, so touching the near miss, or anything else, fails. Amounts in goa
 (`expenses.money`: "$12.50"); dates as a weekday and a day ("Wednesday, June 3"), or "today" and "yesterday". Splits
 hold out expense names (`split_of`). Experts read the UI elements, get past pop-ups (`into_app`/`obstacle`) and retry
 dropped taps by acting on the unchanged screen again.
+
+Everyday lines (issue 49, `goals.everyday.expenses`) name no category ("category" None: any will do, the expert
+files the expense under `usual_category`), may name no day (no namesake: "namesake" False), and ask this week's
+spending on the expenses of a name ("name", in `CategoryWeekAnswerTemplate`).
 """  # noqa: D205, D209
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ import datetime
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from android_gym.actions import Action
+from android_gym.actions import Action, ActionType
 from android_gym.sim.app_dialogs import day_desc
 from android_gym.sim.apps import expenses as X
 from android_gym.sim.apps import gmail as G
@@ -62,6 +66,17 @@ STORES = (("Corner Bakery", "Food"), ("City Cabs", "Transport"), ("Bookworm", "S
 """Shops whose receipts Gmail holds, with the category their purchase belongs in."""
 NOTES = ("spending_june.md", "budget_check.md", "monthly_total.md", "expenses_summary.md", "money_notes.md",
          "june_budget.md", "spent_so_far.md", "finance_log.md", "budget_2026.md", "month_report.md")
+
+
+def usual_category(name: str) -> str:
+    """The category an expense called `name` goes in: a seeded or task expense's, else "Other".
+
+    >>> usual_category("coffee"), usual_category("Taxi to airport"), usual_category("Gas")
+    ('Food', 'Transport', 'Other')
+    """
+    known = {n.casefold(): c for c, items in X.POOL.items() for n, _, _ in items}
+    known |= {n.casefold(): c for n, c, _ in ITEMS}
+    return known.get(name.casefold(), "Other")
 
 
 def day_phrase(days: int) -> str:
@@ -223,17 +238,21 @@ class _ExpenseTemplate(WorldTemplate):
         return out
 
     def target(self, params: Params) -> dict[str, Any]:
-        """The task's expense as set up."""
-        return expense(params["name"], params["cents"], params["category"], params["days"])
+        """The task's expense as set up (a category the goal leaves out, None, is the name's usual one)."""
+        category = params["category"] or usual_category(params["name"])
+        return expense(params["name"], params["cents"], category, params["days"])
 
-    def namesake(self, params: Params) -> dict[str, Any]:
-        """The same name on another day, for a different amount (the near miss)."""
+    def namesake(self, params: Params) -> list[dict[str, Any]]:
+        """The same name on another day, for a different amount (the near miss); none for params with "namesake":
+        False (an everyday line that names no day, issue 49: the one expense of the name is the one it means)."""  # noqa: D205, D209
+        if not params.get("namesake", True):
+            return []
         days = params["days"] + 2 if params["days"] < 10 else params["days"] - 3
-        return expense(params["name"], params["cents"] + 310, params["category"], days)
+        return [{**self.target(params), "amount": params["cents"] + 310, "date": X.iso(-days)}]
 
     def initial(self, params: Params) -> dict[str, dict[str, Any]]:
         """The expense and its namesake; no other expense of that name."""
-        return {EXP: {"absent": [params["name"]], "expenses": [self.target(params), self.namesake(params)]}}
+        return {EXP: {"absent": [params["name"]], "expenses": [self.target(params), *self.namesake(params)]}}
 
 
 class AddExpenseTemplate(_ExpenseTemplate):
@@ -246,13 +265,15 @@ class AddExpenseTemplate(_ExpenseTemplate):
 
     def initial(self, params: Params) -> dict[str, dict[str, Any]]:
         """Only the namesake."""
-        return {EXP: {"absent": [params["name"]], "expenses": [self.namesake(params)]}}
+        return {EXP: {"absent": [params["name"]], "expenses": self.namesake(params)}}
 
     def check(self, params: Params, state: State) -> bool:
-        """Exactly that expense added (any note); nothing removed or changed."""
+        """Exactly that expense added (any note; any category when the goal names none: "category" None);
+        nothing removed or changed."""  # noqa: D205, D209
         e = app_state(state, EXP)
-        added = [{**x, "note": ""} for x in e.get("added", [])]
-        return same_items(added, [self.target(params)]) and not e["removed"] and not e["changed"]
+        anyhow = {"note": ""} if params["category"] else {"note": "", "category": ""}
+        added = [{**x, **anyhow} for x in e.get("added", [])]
+        return same_items(added, [{**self.target(params), **anyhow}]) and not e["removed"] and not e["changed"]
 
     def expert(self, params: Params, elements: Elements, state: State) -> Action:
         """Add expense, amount, name, category, date (page the picker, pick the day, OK), Save."""
@@ -414,18 +435,39 @@ class CategoryWeekAnswerTemplate(WorldTemplate):
                 for i, c in enumerate(X.CATEGORIES) for v in range(8)]
 
     def initial(self, params: Params) -> dict[str, dict[str, Any]]:
-        """A category expense this week, and a bigger one earlier this month (in the month's total only)."""
+        """A category expense this week, and a bigger one earlier this month (in the month's total only).
+
+        Params with a "name" (an everyday line's question about one kind of expense, issue 49: "coffee"): two
+        expenses so named this week, a bigger one last week, and no other so named.
+        """
+        if params.get("name"):
+            name, cents, category = params["name"], params["cents"], params["category"]
+            return {EXP: {"absent": [name], "expenses": [expense(name, cents, category, 0),
+                                                         expense(name, cents + 125, category, 1),
+                                                         expense(name, cents + 2000, category, 5)]}}
         name = _pick([n for n, c, _ in ITEMS if c == params["category"]] or ["Misc"], params["phrasing"])
         return {EXP: {"expenses": [expense(name, params["cents"], params["category"], 1),
                                    expense(name, params["cents"] + 2000, params["category"], 5)]}}
 
     def answer(self, params: Params, state: State) -> str | None:
-        """The category's spending this week, while nothing was added, removed or changed."""
-        sums = X.totals(app_state(state, EXP).get("expenses", []), "week")
+        """The category's spending this week (with a "name": the spending on expenses so named, case aside), while
+        nothing was added, removed or changed."""  # noqa: D205, D209
+        expenses = app_state(state, EXP).get("expenses", [])
+        if params.get("name"):
+            mine = [e for e in expenses if plain(e)["name"] == params["name"].casefold()]
+            return X.money(sum(X.totals(mine, "week").values())) if mine and untouched(state) else None
+        sums = X.totals(expenses, "week")
         return X.money(sums[params["category"]]) if params["category"] in sums and untouched(state) else None
 
     def expert(self, params: Params, elements: Elements, state: State) -> Action:
-        """Drawer, Statistics, This week, answer with the amount on the category's row."""
+        """Drawer, Statistics, This week, answer with the amount on the category's row.
+
+        With a "name": the list of expenses, and the sum of this week's rows of that name (the amounts as the rows
+        show them, read from the state: the rows may not all fit on one screen).
+        """
+        if params.get("name"):
+            return to_page("expenses", elements, state) or Action(ActionType.STATUS_TASK_COMPLETE,
+                                                                  text=self.answer(params, state) or "")
         step = to_page("stats", elements, state)
         if step is not None:
             return step
@@ -447,7 +489,7 @@ class DeleteMissingExpenseTemplate(_ExpenseTemplate):
 
     def initial(self, params: Params) -> dict[str, dict[str, Any]]:
         """Only the namesake."""
-        return {EXP: {"absent": [params["name"]], "expenses": [self.namesake(params)]}}
+        return {EXP: {"absent": [params["name"]], "expenses": self.namesake(params)}}
 
     def check(self, params: Params, state: State) -> bool:
         """No expense of that name on that day, and nothing added, removed or changed."""

@@ -6,6 +6,10 @@ a task of the same title in another list), so the seeded notebook and lists only
 apps' state and their episode edit logs, so touching the near miss, or anything else, fails. Splits hold out note
 names and task titles (`split_of`). Experts read the UI elements, get past pop-ups (`into_app`/`obstacle`) and retry
 dropped taps by acting on the unchanged screen again; their shared steps and the checks' lookups live in `notes_expert`.
+
+Everyday lines (issue 49, `goals.everyday.notes`) reach the templates with optional parameters: "loose" notes (names
+and texts compared without case or punctuation), a task in no named list ("list" None) or without its near miss
+("near" False). `DeleteTaskTemplate` and `AddTasksTemplate` exist for those lines and stay out of `TEMPLATES`.
 """  # noqa: D205, D209
 
 from __future__ import annotations
@@ -26,15 +30,19 @@ from android_gym.tasks.world.notes_expert import (
     Elements,
     State,
     find_tasks,
+    folded_words,
     markor_create,
     markor_item,
     markor_write,
+    named,
+    notes_on,
     only_touched,
     press,
     reach,
     tasks_add,
     tasks_edit,
     tasks_view,
+    variants,
 )
 
 STEMS = ("packing_list", "party_plan", "garden_log", "car_maintenance", "recipe_ideas", "podcast_notes",
@@ -124,6 +132,11 @@ def _path(params: Mapping[str, Any], suffix: str = "") -> str:
     return join(params.get("folder", ""), params["name"].replace(".md", f"{suffix}.md"))
 
 
+def _new_name(params: Mapping[str, Any]) -> str:
+    """The name the expert gives a note the goal does not name: its text's first three words."""
+    return " ".join(params["text"].split()[:3]).capitalize() + ".md"
+
+
 class CreateNoteTemplate(WorldTemplate):
     """Create note {name} (in {folder}) holding {text}; a similarly named draft sits next to it."""
 
@@ -138,20 +151,40 @@ class CreateNoteTemplate(WorldTemplate):
         return _notes(("", "Personal", "Work"))
 
     def initial(self, params: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
-        """No such note yet, its folder there, and a draft with a similar name beside it."""
-        return {MARKOR: {"absent": [_path(params)], "folders": [params["folder"]] if params["folder"] else [],
-                         "files": {_path(params, "_draft"): "TODO"}}}
+        """No such note yet, its folder there, and a draft with a similar name beside it.
+
+        With "loose" params (an everyday line's) the name may be None (any new note), and no note answers to the
+        name in any case or extension.
+        """
+        folders = [params["folder"]] if params["folder"] else []
+        if params.get("loose") and not params["name"]:
+            return {MARKOR: {"folders": folders}}
+        absent = variants(params["name"]) if params.get("loose") else [_path(params)]
+        return {MARKOR: {"absent": absent, "folders": folders, "files": {_path(params, "_draft"): "TODO"}}}
 
     def check(self, params: Mapping[str, Any], state: State) -> bool:
-        """The note holds exactly the text (outer blank space aside) and nothing else was edited."""
+        """The note holds exactly the text (outer blank space aside) and nothing else was edited.
+
+        With "loose" params: the one note of that name (case and extension aside, any folder), or the one note
+        created when the goal names none, holds the text's words (case and punctuation aside).
+        """
         m = app_state(state, MARKOR)
-        return m["files"].get(_path(params), "").strip() == params["text"] and only_touched(m["edits"], {_path(params)})
+        if not params.get("loose"):
+            return (m["files"].get(_path(params), "").strip() == params["text"]
+                    and only_touched(m["edits"], {_path(params)}))
+        made = (named(m["files"], params["name"]) if params["name"]
+                else [e["path"] for e in m["edits"] if e["op"] == "create" and e["path"] in m["files"]])
+        return (len(made) == 1 and folded_words(m["files"][made[0]]) == folded_words(params["text"])
+                and only_touched(m["edits"], set(made)))
 
     def expert(self, params: Mapping[str, Any], elements: Elements, state: State) -> Action:
-        """FAB, type the name, OK (the editor opens), type the text, Save."""
-        if _path(params) in app_state(state, MARKOR).get("files", {}):
-            return markor_write(_path(params), params["text"], elements, state)
-        return markor_create(params["folder"], params["name"], "Markdown", elements, state)
+        """FAB, type the name (for a goal that names none, the text's first words), OK (the editor opens), type the
+        text, Save."""  # noqa: D205, D209
+        name = params["name"] or _new_name(params)
+        path = join(params["folder"], name)
+        if path in app_state(state, MARKOR).get("files", {}):
+            return markor_write(path, params["text"], elements, state)
+        return markor_create(params["folder"], name, "Markdown", elements, state)
 
 
 class AppendLineTemplate(WorldTemplate):
@@ -168,14 +201,24 @@ class AppendLineTemplate(WorldTemplate):
         return _notes(("", "Work"), LINES)
 
     def initial(self, params: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
-        """The note, and its backup with the same text beside it."""
-        return {MARKOR: {"files": {_path(params): _seeded(params), _path(params, "_backup"): _seeded(params)}}}
+        """The note, and its backup with the same text beside it (with "loose" params, no other note of the name)."""
+        files = {_path(params): _seeded(params), _path(params, "_backup"): _seeded(params)}
+        return {MARKOR: {"absent": variants(params["name"]), "files": files} if params.get("loose") else
+                {"files": files}}
 
     def check(self, params: Mapping[str, Any], state: State) -> bool:
-        """The old text, a line break, the line (trailing blank space aside); nothing else edited."""
+        """The old text, a line break, the line (trailing blank space aside); nothing else edited.
+
+        With "loose" params the new line's words count (case, punctuation and a list bullet aside).
+        """
         m = app_state(state, MARKOR)
-        return (m["files"].get(_path(params), "").rstrip() == f"{_seeded(params)}\n{params['text']}"
-                and only_touched(m["edits"], {_path(params)}))
+        text = m["files"].get(_path(params), "").rstrip()
+        if params.get("loose"):
+            head, _, last = text.rpartition("\n")
+            added = head.rstrip() == _seeded(params) and folded_words(last) == folded_words(params["text"])
+        else:
+            added = text == f"{_seeded(params)}\n{params['text']}"
+        return added and only_touched(m["edits"], {_path(params)})
 
     def expert(self, params: Mapping[str, Any], elements: Elements, state: State) -> Action:
         """Open the note, type a line break and the line at its end, Save."""
@@ -214,13 +257,24 @@ class RenameNoteTemplate(_MenuTemplate):
                 for p in _notes(("", "Personal"))]
 
     def initial(self, params: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
-        """The note and a similarly named one (`_old`); the new name free."""
-        return {MARKOR: {"absent": [join(params["folder"], params["new"])],
+        """The note and a similarly named one (`_old`); the new name free (with "loose" params, in any case or
+        extension, and no other note of the old name)."""  # noqa: D205, D209
+        absent = ([*variants(params["name"]), *variants(params["new"])] if params.get("loose")
+                  else [join(params["folder"], params["new"])])
+        return {MARKOR: {"absent": absent,
                          "files": {_path(params): _seeded(params), _path(params, "_old"): "Kept for reference"}}}
 
     def check(self, params: Mapping[str, Any], state: State) -> bool:
-        """Only the new name holds the text, in the same folder; the other note untouched."""
-        m, new = app_state(state, MARKOR), join(params["folder"], params["new"])
+        """Only the new name holds the text, in the same folder; the other note untouched.
+
+        With "loose" params the new name counts case and extension (.md, .txt or none) aside.
+        """
+        m = app_state(state, MARKOR)
+        if params.get("loose"):
+            got = named(m["files"], params["new"], params["folder"])
+            new = got[0] if len(got) == 1 else ""
+        else:
+            new = join(params["folder"], params["new"])
         return (_path(params) not in m["files"] and m["files"].get(new) == _seeded(params)
                 and only_touched(m["edits"], {_path(params), new}))
 
@@ -276,8 +330,10 @@ class DeleteNoteTemplate(_MenuTemplate):
         return _notes(("", "Work", "Personal"))
 
     def initial(self, params: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
-        """The note and its copy."""
-        return {MARKOR: {"files": {_path(params): _seeded(params), _path(params, "_copy"): "Copy"}}}
+        """The note and its copy (with "loose" params, no other note of the name in any case or extension)."""
+        files = {_path(params): _seeded(params), _path(params, "_copy"): "Copy"}
+        return {MARKOR: {"absent": variants(params["name"]), "files": files} if params.get("loose") else
+                {"files": files}}
 
     def check(self, params: Mapping[str, Any], state: State) -> bool:
         """The note is gone, its copy is not, and nothing else was edited."""
@@ -330,7 +386,13 @@ class OpenNoteTemplate(WorldTemplate):
                 for i, t in enumerate(TOPICS) for k, f in enumerate(("", "Personal", "Work"))]
 
     def initial(self, params: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
-        """The note and its neighbour, in the same folder."""
+        """The note and its neighbour, in the same folder.
+
+        Params with their own "text" (an everyday line's, `notes_expert.note_about`): that note, and no other seeded
+        note whose name shares a word with the topic.
+        """
+        if "text" in params:
+            return {MARKOR: {"absent": notes_on(params["topic"]), "files": {_path(params): params["text"]}}}
         _, _, text, other, other_text = next(t for t in TOPICS if t[0] == params["topic"])
         return {MARKOR: {"files": {_path(params): text, join(params["folder"], f"{other}.md"): other_text}}}
 
@@ -362,23 +424,34 @@ def _task_pair(params: Mapping[str, Any], completed: bool = False, days: int = 4
 
 
 class _PairTemplate(WorldTemplate):
-    """A task in list {list} and a task of the same title in another list (the near miss), both open, due in 4 days."""
+    """A task in list {list} and a task of the same title in another list (the near miss), both open, due in 4 days.
+
+    Params with "near": False (an everyday line that names no list, issue 49) leave the near miss out: the title is
+    then in no other list.
+    """
 
     def initial(self, params: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
         """The task and its near miss."""
         spec = {k: v for k, v in _task_pair(params).items() if k != "completed"}
-        return {TASKS: {"absent": [params["title"]], "tasks": [{"list": params["list"], **spec},
-                                                               {"list": NEAR[params["list"]], **spec}]}}
+        near = [{"list": NEAR[params["list"]], **spec}] if params.get("near", True) else []
+        return {TASKS: {"absent": [params["title"]], "tasks": [{"list": params["list"], **spec}, *near]}}
 
     def check(self, params: Mapping[str, Any], state: State) -> bool:
         """The task is as `wanted` and alone in its list; the near miss as it started; no other task edited."""
         t = app_state(state, TASKS)
-        return (find_tasks(t["lists"], params["list"], params["title"]) == [self.wanted(params)]
-                and find_tasks(t["lists"], NEAR[params["list"]], params["title"]) == [_task_pair(params)]
+        return (find_tasks(t["lists"], params["list"], params["title"]) == self.wanted(params)
+                and self.near_kept(params, t["lists"])
                 and all((e["list"], e["title"]) == (params["list"], params["title"]) for e in t["edits"]))
 
-    def wanted(self, params: Mapping[str, Any]) -> dict[str, Any]:
-        """The task once the goal is met."""
+    @staticmethod
+    def near_kept(params: Mapping[str, Any], lists: Mapping[str, Any]) -> bool:
+        """Whether the near miss is as it started (without one: whether no other list holds the title)."""
+        if params.get("near", True):
+            return find_tasks(lists, NEAR[params["list"]], params["title"]) == [_task_pair(params)]
+        return not any(find_tasks(lists, name, params["title"]) for name in lists if name != params["list"])
+
+    def wanted(self, params: Mapping[str, Any]) -> list[dict[str, Any]]:
+        """The list's tasks of that title once the goal is met."""
         raise NotImplementedError
 
 
@@ -396,13 +469,27 @@ class AddTaskTemplate(WorldTemplate):
         return _tasks(2)
 
     def initial(self, params: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
-        """The title only in another list, undated and without priority."""
+        """The title only in another list, undated and without priority (for a goal naming no list: nowhere)."""
+        if params["list"] is None:
+            return {TASKS: {"absent": [params["title"]]}}
         return {TASKS: {"absent": [params["title"]], "tasks": [{"list": NEAR[params["list"]],
                                                                 "title": params["title"]}]}}
 
     def check(self, params: Mapping[str, Any], state: State) -> bool:
-        """One open task of that title in the list with that date and priority; the other list's one untouched."""
-        lists = app_state(state, TASKS)["lists"]
+        """One open task of that title in the list with that date and priority; the other list's one untouched.
+
+        Params of an everyday line (issue 49) may leave out what the line does not say: "list" None (one open task
+        of that title in any list, no other task edited), "days" None (any due date), "priority" None (any).
+        """
+        t = app_state(state, TASKS)
+        lists = t["lists"]
+        if params["list"] is None:
+            found = [task for name in lists for task in find_tasks(lists, name, params["title"])]
+            if len(found) != 1 or found[0]["completed"]:
+                return False
+            return ((params["days"] is None or found[0]["due"] == todo.iso(params["days"]))
+                    and (params["priority"] is None or found[0]["priority"] == params["priority"])
+                    and all(e["title"].casefold() == params["title"].casefold() for e in t["edits"]))
         want = {"title": params["title"], "due": todo.iso(params["days"]), "priority": params["priority"],
                 "completed": False}
         near = {"title": params["title"], "due": None, "priority": "none", "completed": False}
@@ -410,8 +497,11 @@ class AddTaskTemplate(WorldTemplate):
                 and find_tasks(lists, NEAR[params["list"]], params["title"]) == [near])
 
     def expert(self, params: Mapping[str, Any], elements: Elements, state: State) -> Action:
-        """Drawer, the list, Add task, title, Due date (page months, pick the day, OK), priority, Save."""
-        return tasks_add(params["list"], params["title"], todo.iso(params["days"]), params["priority"], elements, state)
+        """Drawer, the list (the Inbox when the goal names none), Add task, title, Due date (page months, pick the
+        day, OK), priority, Save."""  # noqa: D205, D209
+        due = None if params["days"] is None else todo.iso(params["days"])
+        return tasks_add(params["list"] or "Inbox", params["title"], due, params["priority"] or "none", elements,
+                         state)
 
 
 class CompleteTaskTemplate(_PairTemplate):
@@ -426,9 +516,9 @@ class CompleteTaskTemplate(_PairTemplate):
         """Every title in two lists."""
         return _tasks(2, offset=1)
 
-    def wanted(self, params: Mapping[str, Any]) -> dict[str, Any]:
+    def wanted(self, params: Mapping[str, Any]) -> list[dict[str, Any]]:
         """Completed, otherwise as it was."""
-        return _task_pair(params, completed=True)
+        return [_task_pair(params, completed=True)]
 
     def expert(self, params: Mapping[str, Any], elements: Elements, state: State) -> Action:
         """Show the list and tick the task's checkbox."""
@@ -449,9 +539,9 @@ class ChangeDueTemplate(_PairTemplate):
         """Every title in two lists, with new dates (never the 4 days both start with)."""
         return [p for p in _tasks(2, offset=2) if p["days"] != 4]
 
-    def wanted(self, params: Mapping[str, Any]) -> dict[str, Any]:
+    def wanted(self, params: Mapping[str, Any]) -> list[dict[str, Any]]:
         """Due on the day, otherwise as it was."""
-        return _task_pair(params, days=params["days"])
+        return [_task_pair(params, days=params["days"])]
 
     def expert(self, params: Mapping[str, Any], elements: Elements, state: State) -> Action:
         """Show the list, open the task, Due date, pick the day, OK, Save."""
@@ -528,6 +618,81 @@ class DueFilterTemplate(WorldTemplate):
     def expert(self, params: Mapping[str, Any], elements: Elements, state: State) -> Action:
         """Drawer, the filter."""
         return tasks_view(params["when"], elements, state) or wait()
+
+
+class DeleteTaskTemplate(_PairTemplate):
+    """Delete task {title} of list {list}; its namesake in another list stays. Not in the suite's `TEMPLATES` (its
+    tasks are the everyday lines', issue 49), though its grid makes it a complete template."""  # noqa: D205, D209
+
+    name, max_steps = "tasks_delete_task", 13
+    apps = (TASKS,)
+    phrasings = ('Delete the task "{title}" from my {list} list in Tasks', "In Tasks, remove {title} from the {list} "
+                 "list", 'Get rid of "{title}" on my {list} list')
+
+    def grid(self) -> list[dict[str, Any]]:
+        """Every title in two lists."""
+        return _tasks(2, offset=4)
+
+    def wanted(self, params: Mapping[str, Any]) -> list[dict[str, Any]]:
+        """Gone from its list."""
+        return []
+
+    def expert(self, params: Mapping[str, Any], elements: Elements, state: State) -> Action:
+        """Show the list, open the task, Delete task, Delete."""
+        step = into_app("Tasks", TASKS, elements, state)
+        editing = app_state(state, TASKS).get("editing")
+        if step is None and state["screen"]["name"] == "delete":
+            return press(elements, text="Delete")
+        mine = editing is not None and editing["index"] is not None and \
+            (editing["list"], editing["title"]) == (params["list"], params["title"])
+        if step is None and state["screen"]["name"] == "edit" and mine:
+            return press(elements, desc="Delete task")
+        step = step or tasks_view(params["list"], elements, state)
+        return step or reach(elements, state, find(elements, rid=todo.TITLE_RID, text=params["title"]))
+
+
+class AddTasksTemplate(WorldTemplate):
+    """Add three tasks {titles} to list {list} ("list" None: an everyday line naming no list, any list will do). Not
+    in the suite's `TEMPLATES` (its tasks are the everyday lines', issue 49), though its grid makes it complete."""  # noqa: D205, D209
+
+    name, max_steps = "tasks_add_several", 22
+    apps = (TASKS,)
+    phrasings = ("Add three tasks to my {list} list in Tasks: {said}", "In Tasks, put {said} on the {list} list",
+                 "Create these tasks in my {list} list: {said}")
+
+    def grid(self) -> list[dict[str, Any]]:
+        """Every title with two others of its split, in a list rotating with it."""
+        out = []
+        for split in ("train", "test"):
+            pool = [t for t in TITLES if split_of(t) == split]
+            for i, title in enumerate(pool):
+                titles = [title, _pick(pool, i + 2), _pick(pool, i + 5)]
+                out.append({"title": title, "titles": titles, "said": f"{titles[0]}, {titles[1]} and {titles[2]}",
+                            "list": _pick(todo.LISTS, i), "phrasing": i})
+        return out
+
+    def initial(self, params: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+        """None of the titles in any list."""
+        return {TASKS: {"absent": list(params["titles"])}}
+
+    def check(self, params: Mapping[str, Any], state: State) -> bool:
+        """Each title is one open task in the list (any list when None), none elsewhere; no other task edited."""
+        t = app_state(state, TASKS)
+        lists, wanted = t["lists"], {title.casefold() for title in params["titles"]}
+        for title in params["titles"]:
+            found = {name: find_tasks(lists, name, title) for name in lists}
+            mine = [task for name, tasks in found.items() if params["list"] in (None, name) for task in tasks]
+            if len(mine) != 1 or mine[0]["completed"] or sum(map(len, found.values())) != 1:
+                return False
+        return all(e["title"].casefold() in wanted for e in t["edits"])
+
+    def expert(self, params: Mapping[str, Any], elements: Elements, state: State) -> Action:
+        """Add the first title not there yet (the list, Add task, the title, Save), three times."""
+        lists = app_state(state, TASKS)["lists"]
+        todo_ = [title for title in params["titles"] if not any(find_tasks(lists, n, title) for n in lists)]
+        if not todo_:
+            return wait()
+        return tasks_add(params["list"] or "Inbox", todo_[0], None, "none", elements, state)
 
 
 # -- both apps ----------------------------------------------------------------------------------------------------

@@ -11,7 +11,9 @@ set-up ("added", "removed", "changed"), so an extra or missing edit fails. Split
 number, or the variant) with `split_of`.
 
 Step budgets are about 1.5 times the expert's typical length without perturbations, plus 3 (measured over 80 seeds
-under the "hard" perturbations, the longest expert run fits every budget).
+under the "hard" perturbations, the longest expert run fits every budget). Everyday goals (issue 49) give values as
+optional parameters ("number", "new", "email", "caller"); a one-word name ("Tom") has no near misses, and the seeded
+contacts of that first name leave the phone (`people.namesakes`).
 """  # noqa: D205, D209
 
 from __future__ import annotations
@@ -24,7 +26,8 @@ import numpy as np
 from android_gym.actions import Action
 from android_gym.sim.app import stable_seed
 from android_gym.sim.apps import contacts, dialer
-from android_gym.sim.apps.contacts import digits, same_name
+from android_gym.sim.apps.contacts import digits, same_name, same_person, split_name
+from android_gym.sim.apps.people import is_full_name, namesakes
 from android_gym.sim.keyboard import KEYBOARD_TOP
 from android_gym.tasks.apps import into_app, swipe_down
 from android_gym.tasks.base import TaskTemplate, split_of
@@ -62,11 +65,15 @@ def numbers(kind: str, name: str, count: int = 5) -> list[str]:
 
 def cast(kind: str, name: str) -> list[dict[str, Any]]:
     """The people a task about `name` puts on the phone: the target, then someone with the same first name and
-    someone with the same last name, with the first three of `numbers(kind, name)`.
+    someone with the same last name, with the first three of `numbers(kind, name)`; a name that is not a first and
+    a last name (`is_full_name`: "Tom", "Mom", "Dr. Alvarez") has no near misses, only the target.
 
-    >>> [p["name"] for p in cast("x", "Ana Costa")][0]
-    'Ana Costa'
+    >>> [p["name"] for p in cast("x", "Ana Costa")][0], [p["email"] for p in cast("x", "Dr. Alvarez")]
+    ('Ana Costa', ['dr.alvarez@example.com'])
     """  # noqa: D205
+    if not is_full_name(name):
+        local = ".".join(w.strip(".") for w in name.lower().split())
+        return [{"name": name, "phone": numbers(kind, name)[0], "email": f"{local}@example.com"}]
     rng = np.random.default_rng(stable_seed("people_tasks:names", kind, name))
     first, last = name.split()
     other_last = [n for n in LAST if n != last][int(rng.integers(len(LAST) - 1))]
@@ -157,9 +164,10 @@ def to_phone_tab(tab: str, elements: Elements, state: State) -> Action | None:
     return back()
 
 
-def first_missed(elements: Elements) -> UIElement | None:
-    """The newest missed call's row in Recents (rows are newest first)."""
-    return next((e for e in elements if e.rid == dialer.ROW_RID and e.desc.startswith("Missed call,")), None)
+def first_missed(elements: Elements, kinds: tuple[str, ...] = ("missed",)) -> UIElement | None:
+    """The newest row in Recents of a call of one of `kinds` (rows are newest first): by default a missed call."""
+    labels = tuple(f"{dialer.KIND_LABELS[k]}," for k in kinds)
+    return next((e for e in elements if e.rid == dialer.ROW_RID and e.desc.startswith(labels)), None)
 
 
 # -- templates ---------------------------------------------------------------------------------------------------------
@@ -177,8 +185,10 @@ class PersonTemplate(TaskTemplate):
                 if split_of(n) == split]
 
     def people(self, params: Params) -> list[dict[str, Any]]:
-        """The target and its two near misses (`cast`)."""
-        return cast(self.name, params["name"])
+        """The target and its two near misses (`cast`); the optional parameter "number" is the target's number."""
+        out = cast(self.name, params["name"])
+        out[0] = {**out[0], "phone": str(params["number"])} if "number" in params else out[0]
+        return out
 
     def facts(self, params: Params) -> dict[str, str]:
         """What the goal says: the name, and the template's own details (numbers, e-mail)."""
@@ -190,10 +200,12 @@ class PersonTemplate(TaskTemplate):
         return self.phrasings[params["phrasing"]].format(**self.facts(params))
 
     def initial(self, params: Params) -> dict[str, dict[str, Any]]:
-        """The cast in Contacts (without the target when the task adds it); the same-last-name one is starred."""
-        target, same_first, same_last = self.people(params)
-        add = [*([target] if self.target_present else []), same_first, {**same_last, "starred": True}]
-        return {contacts.PACKAGE: {"contacts": {"add": add}}}
+        """The cast in Contacts (without the target when the task adds it); the same-last-name one is starred. A
+        target with one name that seeds draw ("Tom") takes the seeded contacts of that first name off (`namesakes`)."""  # noqa: D205, D209
+        target, *near = self.people(params)
+        add = [*([target] if self.target_present else []), *near[:-1], *[{**p, "starred": True} for p in near[-1:]]]
+        gone = namesakes(params["name"])
+        return {contacts.PACKAGE: {"contacts": {"add": add, **({"remove": gone} if gone else {})}}}
 
 
 class CallContactTemplate(PersonTemplate):
@@ -331,8 +343,17 @@ class EditNumberTemplate(_EditTemplate):
     phrasings = ("Change {name}'s phone number to {new}", "Update the phone number of {name} to {new}",
                  "{name} has a new number, {new}. Update the contact.")
 
+    def people(self, params: Params) -> list[dict[str, Any]]:
+        """The cast; with the optional parameter "new", the old number is it with other last three digits."""
+        out, new = super().people(params), str(params.get("new", ""))
+        if new:
+            out[0] = {**out[0], "phone": new[:-3] + ("000" if new[-3:] != "000" else "111")}
+        return out
+
     def new_value(self, params: Params) -> str:
-        """The old number with its last three digits redrawn (so editing it means deleting a few characters)."""
+        """The old number with its last three digits redrawn (so editing it means deleting a few), or "new"."""
+        if "new" in params:
+            return str(params["new"])
         old = self.people(params)[0]["phone"]
         rng = np.random.default_rng(stable_seed("edit_contact_number:new", params["name"]))
         tail = [n for n in range(100, 1000) if f"{n:03d}" != old[-3:]]
@@ -363,7 +384,9 @@ class AddEmailTemplate(_EditTemplate):
         return [{**p, "email": ""} for p in cast(self.name, params["name"])]
 
     def new_value(self, params: Params) -> str:
-        """A personal address: first name, last initial, a domain chosen by the name."""
+        """A personal address: first name, last initial, a domain chosen by the name; or the parameter "email"."""
+        if "email" in params:
+            return str(params["email"]).lower()
         first, last = params["name"].lower().split()
         return f"{first}{last[0]}@{DOMAINS[stable_seed('email', params['name']) % len(DOMAINS)]}"
 
@@ -394,10 +417,10 @@ class AddContactTemplate(PersonTemplate):
         for (none when the goal names none); nothing removed or changed."""  # noqa: D205, D209
         c = _contacts(state)
         target = self.people(params)[0]
-        email = target["email"] if self.with_email[params["phrasing"]] else ""
+        email = target["email"] if self.with_email[params.get("phrasing", 0)] else ""
         added = c.get("added", [])
         return (len(added) == 1 and not c.get("removed") and not c.get("changed")
-                and same_name(added[0]["name"], target["name"]) and digits(added[0]["phone"]) ==
+                and same_person(added[0]["name"], target["name"]) and digits(added[0]["phone"]) ==
                 digits(target["phone"]) and added[0]["email"].lower() == email)
 
     def expert(self, params: Params, elements: Elements, state: State) -> Action:
@@ -408,8 +431,8 @@ class AddContactTemplate(PersonTemplate):
         screen = state["screen"]
         target = self.people(params)[0]
         if screen["name"] == "editor" and screen["args"]["name"] is None and not screen["args"]["discard"]:
-            first, last = target["name"].split()
-            email = target["email"] if self.with_email[params["phrasing"]] else ""
+            first, last = split_name(target["name"])
+            email = target["email"] if self.with_email[params.get("phrasing", 0)] else ""
             return edit_fields(elements, state, {contacts.FIRST_RID: first, contacts.LAST_RID: last,
                                                  contacts.PHONE_RID: target["phone"], contacts.EMAIL_RID: email})
         if screen["name"] == "list":
@@ -475,7 +498,8 @@ class SaveMissedCallerTemplate(PersonTemplate):
 
 
 class CallBackMissedTemplate(TaskTemplate):
-    """Call back the most recent missed call: a call to that number only (a contact's or an unknown number)."""
+    """Call back the most recent missed call (with the optional parameter "caller": "any", the newest incoming or
+    missed call): a call to that number only (a contact's or an unknown number)."""  # noqa: D205, D209
 
     name, suite, max_steps = "call_back_missed", "world", 8
     apps = (dialer.PACKAGE,)
@@ -512,13 +536,18 @@ class CallBackMissedTemplate(TaskTemplate):
         people, calls = self._calls(params)
         return {contacts.PACKAGE: {"contacts": {"add": people}}, dialer.PACKAGE: {"calls": calls}}
 
+    @staticmethod
+    def kinds(params: Params) -> tuple[str, ...]:
+        """The kinds of call the goal calls back."""
+        return ("incoming", "missed") if params.get("caller") == "any" else ("missed",)
+
     def check(self, params: Params, state: State) -> bool:
-        """Every call placed went to the newest missed call's number."""
+        """Every call placed went to the newest missed call's number (or the newest caller's, `kinds`)."""
         _, calls = self._calls(params)
-        return _only_calls_to(state, next(c["number"] for c in calls if c["kind"] == "missed"))
+        return _only_calls_to(state, next(c["number"] for c in calls if c["kind"] in self.kinds(params)))
 
     def expert(self, params: Params, elements: Elements, state: State) -> Action:
-        """Phone > Recents > the call button of the first row marked missed."""
+        """Phone > Recents > the call button of the first row marked missed (or of a caller, `kinds`)."""
         step = obstacle(elements, state)
         if step is not None:
             return step
@@ -527,7 +556,7 @@ class CallBackMissedTemplate(TaskTemplate):
         step = to_phone_tab("Recents", elements, state)
         if step is not None:
             return step
-        row = first_missed(elements)
+        row = first_missed(elements, self.kinds(params))
         if row is None:
             return wait()
         who = row.desc.split(", ")[1]

@@ -1,6 +1,8 @@
 """World-suite tasks over Audio Recorder (issue 17): record clips of a length (the expert waits while the timer runs),
 name, rename, delete and play records, change the recording format first, answer a record's length, decline to play
-a record that does not exist, and carry a record's name into Markor or its length into Messages.
+a record that does not exist, and carry a record's name into Markor or its length into Messages. `EVERYDAY` holds
+templates outside the suite for the goal parser's everyday lines (issue 49): start recording, delete a record
+(`everyday_params` fills in what a line leaves unsaid).
 
 Every task puts its records on the phone under fixed names (`initial`), next to a twin with a similar name and
 another length (the near miss), so the seeded records only shift positions in the list. Checks read the recorder's
@@ -16,6 +18,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from android_gym.actions import Action
+from android_gym.sim.app import stable_seed
 from android_gym.sim.apps import markor
 from android_gym.sim.apps import messages as M
 from android_gym.sim.apps import recorder as R
@@ -291,13 +294,25 @@ class RenameRecordTemplate(WorldTemplate):
         return [{**p, "new": _pick(NEW_NAMES, p["phrasing"] + 3 * (p["phrasing"] // 20))} for p in _twins(2)]
 
     def initial(self, params: Params) -> dict[str, dict[str, Any]]:
-        """The record and its twin; nothing called {new}."""
+        """The record and its twin; nothing called {new}. With the optional "latest": True (a line saying "my last
+        recording"), the record is today's, the newest of the list, and its twin yesterday's."""  # noqa: D205, D209
         pair = _pair(params)
+        if params.get("latest"):
+            first, second = pair["records"]
+            pair = {**pair, "records": [{**first, "date": _day(0)}, {**second, "date": _day(1)}]}
         return {REC: {**pair, "absent": [*pair["absent"], params["new"]]}}
 
     def check(self, params: Params, state: State) -> bool:
-        """Exactly that one rename; the record keeps its length; nothing added or removed."""
-        r, rec = app_state(state, REC), _record(state, params["new"])
+        """Exactly that one rename; the record keeps its length; nothing added or removed. With the optional
+        "any_case": True (a parsed line, whose words arrive lower-cased), the new name may be in any case."""  # noqa: D205, D209
+        r = app_state(state, REC)
+        if params.get("any_case"):
+            new = params["new"].casefold()
+            renamed = [(e["from"], e["to"].casefold()) for e in r.get("renamed", [])]
+            rec = next((x for x in r.get("records", []) if x["name"].casefold() == new), None)
+            return (renamed == [(params["name"], new)] and not r["added"] and not r["removed"] and rec is not None
+                    and rec["duration_s"] == params["length"])
+        rec = _record(state, params["new"])
         return (r.get("renamed") == [{"from": params["name"], "to": params["new"]}] and not r["added"]
                 and not r["removed"] and rec is not None and rec["duration_s"] == params["length"])
 
@@ -498,9 +513,101 @@ class DurationToTextTemplate(WorldTemplate):
         return send_text(person(params["person"]), R.clock(rec["duration_s"]), elements, state)
 
 
+# -- everyday recorder (issue 49): the goal parser's lines, not in the World suite ---------------------------------
+class StartRecordingTemplate(_ClipTemplate):
+    """Start recording audio: the recorder records (not paused) when checked; nothing saved, removed or renamed."""
+
+    name, max_steps = "recorder_start", 8
+    apps = (REC,)
+    phrasings = ("Start recording audio", "Start a voice recording in Audio Recorder",
+                 "Begin recording with the recorder")
+
+    def check(self, params: Params, state: State) -> bool:
+        """A recording runs; the records are as they were."""
+        r = app_state(state, REC)
+        rec = r.get("recording")
+        return rec is not None and not rec["paused"] and not (r["added"] or r["removed"] or r["renamed"])
+
+    def expert(self, params: Params, elements: Elements, state: State) -> Action:
+        """Open the recorder, Record (Resume when paused)."""
+        rec = app_state(state, REC).get("recording")
+        if rec is not None and rec["paused"]:
+            return to_main(elements, state) or press(elements, desc="Resume recording")
+        return to_main(elements, state) or press(elements, desc="Record")
+
+
+class DeleteRecordTemplate(WorldTemplate):
+    """Delete the record {name}; its twin {twin} stays."""
+
+    name, max_steps, split_key = "recorder_delete", 12, "name"
+    apps = (REC,)
+    phrasings = ('Delete the recording called "{name}"', "Remove my audio recording {name}",
+                 "In Audio Recorder, get rid of the recording {name}")
+
+    def grid(self) -> list[dict[str, Any]]:
+        """Every name twice."""
+        return _twins(2)
+
+    def initial(self, params: Params) -> dict[str, dict[str, Any]]:
+        """The record and its twin."""
+        return {REC: _pair(params)}
+
+    def check(self, params: Params, state: State) -> bool:
+        """Exactly that record removed; its twin there; nothing added or renamed."""
+        r = app_state(state, REC)
+        return (r.get("removed") == [params["name"]] and not r["added"] and not r["renamed"]
+                and _record(state, params["twin"]) is not None)
+
+    def expert(self, params: Params, elements: Elements, state: State) -> Action:
+        """Records, the row, Delete, confirm Delete."""
+        step = into_app(LABEL, REC, elements, state)
+        if step is None and state["screen"]["name"] == "delete" and app_state(state, REC)["open"] == params["name"]:
+            return press(elements, text="Delete", clickable=True)
+        return step or to_record(params["name"], elements, state) or press(elements, desc="Delete")
+
+
+def everyday_params(template: str, **values: Any) -> dict[str, Any]:
+    """The parameters of a recorder template (by name) for the values a line names, the rest chosen here.
+
+    "recorder_record_clip": seconds (a finished recording at least that long, in the m4a format the recorder is
+    set to); "recorder_start": none; "recorder_rename": new, and name (else the newest record, "latest"), the new
+    name compared in any case; "recorder_delete": name. A named record gets a twin "{name} 2" beside it.
+
+    >>> everyday_params("recorder_delete", name="test")["twin"]
+    'test 2'
+
+    Raises:
+        KeyError: an unknown template name, or a value it needs is missing.
+    """
+    match template:
+        case "recorder_record_clip":
+            return {"seconds": values["seconds"], "start": "m4a", "key": f"{values['seconds']}:everyday",
+                    "phrasing": 0}
+        case "recorder_start":
+            return {"seconds": 0, "start": "m4a", "key": "everyday", "phrasing": 0}
+        case "recorder_rename":
+            if values.get("name") is None:
+                pair = _twins()[stable_seed("recorder-latest", values["new"]) % len(TWINS)]
+                return {**pair, "new": values["new"], "latest": True, "any_case": True}
+            return {**_named(values["name"]), "new": values["new"], "any_case": True}
+        case "recorder_delete":
+            return _named(values["name"])
+    raise KeyError(f"`template` {template!r} is not a recorder template the goal parser uses")
+
+
+def _named(name: str) -> dict[str, Any]:
+    """A line's record `name` with its twin and lengths fixed by the name."""
+    seed = stable_seed("recorder-named", name)
+    return {"name": name, "twin": f"{name} 2", "length": 20 + seed % 400, "twin_length": 15 + seed // 400 % 300,
+            "phrasing": seed % 50}
+
+
 TEMPLATES: tuple[TaskTemplate, ...] = (
     RecordClipTemplate(), RecordNamedTemplate(), RenameRecordTemplate(), DeleteTwoTemplate(),
     FormatThenRecordTemplate(), DurationAnswerTemplate(), PlayRecordTemplate(), PlayMissingTemplate(),
     MemoToNoteTemplate(), DurationToTextTemplate(),
 )
 """The Audio Recorder templates of the world suite."""
+EVERYDAY: tuple[TaskTemplate, ...] = (StartRecordingTemplate(), DeleteRecordTemplate())
+"""Templates the goal parser maps everyday lines onto (issue 49), with the suite's record and rename templates;
+not in the World suite, whose tasks stay fixed."""
