@@ -1,4 +1,4 @@
-"""Expert steps the Markor and Tasks templates of the world suite share (`notes_tasks`).
+"""Expert steps the Markor and Tasks templates of the world suite share (`notes_tasks`, `todo_tasks`).
 
 Each step function reads the UI elements and the sim's state and returns the next action towards a sub-goal: close a
 menu (`leave`), tap a row or scroll to it (`reach`), fill a field (`fill`), tap an element (`press`), reach a Markor

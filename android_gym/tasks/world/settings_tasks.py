@@ -22,7 +22,7 @@ from android_gym.sim.apps import settings as S
 from android_gym.tasks.apps import into_app, swipe_down
 from android_gym.tasks.expert import app_state, back, find, obstacle, swipe_up, tap, wait
 from android_gym.tasks.world.infeasible_tasks import impossible
-from android_gym.tasks.world.media_tasks import shoot
+from android_gym.tasks.world.media_expert import shoot
 from android_gym.tasks.world.messaging_expert import conversation, names, namesake, person, send_text, texts_ok
 from android_gym.tasks.world.notes_tasks import WorldTemplate
 from android_gym.ui import UIElement

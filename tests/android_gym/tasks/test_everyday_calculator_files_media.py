@@ -17,10 +17,16 @@ from android_gym.sim.apps import calculator as C
 from android_gym.sim.apps import files as F
 from android_gym.sim.apps import gallery as G
 from android_gym.sim.apps import recorder as R
+from android_gym.sim.apps.gallery_media import describe
 from android_gym.tasks.base import Task, TaskTemplate
 from android_gym.tasks.expert import tap
 from android_gym.tasks.goals import ParsedGoals, Uncovered, parse_goal
-from android_gym.tasks.world import calculator_tasks, files_tasks, media_tasks, recorder_tasks
+from android_gym.tasks.world import (
+    calculator_tasks,
+    files_everyday_tasks,
+    media_everyday_tasks,
+    recorder_everyday_tasks,
+)
 from android_gym.tasks.world.recorder_tasks import RenameRecordTemplate
 from android_gym.testing import template_checks as checks
 from android_gym.testing.rollout import run_episode
@@ -62,7 +68,8 @@ EXPECTED: dict[str, tuple[str, str, dict[str, Any]]] = {
 ANSWERS = {"What's 17 times 23?": "391", "Use the calculator to add 128 and 256": "384", "Calculate 15% of 80": "12",
            "Divide 1000 by 7": "142.8571429", "What is the square root of 144?": "12"}
 LINES = [*section("calculator"), *section("files"), *section("photos, gallery and camera"), *section("audio recorder")]
-EVERYDAY = (*calculator_tasks.EVERYDAY, *files_tasks.EVERYDAY, *media_tasks.EVERYDAY, *recorder_tasks.EVERYDAY)
+EVERYDAY = (*calculator_tasks.EVERYDAY, *files_everyday_tasks.EVERYDAY, *media_everyday_tasks.EVERYDAY,
+            *recorder_everyday_tasks.EVERYDAY)
 
 
 def test_every_line_of_the_sections_is_expected() -> None:
@@ -182,7 +189,7 @@ def test_the_near_misses_of_the_files_lines_fail() -> None:
     assert not move.check(_with(state, F.PACKAGE, edits=edits))
     find = _task("Find the PDF I downloaded yesterday")
     _, state = _won(find)
-    older = files_tasks.FindDownloadTemplate()._near(find.params["params"])[0]
+    older = files_everyday_tasks.FindDownloadTemplate()._near(find.params["params"])[0]
     assert not find.check(_with(state, F.PACKAGE, opened=older))
 
 
@@ -239,7 +246,7 @@ def test_send_in_photos_shares_with_the_contact_chosen() -> None:
     phone.perform(Action(ActionType.OPEN_APP, text="Photos"))
     phone.tick()
     newest = next(it for it in phone.state()["apps"][G.PACKAGE]["items"] if it["kind"] == "photo")
-    _press(phone, desc=G.describe(newest), rid=G.IMAGE_RID)
+    _press(phone, desc=describe(newest), rid=G.IMAGE_RID)
     _press(phone, text="Share")
     _press(phone, text="Send in Photos")
     people = [e.desc for e in phone.ui_elements() if e.rid == G.PERSON_RID]

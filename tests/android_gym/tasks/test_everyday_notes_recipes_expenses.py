@@ -20,8 +20,8 @@ from android_gym.tasks.goals import GoalMatch, ParsedGoals, Uncovered, parse_goa
 from android_gym.tasks.goals.everyday.notes import Dated
 from android_gym.tasks.goals.slots import UnknownValue
 from android_gym.tasks.world.notes_expert import TASKS, markor_create, markor_write, tasks_add
-from android_gym.tasks.world.notes_tasks import AddTasksTemplate, DeleteTaskTemplate
 from android_gym.tasks.world.recipes_tasks import OpenRecipeTemplate
+from android_gym.tasks.world.todo_everyday_tasks import AddTasksTemplate, DeleteTaskTemplate
 from android_gym.testing import template_checks as checks
 from android_gym.testing.rollout import Episode, run_episode
 from android_gym.ui import UIElement

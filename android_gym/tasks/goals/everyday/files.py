@@ -1,10 +1,10 @@
-"""Everyday phrasings of the Files tasks (issue 49), mapped onto the Files templates of `files_tasks`.
+"""Everyday phrasings of the Files tasks (issue 49), onto `files_tasks` and `files_everyday_tasks`.
 
 "Delete the file report_old.pdf", "Move the photo from Downloads to Pictures", "Rename notes.txt to
 meeting-notes.txt", "Find the PDF I downloaded yesterday", "Create a folder called Taxes 2026": the file names,
 folders, kinds and days are the line's own; the task puts the files it names on the phone (in the folder of their
-kind, `files_tasks.home_of`, when the line names none) and takes off whatever would make them ambiguous (`"the
-photo"` is the only picture of its folder). A folder name the user capitalised arrives lower-cased, so the new
+kind, `files_everyday_tasks.home_of`, when the line names none) and takes off whatever would make them ambiguous
+(`"the photo"` is the only picture of its folder). A folder name the user capitalised arrives lower-cased, so the new
 folder's name is checked in any case.
 
     >>> FILE.read("report_old.pdf"), FOLDER.read("downloads"), KIND.read("PDF"), FOLDER_NAME.read("taxes 2026")
@@ -22,15 +22,15 @@ from android_gym.tasks.goals.rule import Rule, Slots, rule
 from android_gym.tasks.goals.slots import Names, Parsed, UnknownValue
 from android_gym.tasks.goals.text import words
 from android_gym.tasks.goals.when import DATE_WORDS, TODAY, parse_date
-from android_gym.tasks.world.files_tasks import (
-    EXTS,
+from android_gym.tasks.world.files_everyday_tasks import (
     CreateFolderTemplate,
     DeleteFileTemplate,
     FindDownloadTemplate,
     MoveFileTemplate,
-    RenameFileTemplate,
     everyday_params,
 )
+from android_gym.tasks.world.files_expert import EXTS
+from android_gym.tasks.world.files_tasks import RenameFileTemplate
 
 EXTENSIONS = frozenset({*EXTS, *(e for kinds in F.CATEGORIES.values() for e in kinds)})
 """The kinds of file the phone holds (a file name must end in one)."""

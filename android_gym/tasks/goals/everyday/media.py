@@ -1,5 +1,7 @@
-"""Everyday phrasings of the Photos and Audio Recorder tasks (issue 49), mapped onto `media_tasks` and
-`recorder_tasks` (taking photos, selfies and videos is read by the camera family of `rules`).
+"""Everyday phrasings of the Photos and Audio Recorder tasks (issue 49).
+
+They map onto `photos_tasks`, `media_everyday_tasks`, `recorder_tasks` and `recorder_everyday_tasks` (taking photos,
+selfies and videos is read by the camera family of `rules`).
 
 "Open my most recent picture", "Delete the last photo I took", "Share the latest photo with Jamie": today's newest
 photo, a video five minutes newer beside it (no picture), and for a share the contact the line names, put on the
@@ -20,14 +22,14 @@ from android_gym.tasks.goals.everyday.people import CONTACT
 from android_gym.tasks.goals.rule import Rule, rule
 from android_gym.tasks.goals.slots import UnknownValue
 from android_gym.tasks.goals.text import words
-from android_gym.tasks.world.media_tasks import DeleteLatestTemplate, ShareLatestTemplate, ShowLatestTemplate, latest
-from android_gym.tasks.world.recorder_tasks import (
+from android_gym.tasks.world.media_everyday_tasks import ShareLatestTemplate, ShowLatestTemplate, latest
+from android_gym.tasks.world.photos_tasks import DeleteLatestTemplate
+from android_gym.tasks.world.recorder_everyday_tasks import (
     DeleteRecordTemplate,
-    RecordClipTemplate,
-    RenameRecordTemplate,
     StartRecordingTemplate,
     everyday_params,
 )
+from android_gym.tasks.world.recorder_tasks import RecordClipTemplate, RenameRecordTemplate
 
 MEMO_SECONDS = 1
 """The length a recording needs when the line names none ("Record a voice memo"): any finished recording."""

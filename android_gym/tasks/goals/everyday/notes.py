@@ -29,17 +29,14 @@ from android_gym.tasks.goals.text import words
 from android_gym.tasks.goals.when import NUMBER_WORDS, parse_clock, parse_date, parse_number
 from android_gym.tasks.world.notes_expert import note_about, stem
 from android_gym.tasks.world.notes_tasks import (
-    AddTasksTemplate,
-    AddTaskTemplate,
     AppendLineTemplate,
-    CompleteTaskTemplate,
     CreateNoteTemplate,
     DeleteNoteTemplate,
-    DeleteTaskTemplate,
     OpenNoteTemplate,
     RenameNoteTemplate,
-    day_phrase,
 )
+from android_gym.tasks.world.todo_everyday_tasks import AddTasksTemplate, DeleteTaskTemplate
+from android_gym.tasks.world.todo_tasks import AddTaskTemplate, CompleteTaskTemplate, day_phrase
 
 _LEADING = ("the", "a", "an", "my")
 

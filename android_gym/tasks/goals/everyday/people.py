@@ -21,20 +21,19 @@ from android_gym.sim.apps.contacts import digits, format_number
 from android_gym.tasks.goals.rule import Rule, Slots, rule
 from android_gym.tasks.goals.slots import UnknownValue
 from android_gym.tasks.goals.text import words
-from android_gym.tasks.world import messaging_expert, people_tasks
+from android_gym.tasks.world import messaging_expert, people_expert
 from android_gym.tasks.world.answer_tasks import ContactEmailAnswerTemplate, ContactNumberAnswerTemplate
 from android_gym.tasks.world.people_tasks import (
     AddContactTemplate,
     AddEmailTemplate,
-    CallBackMissedTemplate,
     CallContactTemplate,
     DeleteContactTemplate,
-    DialNumberTemplate,
     EditNumberTemplate,
 )
+from android_gym.tasks.world.phone_tasks import CallBackMissedTemplate, DialNumberTemplate
 
 GIVEN_NAMES = frozenset(n.lower() for n in (
-    *sim_people.FIRST_NAMES, *people_tasks.FIRST, "Adam", "Alex", "Alice", "Amy", "Andrew", "Anna", "Beth",
+    *sim_people.FIRST_NAMES, *people_expert.FIRST, "Adam", "Alex", "Alice", "Amy", "Andrew", "Anna", "Beth",
     "Chris", "Claire", "Dan", "Daniel", "Diana", "Emily", "Eric", "Frank", "George", "Helen", "Jack", "Jake",
     "James", "Jamie", "Jane", "Jason", "Jen", "Jenny", "Jess", "Jessica", "Joe", "John", "Jordan", "Josh", "Kate",
     "Kevin", "Kim", "Lily", "Lisa", "Lucy", "Luis", "Marco", "Maria", "Mark", "Matt", "Max", "Megan", "Mia",
@@ -42,7 +41,7 @@ GIVEN_NAMES = frozenset(n.lower() for n in (
     "Susan", "Taylor", "Tim", "Tony"))
 """First names a contact may have: the sim's and the tasks' own, and common ones people write."""
 SURNAMES = frozenset(n.lower() for n in (
-    *sim_people.LAST_NAMES, *people_tasks.LAST, *messaging_expert.LAST_NAMES, "Adams", "Allen", "Bell", "Campbell",
+    *sim_people.LAST_NAMES, *people_expert.LAST, *messaging_expert.LAST_NAMES, "Adams", "Allen", "Bell", "Campbell",
     "Carter", "Clark", "Cooper", "Davis", "Edwards", "Green", "Hall", "Harris", "Hill", "Jones", "Khan", "King",
     "Lewis", "Miller", "Mitchell", "Moore", "Morgan", "Murphy", "Parker", "Perez", "Roberts", "Robinson", "Sanchez",
     "Scott", "Shah", "Smith", "Taylor", "Thomas", "Turner", "White", "Williams", "Wilson", "Wood", "Wright"))
