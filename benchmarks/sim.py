@@ -8,9 +8,11 @@ with the suite's targets: every template >= 98% on every split, a median expert 
 with at least a quarter of them >= 15, a random agent <= 1% (it also declares answers and impossibility at random),
 and elements-only steps/s at least half the general suite's.
 
-Task files: `DISTRL_BENCH_TASK_FILES` names goal lists (AitW's General and Web Shopping lists, say; separated by
-commas). For each, the share of lines the goal parser covers (target 95%, 98% for a file whose name says "webshop"),
-per family, and the expert's and a random agent's success over the covered lines (targets 98% and 2%).
+Task files: the everyday instructions (`EVERYDAY_FILE`: 122 lines written before the parser work for them, issue
+49), and the goal lists `DISTRL_BENCH_TASK_FILES` names (AitW's General and Web Shopping lists, say; separated by
+commas). For each, the share of lines the goal parser covers (target 90% for the everyday list, 95% for others, 98%
+for a file whose name says "webshop"), per family, and the expert's and a random agent's success over the covered
+lines (targets 98% and 2%).
 
 Throughput is judged as a ratio that survives a change of machine: how many times faster than the emulator it stands
 in for (the `emulator` latency preset's mean step) one sim step is. The absolute steps/s are reported beside it,
@@ -35,6 +37,8 @@ from android_gym.tasks.suites import SPLITS, declares, split_of_template
 from benchmarks.result import Result, is_tiny, markdown_table
 
 TASK_FILES_ENV = "DISTRL_BENCH_TASK_FILES"
+EVERYDAY_FILE = Path(__file__).resolve().parents[1] / "tests" / "android_gym" / "tasks" / "everyday_instructions.txt"
+"""Everyday instructions across every app (issue 49), always measured when the repository's tests are there."""
 
 SUITES = {"general": "android_gym/General-v0", "webshop": "android_gym/WebShop-v0", "world": "android_gym/World-v0"}
 RANDOM_TARGETS = {"world": 1.0}
@@ -243,8 +247,10 @@ def run(quick: bool, out: Path) -> Result:
     result.notes.append(f"Sim steps per emulator step: steps/s x the emulator preset's mean step "
                         f"({emulator_step_s:.2f} s).")
     result.notes.append(f"Memory per env (Python heap, tracemalloc): {mem:.2f} MiB.")
-    for path in [p.strip() for p in os.environ.get(TASK_FILES_ENV, "").split(",") if p.strip()]:
-        task_file_figures(result, Path(path), random_episodes=episodes)
+    files = [EVERYDAY_FILE] if EVERYDAY_FILE.is_file() and not tiny else []
+    files += [Path(p.strip()) for p in os.environ.get(TASK_FILES_ENV, "").split(",") if p.strip()]
+    for path in files:
+        task_file_figures(result, path, random_episodes=episodes)
     return result
 
 
@@ -252,7 +258,8 @@ def task_file_figures(result: Result, path: Path, random_episodes: int) -> None:
     """Coverage of one goal list, per family, and expert (every covered line) and random success over it."""
     report = file_coverage(path)
     stem = path.stem
-    result.add(f"goal_coverage/{stem}", 100 * report.fraction, "%", target=98.0 if "webshop" in stem.lower() else 95.0)
+    target = 98.0 if "webshop" in stem.lower() else 90.0 if path.name == EVERYDAY_FILE.name else 95.0
+    result.add(f"goal_coverage/{stem}", 100 * report.fraction, "%", target=target)
     missed = report.missed_by_family()
     families = sorted({*report.by_family(), *missed}, key=lambda f: (-report.by_family().get(f, 0), f))
     result.tables.append(markdown_table(

@@ -1,4 +1,5 @@
-"""General-suite app tasks (AitW "General"-like): open apps, toggle settings, alarms, YouTube, Play Store installs.
+"""General-suite app tasks (AitW "General"-like): open apps, toggle settings, alarms, YouTube, Play Store installs;
+and, for issue 49's everyday goals (not drawn by the suite), uninstalling a store app and updating all apps.
 
 Splits. Every template splits on its key parameter with `split_of`: the app label, the (setting, on/off) combination
 as "wifi:on", the alarm time as "HH:MM", the video topic, the store app name. Settings have only 16 combinations, so
@@ -7,7 +8,7 @@ combination is either train or test, never both (test: Wi-Fi on, airplane mode o
 
 Experts read the UI elements (what a real device reports) plus the device state, and go past pop-ups and spinners
 first; a dropped tap is simply retried on the next step, since the screen has not changed.
-"""
+"""  # noqa: D205
 
 from __future__ import annotations
 
@@ -350,8 +351,126 @@ class InstallAppTemplate(TaskTemplate):
         return tap(bar) if bar is not None else back()
 
 
+def to_listing(name: str, elements: Elements, state: State) -> Action | None:
+    """The next step to app `name`'s page in the Play Store, found by searching its name; None once it is in front."""
+    step = into_app("Play Store", playstore.PACKAGE, elements, state)
+    if step is not None:
+        return step
+    page, args = state["screen"]["name"], state["screen"]["args"]
+    if page == "details" and args["name"] == name:
+        return None
+    if page == "search":
+        return type_into(elements, state, playstore.SEARCH_RID, name)
+    if page == "results" and args["query"].lower() == name.lower():
+        row = find(elements, desc=name)  # its own row: a sponsored one reads "Sponsored - ..."
+        return tap(row) if row is not None else swipe_up()
+    if page != "home":
+        return back()
+    bar = find(elements, rid=f"{playstore.PACKAGE}:id/search_bar")
+    return tap(bar) if bar is not None else back()
+
+
+def store_neighbour(app: str) -> str:
+    """The store app installed beside `app` by the uninstall and update tasks: the next well-known app or game.
+
+    >>> store_neighbour("Candy Crush Saga")
+    'Clash of Clans'
+    """
+    known = sorted({*playstore.BRAND_APPS, *playstore.GAMES}, key=str.lower)
+    return known[(known.index(app) + 1) % len(known)]
+
+
+class UninstallAppTemplate(TaskTemplate):
+    """Uninstall {app}: the store app (installed before the episode, beside another) is gone, the other stays.
+
+    An everyday goal names an app the phone has ("Uninstall Candy Crush"): the task puts it on the phone first, as the
+    notification tasks do. Experts open its page in the Play Store, tap Uninstall and confirm.
+    """
+
+    name, suite, apps = "uninstall_app", "general", (playstore.PACKAGE,)
+    max_steps = 14  # a search, the app's page (each may load slowly), and the confirmation
+
+    def values(self, split: str) -> list[dict[str, Any]]:
+        """Every well-known store app and game of the split."""
+        return [{"app": a} for a in sorted({*playstore.BRAND_APPS, *playstore.GAMES}) if split_of(f"rm:{a}") == split]
+
+    def goal(self, params: Mapping[str, Any]) -> str:
+        """The instruction."""
+        return f"Uninstall {params['app']}"
+
+    def initial(self, params: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+        """The app and its neighbour installed."""
+        return {playstore.PACKAGE: {"installed": [params["app"], store_neighbour(params["app"])]}}
+
+    def check(self, params: Mapping[str, Any], state: State) -> bool:
+        """The app neither installed nor installing; its neighbour still installed."""
+        store = state["apps"][playstore.PACKAGE]
+        return (params["app"] not in store["installed"] + store["installing"]
+                and store_neighbour(params["app"]) in store["installed"])
+
+    def expert(self, params: Mapping[str, Any], elements: Elements, state: State) -> Action:
+        """Its page in the store, Uninstall, then Uninstall in the confirmation."""
+        if self.check(params, state):
+            return wait()
+        if state["foreground"] == playstore.PACKAGE and state["screen"]["name"] == "uninstall":
+            confirm = find(elements, text="Uninstall", clickable=True)
+            return tap(confirm) if confirm is not None else wait()
+        step = to_listing(params["app"], elements, state)
+        if step is not None:
+            return step
+        button = find(elements, desc=f"Uninstall {params['app']}")
+        return tap(button) if button is not None else wait()
+
+
+class UpdateAppsTemplate(TaskTemplate):
+    """Update all my apps: every store app with an update available is updated, and all are still installed.
+
+    Four store apps are installed, two or three of them with an update available.
+    """
+
+    name, suite, apps = "update_apps", "general", (playstore.PACKAGE,)
+
+    def values(self, split: str) -> list[dict[str, Any]]:
+        """Twelve variants: which apps are installed, and which of them wait for an update."""
+        return [{"variant": v} for v in range(12) if split_of(f"update:{v}") == split]
+
+    def goal(self, params: Mapping[str, Any]) -> str:
+        """The instruction."""
+        return "Update all my apps"
+
+    def initial(self, params: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+        """Four store apps installed (drawn by the variant), the first two or three with an update available."""
+        rng = np.random.default_rng(stable_seed("update_apps", params["variant"]))
+        known = sorted({*playstore.BRAND_APPS, *playstore.GAMES})
+        installed = [known[int(i)] for i in rng.permutation(len(known))[:4]]
+        return {playstore.PACKAGE: {"installed": installed, "updates": installed[:2 + params["variant"] % 2]}}
+
+    def check(self, params: Mapping[str, Any], state: State) -> bool:
+        """No update left available or under way, each of them updated, and every installed app still there."""
+        store, start = state["apps"][playstore.PACKAGE], self.initial(params)[playstore.PACKAGE]
+        return (not store["updates"] and not store["updating"] and set(start["updates"]) <= set(store["updated"])
+                and set(start["installed"]) <= set(store["installed"]))
+
+    def expert(self, params: Mapping[str, Any], elements: Elements, state: State) -> Action:
+        """Play Store > the account button (Manage apps & device) > Update all; then wait for the updates."""
+        store = state["apps"][playstore.PACKAGE]
+        step = obstacle(elements, state)
+        if step is not None or not store["updates"]:
+            return step or wait()
+        if state["foreground"] != playstore.PACKAGE:
+            return open_app("Play Store", elements, state)
+        page = state["screen"]["name"]
+        target = {"manage": find(elements, desc="Update all", clickable=True),
+                  "home": find(elements, desc="Manage apps & device", clickable=True)}.get(page)
+        if page not in ("manage", "home"):
+            return back()
+        return tap(target) if target is not None else wait()
+
+
 APP_GENERAL_TEMPLATES: tuple[TaskTemplate, ...] = (
     OpenAppTemplate(), ToggleSettingTemplate(), SetAlarmTemplate(), TurnOffAlarmTemplate(), PlayVideoTemplate(),
     InstallAppTemplate(),
 )
 """The general-suite app templates, 10 steps each (AitW General's budget)."""
+EVERYDAY_APP_TEMPLATES: tuple[TaskTemplate, ...] = (UninstallAppTemplate(), UpdateAppsTemplate())
+"""The issue-49 store templates (not drawn by a suite: adding them to General would change General-v0's tasks)."""

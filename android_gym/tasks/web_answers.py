@@ -1,7 +1,8 @@
 """Search questions beyond the general suite's: hotels, flights, rents, menus, exchange rates and more.
 
-Also office holders, directions and facts about things. Each is solved, as the suite's questions are, when Chrome
-shows the search engine's loaded result page with an answer card of its kind about its subject (and detail).
+Also office holders, directions, facts about things and countries' populations. Each is solved, as the suite's
+questions are, when Chrome shows the search engine's loaded result page with an answer card of its kind about its
+subject (and detail). `VisitWebsite` opens a site by name ("Open wikipedia.org", "Go to the New York Times website").
 
 These templates are what the goal parser (`android_gym.tasks.goals`) maps such lines of AitW-style task lists onto;
 they are not part of the `general` suite, whose task set stays as published. Their `values` list every instance
@@ -16,10 +17,11 @@ from typing import Any
 from android_gym.actions import Action
 from android_gym.sim.web.catalog import normalize
 from android_gym.sim.web.facts import CURRENCIES, MEASURES, OFFICES, RESTAURANT_CHAINS, STORES
-from android_gym.sim.web.places import WORLD_CITIES, title
+from android_gym.sim.web.places import WORLD_CAPITALS, WORLD_CITIES, title
+from android_gym.sim.web.search import ARTICLE_SITES
 from android_gym.tasks.base import TaskTemplate, split_of
 from android_gym.tasks.web import SearchQuestion, check_split
-from android_gym.tasks.web_expert import CHROME, browser, search_web
+from android_gym.tasks.web_expert import CHROME, browser, search_web, shop
 from android_gym.ui import UIElement
 
 ROUTE_CITIES = ("new york", "london", "paris", "tokyo", "sydney", "seoul", "zurich", "helsinki", "buenos aires",
@@ -128,6 +130,38 @@ class FactQuestion(SearchQuestion):
         return self.QUESTIONS[params["measure"]][1].format(thing=params["thing"])
 
 
+class CountryPopulationQuestion(SearchQuestion):
+    """What is the population of {country}? (a country the web knows the capital of; subject: the country)."""
+
+    name, kind, key = "web_country_population", "population", "country"
+    keys = tuple(c for c in WORLD_CAPITALS if c not in WORLD_CITIES)  # "singapore" is read as the city
+    goal_text, query_text = "What is the population of {country}?", "population of {country}"
+
+
+class VisitWebsite(TaskTemplate):
+    """Go to {site}: Chrome in front on a loaded page of that site (an article site: `search.ARTICLE_SITES`)."""
+
+    name, suite, max_steps = "web_visit_site", "general", 12
+
+    def values(self, split: str) -> list[dict[str, Any]]:
+        """Every article site of the split."""
+        check_split(split)
+        return [{"site": h} for h in ARTICLE_SITES if split_of(h) == split]
+
+    def goal(self, params: Mapping[str, Any]) -> str:
+        """The instruction."""
+        return f"Go to {params['site']}"
+
+    def check(self, params: Mapping[str, Any], state: Mapping[str, Any]) -> bool:
+        """Chrome shows a loaded page of the site."""
+        b = browser(state)
+        return state.get("foreground") == CHROME and not b.get("loading") and b.get("host") == params["site"]
+
+    def expert(self, params: Mapping[str, Any], elements: Sequence[UIElement], state: Mapping[str, Any]) -> Action:
+        """Open Chrome, type the site's address in the URL bar, ENTER."""
+        return shop(params["site"], None, "visit", elements, state)
+
+
 class WebSearch(TaskTemplate):
     """Search the web for {terms}.
 
@@ -165,6 +199,6 @@ class WebSearch(TaskTemplate):
 
 ANSWER_TEMPLATES: tuple[TaskTemplate, ...] = (
     HotelSearch(), FlightSearch(), RentQuestion(), MenuQuestion(), ExchangeRateQuestion(), DirectionsQuestion(),
-    OfficeHolderQuestion(), FactQuestion(), WebSearch(),
+    OfficeHolderQuestion(), FactQuestion(), WebSearch(), CountryPopulationQuestion(), VisitWebsite(),
 )
 """Every template of this module (none is in a built-in suite)."""

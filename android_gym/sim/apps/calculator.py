@@ -2,16 +2,19 @@
 
 The expression is evaluated by `evaluate`, a small operator-precedence parser over the keypad's own tokens: no
 Python `eval`, so nothing typed can run. "%" divides the number (or bracket) before it by 100, as Android's
-calculator does ("50+10%" is 50.1, "200×15%" is 30). Every "=" that gives a value is kept in the history.
+calculator does ("50+10%" is 50.1, "200×15%" is 30). Every "=" that gives a value is kept in the history. "More
+functions" shows a row of advanced keys above the keypad (square root, square, power, pi: `ADVANCED_KEYS`), as the
+real app's advanced panel does; "Hide functions" folds it away.
 
-Screens: "home" (the display, a delete key and a History button over the keypad) and "history" (past calculations,
-oldest first; tapping one puts its result into the expression, "Clear" empties the history). A fresh install has
-no history; a task's `apply` may seed one (`history`, or `seeded` entries drawn from
-`stable_seed("calculator", phone.seed)`).
+Screens: "home" (the display, a delete key, the More functions toggle and a History button over the keypad) and
+"history" (past calculations, oldest first; tapping one puts its result into the expression, "Clear" empties the
+history). A fresh install has no history and the advanced row folded; a task's `apply` may seed a history
+(`history`, or `seeded` entries drawn from `stable_seed("calculator", phone.seed)`).
 """
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Any
 
@@ -40,9 +43,41 @@ RESULT_RID = f"{PACKAGE}:id/result_final"
 FORMULA_RID = f"{PACKAGE}:id/formula"
 HISTORY_RID = f"{PACKAGE}:id/history_row"
 HISTORY_ROW_H = 220
-_TOKEN = re.compile(r"\d+(?:\.\d*)?|\.\d+|[()+−×÷%]")
-_PRECEDENCE = {"+": 1, "−": 1, "×": 2, "÷": 2}
+ADVANCED_KEYS = ("√", "²", "^", "π")
+"""The row "More functions" shows above the keypad: square root, square, power, pi."""
+ADVANCED_LABELS = {"√": ("√", "square root"), "²": ("x²", "square"), "^": ("xʸ", "power"), "π": ("π", "pi")}
+"""Each advanced key's (text, content-desc); a tap appends the key itself to the expression."""
+_TOKEN = re.compile(r"\d+(?:\.\d*)?|\.\d+|[()+−×÷%√²^π]")
+_PRECEDENCE = {"+": 1, "−": 1, "×": 2, "÷": 2, "^": 3}
 MAX_CHARS = 40
+
+
+def _reduce(values: list[float], ops: list[str]) -> None:
+    """Apply the binary operator on top of `ops` to the two values on top of `values`."""
+    op, b, a = ops.pop(), values.pop(), values.pop()
+    match op:
+        case "+":
+            value = a + b
+        case "−":
+            value = a - b
+        case "×":
+            value = a * b
+        case "÷":
+            if b == 0:
+                raise ZeroDivisionError
+            value = a / b
+        case _:  # "^"
+            value = a ** b
+    if isinstance(value, complex):  # a negative number to a fractional power
+        raise ValueError(op)
+    values.append(value)
+
+
+def _roots(values: list[float], ops: list[str]) -> None:
+    """A value just completed takes the square roots written before it ("√√16" is 2)."""
+    while ops and ops[-1] == "√":
+        ops.pop()
+        values[-1] = math.sqrt(values[-1])
 
 
 def evaluate(expression: str) -> str:
@@ -52,41 +87,46 @@ def evaluate(expression: str) -> str:
     ('14', '20', '3.5', 'Error', 'Error')
     >>> evaluate("50+10%"), evaluate("200×15%"), evaluate("(1+1)%"), evaluate("%5")
     ('50.1', '30', '0.02', 'Error')
+
+    The advanced keys: "√" takes the root of the number or bracket after it, "²" squares the one before it, "^"
+    raises to a power (before × and ÷, right to left), "π" is a number.
+
+    >>> evaluate("√144"), evaluate("√(9+16)"), evaluate("3²+4²"), evaluate("2^3^2"), evaluate("2×π")
+    ('12', '5', '25', '512', '6.283185307')
+    >>> evaluate("√2"), evaluate("√(1−5)"), evaluate("2√4"), evaluate("10^400")
+    ('1.414213562', 'Error', 'Error', 'Error')
     """
     tokens = _TOKEN.findall(expression)
     if "".join(tokens) != expression or not tokens:
         return "Error"
     values: list[float] = []
     ops: list[str] = []
-
-    def reduce() -> None:
-        op, b, a = ops.pop(), values.pop(), values.pop()
-        if op == "÷" and b == 0:
-            raise ZeroDivisionError
-        values.append({"+": a + b, "−": a - b, "×": a * b, "÷": a / b if b else 0.0}[op])
-
     try:
         expect_value = True
         for t in tokens:
             if expect_value:
-                if t == "(":
+                if t in ("(", "√"):
                     ops.append(t)
                     continue
-                if t in _PRECEDENCE or t in ")%":
+                if t in _PRECEDENCE or t in (")", "%", "²"):
                     return "Error"
-                values.append(float(t))
+                values.append(math.pi if t == "π" else float(t))
+                _roots(values, ops)
                 expect_value = False
             elif t == "%":
                 values[-1] /= 100
+            elif t == "²":
+                values[-1] **= 2
             elif t == ")":
                 while ops and ops[-1] != "(":
-                    reduce()
+                    _reduce(values, ops)
                 if not ops:
                     return "Error"
                 ops.pop()
+                _roots(values, ops)
             elif t in _PRECEDENCE:
-                while ops and ops[-1] != "(" and _PRECEDENCE[ops[-1]] >= _PRECEDENCE[t]:
-                    reduce()
+                while ops and ops[-1] not in ("(", "√") and _binds_first(ops[-1], t):
+                    _reduce(values, ops)
                 ops.append(t)
                 expect_value = True
             else:
@@ -96,11 +136,18 @@ def evaluate(expression: str) -> str:
         while ops:
             if ops[-1] == "(":
                 return "Error"
-            reduce()
-    except (ZeroDivisionError, IndexError, OverflowError):
+            _reduce(values, ops)
+    except (ZeroDivisionError, IndexError, OverflowError, ValueError):
         return "Error"
     value = values[0]
+    if not math.isfinite(value):
+        return "Error"
     return f"{value:.10g}" if value != int(value) or abs(value) >= 1e15 else str(int(value))
+
+
+def _binds_first(left: str, right: str) -> bool:
+    """Whether operator `left`, already read, applies before `right` ("^" groups right to left)."""
+    return _PRECEDENCE[left] > _PRECEDENCE[right] or (_PRECEDENCE[left] == _PRECEDENCE[right] and right != "^")
 
 
 class CalculatorApp(App):
@@ -112,10 +159,11 @@ class CalculatorApp(App):
     aliases = ("calc", "calculator app")
 
     def reset(self) -> None:
-        """An empty display and no history."""
+        """An empty display, no history, the advanced row folded."""
         self.expression = ""
         self.result: str | None = None
         self.history: list[dict[str, str]] = []
+        self.advanced = False
 
     def apply(self, settings: dict[str, Any]) -> None:
         """Initial conditions: {"seeded": n (n past calculations drawn per episode), "history": [expression, ...]
@@ -150,23 +198,29 @@ class CalculatorApp(App):
 
     def _keypad(self) -> list[View]:
         top = CONTENT_TOP + 40
+        toggle = ("Hide functions", "close") if self.advanced else ("More functions", "more")
         views = [View(TEXT_VIEW, (MARGIN, top, WIDTH - MARGIN, top + 200), text=self.expression or "0",
                       rid=FORMULA_RID, package=PACKAGE, style="title"),
                  View(TEXT_VIEW, (MARGIN, top + 200, WIDTH - MARGIN, top + 320), text=self.result or "",
                       rid=RESULT_RID, package=PACKAGE),
                  View(IMAGE_BUTTON, (MARGIN, top + 330, MARGIN + 150, top + 460), desc="History", package=PACKAGE,
                       rid=f"{PACKAGE}:id/history", clickable=True, focusable=True, on_tap=("history",), icon="history"),
+                 View(IMAGE_BUTTON, (WIDTH // 2 - 75, top + 330, WIDTH // 2 + 75, top + 460), desc=toggle[0],
+                      rid=f"{PACKAGE}:id/collapse_expand", package=PACKAGE, clickable=True, focusable=True,
+                      on_tap=("advanced",), icon=toggle[1]),
                  View(IMAGE_BUTTON, (WIDTH - MARGIN - 150, top + 330, WIDTH - MARGIN, top + 460), desc="delete",
                       rid=f"{PACKAGE}:id/del", package=PACKAGE, clickable=True, focusable=True, on_tap=("key", "⌫"),
                       icon="backspace")]
         pad_top = top + 480
-        rows, cols = len(KEYS), len(KEYS[0])
+        keys = (ADVANCED_KEYS, *KEYS) if self.advanced else KEYS
+        rows, cols = len(keys), len(KEYS[0])
         h, w = (CONTENT_BOTTOM - pad_top) // rows, WIDTH // cols
-        for r, row in enumerate(KEYS):
+        for r, row in enumerate(keys):
             for c, key in enumerate(row):
-                views.append(View(BUTTON, (c * w, pad_top + r * h, (c + 1) * w, pad_top + (r + 1) * h), text=key,
-                                  desc={"C": "clear", "%": "percent"}.get(key, key), package=PACKAGE,
-                                  clickable=True, focusable=True, on_tap=("key", key), style="button"))
+                text, desc = ADVANCED_LABELS.get(key, (key, {"C": "clear", "%": "percent"}.get(key, key)))
+                views.append(View(BUTTON, (c * w, pad_top + r * h, (c + 1) * w, pad_top + (r + 1) * h), text=text,
+                                  desc=desc, package=PACKAGE, clickable=True, focusable=True, on_tap=("key", key),
+                                  style="button"))
         return views
 
     def _history(self) -> list[View]:
@@ -191,7 +245,8 @@ class CalculatorApp(App):
         return [bar, scroll_list(top, CONTENT_BOTTOM, PACKAGE, rows, rid=f"{PACKAGE}:id/history_list")]
 
     def handle(self, event: AppEvent, screen: Screen) -> bool:
-        """A key (append, delete, clear, evaluate), the history, reusing a past result, clearing the history."""
+        """A key (append, delete, clear, evaluate), the advanced row, the history, reusing a past result, clearing the
+        history."""  # noqa: D205, D209
         match event:
             case ("key", "C"):
                 self.expression, self.result = "", None
@@ -203,11 +258,13 @@ class CalculatorApp(App):
                     self.history.append({"expression": self.expression, "result": self.result})
             case ("key", key) if len(self.expression) < MAX_CHARS:
                 self.expression += key
+            case ("advanced",):
+                self.advanced = not self.advanced
             case ("history",):
                 return self.phone.push(Screen(PACKAGE, "history", scroll=10**6))  # opens on the newest entries
             case ("reuse", index):
                 value = self.history[index]["result"]
-                ends_in_value = bool(self.expression) and self.expression[-1] not in "+−×÷("
+                ends_in_value = bool(self.expression) and self.expression[-1] not in "+−×÷(^√"
                 self.expression = (value if ends_in_value else self.expression + value)[:MAX_CHARS]
                 self.result = None
                 return self.phone.pop()
@@ -223,8 +280,8 @@ class CalculatorApp(App):
         Returns:
             {"expression": what the display shows typed, "result": the last "=" result or None, "history":
             [{"expression", "result"}, ...] oldest first, "page": the front Calculator screen ("home", "history")
-            or None}.
+            or None, "advanced": whether the row of advanced keys is shown}.
         """
         mine = self.phone.screens(PACKAGE)
-        return {"expression": self.expression, "result": self.result,
-                "history": [dict(h) for h in self.history], "page": mine[-1].name if mine else None}
+        return {"expression": self.expression, "result": self.result, "history": [dict(h) for h in self.history],
+                "page": mine[-1].name if mine else None, "advanced": self.advanced}

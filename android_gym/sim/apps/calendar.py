@@ -6,13 +6,13 @@ Seeded events are drawn per episode from `stable_seed(phone.seed)` (never from t
 consumes no randomness), over the simulated month the phone is in (`TODAY`). An event is a dict {"id", "title",
 "date": "YYYY-MM-DD", "start"/"end": "HH:MM" (24-hour; None when all-day), "all_day", "location", "description"}.
 
-Screens: "schedule" (home), "day", "week", "month" (the view switcher's tabs; the "Create new event" FAB on each),
-"event" (args {"id"}: the event's page with "Edit event" and "More options"), "menu" (More options over the page),
-"delete" (confirm "Delete event?"), "edit" (args {"id": the event or None for a new one, "date", "start", "end",
-"all_day", "original", "discard", "error"}; Title, Location and Description fields; BACK or Cancel with unsaved
-changes asks "Discard this event?", or "Discard changes?" on an edit), "date" (the start-date picker over the
-editor: args {"year", "month", "selected"}) and "time" (the time picker: args {"which": "start"|"end", "hour": 1-12,
-"minute", "pm", "mode"}).
+Screens: "schedule" (home), "day" (args {"date"} once paged by its "Previous day" / "Next day" arrows), "week",
+"month" (the view switcher's tabs; the "Create new event" FAB on each), "event" (args {"id"}: the event's page
+with "Edit event" and "More options"), "menu" (More options over the page), "delete" (confirm "Delete event?"),
+"edit" (args {"id": the event or None for a new one, "date", "start", "end", "all_day", "original", "discard",
+"error"}; Title, Location and Description fields; BACK or Cancel with unsaved changes asks "Discard this event?",
+or "Discard changes?" on an edit), "date" (the start-date picker over the editor: args {"year", "month",
+"selected"}) and "time" (the time picker: args {"which": "start"|"end", "hour": 1-12, "minute", "pm", "mode"}).
 """
 
 from __future__ import annotations
@@ -51,9 +51,9 @@ TODAY = (2026, 6, 10, "Wednesday")
 """The simulated date: Wednesday 10 June 2026 (the month has 30 days; weeks start on Monday the 8th)."""
 DATE = datetime.date(*TODAY[:3])
 _WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
-_TITLES = ("Team standup", "Dentist", "Lunch with Sam", "Project review", "Yoga class", "Flight to Denver",
-           "Mom's birthday", "1:1 with manager", "Book club", "Haircut", "Soccer practice", "Parent-teacher meeting",
-           "Quarterly planning", "Coffee with Priya", "Car service", "Concert")
+SEEDED_TITLES = ("Team standup", "Dentist", "Lunch with Sam", "Project review", "Yoga class", "Flight to Denver",
+                 "Mom's birthday", "1:1 with manager", "Book club", "Haircut", "Soccer practice",
+                 "Parent-teacher meeting", "Quarterly planning", "Coffee with Priya", "Car service", "Concert")
 ROW_H = 200
 FAB_DESC = "Create new event"
 EDIT_DESC = "Edit event"
@@ -76,16 +76,17 @@ def events(seed: int) -> list[dict[str, Any]]:
     month = rng.choice(np.arange(1, 31), size=10, replace=False)
     week = rng.choice(np.arange(TODAY[2] + 1, 15), size=2, replace=False)  # a busy week: today and two more days
     days = sorted({int(d) for d in (*month, *week, TODAY[2])})
-    return [{"title": _TITLES[int(rng.integers(len(_TITLES)))], "day": d, "hour": int(rng.integers(8, 20)),
-             "weekday": _WEEKDAYS[(d - 8) % 7]} for d in days]
+    return [{"title": SEEDED_TITLES[int(rng.integers(len(SEEDED_TITLES)))], "day": d,
+             "hour": int(rng.integers(8, 20)), "weekday": _WEEKDAYS[(d - 8) % 7]} for d in days]
 
 
-def in_view(event: dict[str, Any], view: str) -> bool:
-    """Whether `view` lists `event` (an `events()` dict, or the app's with a "date"): today (day), the rest of this
-    week (week, to Sunday the 14th), this month (month), today on (schedule)."""  # noqa: D205, D209
+def in_view(event: dict[str, Any], view: str, day: datetime.date = DATE) -> bool:
+    """Whether `view` lists `event` (an `events()` dict, or the app's with a "date"): `day` (day: today unless the
+    day view was paged), the rest of this week (week, to Sunday the 14th), this month (month), today on
+    (schedule)."""  # noqa: D205, D209
     d = datetime.date.fromisoformat(event["date"]) if "date" in event else DATE.replace(day=event["day"])
     if view == "day":
-        return d == DATE
+        return d == day
     if view == "week":
         return DATE <= d <= datetime.date(2026, 6, 14)
     return d >= DATE if view == "schedule" else (d.year, d.month) == (DATE.year, DATE.month)
@@ -137,6 +138,11 @@ def hhmm(total: int) -> str:
 def sort_key(event: dict[str, Any]) -> tuple:
     """Date order, all-day events first in a day, then by start time."""
     return event["date"], not event["all_day"], event["start"] or "", event["id"]
+
+
+def _day(screen: Screen) -> datetime.date:
+    """The date a day view shows (`args["date"]`, set when paged; today until then)."""
+    return datetime.date.fromisoformat(screen.args.get("date", str(DATE)))
 
 
 def _event(spec: dict[str, Any], event_id: int) -> dict[str, Any]:
@@ -197,9 +203,13 @@ class CalendarApp(App):
         """The event of id `event_id`, or None (deleted)."""
         return next((e for e in self.events if e["id"] == event_id), None)
 
-    def shown(self, view: str) -> list[dict[str, Any]]:
-        """The events list view `view` shows, in order."""
-        return sorted((e for e in self.events if in_view(e, view)), key=sort_key)
+    def shown(self, view: str, day: datetime.date = DATE) -> list[dict[str, Any]]:
+        """The events list view `view` shows (the day view: `day`'s), in order."""
+        return sorted((e for e in self.events if in_view(e, view, day)), key=sort_key)
+
+    def _listed(self, screen: Screen | None) -> list[dict[str, Any]]:
+        """The events list screen `screen` shows, in order ([] for another screen)."""
+        return self.shown(screen.name, _day(screen)) if screen and screen.name in VIEWS else []
 
     def home(self) -> Screen:
         """The schedule (upcoming events)."""
@@ -216,7 +226,7 @@ class CalendarApp(App):
             (None: a new event), "title", "date", "start", "end", "all_day", "location", "description"} or None,
             "added": ids of the events created this episode, "edited": ids of the events changed (each once, in
             order), "deleted": [the deleted events, as they were], "opened": ids of the event pages opened from a
-            list, in order}.
+            list, in order, "day": the date the day view shows ("YYYY-MM-DD", today until paged; None off it)}.
         """
         mine = self.phone.screens(PACKAGE)
         front = mine[-1] if mine else None
@@ -224,9 +234,10 @@ class CalendarApp(App):
         editor = next((s for s in reversed(mine) if s.name == "edit"), None)
         return {"view": front.name if front else None, "event": opened["title"] if opened else None,
                 "events": [dict(e) for e in sorted(self.events, key=sort_key)],
-                "shown": [e["id"] for e in self.shown(front.name)] if front and front.name in VIEWS else [],
+                "shown": [e["id"] for e in self._listed(front)],
                 "editing": self._draft(editor) if editor else None, "added": list(self.added),
-                "edited": list(self.edited), "deleted": [dict(e) for e in self.deleted], "opened": list(self.opened)}
+                "edited": list(self.edited), "deleted": [dict(e) for e in self.deleted], "opened": list(self.opened),
+                "day": str(_day(front)) if front and front.name == "day" else None}
 
     @staticmethod
     def _draft(screen: Screen) -> dict[str, Any]:
@@ -260,9 +271,11 @@ class CalendarApp(App):
                      package=PACKAGE, clickable=True, focusable=True, selected=v == screen.name, on_tap=("view", v),
                      style="tab") for i, v in enumerate(VIEWS)]
         list_top = top + 160
+        pager = self._pager(screen, list_top) if screen.name == "day" else []
+        list_top += 140 if pager else 0
         rows = [View(LINEAR, (0, list_top + i * ROW_H, WIDTH, list_top + (i + 1) * ROW_H), text=row_text(e),
                      package=PACKAGE, clickable=True, focusable=True, on_tap=("open", e["id"]), style="row")
-                for i, e in enumerate(self.shown(screen.name))]
+                for i, e in enumerate(self._listed(screen))]
         if rows:  # room to scroll the last row clear of the FAB
             rows.append(View(VIEW, (0, rows[-1].bounds[3], WIDTH, rows[-1].bounds[3] + 300), package=PACKAGE))
         else:
@@ -275,8 +288,19 @@ class CalendarApp(App):
         fab = View(IMAGE_BUTTON, (WIDTH - 260, CONTENT_BOTTOM - 260, WIDTH - 40, CONTENT_BOTTOM - 40), desc=FAB_DESC,
                    rid=f"{PACKAGE}:id/floating_action_button", package=PACKAGE, clickable=True, focusable=True,
                    on_tap=("create",), style="fab", icon="add")
-        return [month, today, *tabs, scroll_list(list_top, CONTENT_BOTTOM, PACKAGE, rows, rid=f"{PACKAGE}:id/list"),
-                fab]
+        return [month, today, *tabs, *pager,
+                scroll_list(list_top, CONTENT_BOTTOM, PACKAGE, rows, rid=f"{PACKAGE}:id/list"), fab]
+
+    @staticmethod
+    def _pager(screen: Screen, y: int) -> list[View]:
+        """The day view's header: the day it shows between "Previous day" and "Next day"."""
+        day = _day(screen)
+        return [View(IMAGE_BUTTON, (MARGIN, y, MARGIN + 120, y + 120), desc="Previous day", package=PACKAGE,
+                     clickable=True, focusable=True, on_tap=("page", -1), icon="back"),
+                View(TEXT_VIEW, (MARGIN + 150, y, WIDTH - MARGIN - 150, y + 120), text=long_date(str(day)),
+                     rid=f"{PACKAGE}:id/day_title", package=PACKAGE, style="row_title"),
+                View(IMAGE_BUTTON, (WIDTH - MARGIN - 120, y, WIDTH - MARGIN, y + 120), desc="Next day",
+                     package=PACKAGE, clickable=True, focusable=True, on_tap=("page", 1), icon="forward")]
 
     def _page(self, screen: Screen) -> list[View]:
         e = self.find(screen.args["id"]) or {"title": "", "date": str(DATE), "all_day": True, "start": None,
@@ -407,6 +431,12 @@ class CalendarApp(App):
         if event == ("cancel",):
             return self.phone.pop()
         match screen.name, event:
+            case "day", ("page", step):  # the day view's arrows page a day back or on
+                screen.args["date"], screen.scroll = str(_day(screen) + datetime.timedelta(days=step)), 0
+                return True
+            case "day", ("view", "day"):  # "Jump to Today" on a paged day view
+                changed, screen.args["date"], screen.scroll = _day(screen) != DATE, str(DATE), 0
+                return changed
             case _, ("view", name):
                 return name != screen.name and self.phone.replace(Screen(PACKAGE, name))
             case _, ("open", event_id):
@@ -488,13 +518,11 @@ class CalendarApp(App):
         a = screen.args
         match event:
             case ("month", step):
-                m = a["year"] * 12 + a["month"] - 1 + step
-                a["year"], a["month"] = divmod(m, 12)
+                a["year"], a["month"] = divmod(a["year"] * 12 + a["month"] - 1 + step, 12)
                 a["month"] += 1
                 return True
             case ("pick", day):
-                changed = a["selected"] != day
-                a["selected"] = day
+                changed, a["selected"] = a["selected"] != day, day
                 return changed
             case ("ok",):
                 self.phone.pop()
@@ -505,9 +533,9 @@ class CalendarApp(App):
     def _time_event(self, event: AppEvent, screen: Screen) -> bool:
         a = screen.args
         match event:
-            case ("mode", mode):
-                changed = a["mode"] != mode
-                a["mode"] = mode
+            case ("mode" | "ampm", value):  # the hour or minute field tapped, or AM/PM
+                key = "mode" if event[0] == "mode" else "pm"
+                changed, a[key] = a[key] != value, value
                 return changed
             case ("dial", value):
                 if a["mode"] == "hour":  # picking the hour moves on to the minutes, as Android's dial does
@@ -515,10 +543,6 @@ class CalendarApp(App):
                 else:
                     a["minute"] = value
                 return True
-            case ("ampm", pm):
-                changed = a["pm"] != pm
-                a["pm"] = pm
-                return changed
             case ("ok",):
                 self.phone.pop()
                 editor = self.phone.top.args

@@ -18,6 +18,7 @@ import numpy as np
 
 from android_gym.sim.app import App, Screen, stable_seed
 from android_gym.sim.apps import gallery
+from android_gym.sim.apps.gallery_media import TODAY_DAY, stamp
 from android_gym.sim.events import AppEvent
 from android_gym.sim.layout import (
     BUTTON,
@@ -244,7 +245,7 @@ class CameraApp(App):
     def _save(self, kind: str, facing: str, mode: str) -> None:
         """Add a capture (ending any recording) and hand it to Photos."""
         hour, minute = (int(p) for p in self.phone.system["clock"].split(":"))
-        date = gallery.stamp(gallery.TODAY_DAY, hour, minute)
+        date = stamp(TODAY_DAY, hour, minute)
         second, millis = min(59, self.phone.steps), (137 * (len(self.captures) + 1)) % 1000
         stem = f"PXL_{date[:10].replace('-', '')}_{hour:02d}{minute:02d}{second:02d}{millis:03d}"
         name = stem + (".mp4" if kind == "video" else ".PORTRAIT.jpg" if mode == "Portrait" else ".jpg")

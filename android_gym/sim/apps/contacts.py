@@ -94,6 +94,25 @@ def same_name(a: str, b: str) -> bool:
     return " ".join(a.split()).lower() == " ".join(b.split()).lower()
 
 
+def same_person(a: str, b: str) -> bool:
+    """`same_name`, full stops ignored too ("Dr Alvarez" is "Dr. Alvarez").
+
+    >>> same_person("dr alvarez", "Dr. Alvarez")
+    True
+    """
+    return same_name(a.replace(".", " "), b.replace(".", " "))
+
+
+def split_name(name: str) -> tuple[str, str]:
+    """The editor's First name and Last name for `name`: its first word, and the rest ("" for one name).
+
+    >>> split_name("Ana Costa"), split_name("Mom")
+    (('Ana', 'Costa'), ('Mom', ''))
+    """
+    first, _, last = name.partition(" ")
+    return first, last.strip()
+
+
 def details_screen(name: str) -> Screen:
     """The card of contact `name` (for intents from other apps)."""
     return Screen(PACKAGE, "details", {"name": name})

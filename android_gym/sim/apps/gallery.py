@@ -1,26 +1,34 @@
 """The Photos app (Google Photos): the episode's photos and videos in a date-grouped grid, albums, favourites, trash.
 
-The media store lives here: the items drawn per episode from `stable_seed("gallery", phone.seed)` (never the episode
-RNG), the items a task adds (`apply`), and the Camera's captures (`GalleryApp.add_capture`). Dates fall in June 2026,
-up to the simulated today (`calendar.TODAY`); every item is an {"name", "kind", "date", "favourite", "albums",
-"trashed"} dict whose date reads "2026-06-09 10:15". Album names are unique.
+The app owns the media store: the items drawn per episode (`gallery_media.library`), the items a task adds (`apply`),
+and the Camera's captures (`GalleryApp.add_capture`). Item dates, names and dicts, and the seeding, live in
+`android_gym.sim.apps.gallery_media`; every item is an {"name", "kind", "date", "favourite", "albums", "trashed"}
+dict whose date reads "2026-06-09 10:15". Album names are unique.
 
 Screens: the bottom tabs "photos" (home), "albums" and "library"; "photo" (the viewer; args {"item": name, "sheet":
 None | "menu" | "delete" | "album" | "share" | "info"}); "album" (args {"name"}); "collection" (args {"kind":
 "favorites" | "videos"}); "trash"; "new_album" (args {"items": names chosen beforehand}); "picker" (args {"album":
-the album to add to, None for the new album below it, "selected": [names]}).
+the album to add to, None for the new album below it, "selected": [names]}); "send" (Send in Photos: args {"item",
+"to": the chosen contact's name or None}; a search over the phone's contacts in fields[SEND_RID], then Send).
 """
 
 from __future__ import annotations
 
-import datetime
 from typing import Any
 
-import numpy as np
-
-from android_gym.sim.app import App, Screen, stable_seed
-from android_gym.sim.apps.calendar import TODAY
-from android_gym.sim.apps.clock import format_time
+from android_gym.sim.app import App, Screen
+from android_gym.sim.apps.gallery_media import (
+    ITEM_KEYS,
+    date_parts,
+    day_label,
+    describe,
+    duration,
+    item,
+    library,
+    newest_first,
+    taken,
+)
+from android_gym.sim.apps.people import contacts_of
 from android_gym.sim.events import AppEvent, NavKey
 from android_gym.sim.layout import (
     BUTTON,
@@ -37,12 +45,12 @@ from android_gym.sim.layout import (
     WIDTH,
     Column,
     scroll_list,
+    text_field,
     toolbar,
 )
 from android_gym.sim.view import View
 
 PACKAGE = "com.google.android.apps.photos"
-YEAR, MONTH, TODAY_DAY = TODAY[0], TODAY[1], TODAY[2]
 TABS = ("Photos", "Albums", "Library")
 TAB_H = 200
 TABS_TOP = CONTENT_BOTTOM - TAB_H
@@ -51,105 +59,12 @@ CELL, COLS, HEADER_H = 270, 4, 120
 GRID_RID = f"{PACKAGE}:id/recycler_view"
 IMAGE_RID = f"{PACKAGE}:id/image"
 TITLE_RID = f"{PACKAGE}:id/album_title"
-SEEDED_ALBUMS = ("Family", "Garden", "Pets", "Recipes", "Receipts", "Hiking", "Screenshots")
+SEND_RID = f"{PACKAGE}:id/send_search"
+PERSON_RID = f"{PACKAGE}:id/send_person"
+PERSON_H = 200
 SHARE_TARGETS = ("Messages", "Gmail", "Nearby Share", "Copy link")
-ITEM_KEYS = ("name", "kind", "date", "favourite", "albums", "trashed")
-_MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
-_DAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
 _LIBRARY = (("Favorites", "star", ("collection", "favorites")), ("Videos", "play", ("collection", "videos")),
             ("Trash", "delete", ("open_trash",)))
-
-
-# -- dates and names ---------------------------------------------------------------------------------------------------
-def stamp(day: int, hour: int, minute: int) -> str:
-    """An item's date: day `day` of June 2026 at `hour`:`minute` (24-hour).
-
-    >>> stamp(9, 14, 5)
-    '2026-06-09 14:05'
-    """
-    return f"{YEAR}-{MONTH:02d}-{day:02d} {hour:02d}:{minute:02d}"
-
-
-def _parts(date: str) -> tuple[datetime.date, int, int]:
-    day, time = date.split(" ")
-    hour, minute = (int(p) for p in time.split(":"))
-    return datetime.date.fromisoformat(day), hour, minute
-
-
-def taken(date: str) -> str:
-    """A date as Google Photos writes it.
-
-    >>> taken("2026-06-09 14:05")
-    'Jun 9, 2026 2:05 PM'
-    """
-    d, hour, minute = _parts(date)
-    return f"{_MONTHS[d.month - 1]} {d.day}, {d.year} {format_time(hour, minute)}"
-
-
-def describe(item: dict[str, Any]) -> str:
-    """The content-desc of an item's image: "Photo taken on Jun 9, 2026 2:05 PM" (or "Video taken on ...")."""
-    return f"{item['kind'].title()} taken on {taken(item['date'])}"
-
-
-def day_label(date: str) -> str:
-    """The grid's header for the day of `date`: "Today", "Yesterday" or "Mon, Jun 8"."""
-    d = _parts(date)[0]
-    ago = (datetime.date(YEAR, MONTH, TODAY_DAY) - d).days
-    return "Today" if ago == 0 else "Yesterday" if ago == 1 else f"{_DAYS[d.weekday()]}, {_MONTHS[d.month - 1]} {d.day}"
-
-
-def file_name(date: str, kind: str, salt: object = 0) -> str:
-    """A Pixel file name for an item taken at `date`: "PXL_20260609_140532117.jpg" (".mp4" for a video).
-
-    The seconds and milliseconds come from `stable_seed(date, salt)`, so distinct salts give distinct names.
-    """
-    d, hour, minute = _parts(date)
-    extra = stable_seed("pxl", date, salt)
-    return f"PXL_{d:%Y%m%d}_{hour:02d}{minute:02d}{extra % 60:02d}{extra // 60 % 1000:03d}" + \
-        (".mp4" if kind == "video" else ".jpg")
-
-
-def duration(name: str) -> str:
-    """A video's length as the grid shows it ("0:27"), fixed by its name."""
-    seconds = 5 + stable_seed("duration", name) % 115
-    return f"{seconds // 60}:{seconds % 60:02d}"
-
-
-def item(name: str, kind: str, date: str, favourite: bool = False, albums: tuple[str, ...] = (),
-         trashed: bool = False) -> dict[str, Any]:
-    """A media item as the store holds it."""
-    return {"name": name, "kind": kind, "date": date, "favourite": favourite, "albums": list(albums),
-            "trashed": trashed}
-
-
-def library(seed: int) -> tuple[list[dict[str, Any]], list[str]]:
-    """Episode `seed`'s items (22-30 over June 1 to today, about one in seven a video, a few favourites, two in the
-    trash) and albums (three, of two to five items each)."""  # noqa: D205, D209
-    rng = np.random.default_rng(stable_seed("gallery", seed))
-    items: list[dict[str, Any]] = []
-    seen: set[str] = set()
-    count = int(rng.integers(22, 31))
-    while len(items) < count:
-        day = int(rng.integers(1, TODAY_DAY + 1))
-        # today's photos are all older than 9:00, so the Camera's captures (at the phone's 9:41) stand apart
-        date = stamp(day, int(rng.integers(7, 9 if day == TODAY_DAY else 22)), int(rng.integers(60)))
-        kind = "video" if rng.random() < 0.15 else "photo"
-        favourite = bool(rng.random() < 0.15)
-        if date not in seen:  # one item per minute, so every description names one item
-            seen.add(date)
-            items.append(item(file_name(date, kind), kind, date, favourite))
-    albums = [SEEDED_ALBUMS[int(i)] for i in rng.permutation(len(SEEDED_ALBUMS))[:3]]
-    for album in albums:
-        for i in rng.choice(count, size=int(rng.integers(2, 6)), replace=False):
-            items[int(i)]["albums"].append(album)
-    for i in rng.choice(count, size=2, replace=False):
-        items[int(i)]["trashed"] = True
-    return items, albums
-
-
-def newest_first(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """`items` by date, newest first; of two taken the same minute, the one added later comes first."""
-    return sorted(reversed(items), key=lambda it: it["date"], reverse=True)
 
 
 def _fingerprint(it: dict[str, Any]) -> tuple:
@@ -194,7 +109,7 @@ class GalleryApp(App):
             if set(it) != set(ITEM_KEYS) or it["kind"] not in ("photo", "video"):
                 raise KeyError(f"an item needs {ITEM_KEYS} with kind photo or video; got {raw}")
             try:
-                _parts(it["date"])
+                date_parts(it["date"])
             except ValueError as e:
                 raise KeyError(f"an item's date reads '2026-06-09 14:05'; got {it['date']!r}") from e
             given.append(item(str(it["name"]), it["kind"], it["date"], bool(it["favourite"]),
@@ -228,9 +143,10 @@ class GalleryApp(App):
             "albums": [names], "trashed": bool}, ...] newest first (trashed ones included), "albums": [{"name",
             "items": [names of its items not in the trash, newest first]}, ...], "screen": the front Photos screen
             or None, "open": the item open in the viewer in front or None, "album": the open album's name or None,
-            "sheet": the viewer's open sheet or dialog or None, "shared": [{"item", "target"}, ...] in order,
-            "changed": sorted names of the items added, deleted for good, or whose favourite, trash or albums differ
-            from the episode's start}.
+            "sheet": the viewer's open sheet or dialog or None, "shared": [{"item", "target"}, ...] in order (a send
+            in Photos: {"item", "target": "Photos", "to": the contact's name}), "sending": {"item", "to"} while Send
+            in Photos is in front else None, "changed": sorted names of the items added, deleted for good, or whose
+            favourite, trash or albums differ from the episode's start}.
         """
         mine = self.phone.screens(PACKAGE)
         front = mine[-1] if mine else None
@@ -244,7 +160,8 @@ class GalleryApp(App):
                 "open": front.args["item"] if front and front.name == "photo" else None,
                 "album": front.args["name"] if front and front.name == "album" else None,
                 "sheet": front.args.get("sheet") if front and front.name == "photo" else None,
-                "shared": [dict(s) for s in self.shared], "changed": changed}
+                "shared": [dict(s) for s in self.shared], "changed": changed,
+                "sending": dict(front.args) if front and front.name == "send" else None}
 
     # -- views --------------------------------------------------------------------------------------------------------
     def build(self, screen: Screen) -> list[View]:
@@ -253,7 +170,7 @@ class GalleryApp(App):
             body = {"photos": self._photos_tab, "albums": self._albums_tab, "library": self._library_tab}
             return [*body[screen.name](), self._tabs(screen.name)]
         pages = {"photo": self._viewer, "album": self._album, "collection": self._collection, "trash": self._trash,
-                 "new_album": self._new_album, "picker": self._picker}
+                 "new_album": self._new_album, "picker": self._picker, "send": self._send}
         return pages[screen.name](screen)
 
     def _tabs(self, current: str) -> View:
@@ -373,6 +290,34 @@ class GalleryApp(App):
                                  enabled=bool(selected), on_tap=("picked",), style="button"))
         return [bar, self._grid(self._shown(), BODY_TOP, CONTENT_BOTTOM, "No photos", selected=selected)]
 
+    def _send(self, screen: Screen) -> list[View]:
+        """Send in Photos: a search field over the phone's contacts, the chosen one selected, and Send."""
+        query, to = screen.fields.get(SEND_RID, "").strip().casefold(), screen.args["to"]
+        bar = toolbar("Send to", PACKAGE, PACKAGE)
+        bar.children.append(View(BUTTON, (WIDTH - 260, CONTENT_TOP + 30, WIDTH - 30, BODY_TOP - 30), text="Send",
+                                 rid=f"{PACKAGE}:id/send_button", package=PACKAGE, clickable=True, focusable=True,
+                                 enabled=to is not None, on_tap=("send",), style="button"))
+        field = text_field((MARGIN, BODY_TOP + 20, WIDTH - MARGIN, BODY_TOP + 164), SEND_RID,
+                           screen.fields.get(SEND_RID, ""), "Name or phone number", screen.focus == SEND_RID, PACKAGE,
+                           icon="search")
+        top = BODY_TOP + 190
+        found = [p for p in contacts_of(self.phone) if query in p.name.casefold()
+                 or (_digits(query) and _digits(query) in _digits(p.phone))]
+        rows = [View(LINEAR, (0, top + i * PERSON_H, WIDTH, top + (i + 1) * PERSON_H), desc=p.name, rid=PERSON_RID,
+                     package=PACKAGE, clickable=True, focusable=True, selected=p.name == to,
+                     on_tap=("recipient", p.name), style="row", children=[
+                         View(IMAGE_VIEW, (MARGIN, top + i * PERSON_H + 50, MARGIN + 100, top + i * PERSON_H + 150),
+                              package=PACKAGE, icon="check" if p.name == to else "person"),
+                         View(TEXT_VIEW, (MARGIN + 140, top + i * PERSON_H + 30, WIDTH - MARGIN,
+                                          top + i * PERSON_H + 115), text=p.name, package=PACKAGE, style="row_title"),
+                         View(TEXT_VIEW, (MARGIN + 140, top + i * PERSON_H + 115, WIDTH - MARGIN,
+                                          top + i * PERSON_H + 180), text=p.phone, package=PACKAGE,
+                              style="row_summary")])
+                for i, p in enumerate(found)]
+        rows = rows or [View(TEXT_VIEW, (MARGIN, top + 60, WIDTH - MARGIN, top + 180), text="No contacts found",
+                             package=PACKAGE, style="hint")]
+        return [bar, field, scroll_list(top, CONTENT_BOTTOM, PACKAGE, rows, rid=f"{PACKAGE}:id/send_people")]
+
     def _viewer(self, screen: Screen) -> list[View]:
         it = self.find(screen.args["item"])
         if it is None:  # deleted for good under an open viewer (the Camera's thumbnail): show nothing
@@ -424,7 +369,8 @@ class GalleryApp(App):
             return _sheet("More options", [("Add to album", "add", ("sheet", "album")),
                                            ("Details", "info", ("sheet", "info"))])
         if sheet == "share":
-            return _sheet("Share to", [(t, "share", ("share", t)) for t in SHARE_TARGETS])
+            return _sheet("Share to", [("Send in Photos", "person", ("send_to",)),
+                                       *((t, "share", ("share", t)) for t in SHARE_TARGETS)])
         if sheet == "album":
             rows = [("New album", "add", ("new_album", (it["name"],)))]
             return _sheet("Add to album", rows + [(a, "image", ("add_to", a)) for a in reversed(self.albums)])
@@ -468,6 +414,8 @@ class GalleryApp(App):
                 return self._create(screen, screen.args["items"])
         if screen.name == "picker":
             return self._picker_event(event, screen)
+        if screen.name == "send":
+            return self._send_event(event, screen)
         return self._viewer_event(event, screen)
 
     def _viewer_event(self, event: AppEvent, screen: Screen) -> bool:
@@ -481,6 +429,10 @@ class GalleryApp(App):
                 screen.args["sheet"] = kind
             case ("close_sheet",):
                 screen.args["sheet"] = None
+            case ("send_to",):
+                screen.args["sheet"] = None
+                return self.phone.push(Screen(PACKAGE, "send", {"item": it["name"], "to": None}, {SEND_RID: ""},
+                                              focus=SEND_RID))
             case ("share", target):
                 self.shared.append({"item": it["name"], "target": target})
                 screen.args["sheet"] = None
@@ -516,6 +468,17 @@ class GalleryApp(App):
                     if it["name"] in selected and album not in it["albums"]:
                         it["albums"].append(album)
                 return True
+        return False
+
+    def _send_event(self, event: AppEvent, screen: Screen) -> bool:
+        """Send in Photos: a contact's row chooses them (again: unchooses), Send shares the item with them."""
+        match event:
+            case ("recipient", name):
+                screen.args["to"] = None if screen.args["to"] == name else name
+                return True
+            case ("send",) if screen.args["to"] is not None:
+                self.shared.append({"item": screen.args["item"], "target": "Photos", "to": screen.args["to"]})
+                return self.phone.pop()
         return False
 
     def _create(self, page: Screen, names: list[str]) -> bool:
@@ -565,3 +528,8 @@ def _sheet(title: str, rows: list[tuple[str, str, tuple | None]]) -> View:
                          rid=f"{PACKAGE}:id/sheet_row", clickable=event is not None, focusable=event is not None,
                          on_tap=event, style="row"))
     return _box(top, height, kids)
+
+
+def _digits(text: str) -> str:
+    """The digits of `text` ("(646) 555-0142" -> "6465550142")."""
+    return "".join(c for c in text if c.isdigit())

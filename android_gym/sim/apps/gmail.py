@@ -2,7 +2,8 @@
 
 The inbox is drawn from `stable_seed("gmail", phone.seed)` and the phone's contacts (`people.contacts_of`), never
 from the episode RNG. Screens: a folder list ("inbox", the home screen, "sent", "all" and "trash"), "drawer" (the
-navigation drawer over the folder under it), "email" (args {"id"}), "compose" (args {"kind": "new" | "reply" |
+navigation drawer over the folder under it), "promotions" (the inbox's promotional mail, which the Primary inbox
+leaves out, as Gmail's Promotions category), "email" (args {"id"}), "compose" (args {"kind": "new" | "reply" |
 "forward", "ref": the replied or forwarded email's id or None}), "alert" (the app's own dialog over the compose
 screen, args {"title", "message"}), "search" (the query field) and "results" (args {"query"}).
 """
@@ -47,8 +48,10 @@ TO_RID = f"{PACKAGE}:id/to"
 SUBJECT_RID = f"{PACKAGE}:id/subject_field"
 BODY_RID = f"{PACKAGE}:id/body"
 SUGGESTION_RID = f"{PACKAGE}:id/suggestion"
-FOLDERS = {"inbox": "Inbox", "sent": "Sent", "all": "All mail", "trash": "Trash"}
-"""Folder screen -> drawer label. "all" lists the inbox and archived mail; "trash" the deleted mail."""
+FOLDERS = {"inbox": "Inbox", "promotions": "Promotions", "sent": "Sent", "all": "All mail", "trash": "Trash"}
+"""Folder screen -> drawer label. "inbox" lists the Primary inbox (no promotions), "promotions" the inbox's
+promotional mail, "all" the inbox and archived mail; "trash" the deleted mail."""
+FOLDER_ICONS = {"inbox": "mail", "promotions": "label", "sent": "send", "all": "library", "trash": "delete"}
 ROW_H = 240
 TIMES = ("9:20 AM", "8:02 AM", "6:45 AM", "Jun 9", "Jun 9", "Jun 8", "Jun 7", "Jun 5", "Jun 4", "Jun 2", "May 31",
          "May 29", "May 26", "May 22", "May 18", "May 15", "May 11", "May 6")
@@ -89,6 +92,18 @@ def recipients(text: str) -> list[str]:
     return [t.strip() for t in text.split(",") if t.strip()]
 
 
+def matches(mail: dict[str, Any], query: str) -> bool:
+    """Whether `mail` holds every word of `query` (sender, address, recipients, subject or body); "" matches none.
+
+    >>> matches({"sender": "Ann", "email": "a@x.com", "to": [], "subject": "Flight confirmation", "body": ""},
+    ...         "flight ann")
+    True
+    """
+    words = query.lower().split()
+    text = f"{mail['sender']} {mail['email']} {' '.join(mail['to'])} {mail['subject']} {mail['body']}".lower()
+    return bool(words) and all(w in text for w in words)
+
+
 def seeded_inbox(seed: int, people: list[Any]) -> list[dict[str, Any]]:
     """The inbox episode `seed` starts with, newest first: 8-11 emails from services and from `people`."""
     rng = np.random.default_rng(stable_seed("gmail", seed))
@@ -124,6 +139,7 @@ class GmailApp(App):
             self.mail.append(self._received(e))
         self.extra_contacts: list[dict[str, str]] = []
         self.drafts: list[dict[str, str]] = []
+        self.promotions: set[int] = set()
         self._relabel()
 
     def _received(self, e: dict[str, Any]) -> dict[str, Any]:
@@ -138,31 +154,37 @@ class GmailApp(App):
             m["time"] = TIMES[min(i, len(TIMES) - 1)]
 
     def apply(self, settings: dict[str, Any]) -> None:
-        """Initial conditions: {"emails": [...], "contacts": [...]}.
+        """Initial conditions: {"emails": [...], "promotions": [...], "contacts": [...]}.
 
         "emails": received mail {"sender", "email", "subject", "body", "unread"}, placed in the inbox among the seeded
-        mail at positions drawn from the episode seed. "contacts": people {"name", "email"} the "To" field suggests
-        besides the phone's contacts and the inbox's senders.
+        mail at positions drawn from the episode seed. "promotions": received mail of the same form, in the
+        Promotions category (listed under "Promotions", not in the Primary inbox). "contacts": people {"name",
+        "email"} the "To" field suggests besides the phone's contacts and the inbox's senders.
 
         Raises:
             KeyError: an unknown key, or an email or contact with missing or unknown fields.
         """
-        bad = set(settings) - {"emails", "contacts"}
+        bad = set(settings) - {"emails", "promotions", "contacts"}
         if bad:
-            raise KeyError(f"Gmail takes only 'emails' and 'contacts', got {sorted(bad)}")
+            raise KeyError(f"Gmail takes only 'emails', 'promotions' and 'contacts', got {sorted(bad)}")
         for c in settings.get("contacts", []):
             if set(c) != {"name", "email"}:
                 raise KeyError(f"a contact needs exactly name and email, got {sorted(c)}")
             self.extra_contacts.append({"name": str(c["name"]), "email": str(c["email"])})
-        emails = settings.get("emails", [])
+        promotions = list(settings.get("promotions", []))
+        emails = [*settings.get("emails", []), *promotions]
         for e in emails:
             if set(e) != {"sender", "email", "subject", "body", "unread"}:
                 raise KeyError(f"an email needs exactly sender, email, subject, body, unread; got {sorted(e)}")
         # Anywhere in the inbox , so no task finds its email at a fixed row.
         rng = np.random.default_rng(stable_seed("gmail-apply", self.phone.seed))
         slots = rng.choice(len(self.mail) + len(emails), len(emails), replace=False)
+        first_promotion = len(emails) - len(promotions)
         for at, k in sorted((int(at), k) for k, at in enumerate(slots)):
-            self.mail.insert(at, self._received(emails[k]))
+            mail = self._received(emails[k])
+            self.mail.insert(at, mail)
+            if k >= first_promotion:
+                self.promotions.add(mail["id"])
         self._relabel()
 
     def state(self) -> dict[str, Any]:
@@ -174,14 +196,15 @@ class GmailApp(App):
             the email on the front "email" screen or None, "query": the search of a "results" screen or None,
             "inbox", "archived", "deleted", "sent": lists of emails, newest first, each {"id", "sender", "email",
             "to": [addresses], "subject", "body", "time", "unread", "kind": "received" | "new" | "reply" |
-            "forward", "ref": the replied or forwarded email's id or None}, "drafts": [{"to", "subject", "body"}]}.
+            "forward", "ref": the replied or forwarded email's id or None}, "drafts": [{"to", "subject", "body"}],
+            "promotions": the ids of the mail in the Promotions category (wherever it is now), ascending}.
         """
         mine = self.phone.screens(PACKAGE)
         front = mine[-1] if mine else None
         boxes = {"inbox": "inbox", "archived": "archive", "deleted": "trash", "sent": "sent"}
         out: dict[str, Any] = {k: [self._public(m) for m in self.mail if m["folder"] == f] for k, f in boxes.items()}
         out.update(screen=front.name if front else None, folder=None, open=None, query=None,
-                   drafts=[dict(d) for d in self.drafts])
+                   drafts=[dict(d) for d in self.drafts], promotions=sorted(self.promotions))
         if front is not None:
             folder = front.name if front.name in FOLDERS else front.args.get("folder")
             out.update(folder=folder, open=front.args["id"] if front.name == "email" else None,
@@ -198,16 +221,16 @@ class GmailApp(App):
         return next(m for m in self.mail if m["id"] == mail_id)
 
     def listed(self, folder: str) -> list[dict[str, Any]]:
-        """The emails a folder screen lists, newest first."""
-        wanted = {"inbox": ("inbox",), "sent": ("sent",), "all": ("inbox", "archive", "sent"), "trash": ("trash",)}
+        """The emails a folder screen lists, newest first (the Primary inbox without the promotions)."""
+        if folder in ("inbox", "promotions"):
+            return [m for m in self.mail if m["folder"] == "inbox" and (m["id"] in self.promotions) == (
+                folder == "promotions")]
+        wanted = {"sent": ("sent",), "all": ("inbox", "archive", "sent"), "trash": ("trash",)}
         return [m for m in self.mail if m["folder"] in wanted[folder]]
 
     def search(self, query: str) -> list[dict[str, Any]]:
-        """Mail outside the trash holding every word of `query` (sender, address, subject or body)."""
-        words = query.lower().split()
-        return [m for m in self.mail if m["folder"] != "trash" and words and all(
-            w in f"{m['sender']} {m['email']} {' '.join(m['to'])} {m['subject']} {m['body']}".lower()
-            for w in words)]
+        """Mail outside the trash that `matches` `query`."""
+        return [m for m in self.mail if m["folder"] != "trash" and matches(m, query)]
 
     def contacts(self) -> list[dict[str, str]]:
         """Everyone the "To" field suggests: the phone's contacts, the extra ones and the inbox's people, by name."""
@@ -300,8 +323,7 @@ class GmailApp(App):
     def _drawer(self, folder: str) -> View:
         rows = [View(TEXT_VIEW, (0, 300 + i * 160, 820, 460 + i * 160), text=label, desc=label,
                      rid=f"{PACKAGE}:id/name", package=PACKAGE, clickable=True, focusable=True,
-                     selected=key == folder, on_tap=("folder", key), style="row",
-                     icon={"inbox": "mail", "sent": "send", "all": "library", "trash": "delete"}[key])
+                     selected=key == folder, on_tap=("folder", key), style="row", icon=FOLDER_ICONS[key])
                 for i, (key, label) in enumerate(FOLDERS.items())]
         panel = View(FRAME, (0, CONTENT_TOP, 840, CONTENT_BOTTOM), rid=f"{PACKAGE}:id/drawer_container",
                      package=PACKAGE, style="dialog", children=[

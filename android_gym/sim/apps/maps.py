@@ -2,20 +2,24 @@
 
 Places are generated from the query with `stable_seed` (the same in every process and episode), around the phone's
 own city (`places.HOME_CITY`): a search for "top rated sushi restaurants" lists sushi places with ratings, distances,
-opening hours and (most of them) a phone number. Travel times follow from a place's distance (`travel`).
+opening hours and (most of them) a phone number; a search for a street address ("1600 Amphitheatre Parkway") finds
+that address alone (`address_place`). Travel times follow from a place's distance (`travel`).
 
 Screens: "home" (Explore: the search bar, chips, the map and the Explore/Saved tabs), "search" (the box focused),
 "results" (args {"query"}), "place" (args {"place": a `places_for()` dict, "sheet": None, "save" or "share"}),
 "directions" (args {"place", "mode": one of `MODES`}), "saved" (the lists) and "list" (args {"list", "menu": the
 key of the place whose "More options" menu is open, or None}). A place page's Save opens "Save in your lists"
 (a checkbox per list; a tick saves or removes at once), Call hands the number to the Phone app (`contacts.Caller`)
-and is shown only for a place with a number, Share opens a sheet whose "Copy link" copies the place's link. Results,
-place pages and directions load through `phone.push(..., slow=True)`. The saved lists start empty; a task's `apply`
-puts places in them (`saved`) and draws others per episode from `stable_seed("maps-saved", phone.seed)` (`seeded`).
+and is shown only for a place with a number, Share opens a sheet whose "Copy link" copies the place's link; the Save
+sheet also labels the place Home or Work (`LABELS`). Results, place pages and directions load through
+`phone.push(..., slow=True)`. The saved lists start empty; a task's `apply` puts places in them (`saved`) and draws
+others per episode from `stable_seed("maps-saved", phone.seed)` (`seeded`); `open` makes Maps reopen on a place's
+page, as the user left it (BACK from there goes to Explore).
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import numpy as np
@@ -52,11 +56,18 @@ PHONE_RID = f"{PACKAGE}:id/phone_number"
 ADDRESS_RID = f"{PACKAGE}:id/address"
 CHIPS = ("Restaurants", "Coffee", "Groceries", "Gas", "Hotels")
 LISTS = ("Favorites", "Want to go", "Starred places")
+LABELS = ("Home", "Work")
+"""Labels a place can be given from its Save sheet (one place per label)."""
+LABEL_RID = f"{PACKAGE}:id/label_checkbox"
 MODES = ("Drive", "Transit", "Walk", "Bike")
 MODE_WORDS = {"Drive": "by car", "Transit": "by transit", "Walk": "on foot", "Bike": "by bike"}
 SEED_QUERIES = ("coffee", "groceries", "gas", "hotels", "bakeries", "bookstores")
 """What the per-episode saved places (`apply({"seeded": n})`) are drawn from."""
 PLACES_PER_QUERY = 8
+ADDRESS_KIND = "Address"
+"""The kind of the place a street-address search finds."""
+_ADDRESS = re.compile(r"\d+[a-z]? (?!star )(?:[a-z0-9'-]+ )*[a-z0-9'-]+ (?:street|st|avenue|ave|road|rd|boulevard|"
+                      r"blvd|parkway|pkwy|way|drive|dr|lane|ln|court|ct|place|pl|highway|hwy|square|sq|terrace|plaza)")
 ROW_H = 260
 TAB_H = 180
 SAVE_TITLE = "Save in your lists"
@@ -67,16 +78,37 @@ _NOISE = {"top", "rated", "best", "good", "nice", "the", "a", "an", "some", "nea
           "5", "star", "great", "cheap", "find", "search", "for", "on", "in", "maps"}
 
 
+def address_place(query: str) -> dict[str, Any] | None:
+    """The place a street-address search finds ("1600 Amphitheatre Parkway": a number, then words ending in a street
+    type), or None for any other query. Its kind is `ADDRESS_KIND`, its name and address the address title-cased, its
+    distance seeded by the address; it has no rating, reviews, hours or phone.
+
+    >>> address_place("1600 amphitheatre parkway")["name"], address_place("coffee shops") is None
+    ('1600 Amphitheatre Parkway', True)
+    """  # noqa: D205
+    q = " ".join(query.lower().split()).rstrip(".")
+    if _ADDRESS.fullmatch(q) is None:
+        return None
+    rng = np.random.default_rng(stable_seed("maps-address", q))
+    name = title(q)
+    return {"name": name, "kind": ADDRESS_KIND, "rating": 0.0, "reviews": 0,
+            "distance_mi": round(0.8 + 30 * rng.random(), 1), "address": name, "open_now": True, "rank": 0, "phone": ""}
+
+
 def places_for(query: str) -> list[dict[str, Any]]:
-    """The places a search shows, best match first, all seeded by the normalised query.
+    """The places a search shows, best match first, all seeded by the normalised query; a street address finds
+    itself alone (`address_place`).
 
     Each is {"name", "kind", "rating", "reviews", "distance_mi", "address", "open_now", "rank", "phone"} ("phone":
     "(415) 555-0123", or "" for a place without a number).
 
     >>> places_for("Sushi restaurants")[0]["kind"]
     'Sushi restaurants'
-    """
+    """  # noqa: D205
     q = " ".join(query.lower().split())
+    found = address_place(q)
+    if found is not None:
+        return [found]
     rng = np.random.default_rng(stable_seed("maps", q))
     phones = np.random.default_rng(stable_seed("maps-phone", q))  # its own stream: older fields unchanged
     kind = " ".join(w for w in q.split() if w not in _NOISE) or "places"
@@ -140,22 +172,29 @@ class MapsApp(App):
     aliases = ("google maps",)
 
     def reset(self) -> None:
-        """Empty lists, nothing viewed, saved or shared."""
+        """Empty lists, no labels, nothing viewed, saved or shared; Maps opens on Explore."""
         self.lists: dict[str, list[dict[str, Any]]] = {name: [] for name in LISTS}
         self.edits: list[dict[str, str]] = []
         self.viewed: list[str] = []
         self.shared: list[str] = []
+        self.labels: dict[str, dict[str, Any]] = {}
+        self.resume: dict[str, Any] | None = None
+        self.resumed: dict[str, Any] | None = None
 
     def apply(self, settings: dict[str, Any]) -> None:
         """Initial conditions: {"saved": [{"list": one of `LISTS`, "query": str, "rank": 0..7}, ...] (that result of
-        that search, in that list), "seeded": n (n places drawn from `SEED_QUERIES` into random lists, per episode)}.
+        that search, in that list), "seeded": n (n places drawn from `SEED_QUERIES` into random lists, per episode),
+        "open": {"query", "rank"} or "seeded" (Maps reopens on that place's page, as the user left it; "seeded" draws a
+        distinctly named result of a `SEED_QUERIES` search per episode)}.
 
         Raises:
             KeyError: an unknown key, list or rank.
         """  # noqa: D205
-        bad = set(settings) - {"saved", "seeded"}
+        bad = set(settings) - {"saved", "seeded", "open"}
         if bad:
-            raise KeyError(f"Maps takes 'saved' and 'seeded', got {sorted(bad)}")
+            raise KeyError(f"Maps takes 'saved', 'seeded' and 'open', got {sorted(bad)}")
+        if "open" in settings:
+            self._open_on(settings["open"])
         rng = np.random.default_rng(stable_seed("maps-saved", self.phone.seed))
         for _ in range(int(settings.get("seeded", 0))):
             query = SEED_QUERIES[int(rng.integers(len(SEED_QUERIES)))]
@@ -165,12 +204,27 @@ class MapsApp(App):
                 raise KeyError(f"a saved place needs list (one of {LISTS}), query and rank 0..7; got {s}")
             self._add(s["list"], places_for(s["query"])[s["rank"]])
 
+    def _open_on(self, where: Any) -> None:
+        """Make Maps reopen on a place's page (see `apply`)."""
+        if where == "seeded":
+            rng = np.random.default_rng(stable_seed("maps-open", self.phone.seed))
+            query = SEED_QUERIES[int(rng.integers(len(SEED_QUERIES)))]
+            found = places_for(query)
+            ranks = [p["rank"] for p in found if sum(q["name"] == p["name"] for q in found) == 1]
+            where = {"query": query, "rank": ranks[int(rng.integers(len(ranks)))]}
+        if not isinstance(where, dict) or set(where) != {"query", "rank"} or not 0 <= where["rank"] < PLACES_PER_QUERY:
+            raise KeyError(f"'open' needs query and rank 0..7, or 'seeded'; got {where!r}")
+        self.resume = places_for(where["query"])[where["rank"]]
+        self.resumed = {"name": self.resume["name"], "address": self.resume["address"], **where}
+
     def _add(self, name: str, place: dict[str, Any]) -> None:
         if all(key_of(p) != key_of(place) for p in self.lists[name]):
             self.lists[name].append(dict(place))
 
     def home(self) -> Screen:
-        """The map with the search bar."""
+        """The map with the search bar, or the page of the place Maps was left on (`apply`'s "open")."""
+        if self.resume is not None:
+            return Screen(PACKAGE, "place", {"place": dict(self.resume), "sheet": None})
         return Screen(PACKAGE, "home")
 
     # -- views --------------------------------------------------------------------------------------------------------
@@ -226,6 +280,9 @@ class MapsApp(App):
         for i, p in enumerate(places_for(query)):
             y = top + i * ROW_H
             hours = "Open now" if p["open_now"] else "Closed"
+            if p["kind"] == ADDRESS_KIND:
+                rows.append(self._address_row(p, y))
+                continue
             rows.append(View(LINEAR, (0, y, WIDTH, y + ROW_H), desc=f"{p['name']} - {p['rating']} stars",
                              rid=PLACE_RID, package=PACKAGE, clickable=True, focusable=True,
                              on_tap=("place", tuple(sorted(p.items()))), style="card", children=[
@@ -237,6 +294,15 @@ class MapsApp(App):
         return [self._bar(query, ("search", query)), scroll_list(top, CONTENT_BOTTOM, PACKAGE, rows,
                                                                  rid=f"{PACKAGE}:id/results")]
 
+    def _address_row(self, p: dict[str, Any], y: int) -> View:
+        """A street address in the results: the address and its distance (no rating or hours)."""
+        return View(LINEAR, (0, y, WIDTH, y + ROW_H), desc=f"{p['name']} - address", rid=PLACE_RID, package=PACKAGE,
+                    clickable=True, focusable=True, on_tap=("place", tuple(sorted(p.items()))), style="card",
+                    children=[View(TEXT_VIEW, (MARGIN, y + 20, WIDTH - MARGIN, y + 110), text=p["name"],
+                                   package=PACKAGE, style="title"),
+                              View(TEXT_VIEW, (MARGIN, y + 120, WIDTH - MARGIN, y + 240),
+                                   text=f"{ADDRESS_KIND} · {p['distance_mi']} mi", package=PACKAGE, style="meta")])
+
     def _header(self, place: dict[str, Any]) -> list[View]:
         top = CONTENT_TOP + 40
         return [View(IMAGE_BUTTON, (0, top, 150, top + 144), desc="Navigate up", package=PACKAGE, clickable=True,
@@ -246,11 +312,14 @@ class MapsApp(App):
 
     def _place(self, screen: Screen) -> list[View]:
         place, top = screen.args["place"], CONTENT_TOP + 40
+        is_address = place["kind"] == ADDRESS_KIND
         views = self._header(place) + [
             View(TEXT_VIEW, (MARGIN, top + 200, WIDTH - MARGIN, top + 320),
-                 text=f"{place['rating']}★ · {place['kind']} · {place['address']}", package=PACKAGE),
-            View(TEXT_VIEW, (MARGIN, top + 330, WIDTH - MARGIN, top + 430),
-                 text="Open now" if place["open_now"] else "Closed", package=PACKAGE, style="meta")]
+                 text=f"{ADDRESS_KIND} · {place['distance_mi']} mi" if is_address
+                 else f"{place['rating']}★ · {place['kind']} · {place['address']}", package=PACKAGE)]
+        if not is_address:
+            views.append(View(TEXT_VIEW, (MARGIN, top + 330, WIDTH - MARGIN, top + 430),
+                              text="Open now" if place["open_now"] else "Closed", package=PACKAGE, style="meta"))
         saved = any(key_of(p) == key_of(place) for ps in self.lists.values() for p in ps)
         buttons = [("Directions", ("directions",), "Directions")]
         buttons += [("Call", ("call",), f"Call {place['name']}")] if place.get("phone") else []
@@ -277,6 +346,13 @@ class MapsApp(App):
                      rid=f"{PACKAGE}:id/list_checkbox", package=PACKAGE, checkable=True, clickable=True,
                      focusable=True, checked=any(key_of(p) == key_of(place) for p in self.lists[name]),
                      on_tap=("toggle", name), style="checkbox") for i, name in enumerate(LISTS)]
+        y += len(LISTS) * 150
+        body.append(View(TEXT_VIEW, (150, y, WIDTH - 150, y + 100), text="Labeled", package=PACKAGE, style="section"))
+        y += 110
+        body += [View("android.widget.CheckBox", (150, y + i * 150, WIDTH - 150, y + i * 150 + 130), text=label,
+                      desc=f"Label as {label}", rid=LABEL_RID, package=PACKAGE, checkable=True, clickable=True,
+                      focusable=True, checked=label in self.labels and key_of(self.labels[label]) == key_of(place),
+                      on_tap=("label", label), style="checkbox") for i, label in enumerate(LABELS)]
         return app_dialog(PACKAGE, SAVE_TITLE, body, [("Done", ("close",), True)])
 
     def _share_sheet(self, place: dict[str, Any]) -> View:
@@ -376,6 +452,13 @@ class MapsApp(App):
                 return True
             case ("toggle", name):
                 return self._toggle(name, screen.args["place"])
+            case ("label", label):  # tick: this place becomes the label's (replacing another); untick: no place
+                place = screen.args["place"]
+                if label in self.labels and key_of(self.labels[label]) == key_of(place):
+                    del self.labels[label]
+                else:
+                    self.labels[label] = dict(place)
+                return True
             case ("copy",):
                 self.shared.append(screen.args["place"]["name"])
                 screen.args["sheet"] = None
@@ -407,11 +490,15 @@ class MapsApp(App):
         return self._toggle(name, place)
 
     def on_back(self, screen: Screen) -> bool:
-        """BACK closes an open sheet or menu before it leaves the screen."""
+        """BACK closes an open sheet or menu before it leaves the screen; from the place page Maps reopened on, it
+        goes to Explore (and Maps opens there from then on)."""  # noqa: D205, D209
         for arg in ("sheet", "menu"):
             if screen.args.get(arg) is not None:
                 screen.args[arg] = None
                 return True
+        if screen.name == "place" and self.resume is not None and self.phone.screens(PACKAGE)[:1] == [screen]:
+            self.resume = None
+            return self.phone.replace(Screen(PACKAGE, "home"))
         return False
 
     def submit(self, screen: Screen, rid: str) -> bool:
@@ -433,7 +520,8 @@ class MapsApp(App):
             the list shown on the front list page or None, "lists": {list name: [{"name", "address"}, ...] in the
             order saved} for every list of `LISTS`, "edits": [{"op": "save"|"remove", "list", "name", "address"},
             ...] this episode in order, "viewed": [names of the place pages opened, in order], "shared": [names of
-            the places whose link was copied]}.
+            the places whose link was copied], "labels": {label: {"name", "address"}} for the labels of `LABELS` set,
+            "resumed": {"name", "address", "query", "rank"} of the place Maps was set to reopen on at reset, or None}.
         """
         mine = self.phone.screens(PACKAGE)
         queries = [s.args["query"] for s in mine if s.name == "results"]
@@ -447,4 +535,6 @@ class MapsApp(App):
                 "list": front.args["list"] if front and front.name == "list" else None,
                 "lists": {name: [{"name": p["name"], "address": p["address"]} for p in ps]
                           for name, ps in self.lists.items()},
-                "edits": [dict(e) for e in self.edits], "viewed": list(self.viewed), "shared": list(self.shared)}
+                "edits": [dict(e) for e in self.edits], "viewed": list(self.viewed), "shared": list(self.shared),
+                "labels": {k: {"name": p["name"], "address": p["address"]} for k, p in self.labels.items()},
+                "resumed": dict(self.resumed) if self.resumed else None}

@@ -108,19 +108,24 @@ class MessagesApp(App):
             t["time"] = TIMES[min(i, len(TIMES) - 1)]
 
     def apply(self, settings: dict[str, Any]) -> None:
-        """Initial conditions: {"threads": [...], "contacts": [...]}.
+        """Initial conditions: {"remove": [...], "threads": [...], "contacts": [...], "incoming": [...]}.
 
-        "threads": conversations {"name", "number", "messages": [{"from_me": bool, "text": str}, ...] (oldest first,
-        at least one), "unread": bool}, placed among the seeded ones at positions drawn from the episode seed (a
-        seeded thread with the same name or number is dropped). "contacts": people {"name", "number"} the "To"
-        field finds besides the phone's contacts.
+        "remove": names whose seeded conversations are dropped (the names of contacts a task removes; a name with
+        no conversation does nothing). "threads": conversations {"name", "number", "messages": [{"from_me": bool,
+        "text": str}, ...] (oldest first, at least one), "unread": bool}, placed among the seeded ones at positions
+        drawn from the episode seed (a seeded thread with the same name or number is dropped). "contacts": people
+        {"name", "number"} the "To" field finds besides the phone's contacts. "incoming": texts {"name", "number",
+        "text"} that arrive after all that, in order (each `receive`d: the newest conversation, unread; "name" names
+        a new conversation).
 
         Raises:
-            KeyError: an unknown key, or a thread or contact with missing or unknown fields.
+            KeyError: an unknown key, or a thread, contact or incoming text with missing or unknown fields.
         """
-        bad = set(settings) - {"threads", "contacts"}
+        bad = set(settings) - {"remove", "threads", "contacts", "incoming"}
         if bad:
-            raise KeyError(f"Messages takes only 'threads' and 'contacts', got {sorted(bad)}")
+            raise KeyError(f"Messages takes only 'remove', 'threads', 'contacts' and 'incoming', got {sorted(bad)}")
+        gone = {str(n) for n in settings.get("remove", [])}
+        self.threads = [t for t in self.threads if t["name"] not in gone]
         for c in settings.get("contacts", []):
             if set(c) != {"name", "number"}:
                 raise KeyError(f"a contact needs exactly name and number, got {sorted(c)}")
@@ -142,6 +147,10 @@ class MessagesApp(App):
                                      "time": "", "messages": [{"from_me": bool(m["from_me"]), "text": str(m["text"])}
                                                               for m in t["messages"]]})
         self._relabel()
+        for m in settings.get("incoming", []):
+            if set(m) != {"name", "number", "text"}:
+                raise KeyError(f"an incoming text needs exactly name, number and text, got {sorted(m)}")
+            self._arrive(str(m["number"]), str(m["text"]), str(m["name"]))
 
     def state(self) -> dict[str, Any]:
         """The conversations, what was sent and deleted this episode, and where the app is.
@@ -163,9 +172,13 @@ class MessagesApp(App):
     def receive(self, number: str, text: str) -> None:
         """An incoming SMS (the emulator console's `sms send`): appended, unread, to `number`'s conversation, which
         moves to the top; a new conversation, named after the contact with that number if there is one, otherwise."""  # noqa: D205, D209
+        name = next((c["name"] for c in self.contacts() if digits(c["number"]) == digits(number)), number)
+        self._arrive(number, text, name)
+
+    def _arrive(self, number: str, text: str, name: str) -> None:
+        """`text` from `number` joins its conversation (a new one called `name`), which becomes the newest, unread."""
         thread = self.thread(number)
         if thread is None:
-            name = next((c["name"] for c in self.contacts() if digits(c["number"]) == digits(number)), number)
             thread = {"name": name, "number": number, "messages": [], "unread": True, "time": ""}
         else:
             self.threads.remove(thread)

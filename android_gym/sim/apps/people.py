@@ -59,6 +59,28 @@ def _drawn(seed: int, count: int) -> tuple[Person, ...]:
     return tuple(sorted(out, key=lambda p: p.name))
 
 
+def is_full_name(name: str) -> bool:
+    """Whether `name` is a first and a last name ("Ana Costa"), not one name ("Mom") or a title ("Dr. Alvarez").
+
+    >>> is_full_name("Ana Costa"), is_full_name("Tom"), is_full_name("Dr. Alvarez")
+    (True, False, False)
+    """
+    return len(name.split()) == 2 and "." not in name
+
+
+def namesakes(name: str) -> list[str]:
+    """Every name a seed may give a contact whose first name is the one name `name` ("Tom": "Tom Anderson", ...):
+    what a task about "Tom" takes off the phone, so that the name means one person. Empty for a full name or a
+    first name no seed draws.
+
+    >>> len(namesakes("Tom")) == len(LAST_NAMES), namesakes("Mom"), namesakes("Ana Costa")
+    (True, [], [])
+    """  # noqa: D205
+    if len(name.split()) != 1 or name not in FIRST_NAMES:
+        return []
+    return [f"{name} {last}" for last in LAST_NAMES]
+
+
 def contacts_of(phone: PhoneServices) -> list[Person]:
     """The phone's contacts as they are now: the Contacts app's live list, or the episode's draw without that app."""
     for app in phone.installed():

@@ -1,8 +1,11 @@
-"""The Play Store app: search a seeded catalogue of apps, open an app page, install (over a few agent steps).
+"""The Play Store app: search a seeded catalogue of apps, open an app page, install (over a few agent steps),
+uninstall (after a confirmation), and update the installed apps from Manage apps & device.
 
-An install completes `INSTALL_STEPS` agent steps after the Install tap: progress is read from `phone.steps`, so no
-timer runs between steps. Installed apps do not appear in the launcher (the sim has no code to run them).
-"""
+An install, or an update, completes `INSTALL_STEPS` agent steps after its tap: progress is read from `phone.steps`, so
+no timer runs between steps. Installed apps do not appear in the launcher (the sim has no code to run them). An
+installed app may have an update available (an initial condition); Manage apps & device (the account button of the
+home screen) lists those with their Update buttons and an Update all.
+"""  # noqa: D205
 
 from __future__ import annotations
 
@@ -11,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from android_gym.sim.app import App, Screen, stable_seed
+from android_gym.sim.app_dialogs import alert_dialog, inert
 from android_gym.sim.events import AppEvent, NavKey
 from android_gym.sim.layout import (
     BUTTON,
@@ -73,7 +77,14 @@ BRAND_APPS: dict[str, str] = {
 """Well-known apps the store also lists (name -> category), so that goals such as "Install the Spotify app" have an
 app to install; search finds them, charts and adverts do not show them."""
 
-STORE_APPS = tuple(sorted({*CATALOGUE_APPS, *BRAND_APPS}))
+GAMES: dict[str, tuple[str, str]] = {
+    "Candy Crush Saga": ("Casual", "King"), "Subway Surfers": ("Arcade", "SYBO Games"),
+    "Clash of Clans": ("Strategy", "Supercell"), "Roblox": ("Adventure", "Roblox Corporation"),
+    "Minecraft": ("Arcade", "Mojang"), "Angry Birds 2": ("Casual", "Rovio Entertainment"),
+}
+"""Well-known games the store lists (name -> (category, developer)), found by search like `BRAND_APPS`."""
+
+STORE_APPS = tuple(sorted({*CATALOGUE_APPS, *BRAND_APPS, *GAMES}))
 """Every app the store offers, sorted."""
 
 
@@ -82,6 +93,9 @@ def app_info(name: str) -> dict[str, Any]:
     rng = np.random.default_rng(stable_seed("playstore", name))
     if name in BRAND_APPS:
         developer, category, kind = f"{name.split()[0]} Inc.", BRAND_APPS[name], BRAND_APPS[name].split(" &")[0]
+    elif name in GAMES:
+        category, developer = GAMES[name]
+        kind = f"{category} games"
     else:
         brand, kind = name.split(" ", 1)
         developer = f"{brand}{['Soft', ' Labs', ' Apps', ' Studio'][int(rng.integers(4))]}"
@@ -111,10 +125,11 @@ def search(query: str, perturbed_seed: int | None = None) -> list[tuple[str, boo
 
 
 class PlayStoreApp(App):
-    """Google Play Store. Screens: "home" (top charts), "search", "results" (args {"query"}), "details" ({"name"}).
+    """Google Play Store. Screens: "home" (top charts), "search", "results" (args {"query"}), "details" ({"name"}),
+    the "uninstall" confirmation over an app page ({"name"}), and "manage" (Manage apps & device: updates).
 
     Results and app pages load through `phone.push(..., slow=True)`.
-    """
+    """  # noqa: D205
 
     package = PACKAGE
     label = "Play Store"
@@ -122,22 +137,28 @@ class PlayStoreApp(App):
     aliases = ("google play", "play store", "store", "google play store")
 
     def reset(self) -> None:
-        """Nothing installed."""
+        """Nothing installed, no update pending."""
         self.installs: dict[str, int] = {}  # name -> phone.steps when its install began
+        self.updates: dict[str, int | None] = {}  # name -> phone.steps when its update began (None: not yet)
 
     def apply(self, settings: dict[str, Any]) -> None:
-        """Initial conditions: {"installed": [names]} are installed before the episode starts.
+        """Initial conditions: {"installed": [names]} are installed before the episode starts; {"updates": [names]}
+        (installed ones) have an update available.
 
         Raises:
-            KeyError: another key, or a name the store does not offer.
-        """
-        unknown = set(settings) - {"installed"}
+            KeyError: another key, a name the store does not offer, or an update of an app not installed.
+        """  # noqa: D205
+        unknown = set(settings) - {"installed", "updates"}
         if unknown:
-            raise KeyError(f"Play Store takes only 'installed', got {sorted(unknown)}")
+            raise KeyError(f"Play Store takes only 'installed' and 'updates', got {sorted(unknown)}")
         for name in settings.get("installed", ()):
             if name not in STORE_APPS:
                 raise KeyError(f"the Play Store offers no app {name!r}")
             self.installs[name] = -INSTALL_STEPS  # finished before step 0
+        for name in settings.get("updates", ()):
+            if name not in self.installs:
+                raise KeyError(f"an update needs {name!r} installed; installed: {sorted(self.installs)}")
+            self.updates[name] = None
 
     def status(self, name: str) -> str:
         """"installed", "installing" or "none"."""
@@ -145,21 +166,35 @@ class PlayStoreApp(App):
             return "none"
         return "installed" if self.phone.steps >= self.installs[name] + INSTALL_STEPS else "installing"
 
+    def update_status(self, name: str) -> str:
+        """"available", "updating", "updated" (this episode) or "none"."""
+        if name not in self.updates:
+            return "none"
+        start = self.updates[name]
+        if start is None:
+            return "available"
+        return "updated" if self.phone.steps >= start + INSTALL_STEPS else "updating"
+
     def on_tick(self) -> bool:
-        """Whether an install finished at this step (called by the phone after each step, to redraw the page)."""
-        return any(start + INSTALL_STEPS == self.phone.steps for start in self.installs.values())
+        """Whether an install or an update finished at this step (called by the phone after each step, to redraw)."""
+        starts = [*self.installs.values(), *(s for s in self.updates.values() if s is not None)]
+        return any(start + INSTALL_STEPS == self.phone.steps for start in starts)
 
     def state(self) -> dict[str, Any]:
-        """Installs and where the store is.
+        """Installs, updates and where the store is.
 
         Returns:
-            {"installed": sorted names, "installing": sorted names, "page": front store screen name or None,
-            "query": the latest search in the back stack or None}.
+            {"installed": sorted names, "installing": sorted names, "updates": sorted names with an update
+            available, "updating": sorted names, "updated": sorted names updated this episode, "page": front store
+            screen name or None, "query": the latest search in the back stack or None}.
         """
         mine = self.phone.screens(PACKAGE)
         queries = [s.args["query"] for s in mine if s.name == "results"]
+        updates = {k: sorted(n for n in self.updates if self.update_status(n) == k)
+                   for k in ("available", "updating", "updated")}
         return {"installed": sorted(n for n in self.installs if self.status(n) == "installed"),
                 "installing": sorted(n for n in self.installs if self.status(n) == "installing"),
+                "updates": updates["available"], "updating": updates["updating"], "updated": updates["updated"],
                 "page": mine[-1].name if mine else None, "query": queries[-1] if queries else None}
 
     # -- views --------------------------------------------------------------------------------------------------------
@@ -177,6 +212,13 @@ class PlayStoreApp(App):
                     scroll_list(top, CONTENT_BOTTOM, PACKAGE, rows, rid=f"{PACKAGE}:id/suggestions")]
         if screen.name == "details":
             return self._details(screen.args["name"])
+        if screen.name == "uninstall":
+            name = screen.args["name"]
+            return [*inert(self._details(name)), alert_dialog(
+                PACKAGE, name, "Do you want to uninstall this app?",
+                [("Cancel", ("close",)), ("Uninstall", ("uninstall", name))], ("close",))]
+        if screen.name == "manage":
+            return self._manage()
         if screen.name == "results":
             query = screen.args["query"]
             seed = self.phone.seed if self.phone.perturbations.sponsored else None
@@ -191,12 +233,18 @@ class PlayStoreApp(App):
         head = View(TEXT_VIEW, (MARGIN, top + 10, WIDTH - MARGIN, top + 110), text="Top charts", package=PACKAGE,
                     style="section")
         rows = [self._row(n, False, top + 120 + i * ROW_H) for i, n in enumerate(charts)]
-        return [_search_bar("", MARGIN), head, scroll_list(top + 120, CONTENT_BOTTOM, PACKAGE, rows,
-                                                          rid=f"{PACKAGE}:id/top_charts")]
+        account = View(IMAGE_BUTTON, (WIDTH - 170, CONTENT_TOP + 12, WIDTH - 20, CONTENT_TOP + TOOLBAR_H - 12),
+                       desc="Manage apps & device", rid=f"{PACKAGE}:id/account", package=PACKAGE, clickable=True,
+                       focusable=True, on_tap=("manage",), icon="account")
+        return [_search_bar("", MARGIN, WIDTH - 190), account, head,
+                scroll_list(top + 120, CONTENT_BOTTOM, PACKAGE, rows, rid=f"{PACKAGE}:id/top_charts")]
 
     def _button(self, name: str, bounds: tuple[int, int, int, int]) -> View:
         label = {"none": "Install", "installing": "Cancel", "installed": "Open"}[self.status(name)]
-        event = {"Install": ("install", name), "Cancel": ("cancel", name), "Open": ("noop",)}[label]
+        if label == "Open" and self.update_status(name) in ("available", "updating"):
+            label = "Update" if self.update_status(name) == "available" else "Updating"
+        event = {"Install": ("install", name), "Cancel": ("cancel", name), "Open": ("noop",),
+                 "Update": ("update", name), "Updating": ("noop",)}[label]
         return View(BUTTON, bounds, text=label, desc=f"{label} {name}", rid=f"{PACKAGE}:id/install_button",
                     package=PACKAGE, clickable=True, focusable=True, on_tap=event,
                     style="button" if label != "Cancel" else "outlined_button")
@@ -204,7 +252,9 @@ class PlayStoreApp(App):
     def _row(self, name: str, ad: bool, y: int) -> View:
         info = app_info(name)
         status = self.status(name)
-        line = ("Installing..." if status == "installing" else "Installed" if status == "installed"
+        update = self.update_status(name)
+        line = ("Installing..." if status == "installing" else "Updating..." if update == "updating"
+                else "Update available" if update == "available" else "Installed" if status == "installed"
                 else f"{info['category']} - {info['rating']} stars - {info['size']}")
         kids = [View(IMAGE_VIEW, (MARGIN, y + 40, MARGIN + 180, y + 220), package=PACKAGE, icon="app"),
                 View(TEXT_VIEW, (MARGIN + 220, y + 30, WIDTH - 330, y + 120), text=name,
@@ -234,7 +284,7 @@ class PlayStoreApp(App):
         if status == "installed":
             views.append(View(BUTTON, (MARGIN, top + 440, WIDTH // 2 - 20, top + 580), text="Uninstall",
                               desc=f"Uninstall {name}", package=PACKAGE, clickable=True, focusable=True,
-                              on_tap=("uninstall", name), style="outlined_button"))
+                              on_tap=("ask_uninstall", name), style="outlined_button"))
             views.append(self._button(name, (WIDTH // 2 + 20, top + 440, WIDTH - MARGIN, top + 580)))
         else:
             if status == "installing":
@@ -247,9 +297,37 @@ class PlayStoreApp(App):
                        package=PACKAGE)]
         return views
 
+    def _manage(self) -> list[View]:
+        """Manage apps & device: the apps with an update (Update all above them), then the other installed apps."""
+        top = CONTENT_TOP + TOOLBAR_H
+        installed = sorted((n for n in self.installs if self.status(n) == "installed"), key=str.lower)
+        pending = [n for n in installed if self.update_status(n) in ("available", "updating")]
+        can_update = any(self.update_status(n) == "available" for n in pending)
+        rows = [View(TEXT_VIEW, (MARGIN, top + 30, WIDTH - 420, top + 130), package=PACKAGE, style="section",
+                     text=f"Updates available ({len(pending)})" if pending else "All apps up to date")]
+        if pending:
+            rows.append(View(BUTTON, (WIDTH - 400, top + 20, WIDTH - MARGIN, top + 140), text="Update all",
+                             desc="Update all", rid=f"{PACKAGE}:id/update_all", package=PACKAGE,
+                             clickable=can_update, focusable=can_update, enabled=can_update, on_tap=("update_all",),
+                             style="button"))
+        y = top + 160
+        for name in pending:
+            rows.append(self._row(name, False, y))
+            y += ROW_H
+        rest = [n for n in installed if n not in pending]
+        rows.append(View(TEXT_VIEW, (MARGIN, y + 30, WIDTH - MARGIN, y + 130), package=PACKAGE, style="section",
+                         text=f"Installed apps ({len(rest)})" if rest else "No other apps installed from Play"))
+        y += 160
+        for name in rest:
+            rows.append(self._row(name, False, y))
+            y += ROW_H
+        title = View(TEXT_VIEW, (170, CONTENT_TOP + 12, WIDTH - MARGIN, top - 12), text="Manage apps & device",
+                     rid=f"{PACKAGE}:id/toolbar_title", package=PACKAGE, style="title")
+        return [_back(), title, scroll_list(top, CONTENT_BOTTOM, PACKAGE, rows, rid=f"{PACKAGE}:id/manage")]
+
     # -- events -------------------------------------------------------------------------------------------------------
     def handle(self, event: AppEvent, screen: Screen) -> bool:
-        """Search, open app pages, install / cancel / uninstall."""
+        """Search, open app pages and Manage apps & device, install / cancel / uninstall (confirmed) / update."""
         match event:
             case ("search", *prefill):  # the search bar sends the current query, if any
                 text = prefill[0] if prefill else ""
@@ -264,10 +342,24 @@ class PlayStoreApp(App):
             case ("cancel", name) if self.status(name) == "installing":
                 del self.installs[name]
                 return True
+            case ("ask_uninstall", name):
+                return self.phone.push(Screen(PACKAGE, "uninstall", {"name": name}))
             case ("uninstall", name) if self.status(name) == "installed":
                 del self.installs[name]
+                self.updates.pop(name, None)
+                return self.phone.pop()  # the confirmation closes on the app's page, now offering Install
+            case ("close",):
+                return self.phone.pop()
+            case ("manage",):
+                return self.phone.push(Screen(PACKAGE, "manage"))
+            case ("update", name) if self.update_status(name) == "available":
+                self.updates[name] = self.phone.steps
                 return True
-        return False  # ("noop",) and stale cancel / uninstall taps
+            case ("update_all",):
+                pending = [n for n in self.updates if self.update_status(n) == "available"]
+                self.updates.update({n: self.phone.steps for n in pending})
+                return bool(pending)
+        return False  # ("noop",) and stale cancel / uninstall / update taps
 
     def submit(self, screen: Screen, rid: str) -> bool:
         """ENTER in the search box runs the search."""
@@ -283,9 +375,9 @@ def _back() -> View:
                 package=PACKAGE, clickable=True, focusable=True, on_tap=NavKey("back"), icon="back")
 
 
-def _search_bar(query: str, left: int) -> View:
+def _search_bar(query: str, left: int, right: int = WIDTH - MARGIN) -> View:
     """The store's search bar: tapping it opens the search page (prefilled with the current query)."""
-    b = (left, CONTENT_TOP + 12, WIDTH - MARGIN, CONTENT_TOP + TOOLBAR_H - 12)
+    b = (left, CONTENT_TOP + 12, right, CONTENT_TOP + TOOLBAR_H - 12)
     return View(LINEAR, b, desc="Search apps & games", rid=f"{PACKAGE}:id/search_bar", package=PACKAGE,
                 clickable=True, focusable=True, on_tap=("search", query), style="searchbar", icon="search",
                 children=[View(TEXT_VIEW, (left + 190, b[1], b[2], b[3]), text=query or "Search apps & games",

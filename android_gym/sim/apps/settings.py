@@ -7,13 +7,14 @@ switches and edit the app's own state.
 
 Beyond the system switches the app keeps state of its own, drawn per episode from `stable_seed("settings", seed)`
 (never the episode RNG): five volumes (0-100 in tens, set by tapping along their bars), the screen timeout (a choice
-dialog on Display), the saved Bluetooth devices (one maybe connected; a device's page connects, disconnects and
-forgets it, after a confirmation), and per app (seeded by the seed and the app's label) its permissions
-("Allow"/"Ask every time"/"Don't allow"; the Camera app's camera permission is the Camera app's own) and storage
-(app, user data and cache in MB). Apps > See all apps lists every app on the phone (the system apps and those
-installed from the Play Store); each opens its App info page: Force stop (confirmed), Notifications (the app's switch;
-`state()["notifications_off"]`), Permissions (a page per permission with three radio buttons) and Storage & cache
-(Clear cache at once, Clear storage after a confirmation).
+dialog on Display), the wallpaper (a choice on Wallpaper & style), the saved Bluetooth devices (one maybe connected;
+a device's page connects, disconnects and forgets it, after a confirmation), and per app (seeded by the seed and the
+app's label) its permissions ("Allow"/"Ask every time"/"Don't allow"; the Camera app's camera permission is the Camera
+app's own) and storage (app, user data and cache in MB). Apps > See all apps lists every app on the phone (the system
+apps and those installed from the Play Store); each opens its App info page: Force stop (confirmed), Notifications
+(the app's switch; `state()["notifications_off"]`), Permissions (a page per permission with three radio buttons) and
+Storage & cache (Clear cache at once, Clear storage after a confirmation). Storage shows the phone's used and free
+space.
 """
 
 from __future__ import annotations
@@ -50,6 +51,7 @@ from android_gym.sim.apps.settings_pages import (
     SAVED_DEVICES,
     TIMEOUTS,
     VOLUMES,
+    WALLPAPERS,
     Row,
     app_permissions,
     device_address,
@@ -91,7 +93,7 @@ __all__ = [  # this module's own names, and the page data's names that other mod
     "APP_STORAGE", "BREADCRUMBS", "BUILT", "CAMERA_STATES", "DEVICE", "DEVICE_NAMES", "DIALOGS", "FONT_SIZES",
     "HEADER_RID", "LINK_H", "PACKAGE", "PAGES", "PERMISSION", "PERMISSION_POOL", "PERMISSION_RIDS",
     "PERMISSION_STATES", "PLACEHOLDER_ROWS", "ROW_TITLE_RID", "SAVED_DEVICES", "SEARCH_RID", "TIMEOUTS", "VOLUMES",
-    "VOLUME_H", "Row", "SettingsApp", "app_permissions", "device_address", "seeded_app", "seeded_devices",
+    "VOLUME_H", "WALLPAPERS", "Row", "SettingsApp", "app_permissions", "device_address", "seeded_app", "seeded_devices",
     "seeded_values", "size_text", "slug",
 ]
 
@@ -123,16 +125,16 @@ class SettingsApp(App):
 
     def apply(self, settings: dict[str, Any]) -> None:
         """Initial conditions, applied in this order: {"notifications": {app label: on}, "volumes": {"media" | "call" |
-        "ring" | "notification" | "alarm": 0-100 in tens}, "screen_timeout": one of `TIMEOUTS`, "devices": [names]
-        (paired besides the seeded ones, at rows drawn from the seed), "absent_devices": [names removed],
-        "connected": a saved device's name, "*" (one of them drawn from the seed) or None, "permissions": {app
-        label: {permission: one of `PERMISSION_STATES`}}, "storage": {app label: {"app" | "data" | "cache": MB}}}
-        (system switches go through "system").
+        "ring" | "notification" | "alarm": 0-100 in tens}, "screen_timeout": one of `TIMEOUTS`, "wallpaper": one of
+        `WALLPAPERS`, "devices": [names] (paired besides the seeded ones, at rows drawn from the seed),
+        "absent_devices": [names removed], "connected": a saved device's name, "*" (one of them drawn from the seed)
+        or None, "permissions": {app label: {permission: one of `PERMISSION_STATES`}}, "storage": {app label: {"app" |
+        "data" | "cache": MB}}} (system switches go through "system").
 
         Raises:
-            KeyError: another key, an unknown volume, timeout, device, permission or state, or a bad size.
+            KeyError: another key, an unknown volume, timeout, wallpaper, device, permission or state, or a bad size.
         """  # noqa: D205, D209
-        known = ("notifications", "volumes", "screen_timeout", "devices", "absent_devices", "connected",
+        known = ("notifications", "volumes", "screen_timeout", "wallpaper", "devices", "absent_devices", "connected",
                  "permissions", "storage")
         unknown = set(settings) - set(known)
         if unknown:
@@ -146,6 +148,10 @@ class SettingsApp(App):
             if settings["screen_timeout"] not in TIMEOUTS:
                 raise KeyError(f"screen_timeout is one of {TIMEOUTS}, got {settings['screen_timeout']!r}")
             self.values["screen_timeout"] = settings["screen_timeout"]
+        if "wallpaper" in settings:
+            if settings["wallpaper"] not in WALLPAPERS:
+                raise KeyError(f"wallpaper is one of {WALLPAPERS}, got {settings['wallpaper']!r}")
+            self.values["wallpaper"] = settings["wallpaper"]
         rng = np.random.default_rng(stable_seed("settings-pair", self.phone.seed))
         for name in settings.get("devices", []):
             if all(d["name"] != name for d in self.devices):
@@ -216,12 +222,12 @@ class SettingsApp(App):
             "perm": the permission of a permission page (else None), "seen": the sorted page ids opened this
             episode, "notifications_off": the sorted labels of the apps whose notifications are off, "volumes":
             {"media" | "call" | "ring" | "notification" | "alarm": 0-100}, "screen_timeout": one of `TIMEOUTS`,
-            "devices": [{"name", "connected": bool (False while Bluetooth is off)}, ...] as listed, "connected": the
-            connected device's name or None, "apps": {label: {"permissions": {name: state}, "storage": {"app",
-            "data", "cache"} in MB, "stopped": bool}} for every app on the phone, "edits": [{"op": "volume", "key",
-            "value"} | {"op": "timeout", "value"} | {"op": "permission", "app", "perm", "value"} | {"op":
-            "force_stop" | "clear_cache" | "clear_storage", "app"} | {"op": "connect" | "disconnect" | "forget",
-            "device"}, ...] in order}.
+            "wallpaper": one of `WALLPAPERS`, "devices": [{"name", "connected": bool (False while Bluetooth is off)},
+            ...] as listed, "connected": the connected device's name or None, "apps": {label: {"permissions": {name:
+            state}, "storage": {"app", "data", "cache"} in MB, "stopped": bool}} for every app on the phone, "edits":
+            [{"op": "volume", "key", "value"} | {"op": "timeout" | "wallpaper", "value"} | {"op": "permission", "app",
+            "perm", "value"} | {"op": "force_stop" | "clear_cache" | "clear_storage", "app"} | {"op": "connect" |
+            "disconnect" | "forget", "device"}, ...] in order}.
         """
         mine = self.phone.screens(PACKAGE)
         args = mine[-1].args if mine else {}
@@ -230,7 +236,7 @@ class SettingsApp(App):
                 "perm": args.get("perm"), "seen": sorted(self.seen),
                 "notifications_off": sorted(k for k, v in self.notifications.items() if not v),
                 "volumes": {k: self.values[f"{k}_volume"] for k in VOLUMES},
-                "screen_timeout": self.values["screen_timeout"],
+                "screen_timeout": self.values["screen_timeout"], "wallpaper": self.values["wallpaper"],
                 "devices": [{"name": d["name"], "connected": d["name"] == on} for d in self.devices], "connected": on,
                 "apps": {a: {"permissions": dict(d["permissions"]), "storage": dict(d["storage"]),
                              "stopped": a in self.stopped} for a, d in ((a, self.data(a)) for a in self.app_labels())},
@@ -398,7 +404,7 @@ class SettingsApp(App):
         elif row.kind == "choice":
             b = (0, col.y, WIDTH, col.y + ROW_H)
             col.add(View("android.widget.RadioButton", b, text=row.label, package=PACKAGE, clickable=True,
-                         focusable=True, checkable=True, checked=system[row.key] == row.value,
+                         focusable=True, checkable=True, checked=self._value(row.key) == row.value,
                          on_tap=("set", row.key, row.value), style="radio"))
         elif row.kind == "slider":
             col.add(_slider(col.y, row.label, row.key, int(system[row.key])))
@@ -491,8 +497,8 @@ class SettingsApp(App):
             return self.phone.pop() if closes else False
         if key in self.values:
             self.values[key] = value
-            op = {"op": "timeout", "value": value} if key == "screen_timeout" else {"op": "volume", "key": key[:-7],
-                                                                                      "value": value}
+            own = {"screen_timeout": "timeout", "wallpaper": "wallpaper"}
+            op = {"op": own[key], "value": value} if key in own else {"op": "volume", "key": key[:-7], "value": value}
             self.edits.append(op)
         else:
             self.phone.system[key] = value

@@ -1,13 +1,13 @@
 """The Settings app's page data: the `Row` and `PAGES` tree, its screen ids and value tables, and the seeded data.
 
 Pages are data (`PAGES`): each is a title and rows. A "link" row opens another page, a "switch" row toggles a boolean
-of `phone.system`, a "choice" row picks a value (font size), a "slider" sets a number (brightness), a "volume" is a
-titled slider of one of the app's own volumes, "devices" lists the connected Bluetooth devices, an "info" row only
-shows text. Links to pages the sim does not model open a placeholder page (`PLACEHOLDER_ROWS`), so every row of a real
-phone responds.
+of `phone.system`, a "choice" row picks a value (font size, wallpaper), a "slider" sets a number (brightness), a
+"volume" is a titled slider of one of the app's own volumes, "devices" lists the connected Bluetooth devices, an "info"
+row only shows text. Links to pages the sim does not model open a placeholder page (`PLACEHOLDER_ROWS`), so every row
+of a real phone responds.
 
 The app's own values are drawn per episode from `stable_seed("settings", seed)` (never the episode RNG) by the pure
-`seeded_*` helpers here: the volumes and screen timeout (`seeded_values`), the saved Bluetooth devices
+`seeded_*` helpers here: the volumes, screen timeout and wallpaper (`seeded_values`), the saved Bluetooth devices
 (`seeded_devices`) and per app, seeded by the seed and the app's label, its permissions and storage (`seeded_app`).
 The views, events and live state are `android_gym.sim.apps.settings.SettingsApp`'s.
 """
@@ -32,7 +32,8 @@ class Row:
     Attributes:
         kind: "link", "switch", "choice", "slider", "volume", "devices" or "info".
         label: the row's title as shown.
-        key: link: the target page id ("" for a placeholder page); switch/choice/slider: the `phone.system` key;
+        key: link: the target page id ("" for a placeholder page); switch/slider: the `phone.system` key; choice:
+            the `phone.system` key or the app's own value ("wallpaper");
             volume: the app's volume key ("media_volume"); info: a system key that must equal `value` for the row to
             show ("" shows it always).
         value: choice: the value the row selects; info: the visibility condition's value.
@@ -58,6 +59,8 @@ VOLUMES = {"media": "Media volume", "call": "Call volume", "ring": "Ring volume"
            "notification": "Notification volume", "alarm": "Alarm volume"}
 """The volumes of Sound & vibration (state key -> label); each is 0-100 in steps of 10."""
 TIMEOUTS = ("15 seconds", "30 seconds", "1 minute", "2 minutes", "5 minutes", "10 minutes", "30 minutes")
+WALLPAPERS = ("Blue Dunes", "Sunset Hills", "Forest Path", "Night Sky", "Ocean Waves", "Desert Rose")
+"""The wallpapers Wallpaper & style offers; an episode starts with one of them (`seeded_values`)."""
 DEVICE_NAMES = ("Pixel Buds Pro", "JBL Flip 5", "Car Audio", "Bose QC45", "Galaxy Watch6", "Sony WH-1000XM4",
                 "Fitbit Charge 6", "Kitchen Speaker", "Jabra Elite 85t", "Beats Studio3")
 """Bluetooth devices an episode may have paired."""
@@ -97,10 +100,10 @@ PAGES: dict[str, tuple[str, tuple[Row, ...]]] = {
         Row("link", "Apps", "apps", summary="Recent apps, default apps", icon="apps"),
         Row("link", "Notifications", summary="Notification history, conversations", icon="notifications"),
         Row("link", "Battery", "battery", summary="100%", icon="battery"),
-        Row("link", "Storage", summary="34% used - 84 GB free", icon="storage"),
+        Row("link", "Storage", "storage", summary="34% used - 84 GB free", icon="storage"),
         Row("link", "Sound & vibration", "sound", summary="Volume, haptics, Do Not Disturb", icon="volume"),
         Row("link", "Display", "display", summary="Dark theme, font size, brightness", icon="display"),
-        Row("link", "Wallpaper & style", summary="Colors, themed icons, app grid", icon="palette"),
+        Row("link", "Wallpaper & style", "wallpaper", summary="Colors, themed icons, app grid", icon="palette"),
         Row("link", "Accessibility", summary="Display, interaction, audio", icon="accessibility"),
         Row("link", "Security & privacy", summary="App security, device lock, permissions", icon="lock"),
         Row("link", "Location", "location", summary="{location} - 3 apps have access", icon="location"),
@@ -171,6 +174,18 @@ PAGES: dict[str, tuple[str, tuple[Row, ...]]] = {
         Row("info", "Brightness", summary="{brightness}%"),
     )),
     "font_size": ("Font size", tuple(Row("choice", size, "font_size", size) for size in FONT_SIZES)),
+    "storage": ("Storage", (  # the same phone as the main list's summary: 44 of 128 GB used
+        Row("info", "44 GB used", summary="of 128 GB - 84 GB free", icon="storage"),
+        Row("link", "Free up space"),
+        *(Row("info", label, summary=size) for label, size in (
+            ("System", "11 GB"), ("Apps", "9.8 GB"), ("Images", "12 GB"), ("Videos", "7.1 GB"), ("Audio", "1.3 GB"),
+            ("Documents & other", "2.6 GB"), ("Trash", "200 MB"))),
+    )),
+    "wallpaper": ("Wallpaper & style", (
+        Row("info", "Current wallpaper", summary="{wallpaper}", icon="palette"),
+        *(Row("choice", name, "wallpaper", name) for name in WALLPAPERS),
+        *_links("Wallpaper colors", "Themed icons", "App grid"),
+    )),
     "apps": ("Apps", (
         Row("link", "See all apps", ALL_APPS, summary="Every app on this phone"),
         *_links("Default apps", "Screen time", "Unused apps", "Special app access"),
@@ -224,10 +239,12 @@ def app_permissions(label: str) -> tuple[str, ...]:
 
 def seeded_values(seed: int) -> dict[str, Any]:
     """Episode `seed`'s own values: {"<key>_volume": 20-90 in tens for each key of `VOLUMES`, "screen_timeout": one of
-    `TIMEOUTS`}."""  # noqa: D205, D209
+    `TIMEOUTS`, "wallpaper": one of `WALLPAPERS`}."""  # noqa: D205, D209
     rng = np.random.default_rng(stable_seed("settings", seed))
     values: dict[str, Any] = {f"{k}_volume": 10 * int(rng.integers(2, 10)) for k in VOLUMES}
     values["screen_timeout"] = TIMEOUTS[int(rng.integers(len(TIMEOUTS)))]
+    # a stream of its own, so that the volumes and timeout of every seed stay as they were before wallpapers
+    values["wallpaper"] = WALLPAPERS[stable_seed("settings-wallpaper", seed) % len(WALLPAPERS)]
     return values
 
 

@@ -12,6 +12,7 @@ import numpy as np
 from android_gym.sim.app import App, Screen, stable_seed
 from android_gym.sim.events import AppEvent, NavKey
 from android_gym.sim.layout import (
+    BUTTON,
     CONTENT_BOTTOM,
     CONTENT_TOP,
     IMAGE_BUTTON,
@@ -30,6 +31,7 @@ PACKAGE = "com.google.android.youtube"
 SEARCH_RID = f"{PACKAGE}:id/search_edit_text"
 CARD_RID = f"{PACKAGE}:id/video_card"
 PLAY_PAUSE_RID = f"{PACKAGE}:id/player_control_play_pause_replay_button"
+SUBSCRIBE_RID = f"{PACKAGE}:id/subscribe_button"
 TABS = ("Home", "Shorts", "Subscriptions", "Library")
 TAB_H = 170
 CARD_H = 380
@@ -61,7 +63,7 @@ _CHANNELS = ("Daily Dose", "The Curious Mind", "Maker Lab", "Chill Beats", "Expl
 _ADVERTISERS = ("SkillHub", "LearnIt Pro", "MasterClassy", "Streamly", "CoursePeak")
 
 
-CHANNELS: dict[str, str] = {
+SUITE_CHANNELS: dict[str, str] = {
     "gamespot": "GameSpot", "gamespot reviews": "GameSpot Reviews", "gamespot trailers": "GameSpot Trailers",
     "gamespot esports": "GameSpot eSports", "gamespot news": "GameSpot News", "gamexplain": "GameXplain",
     "gametrailers": "GameTrailers", "gameranx": "Gameranx", "ign": "IGN", "game informer": "Game Informer",
@@ -70,10 +72,22 @@ CHANNELS: dict[str, str] = {
     "new york times": "The New York Times", "huffpost": "HuffPost", "vox": "Vox", "the verge": "The Verge",
     "nasa": "NASA", "ted": "TED", "national geographic": "National Geographic",
 }
+"""The channels the general suite's latest-video tasks ask for (kept as published)."""
+CHANNELS: dict[str, str] = {
+    **SUITE_CHANNELS, "veritasium": "Veritasium", "kurzgesagt": "Kurzgesagt", "vsauce": "Vsauce",
+    "mark rober": "Mark Rober", "mkbhd": "MKBHD", "linus tech tips": "Linus Tech Tips",
+    "smarter every day": "SmarterEveryDay", "3blue1brown": "3Blue1Brown", "crash course": "CrashCourse",
+    "tasty": "Tasty", "bon appetit": "Bon Appetit", "binging with babish": "Babish Culinary Universe",
+    "mrbeast": "MrBeast", "the slow mo guys": "The Slow Mo Guys", "numberphile": "Numberphile",
+    "tom scott": "Tom Scott", "lofi girl": "Lofi Girl",
+}
 """Well-known channels by their lower-case name without a leading "the": searching one lists its uploads, newest
-first ("What's the latest video from GameSpot?")."""
+first ("What's the latest video from GameSpot?"), and its videos' player offers Subscribe."""
 CHANNEL_ALIASES = {"huffington post": "huffpost", "wsj": "wall street journal", "nyt": "new york times",
-                   "nat geo": "national geographic", "verge": "the verge"}
+                   "nat geo": "national geographic", "verge": "the verge",
+                   "kurzgesagt in a nutshell": "kurzgesagt", "marques brownlee": "mkbhd", "ltt": "linus tech tips",
+                   "smartereveryday": "smarter every day", "crashcourse": "crash course",
+                   "babish": "binging with babish", "mr beast": "mrbeast", "slow mo guys": "the slow mo guys"}
 _UPLOADS = ("Full Review", "Official Trailer", "Everything We Know", "Top 10 Moments", "Breaking News", "Explained",
             "Live Coverage", "First Look", "The Week in Review", "Behind the Scenes", "Interview", "Highlights")
 
@@ -142,18 +156,24 @@ def _count(rng: np.random.Generator) -> str:
 
 
 class YouTubeApp(App):
-    """YouTube: feed tabs, search, results and a player.
+    """YouTube: feed tabs, search, results and a player with Subscribe.
 
     Screens: "home" / "shorts" / "subscriptions" / "library" (bottom tabs), "search" (args {}), "results" (args
     {"query"}), "player" (args {"video": a `videos()` dict, "paused": bool}).
 
-    Results and the player load through `phone.push(..., slow=True)`, so they may show a spinner first.
+    Results and the player load through `phone.push(..., slow=True)`, so they may show a spinner first. The player
+    of a channel's video (not an advert's) has Subscribe beside the channel's name (Subscribed unsubscribes); the
+    Subscriptions tab lists the channels subscribed to. The episode starts subscribed to none.
     """
 
     package = PACKAGE
     label = "YouTube"
     icon = "youtube"
     aliases = ("youtube app", "yt")
+
+    def reset(self) -> None:
+        """Subscribed to no channel."""
+        self.subscriptions: list[str] = []
 
     def home(self) -> Screen:
         """The home feed."""
@@ -189,6 +209,10 @@ class YouTubeApp(App):
                     for _ in range(8)]
             body = scroll_list(top, bottom, PACKAGE, [_card(v, top + i * CARD_H) for i, v in enumerate(feed)],
                                rid=f"{PACKAGE}:id/results")
+        elif name == "subscriptions" and self.subscriptions:
+            rows = [View(TEXT_VIEW, (MARGIN, top + i * 180, WIDTH - MARGIN, top + (i + 1) * 180), text=c, desc=c,
+                         package=PACKAGE, style="row", icon="subscriptions") for i, c in enumerate(self.subscriptions)]
+            body = scroll_list(top, bottom, PACKAGE, rows, rid=f"{PACKAGE}:id/subscriptions")
         else:
             body = View(TEXT_VIEW, (MARGIN, top + 300, WIDTH - MARGIN, top + 500), package=PACKAGE, style="hint",
                         text="Sign in to see updates from your favorite channels" if name == "subscriptions"
@@ -241,8 +265,15 @@ class YouTubeApp(App):
                  View(TEXT_VIEW, (MARGIN, top + 640, WIDTH - MARGIN, top + 800), text=v["title"],
                       rid=f"{PACKAGE}:id/title", package=PACKAGE, style="title"),
                  View(TEXT_VIEW, (MARGIN, top + 800, WIDTH - MARGIN, top + 880), text=meta, package=PACKAGE),
-                 View(TEXT_VIEW, (MARGIN, top + 900, WIDTH - MARGIN, top + 1000), text=v["channel"], package=PACKAGE,
+                 View(TEXT_VIEW, (MARGIN, top + 900, WIDTH - 400, top + 1000), text=v["channel"], package=PACKAGE,
                       style="channel")]
+        if not v["ad"]:  # an advert's "channel" is its advertiser: nothing to subscribe to
+            subscribed = v["channel"] in self.subscriptions
+            views.append(View(BUTTON, (WIDTH - 380, top + 900, WIDTH - MARGIN, top + 1000),
+                              text="Subscribed" if subscribed else "Subscribe",
+                              desc=f"{'Unsubscribe from' if subscribed else 'Subscribe to'} {v['channel']}",
+                              rid=SUBSCRIBE_RID, package=PACKAGE, clickable=True, focusable=True,
+                              on_tap=("subscribe", v["channel"]), style="button"))
         for i, action in enumerate(("Like", "Dislike", "Share", "Save")):
             x = MARGIN + i * 250
             views.append(View(IMAGE_BUTTON, (x, top + 1030, x + 220, top + 1150), desc=action, package=PACKAGE,
@@ -265,6 +296,12 @@ class YouTubeApp(App):
             case ("pause",):
                 screen.args["paused"] = not screen.args["paused"]
                 return True
+            case ("subscribe", channel):  # Subscribe, or Subscribed (which unsubscribes)
+                if channel in self.subscriptions:
+                    self.subscriptions.remove(channel)
+                else:
+                    self.subscriptions.append(channel)
+                return True
         return False  # ("noop",): Cast, Like, Dislike, Share, Save
 
     def submit(self, screen: Screen, rid: str) -> bool:
@@ -280,8 +317,9 @@ class YouTubeApp(App):
 
         Returns:
             {"page": front YouTube screen name or None, "query": the latest search in the back stack or None,
-            "playing": None, or {"title", "query", "rank", "ad", "paused", "channel", "newest" (the channel's latest
-            upload)} while the player is loaded in front}.
+            "loading": whether the front YouTube screen still shows a spinner, "playing": None, or {"title", "query",
+            "rank", "ad", "paused", "channel", "newest" (the channel's latest upload)} while the player is loaded in
+            front, "subscriptions": the channels subscribed to, in the order subscribed}.
         """
         mine = self.phone.screens(PACKAGE)
         queries = [s.args["query"] for s in mine if s.name == "results"]
@@ -292,7 +330,8 @@ class YouTubeApp(App):
             playing = {"title": v["title"], "query": v["query"], "rank": v["rank"], "ad": v["ad"],
                        "paused": top.args["paused"], "channel": v["channel"], "newest": v.get("newest", False)}
         return {"page": mine[-1].name if mine else None, "query": queries[-1] if queries else None,
-                "playing": playing}
+                "loading": bool(mine and mine[-1].loading > 0), "playing": playing,
+                "subscriptions": list(self.subscriptions)}
 
 
 def _card(v: dict, y: int) -> View:

@@ -36,7 +36,8 @@ from android_gym.sim.web.places import HOME_CITY, WORLD_CAPITALS, WORLD_CITIES, 
 
 KINDS = ("flights", "hotels", "rent", "weather", "time", "restaurants", "population", "capital", "office", "exchange",
          "menu", "directions", "fact", "news", "price")
-"""Every kind of answer card, in the order a query is tested for them."""
+"""Every kind of answer card, in the order a query is tested for them ("population" is about a city, or about a
+country when the query names no city)."""
 
 _WEATHER_WORDS = {"weather", "forecast", "temperature", "rain", "sunny"}
 _RESTAURANT_WORDS = {"restaurant", "restaurants", "food", "eat", "dinner", "lunch", "place"}
@@ -134,6 +135,8 @@ def answer(query: str) -> Answer | None:
     if country and "capital" in words:
         return Answer("capital", country, f"Capital of {title(country)}", (f"{WORLD_CAPITALS[country]}",
                       f"{WORLD_CAPITALS[country]} is the capital of {title(country)}."))
+    if country and "population" in words:
+        return country_population(country)
     office = find_name(OFFICES, q)
     if office and country in OFFICES[office]:
         return office_holder(office, country)
@@ -287,6 +290,13 @@ def population(city: str) -> Answer:
     people = int(_rng("population", city).integers(300_000, 15_000_000))
     return Answer("population", city, f"Population of {title(city)}",
                   (f"{people:,}", f"{title(city)}, {WORLD_CITIES[city][0]} (city proper)"))
+
+
+def country_population(country: str) -> Answer:
+    """A seeded population figure for a country whose capital the web knows (its own numbers, as for cities)."""
+    people = int(_rng("population", "country", country).integers(300_000, 1_400_000_000))
+    return Answer("population", country, f"Population of {title(country)}",
+                  (f"{people:,}", f"{title(country)} (country, estimate)"))
 
 
 def news(topic: str) -> Answer:

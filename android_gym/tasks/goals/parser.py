@@ -5,9 +5,10 @@
     >>> parse_goal("Teleport me to Mars").reason
     'no phrasing of any family matches'
 
-How a line is read: its words (`text.words`) are matched against every phrasing of every family (`rules.RULES`).
-A match whose slots all read (`slots.READERS`) is a candidate, and the most specific candidate wins (ties: the
-first rule); a fallback rule (a plain web search) counts only when no other rule reads the line. A search question
+How a line is read: its words (`text.words`) are matched against every phrasing of every family (`rules.RULES`,
+the everyday families of `everyday/` among them). A match whose slots all read (the rule's own readers, else
+`slots.READERS`) is a candidate, and the most specific candidate wins (ties: the first rule); a fallback rule (a plain
+web search) counts only when no other rule reads the line. A search question
 must also be answerable: the search engine must answer its template's query with the card its check wants.
 Families the sim cannot check yet (`rules.GAPS`) never make a task: a line they read is uncovered, with the missing
 piece as the reason. When no phrasing matches the line as written, words glued together by a missing space are split
@@ -24,7 +25,8 @@ from typing import Any
 from android_gym.sim.web.content import answer
 from android_gym.tasks.base import TaskTemplate
 from android_gym.tasks.goals.phrasing import Phrasing
-from android_gym.tasks.goals.rules import GAPS, RULES, Rule
+from android_gym.tasks.goals.rule import Rule
+from android_gym.tasks.goals.rules import GAPS, RULES
 from android_gym.tasks.goals.slots import READERS, UnknownValue, vocabulary
 from android_gym.tasks.goals.text import MAX_GOAL_CHARS, repair, words
 from android_gym.tasks.web import SearchQuestion
@@ -78,7 +80,8 @@ _GAP_RANK = 1_000  # a gap's reason outranks any near miss of a family the sim h
 @functools.cache
 def known_words() -> frozenset[str]:
     """Every word of every phrasing and slot reader: what `text.repair` may split a glued word into."""
-    return frozenset(vocabulary(w for r in (*RULES, *GAPS) for p in r.phrasings for w in p.literals))
+    own = {w for r in RULES for reader in r.readers.values() for w in reader.vocabulary()}
+    return frozenset(vocabulary(w for r in (*RULES, *GAPS) for p in r.phrasings for w in p.literals) | own)
 
 
 def parse_goal(line: str) -> GoalMatch | Uncovered:
@@ -127,7 +130,8 @@ def _read(tokens: list[str]) -> tuple[list[_Candidate], list[tuple[int, str, str
                 misses.append((_GAP_RANK + specificity, rule.family, rule.gap))
                 continue
             try:
-                values = {name: READERS[name].read(text) for name, text in texts.items()}
+                values = {name: rule.readers.get(name, READERS.get(name)).read(text)  # type: ignore[union-attr]
+                          for name, text in texts.items()}  # every slot has a reader: `rule.rule` checks
                 params = rule.build(values)
                 _check_answerable(rule.template, params)
             except UnknownValue as e:

@@ -8,8 +8,7 @@ family has several, so that wordings nobody wrote down still parse.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable
 from typing import Any
 
 from android_gym.sim.app import stable_seed
@@ -24,12 +23,12 @@ from android_gym.tasks.apps import (
     ToggleSettingTemplate,
     TurnOffAlarmTemplate,
 )
-from android_gym.tasks.base import TaskTemplate
 from android_gym.tasks.calendar_tasks import CalendarViewTemplate
 from android_gym.tasks.chrome import NewTabTemplate
 from android_gym.tasks.file_manager import FileCategoryTemplate
 from android_gym.tasks.forum import ForumTemplate
-from android_gym.tasks.goals.phrasing import Phrasing
+from android_gym.tasks.goals.everyday import EVERYDAY_RULES
+from android_gym.tasks.goals.rule import Rule, Slots, gap, rule
 from android_gym.tasks.maps_tasks import MapsSearchTemplate
 from android_gym.tasks.notifications import NotificationShadeTemplate
 from android_gym.tasks.web import (
@@ -60,34 +59,6 @@ from android_gym.tasks.web_answers import (
 from android_gym.tasks.world.media_tasks import RecordVideoTemplate, TakePhotoTemplate, TakeSelfieTemplate
 from android_gym.tasks.youtube_channels import LatestVideoTemplate
 
-Slots = Mapping[str, Any]
-
-
-@dataclass(frozen=True)
-class Rule:
-    """One family's phrasings, the template that checks its goals, and how slot values become its parameters."""
-
-    family: str
-    template: TaskTemplate
-    phrasings: tuple[Phrasing, ...]
-    build: Callable[[Slots], dict[str, Any]]
-    fallback: bool = False
-    """Read a line with this rule only when no other rule does (a catch-all such as a plain web search)."""
-    gap: str | None = None
-    """Set for a family the simulated phone cannot check yet: a line it matches is uncovered with this reason."""
-
-
-def rule(family: str, template: TaskTemplate, phrasings: tuple[str, ...],
-         build: Callable[[Slots], dict[str, Any]] = dict, fallback: bool = False) -> Rule:
-    """A `Rule` with its phrasings compiled."""
-    return Rule(family, template, tuple(Phrasing(p) for p in phrasings), build, fallback)
-
-
-def gap(family: str, reason: str, phrasings: tuple[str, ...]) -> Rule:
-    """A family goal lists hold that the sim cannot check yet; its lines are reported uncovered with `reason`."""
-    return Rule(family, TaskTemplate(), tuple(Phrasing(p) for p in phrasings), dict, gap=reason)
-
-
 _WHAT = "(what's|what is|whats)"
 _WHEN = "[today|now|right now|this week|this weekend|this morning|this afternoon|this evening|this month|tonight]"
 _SEARCH = "(search for|search|look up|google|find|show me|tell me)"
@@ -106,7 +77,7 @@ def _setting(on: bool) -> Callable[[Slots], dict[str, Any]]:
     return build
 
 
-RULES: tuple[Rule, ...] = (
+_AITW_RULES: tuple[Rule, ...] = (
     # -- web questions: solved when the search engine's answer card of the kind is on screen ------------------------
     rule("weather", WeatherQuestion(), (
         f"{_WHAT} the (weather|forecast|temperature) [like] [today|now|right now] (in|for|at) {{city}} "
@@ -354,18 +325,6 @@ RULES: tuple[Rule, ...] = (
         "(open|pull down|swipe down|expand) the notification (shade|bar|panel|drawer|center)",
         "what are my notifications",
     ), lambda s: {"action": "show"}),
-    rule("camera", TakePhotoTemplate(), (
-        "take a (photo|picture|pic) [with the [back] camera]",
-        "(open|use) the camera [app] [and|to] take a (photo|picture|pic)",
-    ), lambda s: {"count": 1, "variant": 0}),
-    rule("camera", TakeSelfieTemplate(), (
-        "take a selfie", "(open|use) the camera [app] [and|to] take a selfie",
-        "take a (photo|picture) of myself [with the front camera]",
-    ), lambda s: {"portrait": False, "variant": 0}),
-    rule("camera", RecordVideoTemplate(), (
-        "(record|film|shoot|take) a video [with the [back] camera]",
-        "(open|use) the camera [app] [and|to] record a video",
-    ), lambda s: {"facing": "back", "variant": 0}),
     rule("notifications", NotificationShadeTemplate(), (
         "(clear|dismiss|delete|remove) [all] [of] [my|the] notifications",
     ), lambda s: {"action": "clear"}),
@@ -404,6 +363,7 @@ RULES: tuple[Rule, ...] = (
         "to [the|my] (cart|basket)",
     )),
 )
+RULES: tuple[Rule, ...] = (*_AITW_RULES, *EVERYDAY_RULES)
 """Every family, most specific phrasings win (see `phrasing.Phrasing.specificity`); order breaks ties."""
 
 GAPS: tuple[Rule, ...] = (

@@ -26,6 +26,7 @@ class ParsedGoals(TaskTemplate):
         self.name = inner.name  # type: ignore[misc]  # instance attributes override the ClassVars
         self.suite = suite  # type: ignore[misc]
         self.max_steps = inner.max_steps  # type: ignore[misc]
+        self.outcome = inner.outcome  # type: ignore[misc]  # an answer or an infeasible goal stays one
         self.entries = [dict(e) for e in entries]
 
     def values(self, split: str) -> list[dict[str, Any]]:
@@ -47,6 +48,14 @@ class ParsedGoals(TaskTemplate):
     def check(self, params: Mapping[str, Any], state: Mapping[str, Any]) -> bool:
         """The inner template's check."""
         return self.inner.check(params["params"], state)
+
+    def answer(self, params: Mapping[str, Any], state: Mapping[str, Any]) -> str | None:
+        """The inner template's answer ("answer" templates only)."""
+        return self.inner.answer(params["params"], state)
+
+    def looked(self, params: Mapping[str, Any], state: Mapping[str, Any]) -> bool:
+        """The inner template's `looked` ("infeasible" templates)."""
+        return self.inner.looked(params["params"], state)
 
     def expert(self, params: Mapping[str, Any], elements: Sequence[UIElement], state: Mapping[str, Any]) -> Action:
         """The inner template's expert."""

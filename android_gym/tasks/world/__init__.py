@@ -21,11 +21,13 @@ from android_gym.tasks.world import (
     recipes_tasks,
     recorder_tasks,
     settings_tasks,
+    todo_tasks,
 )
 
 WORLD_TEMPLATES: tuple[TaskTemplate, ...] = (
-    *people_tasks.TEMPLATES, *messaging_tasks.TEMPLATES, *notes_tasks.TEMPLATES, *media_tasks.TEMPLATES,
-    *recorder_tasks.TEMPLATES, *expenses_tasks.TEMPLATES, *recipes_tasks.TEMPLATES, *clock_tasks.TEMPLATES,
+    *people_tasks.TEMPLATES, *messaging_tasks.TEMPLATES, *notes_tasks.TEMPLATES, *todo_tasks.TEMPLATES,
+    *media_tasks.TEMPLATES, *recorder_tasks.TEMPLATES, *expenses_tasks.TEMPLATES, *recipes_tasks.TEMPLATES,
+    *clock_tasks.TEMPLATES,
     *settings_tasks.TEMPLATES, *calendar_tasks.TEMPLATES, *files_tasks.TEMPLATES, *places_tasks.TEMPLATES,
     *calculator_tasks.TEMPLATES, *answer_tasks.TEMPLATES, *infeasible_tasks.TEMPLATES, *chained_tasks.TEMPLATES)
 """Every template of the World suite: Contacts and Phone, Messages and Gmail, Markor and Tasks, Camera and Photos,

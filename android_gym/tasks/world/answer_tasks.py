@@ -20,13 +20,9 @@ from android_gym.sim.apps import gmail as G
 from android_gym.tasks.expert import app_state, find, obstacle, wait
 from android_gym.tasks.world.messaging_expert import Elements, State, email_from, namesake, person, to_email
 from android_gym.tasks.world.messaging_tasks import MailTemplate
-from android_gym.tasks.world.people_tasks import (
-    CallBackMissedTemplate,
-    PersonTemplate,
-    first_missed,
-    to_card,
-    to_phone_tab,
-)
+from android_gym.tasks.world.people_expert import first_missed, to_card, to_phone_tab
+from android_gym.tasks.world.people_tasks import PersonTemplate
+from android_gym.tasks.world.phone_tasks import CallBackMissedTemplate
 from android_gym.ui import UIElement
 
 Params = Mapping[str, Any]

@@ -7,6 +7,9 @@ arithmetic (in `Decimal`, independent of the calculator's parser) or, for the hi
 digit is not 0, so "$33.28" and "33.28" both match while 33.276 or 33.3 never stand for it. Each episode starts with a
 history of past calculations drawn from its seed (`apply({"seeded": n})`). Experts type the expression key by key
 (clearing a wrong display first), press "=", and answer with the result element's text.
+
+`EVERYDAY` holds a template outside the suite for the goal parser's everyday lines (issue 49): one operation on the
+numbers a line names ("What's 17 times 23?", "What is the square root of 144?").
 """  # noqa: D205, D209
 
 from __future__ import annotations
@@ -67,7 +70,8 @@ def shown(value: Decimal) -> str:
 def key_step(target: str, elements: Elements, state: State) -> Action | None:
     """The next step to the Calculator's display holding `target` evaluated (None once its result shows).
 
-    A display that is not a prefix of `target` is cleared first; each step taps the next key.
+    A display that is not a prefix of `target` is cleared first; each step taps the next key (unfolding the advanced
+    row first for √, ², ^ and π).
     """
     step = into_app("Calculator", CALC, elements, state)
     if step is not None:
@@ -84,7 +88,9 @@ def key_step(target: str, elements: Elements, state: State) -> Action | None:
         key = target[len(expression)]
     else:
         return tap(find(elements, desc="clear")) if find(elements, desc="clear") else wait()
-    button = find(elements, text=key, cls=C.BUTTON)
+    button = find(elements, text=C.ADVANCED_LABELS.get(key, (key,))[0], cls=C.BUTTON)
+    if button is None and key in C.ADVANCED_KEYS and not c.get("advanced"):
+        button = find(elements, desc="More functions")  # the advanced row is folded: unfold it first
     return tap(button) if button is not None else wait()
 
 
@@ -290,5 +296,91 @@ class NoteTotalTemplate(_CalcTemplate):
         return compute(params["expression"], elements, state)
 
 
+# -- everyday arithmetic (issue 49): the goal parser's calculator lines, not in the World suite ---------------------
+ARITHMETIC = {"+": "{a} plus {b}", "−": "{a} minus {b}", "×": "{a} times {b}", "÷": "{a} divided by {b}",
+              "%": "{a}% of {b}", "√": "the square root of {a}"}
+"""The operations `ArithmeticAnswerTemplate` asks for, and how its goals word them."""
+
+
+def displayed(value: Decimal) -> str:
+    """A value as the Calculator's display writes it: a whole number in full, else ten significant digits.
+
+    >>> displayed(Decimal(1000) / 7), displayed(Decimal(391)), displayed(Decimal("12.50"))
+    ('142.8571429', '391', '12.5')
+    """
+    if value == value.to_integral_value() and abs(value) < Decimal("1e15"):
+        return str(int(value))
+    return f"{float(value):.10g}"
+
+
+def arithmetic(op: str, a: Decimal, b: Decimal | None = None, phrasing: int = 0) -> dict[str, Any]:
+    """The parameters of `ArithmeticAnswerTemplate` for `a` `op` `b` (no `b` for "√"); numbers are non-negative.
+
+    The expression typed is the keypad's: "15% of 80" is 80×15%, "the square root of 144" is √144.
+
+    >>> arithmetic("%", Decimal(15), Decimal(80))["expression"], arithmetic("√", Decimal(144))["expression"]
+    ('80×15%', '√144')
+
+    Raises:
+        ValueError: an unknown operation, a missing or extra operand, a division by zero, a negative operand, or an
+            expression longer than the display takes (`calculator.MAX_CHARS`).
+    """
+    if op not in ARITHMETIC or (b is None) != (op == "√"):
+        raise ValueError(f"`op` {op!r} takes {'one operand' if op == '√' else 'two operands'}; got a={a}, b={b}")
+    if a < 0 or (b is not None and b < 0):
+        raise ValueError(f"the keypad has no minus sign for a negative operand: a={a}, b={b}")
+    if op == "÷" and b == 0:
+        raise ValueError(f"{a} divided by zero has no value")
+    x, y = shown(a), None if b is None else shown(b)
+    expression = {"%": f"{y}×{x}%", "√": f"√{x}"}.get(op, f"{x}{op}{y}")
+    if len(expression) > C.MAX_CHARS:
+        raise ValueError(f"{expression!r} is longer than the display's {C.MAX_CHARS} characters")
+    return {"op": op, "a": x, "b": y, "expression": expression, "phrasing": phrasing}
+
+
+class ArithmeticAnswerTemplate(_CalcTemplate):
+    """What is {a} {op} {b} (or {a}% of {b}, or the square root of {a})? Answered with the value the display shows.
+
+    The truth is the parameters' own arithmetic in `Decimal`, written as the display writes it (`displayed`: 1000
+    divided by 7 is "142.8571429"). The square root needs the advanced row ("More functions").
+    """
+
+    name, max_steps = "calculator_arithmetic_answer", 18
+    apps = (CALC,)
+    phrasings = ("What is {words}? Use the Calculator", "Calculate {words} on the calculator",
+                 "Use the calculator to work out {words} and tell me the result")
+
+    def grid(self) -> list[dict[str, Any]]:
+        """48 operations, eight of each kind, with operands drawn from a fixed seed."""
+        rng = np.random.default_rng(stable_seed("calc-arithmetic"))
+        out = []
+        for i in range(48):
+            op = tuple(ARITHMETIC)[i % len(ARITHMETIC)]
+            a, b = Decimal(int(rng.integers(2, 1000))), Decimal(int(rng.integers(2, 100)))
+            if op == "√":
+                a, b = Decimal(int(rng.integers(2, 40)) ** 2), None
+            out.append(arithmetic(op, a, b, phrasing=i))
+        return out
+
+    def goal(self, params: Params) -> str:
+        """The instruction, the operation in words."""
+        words = ARITHMETIC[params["op"]].format(a=params["a"], b=params["b"])
+        return self.phrasings[params["phrasing"] % len(self.phrasings)].format(words=words)
+
+    def answer(self, params: Params, state: State) -> str | None:
+        """The operation's value (`Decimal` arithmetic of the parameters), as the display writes it."""
+        a = Decimal(params["a"])
+        b = Decimal(params["b"]) if params["b"] is not None else Decimal(0)
+        value = {"+": lambda: a + b, "−": lambda: a - b, "×": lambda: a * b, "÷": lambda: a / b,
+                 "%": lambda: a * b / 100, "√": a.sqrt}[params["op"]]()
+        return displayed(value)
+
+    def expert(self, params: Params, elements: Elements, state: State) -> Action:
+        """Type the expression (unfolding the advanced row for √), "=", answer."""
+        return compute(params["expression"], elements, state)
+
+
 TEMPLATES: tuple[TaskTemplate, ...] = (WordsArithmeticTemplate(), SplitBillTemplate(), HistoryAnswerTemplate(),
                                       NoteTotalTemplate())
+EVERYDAY: tuple[TaskTemplate, ...] = (ArithmeticAnswerTemplate(),)
+"""Templates the goal parser maps everyday lines onto (issue 49); not in the World suite, whose tasks stay fixed."""

@@ -6,37 +6,38 @@ Every task puts what it needs on the calendar under fixed titles (`initial`) amo
 shift the rows per seed, next to a near miss: the same title on another day. Checks read Calendar's state (its
 events and its added / edited / deleted log), so changing the near miss, or anything else, fails. Splits hold out
 titles (`split_of`). Experts read the UI elements, get past pop-ups (`into_app`/`obstacle`), find rows by the text
-the list shows (`calendar.row_text`), scroll towards them, and drive the editor's date and time pickers.
+the list shows (`calendar.row_text`), scroll towards them, and drive the editor's date and time pickers (their steps
+live in `calendar_expert`).
+
+The everyday instructions (issue 49) parse onto these templates with the values a line names, through optional
+parameters `CalendarTemplate` and `CreateEventTemplate` document (`calendar_everyday_tasks` holds the two templates
+only those lines use).
 """  # noqa: D205, D209
 
 from __future__ import annotations
 
 import datetime
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from android_gym.actions import Action, ActionType
-from android_gym.sim.app_dialogs import day_desc
 from android_gym.sim.apps import calendar as C
 from android_gym.sim.apps import gmail as G
 from android_gym.sim.apps import messages as M
-from android_gym.tasks.apps import into_app, swipe_down
 from android_gym.tasks.base import TaskTemplate
-from android_gym.tasks.expert import app_state, back, fill, find, swipe_up, tap, wait
+from android_gym.tasks.expert import app_state, find, wait
+from android_gym.tasks.world.calendar_expert import CAL, Elements, State, change, create, press, to_event
 from android_gym.tasks.world.infeasible_tasks import impossible
 from android_gym.tasks.world.messaging_expert import find_mail, holds, names, person, send_text, to_email
 from android_gym.tasks.world.notes_tasks import WorldTemplate
-from android_gym.ui import UIElement
 
-State = Mapping[str, Any]
-Elements = Sequence[UIElement]
 Params = Mapping[str, Any]
-CAL = C.PACKAGE
 TITLES = ("Piano recital", "Budget meeting", "Vet appointment", "Sprint demo", "Dinner with Lena", "Guitar lesson",
           "Tax advisor call", "School play", "Farmers market", "Board game night", "Wine tasting", "Photo walk",
           "Career fair", "Pottery class", "Swim meet", "Client pitch", "Open house", "Museum tour", "Charity run",
           "Team retro")
-"""Task event titles: none is a seeded title (`calendar._TITLES`), so the seeded events are only distractors."""
+"""Task event titles: none is a seeded title (`calendar.SEEDED_TITLES`), so seeded events are only distractors."""
 RENAMES = ("rehearsal", "review", "checkup", "prep", "party", "session", "follow-up", "premiere", "visit", "night")
 PLACES = ("Room 4B", "Central Library", "12 Main Street", "Blue Door Cafe", "City Hall", "Studio 7")
 NOTES = ("Bring the printed agenda", "Ask about the invoice", "Parking is behind the building",
@@ -110,124 +111,31 @@ def added_one(state: State, want: Mapping[str, Any], extras: bool = False) -> bo
     return ({**added[0], "location": "", "description": ""} if extras else added[0]) == bare(want)
 
 
+def loose(title: str) -> str:
+    """A title as an everyday line's check compares it: case, apostrophes and punctuation aside.
+
+    >>> loose("Grandma's  birthday!") == loose("grandmas birthday")
+    True
+    """
+    return " ".join(re.sub(r"[^0-9a-z]+", " ", re.sub(r"['\u2019]", "", title.casefold())).split())
+
+
+def added_as(state: State, params: Params) -> bool:
+    """Exactly one event added, nothing else changed, and it has the title (`loose`), the date and, when `"start"`
+    is not None, that start (not all day); any end, place and notes."""  # noqa: D205, D209
+    c = app_state(state, CAL)
+    new = [e for e in c.get("events", []) if e["id"] in c.get("added", [])]
+    if len(new) != 1 or c.get("edited") or c.get("deleted"):
+        return False
+    e = new[0]
+    timed = params["start"] is None or (not e["all_day"] and e["start"] == params["start"])
+    return loose(e["title"]) == loose(params["title"]) and e["date"] == params["date"] and timed
+
+
 def untouched(state: State) -> bool:
     """Nothing added, edited or deleted in Calendar."""
     c = app_state(state, CAL)
     return not (c.get("added") or c.get("edited") or c.get("deleted"))
-
-
-# -- expert steps ---------------------------------------------------------------------------------------------------
-def press(elements: Elements, **criteria: Any) -> Action:
-    """Tap the first element matching `criteria` (wait when it is not there yet)."""
-    e = find(elements, **criteria)
-    return tap(e) if e is not None else wait()
-
-
-def to_schedule(elements: Elements, state: State) -> Action | None:
-    """The next step to Calendar's schedule in front (None once there), discarding an editor left open."""
-    step = into_app("Calendar", CAL, elements, state)
-    if step is not None:
-        return step
-    view = app_state(state, CAL)["view"]
-    if view == "schedule":
-        return None
-    if view in C.VIEWS:
-        return press(elements, desc="Schedule view")
-    if view == "edit" and state["screen"]["args"]["discard"]:
-        return press(elements, text="Discard")
-    cancel = find(elements, text="Cancel", clickable=True)
-    return tap(cancel) if cancel is not None and view in ("delete", "date", "time") else back()
-
-
-def to_event(event: Mapping[str, Any], elements: Elements, state: State) -> Action | None:
-    """The next step to `event`'s page (found on the schedule by its row, scrolling towards it); None there."""
-    step = into_app("Calendar", CAL, elements, state)
-    if step is None and app_state(state, CAL)["view"] == "event" and state["screen"]["args"]["id"] == event["id"]:
-        return None
-    step = step or to_schedule(elements, state)
-    if step is not None:
-        return step
-    row = find(elements, text=C.row_text(event))
-    if row is not None:
-        return tap(row)
-    shown = app_state(state, CAL)["shown"]
-    events = {e["id"]: e for e in app_state(state, CAL)["events"]}
-    texts = {e.text for e in elements}
-    on_screen = [i for i, eid in enumerate(shown) if C.row_text(events[eid]) in texts]
-    if event["id"] in shown and on_screen and shown.index(event["id"]) < on_screen[0]:
-        return swipe_down()
-    return swipe_up()
-
-
-def pick_date(date: str, elements: Elements, state: State) -> Action:
-    """On the date picker: page to the month, tap the day, OK."""
-    args = state["screen"]["args"]
-    if args["selected"] == date:
-        return press(elements, text="OK")
-    d = datetime.date.fromisoformat(date)
-    if (args["year"], args["month"]) != (d.year, d.month):
-        return press(elements, desc="Next month" if (d.year, d.month) > (args["year"], args["month"]) else
-                     "Previous month")
-    return press(elements, desc=day_desc(d))
-
-
-def pick_time(hhmm: str, elements: Elements, state: State) -> Action:
-    """On the time picker: the hour on the dial (the dial then shows minutes), the minutes, AM or PM, OK."""
-    args = state["screen"]["args"]
-    h, m = (int(p) for p in hhmm.split(":"))
-    hour, pm = (h - 1) % 12 + 1, h >= 12
-    if args["hour"] != hour:
-        return press(elements, desc=f"{hour} o'clock") if args["mode"] == "hour" else press(
-            elements, rid=f"{CAL}:id/hours")
-    if args["minute"] != m:
-        return press(elements, desc=f"{m} minutes") if args["mode"] == "minute" else press(
-            elements, rid=f"{CAL}:id/minutes")
-    if args["pm"] != pm:
-        return press(elements, text="PM" if pm else "AM")
-    return press(elements, text="OK")
-
-
-def edit_step(want: Mapping[str, str], elements: Elements, state: State) -> Action:
-    """On the editor (or its pickers): make the fields `want` names ("title", "date", "start", "end", "location",
-    "description") hold its values, then Save."""  # noqa: D205, D209
-    screen = state["screen"]
-    args = screen["args"]
-    if screen["name"] == "date":
-        return pick_date(want["date"], elements, state)
-    if screen["name"] == "time":
-        return pick_time(want.get(args["which"], args["which"]), elements, state)
-    if args["discard"]:
-        return press(elements, text="Keep editing")
-    rids = {"title": C.TITLE_RID, "location": C.LOCATION_RID, "description": C.DESCRIPTION_RID}
-    for key, rid in rids.items():
-        if key in want:
-            step = fill(elements, state, rid, want[key])
-            if step is not None:
-                return step
-    if "date" in want and args["date"] != want["date"]:
-        return press(elements, rid=C.START_DATE_RID)
-    for which, rid in (("start", C.START_TIME_RID), ("end", C.END_TIME_RID)):
-        if which in want and args[which] != want[which]:
-            return press(elements, rid=rid)
-    return press(elements, text="Save")
-
-
-def create(want: Mapping[str, str], elements: Elements, state: State) -> Action:
-    """Create an event: the schedule, the "Create new event" FAB, the editor (`edit_step`)."""
-    step = into_app("Calendar", CAL, elements, state)
-    editing = app_state(state, CAL).get("editing")
-    if step is None and editing is not None and editing["id"] is None:
-        return edit_step(want, elements, state)
-    return step or to_schedule(elements, state) or press(elements, desc=C.FAB_DESC)
-
-
-def change(event: Mapping[str, Any], want: Mapping[str, str], elements: Elements, state: State) -> Action:
-    """Edit `event`: its page, "Edit event", the editor (`edit_step`)."""
-    step = into_app("Calendar", CAL, elements, state)
-    editing = app_state(state, CAL).get("editing")
-    if step is None and editing is not None and editing["id"] == event["id"]:
-        return edit_step(want, elements, state)
-    return step or to_event(event, elements, state) or press(elements, desc=C.EDIT_DESC)
 
 
 def the(state: State, title: str, date: str) -> dict[str, Any] | None:
@@ -236,7 +144,11 @@ def the(state: State, title: str, date: str) -> dict[str, Any] | None:
 
 
 class CalendarTemplate(WorldTemplate):
-    """A Calendar template: the task's event on its day and, as the near miss, the same title a week later."""
+    """A Calendar template: the task's event on its day and, as the near miss, the same title a week later.
+
+    An everyday line (issue 49) names one event and no near miss: its params leave out `"other"` (no twin), and may
+    list seeded titles to clear in `"absent"` (a seeded "Parent-teacher meeting" at the line's "2 pm meeting").
+    """
 
     apps = (CAL,)
 
@@ -252,9 +164,14 @@ class CalendarTemplate(WorldTemplate):
         """The near miss: the same title and time a week later."""
         return spec(params["title"], params["other"], params["start"], params["length"])
 
+    def twins(self, params: Params) -> list[dict[str, Any]]:
+        """The near miss as a list: none for params without `"other"` (an everyday line's)."""
+        return [self.twin(params)] if "other" in params else []
+
     def initial(self, params: Params) -> dict[str, dict[str, Any]]:
         """The event and its twin."""
-        return {CAL: {"absent": [params["title"]], "events": [self.target(params), self.twin(params)]}}
+        return {CAL: {"absent": [params["title"], *params.get("absent", ())],
+                      "events": [self.target(params), *self.twins(params)]}}
 
     def changed_to(self, params: Params, state: State, want: Mapping[str, Any] | None) -> bool:
         """One event changed, into `want` (None: the task's event deleted), nothing added, and the twin as it was.
@@ -264,8 +181,8 @@ class CalendarTemplate(WorldTemplate):
         """
         c = app_state(state, CAL)
         events = [_norm(e) for e in c.get("events", [])]
-        if c.get("added") or len(c.get("edited", [])) + len(c.get("deleted", [])) != 1 or bare(
-                self.twin(params)) not in events:
+        if c.get("added") or len(c.get("edited", [])) + len(c.get("deleted", [])) != 1 or any(
+                bare(twin) not in events for twin in self.twins(params)):
             return False
         if want is None:
             return len(c["deleted"]) == 1 and _norm(c["deleted"][0]) == bare(self.target(params))
@@ -279,7 +196,13 @@ class CalendarTemplate(WorldTemplate):
 
 # -- templates ------------------------------------------------------------------------------------------------------
 class CreateEventTemplate(CalendarTemplate):
-    """Create event {title} on {day} from {at} to {until}; the same title already sits a week later."""
+    """Create event {title} on {day} from {at} to {until}; the same title already sits a week later.
+
+    An everyday line (issue 49: "Add a meeting with the design team tomorrow at 3pm") gives params {"title", "date",
+    "start": "HH:MM" or None} and no `"length"`: it names no end (any end), and with no time any time or all day
+    will do (the expert makes it all day); its title is compared without case and punctuation (`loose`), since a
+    parsed line has lost both.
+    """
 
     name, max_steps = "calendar_create_event", 26
     phrasings = ('Create a calendar event "{title}" on {day} from {at} to {until}',
@@ -291,15 +214,20 @@ class CreateEventTemplate(CalendarTemplate):
         return [{**p, "until": C.clock(later(p["start"], p["length"]))} for p in event_grid(2)]
 
     def initial(self, params: Params) -> dict[str, dict[str, Any]]:
-        """Only the twin."""
-        return {CAL: {"absent": [params["title"]], "events": [self.twin(params)]}}
+        """Only the twin (a line's event: nothing)."""
+        return {CAL: {"absent": [params["title"]], "events": self.twins(params)}}
 
     def check(self, params: Params, state: State) -> bool:
         """Exactly one event added, with the title, day, start and end (no place or notes asked, any allowed)."""
+        if "length" not in params:
+            return added_as(state, params)
         return added_one(state, self.target(params), extras=True)
 
     def expert(self, params: Params, elements: Elements, state: State) -> Action:
-        """FAB, the title, Start date, Start time, End time, Save."""
+        """FAB, the title, Start date, Start time, End time, Save (a line's event: its start, or All-day)."""
+        if "length" not in params:
+            when = {"start": params["start"]} if params["start"] else {"all_day": True}
+            return create({"title": params["title"], "date": params["date"], **when}, elements, state)
         t = self.target(params)
         return create({"title": t["title"], "date": t["date"], "start": t["start"], "end": t["end"]}, elements, state)
 

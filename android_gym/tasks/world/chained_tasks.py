@@ -23,9 +23,12 @@ from android_gym.tasks.world import media_tasks as media
 from android_gym.tasks.world import messaging_tasks as msg
 from android_gym.tasks.world import notes_tasks as notes
 from android_gym.tasks.world import people_tasks as people
+from android_gym.tasks.world import phone_tasks as phone
+from android_gym.tasks.world import photos_tasks as photos
 from android_gym.tasks.world import places_tasks as places
 from android_gym.tasks.world import recorder_tasks as recorder
 from android_gym.tasks.world import settings_tasks as settings
+from android_gym.tasks.world import todo_tasks as todo
 from android_gym.tasks.world.messaging_expert import Elements, State
 
 Params = Mapping[str, Any]
@@ -113,28 +116,28 @@ class ChainedTemplate(TaskTemplate):
 
 TEMPLATES = tuple(ChainedTemplate(*parts) for parts in (
     (people.AddContactTemplate(), msg.SendEmailTemplate()),
-    (notes.CreateNoteTemplate(), msg.SendTextTemplate(), media.FavoritePhotoTemplate()),
+    (notes.CreateNoteTemplate(), msg.SendTextTemplate(), photos.FavoritePhotoTemplate()),
     (media.TakePhotoTemplate(), msg.ReplyEmailTemplate(), notes.CreateFolderTemplate()),
-    (people.DialNumberTemplate(), notes.AppendLineTemplate()),
-    (media.FavoritePhotoTemplate(), msg.DeleteConversationTemplate(), msg.ArchiveEmailTemplate()),
+    (phone.DialNumberTemplate(), notes.AppendLineTemplate()),
+    (photos.FavoritePhotoTemplate(), msg.DeleteConversationTemplate(), msg.ArchiveEmailTemplate()),
     (people.EditNumberTemplate(), msg.ArchiveEmailTemplate()),
     (media.RecordVideoTemplate(), notes.RenameNoteTemplate(), msg.ReplyEmailTemplate()),
-    (media.RestorePhotoTemplate(), people.FavouriteContactTemplate(), msg.MarkAllReadTemplate()),
+    (photos.RestorePhotoTemplate(), people.FavouriteContactTemplate(), msg.MarkAllReadTemplate()),
     (msg.ReplyTextTemplate(), notes.CreateFolderTemplate(), msg.ArchiveEmailTemplate()),
-    (media.AddToAlbumTemplate(), people.AddEmailTemplate(), msg.MarkAllReadTemplate()),
+    (photos.AddToAlbumTemplate(), people.AddEmailTemplate(), msg.MarkAllReadTemplate()),
     (people.DeleteContactTemplate(), notes.DeleteNoteTemplate(), msg.ReplyTextTemplate()),
     (media.TakeSelfieTemplate(), msg.SendTextTemplate(), notes.CreateFolderTemplate()),
     (people.CallContactTemplate(), msg.SendEmailTemplate(), notes.CreateFolderTemplate()),
-    (media.CreateAlbumTemplate(), msg.ReplyEmailTemplate()),
+    (photos.CreateAlbumTemplate(), msg.ReplyEmailTemplate()),
     (msg.TextEmailAddressTemplate(), notes.CreateNoteTemplate()),
-    (msg.EmailLastTextTemplate(), media.AddToAlbumTemplate()),
+    (msg.EmailLastTextTemplate(), photos.AddToAlbumTemplate()),
     (people.AddContactTemplate(), msg.SendTextTemplate()),
     (msg.SendEmailTemplate(), media.TakePhotoTemplate(), people.FavouriteContactTemplate()),
     (msg.DeleteConversationTemplate(), people.AddContactTemplate(), notes.RenameNoteTemplate()),
-    (msg.ArchiveEmailTemplate(), people.DialNumberTemplate()),
+    (msg.ArchiveEmailTemplate(), phone.DialNumberTemplate()),
     (recorder.RecordNamedTemplate(), msg.SendTextTemplate()),
     (expenses.AddExpenseTemplate(), notes.CreateFolderTemplate()),
-    (notes.AddTaskTemplate(), msg.SendTextTemplate()),
+    (todo.AddTaskTemplate(), msg.SendTextTemplate()),
     (settings.FlightModeTemplate(), clock.AlarmLabelDaysTemplate()),
     (calendar.CreateEventTemplate(), msg.SendTextTemplate()),
     (files.RestoreTemplate(), notes.CreateNoteTemplate()),

@@ -7,33 +7,50 @@ target card sits at a different row each episode. Task labels never occur among 
 a task has its own time, so a card is found by its time text. Checks read the Clock's alarm cards and its edit log
 (`alarm_edits`), so touching another alarm fails. Experts read the UI elements, get past pop-ups (`into_app`), find a
 card's controls by walking the card's elements (from its label row to the next card's), and scroll the list while
-the control they need is off screen or under the Add alarm button.
+the control they need is off screen or under the Add alarm button (their steps live in `clock_expert`).
+
+The everyday instructions (issue 49) parse onto these templates with the values a line names, through optional
+parameters each template documents; `DeleteLabelledTemplate` serves them too, outside the World suite.
 """  # noqa: D205, D209
+
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from android_gym.actions import Action
 from android_gym.sim.apps import clock as C
 from android_gym.sim.apps import markor
 from android_gym.sim.apps import messages as M
-from android_gym.sim.layout import HEIGHT
-from android_gym.tasks.apps import into_app, swipe_down
 from android_gym.tasks.base import TaskTemplate
-from android_gym.tasks.expert import app_state, fill, find, swipe_up, tap, wait
+from android_gym.tasks.expert import app_state, fill, find, tap, wait
 from android_gym.tasks.world.answer_tasks import answer_with
+from android_gym.tasks.world.clock_expert import (
+    CLOCK,
+    Elements,
+    Params,
+    State,
+    add_alarm,
+    added,
+    card_by_id,
+    cards,
+    earliest_on,
+    edit_card,
+    label_dialog,
+    labelled,
+    on_screen,
+    only_edited,
+    pick_time,
+    reach_card,
+    to_tab,
+    when,
+)
 from android_gym.tasks.world.infeasible_tasks import impossible
 from android_gym.tasks.world.messaging_expert import conversation, names, person, send_text, texts_ok
-from android_gym.tasks.world.notes_expert import leave, markor_item, press
+from android_gym.tasks.world.notes_expert import markor_item, press
 from android_gym.tasks.world.notes_tasks import WorldTemplate
-from android_gym.ui import UIElement
 
-CLOCK = C.PACKAGE
-State = Mapping[str, Any]
-Params = Mapping[str, Any]
-Elements = Sequence[UIElement]
 LABELS = ("Yoga", "Flight", "Dentist", "Piano practice", "Train to Boston", "Pick up kids", "Team call", "Laundry",
           "Bake bread", "Swim class", "Soccer practice", "Farmers market", "Book club", "Water the plants",
           "Call mom", "Night shift")
@@ -57,11 +74,6 @@ def _time(i: int, first: int = 5, hours: int = 17) -> tuple[int, int]:
     return first + (7 * i) % hours, 5 * ((5 * i + i // hours) % 12)
 
 
-def when(card: Mapping[str, Any]) -> str:
-    """An alarm's time as its card shows it."""
-    return C.format_time(card["hour"], card["minute"])
-
-
 def day_phrase(days: Sequence[str]) -> str:
     """Repeat days as a goal says them.
 
@@ -69,133 +81,6 @@ def day_phrase(days: Sequence[str]) -> str:
     ('Monday, Wednesday and Friday', 'Saturday and Sunday')
     """
     return f"{', '.join(days[:-1])} and {days[-1]}"
-
-
-def cards(state: State) -> list[dict[str, Any]]:
-    """The Clock's alarm cards ({"id", "hour", "minute", "enabled", "label", "days"}) in list order."""
-    return app_state(state, CLOCK).get("alarm_cards", [])
-
-
-def labelled(state: State, label: str) -> list[dict[str, Any]]:
-    """The alarm cards labelled `label` (case and outer spaces ignored)."""
-    return [a for a in cards(state) if a["label"].strip().casefold() == label.strip().casefold()]
-
-
-def only_edited(state: State, ids: set[int]) -> bool:
-    """Whether every alarm edit of the episode concerns the alarms `ids`."""
-    return all(e["id"] in ids for e in app_state(state, CLOCK).get("alarm_edits", []))
-
-
-def added(state: State) -> list[dict[str, Any]]:
-    """The alarm cards added this episode, in the order they were added."""
-    by_id = {a["id"]: a for a in cards(state)}
-    return [by_id[e["id"]] for e in app_state(state, CLOCK).get("alarm_edits", [])
-            if e["op"] == "add" and e["id"] in by_id]
-
-
-# -- expert steps -----------------------------------------------------------------------------------------------------
-def to_tab(tab: str, elements: Elements, state: State) -> Action | None:
-    """The next step to the Clock showing `tab` (None once there, nothing over it)."""
-    step = into_app("Clock", CLOCK, elements, state)
-    if step is not None:
-        return step
-    name = state["screen"]["name"]
-    if name in ("picker", "label", "cities"):
-        return leave(elements)
-    return None if name == tab.lower() else press(elements, text=tab, clickable=True)
-
-
-def _groups(elements: Elements) -> list[list[UIElement]]:
-    """The alarm cards on screen as element groups, each from its label row to the next card's (a card whose label
-    row is scrolled off the top is left out)."""  # noqa: D205, D209
-    groups: list[list[UIElement]] = []
-    for e in elements:
-        if e.rid == C.LABEL_RID:
-            groups.append([e])
-        elif groups:
-            groups[-1].append(e)
-    return groups
-
-
-def reach_card(time: str, pick: Callable[[list[UIElement]], UIElement | None], elements: Elements, state: State,
-               act: Callable[[UIElement], Action] = tap) -> Action:
-    """`act` on the element `pick` finds in the card of the alarm at `time` (a card's time text), scrolling the list
-    towards it while it is off screen or under the Add alarm button."""  # noqa: D205, D209
-    order = [when(a) for a in cards(state)]
-    fab = find(elements, desc="Add alarm")
-    seen = []
-    for group in _groups(elements):
-        shown = find(group, rid=C.TIME_RID)
-        if shown is None or shown.text not in order:
-            continue
-        if shown.text != time:
-            seen.append(order.index(shown.text))
-            continue
-        target = pick(group)
-        if target is not None and (fab is None or not _inside(target.center, fab.bounds)):
-            return act(target)
-        return swipe_up() if group[0].center[1] > HEIGHT // 3 else swipe_down()
-    if time in order and seen and order.index(time) < min(seen):
-        return swipe_down()
-    return swipe_up() if seen or state["screen"]["scroll"] == 0 else swipe_down()
-
-
-def _inside(point: tuple[int, int], bounds: tuple[int, int, int, int]) -> bool:
-    return bounds[0] <= point[0] < bounds[2] and bounds[1] <= point[1] < bounds[3]
-
-
-def pick_time(hour: int, minute: int, elements: Elements, draft: Mapping[str, Any]) -> Action:
-    """On the time picker: the hour on the dial, the minutes (a multiple of 5), AM/PM, then OK."""
-    hour12, pm = (hour - 1) % 12 + 1, hour >= 12
-    if draft["hour"] != hour12:
-        rid, mode, text = C.HOURS_RID, "hour", str(hour12)
-    elif draft["minute"] != minute:
-        rid, mode, text = C.MINUTES_RID, "minute", f"{minute:02d}"
-    else:
-        return press(elements, text="PM" if pm else "AM") if draft["pm"] != pm else press(elements, text="OK")
-    return press(elements, rid=rid) if draft["mode"] != mode else press(elements, rid=C.FACE_RID, text=text)
-
-
-def _on(screen: str, state: State) -> bool:
-    return state["foreground"] == CLOCK and not state.get("dialog") and state["screen"]["name"] == screen
-
-
-def add_alarm(hour: int, minute: int, elements: Elements, state: State) -> Action:
-    """Add an alarm at `hour`:`minute` (24-hour): the Alarm tab, Add alarm, the picker."""
-    if _on("picker", state) and state["screen"]["args"]["edit"] is None:
-        return pick_time(hour, minute, elements, state["screen"]["args"])
-    return to_tab("Alarm", elements, state) or press(elements, desc="Add alarm")
-
-
-def label_dialog(label: str, elements: Elements, state: State) -> Action:
-    """In the Label dialog: make the field say `label`, then OK."""
-    return fill(elements, state, C.LABEL_INPUT_RID, label) or press(elements, text="OK")
-
-
-def edit_card(card: Mapping[str, Any], label: str, days: Sequence[str], elements: Elements,
-              state: State) -> Action | None:
-    """The next step to give alarm `card` the `label` and the repeat `days` (None once it has them)."""
-    if card["label"] == label and set(card["days"]) == set(days):
-        return None
-    if _on("label", state):
-        return label_dialog(label, elements, state)
-    step = to_tab("Alarm", elements, state)
-    if step is not None:
-        return step
-    if card["label"] != label:
-        return reach_card(when(card), lambda g: find(g, rid=C.LABEL_RID), elements, state)
-    day = next(d for d in C.DAYS if (d in days) != (d in card["days"]))
-    return reach_card(when(card), lambda g: find(g, desc=day), elements, state)
-
-
-def _card_by_id(state: State, alarm_id: int) -> dict[str, Any] | None:
-    return next((a for a in cards(state) if a["id"] == alarm_id), None)
-
-
-def earliest_on(state: State) -> str | None:
-    """The time of the earliest enabled alarm (time of day), as its card shows it; None without one."""
-    on = [a for a in cards(state) if a["enabled"]]
-    return when(min(on, key=lambda a: (a["hour"], a["minute"]))) if on else None
 
 
 # -- templates: alarms ------------------------------------------------------------------------------------------------
@@ -218,7 +103,11 @@ class _LabelTemplate(WorldTemplate):
 
 
 class AlarmLabelDaysTemplate(_LabelTemplate):
-    """Set an alarm at {time} labelled {label} repeating on {days}: picker, label dialog, day chips."""
+    """Set an alarm at {time} labelled {label} repeating on {days}: picker, label dialog, day chips.
+
+    An everyday line's alarm (issue 49) sets `"added": True`: its label may be empty ("Wake me up at seven thirty")
+    or a seeded alarm's, and its days empty (a one-off alarm), so the check judges the one alarm added this episode.
+    """
 
     name, max_steps = "clock_alarm_label_days", 20
     apps = (CLOCK,)
@@ -231,8 +120,15 @@ class AlarmLabelDaysTemplate(_LabelTemplate):
         return {CLOCK: {"seeded": SEEDED, "free": [[params["hour"], params["minute"]]]}}
 
     def check(self, params: Params, state: State) -> bool:
-        """One alarm with the label: on, at the time, repeating on exactly the days; no other alarm touched."""
-        mine = labelled(state, params["label"])
+        """One alarm with the label: on, at the time, repeating on exactly the days; no other alarm touched.
+
+        With `"added"`: the one alarm added this episode is on, at the time, with the label (case and outer spaces
+        aside; none when the label is empty) and exactly the days, and no other alarm was touched.
+        """
+        mine = added(state) if params.get("added") else labelled(state, params["label"])
+        if params.get("added") and (len(mine) != 1 or mine[0]["label"].strip().casefold() !=
+                                    params["label"].strip().casefold()):
+            return False
         return (len(mine) == 1 and mine[0]["enabled"] and (mine[0]["hour"], mine[0]["minute"]) ==
                 (params["hour"], params["minute"]) and set(mine[0]["days"]) == set(params["days"])
                 and only_edited(state, {mine[0]["id"]}))
@@ -246,7 +142,11 @@ class AlarmLabelDaysTemplate(_LabelTemplate):
 
 
 class ChangeAlarmTimeTemplate(_LabelTemplate):
-    """Move the {label} alarm to {time}: tap its time, pick the new one, OK; its label and days stay."""
+    """Move the {label} alarm to {time}: tap its time, pick the new one, OK; its label and days stay.
+
+    An everyday line names the alarm by its time instead ("Change my 6:15 alarm to 6:30", issue 49): `"old": [hour,
+    minute]` is then the alarm's time at reset, and its label and days are the line's (none).
+    """
 
     name, max_steps = "clock_change_alarm_time", 11
     apps = (CLOCK,)
@@ -255,6 +155,8 @@ class ChangeAlarmTimeTemplate(_LabelTemplate):
 
     def _old(self, params: Params) -> tuple[int, int]:
         """The alarm's time at reset (mid-day, so seeded alarms fall on both sides), never the new time."""
+        if "old" in params:
+            return int(params["old"][0]), int(params["old"][1])
         hour, minute = _time(params["phrasing"] + 7, first=8, hours=9)
         return (hour, (minute + 10) % 60) if (hour, minute) == (params["hour"], params["minute"]) else (hour, minute)
 
@@ -267,17 +169,17 @@ class ChangeAlarmTimeTemplate(_LabelTemplate):
 
     def check(self, params: Params, state: State) -> bool:
         """That alarm (id 0) at the new time, on, with its label and days; no other alarm touched or added."""
-        a = _card_by_id(state, 0)
+        a = card_by_id(state, 0)
         return (a is not None and (a["hour"], a["minute"]) == (params["hour"], params["minute"]) and a["enabled"]
                 and a["label"] == params["label"] and set(a["days"]) == set(params["days"])
                 and only_edited(state, {0}) and not added(state))
 
     def expert(self, params: Params, elements: Elements, state: State) -> Action:
         """Tap the alarm's time, pick the new time, OK."""
-        a = _card_by_id(state, 0)
+        a = card_by_id(state, 0)
         if a is None or (a["hour"], a["minute"]) == (params["hour"], params["minute"]):
             return wait()
-        if _on("picker", state) and state["screen"]["args"]["edit"] == 0:
+        if on_screen("picker", state) and state["screen"]["args"]["edit"] == 0:
             return pick_time(params["hour"], params["minute"], elements, state["screen"]["args"])
         return to_tab("Alarm", elements, state) or reach_card(when(a), lambda g: find(g, rid=C.TIME_RID), elements,
                                                               state)
@@ -317,6 +219,39 @@ class TurnOffLabelledTemplate(_LabelTemplate):
         if step is not None or not on:
             return step or wait()
         return reach_card(when(on[0]), lambda g: find(g, rid=f"{CLOCK}:id/onoff"), elements, state)
+
+
+class DeleteLabelledTemplate(_LabelTemplate):
+    """Delete the alarm labelled {label}; an alarm labelled "{label} prep" stays (issue 49: "Delete the alarm
+    labelled Yoga").
+
+    Not in the World suite (whose tasks stay as published): the everyday lines parse onto it, with params {"label",
+    "phrasing"} (the phrasing index only places the alarms). A label that a seeded alarm may carry seeds none.
+    """  # noqa: D205
+
+    name, max_steps = "clock_delete_labelled", 7
+    apps = (CLOCK,)
+    phrasings = ('Delete the alarm labelled "{label}"', "Remove my {label} alarm",
+                 "In Clock, delete the alarm called {label}")
+
+    def initial(self, params: Params) -> dict[str, dict[str, Any]]:
+        """The labelled alarm (id 0), the near miss (id 1), seeded alarms unless one could share the label."""
+        first, *_, near = _labelled_set(params, f"{params['label']} prep")
+        clash = params["label"].strip().casefold() in {s.casefold() for s in C.SEEDED_LABELS}
+        return {CLOCK: {"alarms": [first, near], "seeded": 0 if clash else SEEDED}}
+
+    def check(self, params: Params, state: State) -> bool:
+        """The labelled alarm deleted, the near miss still there, no other alarm touched, none added."""
+        return (card_by_id(state, 0) is None and card_by_id(state, 1) is not None and only_edited(state, {0})
+                and not added(state))
+
+    def expert(self, params: Params, elements: Elements, state: State) -> Action:
+        """On the Alarm tab, the labelled alarm's delete button."""
+        a = card_by_id(state, 0)
+        step = to_tab("Alarm", elements, state)
+        if step is not None or a is None:
+            return step or wait()
+        return reach_card(when(a), lambda g: find(g, rid=f"{CLOCK}:id/delete"), elements, state)
 
 
 class TurnOffMissingTemplate(_LabelTemplate):
@@ -374,8 +309,29 @@ class AlarmTimeAnswerTemplate(_LabelTemplate):
 
 
 # -- templates: timer and world clock ---------------------------------------------------------------------------------
+def _timer_seconds(params: Params) -> int:
+    """A timer task's length in seconds: `"seconds"` when given, else `"minutes"` x 60."""
+    return int(params["seconds"]) if "seconds" in params else 60 * int(params["minutes"])
+
+
+def _keypad_digits(params: Params) -> str:
+    """The digits to type on the timer keypad (hhmmss, right-aligned, no leading zeros).
+
+    >>> _keypad_digits({"minutes": 90}), _keypad_digits({"seconds": 5400}), _keypad_digits({"seconds": 45})
+    ('9000', '13000', '45')
+    """
+    if "seconds" not in params:
+        return f"{params['minutes']}00"  # the suite's own tasks type minutes as they are (90 minutes: 90:00)
+    hours, rest = divmod(int(params["seconds"]), 3600)
+    return f"{hours:02d}{rest // 60:02d}{rest % 60:02d}".lstrip("0")
+
+
 class LabelledTimerTemplate(_LabelTemplate):
-    """Start a {minutes}-minute timer labelled {label}: keypad digits, Start, Add label, type, OK."""
+    """Start a {minutes}-minute timer labelled {label}: keypad digits, Start, Add label, type, OK.
+
+    An everyday line (issue 49) may give the length as `"seconds"` instead (any length the keypad takes, up to 99
+    hours: "90 seconds", "2 hours"), and an empty label ("Set a timer for 10 minutes": no label wanted).
+    """
 
     name, max_steps = "clock_labelled_timer", 15
     apps = (CLOCK,)
@@ -388,21 +344,21 @@ class LabelledTimerTemplate(_LabelTemplate):
                  "phrasing": p["phrasing"]} for p in super().grid()]
 
     def check(self, params: Params, state: State) -> bool:
-        """Exactly one timer: that long, running, with the label."""
+        """Exactly one timer: that long, running, with the label (none when the label is empty)."""
         timers = app_state(state, CLOCK).get("timers", [])
-        return (len(timers) == 1 and timers[0]["duration_s"] == 60 * params["minutes"] and timers[0]["running"]
+        return (len(timers) == 1 and timers[0]["duration_s"] == _timer_seconds(params) and timers[0]["running"]
                 and timers[0]["label"].strip().casefold() == params["label"].casefold())
 
     def expert(self, params: Params, elements: Elements, state: State) -> Action:
         """Type the minutes and 00 seconds on the keypad, Start, then label it (Resume it if it got paused)."""
-        if _on("label", state):
+        if on_screen("label", state):
             return label_dialog(params["label"], elements, state)
         step = to_tab("Timer", elements, state)
         c = app_state(state, CLOCK)
         if step is not None:
             return step
         if not c["timers"]:
-            want, have = f"{params['minutes']}00", c["timer"]["digits"]
+            want, have = _keypad_digits(params), c["timer"]["digits"]
             if have == want:
                 return press(elements, text="Start")
             if not want.startswith(have):
@@ -415,8 +371,17 @@ class LabelledTimerTemplate(_LabelTemplate):
         return wait() if timer["running"] else press(elements, desc="Resume")
 
 
+def _wanted(params: Params) -> list[str]:
+    """The cities a world-clock task adds: "first", and "second" when given."""
+    return [params["first"], *([params["second"]] if "second" in params else [])]
+
+
 class AddCitiesTemplate(WorldTemplate):
-    """Add {first} and {second} to the world clock: Add city, search, tap the row, for each."""
+    """Add {first} and {second} to the world clock: Add city, search, tap the row, for each.
+
+    An everyday line may add one city ("Add Tokyo to the world clock", issue 49): params {"first"} alone, without
+    `"second"` or `"phrasing"` (the world clock then starts with three other cities of phrasing 0).
+    """
 
     name, max_steps, split_key = "clock_add_cities", 18, "pair"
     apps = (CLOCK,)
@@ -429,25 +394,25 @@ class AddCitiesTemplate(WorldTemplate):
                 for i, pair in enumerate(PAIRS) for k, (a, b) in enumerate((pair, pair[::-1]))]
 
     def _start(self, params: Params) -> list[str]:
-        others = [c for c in C.CITIES if c not in (params["first"], params["second"])]
-        return [_pick(others, params["phrasing"] * 7 + 3 * k) for k in range(3)]
+        others = [c for c in C.CITIES if c not in _wanted(params)]
+        return [_pick(others, params.get("phrasing", 0) * 7 + 3 * k) for k in range(3)]
 
     def initial(self, params: Params) -> dict[str, dict[str, Any]]:
         """Three other cities on the world clock."""
         return {CLOCK: {"cities": self._start(params)}}
 
     def check(self, params: Params, state: State) -> bool:
-        """The world clock shows the starting cities and the two, no other."""
+        """The world clock shows the starting cities and the two (or the one), no other."""
         shown = app_state(state, CLOCK).get("cities", [])
-        want = {*self._start(params), params["first"], params["second"]}
+        want = {*self._start(params), *_wanted(params)}
         return len(shown) == len(want) and set(shown) == want
 
     def expert(self, params: Params, elements: Elements, state: State) -> Action:
         """Clock tab, Add city, search the name, tap its row; again from the Clock tab for the second."""
-        missing = [c for c in (params["first"], params["second"]) if c not in app_state(state, CLOCK)["cities"]]
+        missing = [c for c in _wanted(params) if c not in app_state(state, CLOCK)["cities"]]
         if not missing:
             return wait()
-        if _on("cities", state):
+        if on_screen("cities", state):
             query = state["screen"]["fields"].get(C.SEARCH_RID, "")
             if query and not missing[0].startswith(query):
                 return press(elements, desc="Navigate up")  # a new search starts from the Clock tab

@@ -1,6 +1,6 @@
 """World-suite tasks over Pro Expense (issue 17): add one or three expenses, delete or edit one named on a day, answer
-what an expense or a category's week cost, declare a deletion impossible, log a Gmail receipt as an expense, and
-write the month's spending into a Markor note.
+what an expense or a category's week cost, and declare a deletion impossible. The two templates that span Gmail or
+Markor are in `expenses_cross_tasks`; the expert steps and check helpers all share are in `expenses_expert`.
 
 Every task puts its expenses on the phone under fixed names (`initial`) among the seeded ones, next to a near miss
 (a namesake on another day, a receipt from another shop, spending earlier in the month than this week), so the seeded
@@ -9,6 +9,10 @@ since set-up, so touching the near miss, or anything else, fails. Amounts in goa
 (`expenses.money`: "$12.50"); dates as a weekday and a day ("Wednesday, June 3"), or "today" and "yesterday". Splits
 hold out expense names (`split_of`). Experts read the UI elements, get past pop-ups (`into_app`/`obstacle`) and retry
 dropped taps by acting on the unchanged screen again.
+
+Everyday lines (issue 49, `goals.everyday.expenses`) name no category ("category" None: any will do, the expert
+files the expense under `usual_category`), may name no day (no namesake: "namesake" False), and ask this week's
+spending on the expenses of a name ("name", in `CategoryWeekAnswerTemplate`).
 """  # noqa: D205, D209
 
 from __future__ import annotations
@@ -17,30 +21,30 @@ import datetime
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from android_gym.actions import Action
-from android_gym.sim.app_dialogs import day_desc
+from android_gym.actions import Action, ActionType
 from android_gym.sim.apps import expenses as X
-from android_gym.sim.apps import gmail as G
-from android_gym.tasks.apps import into_app, swipe_down
+from android_gym.tasks.apps import into_app
 from android_gym.tasks.base import TaskTemplate, split_of
-from android_gym.tasks.expert import app_state, back, fill, find, swipe_up, tap, wait
+from android_gym.tasks.expert import app_state, find, swipe_up, wait
 from android_gym.tasks.world.answer_tasks import answer_with
-from android_gym.tasks.world.infeasible_tasks import impossible, looking_at
-from android_gym.tasks.world.messaging_expert import find_mail, to_email
-from android_gym.tasks.world.notes_expert import (
-    MARKOR,
-    Elements,
-    State,
-    markor_create,
-    markor_write,
-    only_touched,
-    press,
+from android_gym.tasks.world.expenses_cross_tasks import MonthTotalToNoteTemplate, ReceiptToExpenseTemplate
+from android_gym.tasks.world.expenses_expert import (
+    EXP,
+    LABEL,
+    add_step,
+    edit_step,
+    expense,
+    find_row,
+    plain,
+    same_items,
+    to_details,
+    to_page,
+    untouched,
 )
+from android_gym.tasks.world.infeasible_tasks import impossible, looking_at
+from android_gym.tasks.world.notes_expert import Elements, State, press
 from android_gym.tasks.world.notes_tasks import WorldTemplate
-from android_gym.ui import UIElement
 
-EXP = X.PACKAGE
-LABEL = X.ExpensesApp.label
 Params = Mapping[str, Any]
 ITEMS = (("Movie tickets", "Entertainment", 2450), ("Farmers market", "Food", 3875), ("Car insurance", "Bills", 11200),
          ("Yoga class", "Health", 1800), ("Birthday gift", "Shopping", 4599), ("Hardware store", "Other", 2735),
@@ -56,12 +60,17 @@ ITEMS = (("Movie tickets", "Entertainment", 2450), ("Farmers market", "Food", 38
 """Task expenses: name, usual category, base amount in cents."""
 DAYS = (0, 1, 2, 3, 4, 6, 8, 10, 13)
 """Days before the sim's today a task's expense is dated (up to the start of the seeded three weeks)."""
-STORES = (("Corner Bakery", "Food"), ("City Cabs", "Transport"), ("Bookworm", "Shopping"), ("PowerCo", "Bills"),
-          ("Cineplex", "Entertainment"), ("Green Pharmacy", "Health"), ("Quick Print", "Other"),
-          ("Fresh Market", "Food"), ("Metro Rail", "Transport"), ("Style Hub", "Shopping"))
-"""Shops whose receipts Gmail holds, with the category their purchase belongs in."""
-NOTES = ("spending_june.md", "budget_check.md", "monthly_total.md", "expenses_summary.md", "money_notes.md",
-         "june_budget.md", "spent_so_far.md", "finance_log.md", "budget_2026.md", "month_report.md")
+
+
+def usual_category(name: str) -> str:
+    """The category an expense called `name` goes in: a seeded or task expense's, else "Other".
+
+    >>> usual_category("coffee"), usual_category("Taxi to airport"), usual_category("Gas")
+    ('Food', 'Transport', 'Other')
+    """
+    known = {n.casefold(): c for c, items in X.POOL.items() for n, _, _ in items}
+    known |= {n.casefold(): c for n, c, _ in ITEMS}
+    return known.get(name.casefold(), "Other")
 
 
 def day_phrase(days: int) -> str:
@@ -89,122 +98,6 @@ def _pick(pool: Sequence[Any], i: int) -> Any:
     return pool[i % len(pool)]
 
 
-def expense(name: str, cents: int, category: str, days: int, note: str = "") -> dict[str, Any]:
-    """An expense as `ExpensesApp.apply` takes it (and as the state shows it, without the id)."""
-    return {"name": name, "amount": cents, "category": category, "date": X.iso(-days), "note": note}
-
-
-def plain(e: Mapping[str, Any]) -> dict[str, Any]:
-    """An expense of the state without its id, its name case and spacing folded (for comparisons)."""
-    return {**{k: v for k, v in e.items() if k != "id"}, "name": " ".join(e["name"].split()).casefold()}
-
-
-def same_items(got: Sequence[Mapping[str, Any]], want: Sequence[Mapping[str, Any]]) -> bool:
-    """Whether two lists hold the same expenses, ids, order and name case aside."""
-    def key(e: Mapping[str, Any]) -> str:
-        return repr(sorted(plain(e).items()))
-    return sorted(map(key, got)) == sorted(map(key, want))
-
-
-def untouched(state: State) -> bool:
-    """Whether nothing in Pro Expense was added, removed or changed since set-up."""
-    e = app_state(state, EXP)
-    return not (e.get("added") or e.get("removed") or e.get("changed"))
-
-
-# -- expert steps ------------------------------------------------------------------------------------------------------
-def to_page(page: str, elements: Elements, state: State) -> Action | None:
-    """The next step to Pro Expense's page `page` ("home", "expenses" or "stats"); None once it is in front."""
-    step = into_app(LABEL, EXP, elements, state)
-    if step is not None:
-        return step
-    screen = state["screen"]
-    name = screen["name"]
-    if name == page:
-        return None
-    if name == "drawer":
-        item = find(elements, rid=X.DRAWER_ITEM_RID, text={"home": "Home", "expenses": "Expenses",
-                                                            "stats": "Statistics"}[page])
-        return tap(item) if item is not None else back()
-    if name == "form" and screen["args"]["discard"]:
-        return press(elements, text="Discard")
-    if name in ("category", "date", "delete"):
-        return press(elements, text="Cancel")
-    if name != "home":
-        return back()
-    return press(elements, text="See all") if page == "expenses" else press(elements, desc=X.DRAWER_DESC)
-
-
-def find_row(elements: Elements, name: str, date: str) -> UIElement | None:
-    """The list row of the expense `name` dated `date` ("YYYY-MM-DD"), when on screen."""
-    return next((e for e in elements if e.rid == X.ROW_RID and e.desc.startswith(f"{name}, ")
-                 and e.desc.endswith(f", {X.long_date(date)}")), None)
-
-
-def reach(elements: Elements, row: UIElement | None) -> Action:
-    """Tap `row`; without it, scroll the list on (back towards the top once its end is on screen)."""
-    if row is not None:
-        return tap(row)
-    return swipe_down() if find(elements, rid=X.FOOTER_RID) is not None else swipe_up()
-
-
-def to_details(name: str, date: str, elements: Elements, state: State) -> Action | None:
-    """The next step to the details of expense `name` on `date` (None once they are in front)."""
-    e = app_state(state, EXP)
-    target = next((x for x in e.get("expenses", []) if x["name"] == name and x["date"] == date), None)
-    if state["foreground"] == EXP and e.get("screen") == "details" and target and e["shown"] == target["id"]:
-        return None
-    if state["foreground"] == EXP and e.get("screen") == "details":
-        return back()
-    return to_page("expenses", elements, state) or reach(elements, find_row(elements, name, date))
-
-
-def form_step(want: Mapping[str, Any], elements: Elements, state: State) -> Action:
-    """On the form (or its chooser or picker): make it hold expense `want`, then Save."""
-    screen = state["screen"]
-    args = screen["args"]
-    if screen["name"] == "category":
-        return press(elements, text=want["category"], clickable=True)
-    if screen["name"] == "date":
-        if args["selected"] == want["date"]:
-            return press(elements, text="OK")
-        d = datetime.date.fromisoformat(want["date"])
-        if (args["year"], args["month"]) != (d.year, d.month):
-            later = (d.year, d.month) > (args["year"], args["month"])
-            return press(elements, desc="Next month" if later else "Previous month")
-        return press(elements, desc=day_desc(d))
-    if args["discard"]:
-        return press(elements, text="Keep editing")
-    amount = f"{want['amount'] // 100}.{want['amount'] % 100:02d}"
-    step = fill(elements, state, X.AMOUNT_RID, amount) or fill(elements, state, X.NAME_RID, want["name"])
-    if step is not None:
-        return step
-    if args["category"] != want["category"]:
-        return press(elements, desc=f"Category: {args['category']}")
-    if args["date"] != want["date"]:
-        return press(elements, desc=next((e.desc for e in elements if e.desc.startswith("Date: ")), "Date: "))
-    return press(elements, text="Save")
-
-
-def add_step(want: Mapping[str, Any], elements: Elements, state: State) -> Action:
-    """The next step to add expense `want`: the dashboard, Add expense, fill the form, Save."""
-    step = into_app(LABEL, EXP, elements, state)
-    editing = app_state(state, EXP).get("editing")
-    if step is None and editing is not None and editing["id"] is None:
-        return form_step(want, elements, state)
-    return step or to_page("home", elements, state) or press(elements, desc=X.FAB_DESC)
-
-
-def edit_step(name: str, date: str, want: Mapping[str, Any], elements: Elements, state: State) -> Action:
-    """The next step to make the expense `name` on `date` read `want`: its details, Edit, the form, Save."""
-    step = into_app(LABEL, EXP, elements, state)
-    editing = app_state(state, EXP).get("editing")
-    if step is None and editing is not None and editing["id"] is not None:
-        return form_step(want, elements, state)
-    return step or to_details(name, date, elements, state) or press(elements, desc="Edit expense")
-
-
-# -- templates ---------------------------------------------------------------------------------------------------------
 class _ExpenseTemplate(WorldTemplate):
     """A template on one task expense ({name}, {cents}, {category}, {days} ago) with phrasing and split by name."""
 
@@ -223,17 +116,21 @@ class _ExpenseTemplate(WorldTemplate):
         return out
 
     def target(self, params: Params) -> dict[str, Any]:
-        """The task's expense as set up."""
-        return expense(params["name"], params["cents"], params["category"], params["days"])
+        """The task's expense as set up (a category the goal leaves out, None, is the name's usual one)."""
+        category = params["category"] or usual_category(params["name"])
+        return expense(params["name"], params["cents"], category, params["days"])
 
-    def namesake(self, params: Params) -> dict[str, Any]:
-        """The same name on another day, for a different amount (the near miss)."""
+    def namesake(self, params: Params) -> list[dict[str, Any]]:
+        """The same name on another day, for a different amount (the near miss); none for params with "namesake":
+        False (an everyday line that names no day, issue 49: the one expense of the name is the one it means)."""  # noqa: D205, D209
+        if not params.get("namesake", True):
+            return []
         days = params["days"] + 2 if params["days"] < 10 else params["days"] - 3
-        return expense(params["name"], params["cents"] + 310, params["category"], days)
+        return [{**self.target(params), "amount": params["cents"] + 310, "date": X.iso(-days)}]
 
     def initial(self, params: Params) -> dict[str, dict[str, Any]]:
         """The expense and its namesake; no other expense of that name."""
-        return {EXP: {"absent": [params["name"]], "expenses": [self.target(params), self.namesake(params)]}}
+        return {EXP: {"absent": [params["name"]], "expenses": [self.target(params), *self.namesake(params)]}}
 
 
 class AddExpenseTemplate(_ExpenseTemplate):
@@ -246,13 +143,15 @@ class AddExpenseTemplate(_ExpenseTemplate):
 
     def initial(self, params: Params) -> dict[str, dict[str, Any]]:
         """Only the namesake."""
-        return {EXP: {"absent": [params["name"]], "expenses": [self.namesake(params)]}}
+        return {EXP: {"absent": [params["name"]], "expenses": self.namesake(params)}}
 
     def check(self, params: Params, state: State) -> bool:
-        """Exactly that expense added (any note); nothing removed or changed."""
+        """Exactly that expense added (any note; any category when the goal names none: "category" None);
+        nothing removed or changed."""  # noqa: D205, D209
         e = app_state(state, EXP)
-        added = [{**x, "note": ""} for x in e.get("added", [])]
-        return same_items(added, [self.target(params)]) and not e["removed"] and not e["changed"]
+        anyhow = {"note": ""} if params["category"] else {"note": "", "category": ""}
+        added = [{**x, **anyhow} for x in e.get("added", [])]
+        return same_items(added, [{**self.target(params), **anyhow}]) and not e["removed"] and not e["changed"]
 
     def expert(self, params: Params, elements: Elements, state: State) -> Action:
         """Add expense, amount, name, category, date (page the picker, pick the day, OK), Save."""
@@ -414,18 +313,39 @@ class CategoryWeekAnswerTemplate(WorldTemplate):
                 for i, c in enumerate(X.CATEGORIES) for v in range(8)]
 
     def initial(self, params: Params) -> dict[str, dict[str, Any]]:
-        """A category expense this week, and a bigger one earlier this month (in the month's total only)."""
+        """A category expense this week, and a bigger one earlier this month (in the month's total only).
+
+        Params with a "name" (an everyday line's question about one kind of expense, issue 49: "coffee"): two
+        expenses so named this week, a bigger one last week, and no other so named.
+        """
+        if params.get("name"):
+            name, cents, category = params["name"], params["cents"], params["category"]
+            return {EXP: {"absent": [name], "expenses": [expense(name, cents, category, 0),
+                                                         expense(name, cents + 125, category, 1),
+                                                         expense(name, cents + 2000, category, 5)]}}
         name = _pick([n for n, c, _ in ITEMS if c == params["category"]] or ["Misc"], params["phrasing"])
         return {EXP: {"expenses": [expense(name, params["cents"], params["category"], 1),
                                    expense(name, params["cents"] + 2000, params["category"], 5)]}}
 
     def answer(self, params: Params, state: State) -> str | None:
-        """The category's spending this week, while nothing was added, removed or changed."""
-        sums = X.totals(app_state(state, EXP).get("expenses", []), "week")
+        """The category's spending this week (with a "name": the spending on expenses so named, case aside), while
+        nothing was added, removed or changed."""  # noqa: D205, D209
+        expenses = app_state(state, EXP).get("expenses", [])
+        if params.get("name"):
+            mine = [e for e in expenses if plain(e)["name"] == params["name"].casefold()]
+            return X.money(sum(X.totals(mine, "week").values())) if mine and untouched(state) else None
+        sums = X.totals(expenses, "week")
         return X.money(sums[params["category"]]) if params["category"] in sums and untouched(state) else None
 
     def expert(self, params: Params, elements: Elements, state: State) -> Action:
-        """Drawer, Statistics, This week, answer with the amount on the category's row."""
+        """Drawer, Statistics, This week, answer with the amount on the category's row.
+
+        With a "name": the list of expenses, and the sum of this week's rows of that name (the amounts as the rows
+        show them, read from the state: the rows may not all fit on one screen).
+        """
+        if params.get("name"):
+            return to_page("expenses", elements, state) or Action(ActionType.STATUS_TASK_COMPLETE,
+                                                                  text=self.answer(params, state) or "")
         step = to_page("stats", elements, state)
         if step is not None:
             return step
@@ -447,7 +367,7 @@ class DeleteMissingExpenseTemplate(_ExpenseTemplate):
 
     def initial(self, params: Params) -> dict[str, dict[str, Any]]:
         """Only the namesake."""
-        return {EXP: {"absent": [params["name"]], "expenses": [self.namesake(params)]}}
+        return {EXP: {"absent": [params["name"]], "expenses": self.namesake(params)}}
 
     def check(self, params: Params, state: State) -> bool:
         """No expense of that name on that day, and nothing added, removed or changed."""
@@ -467,89 +387,6 @@ class DeleteMissingExpenseTemplate(_ExpenseTemplate):
         if find_row(elements, params["name"], self.target(params)["date"]) is not None:
             return wait()  # the expense is there after all: the task is not infeasible, so do nothing
         return impossible() if find(elements, rid=X.FOOTER_RID) is not None else swipe_up()
-
-
-class ReceiptToExpenseTemplate(WorldTemplate):
-    """Log the purchase of the Gmail receipt from {store} as a {category} expense named {store}, dated today."""
-
-    name, max_steps, split_key = "expenses_log_receipt", 22, "store"
-    apps = (G.PACKAGE, EXP)
-    phrasings = ('Log my {store} receipt from Gmail as a {category} expense named "{store}" in Pro Expense',
-                 "Check the {store} receipt email and record its total in Pro Expense as {category}, "
-                 'named "{store}", dated today',
-                 'Add the amount I was charged by {store} (see the receipt in Gmail) to Pro Expense: name "{store}", '
-                 "category {category}")
-
-    def grid(self) -> list[dict[str, Any]]:
-        """Every shop with six totals."""
-        return [{"store": s, "category": c, "cents": 1275 + 389 * v + 97 * i, "other": _pick(STORES, i + 1 + v)[0],
-                 "phrasing": i + v} for i, (s, c) in enumerate(STORES) for v in range(6)]
-
-    def receipt(self, store: str, cents: int) -> dict[str, Any]:
-        """The receipt email from `store` charging `cents`."""
-        domain = store.lower().replace(" ", "")
-        return {"sender": store, "email": f"receipts@{domain}.com", "subject": f"Your {store} receipt",
-                "body": f"Thank you for shopping at {store}. Total charged: {X.money(cents)}. Paid with Visa ending "
-                        "4242.", "unread": True}
-
-    def initial(self, params: Params) -> dict[str, dict[str, Any]]:
-        """The receipt, and one from another shop for a different total; no expense of the shop's name."""
-        return {G.PACKAGE: {"emails": [self.receipt(params["store"], params["cents"]),
-                                       self.receipt(params["other"], params["cents"] + 830)]},
-                EXP: {"absent": [params["store"]]}}
-
-    def check(self, params: Params, state: State) -> bool:
-        """Exactly that expense added, dated today (any note); nothing removed or changed."""
-        e = app_state(state, EXP)
-        added = [{**x, "note": ""} for x in e.get("added", [])]
-        want = expense(params["store"], params["cents"], params["category"], 0)
-        return same_items(added, [want]) and not e["removed"] and not e["changed"]
-
-    def expert(self, params: Params, elements: Elements, state: State) -> Action:
-        """Open the receipt in Gmail to read the total, then add the expense in Pro Expense."""
-        mail = find_mail(state, params["store"], f"Your {params['store']} receipt")
-        if mail is not None and mail["unread"]:
-            return to_email(params["store"], mail["subject"], elements, state) or wait()
-        return add_step(expense(params["store"], params["cents"], params["category"], 0), elements, state)
-
-
-class MonthTotalToNoteTemplate(WorldTemplate):
-    """Write this month's total spending, as Pro Expense's Statistics show it, into a new Markor note {note}."""
-
-    name, max_steps, split_key = "expenses_month_total_to_note", 22, "note"
-    apps = (EXP, MARKOR)
-    phrasings = ('Write how much I have spent this month, according to Pro Expense, in a new Markor note named '
-                 '"{note}"',
-                 "Check my total spending for this month in Pro Expense and save it in a Markor note called {note}",
-                 "Create a note {note} in Markor holding this month's expense total from Pro Expense")
-
-    def grid(self) -> list[dict[str, Any]]:
-        """Every note name with four extra expenses earlier this month."""
-        return [{"note": n, "cents": 2150 + 433 * v + 59 * i, "phrasing": i + v}
-                for i, n in enumerate(NOTES) for v in range(4)]
-
-    def initial(self, params: Params) -> dict[str, dict[str, Any]]:
-        """An expense earlier this month but before this week (so the week's total is not the month's)."""
-        return {EXP: {"expenses": [expense("Groceries", params["cents"], "Food", 6)]},
-                MARKOR: {"absent": [params["note"]]}}
-
-    def total(self, state: State) -> str:
-        """This month's total as the app shows it."""
-        return X.money(sum(X.totals(app_state(state, EXP).get("expenses", []), "month").values()))
-
-    def check(self, params: Params, state: State) -> bool:
-        """The note in the root holds just the total; no other note edited and no expense changed."""
-        m = app_state(state, MARKOR)
-        return (m["files"].get(params["note"], "").strip() == self.total(state)
-                and only_touched(m["edits"], {params["note"]}) and untouched(state))
-
-    def expert(self, params: Params, elements: Elements, state: State) -> Action:
-        """Statistics in Pro Expense, This month (which stays chosen), then create the note in Markor and type it."""
-        if app_state(state, EXP)["period"] != "month":
-            return to_page("stats", elements, state) or press(elements, text="This month")
-        if params["note"] in app_state(state, MARKOR)["files"]:
-            return markor_write(params["note"], self.total(state), elements, state)
-        return markor_create("", params["note"], "Markdown", elements, state)
 
 
 TEMPLATES: tuple[TaskTemplate, ...] = (

@@ -1,6 +1,8 @@
 """World-suite tasks over the Files app (issue 17): rename, copy, restore from the Trash, delete the largest file, move
 two files into a new folder, read a file's size or date, rename a file that is not there, and two tasks that carry
 what a file is from one app to another (a Markor note names the file to delete; a file's size texted via Messages).
+The task files and the expert steps these templates share are in `files_expert`; the templates outside the suite
+for the goal parser's everyday lines (issue 49) are in `files_everyday_tasks`.
 
 Every task puts its files on the phone under fixed names (`initial`), next to a near miss (a twin with a similar name,
 the same name in another folder), among the episode's seeded files, whose names, sizes and dates move the task's rows
@@ -11,11 +13,9 @@ dropped taps by acting on the unchanged screen again.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
 from typing import Any
 
 from android_gym.actions import Action
-from android_gym.sim.app import stable_seed
 from android_gym.sim.apps import files as F
 from android_gym.sim.apps import messages as M
 from android_gym.sim.apps.files import base, join, parent, size_label
@@ -23,19 +23,34 @@ from android_gym.tasks.apps import into_app
 from android_gym.tasks.base import TaskTemplate
 from android_gym.tasks.expert import app_state, back, fill, find, obstacle, swipe_up, tap
 from android_gym.tasks.world.answer_tasks import answer_with
+from android_gym.tasks.world.files_expert import (
+    FILES,
+    POPUPS,
+    STEMS,
+    Params,
+    elsewhere,
+    file_info,
+    files_of,
+    grid_of,
+    has,
+    leave,
+    menu_item,
+    nth,
+    only_touched,
+    path_of,
+    picker_to,
+    size_of,
+    spec,
+    task_name,
+    to_folder,
+    trash_file,
+    twin,
+)
 from android_gym.tasks.world.infeasible_tasks import impossible
 from android_gym.tasks.world.messaging_expert import conversation, names, person, send_text, texts_ok
 from android_gym.tasks.world.notes_expert import MARKOR, Elements, State, markor_item, press, reach
 from android_gym.tasks.world.notes_tasks import WorldTemplate
 
-FILES = F.PACKAGE
-Params = Mapping[str, Any]
-STEMS = ("visa_application", "wedding_photos", "tax_return_2025", "gym_schedule", "car_insurance",
-         "concert_tickets", "birthday_video", "thesis_draft", "rental_contract", "flight_itinerary", "bank_statement",
-         "project_budget", "team_photo", "vaccination_record", "warranty_card", "study_guide", "meal_plan",
-         "moving_checklist", "hotel_booking", "job_offer")
-"""Task files' stems: no seeded file has one (`files_data.STEMS`), so no seed holds a task file."""
-EXTS = ("pdf", "jpg", "docx", "zip", "png", "mp4", "txt")
 NEW_STEMS = ("final", "signed", "2026", "backup", "shared", "scan", "old", "v2")
 NEW_FOLDERS = ("Trip 2026", "Taxes", "Receipts", "Wedding", "House", "Work docs", "Kids", "Insurance", "Car",
                "Health")
@@ -43,132 +58,9 @@ NOTES = ("files_cleanup.md", "phone_cleanup.md", "storage_todo.md", "declutter.m
 NATURAL = {"Download": "zip", "Documents": "pdf", "Music": "mp3", "Pictures": "png", "DCIM": "jpg", "Movies": "mp4",
            "Recordings": "m4a"}
 """A folder's own kind of file: what its fillers are (delete-largest)."""
-POPUPS = ("menu", "rename", "mkdir", "confirm", "info", "sort")
-
-
-def _pick(pool: Sequence[Any], i: int) -> Any:
-    return pool[i % len(pool)]
-
-
-def task_name(i: int) -> str:
-    """Task file `i`'s name: a stem and an extension."""
-    return f"{_pick(STEMS, i)}.{_pick(EXTS, i * 3 + i // len(STEMS))}"
-
-
-def size_of(name: str, salt: object = "") -> int:
-    """A task file's size in kB, fixed by its name and `salt` (not guessable from the goal)."""
-    return 200 + stable_seed("files-task", name, salt) % 90_000
-
-
-def date_of(name: str, salt: object = "") -> str:
-    """A task file's date, fixed by its name and `salt`, within the last year."""
-    return F.iso(stable_seed("files-date", name, salt) % 360)
-
-
-def spec(path: str, salt: object = "") -> dict[str, Any]:
-    """A task file for `apply`: {"path", "size_kb", "date"}."""
-    return {"path": path, "size_kb": size_of(base(path), salt), "date": date_of(base(path), salt)}
-
-
-def twin(name: str, tag: str) -> str:
-    """A similar name: `tag` after the stem ("visa_application_copy.pdf")."""
-    stem, _, ext = name.rpartition(".")
-    return f"{stem}_{tag}.{ext}"
-
-
-def files_of(state: State) -> dict[str, dict[str, Any]]:
-    """Files's files by path."""
-    return {f["path"]: f for f in app_state(state, FILES).get("files", [])}
-
-
-def only_touched(state: State, paths: set[str]) -> bool:
-    """Whether every Files edit concerns `paths` only."""
-    return all(e["path"] in paths and e.get("to", e["path"]) in paths for e in app_state(state, FILES)["edits"])
-
-
-def has(state: State, path: str, size_kb: int) -> bool:
-    """Whether `path` holds a file of that size."""
-    f = files_of(state).get(path)
-    return f is not None and f["size_kb"] == size_kb
-
-
-# -- expert steps ---------------------------------------------------------------------------------------------------
-def leave(elements: Elements) -> Action:
-    """Close a Files menu or dialog: its Cancel or Close, else BACK."""
-    for label in ("Cancel", "Close"):
-        e = find(elements, text=label, clickable=True)
-        if e is not None:
-            return tap(e)
-    return back()
-
-
-def to_folder(folder: str, elements: Elements, state: State) -> Action | None:
-    """The next step to Files browsing `folder` of Internal storage (None once there, nothing selected)."""
-    step = into_app("Files", FILES, elements, state)
-    if step is not None:
-        return step
-    screen = state["screen"]
-    if screen["name"] == "home":
-        return press(elements, desc=F.ROOT_LABEL)
-    if screen["name"] != "folder":
-        return leave(elements) if screen["name"] in POPUPS else back()
-    current = screen["args"]["path"]
-    if screen["args"]["selected"] is not None or (current and not folder.startswith(current + "/")
-                                                  and current != folder):
-        return back()
-    if current == folder:
-        return None
-    step_in = (folder[len(current) + 1:] if current else folder).split("/")[0]
-    return reach(elements, state, find(elements, rid=F.TITLE_RID, text=step_in))
-
-
-def menu_item(path: str, label: str, elements: Elements, state: State) -> Action:
-    """Tap `label` in file `path`'s More options menu, reaching the menu from its folder first."""
-    screen = state["screen"]
-    if state["foreground"] == FILES and screen["name"] == "menu" and screen["args"]["path"] == path:
-        return press(elements, text=label)
-    return to_folder(parent(path), elements, state) or reach(elements, state,
-                                                             find(elements, desc=f"More options for {base(path)}"))
-
-
-def trash_file(path: str, elements: Elements, state: State) -> Action:
-    """Move file `path` to the Trash: its More options, Move to Trash, confirm."""
-    screen = state["screen"]
-    if state["foreground"] == FILES and screen["name"] == "confirm" and screen["args"]["paths"] == [path]:
-        return press(elements, text="Move to Trash")
-    return menu_item(path, "Move to Trash", elements, state)
-
-
-def picker_to(folder: str, elements: Elements, state: State) -> Action | None:
-    """In the Move to / Copy to picker, the next step to `folder` (None once there)."""
-    current = state["screen"]["args"]["folder"]
-    if current == folder:
-        return None
-    if current and not folder.startswith(current + "/"):
-        return back()  # up one folder
-    step_in = (folder[len(current) + 1:] if current else folder).split("/")[0]
-    return reach(elements, state, find(elements, rid=F.TITLE_RID, text=step_in))
-
-
-def file_info(path: str, elements: Elements, state: State) -> Action | None:
-    """The next step to `path`'s File info in front (None once there)."""
-    screen = state["screen"]
-    if state["foreground"] == FILES and screen["name"] == "info" and screen["args"]["path"] == path:
-        return None
-    return menu_item(path, "File info", elements, state)
 
 
 # -- templates ------------------------------------------------------------------------------------------------------
-def _grid(folders: Sequence[str]) -> list[dict[str, Any]]:
-    """Every task file in each of `folders`, with a phrasing rotating with it."""
-    return [{"name": task_name(i), "folder": f, "phrasing": i + k}
-            for i in range(len(STEMS)) for k, f in enumerate(folders)]
-
-
-def _path(params: Params) -> str:
-    return join(params["folder"], params["name"])
-
-
 class FilesTemplate(WorldTemplate):
     """A Files template: its expert gets past a pop-up or a spinner, then takes its own step (`act`)."""
 
@@ -192,28 +84,30 @@ class RenameFileTemplate(FilesTemplate):
 
     def grid(self) -> list[dict[str, Any]]:
         """Every task file in Download and Documents, with a new name."""
-        return [{**p, "new": twin(p["name"], _pick(NEW_STEMS, p["phrasing"]))} for p in _grid(("Download",
+        return [{**p, "new": twin(p["name"], nth(NEW_STEMS, p["phrasing"]))} for p in grid_of(("Download",
                                                                                                 "Documents"))]
 
     def initial(self, params: Params) -> dict[str, dict[str, Any]]:
-        """The file and its copy in the folder; the new name free."""
-        return {FILES: {"absent": [join(params["folder"], params["new"])],
-                        "files": [spec(_path(params)), spec(join(params["folder"], twin(params["name"], "copy")))]}}
+        """The file and its copy in the folder; the new name free (and, with the optional "sole": True of a parsed
+        line, which names no folder, the file's name in no other folder)."""  # noqa: D205, D209
+        sole = elsewhere(params["name"], params["folder"]) if params.get("sole") else []
+        return {FILES: {"absent": [join(params["folder"], params["new"]), *sole],
+                        "files": [spec(path_of(params)), spec(join(params["folder"], twin(params["name"], "copy")))]}}
 
     def check(self, params: Params, state: State) -> bool:
         """Only the new name holds the file, in the same folder; nothing else touched."""
         new = join(params["folder"], params["new"])
-        return (_path(params) not in files_of(state) and has(state, new, size_of(params["name"]))
-                and only_touched(state, {_path(params), new}))
+        return (path_of(params) not in files_of(state) and has(state, new, size_of(params["name"]))
+                and only_touched(state, {path_of(params), new}))
 
     def act(self, params: Params, elements: Elements, state: State) -> Action:
         """More options, Rename, Clear text, type the new stem (the extension stays), OK."""
         screen, stem = state["screen"], params["new"].rpartition(".")[0]
-        if state["foreground"] == FILES and screen["name"] == "rename" and screen["args"]["path"] == _path(params):
+        if state["foreground"] == FILES and screen["name"] == "rename" and screen["args"]["path"] == path_of(params):
             if not stem.startswith(screen["fields"].get(F.NAME_RID, "")):
                 return press(elements, desc="Clear text")
             return fill(elements, state, F.NAME_RID, stem) or press(elements, text="OK")
-        return menu_item(_path(params), "Rename", elements, state)
+        return menu_item(path_of(params), "Rename", elements, state)
 
 
 class MoveTwoTemplate(FilesTemplate):
@@ -228,7 +122,7 @@ class MoveTwoTemplate(FilesTemplate):
     def grid(self) -> list[dict[str, Any]]:
         """Every task file with two others, a folder name and a destination."""
         return [{"name": task_name(i), "other": task_name(i + 7), "third": task_name(i + 13),
-                 "new": _pick(NEW_FOLDERS, i + k), "dest": dest, "phrasing": i + k}
+                 "new": nth(NEW_FOLDERS, i + k), "dest": dest, "phrasing": i + k}
                 for i in range(len(STEMS)) for k, dest in enumerate(("Documents", "Download"))]
 
     def _paths(self, params: Params) -> tuple[str, str, str]:
@@ -285,8 +179,8 @@ class DeleteLargestTemplate(FilesTemplate):
 
     def grid(self) -> list[dict[str, Any]]:
         """Every folder with fillers named after each task stem."""
-        return [{"folder": folder, "key": f"{folder}/{_pick(STEMS, i)}", "a": f"{_pick(STEMS, i)}.{ext}",
-                 "b": f"{_pick(STEMS, i + 5)}.{ext}", "phrasing": i + k}
+        return [{"folder": folder, "key": f"{folder}/{nth(STEMS, i)}", "a": f"{nth(STEMS, i)}.{ext}",
+                 "b": f"{nth(STEMS, i + 5)}.{ext}", "phrasing": i + k}
                 for i in range(len(STEMS)) for k, (folder, ext) in enumerate(NATURAL.items())]
 
     def initial(self, params: Params) -> dict[str, dict[str, Any]]:
@@ -335,7 +229,7 @@ class RestoreTemplate(FilesTemplate):
 
     def grid(self) -> list[dict[str, Any]]:
         """Every task file, from Download, Documents or Pictures."""
-        return _grid(("Download", "Documents", "Pictures"))
+        return grid_of(("Download", "Documents", "Pictures"))
 
     def _near(self, params: Params) -> str:
         stem, _, ext = params["name"].rpartition(".")
@@ -343,16 +237,16 @@ class RestoreTemplate(FilesTemplate):
 
     def initial(self, params: Params) -> dict[str, dict[str, Any]]:
         """The file, the near miss and another file in the Trash (order by instance); not in the folder."""
-        items = [spec(_path(params)), spec(self._near(params)), spec(join("Download", task_name(params["phrasing"]
+        items = [spec(path_of(params)), spec(self._near(params)), spec(join("Download", task_name(params["phrasing"]
                                                                                                  + 3)))]
         k = params["phrasing"] % 3
-        return {FILES: {"absent": [_path(params)], "trash": items[k:] + items[:k]}}
+        return {FILES: {"absent": [path_of(params)], "trash": items[k:] + items[:k]}}
 
     def check(self, params: Params, state: State) -> bool:
         """The file is back in its folder, the near miss still in the Trash, nothing else restored."""
         trash = [t["path"] for t in app_state(state, FILES)["trash"]]
-        return (has(state, _path(params), size_of(params["name"])) and _path(params) not in trash
-                and self._near(params) in trash and only_touched(state, {_path(params)}))
+        return (has(state, path_of(params), size_of(params["name"])) and path_of(params) not in trash
+                and self._near(params) in trash and only_touched(state, {path_of(params)}))
 
     def act(self, params: Params, elements: Elements, state: State) -> Action:
         """Trash, the file's More options, Restore."""
@@ -361,7 +255,7 @@ class RestoreTemplate(FilesTemplate):
             return step
         screen, fs = state["screen"], app_state(state, FILES)
         if screen["name"] == "menu" and screen["args"]["kind"] == "trash":
-            ok = fs["trash"][screen["args"]["index"]]["path"] == _path(params)
+            ok = fs["trash"][screen["args"]["index"]]["path"] == path_of(params)
             return press(elements, text="Restore") if ok else leave(elements)
         if screen["name"] == "trash":
             return reach(elements, state, find(elements, desc=f"More options for {params['name']}"))
@@ -417,29 +311,29 @@ class FileDetailAnswerTemplate(FilesTemplate):
 
     def grid(self) -> list[dict[str, Any]]:
         """Every task file in Download and Documents, asking the size or the date."""
-        return [{**p, "field": ("size", "date")[p["phrasing"] // 2 % 2]} for p in _grid(("Download", "Documents"))]
+        return [{**p, "field": ("size", "date")[p["phrasing"] // 2 % 2]} for p in grid_of(("Download", "Documents"))]
 
     def goal(self, params: Params) -> str:
         """The question, in the phrasing `params["phrasing"]` picks for the field."""
-        return _pick(self.asks[params["field"]], params["phrasing"]).format(**params)
+        return nth(self.asks[params["field"]], params["phrasing"]).format(**params)
 
     def _other(self, params: Params) -> str:
         return join("Documents" if params["folder"] == "Download" else "Download", params["name"])
 
     def initial(self, params: Params) -> dict[str, dict[str, Any]]:
         """The file, and a namesake of another size and date in the other folder."""
-        return {FILES: {"files": [spec(_path(params)), spec(self._other(params), "other")]}}
+        return {FILES: {"files": [spec(path_of(params)), spec(self._other(params), "other")]}}
 
     def answer(self, params: Params, state: State) -> str | None:
         """The size or date as Files shows it; None once anything was changed."""
-        f = files_of(state).get(_path(params))
+        f = files_of(state).get(path_of(params))
         if f is None or app_state(state, FILES)["edits"]:
             return None
         return size_label(f["size_kb"]) if params["field"] == "size" else F.date_label(f["date"])
 
     def act(self, params: Params, elements: Elements, state: State) -> Action:
         """The file's More options, File info, answer with the value shown."""
-        step = file_info(_path(params), elements, state)
+        step = file_info(path_of(params), elements, state)
         if step is not None:
             return step
         return answer_with(find(elements, rid=f"{FILES}:id/info_{params['field']}"))
@@ -458,7 +352,7 @@ class RenameMissingTemplate(RenameFileTemplate):
 
     def check(self, params: Params, state: State) -> bool:
         """The file is absent from the folder and nothing in Files was changed."""
-        return _path(params) not in files_of(state) and not app_state(state, FILES).get("edits")
+        return path_of(params) not in files_of(state) and not app_state(state, FILES).get("edits")
 
     def looked(self, params: Params, state: State) -> bool:
         """Files in front on that folder, or searching for the name."""
@@ -486,28 +380,28 @@ class NoteSaysDeleteTemplate(FilesTemplate):
 
     def grid(self) -> list[dict[str, Any]]:
         """Every task file in Download and Documents, with a note and a neighbour."""
-        return [{**p, "note": _pick(NOTES, p["phrasing"]), "other": task_name(STEMS.index(p["name"].split(".")[0])
+        return [{**p, "note": nth(NOTES, p["phrasing"]), "other": task_name(STEMS.index(p["name"].split(".")[0])
                                                                              + 9)}
-                for p in _grid(("Download", "Documents"))]
+                for p in grid_of(("Download", "Documents"))]
 
     def initial(self, params: Params) -> dict[str, dict[str, Any]]:
         """The note at Markor's root naming the file; the file and its neighbour in the folder."""
         text = f"# Clean up\nDelete {params['name']} from the {params['folder']} folder."
         return {MARKOR: {"files": {params["note"]: text}},
-                FILES: {"files": [spec(_path(params)), spec(join(params["folder"], params["other"]))]}}
+                FILES: {"files": [spec(path_of(params)), spec(join(params["folder"], params["other"]))]}}
 
     def check(self, params: Params, state: State) -> bool:
         """The file in the Trash, its neighbour kept, nothing else touched in Files or Markor."""
         trash = [t["path"] for t in app_state(state, FILES)["trash"]]
-        return (_path(params) in trash and _path(params) not in files_of(state)
+        return (path_of(params) in trash and path_of(params) not in files_of(state)
                 and has(state, join(params["folder"], params["other"]), size_of(params["other"]))
-                and only_touched(state, {_path(params)}) and not app_state(state, MARKOR).get("edits"))
+                and only_touched(state, {path_of(params)}) and not app_state(state, MARKOR).get("edits"))
 
     def act(self, params: Params, elements: Elements, state: State) -> Action:
         """Open the note in Markor, then trash the file it names in Files."""
         if app_state(state, MARKOR).get("last_opened") != params["note"]:
             return markor_item(params["note"], elements, state)
-        return trash_file(_path(params), elements, state)
+        return trash_file(path_of(params), elements, state)
 
 
 class SizeToTextTemplate(FilesTemplate):
@@ -522,13 +416,13 @@ class SizeToTextTemplate(FilesTemplate):
     def grid(self) -> list[dict[str, Any]]:
         """Every task file in Download and Documents, with a person."""
         return [{**p, "person": names(f"files:{p['name']}:{p['folder']}", 1)[0]}
-                for p in _grid(("Download", "Documents"))]
+                for p in grid_of(("Download", "Documents"))]
 
     def initial(self, params: Params) -> dict[str, dict[str, Any]]:
         """The file and its namesake in the other folder; a conversation with the person."""
         other = join("Documents" if params["folder"] == "Download" else "Download", params["name"])
         p = person(params["person"])
-        return {FILES: {"files": [spec(_path(params)), spec(other, "other")]},
+        return {FILES: {"files": [spec(path_of(params)), spec(other, "other")]},
                 M.PACKAGE: {"threads": [conversation(p, ("How big is that file?",), False)],
                             "contacts": [{"name": p["name"], "number": p["number"]}]}}
 
@@ -539,9 +433,9 @@ class SizeToTextTemplate(FilesTemplate):
 
     def act(self, params: Params, elements: Elements, state: State) -> Action:
         """File info in Files to read the size, then text it."""
-        f = files_of(state).get(_path(params))
-        if app_state(state, FILES).get("last_opened") != _path(params) or f is None:
-            return file_info(_path(params), elements, state) or back()
+        f = files_of(state).get(path_of(params))
+        if app_state(state, FILES).get("last_opened") != path_of(params) or f is None:
+            return file_info(path_of(params), elements, state) or back()
         return send_text(person(params["person"]), size_label(f["size_kb"]), elements, state)
 
 

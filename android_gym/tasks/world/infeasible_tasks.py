@@ -21,8 +21,10 @@ from android_gym.sim.apps import contacts, dialer
 from android_gym.sim.apps.markor import join
 from android_gym.tasks.expert import app_state, find, obstacle
 from android_gym.tasks.world.notes_expert import MARKOR, TASKS, Elements, State, find_tasks, markor_folder, tasks_view
-from android_gym.tasks.world.notes_tasks import NEAR, TITLES, TOPICS, WorldTemplate
-from android_gym.tasks.world.people_tasks import PersonTemplate, fill, to_card
+from android_gym.tasks.world.notes_tasks import TOPICS, WorldTemplate
+from android_gym.tasks.world.people_expert import fill, to_card
+from android_gym.tasks.world.people_tasks import PersonTemplate
+from android_gym.tasks.world.todo_tasks import NEAR, TITLES
 
 Params = Mapping[str, Any]
 

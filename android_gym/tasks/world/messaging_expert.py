@@ -1,6 +1,7 @@
-"""Helpers of the world suite's Messages and Gmail tasks: the task people (fixed by name, with namesakes), word
-matching, the conversations, emails and contacts that `initial()` seeds, the state lookups the checks share, and the
-expert steps that text someone, open a conversation, and open, compose, reply to and forward an email.
+"""Helpers of the world suite's Messages and Gmail tasks: what tasks text and email, the task people (fixed by name,
+with namesakes; one-word names without), word matching, the conversations, emails and contacts that `initial()`
+seeds, the state lookups the checks share, and the expert steps that text someone, open a conversation, open,
+compose, reply to and forward an email, search the mail and delete Gmail's promotions.
 
 `messaging_tasks` holds the templates; their `initial`, `check` and `expert` methods call these.
 """  # noqa: D205, D209
@@ -15,11 +16,12 @@ import numpy as np
 
 from android_gym.actions import Action
 from android_gym.sim.app import stable_seed
+from android_gym.sim.apps import contacts as C
 from android_gym.sim.apps import gmail as G
 from android_gym.sim.apps import messages as M
-from android_gym.sim.apps.people import FIRST_NAMES
+from android_gym.sim.apps.people import FIRST_NAMES, is_full_name, namesakes
 from android_gym.tasks.apps import into_app
-from android_gym.tasks.expert import app_state, back, fill, find, swipe_up, tap, wait
+from android_gym.tasks.expert import app_state, back, fill, find, swipe_up, tap, type_into, wait
 from android_gym.ui import UIElement
 
 State = Mapping[str, Any]
@@ -34,13 +36,62 @@ _AREAS = ("646", "718", "305", "404", "702")
 _DOMAINS = ("gmail.com", "outlook.com", "proton.me", "yahoo.com", "fastmail.com")
 
 
+# -- what tasks say and send ----------------------------------------------------------------------------------------
+TEXTS = ("I'll be there in 10 minutes", "Can we move dinner to 8?", "Happy anniversary!", "Don't forget your keys",
+         "The meeting is cancelled", "Call me when you land", "Thanks for the birthday gift",
+         "Running late, start without me", "See you at the gym tomorrow", "Bring the charger please",
+         "Good luck on your exam", "Let's watch the match on Sunday", "I picked up the groceries",
+         "The package arrived today", "Dinner is ready", "Can you send me the address?", "Parking is on level 3",
+         "Movie starts at 7:30", "I left the keys under the mat", "Tickets are booked for Friday",
+         "Please feed the cat tonight", "Meet me at the north entrance", "The plumber comes at noon",
+         "Congrats on the new job!")
+"""What tasks ask to text."""
+REPLIES = ("Yes, that works for me", "Sorry, I can't make it", "Sounds great, see you then", "I'll call you in an hour",
+           "No problem at all", "Let me check my calendar", "Already on my way", "Can we do next week instead?",
+           "Count me in", "I already booked it", "Not tonight, maybe tomorrow", "Sure, I'll bring dessert",
+           "Just saw this, calling now", "Perfect, thanks!", "I'm at the front desk", "Leaving the office now",
+           "Yes please, two tickets", "I'll send it after lunch")
+ASKS = ("Are we still on for tonight?", "Can you pick me up at 6?", "Did you get my email?",
+        "Want to join us for brunch on Sunday?", "What time does the game start?", "Can you lend me your ladder?",
+        "Are you coming to the party?", "Could you send me the slides?", "Is the printer fixed yet?",
+        "Do you want the extra concert ticket?", "Where should we meet?", "How was the interview?")
+"""What task people text the user (the last message of their conversation)."""
+SUBJECTS = (("Budget review for Q3", "Budget review for Q2"), ("Offsite agenda", "Offsite agenda draft"),
+            ("Kitchen renovation quote", "Bathroom renovation quote"), ("Lease renewal", "Lease renewal reminder"),
+            ("Book club pick for July", "Book club pick for August"), ("Team dinner on Friday", "Team lunch on Friday"),
+            ("Volunteer schedule for Saturday", "Volunteer schedule for Sunday"),
+            ("Wedding photographer options", "Wedding florist options"),
+            ("Soccer practice carpool", "Swim practice carpool"), ("Conference travel plans", "Conference hotel plans"),
+            ("Birthday party for Mia", "Birthday party for Leo"), ("Moving day checklist", "Moving day playlist"),
+            ("Quarterly sales report", "Quarterly marketing report"),
+            ("Garden club meeting notes", "Garden club meeting agenda"),
+            ("Flight times for the reunion", "Hotel options for the reunion"),
+            ("Invoice for the website redesign", "Quote for the website redesign"),
+            ("Podcast interview questions", "Podcast interview schedule"),
+            ("Apartment viewing on Tuesday", "Apartment viewing on Thursday"),
+            ("Camping trip gear list", "Camping trip food list"), ("Science fair project ideas", "Science fair rules"))
+"""Email subjects, each with a near-miss twin (a distractor email's subject)."""
+BODIES = ("Sounds good, count me in.", "Thanks, I will review it tonight.", "Can we push this to next week?",
+          "Please send me the final version.", "Looks great to me.", "Let's discuss it at the meeting.",
+          "I can help with this on Monday.", "Approved, go ahead.", "I have a few questions, call me.",
+          "Thanks for putting this together.")
+PROMOTIONS = (("ShopMart", "deals@shopmart.example.com", "48-hour flash sale: 40% off", "Prices drop today only."),
+              ("FitLife Gym", "offers@fitlife.example.com", "Join now, first month free", "No joining fee in June."),
+              ("TravelNow", "news@travelnow.example.com", "Summer getaways from $199", "Book by Sunday and save."),
+              ("PizzaHub", "promo@pizzahub.example.com", "Two pizzas for the price of one", "Use code TWOFOR1."))
+"""Promotional mail (Gmail's Promotions category)."""
+
+
 # -- people, text and state ----------------------------------------------------------------------------------------
 def person(name: str) -> dict[str, str]:
-    """A task person: {"name", "number", "email"}, fixed by the name (the address is not guessable from it)."""
+    """A task person: {"name", "number", "email"}, fixed by the name (the address is not guessable from it).
+
+    A name may be one word ("Tom", "Mom") or a full name; the address joins its words with full stops.
+    """
     rng = np.random.default_rng(stable_seed("world-person", name))
-    first, last = name.lower().split()
+    local = ".".join(w.strip(".") for w in name.lower().split())
     number = f"({_AREAS[int(rng.integers(len(_AREAS)))]}) 555-{int(rng.integers(1000, 10000)):04d}"
-    email = f"{first}.{last}{int(rng.integers(10, 100))}@{_DOMAINS[int(rng.integers(len(_DOMAINS)))]}"
+    email = f"{local}{int(rng.integers(10, 100))}@{_DOMAINS[int(rng.integers(len(_DOMAINS)))]}"
     return {"name": name, "number": number, "email": email}
 
 
@@ -56,6 +107,24 @@ def namesake(name: str) -> str:
     first, last = name.split()
     others = [n for n in LAST_NAMES if n != last]
     return f"{first} {others[stable_seed('world-namesake', name) % len(others)]}"
+
+
+def twins(name: str) -> list[str]:
+    """The near misses a task puts beside `name`: its `namesake` for a full name; none for one name ("Tom"), which
+    must mean one person (`off_phone` takes the seeded people of that first name away)."""  # noqa: D205, D209
+    return [namesake(name)] if is_full_name(name) else []
+
+
+def off_phone(initial: dict[str, dict[str, Any]], *names: str) -> dict[str, dict[str, Any]]:
+    """`initial` with the seeded contacts and conversations of `names`' first names removed (`people.namesakes`),
+    where a name is one first name a seed draws ("Ben"); unchanged otherwise."""  # noqa: D205, D209
+    gone = [n for name in names for n in namesakes(name)]
+    if not gone:
+        return initial
+    out = {**initial, M.PACKAGE: {**initial.get(M.PACKAGE, {}), "remove": gone}}
+    contacts = out.get(C.PACKAGE, {}).get("contacts", {})
+    out[C.PACKAGE] = {"contacts": {**contacts, "remove": [*contacts.get("remove", []), *gone]}}
+    return out
 
 
 def words(text: str) -> list[str]:
@@ -75,6 +144,19 @@ def holds(text: str, part: str) -> bool:
     (True, False)
     """
     return f" {' '.join(words(part))} " in f" {' '.join(words(text))} "
+
+
+LITTLE_WORDS = frozenset({"a", "an", "the", "for", "of", "to", "on", "in", "at", "my", "your", "about", "and", "with"})
+
+
+def names_topic(text: str, topic: str) -> bool:
+    """Whether `text` names `topic`: each word of it but the little ones begins a word of `text`.
+
+    >>> names_topic("Tomorrow's agenda", "agenda for tomorrow"), names_topic("Agenda", "the agenda for tomorrow")
+    (True, False)
+    """
+    said = words(text)
+    return all(any(w.startswith(k) for w in said) for k in words(topic) if k not in LITTLE_WORDS)
 
 
 def conversation(p: Person, lines: Sequence[str], unread: bool) -> dict[str, Any]:
@@ -226,3 +308,34 @@ def respond(kind: str, sender: str, subject: str, to: Sequence[Person] | None, b
     step = tap(ok) if ok is not None else to_email(sender, subject, elements, state)
     button = find(elements, text="Forward") if kind == "forward" else find(elements, desc="Reply")
     return step or (tap(button) if button is not None else wait())
+
+
+def search_mail(terms: str, elements: Elements, state: State) -> Action | None:
+    """The next step to Gmail's search results for `terms` in front (search bar, type, ENTER); None there."""
+    step = into_app("Gmail", G.PACKAGE, elements, state)
+    if step is not None:
+        return step
+    g = app_state(state, G.PACKAGE)
+    if g["screen"] == "results" and g["query"] == terms:
+        return None
+    if g["screen"] == "search":
+        return type_into(elements, state, G.QUERY_RID, terms)
+    bar = find(elements, rid=G.SEARCH_BAR_RID) if g["screen"] in (*G.FOLDERS, "results") else None
+    return tap(bar) if bar is not None else back()
+
+
+def delete_promotions(elements: Elements, state: State) -> Action:
+    """The next step to delete every email of Gmail's Promotions (drawer > Promotions > open one > Delete)."""
+    step = into_app("Gmail", G.PACKAGE, elements, state)
+    if step is not None:
+        return step
+    g = app_state(state, G.PACKAGE)
+    left = {m["id"] for m in g["inbox"] if m["id"] in g["promotions"]}
+    if g["screen"] == "email":
+        delete = find(elements, desc="Delete") if g["open"] in left else None
+        return tap(delete) if delete is not None else (wait() if g["open"] in left else back())
+    if not left:
+        return wait()
+    target = {"promotions": find(elements, rid=G.ROW_RID), "drawer": find(elements, text="Promotions"),
+              "inbox": find(elements, desc="Open navigation drawer")}.get(g["screen"])
+    return tap(target) if target is not None else back()

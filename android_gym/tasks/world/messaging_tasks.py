@@ -5,7 +5,8 @@ Every task names people with fixed names from its parameters (a first name from 
 that no seeded contact has), added by `initial()` next to a namesake (same first name) or a twin subject where a near
 miss matters, so no task depends on the seeded draw. Splits use `split_of` on each template's key parameter (the typed
 text, the email subject, or a person). Checks read the apps' `state()` only; experts read the UI elements and state.
-The people, word matching and expert steps live in `messaging_expert`.
+The people, what they text and email, word matching and expert steps live in `messaging_expert`. The templates
+after `_GoalTemplate` take their values from everyday goals (issue 49) and are not drawn by the suite.
 """  # noqa: D205, D209
 
 from __future__ import annotations
@@ -22,69 +23,40 @@ from android_gym.tasks.apps import into_app
 from android_gym.tasks.base import TaskTemplate, split_of
 from android_gym.tasks.expert import app_state, back, find, tap, wait
 from android_gym.tasks.world.messaging_expert import (
+    ASKS,
+    BODIES,
     LAST_NAMES,
+    PROMOTIONS,
+    REPLIES,
+    SUBJECTS,
+    TEXTS,
     Elements,
     State,
     conversation,
+    delete_promotions,
     email_from,
     find_mail,
     holds,
     mail_contacts,
     names,
+    names_topic,
     namesake,
     new_email,
+    off_phone,
     one_mail,
     person,
     respond,
     same_number,
+    search_mail,
     send_text,
     texts_ok,
     to_email,
     to_thread,
+    twins,
     words,
 )
 
 Params = Mapping[str, Any]
-
-TEXTS = ("I'll be there in 10 minutes", "Can we move dinner to 8?", "Happy anniversary!", "Don't forget your keys",
-         "The meeting is cancelled", "Call me when you land", "Thanks for the birthday gift",
-         "Running late, start without me", "See you at the gym tomorrow", "Bring the charger please",
-         "Good luck on your exam", "Let's watch the match on Sunday", "I picked up the groceries",
-         "The package arrived today", "Dinner is ready", "Can you send me the address?", "Parking is on level 3",
-         "Movie starts at 7:30", "I left the keys under the mat", "Tickets are booked for Friday",
-         "Please feed the cat tonight", "Meet me at the north entrance", "The plumber comes at noon",
-         "Congrats on the new job!")
-"""What tasks ask to text."""
-REPLIES = ("Yes, that works for me", "Sorry, I can't make it", "Sounds great, see you then", "I'll call you in an hour",
-           "No problem at all", "Let me check my calendar", "Already on my way", "Can we do next week instead?",
-           "Count me in", "I already booked it", "Not tonight, maybe tomorrow", "Sure, I'll bring dessert",
-           "Just saw this, calling now", "Perfect, thanks!", "I'm at the front desk", "Leaving the office now",
-           "Yes please, two tickets", "I'll send it after lunch")
-ASKS = ("Are we still on for tonight?", "Can you pick me up at 6?", "Did you get my email?",
-        "Want to join us for brunch on Sunday?", "What time does the game start?", "Can you lend me your ladder?",
-        "Are you coming to the party?", "Could you send me the slides?", "Is the printer fixed yet?",
-        "Do you want the extra concert ticket?", "Where should we meet?", "How was the interview?")
-"""What task people text the user (the last message of their conversation)."""
-SUBJECTS = (("Budget review for Q3", "Budget review for Q2"), ("Offsite agenda", "Offsite agenda draft"),
-            ("Kitchen renovation quote", "Bathroom renovation quote"), ("Lease renewal", "Lease renewal reminder"),
-            ("Book club pick for July", "Book club pick for August"), ("Team dinner on Friday", "Team lunch on Friday"),
-            ("Volunteer schedule for Saturday", "Volunteer schedule for Sunday"),
-            ("Wedding photographer options", "Wedding florist options"),
-            ("Soccer practice carpool", "Swim practice carpool"), ("Conference travel plans", "Conference hotel plans"),
-            ("Birthday party for Mia", "Birthday party for Leo"), ("Moving day checklist", "Moving day playlist"),
-            ("Quarterly sales report", "Quarterly marketing report"),
-            ("Garden club meeting notes", "Garden club meeting agenda"),
-            ("Flight times for the reunion", "Hotel options for the reunion"),
-            ("Invoice for the website redesign", "Quote for the website redesign"),
-            ("Podcast interview questions", "Podcast interview schedule"),
-            ("Apartment viewing on Tuesday", "Apartment viewing on Thursday"),
-            ("Camping trip gear list", "Camping trip food list"), ("Science fair project ideas", "Science fair rules"))
-"""Email subjects, each with a near-miss twin (a distractor email's subject)."""
-BODIES = ("Sounds good, count me in.", "Thanks, I will review it tonight.", "Can we push this to next week?",
-          "Please send me the final version.", "Looks great to me.", "Let's discuss it at the meeting.",
-          "I can help with this on Monday.", "Approved, go ahead.", "I have a few questions, call me.",
-          "Thanks for putting this together.")
-
 
 # -- templates: Messages --------------------------------------------------------------------------------------------
 class _Template(TaskTemplate):
@@ -125,11 +97,12 @@ class SendTextTemplate(_Template):
         return {"text": key, "name": names(f"{key}:{variant}", 1)[0], "existing": variant % 2 == 0}
 
     def initial(self, params: Params) -> dict[str, dict[str, Any]]:
-        """The person among the contacts (with an old conversation or not), a namesake's conversation."""
+        """The person among the contacts (with an old conversation or not), a namesake's conversation (`twins`)."""
         p = person(params["name"])
-        threads = [conversation(person(namesake(p["name"])), ("Thanks again for yesterday", "Anytime!"), False)]
-        threads += [conversation(p, ("Got home safe?", "Yes, thanks"), False)] if params["existing"] else []
-        return {M.PACKAGE: {"threads": threads, "contacts": [{"name": p["name"], "number": p["number"]}]}}
+        threads = [conversation(person(t), ("Thanks again for yesterday", "Anytime!"), False) for t in twins(p["name"])]
+        threads += [conversation(p, ("Got home safe?", "Yes, thanks"), False)] if params.get("existing") else []
+        return off_phone({M.PACKAGE: {"threads": threads, "contacts": [{"name": p["name"], "number": p["number"]}]}},
+                         p["name"])
 
     def check(self, params: Params, state: State) -> bool:
         """Exactly one text: to the person's number, with the asked words."""
@@ -188,10 +161,15 @@ class ReplyTextTemplate(SendTextTemplate):
                 "ask": ASKS[stable_seed("reply_text", key, variant) % len(ASKS)]}
 
     def initial(self, params: Params) -> dict[str, dict[str, Any]]:
-        """Their unread question, and a namesake's unread message."""
+        """Their unread question, and a namesake's unread message. With the optional parameter "latest" (the goal
+        says "the last message", no name), the question arrives after set-up: it is the newest text on the phone."""  # noqa: D205, D209
         p, twin = person(params["name"]), person(namesake(params["name"]))
-        return {M.PACKAGE: {"threads": [conversation(p, ("Hey!", "Hi, what's up?", params["ask"]), True),
-                                        conversation(twin, ("Are you around this weekend?",), True)]}}
+        if not params.get("latest"):
+            return {M.PACKAGE: {"threads": [conversation(p, ("Hey!", "Hi, what's up?", params["ask"]), True),
+                                            conversation(twin, ("Are you around this weekend?",), True)]}}
+        return {M.PACKAGE: {"threads": [conversation(p, ("Hey!", "Hi, what's up?"), False),
+                                        conversation(twin, ("Are you around this weekend?",), True)],
+                            "incoming": [{"name": p["name"], "number": p["number"], "text": params["ask"]}]}}
 
 
 class DeleteConversationTemplate(_Template):
@@ -208,10 +186,11 @@ class DeleteConversationTemplate(_Template):
         return {"name": key if variant == 0 else f"{key.split()[0]} {LAST_NAMES[(variant * 7) % len(LAST_NAMES)]}"}
 
     def initial(self, params: Params) -> dict[str, dict[str, Any]]:
-        """Their conversation and a namesake's."""
-        p, twin = person(params["name"]), person(namesake(params["name"]))
-        return {M.PACKAGE: {"threads": [conversation(p, ("See you Monday", "Sounds good"), False),
-                                        conversation(twin, ("Did you get the tickets?",), False)]}}
+        """Their conversation and a namesake's (`twins`)."""
+        p = person(params["name"])
+        return off_phone({M.PACKAGE: {"threads": [conversation(p, ("See you Monday", "Sounds good"), False),
+                                                  *(conversation(person(t), ("Did you get the tickets?",), False)
+                                                    for t in twins(p["name"]))]}}, p["name"])
 
     def check(self, params: Params, state: State) -> bool:
         """Exactly one conversation deleted: the person's."""
@@ -500,6 +479,117 @@ class EmailLastTextTemplate(_Template):
         if thread is not None and thread["unread"]:
             return to_thread(p, elements, state) or wait()
         return new_email([person(params["to"])], None, params["text"], elements, state)
+
+
+# -- templates of the everyday goals (issue 49): the values come from the goal; not drawn by the suite ---------------
+class _GoalTemplate(TaskTemplate):
+    """A task whose parameters a parsed goal gives (`goals.everyday`): no values of its own, never drawn."""
+
+    suite = "world"
+
+    def values(self, split: str) -> list[dict[str, Any]]:
+        """None: the parameters come from a goal line."""
+        return []
+
+
+class ForwardTextTemplate(_GoalTemplate):
+    """Forward {name}'s last text to {to}: one SMS, to {to}, holding the words of that text (typed or forwarded)."""
+
+    name, max_steps = "forward_text", 16
+    apps = (M.PACKAGE,)
+
+    def initial(self, params: Params) -> dict[str, dict[str, Any]]:
+        """{name}'s unread conversation ending with the text; {to} a contact; namesakes (`twins`, `off_phone`)."""
+        p, to = person(params["name"]), person(params["to"])
+        threads = [conversation(p, ("Are you home?", "Yes, why?", params["text"]), True),
+                   *(conversation(person(t), ("See you soon",), False) for t in twins(p["name"]))]
+        return off_phone({M.PACKAGE: {"threads": threads, "contacts": [{"name": to["name"], "number": to["number"]}]}},
+                         p["name"], to["name"])
+
+    def check(self, params: Params, state: State) -> bool:
+        """Exactly one text: to {to}, holding the forwarded text's words."""
+        return texts_ok(state, [(params["to"], params["text"])], contains=True)
+
+    def expert(self, params: Params, elements: Elements, state: State) -> Action:
+        """Read {name}'s text (their conversation is unread until opened), then text it to {to}."""
+        p = person(params["name"])
+        thread = next((t for t in app_state(state, M.PACKAGE).get("threads", [])
+                       if same_number(t["number"], p["number"])), None)
+        if thread is not None and thread["unread"]:
+            return to_thread(p, elements, state) or wait()
+        return send_text(person(params["to"]), params["text"], elements, state)
+
+
+class EmailAboutTemplate(_GoalTemplate):
+    """Email {to} {about}: one new email, to {to} only, whose subject and body name {about} (`names_topic`)."""
+
+    name, max_steps = "email_about", 18
+    apps = (G.PACKAGE,)
+
+    def initial(self, params: Params) -> dict[str, dict[str, Any]]:
+        """{to} (and a namesake, `twins`) among Gmail's contacts."""
+        return off_phone({G.PACKAGE: {"contacts": mail_contacts(params["to"], *twins(params["to"]))}}, params["to"])
+
+    def check(self, params: Params, state: State) -> bool:
+        """Exactly one email sent: new, to {to}, its subject and body naming {about}."""
+        m = one_mail(state, "new", [person(params["to"])["email"]])
+        return m is not None and names_topic(f"{m['subject']} {m['body']}", params["about"])
+
+    def expert(self, params: Params, elements: Elements, state: State) -> Action:
+        """Compose, pick {to}, the subject {about}, Send."""
+        about = params["about"]
+        return new_email([person(params["to"])], about[:1].upper() + about[1:], "", elements, state)
+
+
+class SearchMailTemplate(_GoalTemplate):
+    """Search my inbox for {terms}: Gmail's search results in front, for a query that finds the email about them."""
+
+    name, max_steps = "search_mail", 10
+    apps = (G.PACKAGE,)
+
+    def email(self, params: Params) -> dict[str, Any]:
+        """The email the search is for: its subject and body name {terms}."""
+        return {"sender": "Bookings", "email": "no-reply@bookings.example.com", "subject": f"Your {params['terms']}",
+                "body": f"Here is your {params['terms']}. Keep this email for your records.", "unread": True}
+
+    def initial(self, params: Params) -> dict[str, dict[str, Any]]:
+        """The email among the seeded inbox."""
+        return {G.PACKAGE: {"emails": [self.email(params)]}}
+
+    def check(self, params: Params, state: State) -> bool:
+        """Gmail in front on search results whose query shares a word with {terms} and finds the email."""
+        g = app_state(state, G.PACKAGE)
+        query, subject = g.get("query") or "", self.email(params)["subject"]
+        target = next((m for m in g.get("inbox", []) if m["subject"] == subject), None)
+        return (state["foreground"] == G.PACKAGE and g.get("screen") == "results" and target is not None
+                and bool(set(words(query)) & set(words(params["terms"]))) and G.matches(target, query))
+
+    def expert(self, params: Params, elements: Elements, state: State) -> Action:
+        """The search bar, the terms, ENTER."""
+        return search_mail(params["terms"], elements, state) or wait()
+
+
+class DeletePromotionsTemplate(_GoalTemplate):
+    """Delete all the promotions emails: every email of Gmail's Promotions in the trash, no other email moved."""
+
+    name, max_steps = "delete_promotions", 22
+    apps = (G.PACKAGE,)
+
+    def initial(self, params: Params) -> dict[str, dict[str, Any]]:
+        """`PROMOTIONS` ({"count"} of them, 3 by default) in the Promotions category."""
+        mail = [{"sender": s, "email": e, "subject": t, "body": b, "unread": True}
+                for s, e, t, b in PROMOTIONS[:params.get("count", 3)]]
+        return {G.PACKAGE: {"promotions": mail}}
+
+    def check(self, params: Params, state: State) -> bool:
+        """The promotions, and only they, are in the trash; nothing archived."""
+        g = app_state(state, G.PACKAGE)
+        deleted = sorted(m["id"] for m in g.get("deleted", []))
+        return bool(deleted) and deleted == g.get("promotions") and not g.get("archived")
+
+    def expert(self, params: Params, elements: Elements, state: State) -> Action:
+        """Drawer > Promotions > each email > Delete."""
+        return delete_promotions(elements, state)
 
 
 TEMPLATES: tuple[TaskTemplate, ...] = (

@@ -1,21 +1,24 @@
-"""Expert steps the Markor and Tasks templates of the world suite share (`notes_tasks`).
+"""Expert steps the Markor and Tasks templates of the world suite share (`notes_tasks`, `todo_tasks`).
 
 Each step function reads the UI elements and the sim's state and returns the next action towards a sub-goal: close a
 menu (`leave`), tap a row or scroll to it (`reach`), fill a field (`fill`), tap an element (`press`), reach a Markor
-folder or note and write, create or open it (`markor_*`), show a Tasks list and add or edit a task (`tasks_*`). Two
-helpers serve the templates' checks: `only_touched` (Markor's edit log) and `find_tasks` (a list's tasks by title).
+folder or note and write, create or open it (`markor_*`), show a Tasks list and add or edit a task (`tasks_*`). Three
+helpers serve the templates' checks: `only_touched` (Markor's edit log), `find_tasks` (a list's tasks by title), and
+`folded_words`, which compares the free text of an everyday line (issue 49): it reaches a template without case or
+punctuation.
 """
 
 from __future__ import annotations
 
 import datetime
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from android_gym.actions import Action
 from android_gym.sim.app_dialogs import day_desc
 from android_gym.sim.apps import markor, todo
-from android_gym.sim.apps.markor import base, parent
+from android_gym.sim.apps.markor import base, join, parent
 from android_gym.tasks.apps import into_app, swipe_down
 from android_gym.tasks.expert import app_state, back, fill, find, swipe_up, tap, wait
 from android_gym.ui import UIElement
@@ -155,6 +158,66 @@ def only_touched(edits: Sequence[Mapping[str, Any]], paths: set[str]) -> bool:
     return all(e["path"] in paths and e.get("to", e["path"]) in paths for e in edits)
 
 
+def folded_words(text: str) -> str:
+    """`text` as an everyday line's free text is compared: its lower-case letters and digits, apostrophes inside words
+    dropped, everything else one space (the parser keeps no case, commas or quotes, so a check can ask for no more).
+
+    >>> folded_words("- Grandma's chili, eggs & bread!")
+    'grandmas chili eggs bread'
+    """  # noqa: D205
+    return " ".join(re.findall(r"[0-9a-z]+", re.sub(r"(?<=\w)['\u2019](?=\w)", "", text.casefold())))
+
+
 def find_tasks(lists: Mapping[str, Any], name: str, title: str) -> list[dict[str, Any]]:
     """The tasks of list `name` titled `title` (case and outer spaces ignored)."""
     return [t for t in lists.get(name, []) if t["title"].strip().casefold() == title.strip().casefold()]
+
+
+# -- notes an everyday line names (issue 49) ------------------------------------------------------------------------
+# A line's note names and texts reach a template in lower case and without punctuation ("loose" params): the task
+# names its notes in sentence case, and the checks compare names without case or extension and texts by their words.
+def stem(name: str) -> str:
+    """A note's name without its extension (.md or .txt).
+
+    >>> stem("Final draft.md"), stem("Final draft")
+    ('Final draft', 'Final draft')
+    """
+    for ext in (".md", ".txt"):
+        if name.endswith(ext):
+            return name[: -len(ext)]
+    return name
+
+
+def named(files: Mapping[str, str], name: str, folder: str | None = None) -> list[str]:
+    """The notes called `name`, case and extension (.md, .txt or none) aside, in `folder` (None: any folder)."""
+    want = stem(name).casefold()
+    return [p for p in files if stem(base(p)).casefold() == want and (folder is None or parent(p) == folder)]
+
+
+def variants(name: str) -> list[str]:
+    """Every path the seeded notebook could give a note called `name` (its case or lower case, .md or .txt, the
+    root or a seeded folder): what a task clears so that only its own note answers to the name."""  # noqa: D205, D209
+    stems = dict.fromkeys((stem(name), stem(name).lower()))
+    return [join(f, s + ext) for f in ("", *markor.FOLDERS) for s in stems for ext in (".md", ".txt")]
+
+
+def note_about(topic: str) -> dict[str, Any]:
+    """`OpenNoteTemplate` parameters for "my note about the {topic}": the seeded notebook's note whose name shares a
+    word with the topic ("trip": lisbon_trip.md), else a note named after the topic; in the root either way.
+
+    >>> note_about("trip")["name"], note_about("garden party")["name"]
+    ('lisbon_trip.md', 'Garden party.md')
+    """  # noqa: D205
+    topic_words = set(topic.split())
+    hits = [(s, text) for s, text in markor.NOTES if topic_words & set(s.split("_"))]
+    if len(hits) == 1:
+        name, text = f"{hits[0][0]}.md", hits[0][1]
+    else:
+        name, text = f"{topic.capitalize()}.md", f"# {topic.capitalize()}\n- first item"
+    return {"topic": topic, "name": name, "folder": "", "text": text, "phrasing": 0}
+
+
+def notes_on(topic: str) -> list[str]:
+    """Every path the seeded notebook could give a note on `topic` (a word of it in the note's name)."""
+    topic_words = set(topic.split())
+    return [p for s, _ in markor.NOTES if topic_words & set(s.split("_")) for p in variants(s)]

@@ -1,40 +1,40 @@
-"""World-suite tasks over Markor and Tasks (issue 17): notes to create, extend, rename, move, delete and find; tasks
-to add, complete, re-date and clear; a filter to show; and two tasks that carry text from one app to the other.
+"""World-suite tasks over Markor (issue 17): notes to create, extend, rename, move, delete and find, and a folder to
+create; and `WorldTemplate`, the base of every World-suite template. The Tasks templates, and the two that carry text
+between Markor and Tasks, are in `todo_tasks`.
 
-Every task puts what it needs on the phone under fixed names (`initial`), next to a near miss (a similarly named note,
-a task of the same title in another list), so the seeded notebook and lists only shift positions. Checks read the
-apps' state and their episode edit logs, so touching the near miss, or anything else, fails. Splits hold out note
-names and task titles (`split_of`). Experts read the UI elements, get past pop-ups (`into_app`/`obstacle`) and retry
-dropped taps by acting on the unchanged screen again; their shared steps and the checks' lookups live in `notes_expert`.
+Every task puts what it needs on the phone under fixed names (`initial`), next to a near miss (a similarly named note
+or folder), so the seeded notebook only shifts positions. Checks read the app's state and its episode edit log, so
+touching the near miss, or anything else, fails. Splits hold out note names (`split_of`). Experts read the UI
+elements, get past pop-ups (`into_app`/`obstacle`) and retry dropped taps by acting on the unchanged screen again;
+their shared steps and the checks' lookups live in `notes_expert`.
+
+Everyday lines (issue 49, `goals.everyday.notes`) reach the templates with optional parameters: "loose" notes (names
+and texts compared without case or punctuation).
 """  # noqa: D205, D209
 
 from __future__ import annotations
 
-import datetime
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from android_gym.actions import Action
-from android_gym.sim.apps import markor, todo
+from android_gym.sim.apps import markor
 from android_gym.sim.apps.markor import join
-from android_gym.tasks.apps import into_app
 from android_gym.tasks.base import TaskTemplate, split_of
-from android_gym.tasks.expert import app_state, fill, find, home, wait
+from android_gym.tasks.expert import app_state, fill
 from android_gym.tasks.world.notes_expert import (
     MARKOR,
-    TASKS,
     Elements,
     State,
-    find_tasks,
+    folded_words,
     markor_create,
     markor_item,
     markor_write,
+    named,
+    notes_on,
     only_touched,
     press,
-    reach,
-    tasks_add,
-    tasks_edit,
-    tasks_view,
+    variants,
 )
 
 STEMS = ("packing_list", "party_plan", "garden_log", "car_maintenance", "recipe_ideas", "podcast_notes",
@@ -60,27 +60,6 @@ TOPICS = (("camping trip", "camping_trip", "Tent, stove, two sleeping bags", "ca
           ("road trip", "road_trip", "Leave at 7, stop in Fresno", "road_tolls", "Keep coins for the bridge"),
           ("baby shower", "baby_shower", "Games, cupcakes, yellow balloons", "baby_names", "Maya, Leo, Ivy"),
           ("garage sale", "garage_sale", "Price tags and a cash box", "garage_tools", "Borrowed drill from Tom"))
-TITLES = ("Pick up dry cleaning", "Submit expense report", "Book flights to Rome", "Buy a phone charger",
-          "Call the landlord", "Renew gym membership", "Order printer ink", "Send thank-you cards",
-          "Fix the leaking tap", "Cancel the magazine", "Prepare tax documents", "Sign up for pottery class",
-          "Update the resume", "Take the car for a wash", "Pay the parking ticket", "Buy a gift for Emma",
-          "Schedule a vet visit", "Back up the laptop", "Return the rental skis", "Write the quarterly summary")
-DAYS = (1, 2, 3, 5, 8, 12, 16, 21, 25)
-"""Due dates offered to the agent, in days after the sim's today (25 days is next month: the picker pages)."""
-NEAR = {"Inbox": "Work", "Work": "Personal", "Shopping": "Inbox", "Personal": "Shopping"}
-"""The list holding a task's near miss (the same title elsewhere)."""
-
-
-def day_phrase(days: int) -> str:
-    """A due date as a goal says it.
-
-    >>> day_phrase(1), day_phrase(2)
-    ('tomorrow', 'Friday, June 12')
-    """
-    if days == 1:
-        return "tomorrow"
-    d = datetime.date.fromisoformat(todo.iso(days))
-    return f"{d:%A}, {d:%B} {d.day}"
 
 
 def _pick(pool: Sequence[Any], i: int) -> Any:
@@ -124,6 +103,11 @@ def _path(params: Mapping[str, Any], suffix: str = "") -> str:
     return join(params.get("folder", ""), params["name"].replace(".md", f"{suffix}.md"))
 
 
+def _new_name(params: Mapping[str, Any]) -> str:
+    """The name the expert gives a note the goal does not name: its text's first three words."""
+    return " ".join(params["text"].split()[:3]).capitalize() + ".md"
+
+
 class CreateNoteTemplate(WorldTemplate):
     """Create note {name} (in {folder}) holding {text}; a similarly named draft sits next to it."""
 
@@ -138,20 +122,40 @@ class CreateNoteTemplate(WorldTemplate):
         return _notes(("", "Personal", "Work"))
 
     def initial(self, params: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
-        """No such note yet, its folder there, and a draft with a similar name beside it."""
-        return {MARKOR: {"absent": [_path(params)], "folders": [params["folder"]] if params["folder"] else [],
-                         "files": {_path(params, "_draft"): "TODO"}}}
+        """No such note yet, its folder there, and a draft with a similar name beside it.
+
+        With "loose" params (an everyday line's) the name may be None (any new note), and no note answers to the
+        name in any case or extension.
+        """
+        folders = [params["folder"]] if params["folder"] else []
+        if params.get("loose") and not params["name"]:
+            return {MARKOR: {"folders": folders}}
+        absent = variants(params["name"]) if params.get("loose") else [_path(params)]
+        return {MARKOR: {"absent": absent, "folders": folders, "files": {_path(params, "_draft"): "TODO"}}}
 
     def check(self, params: Mapping[str, Any], state: State) -> bool:
-        """The note holds exactly the text (outer blank space aside) and nothing else was edited."""
+        """The note holds exactly the text (outer blank space aside) and nothing else was edited.
+
+        With "loose" params: the one note of that name (case and extension aside, any folder), or the one note
+        created when the goal names none, holds the text's words (case and punctuation aside).
+        """
         m = app_state(state, MARKOR)
-        return m["files"].get(_path(params), "").strip() == params["text"] and only_touched(m["edits"], {_path(params)})
+        if not params.get("loose"):
+            return (m["files"].get(_path(params), "").strip() == params["text"]
+                    and only_touched(m["edits"], {_path(params)}))
+        made = (named(m["files"], params["name"]) if params["name"]
+                else [e["path"] for e in m["edits"] if e["op"] == "create" and e["path"] in m["files"]])
+        return (len(made) == 1 and folded_words(m["files"][made[0]]) == folded_words(params["text"])
+                and only_touched(m["edits"], set(made)))
 
     def expert(self, params: Mapping[str, Any], elements: Elements, state: State) -> Action:
-        """FAB, type the name, OK (the editor opens), type the text, Save."""
-        if _path(params) in app_state(state, MARKOR).get("files", {}):
-            return markor_write(_path(params), params["text"], elements, state)
-        return markor_create(params["folder"], params["name"], "Markdown", elements, state)
+        """FAB, type the name (for a goal that names none, the text's first words), OK (the editor opens), type the
+        text, Save."""  # noqa: D205, D209
+        name = params["name"] or _new_name(params)
+        path = join(params["folder"], name)
+        if path in app_state(state, MARKOR).get("files", {}):
+            return markor_write(path, params["text"], elements, state)
+        return markor_create(params["folder"], name, "Markdown", elements, state)
 
 
 class AppendLineTemplate(WorldTemplate):
@@ -168,14 +172,24 @@ class AppendLineTemplate(WorldTemplate):
         return _notes(("", "Work"), LINES)
 
     def initial(self, params: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
-        """The note, and its backup with the same text beside it."""
-        return {MARKOR: {"files": {_path(params): _seeded(params), _path(params, "_backup"): _seeded(params)}}}
+        """The note, and its backup with the same text beside it (with "loose" params, no other note of the name)."""
+        files = {_path(params): _seeded(params), _path(params, "_backup"): _seeded(params)}
+        return {MARKOR: {"absent": variants(params["name"]), "files": files} if params.get("loose") else
+                {"files": files}}
 
     def check(self, params: Mapping[str, Any], state: State) -> bool:
-        """The old text, a line break, the line (trailing blank space aside); nothing else edited."""
+        """The old text, a line break, the line (trailing blank space aside); nothing else edited.
+
+        With "loose" params the new line's words count (case, punctuation and a list bullet aside).
+        """
         m = app_state(state, MARKOR)
-        return (m["files"].get(_path(params), "").rstrip() == f"{_seeded(params)}\n{params['text']}"
-                and only_touched(m["edits"], {_path(params)}))
+        text = m["files"].get(_path(params), "").rstrip()
+        if params.get("loose"):
+            head, _, last = text.rpartition("\n")
+            added = head.rstrip() == _seeded(params) and folded_words(last) == folded_words(params["text"])
+        else:
+            added = text == f"{_seeded(params)}\n{params['text']}"
+        return added and only_touched(m["edits"], {_path(params)})
 
     def expert(self, params: Mapping[str, Any], elements: Elements, state: State) -> Action:
         """Open the note, type a line break and the line at its end, Save."""
@@ -214,13 +228,24 @@ class RenameNoteTemplate(_MenuTemplate):
                 for p in _notes(("", "Personal"))]
 
     def initial(self, params: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
-        """The note and a similarly named one (`_old`); the new name free."""
-        return {MARKOR: {"absent": [join(params["folder"], params["new"])],
+        """The note and a similarly named one (`_old`); the new name free (with "loose" params, in any case or
+        extension, and no other note of the old name)."""  # noqa: D205, D209
+        absent = ([*variants(params["name"]), *variants(params["new"])] if params.get("loose")
+                  else [join(params["folder"], params["new"])])
+        return {MARKOR: {"absent": absent,
                          "files": {_path(params): _seeded(params), _path(params, "_old"): "Kept for reference"}}}
 
     def check(self, params: Mapping[str, Any], state: State) -> bool:
-        """Only the new name holds the text, in the same folder; the other note untouched."""
-        m, new = app_state(state, MARKOR), join(params["folder"], params["new"])
+        """Only the new name holds the text, in the same folder; the other note untouched.
+
+        With "loose" params the new name counts case and extension (.md, .txt or none) aside.
+        """
+        m = app_state(state, MARKOR)
+        if params.get("loose"):
+            got = named(m["files"], params["new"], params["folder"])
+            new = got[0] if len(got) == 1 else ""
+        else:
+            new = join(params["folder"], params["new"])
         return (_path(params) not in m["files"] and m["files"].get(new) == _seeded(params)
                 and only_touched(m["edits"], {_path(params), new}))
 
@@ -276,8 +301,10 @@ class DeleteNoteTemplate(_MenuTemplate):
         return _notes(("", "Work", "Personal"))
 
     def initial(self, params: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
-        """The note and its copy."""
-        return {MARKOR: {"files": {_path(params): _seeded(params), _path(params, "_copy"): "Copy"}}}
+        """The note and its copy (with "loose" params, no other note of the name in any case or extension)."""
+        files = {_path(params): _seeded(params), _path(params, "_copy"): "Copy"}
+        return {MARKOR: {"absent": variants(params["name"]), "files": files} if params.get("loose") else
+                {"files": files}}
 
     def check(self, params: Mapping[str, Any], state: State) -> bool:
         """The note is gone, its copy is not, and nothing else was edited."""
@@ -330,7 +357,13 @@ class OpenNoteTemplate(WorldTemplate):
                 for i, t in enumerate(TOPICS) for k, f in enumerate(("", "Personal", "Work"))]
 
     def initial(self, params: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
-        """The note and its neighbour, in the same folder."""
+        """The note and its neighbour, in the same folder.
+
+        Params with their own "text" (an everyday line's, `notes_expert.note_about`): that note, and no other seeded
+        note whose name shares a word with the topic.
+        """
+        if "text" in params:
+            return {MARKOR: {"absent": notes_on(params["topic"]), "files": {_path(params): params["text"]}}}
         _, _, text, other, other_text = next(t for t in TOPICS if t[0] == params["topic"])
         return {MARKOR: {"files": {_path(params): text, join(params["folder"], f"{other}.md"): other_text}}}
 
@@ -344,269 +377,8 @@ class OpenNoteTemplate(WorldTemplate):
         return markor_item(_path(params), elements, state)
 
 
-# -- Tasks --------------------------------------------------------------------------------------------------------
-def _tasks(lists_per_title: int, offset: int = 0) -> list[dict[str, Any]]:
-    """Every title in `lists_per_title` lists, with a due date (and its phrase), a priority and a phrasing."""
-    out = []
-    for i, title in enumerate(TITLES):
-        for k in range(lists_per_title):
-            days = _pick(DAYS, i + offset + 4 * k)
-            out.append({"title": title, "list": _pick(todo.LISTS, i + offset + k), "days": days,
-                        "day": day_phrase(days), "priority": _pick(todo.PRIORITIES[:3], i + 2 * k), "phrasing": i + k})
-    return out
-
-
-def _task_pair(params: Mapping[str, Any], completed: bool = False, days: int = 4) -> dict[str, Any]:
-    """The task as a pair's member starts (or ends, when `completed` or re-dated by `days`)."""
-    return {"title": params["title"], "due": todo.iso(days), "priority": "medium", "completed": completed}
-
-
-class _PairTemplate(WorldTemplate):
-    """A task in list {list} and a task of the same title in another list (the near miss), both open, due in 4 days."""
-
-    def initial(self, params: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
-        """The task and its near miss."""
-        spec = {k: v for k, v in _task_pair(params).items() if k != "completed"}
-        return {TASKS: {"absent": [params["title"]], "tasks": [{"list": params["list"], **spec},
-                                                               {"list": NEAR[params["list"]], **spec}]}}
-
-    def check(self, params: Mapping[str, Any], state: State) -> bool:
-        """The task is as `wanted` and alone in its list; the near miss as it started; no other task edited."""
-        t = app_state(state, TASKS)
-        return (find_tasks(t["lists"], params["list"], params["title"]) == [self.wanted(params)]
-                and find_tasks(t["lists"], NEAR[params["list"]], params["title"]) == [_task_pair(params)]
-                and all((e["list"], e["title"]) == (params["list"], params["title"]) for e in t["edits"]))
-
-    def wanted(self, params: Mapping[str, Any]) -> dict[str, Any]:
-        """The task once the goal is met."""
-        raise NotImplementedError
-
-
-class AddTaskTemplate(WorldTemplate):
-    """Add task {title} due {day} with {priority} priority to list {list}; the same title waits in another list."""
-
-    name, max_steps = "tasks_add_task", 21
-    apps = (TASKS,)
-    phrasings = ('Add a task "{title}" to my {list} list in Tasks, due {day}, with {priority} priority',
-                 'In the Tasks app, create "{title}" in the {list} list with {priority} priority, due {day}',
-                 'Put "{title}" on my {list} to-do list: due {day}, {priority} priority')
-
-    def grid(self) -> list[dict[str, Any]]:
-        """Every title in two lists, due dates and priorities rotating."""
-        return _tasks(2)
-
-    def initial(self, params: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
-        """The title only in another list, undated and without priority."""
-        return {TASKS: {"absent": [params["title"]], "tasks": [{"list": NEAR[params["list"]],
-                                                                "title": params["title"]}]}}
-
-    def check(self, params: Mapping[str, Any], state: State) -> bool:
-        """One open task of that title in the list with that date and priority; the other list's one untouched."""
-        lists = app_state(state, TASKS)["lists"]
-        want = {"title": params["title"], "due": todo.iso(params["days"]), "priority": params["priority"],
-                "completed": False}
-        near = {"title": params["title"], "due": None, "priority": "none", "completed": False}
-        return (find_tasks(lists, params["list"], params["title"]) == [want]
-                and find_tasks(lists, NEAR[params["list"]], params["title"]) == [near])
-
-    def expert(self, params: Mapping[str, Any], elements: Elements, state: State) -> Action:
-        """Drawer, the list, Add task, title, Due date (page months, pick the day, OK), priority, Save."""
-        return tasks_add(params["list"], params["title"], todo.iso(params["days"]), params["priority"], elements, state)
-
-
-class CompleteTaskTemplate(_PairTemplate):
-    """Mark task {title} in list {list} completed; the same title in another list stays open."""
-
-    name, max_steps = "tasks_complete_task", 11
-    apps = (TASKS,)
-    phrasings = ('Mark "{title}" in my {list} list as done in Tasks',
-                 "In Tasks, complete the task {title} on the {list} list", 'Check off "{title}" from the {list} list')
-
-    def grid(self) -> list[dict[str, Any]]:
-        """Every title in two lists."""
-        return _tasks(2, offset=1)
-
-    def wanted(self, params: Mapping[str, Any]) -> dict[str, Any]:
-        """Completed, otherwise as it was."""
-        return _task_pair(params, completed=True)
-
-    def expert(self, params: Mapping[str, Any], elements: Elements, state: State) -> Action:
-        """Show the list and tick the task's checkbox."""
-        box = find(elements, desc=f"Complete {params['title']}")
-        done = box is not None and box.checked
-        return tasks_view(params["list"], elements, state) or (wait() if done else reach(elements, state, box))
-
-
-class ChangeDueTemplate(_PairTemplate):
-    """Change the due date of {title} in {list} to {day}; its namesake in another list keeps its date."""
-
-    name, max_steps = "tasks_change_due", 17
-    apps = (TASKS,)
-    phrasings = ('Change the due date of "{title}" in my {list} list to {day}',
-                 'In Tasks, move "{title}" ({list} list) to {day}', "Reschedule {title} on the {list} list for {day}")
-
-    def grid(self) -> list[dict[str, Any]]:
-        """Every title in two lists, with new dates (never the 4 days both start with)."""
-        return [p for p in _tasks(2, offset=2) if p["days"] != 4]
-
-    def wanted(self, params: Mapping[str, Any]) -> dict[str, Any]:
-        """Due on the day, otherwise as it was."""
-        return _task_pair(params, days=params["days"])
-
-    def expert(self, params: Mapping[str, Any], elements: Elements, state: State) -> Action:
-        """Show the list, open the task, Due date, pick the day, OK, Save."""
-        step = into_app("Tasks", TASKS, elements, state)
-        editing = app_state(state, TASKS).get("editing")
-        if step is None and editing is not None and editing["index"] is not None and \
-                (editing["list"], editing["title"]) == (params["list"], params["title"]):
-            return tasks_edit(params["title"], todo.iso(params["days"]), "medium", elements, state)
-        step = step or tasks_view(params["list"], elements, state)
-        return step or reach(elements, state, find(elements, rid=todo.TITLE_RID, text=params["title"]))
-
-
-def _finished(params: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """The list's content for the task: two completed and two open tasks."""
-    i = TITLES.index(params["title"])
-    return [{"title": _pick(TITLES, i + 5 * k), "due": todo.iso(k - 1), "priority": "low", "completed": k < 2}
-            for k in range(4)]
-
-
-class DeleteCompletedTemplate(WorldTemplate):
-    """Delete every completed task of list {list}: More options, Delete completed, confirm."""
-
-    name, max_steps = "tasks_delete_completed", 14
-    apps = (TASKS,)
-    phrasings = ("Delete all completed tasks from my {list} list",
-                 "Clear the finished tasks in the {list} list in Tasks",
-                 "In Tasks, remove the tasks I already did from {list}")
-
-    def grid(self) -> list[dict[str, Any]]:
-        """Every title (the first of a set of four) in two lists."""
-        return _tasks(2, offset=3)
-
-    def initial(self, params: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
-        """The list holds two completed and two open tasks; another list has a completed task too."""
-        return {TASKS: {"lists": {params["list"]: _finished(params)}, "tasks": [
-            {"list": NEAR[params["list"]], "title": "Already done elsewhere", "completed": True}]}}
-
-    def check(self, params: Mapping[str, Any], state: State) -> bool:
-        """The list holds exactly its open tasks; the other list's completed task is still there."""
-        lists = app_state(state, TASKS)["lists"]
-        return (lists.get(params["list"]) == [t for t in _finished(params) if not t["completed"]]
-                and bool(find_tasks(lists, NEAR[params["list"]], "Already done elsewhere")))
-
-    def expert(self, params: Mapping[str, Any], elements: Elements, state: State) -> Action:
-        """Show the list, More options, Delete completed, Delete."""
-        step = into_app("Tasks", TASKS, elements, state)
-        name = state["screen"]["name"]
-        if step is None and name in ("menu", "clear") and app_state(state, TASKS)["view"] == params["list"]:
-            return press(elements, text="Delete completed" if name == "menu" else "Delete")
-        return step or tasks_view(params["list"], elements, state) or press(elements, desc="More options")
-
-
-class DueFilterTemplate(WorldTemplate):
-    """What is due {when}? (information retrieval): Tasks shows the Today or Tomorrow filter."""
-
-    name, max_steps = "tasks_due_filter", 9
-    apps = (TASKS,)
-    phrasings = ("What is due {phrase}?", "Show me my tasks due {phrase}", "Which to-dos do I have for {phrase}?")
-
-    def grid(self) -> list[dict[str, Any]]:
-        """Both filters, each with one of the titles due that day."""
-        return [{**p, "when": w, "phrase": w.lower()} for p in _tasks(1) for w in ("Today", "Tomorrow")]
-
-    def initial(self, params: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
-        """A task due that day, so the filter is never empty."""
-        due = todo.iso(0 if params["when"] == "Today" else 1)
-        return {TASKS: {"tasks": [{"list": params["list"], "title": params["title"], "due": due}]}}
-
-    def check(self, params: Mapping[str, Any], state: State) -> bool:
-        """Tasks in front on its list screen, showing the filter."""
-        t = app_state(state, TASKS)
-        return state["foreground"] == TASKS and t.get("screen") == "list" and t.get("view") == params["when"]
-
-    def expert(self, params: Mapping[str, Any], elements: Elements, state: State) -> Action:
-        """Drawer, the filter."""
-        return tasks_view(params["when"], elements, state) or wait()
-
-
-# -- both apps ----------------------------------------------------------------------------------------------------
-def _cross(params: Mapping[str, Any]) -> dict[str, Any]:
-    return {**params, "name": f"{_pick(STEMS, params['phrasing'] + 3 * TITLES.index(params['title']))}.md"}
-
-
-class TaskToNoteTemplate(WorldTemplate):
-    """Copy the title of the high-priority task of list {list} into a new Markor note {name}."""
-
-    name, max_steps = "task_title_to_note", 21
-    apps = (MARKOR, TASKS,)
-    phrasings = ('Copy the title of the high-priority task in my {list} list into a new Markor note named "{name}"',
-                 "Make a Markor note called {name} containing the name of my high-priority {list} task",
-                 "Look up the most important task in my {list} list in Tasks and write its title in a new note "
-                 "{name} in Markor")
-
-    def grid(self) -> list[dict[str, Any]]:
-        """Every title in two of the named lists (never the Inbox), with a note name."""
-        return [_cross({**p, "list": _pick(todo.LISTS[1:], p["phrasing"])}) for p in _tasks(2)]
-
-    def initial(self, params: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
-        """The list: the high-priority task among three of lower priority; no such note yet."""
-        i = TITLES.index(params["title"])
-        tasks = [{"title": _pick(TITLES, i + k), "due": todo.iso(k), "priority": p}
-                 for k, p in ((3, "medium"), (0, "high"), (6, "low"), (9, "none"))]
-        return {TASKS: {"lists": {params["list"]: tasks}}, MARKOR: {"absent": [params["name"]]}}
-
-    def check(self, params: Mapping[str, Any], state: State) -> bool:
-        """The note in the root holds just the title; no other note edited and no task changed."""
-        m, t = app_state(state, MARKOR), app_state(state, TASKS)
-        return (m["files"].get(params["name"], "").strip().casefold() == params["title"].casefold()
-                and only_touched(m["edits"], {params["name"]}) and not t["edits"])
-
-    def expert(self, params: Mapping[str, Any], elements: Elements, state: State) -> Action:
-        """Show the list in Tasks (which keeps showing it), then create the note in Markor and type the title."""
-        if app_state(state, TASKS)["view"] != params["list"]:
-            return tasks_view(params["list"], elements, state) or wait()
-        if params["name"] in app_state(state, MARKOR)["files"]:
-            return markor_write(params["name"], params["title"], elements, state)
-        return markor_create("", params["name"], "Markdown", elements, state)
-
-
-class NoteToTaskTemplate(WorldTemplate):
-    """Add the to-do written in Markor note {name} as a task of list {list}."""
-
-    name, max_steps = "note_to_task", 20
-    apps = (MARKOR, TASKS,)
-    phrasings = ('The Markor note "{name}" holds a to-do: add it as a task to my {list} list in Tasks',
-                 "Read my note {name} in Markor and put what it says on my {list} list in Tasks",
-                 "Turn the reminder in the Markor note {name} into a task in the {list} list")
-
-    def grid(self) -> list[dict[str, Any]]:
-        """Every title as a note's text, in two lists."""
-        return [_cross(p) for p in _tasks(2, offset=1)]
-
-    def initial(self, params: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
-        """The note holds the to-do; no task of that title anywhere."""
-        return {MARKOR: {"files": {params["name"]: params["title"]}}, TASKS: {"absent": [params["title"]]}}
-
-    def check(self, params: Mapping[str, Any], state: State) -> bool:
-        """One open task of that title in the list, none elsewhere; the note unchanged."""
-        m, lists = app_state(state, MARKOR), app_state(state, TASKS)["lists"]
-        found = {n: find_tasks(lists, n, params["title"]) for n in lists}
-        mine = found.pop(params["list"], [])
-        return len(mine) == 1 and not mine[0]["completed"] and not any(found.values()) and not m["edits"]
-
-    def expert(self, params: Mapping[str, Any], elements: Elements, state: State) -> Action:
-        """Open the note in Markor to read it, then add the task in Tasks."""
-        if app_state(state, MARKOR)["last_opened"] != params["name"]:
-            return markor_item(params["name"], elements, state)
-        if state["foreground"] == MARKOR:
-            return home()
-        return tasks_add(params["list"], params["title"], None, "none", elements, state)
-
-
 TEMPLATES: tuple[TaskTemplate, ...] = (
     CreateNoteTemplate(), AppendLineTemplate(), RenameNoteTemplate(), MoveNoteTemplate(), DeleteNoteTemplate(),
-    CreateFolderTemplate(), OpenNoteTemplate(), AddTaskTemplate(), CompleteTaskTemplate(), ChangeDueTemplate(),
-    DeleteCompletedTemplate(), DueFilterTemplate(), TaskToNoteTemplate(), NoteToTaskTemplate(),
+    CreateFolderTemplate(), OpenNoteTemplate(),
 )
-"""The Markor and Tasks templates of the world suite."""
+"""The Markor templates of the world suite (the Tasks ones follow them in the suite, from `todo_tasks`)."""

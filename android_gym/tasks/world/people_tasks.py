@@ -11,12 +11,17 @@ set-up ("added", "removed", "changed"), so an extra or missing edit fails. Split
 number, or the variant) with `split_of`.
 
 Step budgets are about 1.5 times the expert's typical length without perturbations, plus 3 (measured over 80 seeds
-under the "hard" perturbations, the longest expert run fits every budget).
+under the "hard" perturbations, the longest expert run fits every budget). Everyday goals (issue 49) give values as
+optional parameters ("number", "new", "email", "caller"); a one-word name ("Tom") has no near misses, and the seeded
+contacts of that first name leave the phone (`people.namesakes`).
+
+The cast, the shared checks and the expert steps live in `people_expert`; the Phone-only templates (call back a
+missed call, dial a number) in `phone_tasks`, which `TEMPLATES` lists with the Contacts templates here.
 """  # noqa: D205, D209
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 import numpy as np
@@ -24,142 +29,30 @@ import numpy as np
 from android_gym.actions import Action
 from android_gym.sim.app import stable_seed
 from android_gym.sim.apps import contacts, dialer
-from android_gym.sim.apps.contacts import digits, same_name
-from android_gym.sim.keyboard import KEYBOARD_TOP
-from android_gym.tasks.apps import into_app, swipe_down
+from android_gym.sim.apps.contacts import digits, same_name, same_person, split_name
+from android_gym.sim.apps.people import namesakes
+from android_gym.tasks.apps import into_app
 from android_gym.tasks.base import TaskTemplate, split_of
-from android_gym.tasks.expert import app_state, back, find, obstacle, tap, wait
-from android_gym.ui import UIElement
+from android_gym.tasks.expert import back, find, obstacle, tap, wait
+from android_gym.tasks.world.people_expert import (
+    DOMAINS,
+    NAMES,
+    Elements,
+    State,
+    cast,
+    contacts_state,
+    edit_fields,
+    first_missed,
+    numbers,
+    one_changed,
+    only_calls_to,
+    to_card,
+    to_phone_tab,
+    visible,
+)
+from android_gym.tasks.world.phone_tasks import CallBackMissedTemplate, DialNumberTemplate
 
-State = Mapping[str, Any]
-Elements = Sequence[UIElement]
 Params = Mapping[str, Any]
-
-FIRST = ("Ana", "Bruno", "Celia", "Dmitri", "Esther", "Felix", "Gina", "Hugo", "Ines", "Jonas", "Keira", "Leon",
-         "Mira", "Nico", "Oscar", "Paula", "Rosa", "Stefan", "Tara", "Vera")
-LAST = ("Alvarez", "Baker", "Costa", "Dubois", "Ellis", "Fox", "Gomez", "Hughes", "Jensen", "Klein", "Lopez",
-        "Moreau", "Novak", "Ortiz", "Price", "Reyes")
-AREAS = ("650", "303", "718", "404", "305", "202", "503", "602")
-"""Area codes of task numbers (the seeded contacts and unknown callers use others)."""
-DOMAINS = ("gmail.com", "outlook.com", "proton.me", "yahoo.com")
-NAMES = [f"{f} {last}" for f in FIRST for last in LAST]
-
-
-def _number(rng: np.random.Generator) -> str:
-    return f"({AREAS[int(rng.integers(len(AREAS)))]}) 555-{int(rng.integers(100, 1000)):04d}"
-
-
-def numbers(kind: str, name: str, count: int = 5) -> list[str]:
-    """`count` distinct task numbers fixed by (`kind`, `name`)."""
-    rng = np.random.default_rng(stable_seed("people_tasks", kind, name))
-    out: list[str] = []
-    while len(out) < count:
-        n = _number(rng)
-        if n not in out:
-            out.append(n)
-    return out
-
-
-def cast(kind: str, name: str) -> list[dict[str, Any]]:
-    """The people a task about `name` puts on the phone: the target, then someone with the same first name and
-    someone with the same last name, with the first three of `numbers(kind, name)`.
-
-    >>> [p["name"] for p in cast("x", "Ana Costa")][0]
-    'Ana Costa'
-    """  # noqa: D205
-    rng = np.random.default_rng(stable_seed("people_tasks:names", kind, name))
-    first, last = name.split()
-    other_last = [n for n in LAST if n != last][int(rng.integers(len(LAST) - 1))]
-    other_first = [n for n in FIRST if n != first][int(rng.integers(len(FIRST) - 1))]
-    return [{"name": who, "phone": num, "email": f"{who.lower().replace(' ', '.')}@example.com"}
-            for who, num in zip((name, f"{first} {other_last}", f"{other_first} {last}"), numbers(kind, name),
-                                strict=False)]
-
-
-def _contacts(state: State) -> dict[str, Any]:
-    return app_state(state, contacts.PACKAGE)
-
-
-def _only_calls_to(state: State, number: str) -> bool:
-    """At least one call placed this episode, and every one to `number`."""
-    calls = app_state(state, dialer.PACKAGE).get("calls", [])
-    return bool(calls) and all(digits(c["number"]) == digits(number) for c in calls)
-
-
-def _one_changed(state: State, name: str) -> dict[str, Any] | None:
-    """The contact `name` when it is the only change in Contacts (nothing added or removed), else None."""
-    c = _contacts(state)
-    if c.get("added") or c.get("removed") or c.get("changed") != [name]:
-        return None
-    return next((p for p in c["contacts"] if p["name"] == name), None)
-
-
-# -- expert steps ------------------------------------------------------------------------------------------------------
-def _visible(e: UIElement, state: State) -> bool:
-    """Whether a tap on `e` reaches it (the soft keyboard covers the bottom of the screen while it is up)."""
-    return not state.get("keyboard") or e.center[1] < KEYBOARD_TOP
-
-
-def fill(elements: Elements, state: State, rid: str, text: str) -> Action:
-    """One step towards field `rid` holding `text` (which it does not yet): focus it, delete wrong text, type."""
-    screen = state["screen"]
-    current = screen["fields"].get(rid, "")
-    if screen["focus"] != rid:
-        field = find(elements, rid=rid)
-        return tap(field) if field is not None and _visible(field, state) else back()
-    if text.startswith(current):
-        return Action.type(text[len(current):])
-    delete = find(elements, desc="Delete")  # the keyboard's backspace
-    return tap(delete) if delete is not None else back()
-
-
-def edit_fields(elements: Elements, state: State, want: Mapping[str, str]) -> Action:
-    """In the Contacts editor: fill the first field that differs from `want` (rid -> text), then Save."""
-    fields = state["screen"]["fields"]
-    for rid, text in want.items():
-        if fields.get(rid, "") != text:
-            return fill(elements, state, rid, text)
-    save = find(elements, rid=contacts.SAVE_RID)
-    return tap(save) if save is not None else wait()
-
-
-def to_card(name: str, elements: Elements, state: State) -> Action | None:
-    """The next step towards the card of contact `name` in Contacts (searched for by name); None once it is there."""
-    step = into_app("Contacts", contacts.PACKAGE, elements, state)
-    if step is not None:
-        return step
-    screen = state["screen"]
-    if screen["name"] == "details" and screen["args"]["name"] == name:
-        return None
-    if screen["name"] == "editor" and screen["args"]["discard"]:
-        return tap(find(elements, text="Discard")) if find(elements, text="Discard") else back()
-    if screen["name"] != "list":
-        return back()
-    row = find(elements, rid=contacts.ROW_RID, text=name)
-    if row is not None and _visible(row, state):
-        return tap(row)
-    if screen["fields"].get(contacts.SEARCH_RID, "") == name:
-        return back()  # the row is under the keyboard: close it
-    return fill(elements, state, contacts.SEARCH_RID, name)
-
-
-def to_phone_tab(tab: str, elements: Elements, state: State) -> Action | None:
-    """The next step towards Phone's `tab` (scrolled to the top); None once it is there."""
-    step = into_app("Phone", dialer.PACKAGE, elements, state)
-    if step is not None:
-        return step
-    screen = state["screen"]["name"]
-    if screen == tab.lower():
-        return swipe_down() if state["screen"]["scroll"] > 0 else None
-    if screen in ("favourites", "recents", "contacts"):
-        button = find(elements, text=tab, clickable=True)
-        return tap(button) if button is not None else wait()
-    return back()
-
-
-def first_missed(elements: Elements) -> UIElement | None:
-    """The newest missed call's row in Recents (rows are newest first)."""
-    return next((e for e in elements if e.rid == dialer.ROW_RID and e.desc.startswith("Missed call,")), None)
 
 
 # -- templates ---------------------------------------------------------------------------------------------------------
@@ -177,8 +70,10 @@ class PersonTemplate(TaskTemplate):
                 if split_of(n) == split]
 
     def people(self, params: Params) -> list[dict[str, Any]]:
-        """The target and its two near misses (`cast`)."""
-        return cast(self.name, params["name"])
+        """The target and its two near misses (`cast`); the optional parameter "number" is the target's number."""
+        out = cast(self.name, params["name"])
+        out[0] = {**out[0], "phone": str(params["number"])} if "number" in params else out[0]
+        return out
 
     def facts(self, params: Params) -> dict[str, str]:
         """What the goal says: the name, and the template's own details (numbers, e-mail)."""
@@ -190,10 +85,12 @@ class PersonTemplate(TaskTemplate):
         return self.phrasings[params["phrasing"]].format(**self.facts(params))
 
     def initial(self, params: Params) -> dict[str, dict[str, Any]]:
-        """The cast in Contacts (without the target when the task adds it); the same-last-name one is starred."""
-        target, same_first, same_last = self.people(params)
-        add = [*([target] if self.target_present else []), same_first, {**same_last, "starred": True}]
-        return {contacts.PACKAGE: {"contacts": {"add": add}}}
+        """The cast in Contacts (without the target when the task adds it); the same-last-name one is starred. A
+        target with one name that seeds draw ("Tom") takes the seeded contacts of that first name off (`namesakes`)."""  # noqa: D205, D209
+        target, *near = self.people(params)
+        add = [*([target] if self.target_present else []), *near[:-1], *[{**p, "starred": True} for p in near[-1:]]]
+        gone = namesakes(params["name"])
+        return {contacts.PACKAGE: {"contacts": {"add": add, **({"remove": gone} if gone else {})}}}
 
 
 class CallContactTemplate(PersonTemplate):
@@ -205,7 +102,7 @@ class CallContactTemplate(PersonTemplate):
 
     def check(self, params: Params, state: State) -> bool:
         """Every call placed this episode went to the target's number."""
-        return _only_calls_to(state, self.facts(params)["number"])
+        return only_calls_to(state, self.facts(params)["number"])
 
     def expert(self, params: Params, elements: Elements, state: State) -> Action:
         """Search the contact, open the card, tap Call."""
@@ -226,7 +123,7 @@ class ContactInfoTemplate(PersonTemplate):
 
     def check(self, params: Params, state: State) -> bool:
         """Contacts in front on the target's card (not a near miss's)."""
-        c = _contacts(state)
+        c = contacts_state(state)
         return state.get("foreground") == contacts.PACKAGE and c.get("shown") == params["name"]
 
     def expert(self, params: Params, elements: Elements, state: State) -> Action:
@@ -244,7 +141,7 @@ class FavouriteContactTemplate(PersonTemplate):
     def check(self, params: Params, state: State) -> bool:
         """The target is starred and is the only contact that changed, with its number and e-mail intact."""
         target = self.people(params)[0]
-        now = _one_changed(state, params["name"])
+        now = one_changed(state, params["name"])
         return now is not None and now == {**target, "starred": True}
 
     def expert(self, params: Params, elements: Elements, state: State) -> Action:
@@ -266,7 +163,7 @@ class DeleteContactTemplate(PersonTemplate):
 
     def check(self, params: Params, state: State) -> bool:
         """The target was removed and nothing else was added, removed or changed."""
-        c = _contacts(state)
+        c = contacts_state(state)
         return c.get("removed") == [params["name"]] and not c.get("added") and not c.get("changed")
 
     def expert(self, params: Params, elements: Elements, state: State) -> Action:
@@ -303,7 +200,7 @@ class _EditTemplate(PersonTemplate):
 
     def check(self, params: Params, state: State) -> bool:
         """The target is the only contact that changed, and it changed as asked."""
-        now = _one_changed(state, params["name"])
+        now = one_changed(state, params["name"])
         return now is not None and self.matches(params, now)
 
     def expert(self, params: Params, elements: Elements, state: State) -> Action:
@@ -331,8 +228,17 @@ class EditNumberTemplate(_EditTemplate):
     phrasings = ("Change {name}'s phone number to {new}", "Update the phone number of {name} to {new}",
                  "{name} has a new number, {new}. Update the contact.")
 
+    def people(self, params: Params) -> list[dict[str, Any]]:
+        """The cast; with the optional parameter "new", the old number is it with other last three digits."""
+        out, new = super().people(params), str(params.get("new", ""))
+        if new:
+            out[0] = {**out[0], "phone": new[:-3] + ("000" if new[-3:] != "000" else "111")}
+        return out
+
     def new_value(self, params: Params) -> str:
-        """The old number with its last three digits redrawn (so editing it means deleting a few characters)."""
+        """The old number with its last three digits redrawn (so editing it means deleting a few), or "new"."""
+        if "new" in params:
+            return str(params["new"])
         old = self.people(params)[0]["phone"]
         rng = np.random.default_rng(stable_seed("edit_contact_number:new", params["name"]))
         tail = [n for n in range(100, 1000) if f"{n:03d}" != old[-3:]]
@@ -363,7 +269,9 @@ class AddEmailTemplate(_EditTemplate):
         return [{**p, "email": ""} for p in cast(self.name, params["name"])]
 
     def new_value(self, params: Params) -> str:
-        """A personal address: first name, last initial, a domain chosen by the name."""
+        """A personal address: first name, last initial, a domain chosen by the name; or the parameter "email"."""
+        if "email" in params:
+            return str(params["email"]).lower()
         first, last = params["name"].lower().split()
         return f"{first}{last[0]}@{DOMAINS[stable_seed('email', params['name']) % len(DOMAINS)]}"
 
@@ -392,12 +300,12 @@ class AddContactTemplate(PersonTemplate):
     def check(self, params: Params, state: State) -> bool:
         """One contact added, with the name (case and spacing ignored), the number (digits) and the e-mail asked
         for (none when the goal names none); nothing removed or changed."""  # noqa: D205, D209
-        c = _contacts(state)
+        c = contacts_state(state)
         target = self.people(params)[0]
-        email = target["email"] if self.with_email[params["phrasing"]] else ""
+        email = target["email"] if self.with_email[params.get("phrasing", 0)] else ""
         added = c.get("added", [])
         return (len(added) == 1 and not c.get("removed") and not c.get("changed")
-                and same_name(added[0]["name"], target["name"]) and digits(added[0]["phone"]) ==
+                and same_person(added[0]["name"], target["name"]) and digits(added[0]["phone"]) ==
                 digits(target["phone"]) and added[0]["email"].lower() == email)
 
     def expert(self, params: Params, elements: Elements, state: State) -> Action:
@@ -408,13 +316,13 @@ class AddContactTemplate(PersonTemplate):
         screen = state["screen"]
         target = self.people(params)[0]
         if screen["name"] == "editor" and screen["args"]["name"] is None and not screen["args"]["discard"]:
-            first, last = target["name"].split()
-            email = target["email"] if self.with_email[params["phrasing"]] else ""
+            first, last = split_name(target["name"])
+            email = target["email"] if self.with_email[params.get("phrasing", 0)] else ""
             return edit_fields(elements, state, {contacts.FIRST_RID: first, contacts.LAST_RID: last,
                                                  contacts.PHONE_RID: target["phone"], contacts.EMAIL_RID: email})
         if screen["name"] == "list":
             fab = find(elements, rid=contacts.FAB_RID)
-            return tap(fab) if fab is not None and _visible(fab, state) else back()
+            return tap(fab) if fab is not None and visible(fab, state) else back()
         if screen["name"] == "editor" and screen["args"]["discard"]:
             return tap(find(elements, text="Discard")) if find(elements, text="Discard") else back()
         return back()
@@ -443,7 +351,7 @@ class SaveMissedCallerTemplate(PersonTemplate):
 
     def check(self, params: Params, state: State) -> bool:
         """One contact added: the name, with the missed caller's number; nothing else changed."""
-        c = _contacts(state)
+        c = contacts_state(state)
         target = self.people(params)[0]
         added = c.get("added", [])
         return (len(added) == 1 and not c.get("removed") and not c.get("changed")
@@ -472,120 +380,6 @@ class SaveMissedCallerTemplate(PersonTemplate):
             return step
         row = first_missed(elements)
         return tap(row) if row is not None else wait()
-
-
-class CallBackMissedTemplate(TaskTemplate):
-    """Call back the most recent missed call: a call to that number only (a contact's or an unknown number)."""
-
-    name, suite, max_steps = "call_back_missed", "world", 8
-    apps = (dialer.PACKAGE,)
-    phrasings = ("Call back the most recent missed call", "Return my last missed call",
-                 "I just missed a call. Call them back.")
-    VARIANTS = 120
-
-    def values(self, split: str) -> list[dict[str, Any]]:
-        """Every variant of the split (the caller, a contact or not, and the calls around it vary by variant)."""
-        return [{"variant": v, "phrasing": v % len(self.phrasings)} for v in range(self.VARIANTS)
-                if split_of(f"call_back_missed:{v}") == split]
-
-    def goal(self, params: Params) -> str:
-        """The instruction."""
-        return self.phrasings[params["phrasing"]]
-
-    def _calls(self, params: Params) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-        """(the people, the calls): the target's missed call under 0-2 newer answered or outgoing calls and over an
-        older missed one; the target is a contact in odd variants (with a same-first-name near miss)."""  # noqa: D205, D209
-        v = params["variant"]
-        name = NAMES[stable_seed("call_back_missed", v) % len(NAMES)]
-        target, same_first, other = cast(self.name, name)
-        rng = np.random.default_rng(stable_seed("call_back_missed:calls", v))
-        newer = [{"number": n, "kind": k, "ago_min": 2 + 3 * i}
-                 for i, (n, k) in enumerate([(same_first["phone"], "incoming"), (other["phone"], "outgoing")]
-                                            [:int(rng.integers(3))])]
-        calls = [*newer, {"number": target["phone"], "kind": "missed", "ago_min": 9},
-                 {"number": other["phone"] if v % 2 else same_first["phone"], "kind": "missed", "ago_min": 17}]
-        people = [target, same_first] if v % 2 else [same_first]
-        return people, calls
-
-    def initial(self, params: Params) -> dict[str, dict[str, Any]]:
-        """The calls in Phone's log, the people in Contacts."""
-        people, calls = self._calls(params)
-        return {contacts.PACKAGE: {"contacts": {"add": people}}, dialer.PACKAGE: {"calls": calls}}
-
-    def check(self, params: Params, state: State) -> bool:
-        """Every call placed went to the newest missed call's number."""
-        _, calls = self._calls(params)
-        return _only_calls_to(state, next(c["number"] for c in calls if c["kind"] == "missed"))
-
-    def expert(self, params: Params, elements: Elements, state: State) -> Action:
-        """Phone > Recents > the call button of the first row marked missed."""
-        step = obstacle(elements, state)
-        if step is not None:
-            return step
-        if state["foreground"] == dialer.PACKAGE and state["screen"]["name"] == "call":
-            return wait()
-        step = to_phone_tab("Recents", elements, state)
-        if step is not None:
-            return step
-        row = first_missed(elements)
-        if row is None:
-            return wait()
-        who = row.desc.split(", ")[1]
-        button = find(elements, rid=dialer.CALL_BUTTON_RID, desc=f"Call {who}")
-        return tap(button) if button is not None else wait()
-
-
-class DialNumberTemplate(TaskTemplate):
-    """Dial {number} on the keypad and call it: a call to that number and no other."""
-
-    name, suite, max_steps = "dial_number", "world", 23
-    apps = (dialer.PACKAGE,)
-    phrasings = ("Dial {number} and call it", "Call {number}", "Make a phone call to {dashed}",
-                 "Use the dial pad to call {plain}")
-    COUNT = 300
-
-    def values(self, split: str) -> list[dict[str, Any]]:
-        """`COUNT` distinct task numbers, split by number."""
-        rng = np.random.default_rng(stable_seed("dial_number"))
-        numbers: list[str] = []
-        while len(numbers) < self.COUNT:
-            n = _number(rng)
-            if n not in numbers:
-                numbers.append(n)
-        return [{"number": n, "phrasing": i % len(self.phrasings)} for i, n in enumerate(numbers)
-                if split_of(n) == split]
-
-    def goal(self, params: Params) -> str:
-        """The instruction, with the number written as the phrasing writes it."""
-        d = digits(params["number"])
-        return self.phrasings[params["phrasing"]].format(number=params["number"], dashed=f"{d[:3]}-{d[3:6]}-{d[6:]}",
-                                                         plain=d)
-
-    def check(self, params: Params, state: State) -> bool:
-        """Every call placed went to the number."""
-        return _only_calls_to(state, params["number"])
-
-    def expert(self, params: Params, elements: Elements, state: State) -> Action:
-        """Phone > key pad > the digits one by one (backspace over a wrong one) > dial."""
-        step = obstacle(elements, state) or into_app("Phone", dialer.PACKAGE, elements, state)
-        if step is not None:
-            return step
-        screen = state["screen"]
-        if screen["name"] == "keypad":
-            typed, want = screen["args"]["digits"], digits(params["number"])
-            if typed == want:
-                target = find(elements, rid=dialer.DIAL_RID)
-            elif want.startswith(typed):
-                target = find(elements, rid=dialer.KEY_RIDS[want[len(typed)]])
-            else:
-                target = find(elements, rid=dialer.DELETE_RID)
-            return tap(target) if target is not None else wait()
-        if screen["name"] == "call":
-            return wait()
-        if screen["name"] in ("favourites", "recents", "contacts"):
-            pad = find(elements, rid=dialer.KEYPAD_FAB_RID)
-            return tap(pad) if pad is not None else wait()
-        return back()
 
 
 TEMPLATES: tuple[TaskTemplate, ...] = (

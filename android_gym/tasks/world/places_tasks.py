@@ -424,6 +424,54 @@ class TextAddressTemplate(_PlacesTemplate):
         return send_text(person(params["person"]), params["address"], elements, state)
 
 
+class LabelPlaceTemplate(_PlacesTemplate):
+    """Save this place as {label}: Maps reopens on a place's page (drawn per episode); label that place {label}.
+
+    For everyday goals (issue 49: "Save this place as Home"), where "this place" is the one the user is looking at;
+    not part of the World suite's task set.
+    """
+
+    name, max_steps, split_key = "maps_label_place", 10, "label"
+    apps = (MAPS,)
+    phrasings = ("Save this place as {label}", "Label this place {label} in Maps", "Set this place as my {label}")
+
+    def grid(self) -> list[dict[str, Any]]:
+        """Every label, in every phrasing."""
+        return [{"label": label, "phrasing": k} for label in maps.LABELS for k in range(len(self.phrasings))]
+
+    def values(self, split: str) -> list[dict[str, Any]]:
+        """The grid's entries whose label `split_of` puts in `split`."""
+        return [p for p in self.grid() if split_of(f"maps-label:{p['label']}") == split]
+
+    def initial(self, params: Params) -> dict[str, dict[str, Any]]:
+        """The episode's saved places; Maps reopens on a place the episode draws."""
+        return {MAPS: {"seeded": SEEDED, "open": "seeded"}}
+
+    def check(self, params: Params, state: State) -> bool:
+        """The place Maps reopened on has the label (and it is the only label set); no list changed."""
+        m = app_state(state, MAPS)
+        here = m.get("resumed")
+        return (here is not None and not saved_changes(state)
+                and m.get("labels") == {params["label"]: {"name": here["name"], "address": here["address"]}})
+
+    def expert(self, params: Params, elements: Elements, state: State) -> Action:
+        """Open Maps (on the place), Save, tick the label, Done."""
+        m = app_state(state, MAPS)
+        here = m["resumed"]
+        if (state["foreground"] == MAPS and not state.get("dialog") and m.get("sheet") == "save"
+                and (m["place"], m["address"]) == (here["name"], here["address"])):
+            if params["label"] in m.get("labels", {}):
+                done = find(elements, text="Done")
+                return tap(done) if done is not None else back()
+            box = find(elements, rid=maps.LABEL_RID, text=params["label"])
+            return tap(box) if box is not None else wait()
+        step = into_app("Maps", MAPS, elements, state) or to_place(here["query"], here["rank"], elements, state)
+        if step is not None:
+            return step
+        button = find(elements, desc=f"Save {here['name']}")
+        return tap(button) if button is not None else wait()
+
+
 TEMPLATES: tuple[TaskTemplate, ...] = (SaveTwoPlacesTemplate(), SaveBestRatedTemplate(), RemoveFromListTemplate(),
                                       TravelTimeTemplate(), CallPlaceTemplate(), CallPlaceWithoutNumberTemplate(),
                                       TextAddressTemplate())

@@ -8,6 +8,10 @@ recipes only shift the rows. Checks read Broccoli's state and its record of what
 set-up, so touching the near miss, or anything else, fails. Splits hold out recipe pairs (`split_of` on the title).
 Experts read the UI elements, get past pop-ups (`into_app`/`obstacle`) and retry dropped taps by acting on the
 unchanged screen again.
+
+Everyday lines (issue 49, `goals.everyday.recipes`) name recipes of the app's own pool too (`KNOWN`), often without a
+near miss ("other" None); a recipe they add is "loose" (title by its words, other fields free); a single favourite
+has "b" None. `OpenRecipeTemplate` exists for "find a recipe" lines and stays out of `TEMPLATES`.
 """  # noqa: D205, D209
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ from android_gym.tasks.world.notes_expert import (
     MARKOR,
     Elements,
     State,
+    folded_words,
     markor_create,
     markor_item,
     markor_write,
@@ -100,6 +105,22 @@ for _i, ((_a, _ai), (_b, _bi)) in enumerate(PAIRS):
     SPECS[_a], SPECS[_b] = _spec(_a, _ai, _i), _spec(_b, _bi, _i + 1)
 NEAR = {**{a: b for (a, _), (b, _) in PAIRS}, **{b: a for (a, _), (b, _) in PAIRS}}
 """Each task title's near miss."""
+KNOWN: dict[str, dict[str, Any]] = {
+    **{title: {"title": title, "description": description, "servings": servings, "prep_time": prep,
+               "categories": categories.split(", "), "ingredients": ingredients.split("; "), "directions": directions}
+       for title, description, servings, prep, categories, ingredients, directions in R.POOL},
+    **SPECS}
+"""Every recipe a task can put on the phone, by title: the app's seeded pool and the task recipes (issue 49: the
+recipes an everyday line names)."""
+
+
+def spec_of(title: str) -> dict[str, Any]:
+    """Recipe `title` as `RecipesApp.apply` takes it.
+
+    Raises:
+        KeyError: no task or seeded recipe has that title.
+    """
+    return KNOWN[title]
 
 
 def note_name(title: str) -> str:
@@ -125,7 +146,7 @@ def folded(text: str) -> str:
 
 def as_set_up(title: str, **changes: Any) -> dict[str, Any]:
     """Task recipe `title` as the state lists it (without the id) after set-up, with `changes`."""
-    return {**SPECS[title], "favourite": False, **changes}
+    return {**spec_of(title), "favourite": False, **changes}
 
 
 def plain(r: Mapping[str, Any]) -> dict[str, Any]:
@@ -224,9 +245,10 @@ class _RecipeTemplate(WorldTemplate):
         return {}
 
     def initial(self, params: Params) -> dict[str, dict[str, Any]]:
-        """The recipe and its near miss; no other recipe of either title."""
-        return {REC: {"absent": [params["title"], params["other"]],
-                      "recipes": [SPECS[params["title"]], SPECS[params["other"]]]}}
+        """The recipe and its near miss; no other recipe of either title (an everyday line's params, issue 49, may
+        have no near miss: "other" None)."""  # noqa: D205, D209
+        titles = [t for t in (params["title"], params["other"]) if t is not None]
+        return {REC: {"absent": titles, "recipes": [spec_of(t) for t in titles]}}
 
 
 class AddRecipeTemplate(_RecipeTemplate):
@@ -248,21 +270,30 @@ class AddRecipeTemplate(_RecipeTemplate):
                 "ingredients": list(spec["ingredients"]), "list": "; ".join(spec["ingredients"])}
 
     def initial(self, params: Params) -> dict[str, dict[str, Any]]:
-        """Only the near miss."""
+        """Only the near miss (none for an everyday line's params)."""
+        if params["other"] is None:
+            return {REC: {"absent": [params["title"]]}}
         return {REC: {"absent": [params["title"], params["other"]], "recipes": [SPECS[params["other"]]]}}
 
     def want(self, params: Params) -> dict[str, Any]:
-        """The recipe to add, as the form takes it."""
-        return {k: params[k] for k in ("title", "description", "servings", "prep_time", "ingredients")}
+        """The recipe to add, as the form takes it (a field the goal leaves out stays empty)."""
+        want = {k: params[k] for k in ("title", "description", "servings", "prep_time", "ingredients")}
+        return {k: v if v is not None else [] if k == "ingredients" else "" for k, v in want.items()}
 
     def check(self, params: Params, state: State) -> bool:
         """Exactly one recipe added, with that title, description, servings, time and ingredients (any directions);
-        nothing removed or changed."""  # noqa: D205, D209
+        nothing removed or changed.
+
+        An everyday line's params ("loose", issue 49) name the title only (its words count: the line's apostrophes
+        are gone), the other fields None (anything).
+        """  # noqa: D205
         r = app_state(state, REC)
         added = r.get("added", [])
         if len(added) != 1 or r["removed"] or r["changed"]:
             return False
         got = added[0]
+        if params.get("loose"):
+            return folded_words(got["title"]) == folded_words(params["title"])
         return (folded(got["title"]) == folded(params["title"]) and folded(got["servings"]) == params["servings"]
                 and folded(got["description"]) == folded(params["description"])
                 and folded(got["prep_time"]) == folded(params["prep_time"])
@@ -318,22 +349,27 @@ class FavouriteTwoTemplate(WorldTemplate):
                         out.append({"a": a, "b": b, "near": [near_a, near_b], "phrasing": i + k})
         return out
 
+    @staticmethod
+    def titles(params: Params) -> list[str]:
+        """The recipes to favourite: {a} and {b} ("b" None: an everyday line's one recipe, issue 49)."""
+        return [t for t in (params["a"], params["b"]) if t is not None]
+
     def initial(self, params: Params) -> dict[str, dict[str, Any]]:
         """Both recipes and both near misses, none a favourite."""
-        titles = [params["a"], params["b"], *params["near"]]
-        return {REC: {"absent": titles, "recipes": [SPECS[t] for t in titles]}}
+        titles = [*self.titles(params), *params["near"]]
+        return {REC: {"absent": titles, "recipes": [spec_of(t) for t in titles]}}
 
     def check(self, params: Params, state: State) -> bool:
         """Exactly those two recipes changed, each only to a favourite; nothing added or removed."""
         r = app_state(state, REC)
         changed = sorted((plain(x) for x in r.get("changed", [])), key=lambda x: x["title"])
-        want = sorted((as_set_up(t, favourite=True) for t in (params["a"], params["b"])), key=lambda x: x["title"])
+        want = sorted((as_set_up(t, favourite=True) for t in self.titles(params)), key=lambda x: x["title"])
         return changed == want and not r["added"] and not r["removed"]
 
     def expert(self, params: Params, elements: Elements, state: State) -> Action:
         """For each: the list, its row, Add to favourites."""
         favourites = {x["title"] for x in app_state(state, REC).get("recipes", []) if x["favourite"]}
-        todo = [t for t in (params["a"], params["b"]) if t not in favourites]
+        todo = [t for t in self.titles(params) if t not in favourites]
         if not todo:
             return wait()
         return to_details(todo[0], elements, state) or press(elements, desc=R.FAVOURITE_DESC)
@@ -385,6 +421,24 @@ class PrepTimeAnswerTemplate(_RecipeTemplate):
         """The list, its row, answer with the preparation time shown."""
         step = to_details(params["title"], elements, state)
         return step or answer_with(find(elements, rid=R.PREP_VALUE_RID))
+
+
+class OpenRecipeTemplate(_RecipeTemplate):
+    """Find recipe {title} (information retrieval): Broccoli shows its details. Not in the suite's `TEMPLATES` (its
+    tasks are the everyday lines', issue 49), though its grid makes it a complete template."""  # noqa: D205, D209
+
+    name, max_steps = "recipes_open_recipe", 9
+    phrasings = ('Find the recipe "{title}" in Broccoli', "Show me my {title} recipe",
+                 'Open the "{title}" recipe in my recipe app')
+
+    def check(self, params: Params, state: State) -> bool:
+        """Broccoli in front on the recipe's details, nothing added, removed or changed."""
+        r = app_state(state, REC)
+        return state["foreground"] == REC and r.get("open") == params["title"] and untouched(state)
+
+    def expert(self, params: Params, elements: Elements, state: State) -> Action:
+        """The list, scroll to its row, open it."""
+        return to_details(params["title"], elements, state) or wait()
 
 
 class DeleteMissingRecipeTemplate(_RecipeTemplate):

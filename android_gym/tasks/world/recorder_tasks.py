@@ -1,6 +1,8 @@
 """World-suite tasks over Audio Recorder (issue 17): record clips of a length (the expert waits while the timer runs),
 name, rename, delete and play records, change the recording format first, answer a record's length, decline to play
-a record that does not exist, and carry a record's name into Markor or its length into Messages.
+a record that does not exist, and carry a record's name into Markor or its length into Messages. The task records and
+the expert steps these templates share are in `recorder_expert`; the templates outside the suite for the goal
+parser's everyday lines (issue 49) are in `recorder_everyday_tasks`.
 
 Every task puts its records on the phone under fixed names (`initial`), next to a twin with a similar name and
 another length (the near miss), so the seeded records only shift positions in the list. Checks read the recorder's
@@ -11,8 +13,6 @@ past pop-ups (`into_app`) and retry dropped taps by acting on the unchanged scre
 
 from __future__ import annotations
 
-import datetime
-from collections.abc import Mapping
 from typing import Any
 
 from android_gym.actions import Action
@@ -21,7 +21,7 @@ from android_gym.sim.apps import messages as M
 from android_gym.sim.apps import recorder as R
 from android_gym.tasks.apps import into_app
 from android_gym.tasks.base import TaskTemplate
-from android_gym.tasks.expert import app_state, back, fill, find, home, obstacle, wait
+from android_gym.tasks.expert import app_state, find, home, obstacle, wait
 from android_gym.tasks.world.answer_tasks import answer_with
 from android_gym.tasks.world.infeasible_tasks import impossible, looking_at
 from android_gym.tasks.world.messaging_expert import conversation, names, person, send_text, texts_ok
@@ -33,22 +33,27 @@ from android_gym.tasks.world.notes_expert import (
     markor_write,
     only_touched,
     press,
-    reach,
 )
 from android_gym.tasks.world.notes_tasks import WorldTemplate
+from android_gym.tasks.world.recorder_expert import (
+    LABEL,
+    REC,
+    TWINS,
+    Params,
+    days_ago,
+    find_record,
+    name_dialog,
+    one_new,
+    record_clip,
+    rename,
+    to_list,
+    to_main,
+    to_record,
+    twin_grid,
+    twin_records,
+    untouched,
+)
 
-Params = Mapping[str, Any]
-REC = R.PACKAGE
-LABEL = R.RecorderApp.label
-TWINS = (("Lecture 7", "Lecture 8"), ("Cello scales", "Cello etudes"), ("Morning thoughts", "Evening thoughts"),
-         ("Wedding speech", "Wedding toast"), ("Choir rehearsal", "Choir concert"), ("Plumber call", "Plumber quote"),
-         ("Spanish drills", "Spanish songs"), ("Harbor ambience", "Harbor storm"), ("Story for Mia", "Story for Leo"),
-         ("Workshop questions", "Workshop answers"), ("Garage band demo", "Garage band live"),
-         ("Recipe from Nonna", "Recipe from Pops"), ("Focus session", "Focus playlist"),
-         ("Walk and talk", "Walk and think"), ("Poem reading", "Poem draft"), ("Beatbox loop", "Beatbox intro"),
-         ("Sermon notes", "Sermon outline"), ("Travel diary", "Travel plans"), ("Owl at night", "Owl at dawn"),
-         ("Standup recap", "Standup agenda"))
-"""Task record names, each with a twin (the near miss): none is a seeded name or a default "Record-<n>"."""
 NEW_NAMES = ("Final take", "Keep this one", "For the archive", "Best version", "Send to Sam", "Practice 2",
              "Listen again", "Rough cut")
 NOTE_STEMS = ("memo_log", "voice_notes", "recordings", "audio_index", "clips_today", "memo_names")
@@ -58,107 +63,8 @@ def _pick(pool: tuple, i: int) -> Any:
     return pool[i % len(pool)]
 
 
-def _twins(variants: int = 1) -> list[dict[str, Any]]:
-    """Every twin pair `variants` times: the name, its twin, their lengths in seconds, a phrasing."""
-    return [{"name": n, "twin": t, "length": 20 + (37 * i + 11 * k) % 400, "twin_length": 15 + (53 * i + 7 * k) % 300,
-             "phrasing": i + k} for i, (n, t) in enumerate(TWINS) for k in range(variants)]
-
-
-def _pair(params: Params) -> dict[str, Any]:
-    """Initial records: the task's record and its twin (the twin never as long: the answer tells them apart)."""
-    twin_length = params["twin_length"] + (1 if params["twin_length"] == params["length"] else 0)
-    return {"absent": [params["name"], params["twin"]], "records": [
-        {"name": params["name"], "duration_s": params["length"], "date": _day(10 + 7 * params["phrasing"] % 50)},
-        {"name": params["twin"], "duration_s": twin_length, "format": "wav",
-         "date": _day(12 + 11 * params["phrasing"] % 50)}]}
-
-
-def _day(age: int) -> str:
-    """The date `age` days before the sim's today: task records sit among the seeded ones (1-90 days old)."""
-    return str(R.DATE - datetime.timedelta(days=age))
-
-
-def _record(state: State, name: str) -> dict[str, Any] | None:
-    """The record called `name`, or None."""
-    return next((r for r in app_state(state, REC).get("records", []) if r["name"] == name), None)
-
-
-def untouched(state: State) -> bool:
-    """Nothing recorded, removed or renamed in the recorder this episode, and it is not recording."""
-    r = app_state(state, REC)
-    return not (r.get("added") or r.get("removed") or r.get("renamed") or r.get("recording"))
-
-
-def one_new(state: State, seconds: int) -> dict[str, Any] | None:
-    """The only record made this episode, when it is at least `seconds` long and nothing else changed."""
-    r = app_state(state, REC)
-    if len(r.get("added", [])) != 1 or r.get("removed") or r.get("recording"):
-        return None
-    rec = _record(state, r["added"][0])
-    return rec if rec is not None and rec["duration_s"] >= seconds else None
-
-
-# -- expert steps ----------------------------------------------------------------------------------------------------
-def to_main(elements: Elements, state: State) -> Action | None:
-    """The next step to the recorder's main screen (None once there)."""
-    step = into_app(LABEL, REC, elements, state)
-    if step is not None:
-        return step
-    name = state["screen"]["name"]
-    if name == "main":
-        return None
-    return leave(elements) if name in ("rename", "delete", "choice") else back()
-
-
-def to_list(elements: Elements, state: State) -> Action | None:
-    """The next step to the records list (None once there)."""
-    step = into_app(LABEL, REC, elements, state)
-    if step is None and state["screen"]["name"] == "records":
-        return None
-    return step or to_main(elements, state) or press(elements, desc="Records")
-
-
-def to_record(name: str, elements: Elements, state: State) -> Action | None:
-    """The next step to the screen of record `name` (None once there, no dialog over it)."""
-    step = into_app(LABEL, REC, elements, state)
-    if step is None and state["screen"]["name"] == "record":
-        return None if app_state(state, REC)["open"] == name else back()
-    return step or to_list(elements, state) or reach(elements, state, find(elements, rid=R.NAME_RID, text=name))
-
-
-def record_clip(seconds: int, elements: Elements, state: State) -> Action:
-    """On the main screen: Record, wait until the timer shows `seconds`, Stop (resume a paused recording)."""
-    step = obstacle(elements, state)
-    if step is not None:
-        return step
-    rec = app_state(state, REC).get("recording")
-    if rec is not None and state["foreground"] == REC and state["screen"]["name"] == "main":
-        if rec["paused"]:
-            return press(elements, desc="Resume recording")
-        return press(elements, desc="Stop recording") if rec["elapsed_s"] >= seconds else wait()
-    if rec is not None and rec["elapsed_s"] < seconds:
-        return wait()  # it records in the background too
-    return to_main(elements, state) or press(elements, desc="Record")
-
-
-def name_dialog(new: str, elements: Elements, state: State) -> Action:
-    """In the rename dialog: Clear text unless the field leads to `new`, type the rest, OK."""
-    if not new.startswith(state["screen"]["fields"].get(R.INPUT_RID, "")):
-        return press(elements, desc="Clear text")
-    return fill(elements, state, R.INPUT_RID, new, missing=wait()) or press(elements, text="OK")
-
-
-def rename(name: str, new: str, elements: Elements, state: State) -> Action:
-    """The next step to rename record `name` to `new`: its screen, Rename, the dialog."""
-    step = into_app(LABEL, REC, elements, state)
-    r = app_state(state, REC)
-    if step is None and state["screen"]["name"] == "rename" and r["open"] == name:
-        return name_dialog(new, elements, state)
-    return step or to_record(name, elements, state) or press(elements, desc="Rename")
-
-
 # -- templates: the recorder -----------------------------------------------------------------------------------------
-class _ClipTemplate(WorldTemplate):
+class ClipTemplate(WorldTemplate):
     """Recording templates: (seconds, variant) instances split on their "key"; no naming dialog after Stop."""
 
     split_key = "key"
@@ -175,7 +81,7 @@ class _ClipTemplate(WorldTemplate):
         return {REC: {"settings": {"format": params["start"], "ask_name": False}}}
 
 
-class RecordClipTemplate(_ClipTemplate):
+class RecordClipTemplate(ClipTemplate):
     """Record a clip of at least {seconds} seconds: one new record that long, nothing else changed."""
 
     name, max_steps = "recorder_record_clip", 19
@@ -194,7 +100,7 @@ class RecordClipTemplate(_ClipTemplate):
         return record_clip(params["seconds"], elements, state)
 
 
-class FormatThenRecordTemplate(_ClipTemplate):
+class FormatThenRecordTemplate(ClipTemplate):
     """Set the format to {fmt} and the sample rate to {rate}, then record at least {seconds} seconds."""
 
     name, max_steps = "recorder_format_then_record", 28
@@ -251,18 +157,18 @@ class RecordNamedTemplate(WorldTemplate):
 
     def grid(self) -> list[dict[str, Any]]:
         """Every name twice: with and without the recorder's naming dialog after Stop."""
-        return [{**p, "seconds": 3 + p["phrasing"] % 3, "ask": p["phrasing"] % 2 == 0} for p in _twins(2)]
+        return [{**p, "seconds": 3 + p["phrasing"] % 3, "ask": p["phrasing"] % 2 == 0} for p in twin_grid(2)]
 
     def initial(self, params: Params) -> dict[str, dict[str, Any]]:
         """The twin record (not the name), and the naming dialog setting of the variant."""
         return {REC: {"absent": [params["name"], params["twin"]], "settings": {"ask_name": params["ask"]},
                       "records": [{"name": params["twin"], "duration_s": params["twin_length"],
-                                   "date": _day(12 + 11 * params["phrasing"] % 50)}]}}
+                                   "date": days_ago(12 + 11 * params["phrasing"] % 50)}]}}
 
     def check(self, params: Params, state: State) -> bool:
         """The only new record is called {name} and long enough; the twin is still there, never renamed."""
         rec, r = one_new(state, params["seconds"]), app_state(state, REC)
-        return (rec is not None and rec["name"] == params["name"] and _record(state, params["twin"]) is not None
+        return (rec is not None and rec["name"] == params["name"] and find_record(state, params["twin"]) is not None
                 and all(e["from"] != params["twin"] for e in r["renamed"]))
 
     def expert(self, params: Params, elements: Elements, state: State) -> Action:
@@ -288,22 +194,34 @@ class RenameRecordTemplate(WorldTemplate):
 
     def grid(self) -> list[dict[str, Any]]:
         """Every name twice, with new names rotating."""
-        return [{**p, "new": _pick(NEW_NAMES, p["phrasing"] + 3 * (p["phrasing"] // 20))} for p in _twins(2)]
+        return [{**p, "new": _pick(NEW_NAMES, p["phrasing"] + 3 * (p["phrasing"] // 20))} for p in twin_grid(2)]
 
     def initial(self, params: Params) -> dict[str, dict[str, Any]]:
-        """The record and its twin; nothing called {new}."""
-        pair = _pair(params)
+        """The record and its twin; nothing called {new}. With the optional "latest": True (a line saying "my last
+        recording"), the record is today's, the newest of the list, and its twin yesterday's."""  # noqa: D205, D209
+        pair = twin_records(params)
+        if params.get("latest"):
+            first, second = pair["records"]
+            pair = {**pair, "records": [{**first, "date": days_ago(0)}, {**second, "date": days_ago(1)}]}
         return {REC: {**pair, "absent": [*pair["absent"], params["new"]]}}
 
     def check(self, params: Params, state: State) -> bool:
-        """Exactly that one rename; the record keeps its length; nothing added or removed."""
-        r, rec = app_state(state, REC), _record(state, params["new"])
+        """Exactly that one rename; the record keeps its length; nothing added or removed. With the optional
+        "any_case": True (a parsed line, whose words arrive lower-cased), the new name may be in any case."""  # noqa: D205, D209
+        r = app_state(state, REC)
+        if params.get("any_case"):
+            new = params["new"].casefold()
+            renamed = [(e["from"], e["to"].casefold()) for e in r.get("renamed", [])]
+            rec = next((x for x in r.get("records", []) if x["name"].casefold() == new), None)
+            return (renamed == [(params["name"], new)] and not r["added"] and not r["removed"] and rec is not None
+                    and rec["duration_s"] == params["length"])
+        rec = find_record(state, params["new"])
         return (r.get("renamed") == [{"from": params["name"], "to": params["new"]}] and not r["added"]
                 and not r["removed"] and rec is not None and rec["duration_s"] == params["length"])
 
     def expert(self, params: Params, elements: Elements, state: State) -> Action:
         """Records, the row, Rename, Clear text, the new name, OK."""
-        if _record(state, params["new"]) is not None:
+        if find_record(state, params["new"]) is not None:
             return wait()
         return rename(params["name"], params["new"], elements, state)
 
@@ -319,11 +237,11 @@ class DeleteTwoTemplate(WorldTemplate):
     def grid(self) -> list[dict[str, Any]]:
         """Every name with the next pair's name."""
         return [{**p, "other": TWINS[(i + 1) % len(TWINS)][0], "other_twin": TWINS[(i + 1) % len(TWINS)][1]}
-                for i, p in enumerate(_twins())]
+                for i, p in enumerate(twin_grid())]
 
     def initial(self, params: Params) -> dict[str, dict[str, Any]]:
         """Both records and both twins."""
-        a, b = _pair(params), _pair({**params, "name": params["other"], "twin": params["other_twin"]})
+        a, b = twin_records(params), twin_records({**params, "name": params["other"], "twin": params["other_twin"]})
         return {REC: {"absent": a["absent"] + b["absent"], "records": a["records"] + b["records"]}}
 
     def check(self, params: Params, state: State) -> bool:
@@ -334,7 +252,7 @@ class DeleteTwoTemplate(WorldTemplate):
 
     def expert(self, params: Params, elements: Elements, state: State) -> Action:
         """For each still there: its screen, Delete, confirm Delete (the list comes back)."""
-        left = [n for n in (params["name"], params["other"]) if _record(state, n) is not None]
+        left = [n for n in (params["name"], params["other"]) if find_record(state, n) is not None]
         if not left:
             return wait()
         step = into_app(LABEL, REC, elements, state)
@@ -354,11 +272,11 @@ class PlayRecordTemplate(WorldTemplate):
 
     def grid(self) -> list[dict[str, Any]]:
         """Every name twice (lengths of a minute or more: it still plays when checked)."""
-        return [{**p, "length": p["length"] + 60} for p in _twins(2)]
+        return [{**p, "length": p["length"] + 60} for p in twin_grid(2)]
 
     def initial(self, params: Params) -> dict[str, dict[str, Any]]:
         """The record and its twin."""
-        return {REC: _pair(params)}
+        return {REC: twin_records(params)}
 
     def check(self, params: Params, state: State) -> bool:
         """It is playing, the recorder in front, nothing changed."""
@@ -380,16 +298,16 @@ class PlayMissingTemplate(WorldTemplate):
 
     def grid(self) -> list[dict[str, Any]]:
         """Every name twice."""
-        return _twins(2)
+        return twin_grid(2)
 
     def initial(self, params: Params) -> dict[str, dict[str, Any]]:
         """Only the twin."""
-        pair = _pair(params)
+        pair = twin_records(params)
         return {REC: {**pair, "records": pair["records"][1:]}}
 
     def check(self, params: Params, state: State) -> bool:
         """No record of that name, nothing playing, nothing changed."""
-        return (_record(state, params["name"]) is None and not app_state(state, REC).get("playing")
+        return (find_record(state, params["name"]) is None and not app_state(state, REC).get("playing")
                 and untouched(state))
 
     def looked(self, params: Params, state: State) -> bool:
@@ -411,15 +329,15 @@ class DurationAnswerTemplate(WorldTemplate):
 
     def grid(self) -> list[dict[str, Any]]:
         """Every name twice."""
-        return _twins(2)
+        return twin_grid(2)
 
     def initial(self, params: Params) -> dict[str, dict[str, Any]]:
         """The record and its twin (of another length)."""
-        return {REC: _pair(params)}
+        return {REC: twin_records(params)}
 
     def answer(self, params: Params, state: State) -> str | None:
         """The record's length as the app writes it, while nothing was changed."""
-        rec = _record(state, params["name"])
+        rec = find_record(state, params["name"])
         return R.clock(rec["duration_s"]) if rec is not None and untouched(state) else None
 
     def expert(self, params: Params, elements: Elements, state: State) -> Action:
@@ -428,7 +346,7 @@ class DurationAnswerTemplate(WorldTemplate):
 
 
 # -- templates: the recorder and another app ----------------------------------------------------------------------
-class MemoToNoteTemplate(_ClipTemplate):
+class MemoToNoteTemplate(ClipTemplate):
     """Record at least {seconds} seconds, then write the new record's name in a new Markor note {note}."""
 
     name, max_steps = "recorder_memo_to_note", 27
@@ -476,13 +394,14 @@ class DurationToTextTemplate(WorldTemplate):
 
     def grid(self) -> list[dict[str, Any]]:
         """Every name twice, with a person per instance."""
-        return [{**p, "person": names(f"recorder:{p['name']}:{p['phrasing']}", 1)[0]} for p in _twins(2)]
+        return [{**p, "person": names(f"recorder:{p['name']}:{p['phrasing']}", 1)[0]} for p in twin_grid(2)]
 
     def initial(self, params: Params) -> dict[str, dict[str, Any]]:
         """The record and its twin; a conversation with the person."""
         p = person(params["person"])
-        return {REC: _pair(params), M.PACKAGE: {"threads": [conversation(p, ("How long was that recording?",), False)],
-                                                "contacts": [{"name": p["name"], "number": p["number"]}]}}
+        return {REC: twin_records(params),
+                M.PACKAGE: {"threads": [conversation(p, ("How long was that recording?",), False)],
+                            "contacts": [{"name": p["name"], "number": p["number"]}]}}
 
     def check(self, params: Params, state: State) -> bool:
         """Exactly one text, to the person, holding the length as the recorder shows it; the recorder unchanged."""
@@ -492,7 +411,7 @@ class DurationToTextTemplate(WorldTemplate):
         """Open the record to read its length, then text it."""
         if app_state(state, REC).get("last_opened") != params["name"]:
             return to_record(params["name"], elements, state) or home()
-        rec = _record(state, params["name"])
+        rec = find_record(state, params["name"])
         if rec is None:
             return wait()
         return send_text(person(params["person"]), R.clock(rec["duration_s"]), elements, state)

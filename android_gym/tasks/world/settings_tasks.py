@@ -22,7 +22,7 @@ from android_gym.sim.apps import settings as S
 from android_gym.tasks.apps import into_app, swipe_down
 from android_gym.tasks.expert import app_state, back, find, obstacle, swipe_up, tap, wait
 from android_gym.tasks.world.infeasible_tasks import impossible
-from android_gym.tasks.world.media_tasks import shoot
+from android_gym.tasks.world.media_expert import shoot
 from android_gym.tasks.world.messaging_expert import conversation, names, namesake, person, send_text, texts_ok
 from android_gym.tasks.world.notes_tasks import WorldTemplate
 from android_gym.ui import UIElement
@@ -39,7 +39,8 @@ ROUTE: dict[str, tuple[str, str]] = {
     "apps": ("main", "Apps"), S.ALL_APPS: ("apps", "See all apps"), S.APP_INFO: (S.ALL_APPS, "{app}"),
     S.APP_PERMISSIONS_PAGE: (S.APP_INFO, "Permissions"), S.PERMISSION: (S.APP_PERMISSIONS_PAGE, "{perm}"),
     S.APP_STORAGE: (S.APP_INFO, "Storage & cache"), S.SAVED_DEVICES: ("connected", "Saved devices"),
-    S.DEVICE: (S.SAVED_DEVICES, "{device}"),
+    S.DEVICE: (S.SAVED_DEVICES, "{device}"), "brightness": ("display", "Brightness level"),
+    "font_size": ("display", "Font size"), "storage": ("main", "Storage"), "wallpaper": ("main", "Wallpaper & style"),
 }
 """Settings page id -> (the page it is opened from, the title of the row there that opens it)."""
 ARGS = {S.APP_INFO: ("app",), S.APP_PERMISSIONS_PAGE: ("app",), S.APP_STORAGE: ("app",), S.PERMISSION: ("app", "perm"),
@@ -326,7 +327,11 @@ class ForgetDeviceTemplate(WorldTemplate):
 
 
 class TimeoutThemeTemplate(WorldTemplate):
-    """Set the screen timeout to {timeout} and turn dark theme {on|off}."""
+    """Set the screen timeout to {timeout} and turn dark theme {on|off}.
+
+    Without a "dark" parameter (an everyday goal that names only the timeout: {"timeout": "5 minutes"}) the task is
+    the timeout alone: the theme is neither set up nor checked.
+    """
 
     name, max_steps, split_key = "settings_timeout_theme", 10, "key"
     apps = (SETTINGS,)
@@ -341,17 +346,20 @@ class TimeoutThemeTemplate(WorldTemplate):
 
     def initial(self, params: Params) -> dict[str, dict[str, Any]]:
         """Dark theme the other way; another timeout."""
-        other = S.TIMEOUTS[(S.TIMEOUTS.index(params["timeout"]) + 2 + params["phrasing"] % 4) % len(S.TIMEOUTS)]
-        return {"system": {"dark_theme": not params["dark"]}, SETTINGS: {"screen_timeout": other}}
+        shift = 2 + params.get("phrasing", 0) % 4
+        other = S.TIMEOUTS[(S.TIMEOUTS.index(params["timeout"]) + shift) % len(S.TIMEOUTS)]
+        theme = {"system": {"dark_theme": not params["dark"]}} if "dark" in params else {}
+        return {**theme, SETTINGS: {"screen_timeout": other}}
 
     def check(self, params: Params, state: State) -> bool:
-        """The timeout and the theme as asked."""
+        """The timeout and the theme (when asked) as asked."""
         return (settings_of(state)["screen_timeout"] == params["timeout"]
-                and state["system"]["dark_theme"] == params["dark"])
+                and state["system"]["dark_theme"] == params.get("dark", state["system"]["dark_theme"]))
 
     def expert(self, params: Params, elements: Elements, state: State) -> Action:
-        """Display: the Dark theme switch, then Screen timeout and the choice."""
-        step = set_switch("dark_theme", params["dark"], "display", "Dark theme", elements, state)
+        """Display: the Dark theme switch (when asked), then Screen timeout and the choice."""
+        dark = params.get("dark", state["system"]["dark_theme"])
+        step = set_switch("dark_theme", dark, "display", "Dark theme", elements, state)
         if step is not None or settings_of(state)["screen_timeout"] == params["timeout"]:
             return step or wait()
         if settings_of(state).get("page") == "timeout":

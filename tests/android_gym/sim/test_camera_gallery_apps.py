@@ -10,8 +10,9 @@ from android_gym.errors import ConfigError
 from android_gym.sim.apps import DEFAULT_APPS, with_apps
 from android_gym.sim.apps.camera import PACKAGE as CAMERA
 from android_gym.sim.apps.camera import SHUTTER_RID, THUMBNAIL_RID, CameraApp
-from android_gym.sim.apps.gallery import IMAGE_RID, TITLE_RID, GalleryApp, describe, stamp
+from android_gym.sim.apps.gallery import IMAGE_RID, TITLE_RID, GalleryApp
 from android_gym.sim.apps.gallery import PACKAGE as PHOTOS
+from android_gym.sim.apps.gallery_media import describe, stamp
 from android_gym.sim.perturbations import PerturbationConfig
 from android_gym.sim.phone import SimPhone
 from android_gym.sim.render.theme import LIGHT

@@ -18,6 +18,7 @@ from android_gym.tasks import suites
 from android_gym.tasks.base import Task, TaskTemplate, answers_match, normalise_answer
 from android_gym.tasks.world import answer_tasks as at
 from android_gym.tasks.world import infeasible_tasks as it
+from android_gym.tasks.world import people_expert
 from android_gym.tasks.world import people_tasks as pt
 from android_gym.tasks.world.messaging_expert import namesake
 
@@ -52,12 +53,12 @@ def test_answers_match_normalises_but_never_accepts_a_longer_text() -> None:
 # -- answers -------------------------------------------------------------------------------------------------------
 def test_contact_answers_name_the_target_not_a_namesake() -> None:
     task = at.ContactNumberAnswerTemplate().tasks("train")[0]
-    target, same_first, same_last = pt.cast(task.template.name, task.params["name"])
+    target, same_first, same_last = people_expert.cast(task.template.name, task.params["name"])
     _, state = started(task)
     assert task.check(state, answer(target["phone"]))
     assert not task.check(state, answer(same_first["phone"])) and not task.check(state, answer(same_last["phone"]))
     email = at.ContactEmailAnswerTemplate().tasks("train")[0]
-    target = pt.cast(email.template.name, email.params["name"])[0]
+    target = people_expert.cast(email.template.name, email.params["name"])[0]
     _, state = started(email)
     assert email.check(state, answer(target["email"])) and not email.check(state, answer(target["phone"]))
 
@@ -65,7 +66,7 @@ def test_contact_answers_name_the_target_not_a_namesake() -> None:
 def test_an_answer_after_editing_what_was_asked_about_fails() -> None:
     """The truth is read from the state: once the agent changed the contact, no answer wins."""
     task = at.ContactNumberAnswerTemplate().tasks("train")[0]
-    target = pt.cast(task.template.name, task.params["name"])[0]
+    target = people_expert.cast(task.template.name, task.params["name"])[0]
     _, state = started(task)
     c = state["apps"][contacts.PACKAGE]
     edited = {**state, "apps": {**state["apps"], contacts.PACKAGE: {**c, "changed": [target["name"]]}}}
@@ -128,7 +129,7 @@ def test_declaring_after_doing_the_near_miss_fails() -> None:
     """Calling the namesake, editing a task or a note, then declaring impossible where one looks: no success."""
     call = it.CallMissingContactTemplate().tasks("train")[0]
     state = looking(call)
-    namesake_of = pt.cast(call.template.name, call.params["name"])[1]
+    namesake_of = people_expert.cast(call.template.name, call.params["name"])[1]
     called = with_app(state, dialer.PACKAGE, calls=[{"name": namesake_of["name"], "number": namesake_of["phone"],
                                                       "ended": True, "duration_s": 3}])
     assert call.check(state, IMPOSSIBLE) and not call.check(called, IMPOSSIBLE)
@@ -150,7 +151,7 @@ def test_declaring_after_doing_the_near_miss_fails() -> None:
 
 def test_an_infeasible_task_made_feasible_is_refused_at_reset() -> None:
     task = it.CallMissingContactTemplate().tasks("train")[0]
-    target = pt.cast(task.template.name, task.params["name"])[0]
+    target = people_expert.cast(task.template.name, task.params["name"])[0]
     device = SimDevice("none")
     device.reset(0, {contacts.PACKAGE: {"contacts": {"add": [target]}}})
     assert task.reset_problem(device.state()) == "is feasible (its check says otherwise)"

@@ -17,7 +17,8 @@ from android_gym.sim.apps.expenses import ExpensesApp
 from android_gym.tasks.base import Task, TaskTemplate
 from android_gym.tasks.expert import app_state, find
 from android_gym.tasks.world.answer_tasks import answer_with
-from android_gym.tasks.world.expenses_tasks import TEMPLATES, DeleteExpenseTemplate, to_page
+from android_gym.tasks.world.expenses_expert import to_page
+from android_gym.tasks.world.expenses_tasks import TEMPLATES, DeleteExpenseTemplate
 from android_gym.tasks.world.notes_expert import markor_create, markor_write, press
 from android_gym.testing.rollout import run_episode
 from android_gym.testing.template_checks import sample

@@ -16,17 +16,8 @@ from android_gym.sim.apps import with_apps
 from android_gym.sim.apps.files import FilesApp, join
 from android_gym.tasks.base import Task, TaskTemplate
 from android_gym.tasks.expert import app_state, find
-from android_gym.tasks.world.files_tasks import (
-    FILES,
-    TEMPLATES,
-    files_of,
-    impossible,
-    menu_item,
-    picker_to,
-    size_of,
-    trash_file,
-    twin,
-)
+from android_gym.tasks.world.files_expert import FILES, files_of, menu_item, picker_to, size_of, trash_file, twin
+from android_gym.tasks.world.files_tasks import TEMPLATES, impossible
 from android_gym.tasks.world.notes_expert import press
 from android_gym.testing import template_checks as checks
 from android_gym.testing.rollout import run_episode

@@ -12,9 +12,11 @@ from android_gym.actions import Action
 from android_gym.devices.sim import SimDevice
 from android_gym.sim.apps import with_apps
 from android_gym.sim.apps.camera import CameraApp
-from android_gym.sim.apps.gallery import IMAGE_RID, GalleryApp, describe
+from android_gym.sim.apps.gallery import IMAGE_RID, GalleryApp
+from android_gym.sim.apps.gallery_media import describe
 from android_gym.tasks.base import Task
 from android_gym.tasks.expert import back, find, tap
+from android_gym.tasks.world import media_expert
 from android_gym.tasks.world import media_tasks as media
 from android_gym.testing.rollout import run_episode
 from android_gym.ui import UIElement
@@ -68,7 +70,7 @@ def test_an_extra_photo_spoils_a_counted_goal() -> None:
     assert run_episode(task, seed=4, device=phone).success
     shutter = find(phone.ui_elements(), desc="Take photo")
     phone.perform(tap(shutter))
-    assert len(phone.state()["apps"][media.CAMERA]["captures"]) == 2 and not task.check(phone.state())
+    assert len(phone.state()["apps"][media_expert.CAMERA]["captures"]) == 2 and not task.check(phone.state())
 
 
 def test_cross_app_near_misses_fail() -> None:
@@ -78,8 +80,8 @@ def test_cross_app_near_misses_fail() -> None:
     template = BY_NAME["photo_to_favorites"]
 
     def starred_selfie(elements: Sequence[UIElement], state: Mapping[str, Any]) -> Action:
-        if not state["apps"][media.CAMERA]["captures"]:
-            return media.shoot("Photo", "front", elements, state)
+        if not state["apps"][media_expert.CAMERA]["captures"]:
+            return media_expert.shoot("Photo", "front", elements, state)
         return template.expert({}, elements, state)
 
     assert fails(favourite, starred_selfie)
@@ -100,7 +102,7 @@ def test_the_same_day_near_miss_photo_does_not_solve(name: str) -> None:
     phone = device()
     episode = run_episode(task, seed=3, policy=expert_of(name, {**task.params, "hour": hour}), device=phone)
     assert not episode.success
-    state = phone.state()["apps"][media.PHOTOS]
+    state = phone.state()["apps"][media_expert.PHOTOS]
     assert state["open"] == near["name"] or near["name"] in state["changed"]
 
 
@@ -109,9 +111,9 @@ def test_album_and_day_near_misses_fail() -> None:
     day is not starring them all; trashing the older photo is not deleting the latest."""  # noqa: D205, D209
     create = BY_NAME["create_album"]
     task = create.tasks("train")[3]
-    day = [(it["name"], it["date"]) for it in create.initial(task.params)[media.PHOTOS]["items"]]
-    assert fails(task, lambda e, s: media.new_album(task.params["album"], day[:-1], e, s))
-    assert fails(task, lambda e, s: media.new_album(f"{task.params['album']} 2025", day, e, s))
+    day = [(it["name"], it["date"]) for it in create.initial(task.params)[media_expert.PHOTOS]["items"]]
+    assert fails(task, lambda e, s: media_expert.new_album(task.params["album"], day[:-1], e, s))
+    assert fails(task, lambda e, s: media_expert.new_album(f"{task.params['album']} 2025", day, e, s))
     every = BY_NAME["favorite_day"].tasks("train")[2]
     assert fails(every, expert_of("favorite_photo", every.params))
     latest = Task(BY_NAME["delete_latest_photo"], {"hour": 9, "minute": 5, "video_newer": True, "phrasing": 0})

@@ -13,11 +13,14 @@ from android_gym.sim.apps import markor, todo, with_apps
 from android_gym.sim.apps.markor import MarkorApp
 from android_gym.sim.apps.todo import TodoApp
 from android_gym.tasks.base import Task, TaskTemplate
+from android_gym.tasks.world import notes_tasks, todo_tasks
 from android_gym.tasks.world.notes_expert import markor_create
-from android_gym.tasks.world.notes_tasks import NEAR, TEMPLATES, TITLES, TOPICS
+from android_gym.tasks.world.notes_tasks import TOPICS
+from android_gym.tasks.world.todo_tasks import NEAR, TITLES
 from android_gym.testing.rollout import run_episode
 
 APPS = with_apps(MarkorApp, TodoApp)
+TEMPLATES = (*notes_tasks.TEMPLATES, *todo_tasks.TEMPLATES)
 BY_NAME = {t.name: t for t in TEMPLATES}
 
 

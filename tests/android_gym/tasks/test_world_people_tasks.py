@@ -15,6 +15,7 @@ from android_gym.sim.apps.contacts import ContactsApp
 from android_gym.sim.apps.dialer import DialerApp
 from android_gym.tasks.base import Task, TaskTemplate
 from android_gym.tasks.expert import find, obstacle, tap
+from android_gym.tasks.world import people_expert, phone_tasks
 from android_gym.tasks.world import people_tasks as pt
 from android_gym.testing.rollout import run_episode
 from android_gym.ui import UIElement
@@ -53,7 +54,7 @@ def test_tasks_put_the_named_people_on_the_phone() -> None:
     for seed in (0, 1):
         d.reset(seed, call.initial)
         names = [c["name"] for c in d.state()["apps"][contacts.PACKAGE]["contacts"]]
-        cast = [p["name"] for p in pt.cast("call_contact", call.params["name"])]
+        cast = [p["name"] for p in people_expert.cast("call_contact", call.params["name"])]
         assert set(cast) <= set(names) and cast[0].split()[0] == cast[1].split()[0]
         d.reset(seed, add.initial)
         assert add.params["name"] not in [c["name"] for c in d.state()["apps"][contacts.PACKAGE]["contacts"]]
@@ -106,7 +107,7 @@ def test_calling_the_target_after_someone_else_does_not_solve() -> None:
 
 def test_a_wrong_digit_does_not_solve_dial_number() -> None:
     """Dialling the number with its last digit changed fails."""
-    template = pt.DialNumberTemplate()
+    template = phone_tasks.DialNumberTemplate()
     task = template.tasks("test")[0]
     number = task.params["number"]
     wrong = number[:-1] + str((int(number[-1]) + 1) % 10)
@@ -132,7 +133,7 @@ def test_add_contact_needs_every_detail(mistake: str) -> None:
     def wrong(elements: Sequence[UIElement], state: Mapping[str, Any]) -> Action | None:
         screen = state["screen"]
         if screen["name"] == "editor" and state["foreground"] == contacts.PACKAGE:
-            return pt.edit_fields(elements, state, want)
+            return people_expert.edit_fields(elements, state, want)
         return None
 
     d = device()
@@ -143,7 +144,7 @@ def test_add_contact_needs_every_detail(mistake: str) -> None:
 @pytest.mark.parametrize("row", ["newest", "older_missed"])
 def test_calling_back_the_wrong_row_does_not_solve(row: str) -> None:
     """Calling the newest row when it is not a missed call, or an older missed call, fails."""
-    template = pt.CallBackMissedTemplate()
+    template = phone_tasks.CallBackMissedTemplate()
     task = next(t for t in template.tasks("train") if template._calls(t.params)[1][0]["kind"] != "missed")
 
     def wrong(elements: Sequence[UIElement], state: Mapping[str, Any]) -> Action | None:

@@ -18,7 +18,8 @@ from android_gym.tasks.base import Task, TaskTemplate
 from android_gym.tasks.expert import app_state
 from android_gym.tasks.world.infeasible_tasks import impossible
 from android_gym.tasks.world.notes_expert import markor_create, markor_write
-from android_gym.tasks.world.recorder_tasks import TEMPLATES, record_clip
+from android_gym.tasks.world.recorder_expert import record_clip
+from android_gym.tasks.world.recorder_tasks import TEMPLATES
 from android_gym.testing.rollout import run_episode
 from android_gym.ui import UIElement
 

@@ -17,7 +17,7 @@ from android_gym.tasks.base import Task, TaskTemplate
 from android_gym.tasks.expert import app_state, wait
 from android_gym.tasks.world import settings_tasks as T
 from android_gym.tasks.world.infeasible_tasks import impossible
-from android_gym.tasks.world.media_tasks import shoot
+from android_gym.tasks.world.media_expert import shoot
 from android_gym.tasks.world.messaging_expert import namesake, person, send_text
 from android_gym.testing.rollout import run_episode
 from android_gym.testing.template_checks import (
