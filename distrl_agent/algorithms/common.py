@@ -46,7 +46,7 @@ class BatchPass:
 
 
 def policy_pass(policy: Policy, batch: Batch) -> BatchPass:
-    """Run `policy` over every real state and step of `batch` in one preprocess and two forward calls.
+    """Run `policy` over every real state and step of `batch`: one preprocess, `evaluate_states` and V(g).
 
     The preprocess is skipped when `batch.inputs` already holds the encodings (the learner's `EncodingCache`).
     """
@@ -61,19 +61,13 @@ def policy_pass(policy: Policy, batch: Batch) -> BatchPass:
         inputs = policy.preprocess(observations, [batch.goals[b] for b in rows])
     step = torch.from_numpy(cols < batch.lengths.numpy()[rows])  # states that have an action (t < T_b)
     step_index = torch.nonzero(step).squeeze(1)
-    step_inputs = {k: v[step_index] for k, v in inputs.items()}
     s_rows, s_cols = torch.from_numpy(rows)[step_index], torch.from_numpy(cols)[step_index]
     actions = {k: torch.as_tensor(batch.actions[k])[s_rows, s_cols].long().to(policy.device)
                for k in policy.action_keys}
-    out = policy.evaluate(step_inputs, actions)
-    # V for the final states (t = T_b) too: those rows had no action, so evaluate() did not see them.
-    final_index = torch.nonzero(~step).squeeze(1)
-    final_values = policy.value({k: v[final_index] for k, v in inputs.items()})
-    dev = out.value.device
+    out = policy.evaluate_states(inputs, actions, step)  # V of the final states (t = T_b) too
+    dev = out.values.device
     values = torch.zeros(b_size, l_size + 1, device=dev)
-    values = values.index_put((s_rows.to(dev), s_cols.to(dev)), out.value)
-    values = values.index_put((torch.from_numpy(rows)[final_index].to(dev),
-                               torch.from_numpy(cols)[final_index].to(dev)), final_values)
+    values = values.index_put((torch.from_numpy(rows).to(dev), torch.from_numpy(cols).to(dev)), out.values)
     log_pi = torch.zeros(b_size, l_size, device=dev).index_put((s_rows.to(dev), s_cols.to(dev)), out.log_prob)
     entropy = torch.zeros(b_size, l_size, device=dev).index_put((s_rows.to(dev), s_cols.to(dev)), out.entropy)
     first = torch.from_numpy(np.flatnonzero(cols == 0))  # s_0 of each trajectory, in row order

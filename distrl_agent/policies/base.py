@@ -44,6 +44,21 @@ class PolicyOutput:
     value: torch.Tensor
 
 
+@dataclass(frozen=True)
+class StatesOutput:
+    """What the learner needs from one pass over a batch's states, some with a stored action and some without.
+
+    Attributes:
+        log_prob: (A,) log π_θ(a|s) of the A rows that have an action, in their order, differentiable.
+        entropy: (A,) H(π_θ(·|s)) of those rows, differentiable.
+        values: (N,) V_φ(s) of every row, differentiable.
+    """
+
+    log_prob: torch.Tensor
+    entropy: torch.Tensor
+    values: torch.Tensor
+
+
 class Policy(nn.Module, abc.ABC):
     """An actor-critic over phone observations.
 
@@ -95,6 +110,22 @@ class Policy(nn.Module, abc.ABC):
     @abc.abstractmethod
     def value(self, inputs: Inputs) -> torch.Tensor:
         """(B,) state value V(s)."""
+
+    def evaluate_states(self, inputs: Inputs, actions: Actions, acted: torch.Tensor) -> StatesOutput:
+        """`evaluate` on the rows where `acted` (N,) is True, with `actions` given for those rows in order, and V(s)
+        of every row (the learner's pass over a batch: states with an action, and each trajectory's final state).
+
+        The default calls `evaluate` and `value` on the two sets of rows; a policy that can encode every row in one
+        pass overrides it.
+        """  # noqa: D205
+        with_action = torch.nonzero(acted).squeeze(1)
+        without = torch.nonzero(~acted).squeeze(1)
+        out = self.evaluate({k: v.index_select(0, with_action) for k, v in inputs.items()}, actions)
+        values = out.value.new_zeros(len(acted)).index_put((with_action.to(out.value.device),), out.value)
+        if len(without):
+            rest = self.value({k: v.index_select(0, without) for k, v in inputs.items()})
+            values = values.index_put((without.to(values.device),), rest)
+        return StatesOutput(out.log_prob, out.entropy, values)
 
     @abc.abstractmethod
     def instruction_value(self, inputs: Inputs) -> torch.Tensor:

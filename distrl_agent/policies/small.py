@@ -22,7 +22,7 @@ from android_gym.actions import Action, ActionType
 from android_gym.spaces import ELEMENT_FLAGS
 from android_gym.tasks.base import answers_match
 from distrl_agent.errors import DataError
-from distrl_agent.policies.base import Actions, Inputs, Policy, PolicyOutput
+from distrl_agent.policies.base import Actions, Inputs, Policy, PolicyOutput, StatesOutput
 from distrl_agent.policies.factorised import (
     ACTION_KEYS,
     FactorisedDistribution,
@@ -132,6 +132,28 @@ class SmallPolicy(Policy):
         dist, state = self.distribution(rows)
         return PolicyOutput(dist.rows(inverse).log_prob(actions), dist.entropy().index_select(0, inverse),
                             self._value_of(rows, state).index_select(0, inverse))
+
+    def evaluate_states(self, inputs: Inputs, actions: Actions, acted: torch.Tensor) -> StatesOutput:
+        """`Policy.evaluate_states` with each distinct state encoded once: the actor on the distinct states that have
+        an action, the critic's own encoder on every distinct state in one pass (a learner's batch: the steps and each
+        trajectory's final state).
+
+        Raises:
+            DataError: `actions` lacks one of `ACTION_KEYS`.
+        """  # noqa: D205
+        if self.critic_encoder is None:  # the critic reads the actor's state: the final states need the actor too
+            return super().evaluate_states(inputs, actions, acted)
+        missing = [k for k in ACTION_KEYS if k not in actions]
+        if missing:
+            raise DataError(f"`actions` lacks {missing}; expected {list(ACTION_KEYS)}")
+        n = len(acted)
+        distinct = distinct_rows(inputs)
+        rows, inverse = distinct if distinct is not None else (inputs, torch.arange(n))
+        # the distinct states the actor scores, and each acted row's place among them
+        actor_ids, place = torch.unique(inverse.index_select(0, torch.nonzero(acted).squeeze(1)), return_inverse=True)
+        dist, _ = self.distribution({k: v.index_select(0, actor_ids) for k, v in rows.items()})
+        values = self._value_of(rows, None).index_select(0, inverse)
+        return StatesOutput(dist.rows(place).log_prob(actions), dist.entropy().index_select(0, place), values)
 
     def value(self, inputs: Inputs) -> torch.Tensor:
         """(B,) V(s)."""
