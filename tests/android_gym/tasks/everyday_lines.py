@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from android_gym.tasks.base import Task
 from android_gym.tasks.goals import GoalMatch, ParsedGoals, parse_goal
 from android_gym.testing.rollout import Episode, run_episode
 
@@ -33,9 +34,14 @@ def parsed(line: str) -> GoalMatch:
     return match
 
 
-def play(line: str, seed: int = 0, perturbations: str = "default") -> Episode:
-    """The expert's episode on the task `line` parses into, worded as the line (as a task file would run it)."""
+def parsed_task(line: str) -> Task:
+    """The task `line` parses into, worded as the line (as a task file builds it)."""
     match = parsed(line)
     entry = {"goal": line, "family": match.family, "params": match.params, "line": 1}
     (task,) = ParsedGoals(match.template, "everyday", [entry]).tasks("train")
-    return run_episode(task, seed=seed, perturbations=perturbations)
+    return task
+
+
+def play(line: str, seed: int = 0, perturbations: str = "default") -> Episode:
+    """The expert's episode on the task `line` parses into (as a task file would run it)."""
+    return run_episode(parsed_task(line), seed=seed, perturbations=perturbations)

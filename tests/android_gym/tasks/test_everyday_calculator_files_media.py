@@ -9,7 +9,7 @@ from functools import cache
 from typing import Any
 
 import pytest
-from everyday_lines import parsed, play, section
+from everyday_lines import parsed, parsed_task, play, section
 
 from android_gym.actions import Action, ActionType
 from android_gym.devices.sim import SimDevice
@@ -20,7 +20,7 @@ from android_gym.sim.apps import recorder as R
 from android_gym.sim.apps.gallery_media import describe
 from android_gym.tasks.base import Task, TaskTemplate
 from android_gym.tasks.expert import tap
-from android_gym.tasks.goals import ParsedGoals, Uncovered, parse_goal
+from android_gym.tasks.goals import Uncovered, parse_goal
 from android_gym.tasks.world import (
     calculator_tasks,
     files_everyday_tasks,
@@ -90,7 +90,7 @@ def test_what_the_lines_leave_unsaid_is_of_the_kind_they_name() -> None:
     """"The photo" is a picture, "the PDF" a PDF; the newest record of "my last recording" is today's."""
     assert F.ext_of(parsed("Move the photo from Downloads to Pictures").params["name"]) in F.KINDS["Images"]
     assert F.ext_of(parsed("Find the PDF I downloaded yesterday").params["name"]) == "pdf"
-    task = _task("Rename my last recording to Interview")
+    task = parsed_task("Rename my last recording to Interview")
     records = task.initial[R.PACKAGE]["records"]
     assert records[0]["name"] == task.params["params"]["name"] and records[0]["date"] == str(R.DATE)
 
@@ -112,18 +112,11 @@ def test_expert_solves_the_parsed_line(line: str, seed: int) -> None:
     assert episode.success, f"{line!r} seed {seed}: failed in {episode.steps} steps"
 
 
-def _task(line: str) -> Task:
-    """The task `line` parses into, as a task file builds it."""
-    match = parsed(line)
-    entry = {"goal": line, "family": match.family, "params": match.params, "line": 1}
-    (task,) = ParsedGoals(match.template, "everyday", [entry]).tasks("train")
-    return task
-
 
 @pytest.mark.parametrize("line", LINES)
 def test_doing_nothing_does_not_solve_the_line(line: str) -> None:
     """Waiting out the budget (and, for a question, answering nothing sensible) never wins."""
-    task = _task(line)
+    task = parsed_task(line)
     waited = run_episode(task, seed=0, policy=lambda elements, state: Action.key(ActionType.WAIT))
     assert not waited.success
     guess = run_episode(task, seed=0, policy=lambda elements, state: Action(ActionType.STATUS_TASK_COMPLETE,
@@ -177,17 +170,17 @@ def _with(state: dict[str, Any], package: str, **changes: Any) -> dict[str, Any]
 
 def test_the_near_misses_of_the_files_lines_fail() -> None:
     """Trashing the copy, moving the PDF beside the photo, opening another day's download: no win."""
-    _, state = _won(_task("Delete the file report_old.pdf"))
+    _, state = _won(parsed_task("Delete the file report_old.pdf"))
     fs = state["apps"][F.PACKAGE]
     copy = {"path": "Download/report_old_copy.pdf", "name": "report_old_copy.pdf", "size_kb": 1, "date": "2026-06-10"}
-    assert not _task("Delete the file report_old.pdf").check(_with(state, F.PACKAGE, trash=[copy], edits=[
+    assert not parsed_task("Delete the file report_old.pdf").check(_with(state, F.PACKAGE, trash=[copy], edits=[
         {"op": "trash", "path": copy["path"]}], files=[f for f in fs["files"] if f["path"] != copy["path"]]))
-    move = _task("Move the photo from Downloads to Pictures")
+    move = parsed_task("Move the photo from Downloads to Pictures")
     _, state = _won(move)
     pdf = move.params["params"]["name"].rpartition(".")[0] + ".pdf"
     edits = [*state["apps"][F.PACKAGE]["edits"], {"op": "move", "path": f"Download/{pdf}", "to": f"Pictures/{pdf}"}]
     assert not move.check(_with(state, F.PACKAGE, edits=edits))
-    find = _task("Find the PDF I downloaded yesterday")
+    find = parsed_task("Find the PDF I downloaded yesterday")
     _, state = _won(find)
     older = files_everyday_tasks.FindDownloadTemplate()._near(find.params["params"])[0]
     assert not find.check(_with(state, F.PACKAGE, opened=older))
@@ -195,7 +188,7 @@ def test_the_near_misses_of_the_files_lines_fail() -> None:
 
 def test_the_newest_picture_is_a_photo_not_the_newer_video() -> None:
     """Opening the video five minutes newer than the newest photo does not win "Open my most recent picture"."""
-    task = _task("Open my most recent picture")
+    task = parsed_task("Open my most recent picture")
     _, state = _won(task)
     video = next(it["name"] for it in state["apps"][G.PACKAGE]["items"] if it["kind"] == "video")
     assert state["apps"][G.PACKAGE]["items"][0]["name"] == video
@@ -204,7 +197,7 @@ def test_the_newest_picture_is_a_photo_not_the_newer_video() -> None:
 
 def test_a_parsed_new_record_name_matches_in_any_case_the_suites_own_exactly() -> None:
     """"Interview" typed as "interview" wins the parsed line; the World task's own params still want the exact name."""
-    task = _task("Rename my last recording to Interview")
+    task = parsed_task("Rename my last recording to Interview")
     _, state = _won(task)
     rec = state["apps"][R.PACKAGE]
     lower = [{**r, "name": r["name"].lower()} for r in rec["records"]]
@@ -240,7 +233,7 @@ def test_the_calculators_advanced_row_takes_square_roots() -> None:
 
 def test_send_in_photos_shares_with_the_contact_chosen() -> None:
     """Share > Send in Photos lists the contacts, the search narrows them, a row chooses one, Send shares once."""
-    task = _task("Share the latest photo with Jamie")
+    task = parsed_task("Share the latest photo with Jamie")
     phone = SimDevice("none")
     phone.reset(0, task.initial)
     phone.perform(Action(ActionType.OPEN_APP, text="Photos"))

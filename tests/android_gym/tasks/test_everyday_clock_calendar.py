@@ -11,7 +11,7 @@ from functools import cache
 from typing import Any
 
 import pytest
-from everyday_lines import parsed, play, section
+from everyday_lines import parsed, parsed_task, play, section
 
 from android_gym.actions import Action, ActionType
 from android_gym.devices.sim import SimDevice
@@ -19,7 +19,7 @@ from android_gym.sim.apps import calendar as C
 from android_gym.tasks.base import Task, TaskTemplate
 from android_gym.tasks.expert import find
 from android_gym.tasks.expert import tap as expert_tap
-from android_gym.tasks.goals import GoalMatch, ParsedGoals, Uncovered, parse_goal
+from android_gym.tasks.goals import GoalMatch, Uncovered, parse_goal
 from android_gym.tasks.world.calendar_everyday_tasks import CreateLaterEventTemplate, DayScheduleTemplate
 from android_gym.tasks.world.clock_expert import CLOCK, card_by_id, reach_card, to_tab, when
 from android_gym.tasks.world.clock_tasks import DeleteLabelledTemplate
@@ -89,18 +89,11 @@ def test_expert_solves_the_parsed_line(line: str, seed: int) -> None:
     assert episode.success, f"{line!r} seed {seed}: failed in {episode.steps} steps"
 
 
-def _task(line: str) -> Any:
-    """The task `line` parses into, as a task file builds it."""
-    match = parsed(line)
-    entry = {"goal": line, "family": match.family, "params": match.params, "line": 1}
-    (task,) = ParsedGoals(match.template, "everyday", [entry]).tasks("train")
-    return task
-
 
 @pytest.mark.parametrize("line", LINES)
 def test_doing_nothing_does_not_solve_the_line(line: str) -> None:
     """Waiting out the budget (and, for a question, answering nothing sensible) never wins."""
-    task = _task(line)
+    task = parsed_task(line)
     waited = run_episode(task, seed=0, policy=lambda elements, state: Action.key(ActionType.WAIT))
     assert not waited.success
     guess = run_episode(task, seed=0, policy=lambda elements, state: Action(ActionType.STATUS_TASK_COMPLETE,
@@ -146,7 +139,7 @@ def test_a_new_time_without_am_pm_keeps_the_alarms_half_of_the_day() -> None:
 
 def test_a_parsed_title_matches_whatever_its_case_and_apostrophes() -> None:
     """The birthday typed as "Grandma's Birthday" satisfies the line that lost its apostrophe."""
-    task = _task("Put Grandma's birthday on the calendar for July 14")
+    task = parsed_task("Put Grandma's birthday on the calendar for July 14")
     phone = SimDevice("none")
     phone.reset(0, task.initial)
     state = phone.state()

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from everyday_lines import parsed, play, section
+from everyday_lines import parsed, parsed_task, play, section
 
 from android_gym.actions import Action, ActionType
 from android_gym.sim.apps import maps, music, playstore, youtube
@@ -21,7 +21,7 @@ from android_gym.sim.web.content import answer
 from android_gym.tasks.apps import PlayVideoTemplate
 from android_gym.tasks.base import TaskTemplate
 from android_gym.tasks.expert import find
-from android_gym.tasks.goals import ParsedGoals, Uncovered, parse_goal
+from android_gym.tasks.goals import Uncovered, parse_goal
 from android_gym.tasks.maps_tasks import DirectionsToAddressTemplate, MapsSearchTemplate
 from android_gym.tasks.web import SearchSite, WeatherQuestion
 from android_gym.tasks.web_answers import CountryPopulationQuestion, DirectionsQuestion, VisitWebsite
@@ -94,9 +94,7 @@ def test_expert_solves_the_parsed_line(line: str, seed: int) -> None:
 @pytest.mark.parametrize("line", LINES)
 def test_doing_nothing_does_not_solve(line: str) -> None:
     """Waiting out the step budget leaves the task unsolved (and no task starts solved: run_episode checks)."""
-    match = parsed(line)
-    entry = {"goal": line, "family": match.family, "params": match.params, "line": 1}
-    (task,) = ParsedGoals(match.template, "everyday", [entry]).tasks("train")
+    task = parsed_task(line)
     assert not run_episode(task, seed=0, policy=wait_policy).success
 
 
@@ -209,12 +207,10 @@ def test_country_population_card_leaves_city_cards_alone() -> None:
 
 def test_declaring_impossible_blind_earns_nothing() -> None:
     """Declaring at once (without looking for the service) fails; looking in the Play Store counts as looking."""
-    match = parsed("Order me a pizza")
-    entry = {"goal": "Order me a pizza", "family": match.family, "params": match.params, "line": 1}
-    (task,) = ParsedGoals(match.template, "everyday", [entry]).tasks("train")
+    task = parsed_task("Order me a pizza")
     declare = Action.key(ActionType.STATUS_TASK_IMPOSSIBLE)
     assert not run_episode(task, seed=0, policy=lambda elements, state: declare).success
-    template, params = UnavailableServiceTemplate(), match.params
+    template, params = UnavailableServiceTemplate(), parsed("Order me a pizza").params
 
     def store(query: str) -> dict[str, Any]:
         return {"foreground": playstore.PACKAGE, "screen": {"loading": 0},

@@ -8,7 +8,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import pytest
-from everyday_lines import parsed, play, section
+from everyday_lines import parsed, parsed_task, play, section
 
 from android_gym.actions import Action, ActionType
 from android_gym.devices.sim import SimDevice
@@ -16,7 +16,7 @@ from android_gym.sim.apps import expenses as X
 from android_gym.sim.apps import markor
 from android_gym.tasks.base import TaskTemplate
 from android_gym.tasks.expert import app_state, wait
-from android_gym.tasks.goals import GoalMatch, ParsedGoals, Uncovered, parse_goal
+from android_gym.tasks.goals import GoalMatch, Uncovered, parse_goal
 from android_gym.tasks.goals.everyday.notes import Dated
 from android_gym.tasks.goals.slots import UnknownValue
 from android_gym.tasks.world.notes_expert import TASKS, markor_create, markor_write, tasks_add
@@ -93,9 +93,7 @@ def test_the_expert_solves_the_line(line: str, seed: int) -> None:
 
 def _episode(line: str, policy: Policy, seed: int = 0) -> Episode:
     """`policy`'s episode on the task `line` parses into."""
-    match = parsed(line)
-    entry = {"goal": line, "family": match.family, "params": match.params, "line": 1}
-    (task,) = ParsedGoals(match.template, "everyday", [entry]).tasks("train")
+    task = parsed_task(line)
     return run_episode(task, seed=seed, policy=policy)
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from everyday_lines import parsed, play, section
+from everyday_lines import parsed, parsed_task, play, section
 
 from android_gym.actions import Action, ActionType
 from android_gym.devices.sim import SimDevice
@@ -60,12 +60,6 @@ SEEDS_WITH_A_BEN = [s for s in range(40) if any(p.first == "Ben" for p in people
 """Episodes whose seeded contacts hold a Ben (the line's "Ben" must still mean one person)."""
 
 
-def _task(line: str) -> Any:
-    match = parsed(line)
-    entry = {"goal": line, "family": match.family, "params": match.params, "line": 1}
-    (task,) = ParsedGoals(match.template, "everyday", [entry]).tasks("train")
-    return task
-
 
 def test_every_line_of_the_sections_is_expected() -> None:
     """The tables name every line of the four sections (a new fixture line needs its expectation)."""
@@ -91,7 +85,7 @@ def test_expert_solves_the_parsed_line(line: str, seed: int) -> None:
 @pytest.mark.parametrize("line", COVERED)
 def test_doing_nothing_does_not_solve_the_line(line: str) -> None:
     """Waiting out the budget leaves the check false (the start state is not a solution)."""
-    episode = run_episode(_task(line), 0, policy=lambda elements, state: Action.key(ActionType.WAIT))
+    episode = run_episode(parsed_task(line), 0, policy=lambda elements, state: Action.key(ActionType.WAIT))
     assert not episode.success
 
 
@@ -123,7 +117,7 @@ def test_a_one_name_person_is_the_only_one_of_that_name() -> None:
 def test_the_last_caller_is_not_the_last_missed_call() -> None:
     """"The last number that called me" is the newest incoming or missed call: calling back the newest missed call
     (an older one in the line's call log) does not solve it."""  # noqa: D205, D209
-    caller = _task("Call the last number that called me")
+    caller = parsed_task("Call the last number that called me")
     missed = parse_goal("Call back my last missed call")
     assert isinstance(missed, GoalMatch) and missed.params["variant"] == caller.params["params"]["variant"]
     (missed_task,) = ParsedGoals(missed.template, "everyday", [{"goal": missed.line, "params": missed.params}]).tasks(
@@ -135,7 +129,7 @@ def test_the_last_caller_is_not_the_last_missed_call() -> None:
 def test_promotions_are_their_own_category_in_gmail() -> None:
     """The task's promotions are listed under Promotions and left out of the Primary inbox; search still finds them."""
     device = SimDevice()
-    device.reset(0, _task("Delete all the promotions emails").initial)
+    device.reset(0, parsed_task("Delete all the promotions emails").initial)
     gmail = device.phone.find_app("Gmail")
     promotions = {m["id"] for m in gmail.listed("promotions")}
     assert len(promotions) == 3 and promotions == set(device.state()["apps"][gmail.package]["promotions"])
@@ -145,8 +139,8 @@ def test_promotions_are_their_own_category_in_gmail() -> None:
 
 def test_a_search_must_be_for_the_lines_words() -> None:
     """Results for a word every email holds ("your") are not a search for the flight confirmation."""
-    task = _task("Search my inbox for the flight confirmation")
-    other = _task("Search my inbox for your")
+    task = parsed_task("Search my inbox for the flight confirmation")
+    other = parsed_task("Search my inbox for your")
     assert run_episode(task, 0).success
     assert not run_episode(task, 0, policy=other.expert_action).success
 

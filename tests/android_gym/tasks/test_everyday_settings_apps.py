@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from everyday_lines import parsed, play, section
+from everyday_lines import parsed, parsed_task, play, section
 
 from android_gym.actions import Action, ActionType
 from android_gym.devices.sim import SimDevice
@@ -29,7 +29,7 @@ from android_gym.tasks.app_settings import (
 )
 from android_gym.tasks.apps import EVERYDAY_APP_TEMPLATES, UninstallAppTemplate, store_neighbour
 from android_gym.tasks.base import Task, TaskTemplate
-from android_gym.tasks.goals import GoalMatch, ParsedGoals, Uncovered, parse_goal
+from android_gym.tasks.goals import GoalMatch, Uncovered, parse_goal
 from android_gym.tasks.world.settings_tasks import TimeoutThemeTemplate, set_switch, set_volume
 from android_gym.testing.rollout import run_episode
 from android_gym.ui import UIElement
@@ -93,18 +93,11 @@ def test_the_expert_solves_each_line(line: str, seed: int) -> None:
     assert episode.success, (line, seed, [a for a, _ in episode.log])
 
 
-def _task(line: str) -> Task:
-    """The task `line` parses into, worded as the line."""
-    match = parsed(line)
-    entry = {"goal": line, "family": match.family, "params": match.params, "line": 1}
-    (task,) = ParsedGoals(match.template, "everyday", [entry]).tasks("train")
-    return task
-
 
 @pytest.mark.parametrize("line", list(EXPECTED))
 def test_doing_nothing_does_not_solve_a_line(line: str) -> None:
     """No task starts solved: waiting out the budget fails."""
-    episode = run_episode(_task(line), seed=0, policy=lambda elements, state: Action.key(ActionType.WAIT))
+    episode = run_episode(parsed_task(line), seed=0, policy=lambda elements, state: Action.key(ActionType.WAIT))
     assert not episode.success
 
 
@@ -194,7 +187,7 @@ def test_near_misses_of_the_new_templates_lose() -> None:
     assert not _wins(Task(font, bigger), lambda e, s: font.expert({**bigger, "direction": "smaller"}, e, s))
     assert not _wins(Task(font, bigger), lambda e, s: set_switch("dark_theme", True, "display", "Dark theme", e, s)
                      or font.expert(bigger, e, s))
-    silent = _task("Put the phone on silent")
+    silent = parsed_task("Put the phone on silent")
     assert not _wins(silent, lambda e, s: set_volume("ring", 0, e, s) or set_volume("media", 0, e, s) or _wait(e, s))
     wallpaper, any_other = WallpaperTemplate(), {"start": "Night Sky", "wallpaper": ""}
     assert not _wins(Task(wallpaper, any_other), lambda e, s: set_volume("media", 0, e, s)
