@@ -161,3 +161,22 @@ def test_the_last_message_is_the_newest_on_the_phone_and_ben_is_one_person(seed:
     people += [t["name"] for t in apps["com.google.android.apps.messaging"]["threads"]]
     assert not [n for n in people if n.split()[0] == "Ben"]
     assert [c["name"] for c in device.phone.find_app("Messages").matches("Ben")] == ["Ben"]
+
+
+@pytest.mark.parametrize(("line", "name"), [
+    ("Add a contact named Hiroshi Tanaka with the number 555 0199", "Hiroshi Tanaka"),
+    ("Save Oluwaseun to my contacts with the number 555 0123", "Oluwaseun"),
+])
+def test_a_new_contact_may_have_any_name_the_line_marks(line: str, name: str) -> None:
+    """A contact the line adds is named by the line, known name or not ("named X", "save X to my contacts"); the
+    task adds exactly it."""  # noqa: D205, D209
+    assert parsed(line).params["name"] == name
+    assert play(line, 0).success
+
+
+@pytest.mark.parametrize("line", ["Add a contact named me with the number 555 0123",
+                                  "Call Zebediah Quux"])
+def test_pronouns_and_unknown_people_to_call_are_refused(line: str) -> None:
+    """A pronoun is never a new contact's name, and a person to call must be one the phone can hold (closed set)."""
+    result = parse_goal(line)
+    assert isinstance(result, Uncovered) and "knows no contact" in result.reason

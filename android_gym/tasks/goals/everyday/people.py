@@ -58,10 +58,13 @@ class ContactName:
     or a title and a name ("dr alvarez" -> "Dr. Alvarez"); `possessive` reads "toms" (Tom's) as "Tom".
 
     Names are a closed set (`GIVEN_NAMES`, `SURNAMES`), so that "me", "the plumber" or a message's words are never a
-    contact. No vocabulary for `text.repair`: a name glued to a word is rarer than a wrong split of another line.
+    contact; with `new`, for a contact the line adds ("a contact named Hiroshi Tanaka"), where the phrasing itself
+    marks the name, any one to three words of letters are a name too. No vocabulary for `text.repair`: a name glued
+    to a word is rarer than a wrong split of another line.
     """  # noqa: D205
 
     possessive: bool = False
+    new: bool = False
 
     def read(self, text: str) -> str:
         """The contact's display name."""
@@ -75,6 +78,9 @@ class ContactName:
             name = _name(t)
             if name is not None:
                 return name
+        if self.new and 1 <= len(parts) <= 3 and all(re.fullmatch(r"[a-z][a-z'\-]+", p) for p in parts) and not (
+                set(parts) & NOT_NAMES):
+            return " ".join(p.title() for p in parts)
         raise UnknownValue(f"the simulated phone knows no contact {text!r}")
 
     def vocabulary(self) -> set[str]:
@@ -128,7 +134,11 @@ class EmailAddress:
         return set()
 
 
+NOT_NAMES = frozenset({"me", "my", "him", "her", "them", "us", "it", "the", "a", "an", "this", "that", "someone",
+                       "somebody", "contact", "number", "phone", "new"})
+"""Words a new contact's name never holds (a phrasing's own words, pronouns)."""
 CONTACT, OWNER, NUMBER, EMAIL = ContactName(), ContactName(possessive=True), PhoneNumber(), EmailAddress()
+NEW_CONTACT = ContactName(new=True)
 _READERS = {"name": CONTACT, "owner": OWNER, "number": NUMBER, "email": EMAIL}
 CALLER_VARIANT = 1
 """The `call_back_missed` variant whose call log "the last number that called me" reads (any variant has one)."""
@@ -149,7 +159,7 @@ RULES: tuple[Rule, ...] = (
         "(add|save) {name} to [my] contacts (with|at) [the] [phone] number {number}",
         "save {owner} [phone] number [its|it is|as] {number}",
         "(save|add) [the] [phone] number {number} (as|for|under) {name}",
-    ), _add, readers=_READERS),
+    ), _add, readers={**_READERS, "name": NEW_CONTACT}),
     rule("delete_contact", DeleteContactTemplate(), (
         "(delete|remove) [the] contact [named|called] {name}",
         "(delete|remove) {name} from [my] contacts",
