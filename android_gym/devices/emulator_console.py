@@ -6,8 +6,11 @@
 
 from __future__ import annotations
 
+import atexit
 import os
 import socket
+import stat
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -95,27 +98,33 @@ class EmulatorConsole:
 
 
 class PortAllocator:
-    """Hands out even console ports whose console, ADB and gRPC ports are all free, never twice in one process."""
+    """Hands out even console ports whose console, ADB and gRPC ports are all free, never twice on this machine.
+
+    A port is reserved in this process and, across processes of this user, by a claim file in a private directory
+    (`claims_dir`: created 0700, used only if it is a real directory this user owns): two trainers, or a test worker
+    and a benchmark, launching emulators at once would otherwise both find the same ports free before either bound
+    them, and one emulator's client would reach the other's (seen as an UNAUTHENTICATED gRPC reply from an emulator
+    that asks for a token). A claim whose process has ended is stale and taken over.
+    """
 
     _reserved: set[int] = set()
     _lock = threading.Lock()
 
     @classmethod
     def allocate(cls, first: int = FIRST_CONSOLE_PORT, last: int = LAST_CONSOLE_PORT) -> int:
-        """A free console port in [first, last] (even), reserved until `release`.
+        """A free console port in [first, last] (even), reserved until `release` (or this process ends).
 
         Raises:
             DeviceOfflineError: every port pair in the range is taken.
         """
         candidates = list(range(first + first % 2, last + 1, 2))
-        # Each process starts its scan at its own place (by pid): two trainers (or test workers) launching at once
-        # would otherwise both find the first free pair, and one emulator would lose the race to bind it.
+        # Each process starts its scan at its own place (by pid), so that processes rarely contend for one claim.
         start = os.getpid() % len(candidates) if candidates else 0
         with cls._lock:
             for port in candidates[start:] + candidates[:start]:
                 if port in cls._reserved:
                     continue
-                if all(is_port_free(p) for p in (port, port + 1, port + GRPC_OFFSET)):
+                if all(is_port_free(p) for p in (port, port + 1, port + GRPC_OFFSET)) and _claim(port):
                     cls._reserved.add(port)
                     return port
         raise DeviceOfflineError(f"no free emulator console port pair in {first}..{last}; stop some emulators")
@@ -124,7 +133,81 @@ class PortAllocator:
     def release(cls, port: int) -> None:
         """Give `port` back."""
         with cls._lock:
-            cls._reserved.discard(port)
+            if port in cls._reserved:
+                cls._reserved.discard(port)
+                _unclaim(port)
+
+
+def claims_dir() -> Path | None:
+    """This user's directory of port claims (created 0700), or None when it cannot be trusted (not a directory this
+    user owns with mode 0700, e.g. a symlink another user planted): then ports are reserved in-process only."""  # noqa: D205, D209
+    path = Path(tempfile.gettempdir()) / f"android-gym-ports-{os.getuid()}"
+    try:
+        path.mkdir(mode=0o700, exist_ok=True)
+        info = os.lstat(path)
+    except OSError:
+        return None
+    if not stat.S_ISDIR(info.st_mode) or info.st_uid != os.getuid() or stat.S_IMODE(info.st_mode) != 0o700:
+        return None
+    return path
+
+
+def _claim(port: int) -> bool:
+    """Claim `port` for this process across processes; False when a live process holds it."""
+    directory = claims_dir()
+    if directory is None:
+        return True
+    path = directory / str(port)
+    for _ in range(2):  # a stale claim is removed once, then claimed afresh
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+        except FileExistsError:
+            if _holder_alive(path):
+                return False
+            path.unlink(missing_ok=True)
+            continue
+        except OSError:
+            return True  # the claim cannot be written: fall back to the in-process reservation
+        with os.fdopen(fd, "w") as f:
+            f.write(str(os.getpid()))
+        return True
+    return False
+
+
+def _holder_alive(path: Path) -> bool:
+    """Whether the process named in claim file `path` is running (an unreadable claim counts as held)."""
+    try:
+        pid = int(path.read_text().strip() or "0")
+    except (OSError, ValueError):
+        return True
+    if pid <= 0:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _unclaim(port: int) -> None:
+    """Remove this process's claim of `port`, if it holds one."""
+    directory = claims_dir()
+    if directory is None:
+        return
+    path = directory / str(port)
+    try:
+        if int(path.read_text().strip()) == os.getpid():
+            path.unlink()
+    except (OSError, ValueError):
+        pass
+
+
+@atexit.register
+def _release_all() -> None:
+    for port in list(PortAllocator._reserved):
+        _unclaim(port)
 
 
 def is_port_free(port: int) -> bool:

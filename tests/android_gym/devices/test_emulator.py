@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 import sys
 import time
 from collections.abc import Iterator
@@ -15,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from android_gym.devices import emulator_console
 from android_gym.devices.emulator import HEADLESS_FLAGS, Emulator, EmulatorConfig, EmulatorDevice
 from android_gym.devices.emulator_console import EmulatorConsole, PortAllocator
 from android_gym.devices.emulator_pool import EmulatorPool
@@ -188,6 +190,25 @@ def test_port_allocator_never_repeats_a_reserved_port():
     finally:
         PortAllocator.release(a)
         PortAllocator.release(b)
+
+
+def test_a_port_another_live_process_claimed_is_skipped_and_a_dead_ones_claim_is_taken_over(monkeypatch, tmp_path):
+    """Reservations hold across processes (a test worker and a benchmark launching emulators at once): a port whose
+    claim names a running process is not handed out; one whose process has ended is; release removes the claim."""  # noqa: D205, D209
+    monkeypatch.setattr(emulator_console.tempfile, "gettempdir", lambda: str(tmp_path))
+    port = PortAllocator.allocate()  # a free triple, claimed by this process
+    PortAllocator.release(port)
+    claims = emulator_console.claims_dir()
+    assert claims is not None and not (claims / str(port)).exists()
+    (claims / str(port)).write_text(str(os.getppid()))  # a live process (our parent) holds it
+    with pytest.raises(DeviceOfflineError, match="no free"):
+        PortAllocator.allocate(port, port)
+    finished = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    (claims / str(port)).write_text(finished.stdout.strip())  # a process that has ended held it
+    assert PortAllocator.allocate(port, port) == port
+    assert (claims / str(port)).read_text() == str(os.getpid())
+    PortAllocator.release(port)
+    assert not (claims / str(port)).exists()
 
 
 def test_config_validation_and_sdk_lookup(monkeypatch, tmp_path):
