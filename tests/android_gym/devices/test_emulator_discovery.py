@@ -71,3 +71,23 @@ def test_a_client_trusts_only_this_users_plain_files_of_live_processes(tmp_path:
     assert [find_grpc_token(p, running) for p in (9001, 9002, 9003)] == [None, None, "live"]
     monkeypatch.setattr(os, "getuid", lambda: live.stat().st_uid + 1)  # someone else's file
     assert read_discovery(live) is None and find_grpc_token(9003, running) is None
+
+
+def test_a_file_older_than_its_pids_process_is_stale_and_advertise_removes_it(tmp_path: Path) -> None:
+    # An emulator killed outright leaves its file; when its pid comes round again the file looks alive, with a dead
+    # emulator's token for a port another emulator may serve now (the UNAUTHENTICATED failures of session 32).
+    running = tmp_path / "running"
+    reused = advertise(running, {"grpc.port": "9004", "grpc.token": "dead emulator's"}, pid=1)  # pid 1: alive
+    os.utime(reused, (1.0, 1.0))  # written long before pid 1's process started
+    assert read_discovery(reused) is None and find_grpc_token(9004, running) is None
+    newer = advertise(running, {"grpc.port": "9005", "grpc.token": "live"})
+    assert not reused.exists() and newer.exists()  # a fresh advertisement clears the stale file of ours
+    assert find_grpc_token(9005, running) == "live"
+
+
+def test_of_two_live_files_for_one_port_the_newer_names_its_token(tmp_path: Path) -> None:
+    running = tmp_path / "running"
+    older = advertise(running, {"grpc.port": "9006", "grpc.token": "older"}, pid=1)
+    advertise(running, {"grpc.port": "9006", "grpc.token": "newer"})
+    os.utime(older, (older.stat().st_mtime - 5,) * 2)
+    assert find_grpc_token(9006, running) == "newer"
