@@ -71,8 +71,9 @@ def parse_uiautomator_xml(xml: str) -> list[UIElement]:
     r"""Parse a `uiautomator dump` into the interesting elements, in document order.
 
     Handles real dumps: several top-level windows, CRLF (or \r\r\n) line endings, numeric character references,
-    zero-area nodes (dropped), nodes whose `bounds` are not four integers of at most 9 digits (dropped), and
-    attributes this parser does not know (ignored). The text is already decoded, so an `encoding` in the XML
+    zero-area nodes (dropped), nodes marked `visible-to-user="false"` (dropped: off screen), nodes whose `bounds`
+    are not four integers of at most 9 digits (dropped), and attributes this parser does not know (ignored:
+    `NAF`, `drawing-order`, `display-id`...). The text is already decoded, so an `encoding` in the XML
     declaration is ignored.
 
     Device output is untrusted (issue 20), so the XML goes through `defusedxml`: a DOCTYPE of any kind is refused,
@@ -90,14 +91,11 @@ def parse_uiautomator_xml(xml: str) -> list[UIElement]:
     >>> [(e.text, e.center) for e in parse_uiautomator_xml(xml)]
     [('OK', (50, 25))]
     """
-    root = _parse_tree(xml)
-    if root.tag != "hierarchy":
-        raise DeviceProtocolError(f"UI dump root is <{_short(str(root.tag))}>, expected <hierarchy>")
     out: list[UIElement] = []
-    for node in _nodes(root):
+    for node in _nodes(parse_hierarchy(xml)):
         a = node.attrib
         m = _BOUNDS.fullmatch(a.get("bounds", ""))
-        if m is None:
+        if m is None or a.get("visible-to-user") == "false":  # off screen (a list's recycled row): not for acting on
             continue
         x0, y0, x1, y1 = (int(g) for g in m.groups())
         flags = {k: a.get(k.replace("_", "-")) == "true" for k in
@@ -110,6 +108,18 @@ def parse_uiautomator_xml(xml: str) -> list[UIElement]:
                              package=a.get("package", ""), hint=a.get("hint", ""),
                              enabled=a.get("enabled", "true") == "true", **flags))
     return out
+
+
+def parse_hierarchy(xml: str) -> ET.Element:
+    """The `<hierarchy>` root of dump `xml`, parsed safely (see `parse_uiautomator_xml`).
+
+    Raises:
+        DeviceProtocolError: as `parse_uiautomator_xml` raises it.
+    """
+    root = _parse_tree(xml)
+    if root.tag != "hierarchy":
+        raise DeviceProtocolError(f"UI dump root is <{_short(str(root.tag))}>, expected <hierarchy>")
+    return root
 
 
 def _parse_tree(xml: str) -> ET.Element:

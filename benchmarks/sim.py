@@ -14,6 +14,10 @@ commas). For each, the share of lines the goal parser covers (target 90% for the
 for a file whose name says "webshop"), per family, and the expert's and a random agent's success over the covered
 lines (targets 98% and 2%).
 
+The dumps (issue 49, `sim_dumps`): the median node depth and clickable share of the sim's `uiautomator dump`s along
+the expert's World episodes, against the range of real phones' captures, and the share carrying Android 13-14's
+attributes.
+
 Throughput is judged as a ratio that survives a change of machine: how many times faster than the emulator it stands
 in for (the `emulator` latency preset's mean step) one sim step is. The absolute steps/s are reported beside it,
 without a target, to be read against the report's machine-speed calibration.
@@ -35,6 +39,7 @@ from android_gym.sim.latency import LatencyConfig
 from android_gym.tasks.files import file_coverage
 from android_gym.tasks.suites import SPLITS, declares, split_of_template
 from benchmarks.result import Result, is_tiny, markdown_table
+from benchmarks.sim_dumps import dump_figures
 
 TASK_FILES_ENV = "DISTRL_BENCH_TASK_FILES"
 EVERYDAY_FILE = Path(__file__).resolve().parents[1] / "tests" / "android_gym" / "tasks" / "everyday_instructions.txt"
@@ -238,6 +243,7 @@ def run(quick: bool, out: Path) -> Result:
     world_template_figures(result, 1 if tiny else 4 if quick else 20)
     world_policy_figures(result, (8, 5) if tiny else (120, 240) if quick else None,
                          8 if tiny else 60 if quick else 300)
+    dump_figures(result, 1 if tiny else 2 if quick else 5)
     mem = memory_per_env_mib(SUITES["general"], memory_envs)
     result.add("memory_per_env", mem, "MiB")
     result.tables.append(markdown_table(

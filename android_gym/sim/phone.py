@@ -14,6 +14,7 @@ import numpy as np
 from android_gym.errors import ConfigError, unknown_name
 from android_gym.sim.app import App, Screen
 from android_gym.sim.apps import DEFAULT_APPS, LAUNCHER
+from android_gym.sim.device_dump import Window, device_windows, reachable, to_xml
 from android_gym.sim.events import (
     ClearNotifications,
     CloseShade,
@@ -42,7 +43,7 @@ from android_gym.sim.layout import (
 from android_gym.sim.perturbations import Dialog, PerturbationConfig, draw_dialog
 from android_gym.sim.shade import PULL_PX, Notification, draw_notifications, shade_view
 from android_gym.sim.system_ui import dialog_view, nav_bar, shift_clip, status_bar
-from android_gym.sim.view import View, to_uiautomator_xml
+from android_gym.sim.view import View
 from android_gym.ui import UIElement, is_interesting
 
 DEFAULT_SYSTEM = {
@@ -164,10 +165,11 @@ class SimPhone:
         return self._cache["tree"]
 
     def elements(self) -> list[UIElement]:
-        """The interesting views of `tree()` as device-agnostic elements, in document order."""
+        """The interesting views of `tree()` a user can reach (not under a pop-up's or the shade's backdrop) as
+        device-agnostic elements, in document order: what `xml()` parses to."""  # noqa: D205, D209
         if "elements" not in self._cache:
             out: list[UIElement] = []
-            for v in self.tree().walk():
+            for v in reachable(self.tree()):
                 if is_interesting(v.cls, v.text, v.desc, v.clickable, v.focusable, v.scrollable, v.checkable, v.area):
                     out.append(UIElement(len(out), v.cls, v.bounds, v.text, v.desc, v.rid, v.package, v.hint,
                                          v.clickable, v.focusable, v.focused, v.scrollable, v.checkable, v.checked,
@@ -176,9 +178,10 @@ class SimPhone:
         return self._cache["elements"]
 
     def xml(self) -> str:
-        """The screen as `uiautomator dump` XML."""
+        """The screen as `uiautomator dump` writes it on Android 13-14 (see `device_dump`)."""
         if "xml" not in self._cache:
-            self._cache["xml"] = to_uiautomator_xml(self.tree())
+            self.tree()
+            self._cache["xml"] = to_xml(device_windows(self._cache["windows"]))
         return self._cache["xml"]
 
     def state(self) -> dict[str, Any]:
@@ -480,16 +483,18 @@ class SimPhone:
         for v in content:
             if v.scrollable:
                 self._scroll(v, screen)
-        windows = [View(FRAME, (0, CONTENT_TOP, WIDTH, CONTENT_BOTTOM), package=screen.package,
-                        rid="android:id/content", style="dark" if self.system["dark_theme"] else "", children=content),
-                   status_bar(self.system), nav_bar()]
+        windows = [Window("app", View(FRAME, (0, CONTENT_TOP, WIDTH, CONTENT_BOTTOM), package=screen.package,
+                                      rid="android:id/content", style="dark" if self.system["dark_theme"] else "",
+                                      children=content)),
+                   Window("status_bar", status_bar(self.system)), Window("navigation_bar", nav_bar())]
         if self.keyboard_up:
-            windows.append(keyboard_view())
+            windows.append(Window("ime", keyboard_view()))
         if self.dialog is not None:
-            windows.append(dialog_view(self.dialog))
+            windows.append(Window("dialog", dialog_view(self.dialog)))
         if self.shade_open:
-            windows.append(shade_view(self.system, self.notifications))
-        return View(FRAME, (0, 0, WIDTH, HEIGHT), package=screen.package, children=windows)
+            windows.append(Window("shade", shade_view(self.system, self.notifications)))
+        self._cache["windows"] = windows
+        return View(FRAME, (0, 0, WIDTH, HEIGHT), package=screen.package, children=[w.view for w in windows])
 
     def _scroll(self, scroller: View, screen: Screen) -> None:
         top, bottom = scroller.bounds[1], scroller.bounds[3]

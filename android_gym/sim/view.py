@@ -1,14 +1,13 @@
 """The simulated phone's view tree: `View` nodes with Android's attributes, hit-testing and uiautomator XML.
 
 A screen is a tree of `View`s in real device pixels (e.g. 1080x2400). Apps build trees declaratively from their state;
-the phone hit-tests taps against the tree and dumps it in the exact shape of `uiautomator dump`.
+the phone hit-tests taps against the tree; `device_dump` writes it in the shape of a real phone's `uiautomator dump`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from xml.sax.saxutils import quoteattr
 
 from android_gym.sim.events import Event
 
@@ -106,47 +105,3 @@ class View:
     def label(self) -> str:
         """The view's human-readable label: text, else content-desc."""
         return self.text or self.desc
-
-
-def to_uiautomator_xml(root: View, rotation: int = 0) -> str:
-    """Dump a tree as `uiautomator dump` writes it: one line, XML declaration, `<hierarchy>` of `<node>`s.
-
-    >>> xml = to_uiautomator_xml(View("android.widget.FrameLayout", (0, 0, 10, 20), text="a&b"))
-    >>> 'text="a&amp;b"' in xml and 'bounds="[0,0][10,20]"' in xml
-    True
-    """
-    parts = ["<?xml version='1.0' encoding='UTF-8' standalone='yes' ?>", f'<hierarchy rotation="{rotation}">']
-    _dump(root, 0, parts)
-    parts.append("</hierarchy>")
-    return "".join(parts)
-
-
-def _flag(b: bool) -> str:
-    return "true" if b else "false"
-
-
-def _dump(v: View, index: int, out: list[str]) -> None:
-    x0, y0, x1, y1 = v.bounds
-    out.append(
-        f'<node index="{index}" text={_attr(v.text)} resource-id={_attr(v.rid)} class={_attr(v.cls)} '
-        f'package={_attr(v.package)} content-desc={_attr(v.desc)} checkable="{_flag(v.checkable)}" '
-        f'checked="{_flag(v.checked)}" clickable="{_flag(v.clickable)}" enabled="{_flag(v.enabled)}" '
-        f'focusable="{_flag(v.focusable)}" focused="{_flag(v.focused)}" scrollable="{_flag(v.scrollable)}" '
-        f'long-clickable="{_flag(v.long_clickable)}" password="{_flag(v.password)}" '
-        f'selected="{_flag(v.selected)}" bounds="[{x0},{y0}][{x1},{y1}]" hint={_attr(v.hint)}'
-    )
-    if not v.children:
-        out.append(" />")
-        return
-    out.append(">")
-    for i, child in enumerate(v.children):
-        _dump(child, i, out)
-    out.append("</node>")
-
-
-def _attr(s: str) -> str:
-    # uiautomator writes newlines as &#10; and non-BMP characters as numeric references.
-    quoted = quoteattr(s, {"\n": "&#10;", "\r": "&#13;", "\t": "&#9;"})
-    if quoted[0] == "'":  # quoteattr switches quote style when the text holds '"'; uiautomator never does
-        quoted = '"' + quoted[1:-1].replace('"', "&quot;") + '"'
-    return "".join(c if ord(c) < 0x10000 else f"&#{ord(c)};" for c in quoted)

@@ -22,6 +22,7 @@ import numpy as np
 
 from android_gym.actions import Action, ActionType
 from android_gym.sim.app import stable_seed
+from android_gym.tasks.expert import obstacle
 from android_gym.ui import UIElement
 
 SPLITS = ("train", "test")
@@ -213,8 +214,9 @@ class Task:
                 return "is already solved" if self.template.check(self.params, state) else None
 
     def expert_action(self, elements: Sequence[UIElement], state: Mapping[str, Any]) -> Action:
-        """The expert's next action."""
-        return self.template.expert(self.params, elements, state)
+        """The expert's next action: past a pop-up or a spinner first (nothing is read or tapped through a modal
+        pop-up: what it covers is not on the screen's element list), then the template's."""  # noqa: D205, D209
+        return obstacle(elements, state) or self.template.expert(self.params, elements, state)
 
     def __repr__(self) -> str:
         return f"Task({self.name!r}, goal={self.goal!r}, split={self.split!r})"

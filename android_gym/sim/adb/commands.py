@@ -229,7 +229,7 @@ def cmd_uiautomator(t: ProgramTarget, argv: list[str], stdin: bytes) -> Out:
     if not args or args[0] != "dump":
         return err("Usage: uiautomator <subcommand> [options]\n  dump: creates an XML dump of current UI hierarchy")
     path = args[1] if len(args) > 1 else "/sdcard/window_dump.xml"
-    xml = dump.uiautomator_xml(t.phone).encode("utf-8")
+    xml = t.phone.xml().encode("utf-8")
     if len(xml) > UI_DUMP_MAX_BYTES:
         return err(f"ERROR: the UI hierarchy is {len(xml)} bytes, over the simulated uiautomator's limit of "
                    f"{UI_DUMP_MAX_BYTES} (issue 43); clear the text fields that grew", 1)

@@ -1,65 +1,18 @@
 """What the ADB front prints for a simulated phone, in the shape of real Android output.
 
-`uiautomator dump` XML in the modern attribute set (one top-level node per window, `hint`, `visible-to-user`,
-`drawing-order`, `display-id`), and `dumpsys window` / `dumpsys alarm` / `getprop` texts laid out like the captures in
-`../shared/fixtures/real/shell`.
+`dumpsys window` / `dumpsys alarm` / `getprop` texts laid out like the captures in `../shared/fixtures/real/shell`
+(`uiautomator dump` is `SimPhone.xml`, shaped like a real phone's by `sim.device_dump`).
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import zlib
-from xml.sax.saxutils import escape
 
 from android_gym.sim.phone import SimPhone
-from android_gym.sim.view import View
 
-_ESCAPES = {'"': "&quot;", "\n": "&#10;", "\r": "&#13;", "\t": "&#9;"}
 SIM_EPOCH = dt.datetime(2024, 1, 15, 9, 41, tzinfo=dt.UTC)
 """The simulated phone's wall clock (its status bar shows 9:41); alarm times are computed from it."""
-
-
-def _attr(s: str) -> str:
-    # Android's XmlSerializer writes newlines as &#10; and characters outside the BMP as numeric references.
-    text = escape(s, _ESCAPES)
-    return "".join(c if ord(c) < 0x10000 else f"&#{ord(c)};" for c in text)
-
-
-def _b(flag: bool) -> str:
-    return "true" if flag else "false"
-
-
-def _node(v: View, index: int, order: int, out: list[str]) -> None:
-    x0, y0, x1, y1 = v.bounds
-    out.append(
-        f'<node index="{index}" text="{_attr(v.text)}" resource-id="{_attr(v.rid)}" class="{_attr(v.cls)}" '
-        f'package="{_attr(v.package)}" content-desc="{_attr(v.desc)}" checkable="{_b(v.checkable)}" '
-        f'checked="{_b(v.checked)}" clickable="{_b(v.clickable)}" enabled="{_b(v.enabled)}" '
-        f'focusable="{_b(v.focusable)}" focused="{_b(v.focused)}" scrollable="{_b(v.scrollable)}" '
-        f'long-clickable="{_b(v.long_clickable)}" password="{_b(v.password)}" selected="{_b(v.selected)}" '
-        f'visible-to-user="true" bounds="[{x0},{y0}][{x1},{y1}]" drawing-order="{order}" '
-        f'hint="{_attr(v.hint)}" display-id="0"'
-    )
-    if not v.children:
-        out.append(" />")
-        return
-    out.append(">")
-    for i, child in enumerate(v.children):
-        _node(child, i, i + 1, out)
-    out.append("</node>")
-
-
-def uiautomator_xml(phone: SimPhone) -> str:
-    """The screen as `uiautomator dump` writes it on Android 12+: one line, each window a top-level node.
-
-    The sim's root view is a window container with no attributes of interest, so its children (content, status bar,
-    navigation bar, keyboard, dialog) become the `<hierarchy>`'s windows, like a real multi-window dump.
-    """
-    parts = ["<?xml version='1.0' encoding='UTF-8' standalone='yes' ?>", '<hierarchy rotation="0">']
-    for i, window in enumerate(phone.tree().children):
-        _node(window, i, 0, parts)
-    parts.append("</hierarchy>")
-    return "".join(parts)
 
 
 def _hex_id(*parts: object) -> str:

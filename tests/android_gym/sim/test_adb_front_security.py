@@ -229,10 +229,8 @@ def test_a_field_stops_growing_at_its_cap():
 
 def test_ui_dump_past_its_cap_fails_naming_the_size(monkeypatch):
     """A hierarchy over UI_DUMP_MAX_BYTES is refused by uiautomator instead of written."""
-    from android_gym.sim.adb import dump
-
     target = SimTarget("sim-0", "none")
-    monkeypatch.setattr(dump, "uiautomator_xml", lambda phone: "x" * (UI_DUMP_MAX_BYTES + 1))
+    monkeypatch.setattr(target.phone, "xml", lambda: "x" * (UI_DUMP_MAX_BYTES + 1))
     result = target.run("uiautomator dump /sdcard/d.xml")
     assert result.code == 1 and str(UI_DUMP_MAX_BYTES + 1).encode() in result.err
     assert "/sdcard/d.xml" not in target.files

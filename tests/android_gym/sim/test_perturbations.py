@@ -13,13 +13,19 @@ from android_gym.sim.phone import SimPhone
 
 
 def test_popups_appear_cover_the_screen_and_dismiss():
-    """With dialog_prob 1 a pop-up appears after a step in an app, swallows taps, and its button dismisses it."""
+    """With dialog_prob 1, a pop-up appears after a step in an app, covers it, swallows taps,; its button dismisses it.
+
+    Covered: the app's views are no longer listed, as a real dump leaves out the windows under a modal one.
+    """
     phone = SimPhone(PerturbationConfig(dialog_prob=1.0, slow_load_prob=0.0, ignored_tap_prob=0.0))
     phone.reset(0)
     phone.launch("Gmail")
+    rid = "com.google.android.gm:id/viewified_conversation_item_view"
+    row = next(e for e in phone.elements() if e.rid == rid)
     phone.tick()
     assert phone.dialog is not None and phone.state()["dialog"] == phone.dialog.kind
-    row = next(e for e in phone.elements() if e.rid == "com.google.android.gm:id/viewified_conversation_item_view")
+    assert all(e.rid != rid for e in phone.elements()) and all(e.package != "com.android.systemui"
+                                                               for e in phone.elements())
     assert not phone.tap(*row.center)  # the modal swallows it
     button = next(e for e in phone.elements() if e.rid == "android:id/button1")
     assert phone.tap(*button.center) and phone.dialog is None

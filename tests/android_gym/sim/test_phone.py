@@ -7,11 +7,12 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from android_gym.errors import ConfigError, UnknownNameError
+from android_gym.sim.device_dump import to_xml
 from android_gym.sim.keyboard import keyboard_view
 from android_gym.sim.layout import HEIGHT, WIDTH
 from android_gym.sim.perturbations import PerturbationConfig
 from android_gym.sim.phone import SimPhone
-from android_gym.sim.view import View, to_uiautomator_xml
+from android_gym.sim.view import View
 from android_gym.ui import parse_uiautomator_xml
 
 
@@ -51,7 +52,7 @@ def test_xml_is_uiautomator_shaped_and_parses_back_to_the_same_elements(phone):
 
 def test_xml_escapes_quotes_newlines_and_non_bmp_characters():
     """Attribute values are escaped like Android's serializer (entities, numeric references for emoji)."""
-    xml = to_uiautomator_xml(View("android.widget.TextView", (0, 0, 5, 5), text='say "hi"\nnow \U0001F600 & <b>'))
+    xml = to_xml([View("android.widget.TextView", (0, 0, 5, 5), text='say "hi"\nnow \U0001F600 & <b>')])
     assert "&quot;hi&quot;" in xml and "&#10;" in xml and "&#128512;" in xml and "&amp;" in xml and "&lt;b&gt;" in xml
     assert ET.fromstring(xml.encode()).find("node").attrib["text"] == 'say "hi"\nnow \U0001F600 & <b>'
 

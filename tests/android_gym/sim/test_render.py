@@ -13,6 +13,7 @@ from PIL import Image
 import android_gym.sim
 from android_gym.devices.sim import SimDevice
 from android_gym.errors import ConfigError
+from android_gym.sim.device_dump import to_xml
 from android_gym.sim.layout import EDIT_TEXT, FRAME, HEIGHT, IMAGE_VIEW, LINEAR, SWITCH, TEXT_VIEW, WIDTH
 from android_gym.sim.phone import SimPhone
 from android_gym.sim.render import Renderer
@@ -23,7 +24,7 @@ from android_gym.sim.render.icons import IconCache
 from android_gym.sim.render.painters import CLASS_PAINTERS, PAINTERS, PLACEHOLDER_ICONS
 from android_gym.sim.render.text import TextCache
 from android_gym.sim.render.theme import LIGHT, name_colour
-from android_gym.sim.view import View, to_uiautomator_xml
+from android_gym.sim.view import View
 
 SCREEN = (0, 0, WIDTH, HEIGHT)
 
@@ -96,9 +97,9 @@ def test_render_differs_between_screens(phone):
 def test_render_does_not_modify_views(phone):
     """Rendering leaves the tree exactly as it was (views are treated as immutable)."""
     tree = phone.tree()
-    before = to_uiautomator_xml(tree)
+    before = to_xml([tree])
     Renderer().render(tree, 224, dark=True)
-    assert to_uiautomator_xml(tree) == before
+    assert to_xml([tree]) == before
 
 
 def test_sim_device_screenshot_uses_renderer():

@@ -71,7 +71,7 @@ def test_screen_timeout_dialog_picks_and_closes():
     assert "After 30 seconds of inactivity" in labels(phone)
     walk(phone, "Screen timeout")
     assert mine(phone)["page"] == "timeout" and find(phone.elements(), text="30 seconds").checked
-    assert not find(phone.elements(), text="Dark theme").clickable  # the page under the dialog is inert
+    assert find(phone.elements(), text="Dark theme") is None  # the page under the dialog is covered: not listed
     phone.key("back")
     assert mine(phone)["page"] == "display" and mine(phone)["screen_timeout"] == "30 seconds"
     walk(phone, "Screen timeout")
