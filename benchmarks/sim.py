@@ -167,9 +167,10 @@ def world_policy_figures(result: Result, cloning: tuple[int, int] | None, episod
                         "behaviour-cloning updates, ANSWER/IMPOSSIBLE modes on), no RL; greedy evaluation.")
 
 
-def throughput(env_id: str, screenshot_width: int, seconds: float) -> float:
-    """Env steps per second (env.step only, expert actions, episodes reset as they end) on this process."""
-    env = gym.make(env_id, screenshot_width=screenshot_width, include_elements=True)
+def throughput(env_id: str, screenshot_width: int, seconds: float, xml: bool = False) -> float:
+    """Env steps per second (env.step only, expert actions, episodes reset as they end) on this process; `xml`: with
+    `info["ui_xml"]` too (the device-shaped dump written every step)."""  # noqa: D205, D209
+    env = gym.make(env_id, screenshot_width=screenshot_width, include_elements=True, include_xml=xml)
     try:
         return expert_steps_per_s(env, seconds, first_seed=1)
     finally:
@@ -233,6 +234,7 @@ def run(quick: bool, out: Path) -> Result:
         rows.append(row)
     result.tables.append(markdown_table(["suite", "expert train", "expert test", "random agent"], rows))
     elements = throughput(SUITES["general"], 0, seconds)
+    with_xml = throughput(SUITES["general"], 0, seconds, xml=True)
     pixels = throughput(SUITES["general"], 224, seconds)
     emulator_step_s = LatencyConfig.coerce("emulator").mean_step_s
     for name, rate in (("elements_only", elements), ("screenshot_224", pixels)):
@@ -246,9 +248,11 @@ def run(quick: bool, out: Path) -> Result:
     dump_figures(result, 1 if tiny else 2 if quick else 5)
     mem = memory_per_env_mib(SUITES["general"], memory_envs)
     result.add("memory_per_env", mem, "MiB")
+    result.add("steps_per_s/elements_and_xml", with_xml, "steps/s")
     result.tables.append(markdown_table(
         ["observation", "steps/s (one core)", "sim steps per emulator step"],
         [["UI elements only", f"{elements:,.0f}", f"{elements * emulator_step_s:,.0f}"],
+         ["elements + uiautomator XML", f"{with_xml:,.0f}", f"{with_xml * emulator_step_s:,.0f}"],
          ["elements + 224-px screenshot", f"{pixels:,.0f}", f"{pixels * emulator_step_s:,.0f}"]]))
     result.notes.append(f"Sim steps per emulator step: steps/s x the emulator preset's mean step "
                         f"({emulator_step_s:.2f} s).")
