@@ -12,7 +12,7 @@ from android_gym.actions import Action, ActionType, action_space
 from android_gym.actions_text import parse_action
 from android_gym.config import RENDER_MODES, EnvConfig
 from android_gym.devices.base import Device, Outcome
-from android_gym.devices.configs import AdbConfig, SimDeviceConfig
+from android_gym.devices.configs import AdbConfig, EmulatorDeviceConfig, SimDeviceConfig
 from android_gym.errors import ConfigError, DeviceError, EnvStateError, unknown_name
 from android_gym.evaluators.base import Evaluator, Observation, Verdict, action_text, unknown
 from android_gym.evaluators.factory import make_evaluator
@@ -92,6 +92,12 @@ class AndroidEnv(gym.Env):
                 from android_gym.devices.adb import AdbDevice
 
                 return AdbDevice(config=config)
+            case EmulatorDeviceConfig() as config:  # "emulator:<avd>", "emulator@<console-port>" (issue 47)
+                from android_gym.devices.emulator import EmulatorDevice
+
+                serial = None if config.console_port is None else f"emulator-{config.console_port}"
+                return EmulatorDevice(config.emulator, serial=serial, snapshot=config.snapshot,
+                                      grpc_token=config.grpc_token, config=config.adb)
             case SimDeviceConfig() as config:
                 from android_gym.devices.sim import SimDevice
 

@@ -100,7 +100,7 @@ class Connector:
     def _connect_once(self) -> None:
         c = self.config
         server = AdbChannel(c.serial or "", c.host, self.port)
-        self._reach_server(server)
+        self.reach_server(server)
         serial = c.serial or self._only_device(server)
         channel = AdbChannel(serial, c.host, self.port)
         if is_remote(serial):
@@ -111,7 +111,14 @@ class Connector:
         self.channel, self._info, self._has_connected = channel, None, True
         self.info(channel)
 
-    def _reach_server(self, server: AdbChannel) -> None:
+    def reach_server(self, server: AdbChannel | None = None) -> None:
+        """Make sure the ADB server answers: a local one that refuses is started (`adb start-server`, with
+        `adb_binary()`) when `start_server` allows.
+
+        Raises:
+            DeviceOfflineError, DeviceTimeoutError: no server answers and none could be started.
+        """  # noqa: D205
+        server = server or AdbChannel("", self.config.host, self.port)
         try:
             server.host_request("host:version", self.config.timeout_s)
             return
@@ -119,7 +126,7 @@ class Connector:
             local = self.config.host in ("127.0.0.1", "localhost", "::1")
             if not (self.config.start_server and local and "refused" in str(e)):
                 raise
-        exe = call_adbutils(adbutils.adb_path, "finding the adb binary")
+        exe = self.config.adb_binary() or call_adbutils(adbutils.adb_path, "finding the adb binary")
         try:
             proc = subprocess.run([exe, "-P", str(self.port), "start-server"], capture_output=True,
                                   timeout=SERVER_START_TIMEOUT_S, check=False)

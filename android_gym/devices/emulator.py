@@ -21,71 +21,18 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Any
 
-from pydantic import Field, field_validator
-
-from android_gym.config_model import ConfigModel, FieldError
 from android_gym.devices.adb import AdbConfig, AdbDevice
 from android_gym.devices.adb_channel import AdbChannel
+from android_gym.devices.configs import EmulatorConfig
 from android_gym.devices.emulator_console import GRPC_OFFSET, EmulatorConsole, PortAllocator, is_port_free
-from android_gym.errors import ConfigError, DeviceError, DeviceOfflineError, DeviceTimeoutError
+from android_gym.errors import ConfigError, DeviceError, DeviceOfflineError, DeviceTimeoutError, unknown_name
 
 log = logging.getLogger(__name__)
-HEADLESS_FLAGS = ("-no-window", "-no-audio", "-no-boot-anim", "-read-only", "-no-snapshot-save")
 KILL_TIMEOUT_S = 10.0
 BOOT_POLL_S = 0.25
 PORT_CLASH_RETRIES = 5  # launches on fresh ports when another process took one of ours, beyond `max_relaunches`
-
-
-class EmulatorConfig(ConfigModel):
-    """How to launch and manage one AVD.
-
-    Attributes:
-        avd: the AVD name (`emulator -list-avds`).
-        sdk_root: the Android SDK; None means $ANDROID_SDK_ROOT, else $ANDROID_HOME (read at launch).
-        binary: the emulator executable; None means <sdk_root>/emulator/emulator.
-        flags: launch flags (headless and read-only by default, so N instances can share one AVD).
-        extra_args: more arguments (e.g. ("-gpu", "swiftshader_indirect")).
-        snapshot: snapshot loaded at every reset (None: no snapshot load; the device just goes HOME).
-        boot_timeout_s: deadline for the emulator to come online and finish booting, seconds.
-        console_timeout_s: deadline of each console command, seconds.
-        max_relaunches: extra launch attempts when a launch or boot fails.
-        restart_every: relaunch after this many episodes (0 = never), against slow leaks in long runs.
-        console_token_path: the console auth token; None means ~/.emulator_console_auth_token.
-        grpc_use_token: launch with `-grpc-use-token`, so only this user's processes that read the emulator's
-            discovery file may use its gRPC port (True by default: phones only for their owner; the device passes
-            the token itself). False leaves the port open to every local process, as the emulator's own default.
-    """
-
-    avd: str
-    sdk_root: str | None = None
-    binary: str | None = None
-    flags: tuple[str, ...] = HEADLESS_FLAGS
-    extra_args: tuple[str, ...] = ()
-    snapshot: str | None = None
-    boot_timeout_s: Annotated[float, Field(gt=0)] = 300.0
-    console_timeout_s: Annotated[float, Field(gt=0)] = 10.0
-    max_relaunches: Annotated[int, Field(ge=0)] = 2
-    restart_every: Annotated[int, Field(ge=0)] = 0
-    console_token_path: str | None = None
-    grpc_use_token: bool = True
-
-    @field_validator("avd")
-    @classmethod
-    def _names_an_avd(cls, avd: str) -> str:
-        if not avd:
-            raise FieldError("avd", "the name of an AVD (see `emulator -list-avds`)", avd)
-        return avd
-
-    def executable(self) -> str:
-        """The emulator binary to run."""
-        if self.binary:
-            return self.binary
-        root = self.sdk_root or os.environ.get("ANDROID_SDK_ROOT") or os.environ.get("ANDROID_HOME")
-        if not root:
-            raise ConfigError("set `sdk_root` (or $ANDROID_SDK_ROOT) or `binary` to find the emulator")
-        return str(Path(root) / "emulator" / "emulator")
 
 
 class Emulator:
@@ -267,6 +214,7 @@ class EmulatorDevice(AdbDevice):
         self.emulator_counters: Counter[str] = Counter()
         self._crashed: Emulator | None = None  # the dead instance already counted in `crashes`
         self._is_relaunch_due = False  # close() found the emulator dead: the next launch is a relaunch
+        self._is_checked = False  # the ADB server is up and the AVD listed (checked before the first launch)
 
     @property
     def channel(self) -> AdbChannel:
@@ -282,10 +230,18 @@ class EmulatorDevice(AdbDevice):
         return super().channel
 
     def start(self) -> None:
-        """Launch the emulator if this device owns none running (relaunching a dead one), wait for boot, connect."""
+        """Launch the emulator if this device owns none running (relaunching a dead one), wait for boot, connect.
+
+        Before the first launch: the ADB server the emulator announces itself to is started if none answers, and
+        the AVD is looked for in the emulator's `-list-avds` (a name it does not list is a `ConfigError`, at once).
+        """
         if self.emulator_config is not None and (self.instance is None or not self.instance.is_running()):
             self._is_crashed()  # count a death nobody has noticed yet
             super().close()  # the old connection and gRPC channel lead to the dead process
+            if not self._is_checked:
+                self.connector.reach_server()
+                check_avd(self.emulator_config)
+                self._is_checked = True
             self._launch()
         super().start()
 
@@ -323,6 +279,11 @@ class EmulatorDevice(AdbDevice):
                 self.connector.disconnect()
                 return
             except DeviceError as e:
+                if "PANIC" in self.instance.log_tail(2000):  # the emulator refused its arguments or AVD: no retry
+                    tail = self.instance.log_tail(2000)
+                    self.instance.kill()
+                    raise ConfigError(f"the emulator refused to start {c.avd}: "
+                                      f"{tail[tail.index('PANIC'):].splitlines()[0]}") from e
                 # Other processes allocate from the same port range: one may bind a port between our check and our
                 # emulator's bind. That is no fault of the emulator's, so it does not use up a relaunch.
                 is_clash_retry = clashes < PORT_CLASH_RETRIES and self.instance.has_lost_a_port()
@@ -387,6 +348,27 @@ class EmulatorDevice(AdbDevice):
     def stats(self) -> dict[str, int]:
         """ADB counters plus emulator/… counters (launches, relaunches, boot_failures, snapshot_loads, ...)."""
         return {**super().stats(), **{f"emulator/{k}": v for k, v in self.emulator_counters.items()}}
+
+
+def check_avd(config: EmulatorConfig, timeout_s: float = 60.0) -> None:
+    """Refuse an AVD the emulator does not list (`emulator -list-avds`), naming the ones it does.
+
+    An empty listing proves nothing (the simulated emulator without an AVD store takes any name), so only a listing
+    without the name is refused; an emulator that panics over the name at launch is refused there too.
+
+    Raises:
+        ConfigError: the binary cannot run, or lists AVDs but not `config.avd`.
+    """
+    exe = config.executable()
+    try:
+        listing = subprocess.run([exe, "-list-avds"], capture_output=True, text=True, timeout=timeout_s, check=False)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        raise ConfigError(f"cannot run `{exe} -list-avds` ({e}): check `device_options.emulator_path` or "
+                          "`sdk_root`") from e
+    names = [line.strip() for line in listing.stdout.splitlines() if line.strip() and " " not in line.strip()]
+    if names and config.avd not in names:
+        raise unknown_name(f"AVD (from `{exe} -list-avds`; create it with `avdmanager create avd`)", config.avd,
+                           names)
 
 
 def _with_serial(config: AdbConfig, serial: str, grpc_port: int | None) -> AdbConfig:

@@ -15,10 +15,10 @@ import threading
 import time
 from pathlib import Path
 
+from android_gym.devices.configs import GRPC_OFFSET  # gRPC port = console port + 3000 (8554 for 5554)
 from android_gym.errors import ConfigError, DeviceOfflineError, DeviceProtocolError, DeviceTimeoutError
 
 FIRST_CONSOLE_PORT, LAST_CONSOLE_PORT = 5554, 5682  # the emulator's own range; the ADB port is console + 1
-GRPC_OFFSET = 3000  # gRPC port = console port + 3000 (8554 for emulator-5554, the emulator's default)
 
 
 class EmulatorConsole:

@@ -24,9 +24,10 @@ from typing import Any, TypeVar
 import numpy as np
 
 from android_gym.devices import adb_shell as sh
-from android_gym.devices.emulator_discovery import find_grpc_token
+from android_gym.devices.emulator_discovery import discovery_dir, find_grpc_token
 from android_gym.devices.xkb import KEYSYM_BY_KEYCODE
 from android_gym.errors import (
+    ConfigError,
     DeviceError,
     DeviceOfflineError,
     DeviceProtocolError,
@@ -227,8 +228,9 @@ class EmulatorGrpc:
 class GrpcPath:
     """A device's optional gRPC path: used while it works, ADB otherwise, reconnected at the next `open()`.
 
-    Fallback rules: `open()` never raises (a missing package, a dead port or a failed `getStatus` leave the path off
-    and are logged once per reason). A failed read closes the path and returns "use ADB". A failed input does the
+    Fallback rules: `open()` raises only `ConfigError`, for a refused token (a setting to fix, said at start); a
+    missing package, a dead port or another failed `getStatus` leave the path off and are logged once per reason. A
+    failed read closes the path and returns "use ADB". A failed input does the
     same when nothing was reached (`DeviceOfflineError`); a timeout or bad reply is raised, since the touch may have
     landed and ADB must not repeat it (inputs are never retried). Counters: `grpc/<what>` and `adb/<what>` per call,
     `grpc/connects`, `grpc/connect_failures`, `grpc/fallbacks`, `grpc/faults/<error>`.
@@ -269,6 +271,13 @@ class GrpcPath:
             return False
         except DeviceError as e:
             client.close()
+            if "UNAUTHENTICATED" in str(e) or "PERMISSION_DENIED" in str(e):  # a setting to fix, not a fault to ride
+                source = ("the device's `grpc_token`" if self.token else
+                          f"the emulator's discovery file in {self.discovery or discovery_dir()}" if token else
+                          f"nothing: no discovery file in {self.discovery or discovery_dir()} names port {port}")
+                raise ConfigError(f"the emulator's gRPC port {port} refused our token (from {source}): it runs with "
+                                  "-grpc-use-token; pass its `grpc.token` as `device_options.grpc_token`, or run "
+                                  "this as the user who launched it with the same $XDG_RUNTIME_DIR") from e
             self.counters["grpc/connect_failures"] += 1
             self._say(f"gRPC port {port} did not answer `getStatus` ({e}); using ADB")
             return False

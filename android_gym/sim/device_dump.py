@@ -191,11 +191,14 @@ def _navigation_bar(bar: View) -> View:
 
 
 def _ime(keyboard: View) -> View:
-    """The keyboard window: an input method's window frames around its key rows."""
+    """The keyboard window: an input method's window frames around its key rows, each key in its own holder (a
+    soft keyboard's keys are views inside key layouts, not bare buttons)."""  # noqa: D205, D209
     b, p = keyboard.bounds, keyboard.package
+    keys = [_container(FRAME, [k], f"{p}:id/key_pos_{i}") for i, k in enumerate(keyboard.children)]
+    board = _shaped(dataclasses.replace(keyboard, children=keys))
     return _chain([(FRAME, "", b), (LINEAR, "", b), (FRAME, "android:id/content", b),
                    (LINEAR, "android:id/parentPanel", b), (FRAME, "android:id/inputArea", b), (FRAME, "", b),
-                   (LINEAR, f"{p}:id/keyboard_area", b)], _shaped(keyboard))
+                   (LINEAR, f"{p}:id/keyboard_area", b)], board)
 
 
 def _dialog(window: View) -> View:

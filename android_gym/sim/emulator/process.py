@@ -28,6 +28,7 @@ import secrets
 import signal
 import socket
 import sys
+import tempfile
 import threading
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -224,12 +225,22 @@ _ADVERTISED_LOCK = threading.Lock()
 
 
 def _token(path: Path) -> str:
-    """The console token, written (owner-only) when missing, as the real emulator does at startup."""
+    """The console token, written (owner-only) when missing, as the real emulator does at startup.
+
+    Emulators of one user starting at once share the file: it is written whole under another name and linked into
+    place only if still absent, so one token wins and no emulator reads a half-written file or fails on the race.
+    """
     if not path.exists():
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        with os.fdopen(fd, "w") as f:
-            f.write(secrets.token_urlsafe(12))
+        fd, draft = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)  # created 0600
+        try:
+            with os.fdopen(fd, "w") as f:
+                f.write(secrets.token_urlsafe(12))
+            os.link(draft, path)
+        except FileExistsError:
+            pass  # another emulator's token came first: use it
+        finally:
+            os.unlink(draft)
     return path.read_text().strip()
 
 

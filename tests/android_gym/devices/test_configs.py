@@ -26,8 +26,8 @@ def test_sim_spec_carries_the_sims_perturbations_and_scaled_latency() -> None:
 
 
 @pytest.mark.parametrize(("spec", "options", "error", "message"), [
-    ("simulator", None, ConfigError, "`device` must be 'sim', 'adb' or 'adb:<serial>'"),
-    ("sim", {"port": 5037}, ConfigError, "apply to 'adb:...' devices only"),
+    ("simulator", None, ConfigError, "`device` must be 'sim', 'adb', 'adb:<serial>', 'emulator:<avd>' or"),
+    ("sim", {"port": 5037}, ConfigError, "apply to 'adb:...' and 'emulator...' devices only"),
     ("adb:x", {"prot": 5037}, UnknownNameError, "did you mean `device_options.port`"),
     ("adb:x", {"retries": -1}, ConfigError, "`device_options.retries` must be greater than or equal to 0"),
 ])

@@ -17,7 +17,8 @@ from pathlib import Path
 import pytest
 
 from android_gym.devices import emulator_console
-from android_gym.devices.emulator import HEADLESS_FLAGS, Emulator, EmulatorConfig, EmulatorDevice
+from android_gym.devices.configs import HEADLESS_FLAGS
+from android_gym.devices.emulator import Emulator, EmulatorConfig, EmulatorDevice
 from android_gym.devices.emulator_console import EmulatorConsole, PortAllocator
 from android_gym.devices.emulator_pool import EmulatorPool
 from android_gym.errors import ConfigError, DeviceOfflineError, DeviceProtocolError, DeviceTimeoutError

@@ -30,6 +30,7 @@ from android_gym.devices.adb import AdbDevice  # noqa: E402
 from android_gym.devices.emulator import EmulatorConfig, EmulatorDevice  # noqa: E402
 from android_gym.devices.emulator_grpc import EmulatorGrpc  # noqa: E402
 from android_gym.errors import (  # noqa: E402
+    ConfigError,
     DeviceOfflineError,
     DeviceProtocolError,
     DeviceTimeoutError,
@@ -333,7 +334,8 @@ def test_the_grpc_path_reads_the_token_from_the_discovery_file_of_the_port_it_di
     found.close()
     (elsewhere := tmp_path / "elsewhere").mkdir()
     lost = emulator_grpc.GrpcPath(5.0, counters, discovery=elsewhere)
-    assert not lost.open(port) and counters["grpc/connect_failures"] == 1 and "UNAUTHENTICATED" in lost.reason
+    with pytest.raises(ConfigError, match="no discovery file in .*elsewhere names port .*device_options.grpc_token"):
+        lost.open(port)  # a setting to fix, said when the device starts: not a silent fall back to ADB
 
 
 def test_an_attached_emulator_device_sends_the_grpc_token_it_was_given(protected_emulator, tmp_path: Path) -> None:

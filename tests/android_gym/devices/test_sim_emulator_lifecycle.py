@@ -40,6 +40,9 @@ WRAPPER = """#!{python}
 import os, sys
 from pathlib import Path
 here = Path({here!r})
+if "-list-avds" in sys.argv:  # the device's check before its first launch: a listing, not a launch
+    from android_gym.sim.emulator.process import main
+    sys.exit(main(sys.argv[1:]))
 k = 1
 while True:  # this launch's ordinal, taken atomically (pool launches run in parallel)
     try:
