@@ -16,6 +16,7 @@ from __future__ import annotations
 import logging
 import os
 import subprocess
+import sys
 import tempfile
 import time
 from collections import Counter
@@ -27,6 +28,7 @@ from android_gym.devices.adb import AdbConfig, AdbDevice
 from android_gym.devices.adb_channel import AdbChannel
 from android_gym.devices.configs import EmulatorConfig
 from android_gym.devices.emulator_console import GRPC_OFFSET, EmulatorConsole, PortAllocator, is_port_free
+from android_gym.devices.emulator_discovery import process_start
 from android_gym.errors import ConfigError, DeviceError, DeviceOfflineError, DeviceTimeoutError, unknown_name
 
 log = logging.getLogger(__name__)
@@ -48,6 +50,7 @@ class Emulator:
         self.config, self.adb_port, self.adb_host = config, adb_port, adb_host
         self.console_port: int | None = None
         self.process: subprocess.Popen | None = None
+        self.keeper: subprocess.Popen | None = None  # stops the emulator if this process dies (emulator_keeper)
         self.log_path: Path | None = None
 
     @property
@@ -95,6 +98,7 @@ class Emulator:
             raise DeviceOfflineError(f"cannot run the emulator `{argv[0]}`: {e}") from e
         finally:
             os.close(fd)
+        self.keeper = _keep(self.process.pid)
         log.info("launched %s: %s", self.serial, " ".join(argv))
 
     def wait_booted(self, sleep: Callable[[float], None] = time.sleep) -> None:
@@ -149,7 +153,8 @@ class Emulator:
                     self.process.wait(KILL_TIMEOUT_S)
         if self.console_port is not None:
             PortAllocator.release(self.console_port)
-        self.process = None
+        _let_go(self.keeper)
+        self.process, self.keeper = None, None
         if is_crashed and self.log_path is not None:
             log.warning("%s exited on its own; its output is in %s", self.serial, self.log_path)
             self.log_path = None
@@ -348,6 +353,33 @@ class EmulatorDevice(AdbDevice):
     def stats(self) -> dict[str, int]:
         """ADB counters plus emulator/… counters (launches, relaunches, boot_failures, snapshot_loads, ...)."""
         return {**super().stats(), **{f"emulator/{k}": v for k, v in self.emulator_counters.items()}}
+
+
+def _keep(pid: int) -> subprocess.Popen | None:
+    """Start the watchdog that stops emulator `pid` if this process dies (None: it cannot start; logged)."""
+    started = process_start(pid)
+    if started is None:
+        log.warning("cannot read when emulator pid %d started: it is not watched against this process's death", pid)
+        return None
+    try:
+        return subprocess.Popen([sys.executable, "-m", "android_gym.devices.emulator_keeper", str(pid), repr(started)],
+                                stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                start_new_session=True)
+    except OSError as e:
+        log.warning("cannot start the watchdog of emulator pid %d (%s)", pid, e)
+        return None
+
+
+def _let_go(keeper: subprocess.Popen | None) -> None:
+    """Close the watchdog's pipe (its emulator is stopped already) and reap it."""
+    if keeper is None:
+        return
+    try:
+        keeper.stdin.close()
+        keeper.wait(KILL_TIMEOUT_S)
+    except (OSError, subprocess.TimeoutExpired):
+        keeper.kill()
+        keeper.wait(KILL_TIMEOUT_S)
 
 
 def check_avd(config: EmulatorConfig, timeout_s: float = 60.0) -> None:

@@ -138,10 +138,16 @@ class PortAllocator:
                 _unclaim(port)
 
 
+CLAIMS_BASE = Path(tempfile.gettempdir())
+"""Where `claims_dir` lives, fixed when this module is imported: every process of the user must find the claims in one
+place, even one that later points `tempfile` elsewhere for its own files (a test redirecting emulator logs did, and
+its emulators took ports another process held)."""
+
+
 def claims_dir() -> Path | None:
     """This user's directory of port claims (created 0700), or None when it cannot be trusted (not a directory this
     user owns with mode 0700, e.g. a symlink another user planted): then ports are reserved in-process only."""  # noqa: D205, D209
-    path = Path(tempfile.gettempdir()) / f"android-gym-ports-{os.getuid()}"
+    path = CLAIMS_BASE / f"android-gym-ports-{os.getuid()}"
     try:
         path.mkdir(mode=0o700, exist_ok=True)
         info = os.lstat(path)

@@ -10,6 +10,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -196,7 +197,7 @@ def test_port_allocator_never_repeats_a_reserved_port():
 def test_a_port_another_live_process_claimed_is_skipped_and_a_dead_ones_claim_is_taken_over(monkeypatch, tmp_path):
     """Reservations hold across processes (a test worker and a benchmark launching emulators at once): a port whose
     claim names a running process is not handed out; one whose process has ended is; release removes the claim."""  # noqa: D205, D209
-    monkeypatch.setattr(emulator_console.tempfile, "gettempdir", lambda: str(tmp_path))
+    monkeypatch.setattr(emulator_console, "CLAIMS_BASE", tmp_path)
     port = PortAllocator.allocate()  # a free triple, claimed by this process
     PortAllocator.release(port)
     claims = emulator_console.claims_dir()
@@ -210,6 +211,14 @@ def test_a_port_another_live_process_claimed_is_skipped_and_a_dead_ones_claim_is
     assert (claims / str(port)).read_text() == str(os.getpid())
     PortAllocator.release(port)
     assert not (claims / str(port)).exists()
+
+
+def test_claims_stay_where_every_process_looks_when_a_process_moves_its_temp_dir(monkeypatch, tmp_path):
+    """A process that points `tempfile` elsewhere (for its logs) still claims ports where the others look: the
+    lifecycle tests did, and their emulators took a port the AndroidEnv test's process held (UNAUTHENTICATED)."""  # noqa: D205, D209
+    before = emulator_console.claims_dir()
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    assert before is not None and emulator_console.claims_dir() == before and tmp_path not in before.parents
 
 
 def test_config_validation_and_sdk_lookup(monkeypatch, tmp_path):
