@@ -152,6 +152,7 @@ class WorkerBook:
         self.lost_in_progress = 0  # episodes a dead worker's last report had under way (a lower bound of the truth)
         self.lost_with_workers = 0  # finished trajectories a dead worker held (outbox, group, pipe) when it died
         self.last_error: list[str] = [""] * num_workers
+        self.dropped: set[int] = set()  # workers whose node left the cluster: no calls go to them any more
 
     def receive(self, index: int, trajectories: int) -> None:
         """The runtime received `trajectories` from worker `index` (its current incarnation)."""
@@ -170,6 +171,29 @@ class WorkerBook:
         Raises:
             WorkerError: the worker has now been restarted more than `max_restarts` times.
         """
+        self._bank(index, in_progress)
+        self.restarts[index] += 1
+        if self.restarts[index] > self.max_restarts:
+            raise WorkerError(f"worker {index} died {self.restarts[index]} times (`runtime.max_worker_restarts`="
+                              f"{self.max_restarts}); last error:\n{self.last_error[index] or 'killed (no traceback)'}")
+
+    def drop(self, index: int, in_progress: int) -> None:
+        """Worker `index` is gone for good (its node left the cluster): keep its counters, count its `in_progress`
+        episodes as discarded, and send it nothing more (idempotent).
+
+        Raises:
+            WorkerError: no worker is left.
+        """  # noqa: D205
+        if index in self.dropped:
+            return
+        self._bank(index, in_progress)
+        self.dropped.add(index)
+        if len(self.dropped) == len(self.current):
+            raise WorkerError("every worker is gone: their nodes left the cluster; last error:\n"
+                              f"{self.last_error[index] or 'node lost'}")
+
+    def _bank(self, index: int, in_progress: int) -> None:
+        """Move the counters of worker `index`'s ended incarnation to the totals kept over incarnations."""
         last = self.current[index]
         for key in self.SUMMED:
             self.retired[key] += float(last.get(key, 0.0))
@@ -181,10 +205,6 @@ class WorkerBook:
         self.received_retired += self.received[index]
         self.received[index] = 0
         self.current[index] = {}
-        self.restarts[index] += 1
-        if self.restarts[index] > self.max_restarts:
-            raise WorkerError(f"worker {index} died {self.restarts[index]} times (`runtime.max_worker_restarts`="
-                              f"{self.max_restarts}); last error:\n{self.last_error[index] or 'killed (no traceback)'}")
 
     def in_progress(self, is_sync: bool, round_episodes: int | None) -> int:
         """Episodes a worker loses when it dies now.
@@ -211,6 +231,7 @@ class WorkerBook:
             + value["buffered"],
             "lost_in_progress": self.lost_in_progress, "lost_with_workers": self.lost_with_workers,
             "stale_round_trajectories": self.stale_round, "worker_restarts": sum(self.restarts),
+            "workers_dropped": len(self.dropped),
             "discarded_partial_episodes": self.discarded_partial,
             "broadcast_latency_ms_mean": 1000 * value["latency_s_sum"] / adopted if adopted else 0.0,
         }

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import logging
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -280,5 +281,27 @@ class LearnerActor(Learner):
     """The Ray learner actor: a `Learner` that builds its parts from its spec in the actor's process, where it trains
     (a VLM's weights load there, not in the driver that creates the actor)."""  # noqa: D205, D209
 
+    FETCH_TIMEOUT_S = 60.0
+    """How long a batch may take to arrive from its worker's node before it is counted lost."""
+
     def __init__(self, spec: LearnerSpec) -> None:
         super().__init__(LearnerParts.build(spec), spec)
+        self.counters["learner/batches_lost"] = 0
+
+    def ingest_boxed(self, boxed: list) -> int:
+        """Ingest the trajectories behind `boxed[0]`, a ref the caller put in a list so that Ray hands it over
+        unresolved: resolving it as an argument would hold this actor's every later call while a lost node's object
+        is looked for. A batch that cannot be fetched (its node left the cluster) counts as `learner/batches_lost`.
+        """  # noqa: D205
+        import ray
+
+        ref = boxed[0]
+        if not isinstance(ref, ray.ObjectRef):
+            return self.ingest(ref)
+        try:
+            trajectories = ray.get(ref, timeout=self.FETCH_TIMEOUT_S)
+        except (ray.exceptions.RayError, ray.exceptions.GetTimeoutError) as e:
+            self.counters["learner/batches_lost"] += 1
+            logging.getLogger("distrl").warning("a batch of trajectories was lost on its way (%s)", type(e).__name__)
+            return 0
+        return self.ingest(trajectories)

@@ -80,6 +80,10 @@ class RayWorker:
         """The actor's process id (for fault injection)."""
         return os.getpid()
 
+    def node_id(self) -> str:
+        """The Ray node this actor runs on (a worker whose node leaves the cluster is dropped, not awaited)."""
+        return import_ray().get_runtime_context().get_node_id()
+
     def set_weights(self, version: int, weights: dict, published_at: float) -> None:
         """Offer newer weights; the collection thread adopts them before its next step."""
         self._ensure_started()
@@ -151,8 +155,9 @@ class RayLearner(LearnerHandle):
         self._ray = import_ray()
 
     def ingest(self, trajectories: Any) -> None:
-        """Queue a ref (or list) of trajectories on the learner; it runs before any later call."""
-        self.actor.ingest.remote(trajectories)
+        """Queue a ref (or list) of trajectories on the learner; it runs before any later call. The ref travels in a
+        list, unresolved, so that a batch lost with its node costs the learner a bounded wait, not its calls."""  # noqa: D205, D209
+        self.actor.ingest_boxed.remote([trajectories])
 
     def ready(self) -> bool:
         """Whether the replay holds enough trajectories to train."""

@@ -39,6 +39,21 @@ def test_retire_beyond_max_restarts_raises_worker_error_with_last_error() -> Non
         book.retire(0, 1)
 
 
+def test_a_dropped_worker_keeps_its_counters_counts_no_restart_and_the_last_one_ends_the_run() -> None:
+    """A worker whose node left: its counters stay in the totals, its slots are discarded, it is counted as dropped
+    (once, however often its failure is seen), not as restarted; dropping every worker fails the run."""  # noqa: D205, D209
+    book = WorkerBook(2, max_restarts=0, envs_per_worker=3)
+    book.update(1, {"steps": 40, "episodes": 4})
+    book.drop(1, book.in_progress(is_sync=False, round_episodes=None))
+    book.drop(1, 3)
+    totals = book.totals()
+    assert totals["runtime/env_steps"] == 40 and totals["runtime/workers_dropped"] == 1
+    assert totals["runtime/worker_restarts"] == 0 and totals["runtime/discarded_partial_episodes"] == 3
+    book.last_error[0] = "node 7f lost"
+    with pytest.raises(WorkerError, match="(?s)every worker is gone.*node 7f lost"):
+        book.drop(0, 0)
+
+
 def test_both_learners_implement_every_call_of_the_handle_themselves() -> None:
     """The in-process learner and the Ray proxy each define every `LearnerHandle` call (none falls through to the
     protocol's empty body, and nothing reaches the actor by attribute lookup)."""  # noqa: D205, D209

@@ -279,6 +279,19 @@ def test_ray_train_grpo_in_sync_rounds_learns_from_whole_groups(ray_cluster, tmp
 
 
 @needs_ray
+def test_a_resource_no_node_has_is_refused_at_start(ray_cluster, tmp_path) -> None:
+    """Workers asking for a resource the cluster lacks entirely would wait forever: refused, naming the setting."""
+    config = load_config(overrides=[*TINY, "runtime.worker_resources={pixel_farm: 1}", f"run_dir={tmp_path}"])
+    runtime = RayRuntime(worker_specs(config), config.runtime)
+    try:
+        with pytest.raises(ClusterError, match="'pixel_farm' that `runtime.worker_resources` asks for"):
+            runtime.start(0, initial_weights(config))
+        assert not runtime.actors
+    finally:
+        runtime.close()
+
+
+@needs_ray
 def test_ray_worker_killed_is_restarted_by_ray(ray_cluster, tmp_path) -> None:
     """SIGKILL of a worker actor: Ray restarts it, the driver counts it and collection resumes."""
     config = load_config(overrides=[*TINY, f"run_dir={tmp_path}"])
