@@ -18,8 +18,8 @@ the driver's node, so its checkpoints land in the driver's run directory. A cras
 (`max_restarts`); the driver sees its call fail, counts the restart and the discarded in-progress episodes, and
 re-sends the newest weights. A worker whose node has left the cluster (a host lost, its raylet killed) is dropped
 instead: reported once, its envs and what it had under way counted (`runtime/workers_dropped`), no call sent to it
-again, and the run is not stopped by it (only when none is left). Open (issue 47): in the one-machine two-node test the
-surviving worker delivers nothing after the loss. A resource no node of the cluster has
+again, the survivors' admission shares grow to cover the learner's consumption, and the run goes on with them (it
+stops only when none is left). A resource no node of the cluster has
 at all is refused at start, naming `runtime.worker_resources`.
 
 Closed by default (issue 20): a Ray cluster runs code for anyone who can reach it, and its processes listen on every
@@ -317,6 +317,8 @@ class RayRuntime:
                     ray.kill(self.actors[index], no_restart=False)
                 self.book.retire(index, self.book.in_progress(self.settings.sync, round_episodes))
             self.actors[index].set_weights.remote(*self._latest)
+            if self.book.dropped:  # a restarted survivor starts with a full fleet's share
+                self.actors[index].set_fleet_size.remote(len(self._live()), self.num_workers)
             return None
 
     def _live(self) -> list[int]:
@@ -346,6 +348,8 @@ class RayRuntime:
             ray.kill(self.actors[index], no_restart=True)
         except ray.exceptions.RayError:
             pass
+        for live in self._live():  # their admission shares grow to the whole of what the learner consumes
+            self.actors[live].set_fleet_size.remote(len(self._live()), self.num_workers)
 
     def drain(self, timeout_s: float) -> list[Delivery]:
         """Every actor stops collecting and returns its outbox; the collect calls in flight are delivered too."""

@@ -5,6 +5,7 @@ See `runtime/ray.py` for the dataflow. Ray is imported lazily (`import_ray`), so
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 import threading
@@ -61,6 +62,7 @@ class RayWorker:
         self._stop = threading.Event()
         self._error = ""
         self._start_lock = threading.Lock()  # methods run on two threads (max_concurrency=2)
+        self._admission_at_start: Any = None  # the share of a full fleet (`set_fleet_size` scales from it)
 
     def _ensure_started(self) -> None:
         with self._start_lock:
@@ -83,6 +85,18 @@ class RayWorker:
     def node_id(self) -> str:
         """The Ray node this actor runs on (a worker whose node leaves the cluster is dropped, not awaited)."""
         return import_ray().get_runtime_context().get_node_id()
+
+    def set_fleet_size(self, workers: int, started_with: int) -> None:
+        """The fleet is `workers` strong now (of `started_with`): this worker's admission share grows to match, so
+        that the survivors of a lost node may feed the learner what it consumes per update (with the shares of the
+        start, the learner's rate limit and their allowances would wait on each other for ever)."""  # noqa: D205, D209
+        self._ensure_started()
+        worker = self.shell.worker
+        if self._admission_at_start is None:
+            self._admission_at_start = worker.admission
+        start = self._admission_at_start
+        if start is not None and workers > 0:
+            worker.admission = dataclasses.replace(start, per_update=start.per_update * started_with / workers)
 
     def set_weights(self, version: int, weights: dict, published_at: float) -> None:
         """Offer newer weights; the collection thread adopts them before its next step."""
