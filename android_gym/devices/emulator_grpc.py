@@ -78,6 +78,10 @@ def xkb_keysym(key: int | str) -> int | None:
     return KEYSYM_BY_KEYCODE.get(int(key))
 
 
+class TokenRefusedError(DeviceProtocolError):
+    """The emulator refused our gRPC token (UNAUTHENTICATED or PERMISSION_DENIED): a setting, not a passing fault."""
+
+
 class EmulatorGrpc:
     """A client of one emulator's `EmulatorController` on `host:port`; every call has the deadline `timeout_s`.
 
@@ -94,7 +98,7 @@ class EmulatorGrpc:
     Raises (every call):
         DeviceTimeoutError: no reply within `timeout_s` (DEADLINE_EXCEEDED).
         DeviceOfflineError: nothing answers (UNAVAILABLE, or not connected).
-        DeviceProtocolError: any other gRPC status (UNAUTHENTICATED says the token is missing or wrong;
+        DeviceProtocolError: any other gRPC status (`TokenRefusedError`: the token is missing or wrong;
             RESOURCE_EXHAUSTED, a reply over `max_reply_bytes`), or a reply that cannot be understood.
     """
 
@@ -215,7 +219,7 @@ class EmulatorGrpc:
                 raise DeviceOfflineError(f"{what}: the emulator is unavailable ({details})") from e
             if code in (grpc.StatusCode.UNAUTHENTICATED, grpc.StatusCode.PERMISSION_DENIED):
                 sent = "a token" if self._metadata else "no token"
-                raise DeviceProtocolError(f"{what} was refused with {code.name} ({details}): we sent {sent}; the "
+                raise TokenRefusedError(f"{what} was refused with {code.name} ({details}): we sent {sent}; the "
                                           "emulator runs with -grpc-use-token, so its token must come from its "
                                           "discovery file (pid_<pid>.ini, `grpc.token`) or the device's "
                                           "`grpc_token`") from e
@@ -271,7 +275,7 @@ class GrpcPath:
             return False
         except DeviceError as e:
             client.close()
-            if "UNAUTHENTICATED" in str(e) or "PERMISSION_DENIED" in str(e):  # a setting to fix, not a fault to ride
+            if isinstance(e, TokenRefusedError):  # a setting to fix, not a fault to ride
                 source = ("the device's `grpc_token`" if self.token else
                           f"the emulator's discovery file in {self.discovery or discovery_dir()}" if token else
                           f"nothing: no discovery file in {self.discovery or discovery_dir()} names port {port}")

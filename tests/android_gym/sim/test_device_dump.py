@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
@@ -18,9 +17,7 @@ from android_gym.sim.phone import SimPhone
 from android_gym.sim.system_ui import SYSTEM_UI
 from android_gym.sim.view import View
 from android_gym.ui import parse_uiautomator_xml
-
-REAL_DUMPS = Path(__file__).resolve().parents[4] / "shared" / "fixtures" / "real" / "uiautomator"
-MIN_REAL_NODES = 10  # the game's dump (6 nodes: one SurfaceView) shows no UI to compare with
+from benchmarks.sim_dumps import REAL_DUMPS, real_dump_shapes
 
 
 def phone(**perturbations: float) -> SimPhone:
@@ -129,10 +126,11 @@ def test_nodes_off_screen_are_not_elements() -> None:
 
 
 def real_shapes() -> list[DumpShape]:
-    if not REAL_DUMPS.is_dir():
+    """The real captures the sim section compares with (skips where ../shared is absent)."""
+    shapes = list(real_dump_shapes().values())
+    if not shapes:
         pytest.skip(f"real dumps not found at {REAL_DUMPS}")
-    shapes = [dump_shape(path.read_text(encoding="utf-8")) for path in sorted(REAL_DUMPS.glob("*.xml"))]
-    return [s for s in shapes if s.nodes >= MIN_REAL_NODES]
+    return shapes
 
 
 def test_the_sims_dumps_are_as_deep_and_as_clickable_as_real_phones() -> None:
