@@ -34,6 +34,7 @@ BENCHMARKS: dict[str, str] = {
     "sb3": "benchmarks.sb3",
     "judges": "benchmarks.judges",
     "devices": "benchmarks.devices",
+    "fleet": "benchmarks.fleet",
     "soak": "benchmarks.soak",
 }
 """Benchmark name -> module exposing `run(quick: bool, out: Path) -> Result`."""
@@ -43,9 +44,10 @@ QUICK_BUDGET_S: dict[str, float] = {
 }
 """Seconds each section of the quick suite should take on 2 cores (600 in all, the suite's promise). The runner
 prints each section's budget as it starts and says when a section ran over it; the report tabulates both."""
-FULL_ONLY = ("soak",)
+FULL_ONLY = ("fleet", "soak")
 """Sections the quick suite leaves to the full suite: the soak's arms train for minutes each (its quick plan took over
-6 minutes alone). `--suite quick --only soak` still runs its quick plan, and tiny mode (the tests') runs it."""
+6 minutes alone), the fleet starts a Ray cluster and a dozen emulator layouts (its quick plan, about 4 minutes).
+`--suite quick --only soak` still runs a quick plan, and tiny mode (the tests') runs both."""
 
 
 def suite_sections(quick: bool) -> list[str]:

@@ -19,7 +19,7 @@ time (slope per hour after warm-up), what each process holds over time free of t
 in use and Python's allocated blocks, logged by `android_gym.heap` after each trim), and final test success of both
 arms.
 
-Length: 30 minutes of training per arm in the full suite, 1.5 in the quick one, 12 seconds in tiny mode;
+Length: 30 minutes of training per arm in the full suite, 1.5 in the quick one, 6 seconds in tiny mode;
 `DISTRL_BENCH_SOAK_MINUTES` overrides it. The full suite adds a third, "long" arm: the clean arm run for 80 minutes
 (`DISTRL_BENCH_SOAK_LONG_MINUTES`; 0 skips it), for the memory target alone, since a 25-minute fit cannot tell 1%/h
 from the allocator's minute-scale swings, and the bounded caches grow by design until they are full: in a 75-minute
@@ -99,7 +99,7 @@ EVAL_ENVS = 8  # `collect._play_plan` runs evaluations on min(8, episodes) envs
 def plan(quick: bool) -> dict[str, Any]:
     """Minutes per arm, seed, evaluation episodes, kill interval and sampling period of this suite."""
     tiny = is_tiny()
-    minutes = 0.2 if tiny else 1.5 if quick else 30.0
+    minutes = 0.1 if tiny else 1.5 if quick else 30.0
     minutes = env_number("DISTRL_BENCH_SOAK_MINUTES", minutes, strict=True)
     long_minutes = env_number("DISTRL_BENCH_SOAK_LONG_MINUTES", 0.0 if tiny or quick else 80.0)
     seeds = int(env_number("DISTRL_BENCH_SOAK_SEEDS", 1 if tiny or quick else 3, kind=int, strict=True))

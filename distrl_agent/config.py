@@ -67,8 +67,9 @@ class EnvSection(EnvConfig):
         screenshot_width: 0 here (no screenshots): the small policy reads UI elements only; the VLM policy needs
             pixels, e.g. 128.
         env_processes: run each env in its own process and act on whichever is ready (DistRL's collection); None
-            turns it on whenever `latency` is not "off" (slow devices), and off for the instant sim, where processes
-            would only add overhead.
+            turns it on for every device but the sim (a phone over ADB, an emulator: each step waits on the device)
+            and for the sim whenever `latency` is not "off", and off for the instant sim, where processes would only
+            add overhead.
         device: the phone of each env: "sim" (a simulated phone per env), or an ADB device spec where `{index}`
             stands for the env's number, e.g. "adb:sim-{index}" (the phones of the sim's ADB front,
             `android-gym serve-adb`). Training envs are numbered 0 .. workers * envs_per_worker - 1 and evaluation
@@ -129,7 +130,9 @@ class EnvSection(EnvConfig):
     @property
     def uses_processes(self) -> bool:
         """Whether workers run one process per env (see `env_processes`)."""
-        return self.latency != "off" if self.env_processes is None else bool(self.env_processes)
+        if self.env_processes is None:
+            return self.device != "sim" or self.latency != "off"
+        return bool(self.env_processes)
 
 
 def registered_suite(env_id: Any) -> str | None:

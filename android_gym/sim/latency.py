@@ -1,12 +1,15 @@
 """Wall-clock latency of a device: per-step and per-reset delays drawn from a configurable distribution.
 
 The simulated phone answers in microseconds; real emulators take 0.5-5 s a step with a heavy tail and tens of
-seconds a reset. System benchmarks (the async pool, the runtime) need the real costs, so a `SimDevice` can sleep.
+seconds a reset. System benchmarks (the async pool, the runtime) need the real costs, so a `SimDevice` can sleep, and a
+phone served over ADB and gRPC (the simulated emulator's `-sim-latency`) can take its time to settle (`Settling`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import threading
+import time
+from collections.abc import Callable, Mapping
 
 import numpy as np
 from pydantic import Field
@@ -97,3 +100,60 @@ LATENCY_PRESETS: dict[str, LatencyConfig] = {
     "emulator": LatencyConfig(step_median_s=1.5, step_sigma=0.8, reset_median_s=12.0, reset_sigma=0.5),
     "fast-emulator": LatencyConfig(step_median_s=0.5, step_sigma=0.5, reset_median_s=4.0, reset_sigma=0.3),
 }
+
+
+class Settling:
+    """The device side of latency, for phones served over ADB and gRPC (the simulated emulator): how long the phone
+    takes to settle after an input, and to load a snapshot.
+
+    An input (a tap, a swipe, a key, text, a launch) starts a settle of one step delay (`LatencyConfig.step_s`)
+    unless one is under way; a screen read (a screenshot, a UI dump) waits until the phone has settled; a snapshot
+    load takes one reset delay. An agent step (one action, then its observation's reads) thus costs one step delay
+    however many calls it makes, and a reset one reset delay, as with `SimDevice`'s latency: the Little's-law bound
+    N / (mean reset + episode length x mean step) holds for such phones too. Thread-safe; off costs nothing.
+
+    Args:
+        latency: the delays (`LatencyConfig.coerce` input; "off" by default).
+        seed: seeds the delays' draws.
+        clock, sleep: time source and wait (tests inject a fake clock).
+
+    >>> clock = [0.0]
+    >>> s = Settling({"step_median_s": 2.0}, clock=lambda: clock[0], sleep=lambda d: clock.__setitem__(0, clock[0] + d))
+    >>> s.touched(); clock[0] += 0.5; s.touched(); s.wait_settled(); clock[0]  # the second input started nothing
+    2.0
+    """  # noqa: D205
+
+    def __init__(self, latency: str | Mapping | LatencyConfig | None = "off", seed: int = 0,
+                 clock: Callable[[], float] = time.monotonic, sleep: Callable[[float], None] = time.sleep) -> None:
+        self.latency = LatencyConfig.coerce(latency)
+        self._rng = np.random.default_rng([int(seed), 11])
+        self._clock, self._sleep = clock, sleep
+        self._settled_at = 0.0
+        self._lock = threading.Lock()
+
+    def touched(self) -> None:
+        """An input reached the phone: it settles one step delay from now, unless it is settling already."""
+        if self.latency.is_off:
+            return
+        with self._lock:
+            now = self._clock()
+            if now >= self._settled_at:
+                self._settled_at = now + self.latency.step_s(self._rng)
+
+    def wait_settled(self) -> None:
+        """Block until the phone has settled after its last input (at once when it has)."""
+        if self.latency.is_off:
+            return
+        with self._lock:
+            wait_s = self._settled_at - self._clock()
+        if wait_s > 0:
+            self._sleep(wait_s)
+
+    def load_snapshot(self) -> None:
+        """Take one reset delay (a snapshot being restored); the phone is settled afterwards."""
+        if self.latency.is_off:
+            return
+        with self._lock:
+            delay_s = self.latency.reset_s(self._rng)
+            self._settled_at = 0.0
+        self._sleep(delay_s)

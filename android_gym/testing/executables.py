@@ -26,3 +26,13 @@ def emulator_executable(path: Path, *extra_args: str) -> Path:
 def adb_executable(path: Path) -> Path:
     """`android-gym-adb` (adb's command line) at `path`."""
     return _script(path, "from android_gym.devices.adb_cli import main\nsys.exit(main())")
+
+
+def simulated_sdk(root: Path, *emulator_args: str) -> Path:
+    """An Android SDK folder at `root` whose emulator is `android-gym emulator` (with `emulator_args` after the
+    caller's) and whose adb is `android-gym-adb`, laid out as the real SDK (`emulator/emulator`,
+    `platform-tools/adb`), so that `sdk_root` or $ANDROID_SDK_ROOT finds both as it would a real SDK's. Returns `root`.
+    """  # noqa: D205
+    emulator_executable(root / "emulator" / "emulator", *emulator_args)
+    adb_executable(root / "platform-tools" / "adb")
+    return root

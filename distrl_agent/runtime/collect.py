@@ -93,7 +93,7 @@ def initial_weights(config: TrainConfig) -> dict[str, np.ndarray]:
 
 
 def collect(config: TrainConfig, seconds: float, weights: dict | None = None,
-            save_to: str | Path | None = None) -> dict[str, Any]:
+            save_to: str | Path | None = None, settle_s: float = 0.0) -> dict[str, Any]:
     """Collect with the configured runtime for `seconds` seconds (after a warm-up); no learning.
 
     Throughput is measured after every worker has reported once (asynchronous) or after a one-episode warm-up round
@@ -106,6 +106,8 @@ def collect(config: TrainConfig, seconds: float, weights: dict | None = None,
         weights: the policy's weights (default: the untrained policy).
         save_to: an .npz file to write every collected trajectory to (keys `traj/<i>/...`, see
             `Trajectory.to_arrays`); None keeps nothing.
+        settle_s: seconds of asynchronous collection discarded after the warm-up, for devices that start one by one
+            (emulators booting): the first report of a worker may come before its last env has started.
 
     Returns:
         seconds, trajectories, env_steps, episodes, steps_per_s, trajectories_per_s, success, workers,
@@ -125,6 +127,9 @@ def collect(config: TrainConfig, seconds: float, weights: dict | None = None,
             warmup_deadline = time.monotonic() + 600
             while not all(runtime.book.current) and time.monotonic() < warmup_deadline:
                 runtime.poll(timeout_s=0.5)
+            settled_at = time.monotonic() + settle_s
+            while (now := time.monotonic()) < settled_at:
+                runtime.poll(timeout_s=min(0.5, settled_at - now))
         before = runtime.stats()
         start = time.monotonic()
         while (now := time.monotonic()) - start < seconds:

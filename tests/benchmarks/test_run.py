@@ -16,6 +16,7 @@ import types
 from pathlib import Path
 from typing import Any
 
+import psutil
 import pytest
 from PIL import Image
 
@@ -326,6 +327,47 @@ def test_tiny_suite_training_reports_success_per_template(tiny_suite) -> None:
     report = (out / "report.md").read_text()
     assert "| template | warm start | A-RIDE (async) | DigiRL (sync) |" in report
     assert "| install_app | " in report and "| open_app | " in report  # tiny: 2 evaluation episodes, 2 templates
+
+
+def test_tiny_devices_section_measures_the_emulator_paths_and_stops_every_emulator(tiny_suite) -> None:
+    """The emulator part: gRPC vs ADB screenshots and steps on `android-gym emulator` processes, a pool surviving a
+    SIGKILL, no emulator left running once the suite has exited."""  # noqa: D205, D209
+    out, _ = tiny_suite
+    devices = _strict_json(out / "results.json")["benchmarks"]["devices"]
+    figures = {f["name"]: f for f in devices["figures"]}
+    for path in ("grpc", "raw", "png"):
+        assert 0 < figures[f"latency_ms/emulator_screenshot_{path}"]["value"] < 10_000
+    for path in ("grpc", "adb"):
+        median, p90 = (figures[f"latency_ms/emulator_step_{path}{q}"]["value"] for q in ("", "_p90"))
+        assert 0 < median <= p90
+    assert figures["grpc_screenshot_speedup_vs_png"]["target"] == 5.0
+    assert figures["grpc_screenshot_speedup_vs_raw"]["target"] is None
+    assert figures["emulator_screenshots_identical"]["met"]  # the three paths return the same pixels
+    assert figures["emulator_pool/episodes_per_min"]["value"] > 0
+    assert figures["emulator_pool/relaunches"]["value"] >= 1  # the SIGKILLed emulator came back
+    assert figures["emulator_pool/faults_survived"]["met"] and figures["emulator_pool/escaped_exceptions"]["value"] == 0
+    screenshots, steps, pool = devices["tables"][-3:]
+    assert "gRPC getScreenshot" in screenshots and "calls over gRPC" in steps and "| killed | 1 |" in pool
+    step_rows = steps.splitlines()[2:]
+    assert step_rows[0].endswith("| 0 |") and not step_rows[1].endswith("| 0 |")  # gRPC off vs on, by the counters
+    assert any("no real adb binary" in note.lower() for note in devices["notes"])
+    assert not [p for p in psutil.process_iter(["cmdline"]) if "bench-emulator-" in " ".join(p.info["cmdline"] or [])]
+
+
+def test_tiny_fleet_collects_on_one_and_two_nodes_and_relaunches_a_killed_emulator(tiny_suite) -> None:
+    """The fleet section: emulator processes on a two-node loopback Ray cluster, both layouts measured against
+    Little's law, a SIGKILLed emulator booted again within the manager's bound, nothing escaped or left running."""  # noqa: D205, D209
+    out, _ = tiny_suite
+    fleet = _strict_json(out / "results.json")["benchmarks"]["fleet"]
+    figures = {f["name"]: f for f in fleet["figures"]}
+    for layout in ("1_node", "2_nodes"):
+        assert figures[f"traj_per_min/{layout}/2_emulators"]["value"] > 0, layout
+        assert figures[f"efficiency/{layout}/2_emulators"]["value"] > 0, layout
+    assert figures["relaunch_s"]["met"] and 0 < figures["relaunch_s"]["value"] < 120
+    assert figures["escaped_exceptions"]["value"] == 0 and figures["orphan_emulators"]["value"] == 0
+    rows = fleet["tables"][0].splitlines()[2:]
+    assert [row.split("|")[1:3] for row in rows] == [[" 2 ", " 1 "], [" 2 ", " 2 "]]
+    assert (out / "fleet_scaling.png").is_file()
 
 
 def test_tiny_soak_faulty_arm_resumes_after_its_learner_kill(tiny_suite) -> None:

@@ -453,6 +453,12 @@ def programs(t: ProgramTarget) -> dict[str, Callable[[Shell, list[str], bytes], 
     return {name: partial(_call, fn, t) for name, fn in table.items()}
 
 
+SCREEN_READS = frozenset({"screencap", "uiautomator"})
+"""Programs that read the screen: they wait for the phone to settle after its last input (`Settling`)."""
+INPUTS = frozenset({"input", "monkey"})
+"""Programs that act on the phone (as do `am start` and `am broadcast`): each starts a settle (`Settling`)."""
+
+
 def _which(names: frozenset[str], t: ProgramTarget, argv: list[str], stdin: bytes) -> Out:
     """`which NAME...`: toybox's, over the programs this shell has (all in /system/bin)."""
     found = [f"/system/bin/{n}\n" for n in argv[1:] if n in names]
@@ -461,4 +467,9 @@ def _which(names: frozenset[str], t: ProgramTarget, argv: list[str], stdin: byte
 
 def _call(fn: Callable[[ProgramTarget, list[str], bytes], Out], t: ProgramTarget, shell: Shell, argv: list[str],
           stdin: bytes) -> Out:
-    return fn(t, argv, stdin)
+    if argv[0] in SCREEN_READS:
+        t.settling.wait_settled()
+    out = fn(t, argv, stdin)
+    if argv[0] in INPUTS or (argv[0] == "am" and argv[1:2] in (["start"], ["broadcast"])):
+        t.settling.touched()
+    return out

@@ -10,6 +10,7 @@ import threading
 from typing import Protocol
 
 from android_gym.sim.adb.logd import LogBuffer
+from android_gym.sim.latency import Settling
 from android_gym.sim.phone import SimPhone
 
 
@@ -23,6 +24,7 @@ class ProgramTarget(Protocol):
     imes: list[str]
     stop_event: threading.Event
     logd: LogBuffer
+    settling: Settling
 
     def free_bytes(self, replacing: str = "") -> int:
         """Bytes a new file may still hold within the phone's storage quota (`replacing`'s own bytes not counted)."""

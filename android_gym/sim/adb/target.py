@@ -15,6 +15,7 @@ from android_gym.sim.adb.dump import activity_name
 from android_gym.sim.adb.faults import FaultConfig, FaultInjector
 from android_gym.sim.adb.logd import LogBuffer
 from android_gym.sim.adb.shell import Result, Shell
+from android_gym.sim.latency import LatencyConfig, Settling
 from android_gym.sim.perturbations import PerturbationConfig
 from android_gym.sim.phone import SimPhone
 from android_gym.sim.render.shared import SharedRenderer
@@ -52,12 +53,16 @@ class SimTarget:
         renderer: draws the screen; an `AdbFront` hands all its phones one (default: a renderer of its own).
         storage_quota_bytes: most bytes its files may hold together (`STORAGE_QUOTA_BYTES`); a push or a
             redirection past it fails with "No space left on device".
+        latency: how slowly the phone settles after input and loads a snapshot (`Settling`; off by default).
+        latency_seed: seeds the delays.
     """
 
     def __init__(self, serial: str, perturbations: str | dict | PerturbationConfig | None = "default",
                  faults: FaultConfig | None = None, adb_keyboard: bool = True, is_connected: bool = True,
-                 renderer: SharedRenderer | None = None, storage_quota_bytes: int = STORAGE_QUOTA_BYTES) -> None:
+                 renderer: SharedRenderer | None = None, storage_quota_bytes: int = STORAGE_QUOTA_BYTES,
+                 latency: str | dict | LatencyConfig | None = "off", latency_seed: int = 0) -> None:
         self.serial = serial
+        self.settling = Settling(latency, latency_seed)
         self.storage_quota_bytes = storage_quota_bytes
         self.reserved_bytes = 0  # bytes of pushes still arriving (`services._receive_file`), under `lock`
         self.phone = SimPhone(PerturbationConfig.coerce(perturbations))

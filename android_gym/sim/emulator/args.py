@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from android_gym.errors import ConfigError
+from android_gym.sim.latency import LATENCY_PRESETS
 from android_gym.sim.perturbations import PRESETS
 
 DEFAULT_CONSOLE_PORT = 5554  # the emulator's own default: emulator-5554, adb on 5555
@@ -64,6 +65,9 @@ class EmulatorArgs:
         features: every `-feature X`, in order.
         sim_boot_s: `-sim-boot-s S`: seconds from start until `sys.boot_completed` is 1.
         sim_perturbations: `-sim-perturbations LEVEL`: the phone's perturbation preset ("none", "default", "hard").
+        sim_latency: `-sim-latency PRESET`: how slowly the phone settles after input and loads a snapshot
+            (`android_gym.sim.latency.Settling`; "off", "emulator", "fast-emulator").
+        sim_latency_scale: `-sim-latency-scale X`: multiplies those delays (benchmarks shrink a real emulator's time).
         sim_fault: `-sim-fault F`: "crash" (exit 1 at start), "hang" (boot never completes), "refuse-snapshot"
             (every snapshot load answers KO); None for a healthy emulator.
         ignored: flags the sim does not model, each with its value when it took one.
@@ -91,6 +95,8 @@ class EmulatorArgs:
     features: tuple[str, ...] = ()
     sim_boot_s: float = 1.0
     sim_perturbations: str = "none"
+    sim_latency: str = "off"
+    sim_latency_scale: float = 1.0
     sim_fault: Fault | None = None
     ignored: tuple[str, ...] = ()
 
@@ -165,6 +171,8 @@ _VALUES: dict[str, Callable[[str, str], dict[str, Any]]] = {
     "-sim-boot-s": lambda f, v: {"sim_boot_s": _seconds(f, v)},
     "-sim-perturbations": lambda f, v: {"sim_perturbations": _choice(tuple(PRESETS))(f, v)},
     "-sim-fault": lambda f, v: {"sim_fault": _choice(SIM_FAULTS)(f, v)},
+    "-sim-latency": lambda f, v: {"sim_latency": _choice(tuple(LATENCY_PRESETS))(f, v)},
+    "-sim-latency-scale": lambda f, v: {"sim_latency_scale": _seconds(f, v)},
 }
 
 
@@ -196,6 +204,9 @@ Usage: emulator [options] [-qemu args]
   simulated-phone options:
     -sim-boot-s <seconds>          seconds until sys.boot_completed is 1 (default 1)
     -sim-perturbations <level>     pop-ups, spinners, ignored taps: none (default), default, hard
+    -sim-latency <preset>          seconds to settle after input and to load a snapshot: off (default),
+                                   emulator (1.5 s steps, 12 s loads, heavy-tailed), fast-emulator
+    -sim-latency-scale <x>         multiplies those seconds (default 1)
     -sim-fault <fault>             for tests: crash (exit 1), hang (never boots), refuse-snapshot
   refused (they ask for protection this emulator cannot give):
     -grpc-use-jwt, -grpc-tls-key, -grpc-tls-cer, -grpc-tls-ca

@@ -87,6 +87,7 @@ class Snapshots:
             state = self._states.get(name)
         if state is None:
             raise ConfigError(f"snapshot '{name}' does not exist")
+        target.settling.load_snapshot()
         phone = copy.deepcopy(state.phone)
         with target.lock:
             phone.version = target.phone.version + 1  # newer than any frame the target has cached

@@ -180,6 +180,7 @@ class EmulatorControllerServicer(ec_grpc.EmulatorControllerServicer):
             context.abort(grpc.StatusCode.NOT_FOUND, f"display {request.display} does not exist; the simulated "
                                                      "phone has display 0 only")
         width = screenshot_width(request.width, request.height)
+        self.target.settling.wait_settled()
         with self.target.lock:
             if width == self.target.phone.width:
                 frame = self.target.frame()
@@ -215,6 +216,7 @@ class EmulatorControllerServicer(ec_grpc.EmulatorControllerServicer):
                 for touch in request.touches:
                     self.gestures.move(("touch", touch.identifier), touch.x, touch.y, touch.pressure > 0)
                 self.target.observe()  # an app a tap opened is in the log at once, as the activity manager logs it
+            self.target.settling.touched()
         return empty_pb2.Empty()
 
     def sendMouse(self, request: ec.MouseEvent, context: grpc.ServicerContext) -> empty_pb2.Empty:  # noqa: N802
@@ -223,6 +225,7 @@ class EmulatorControllerServicer(ec_grpc.EmulatorControllerServicer):
             with self.target.lock:
                 self.gestures.move("mouse", request.x, request.y, bool(request.buttons & 1))
                 self.target.observe()
+            self.target.settling.touched()
         return empty_pb2.Empty()
 
     def sendKey(self, request: ec.KeyboardEvent, context: grpc.ServicerContext) -> empty_pb2.Empty:  # noqa: N802
@@ -233,6 +236,7 @@ class EmulatorControllerServicer(ec_grpc.EmulatorControllerServicer):
             elif request.eventType != ec.KeyboardEvent.keyup:
                 self._key(request)
             self.target.observe()
+        self.target.settling.touched()
         return empty_pb2.Empty()
 
     def _key(self, request: ec.KeyboardEvent) -> None:

@@ -50,6 +50,7 @@ from android_gym.sim.emulator.args import (
     parse_args,
 )
 from android_gym.sim.emulator.console import ConsoleServer
+from android_gym.sim.latency import LatencyConfig
 
 if TYPE_CHECKING:
     from android_gym.sim.emulator.grpc_service import GrpcServer
@@ -84,7 +85,9 @@ class EmulatorProcess:
         self.args, self.home, self.adb_server_port, self.discovery = args, home, adb_server_port, discovery
         self.grpc_token: str | None = None
         self.discovery_path: Path | None = None
-        self.target = SimTarget(f"emulator-{args.console_port}", perturbations=args.sim_perturbations)
+        self.target = SimTarget(f"emulator-{args.console_port}", perturbations=args.sim_perturbations,
+                                latency=LatencyConfig.coerce(args.sim_latency, args.sim_latency_scale),
+                                latency_seed=args.console_port)
         self.adbd: AdbdEndpoint | None = None
         self.console: ConsoleServer | None = None
         self.grpc: GrpcServer | None = None

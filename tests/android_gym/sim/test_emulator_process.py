@@ -37,7 +37,8 @@ def test_parse_args_reads_every_flag_form() -> None:
                     "-no-boot-anim", "-snapshot", "clean", "-no-snapshot-load", "-read-only", "-wipe-data",
                     "-gpu", "swiftshader_indirect", "-adb-path", "/sdk/adb", "-verbose", "-show-kernel",
                     "-feature", "-Vulkan", "-feature", "GLDirectMem", "-sim-boot-s", "2.5",
-                    "-sim-perturbations", "hard", "-sim-fault", "hang", "-memory", "2048", "-no-metrics",
+                    "-sim-perturbations", "hard", "-sim-fault", "hang", "-sim-latency", "emulator",
+                    "-sim-latency-scale", "0.25", "-memory", "2048", "-no-metrics",
                     "-qemu", "-m", "2048"])
     assert (a.avd, a.console_port, a.adb_port, a.grpc_port) == ("Pixel", 5560, 5561, 8560)
     assert not (a.is_window or a.is_skin or a.is_audio or a.is_boot_anim)
@@ -46,6 +47,7 @@ def test_parse_args_reads_every_flag_form() -> None:
     assert (a.gpu, a.adb_path, a.is_verbose, a.is_show_kernel) == ("swiftshader_indirect", "/sdk/adb", True, True)
     assert a.features == ("-Vulkan", "GLDirectMem")
     assert (a.sim_boot_s, a.sim_perturbations, a.sim_fault) == (2.5, "hard", "hang")
+    assert (a.sim_latency, a.sim_latency_scale) == ("emulator", 0.25)
     assert a.ignored == ("-memory 2048", "-no-metrics", "-qemu -m 2048")
 
 
@@ -54,6 +56,7 @@ def test_parse_args_defaults_like_the_emulator() -> None:
     assert (a.avd, a.console_port, a.adb_port, a.grpc_port) == ("Pixel", 5554, 5555, None)
     assert a.is_window and a.is_snapshot_load and a.is_snapshot_save and not a.is_read_only
     assert (a.sim_boot_s, a.sim_perturbations, a.sim_fault, a.ignored) == (1.0, "none", None, ())
+    assert (a.sim_latency, a.sim_latency_scale) == ("off", 1.0)
     assert parse_args(["-avd", "P", "-no-snapshot"]).is_snapshot_load is False
     ports = parse_args(["-avd", "P", "-ports", "5570,5590"])
     assert (ports.console_port, ports.adb_port) == (5570, 5590)
@@ -68,6 +71,8 @@ def test_parse_args_defaults_like_the_emulator() -> None:
     (["-avd", "P", "-sim-boot-s", "soon"], "`-sim-boot-s` takes a number of seconds"),
     (["-avd", "P", "-sim-fault", "explode"], "`-sim-fault` takes one of crash, hang, refuse-snapshot"),
     (["-avd", "P", "-sim-perturbations", "mild"], "`-sim-perturbations` takes one of none, default, hard"),
+    (["-avd", "P", "-sim-latency", "slow"], "`-sim-latency` takes one of off, emulator, fast-emulator"),
+    (["-avd", "P", "-sim-latency-scale", "-1"], "`-sim-latency-scale` takes a number of seconds"),
     (["-avd", "P", "-port"], "`-port` needs a value"),
     (["-avd", "P", "stray"], "unexpected argument 'stray'"),
 ])

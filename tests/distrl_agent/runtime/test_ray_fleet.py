@@ -8,14 +8,9 @@ is left running."""  # noqa: D205, D209
 from __future__ import annotations
 
 import importlib.util
-import os
-import secrets
-import shutil
 import signal
-import socket
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 from collections.abc import Iterator
@@ -24,6 +19,9 @@ from pathlib import Path
 import psutil
 import pytest
 
+from android_gym.testing.executables import simulated_sdk
+from benchmarks.fleet import sdk_emulators
+from benchmarks.ray_cluster import FAST_HEALTH_CHECKS, LoopbackCluster, free_port
 from distrl_agent.config import load_config
 from distrl_agent.runtime.accounting import episode_balance
 from distrl_agent.runtime.callbacks import Callback
@@ -32,9 +30,6 @@ from distrl_agent.runtime.train import train
 pytestmark = [pytest.mark.timeout(600),
               pytest.mark.skipif(importlib.util.find_spec("ray") is None or importlib.util.find_spec("grpc") is None,
                                  reason='needs the ray and emulator extras (pip install ".[ray,emulator]")')]
-RAY = str(Path(sys.executable).with_name("ray"))
-HEAD_CONFIG = '{"worker_niceness": 0, "health_check_period_ms": 1000, "health_check_failure_threshold": 3}'
-"""A lost node is declared dead after ~3 s instead of Ray's default ~15-30 s, so the run sees it in a short test."""
 LAUNCH_RECORDER = """#!{python}
 import os, sys
 from pathlib import Path
@@ -45,35 +40,13 @@ sys.exit(main([*sys.argv[1:], "-sim-boot-s", "0.3"]))
 """
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def our_emulators(sdk: Path) -> list[psutil.Process]:
-    """Live emulator processes launched from this test's SDK."""
-    found = []
-    for p in psutil.process_iter(["cmdline", "status"]):
-        cmdline = p.info["cmdline"] or []
-        if p.info["status"] != psutil.STATUS_ZOMBIE and any(str(sdk) in part for part in cmdline) and \
-                "-avd" in cmdline:
-            found.append(p)
-    return found
-
-
 @pytest.fixture
 def sdk(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """An SDK whose emulator is the simulated one (recording each launch) and whose adb is `android-gym-adb`."""
-    from android_gym.testing.executables import adb_executable
-
-    root = tmp_path / "sdk"
-    (root / "emulator").mkdir(parents=True)
+    """A simulated SDK whose emulator records each launch, its host's ADB server started (and killed after)."""
+    root = simulated_sdk(tmp_path / "sdk")
     (root / "launches").mkdir()
     exe = root / "emulator" / "emulator"
     exe.write_text(LAUNCH_RECORDER.format(python=sys.executable, launches=str(root / "launches")))
-    exe.chmod(0o755)
-    adb_executable(root / "platform-tools" / "adb")
     monkeypatch.setenv("ANDROID_SDK_ROOT", str(root))
     monkeypatch.setenv("HOME", str(tmp_path))  # console tokens, discovery files
     monkeypatch.setenv("ANDROID_ADB_SERVER_PORT", str(free_port()))
@@ -87,49 +60,14 @@ def sdk(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 @pytest.fixture
-def two_nodes(sdk: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[str, subprocess.Popen]]:
-    """A head and a second node (`ray start --block`), each with 2 CPUs and 2 `emulator`; (address, node 2)."""
-    monkeypatch.setenv("RAY_AUTH_MODE", "token")
-    monkeypatch.setenv("RAY_AUTH_TOKEN", secrets.token_hex(32))
-    monkeypatch.delenv("RAY_AUTH_TOKEN_PATH", raising=False)
-    monkeypatch.delenv("RAY_ADDRESS", raising=False)
-    port = free_port()
-    temp = Path(tempfile.mkdtemp(prefix="ray-"))  # short: Ray's Unix sockets live there (108-byte path limit)
-    common = ["--block", "--num-cpus=2", '--resources={"emulator": 2}',
-              "--disable-usage-stats"]
-    head = subprocess.Popen([RAY, "start", "--head", "--node-ip-address=127.0.0.1", f"--port={port}",
-                             "--include-dashboard=false",
-                             f"--temp-dir={temp}", f"--system-config={HEAD_CONFIG}", *common],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
-    second = None
-    try:
-        address = f"127.0.0.1:{port}"
-        _wait_nodes(address, 1)
-        # Another loopback address: a driver attaches to the raylet of its own IP, and must find the head's there.
-        second = subprocess.Popen([RAY, "start", f"--address={address}", "--node-ip-address=127.0.0.2", *common],
-                                  stdout=subprocess.DEVNULL,
-                                  stderr=subprocess.DEVNULL, start_new_session=True)
-        _wait_nodes(address, 2)
-        yield address, second
-    finally:
-        for node in (second, head):
-            if node is not None and node.poll() is None:
-                node.terminate()
-                try:
-                    node.wait(60)
-                except subprocess.TimeoutExpired:
-                    os.killpg(node.pid, signal.SIGKILL)
-        shutil.rmtree(temp, ignore_errors=True)
-
-
-def _wait_nodes(address: str, count: int, timeout_s: float = 90.0) -> None:
-    end = time.monotonic() + timeout_s
-    while time.monotonic() < end:
-        status = subprocess.run([RAY, "status", f"--address={address}"], capture_output=True, text=True, timeout=60)
-        if status.returncode == 0 and status.stdout.count("node_") >= count:
-            return
-        time.sleep(1.0)
-    raise AssertionError(f"{count} Ray nodes did not come up at {address} within {timeout_s:g} s")
+def two_nodes(sdk: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[str, subprocess.Popen]]:
+    """A head and a second node, each with 2 CPUs and 2 `emulator`, fast health checks; (address, node 2)."""
+    with LoopbackCluster(nodes=2, num_cpus=2, resources={"emulator": 2}, system_config=FAST_HEALTH_CHECKS) as cluster:
+        for name, value in cluster.driver_env().items():
+            monkeypatch.setenv(name, value)
+        monkeypatch.delenv("RAY_AUTH_TOKEN_PATH", raising=False)
+        monkeypatch.delenv("RAY_ADDRESS", raising=False)
+        yield cluster.address, cluster.nodes[1]
 
 
 class EndsAfterTheDrop(Callback):
@@ -170,11 +108,11 @@ def test_a_fleet_over_two_nodes_survives_a_dead_emulator_and_a_lost_node(two_nod
     trainer = threading.Thread(target=run)
     trainer.start()
     end = time.monotonic() + 120
-    while len(our_emulators(sdk)) < 4 and time.monotonic() < end and trainer.is_alive():
+    while len(sdk_emulators(sdk)) < 4 and time.monotonic() < end and trainer.is_alive():
         time.sleep(0.5)
-    assert len(our_emulators(sdk)) >= 4, f"the workers did not launch their emulators: {failure}"
+    assert len(sdk_emulators(sdk)) >= 4, f"the workers did not launch their emulators: {failure}"
     time.sleep(3)
-    victim = our_emulators(sdk)[0]
+    victim = sdk_emulators(sdk)[0]
     victim.send_signal(signal.SIGKILL)  # an emulator crash: relaunched on its host at its next reset
     time.sleep(8)
     raylets = [p for p in psutil.Process(second.pid).children(recursive=True) if p.name().startswith("raylet")]
@@ -189,6 +127,6 @@ def test_a_fleet_over_two_nodes_survives_a_dead_emulator_and_a_lost_node(two_nod
     assert after_drop.episodes_at_drop is not None and summary["runtime/episodes"] > after_drop.episodes_at_drop
     assert episode_balance(summary)["unaccounted"] == 0  # the lost node's episodes counted, none double
     end = time.monotonic() + 30  # the watchdogs stop what the lost node's worker launched
-    while our_emulators(sdk) and time.monotonic() < end:
+    while sdk_emulators(sdk) and time.monotonic() < end:
         time.sleep(0.5)
-    assert not our_emulators(sdk), [p.cmdline() for p in our_emulators(sdk)]
+    assert not sdk_emulators(sdk), [p.cmdline() for p in sdk_emulators(sdk)]
