@@ -13,6 +13,8 @@ by the `fleet_host` resource, one per node), collecting with the warm-started sm
 (`distrl_agent.runtime.collect.collect`, as in the collection section) for `seconds` after a warm-up. The bound is
 Little's law: N / (mean reset + mean episode steps x mean step), from the preset's mean delays and the run's own mean
 episode length; what keeps a run below it is everything else a step costs (ADB and gRPC calls, the policy, Ray).
+Efficiency counts env steps against the same bound times the mean episode length: the same expectation as counting
+trajectories, from ten times the events (a 30-second window holds a handful of trajectories per emulator).
 Last, one emulator of a two-node run is SIGKILLed and its relaunch timed: from the kill until its replacement, launched
 at its env's next reset, answers `sys.boot_completed` over ADB.
 
@@ -203,7 +205,8 @@ def run(quick: bool, out: Path) -> Result:
                 mean_len = s["env_steps"] / max(1, s["episodes"])
                 bound = little_bound_per_s(n, mean_len, scale)
                 rate = s["trajectories_per_s"]
-                efficiency = rate / bound
+                # counted in env steps: ~10x the events of trajectories, the same expectation (steps = L x episodes)
+                efficiency = s["steps_per_s"] / (bound * mean_len)
                 curves[nodes].append(60 * rate)
                 if nodes == 1:
                     bounds.append(60 * bound)

@@ -4,6 +4,11 @@ The head listens on 127.0.0.1 and node k on 127.0.0.(k+1): a driver attaches to 
 must find the head's there, so the nodes cannot all share one. Token authentication is on (a fresh token per cluster);
 `driver_env()` is what a driver process of this cluster needs in its environment. Used by the `fleet` benchmark and
 the multi-node test (`tests/distrl_agent/runtime/test_ray_fleet.py`).
+
+Unlike the private cluster of `--runtime ray` (pinned to 127.0.0.1, see `distrl_agent.runtime.ray_auth.loopback_node`),
+a multi-node Ray cluster's GCS, raylets and workers listen on every interface: Ray refuses to start a second node in
+its loopback-only mode and has no bind-address setting. The token guards every call, as it does between real hosts;
+run these where the machine's ports are not reachable from outside, as the recipe's firewall rules say.
 """
 
 from __future__ import annotations
