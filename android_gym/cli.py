@@ -16,6 +16,14 @@ from PIL import Image
 import android_gym  # noqa: F401  (registers the env ids)
 from android_gym.actions import ActionType, action_space
 from android_gym.actions_text import format_action
+from android_gym.devices.host_capacity import (
+    CORES_PER_EMULATOR,
+    MEMORY_GIB_PER_EMULATOR,
+    RESERVED_CORES,
+    RESERVED_MEMORY_GIB,
+    emulator_capacity,
+    this_host,
+)
 from android_gym.registration import ENV_IDS
 from android_gym.tasks import suites
 from android_gym.viewer import annotate, describe
@@ -154,6 +162,22 @@ def cmd_serve_adb(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_emulator_capacity(args: argparse.Namespace) -> int:
+    """Print this host's emulator count on stdout (alone, for `$(...)`), how it was reached on stderr."""
+    cores, memory = this_host()
+    try:
+        count = emulator_capacity(cores, memory, args.cores_per_emulator, args.memory_gib_per_emulator,
+                                  args.reserved_cores, args.reserved_memory_gib)
+    except ValueError as e:
+        print(f"android-gym emulator-capacity: {e}", file=sys.stderr)
+        return 2
+    print(f"{cores} cores, {memory:.1f} GiB; {args.reserved_cores:g} cores and {args.reserved_memory_gib:g} GiB kept "
+          f"for the host; {args.cores_per_emulator:g} cores and {args.memory_gib_per_emulator:g} GiB per emulator: "
+          f"{count}", file=sys.stderr)
+    print(count)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of `android-gym`."""
     parser = argparse.ArgumentParser(prog="android-gym", description=__doc__)
@@ -185,6 +209,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seconds", type=float, default=None, help="stop after this long (default: until killed)")
     p.add_argument("--ready-file", default=None, help="write {\"port\": ..., \"adbd_port\": ...} here once serving")
     p.set_defaults(func=cmd_serve_adb)
+    p = sub.add_parser("emulator-capacity", help="print how many emulators this host can run (its cores and memory "
+                                                 "over one emulator's), for `ray start --resources`")
+    p.add_argument("--cores-per-emulator", type=float, default=CORES_PER_EMULATOR)
+    p.add_argument("--memory-gib-per-emulator", type=float, default=MEMORY_GIB_PER_EMULATOR)
+    p.add_argument("--reserved-cores", type=float, default=RESERVED_CORES, help="left to the host (ADB, Ray, policy)")
+    p.add_argument("--reserved-memory-gib", type=float, default=RESERVED_MEMORY_GIB)
+    p.set_defaults(func=cmd_emulator_capacity)
     p = sub.add_parser("emulator", help="run a simulated phone as an Android emulator process: the emulator's "
                                         "command line (-avd, -port, -grpc, -snapshot, ...), its console and adbd",
                        add_help=False)

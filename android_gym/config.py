@@ -10,6 +10,7 @@ from pydantic import Field, ValidationInfo, field_validator, model_validator
 
 from android_gym.config_model import ConfigModel
 from android_gym.devices.configs import DeviceConfig, parse_device
+from android_gym.devices.host_slots import fill
 from android_gym.errors import ConfigError, unknown_name
 from android_gym.sim.latency import LatencyConfig
 from android_gym.sim.perturbations import PerturbationConfig
@@ -133,8 +134,11 @@ class EnvConfig(ConfigModel):
             return self.evaluator
         return parse_evaluator(self.evaluator, self.evaluator_options)
 
-    def device_config(self) -> DeviceConfig | Device:
+    def device_config(self, slot: int = 0) -> DeviceConfig | Device:
         """The device `device` names, as a typed config (`SimDeviceConfig`, `AdbConfig`), or the instance given.
+
+        Args:
+            slot: the host slot `{slot}` and `{port}` in the spec stand for (`devices.host_slots`; the env claims one).
 
         Raises:
             ConfigError: a spec that names no device, options for the sim, an unknown or bad option.
@@ -145,7 +149,7 @@ class EnvConfig(ConfigModel):
             if self.device_options:
                 raise ConfigError("`device_options` apply to 'adb:...' specs only, not to a Device instance")
             return self.device
-        return parse_device(self.device, self.device_options, self.perturbations, self.latency,
+        return parse_device(fill(self.device, slot), self.device_options, self.perturbations, self.latency,
                             self.latency_time_scale)
 
     @property

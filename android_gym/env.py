@@ -13,6 +13,7 @@ from android_gym.actions_text import parse_action
 from android_gym.config import RENDER_MODES, EnvConfig
 from android_gym.devices.base import Device, Outcome
 from android_gym.devices.configs import AdbConfig, EmulatorDeviceConfig, SimDeviceConfig
+from android_gym.devices.host_slots import HostSlot, uses_slot
 from android_gym.errors import ConfigError, DeviceError, EnvStateError, unknown_name
 from android_gym.evaluators.base import Evaluator, Observation, Verdict, action_text, unknown
 from android_gym.evaluators.factory import make_evaluator
@@ -86,8 +87,25 @@ class AndroidEnv(gym.Env):
 
     # -- composition ---------------------------------------------------------------------------------------------------
     def _make_device(self) -> Device:
-        """The composition root of devices: the parsed `device` spec names the class."""
-        match self.config.device_config():
+        """The composition root of devices: the parsed `device` spec names the class.
+
+        A spec with `{slot}` or `{port}` takes the lowest free slot of this machine (`devices.host_slots`), held
+        until `close()`.
+        """
+        self._slot = HostSlot.claim() if uses_slot(self.config.device) else None
+        try:
+            return self._device_for(self.config.device_config(self._slot.number if self._slot else 0))
+        except BaseException:
+            self._release_slot()
+            raise
+
+    def _release_slot(self) -> None:
+        if self._slot is not None:
+            self._slot.release()
+
+    @staticmethod
+    def _device_for(device_config: Any) -> Device:
+        match device_config:
             case AdbConfig() as config:  # "adb", "adb:<serial>", "adb:<host>:<port>" (issue 7)
                 from android_gym.devices.adb import AdbDevice
 
@@ -189,9 +207,12 @@ class AndroidEnv(gym.Env):
         return self.device.screenshot(self.config.render_width)
 
     def close(self) -> None:
-        """Release the device and the evaluator."""
-        self.device.close()
-        self.evaluator.close()
+        """Release the device, its host slot and the evaluator."""
+        try:
+            self.device.close()
+        finally:
+            self._release_slot()
+            self.evaluator.close()
 
     # -- helpers for users ---------------------------------------------------------------------------------------------
     @property

@@ -74,6 +74,9 @@ class EnvSection(EnvConfig):
             stands for the env's number, e.g. "adb:sim-{index}" (the phones of the sim's ADB front,
             `android-gym serve-adb`). Training envs are numbered 0 .. workers * envs_per_worker - 1 and evaluation
             envs follow them, so no two envs drive one phone; the front (or your device farm) must serve them all.
+            Over several hosts, `{slot}` and `{port}` number the envs of each machine instead (`emulator@{port}`:
+            the host's own running emulators; `android_gym.devices.host_slots`), and `emulator:<avd>` launches one
+            per env on the host the env runs on.
         split: "train" only: the runtime collects on the train split and evaluates on the test split.
     """
 

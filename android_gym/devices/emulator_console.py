@@ -124,7 +124,7 @@ class PortAllocator:
             for port in candidates[start:] + candidates[:start]:
                 if port in cls._reserved:
                     continue
-                if all(is_port_free(p) for p in (port, port + 1, port + GRPC_OFFSET)) and _claim(port):
+                if all(is_port_free(p) for p in (port, port + 1, port + GRPC_OFFSET)) and claim(port):
                     cls._reserved.add(port)
                     return port
         raise DeviceOfflineError(f"no free emulator console port pair in {first}..{last}; stop some emulators")
@@ -135,7 +135,7 @@ class PortAllocator:
         with cls._lock:
             if port in cls._reserved:
                 cls._reserved.discard(port)
-                _unclaim(port)
+                unclaim(port)
 
 
 CLAIMS_BASE = Path(tempfile.gettempdir())
@@ -158,12 +158,13 @@ def claims_dir() -> Path | None:
     return path
 
 
-def _claim(port: int) -> bool:
-    """Claim `port` for this process across processes; False when a live process holds it."""
+def claim(name: int | str) -> bool:
+    """Claim `name` (a port, a host slot's "slot-N") for this process across processes; False when a live process
+    holds it. True without a claim file where `claims_dir` cannot be trusted: callers keep an in-process set too."""  # noqa: D205, D209
     directory = claims_dir()
     if directory is None:
         return True
-    path = directory / str(port)
+    path = directory / str(name)
     for _ in range(2):  # a stale claim is removed once, then claimed afresh
         try:
             fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
@@ -197,12 +198,12 @@ def _holder_alive(path: Path) -> bool:
     return True
 
 
-def _unclaim(port: int) -> None:
-    """Remove this process's claim of `port`, if it holds one."""
+def unclaim(name: int | str) -> None:
+    """Remove this process's claim of `name`, if it holds one."""
     directory = claims_dir()
     if directory is None:
         return
-    path = directory / str(port)
+    path = directory / str(name)
     try:
         if int(path.read_text().strip()) == os.getpid():
             path.unlink()
@@ -213,7 +214,7 @@ def _unclaim(port: int) -> None:
 @atexit.register
 def _release_all() -> None:
     for port in list(PortAllocator._reserved):
-        _unclaim(port)
+        unclaim(port)
 
 
 def is_port_free(port: int) -> bool:

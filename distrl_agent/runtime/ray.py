@@ -12,15 +12,16 @@ The actors run the same classes as the local runtime: `RayWorker` (runtime/ray_a
                      version and that one ref is passed to every worker's `set_weights`
     sync mode:       every worker's `run_round(weights ref, v, n)`; the driver waits for all of them
 
-Placement: workers reserve `runtime.worker_cpus` CPUs and `runtime.worker_resources` (e.g. {"emulator": 1}, so they
-land on hosts started with `ray start --resources='{"emulator": 4}'`); the learner reserves no CPU and is pinned to
-the driver's node, so its checkpoints land in the driver's run directory. A crashed worker actor is restarted by Ray
-(`max_restarts`); the driver sees its call fail, counts the restart and the discarded in-progress episodes, and
+Placement: workers reserve `runtime.worker_cpus` CPUs and `runtime.worker_resources` (e.g. {"emulator": 1}, so they land
+on hosts started with `ray start --resources='{"emulator": 4}'`); the learner reserves no CPU and is pinned to the
+driver's node, so its checkpoints land in the driver's run directory; a policy on a GPU reserves one of that node's GPUs
+(a driver's node without one is refused at start: run the driver where the GPU is). A crashed worker actor is restarted
+by Ray (`max_restarts`); the driver sees its call fail, counts the restart and the discarded in-progress episodes, and
 re-sends the newest weights. A worker whose node has left the cluster (a host lost, its raylet killed) is dropped
 instead: reported once, its envs and what it had under way counted (`runtime/workers_dropped`), no call sent to it
-again, the survivors' admission shares grow to cover the learner's consumption, and the run goes on with them (it
-stops only when none is left). A resource no node of the cluster has
-at all is refused at start, naming `runtime.worker_resources`.
+again, the survivors' admission shares grow to cover the learner's consumption, and the run goes on with them (it stops
+only when none is left). A resource no node of the cluster has at all is refused at start, naming
+`runtime.worker_resources`.
 
 Closed by default (issue 20): a Ray cluster runs code for anyone who can reach it, and its processes listen on every
 interface, so `connect` starts or joins clusters only with Ray's token authentication (RAY_AUTH_MODE=token; the
@@ -173,13 +174,31 @@ class RayRuntime:
                      log_to_driver=False, _node_ip_address="127.0.0.1", _system_config=PRIVATE_SYSTEM_CONFIG)
 
     def make_learner(self, spec: LearnerSpec) -> RayLearner:
-        """Create the learner actor (no CPU reserved) on the driver's node, its parts built there; returns its proxy."""
+        """Create the learner actor (no CPU reserved) on the driver's node, its parts built there; returns its proxy.
+
+        A policy on a GPU (`device` "cuda...") reserves one of that node's GPUs for the learner.
+
+        Raises:
+            ClusterError: the policy is on a GPU and the driver's node declares none (the learner stays with the
+                driver so that its checkpoints land in the run folder: run `distrl train` on the GPU host).
+        """
         ray = import_ray()
         self.connect()
         from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 
-        here = NodeAffinitySchedulingStrategy(node_id=ray.get_runtime_context().get_node_id(), soft=False)
-        self.learner_actor = ray.remote(LearnerActor).options(num_cpus=0, scheduling_strategy=here).remote(spec)
+        node_id = ray.get_runtime_context().get_node_id()
+        gpus = 1 if str(getattr(spec.policy, "device", "cpu")).startswith("cuda") else 0
+        if gpus:
+            have = next((n["Resources"].get("GPU", 0) for n in ray.nodes() if n["NodeID"] == node_id and n["Alive"]),
+                        0)
+            if have < gpus:
+                raise ClusterError(f"the policy is on {spec.policy.device!r} but this node (where the learner runs, "
+                                   "beside the driver, so that its checkpoints land in the run folder) declares no "
+                                   "GPU: run `distrl train` on the GPU host (its `ray start --num-gpus=1`), or set "
+                                   "policy.device=cpu")
+        here = NodeAffinitySchedulingStrategy(node_id=node_id, soft=False)
+        self.learner_actor = ray.remote(LearnerActor).options(num_cpus=0, num_gpus=gpus,
+                                                              scheduling_strategy=here).remote(spec)
         return RayLearner(self.learner_actor)
 
     @staticmethod

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.util
 import ipaddress
 import os
@@ -11,6 +12,7 @@ import socket
 import subprocess
 import sys
 import time
+import types
 import urllib.error
 import urllib.request
 from concurrent.futures import ThreadPoolExecutor
@@ -24,6 +26,7 @@ from distrl_agent.errors import ClusterError
 from distrl_agent.runtime.build import worker_specs
 from distrl_agent.runtime.checkpoint import TENSORS_FILE
 from distrl_agent.runtime.collect import initial_weights
+from distrl_agent.runtime.learner_spec import LearnerSpec
 from distrl_agent.runtime.ray import PRIVATE_SYSTEM_CONFIG, RayRuntime, import_ray
 from distrl_agent.runtime.ray_auth import check_cluster_auth, require_token_mode
 from distrl_agent.runtime.train import train
@@ -287,6 +290,19 @@ def test_a_resource_no_node_has_is_refused_at_start(ray_cluster, tmp_path) -> No
         with pytest.raises(ClusterError, match="'pixel_farm' that `runtime.worker_resources` asks for"):
             runtime.start(0, initial_weights(config))
         assert not runtime.actors
+    finally:
+        runtime.close()
+
+
+def test_a_gpu_policy_on_a_driver_node_without_a_gpu_is_refused_before_the_learner_starts(ray_cluster) -> None:
+    """The learner stays beside the driver (its checkpoints); a policy on "cuda" there needs that node's GPU."""
+    config = load_config(overrides=TINY)
+    spec = LearnerSpec.of_run(config)
+    runtime = RayRuntime(worker_specs(config), config.runtime)
+    try:
+        with pytest.raises(ClusterError, match="declares no GPU: run `distrl train` on the GPU host"):
+            runtime.make_learner(dataclasses.replace(spec, policy=types.SimpleNamespace(device="cuda")))
+        assert runtime.learner_actor is None
     finally:
         runtime.close()
 
