@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from android_gym.sim.latency import LatencyConfig
+from benchmarks.plots import Line, line_plot
 from benchmarks.result import Result, is_tiny, markdown_table
 from distrl_agent.config import TrainConfig, load_config
 from distrl_agent.runtime.collect import collect
@@ -127,13 +128,8 @@ def run(quick: bool, out: Path) -> Result:
 
 
 def _plot(sizes: tuple[int, ...], curves: dict[str, dict[str, list[float]]], path: Path) -> Path:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    fig, ax = plt.subplots(figsize=(6.4, 4.2))
     labels = {"bound": "Little's-law bound", "async": "async (DistRL)", "sync": "sync (DigiRL, lock-step)"}
+    lines = []
     for runtime, by_mode in curves.items():
         for name, style in (("bound", "k--"), ("async", "o-"), ("sync", "s-")):
             if name == "bound" and runtime != next(iter(curves)):
@@ -141,12 +137,6 @@ def _plot(sizes: tuple[int, ...], curves: dict[str, dict[str, list[float]]], pat
             label = labels[name] if name == "bound" else f"{labels[name]}, {runtime}"
             if name != "bound" and runtime != "local":
                 style = style.replace("-", ":")  # Ray dotted (the bound keeps its dashes)
-            ax.plot(sizes, by_mode[name], style, label=label)
-    ax.set_xlabel("environments")
-    ax.set_ylabel("trajectories / benchmark minute")
-    ax.set_title(f"Collection with the emulator latency preset (x{TIME_SCALE} time)")
-    ax.legend(fontsize=8)
-    fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
-    return path
+            lines.append(Line(sizes, by_mode[name], style, label))
+    return line_plot(lines, "environments", "trajectories / benchmark minute",
+                     f"Collection with the emulator latency preset (x{TIME_SCALE} time)", path)

@@ -39,6 +39,7 @@ import psutil
 from android_gym.sim.latency import LatencyConfig
 from android_gym.testing.executables import simulated_sdk
 from benchmarks.collection import agent_weights
+from benchmarks.plots import Line, line_plot
 from benchmarks.ray_cluster import LoopbackCluster, environ, free_port
 from benchmarks.result import Result, env_number, is_tiny, markdown_table
 from distrl_agent.config import TrainConfig, load_config
@@ -258,8 +259,7 @@ def run(quick: bool, out: Path) -> Result:
         f"collection after a warm-up ({p['settle_s']:g} s more discarded once every worker has reported). Both nodes "
         "are this machine's (2 CPUs declared each): the two-node rows measure the runtime across raylets, not more "
         "cores. The delays are random (heavy-tailed steps): a window's own draws move its true bound, by the ± "
-        "given (two standard errors), so an efficiency above 100% within it is at the bound. Every layout runs the "
-        "same seeds on the same ports (the lowest free), so its delays and episodes match the other layout's.")
+        "given (two standard errors), so an efficiency above 100% within it is at the bound.")
     result.notes.append(
         f"Relaunch: emulator-{relaunch['killed']} SIGKILLed during a two-node run of {relaunch['emulators']} "
         f"emulators; its replacement answered sys.boot_completed after "
@@ -273,7 +273,7 @@ def run(quick: bool, out: Path) -> Result:
 def _relaunch(fleet: Fleet, p: dict[str, Any], weights: dict[str, Any]) -> dict[str, Any]:
     """A two-node run of the smallest size with one emulator SIGKILLed once all run; its replacement timed."""
     n = p["sizes"][0]
-    seconds = max(p["seconds"], 8.0)
+    seconds = max(p["seconds"], 5.0)
     killer = Relauncher(fleet, n, after_s=1.0, deadline_s=seconds + 120)
     killer.start()
     escaped, faulty = 0, 0
@@ -289,20 +289,8 @@ def _relaunch(fleet: Fleet, p: dict[str, Any], weights: dict[str, Any]) -> dict[
 
 
 def _plot(sizes: list[int], curves: dict[int, list[float]], bounds: list[float], scale: float, path: Path) -> Path:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    fig, ax = plt.subplots(figsize=(6.4, 4.2))
-    ax.plot(sizes, bounds, "k--", label="Little's-law bound")
+    lines = [Line(sizes, bounds, "k--", "Little's-law bound")]
     for nodes, style in zip(NODES, ("o-", "s:"), strict=True):
-        ax.plot(sizes, curves[nodes], style, label=f"{nodes} node{'s' if nodes > 1 else ''} (a worker each)")
-    ax.set_xlabel("emulators")
-    ax.set_ylabel("trajectories / benchmark minute")
-    ax.set_title(f"Emulator fleet over Ray nodes (emulator latency x{scale:g})")
-    ax.legend(fontsize=8)
-    fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
-    return path
+        lines.append(Line(sizes, curves[nodes], style, f"{nodes} node{'s' if nodes > 1 else ''} (a worker each)"))
+    return line_plot(lines, "emulators", "trajectories / benchmark minute",
+                     f"Emulator fleet over Ray nodes (emulator latency x{scale:g})", path)

@@ -49,6 +49,8 @@ HEADLINES: tuple[Headline, ...] = (
     Headline("training", "test_success/A-RIDE (async)",
              "A-RIDE on the instant phone (learner-bound), final test success (mean of the seeds)"),
     Headline("collection", "local/async_vs_sync/32_envs", "asynchronous over lock-step collection, 32 envs"),
+    Headline("fleet", "efficiency/2_nodes/8_emulators",
+             "8 emulator processes over two Ray nodes: collection against Little's law"),
     Headline("sim", "emulator_speedup/elements_only", "simulated phone step over an emulator's"),
     Headline("learner", "updates_per_s/a-ride", "A-RIDE learner updates per second (batch 32, CPU)"),
     Headline("devices", "faults/escaped_exceptions", "exceptions escaping 12% injected device faults"),

@@ -410,7 +410,7 @@ def test_behaviour_cloning_generalises_to_unseen_words() -> None:
     test_vocab = random_words(rng, 300, {"search", "for", "on", *train_vocab})
     torch.manual_seed(0)
     policy = SmallPolicy()
-    clone(policy, [bc_example(rng, train_vocab) for _ in range(1500)], updates=150)
+    clone(policy, [bc_example(rng, train_vocab) for _ in range(1000)], updates=100)
 
     test = [bc_example(rng, test_vocab) for _ in range(400)]
     predicted, _ = policy.act(policy.preprocess([obs for obs, _ in test]), deterministic=True)

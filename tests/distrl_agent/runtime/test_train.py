@@ -71,6 +71,9 @@ def test_train_async_with_ppo_runs_its_epochs_on_each_batch(tmp_path) -> None:
 def test_train_async_with_grpo_learns_from_whole_groups_only(tmp_path) -> None:
     """GRPO end to end on the local asynchronous runtime: workers play groups, the replay holds grouped episodes."""
     config = load_config(overrides=[*TINY, "runtime.workers=1", "learner.algorithm=grpo", "runtime.minutes=3",
+                                    # a policy that sometimes succeeds: groups of all failures teach GRPO nothing
+                                    # (dropped), and with 4 demonstrations they were most groups (25 s, now ~9 s)
+                                    "runtime.warm_start_episodes=24", "runtime.warm_start_updates=40",
                                     "learner.coefficients={group_size: 2}", "runtime.max_updates=2",
                                     "learner.batch_size=2", "learner.min_replay_trajectories=2",
                                     f"run_dir={tmp_path}"])
