@@ -35,9 +35,12 @@ class EnvConfig(ConfigModel):
         tier: restrict to the templates of one tier ("easy", "medium" or "hard", from the step budget); None keeps
             every tier.
         device: "sim" (the built-in simulated phone), "adb:<serial>" / "adb:<host>:<port>" (an `AdbDevice` on the
-            default ADB server; "adb" alone takes the only attached device), or a `Device` instance.
+            default ADB server; "adb" alone takes the only attached device), "emulator:<avd>" (launch one),
+            "emulator@<console-port>" (attach to one), or a `Device` instance. `{slot}` and `{port}` in a spec
+            stand for this env's slot on its machine and that slot's emulator console port
+            (`devices.host_slots`: "emulator@{port}").
         device_options: options of the device in `device` (`AdbConfig` fields for "adb:...": e.g. {"port": 5038,
-            "timeout_s": 2, "retries": 2}); None for the defaults.
+            "timeout_s": 2, "retries": 2}; for an emulator also `EmulatorConfig` fields); None for the defaults.
         evaluator: "oracle" (exact state checks), "mllm:<local checkpoint>", "http:<OpenAI-compatible base URL>",
             combinations ("oracle|mllm:<path>": the oracle where the device has state, else the judge;
             "mllm:<path>&oracle": the judge, vetoed by the state check), "py:<module>:<class>" (your own
