@@ -170,7 +170,11 @@ class Fleet:
 
 
 def _console_port(process: psutil.Process) -> str | None:
-    cmdline = process.cmdline()
+    """The console port an emulator process was started on (None once it has exited)."""
+    try:
+        cmdline = process.cmdline()
+    except psutil.Error:  # it exited while we looked
+        return None
     for flag in ("-port", "-ports"):
         if flag in cmdline and cmdline.index(flag) + 1 < len(cmdline):
             return cmdline[cmdline.index(flag) + 1].split(",")[0]
