@@ -1,9 +1,10 @@
-"""Suite-wide collection order: the longest test modules first.
+"""Suite-wide collection order: the longest test modules first (a pytest plugin: `-p suite_order` in pyproject).
 
 Under xdist (`--dist=loadfile`, pyproject's addopts) a module runs on one worker from start to end, and modules are
 handed out in collection order. The tiny benchmark suite (`tests/benchmarks/test_run.py`, ~200 s for its module
 fixture) collected in alphabetical order started about halfway and ran alone at the end while the other worker idled
-(a fresh clone: 623 s). Started first, it runs beside everything else.
+(a fresh clone: 623 s). Started first, it runs beside everything else. A plugin, not a conftest.py at tests/: the
+doctest collector imports that as a second top-level `conftest` module and fails on the name clash.
 """
 
 from __future__ import annotations
