@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-LONGEST_FIRST = ("tests/benchmarks/test_run.py", "tests/android_gym/tasks/test_world_contract.py",
+LONGEST_FIRST = ("tests/benchmarks/test_run.py", "tests/benchmarks/test_fleet.py",
+                 "tests/android_gym/tasks/test_world_contract.py",
                  "tests/distrl_agent/runtime/test_ray_fleet.py", "tests/distrl_agent/runtime/test_ray.py",
                  "tests/distrl_agent/runtime/test_train.py")
 """Modules to start first, longest (wall time under the suite's load) first; the CPU-bound World contract beside the
