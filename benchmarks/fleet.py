@@ -147,7 +147,7 @@ class Fleet:
     def adb(self, *args: str) -> subprocess.CompletedProcess[str]:
         """Run the SDK's adb against this fleet's ADB server."""
         return subprocess.run([str(self.sdk / "platform-tools" / "adb"), *args], capture_output=True, text=True,
-                              timeout=60, env={**self.cluster.env}, check=False)
+                              timeout=60, env=self.cluster.env, check=False)
 
     def config(self, emulators: int, nodes: int, seed: int = 0) -> TrainConfig:
         """Collection by one worker per node, `emulators` launched between them."""
@@ -202,11 +202,12 @@ class Relauncher(threading.Thread):
         victim.kill()
         killed_at, self.killed = time.monotonic(), port
         while time.monotonic() < end:
-            booted = self.fleet.adb("-s", f"emulator-{port}", "shell", "getprop", "sys.boot_completed")
-            if booted.stdout.strip() == "1" and any(p.pid != victim.pid and _console_port(p) == port
-                                                    for p in self.fleet.emulators()):
-                self.relaunch_s = time.monotonic() - killed_at
-                return
+            # the process table first: each adb call starts a Python process, only worth it once a replacement runs
+            if any(p.pid != victim.pid and _console_port(p) == port for p in self.fleet.emulators()):
+                booted = self.fleet.adb("-s", f"emulator-{port}", "shell", "getprop", "sys.boot_completed")
+                if booted.stdout.strip() == "1":
+                    self.relaunch_s = time.monotonic() - killed_at
+                    return
             time.sleep(0.1)
 
 
