@@ -145,7 +145,7 @@ class ConfigModel(BaseModel):
             if key not in cls.model_fields:
                 raise UnknownKeyError(str(key), known)
         tuples = _tuple_fields(cls)  # YAML and JSON have lists only; strict mode would refuse them for a tuple
-        return {k: tuple(v) if k in tuples and isinstance(v, list) else v for k, v in data.items()}
+        return {k: _as_tuples(v) if k in tuples else v for k, v in data.items()}
 
 
 _ENTRY = re.compile(r"(\s*)([A-Za-z_][\w, ]*?)(?: \([^)]*\))?: (.*)")
@@ -197,6 +197,12 @@ def build_field(cls: type[ConfigModel], data: Any, field: str) -> Any:
         return cls.model_validate(dict(data))
     except ValidationError as e:
         raise SubConfigError(field, e, cls) from None
+
+
+def _as_tuples(value: Any) -> Any:
+    """`value` with every list in it, and in lists in it, a tuple (a tuple field's `[[7, 30]]` is `((7, 30),)`);
+    mappings are left to the models they are data of."""  # noqa: D205, D209
+    return tuple(map(_as_tuples, value)) if isinstance(value, list | tuple) else value
 
 
 def _tuple_fields(cls: type[BaseModel]) -> frozenset[str]:

@@ -7,12 +7,15 @@ Apps are written against this file alone; `SimPhone` implements `PhoneServices` 
 from __future__ import annotations
 
 import zlib
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol
 
 import numpy as np
 
+from android_gym.config_model import ConfigModel
+from android_gym.errors import ConfigError
+from android_gym.sim import app_state
 from android_gym.sim.events import AppEvent
 from android_gym.sim.perturbations import PerturbationConfig
 from android_gym.sim.view import View
@@ -121,6 +124,16 @@ class App:
     aliases: ClassVar[tuple[str, ...]] = ()
     is_browser: ClassVar[bool] = False
     """Whether the phone shows cookie banners over this app's pages."""
+    state_schema: ClassVar[type | None] = None
+    """The `TypedDict` (decorated `app_state.closed`) of what `state()` returns; tasks read it with
+    `app_state.state_of(state, schema)`."""
+    initial_model: ClassVar[type[ConfigModel] | None] = None
+    """The model of the initial conditions the app takes (None: it takes none); `apply` validates against it."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if cls.__dict__.get("state_schema") is not None:
+            app_state.register(cls.state_schema, cls.package)
 
     def __init__(self, phone: PhoneServices) -> None:
         self.phone = phone
@@ -166,10 +179,23 @@ class App:
         every call, none shared with the app), which the phone hands to every reader without copying again."""  # noqa: D205, D209
         return {}
 
-    def apply(self, settings: dict[str, Any]) -> None:
-        """Set initial conditions for a task (e.g. Wi-Fi off); unknown keys raise `KeyError`."""
-        if settings:
-            raise KeyError(f"{self.label} takes no initial settings, got {sorted(settings)}")
+    def apply(self, settings: Mapping[str, Any]) -> None:
+        """Set a task's initial conditions (e.g. alarms already set): `settings` validated by `initial_model`, then
+        handed to `set_up`.
+
+        Raises:
+            ConfigError: a key the model does not know (with the closest known one) or a value that does not fit,
+                naming the field under the app's label; a condition `set_up` cannot meet on this phone.
+        """  # noqa: D205
+        if self.initial_model is None:
+            if settings:
+                raise ConfigError(f"{self.label} takes no initial conditions, got {sorted(settings)}")
+            return
+        self.set_up(self.initial_model.from_data(settings, where=self.label))
+
+    def set_up(self, initial: Any) -> None:
+        """Put the app in the state `initial` (an `initial_model` value) describes, after `reset`."""
+        raise NotImplementedError(f"{type(self).__name__} declares an initial_model but no set_up")
 
 
 def stable_seed(*parts: object) -> int:

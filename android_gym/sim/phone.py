@@ -137,6 +137,8 @@ class SimPhone:
         elif target in self.apps:
             try:
                 self.apps[target].apply(dict(values))
+            except ConfigError:
+                raise
             except KeyError as e:
                 raise ConfigError(f"bad initial state for {target}: {e}") from e
         else:

@@ -5,8 +5,10 @@ and seed that broke the contract. The contract (android_gym/tasks/base.py says i
 
 - `check_splits_and_goals`: train and test exist and share neither parameters nor split keys; the goal has several
   phrasings and no unfilled field;
-- `check_expert_solves`: the expert solves sampled train and test tasks within the budget on the given device;
-- `check_reset_guard`: over many seeds nothing is solved at reset, and the start is valid (`Task.reset_problem`);
+- `check_expert_solves`: the expert solves sampled train and test tasks within the budget on the given device, and
+  every app's state at the end fits the app's schema (`android_gym.sim.app_state`);
+- `check_reset_guard`: over many seeds nothing is solved at reset, the start is valid (`Task.reset_problem`) and
+  every app's state fits its schema;
 - `check_budget_and_apps`: `max_steps` is about 1.5x the expert's unperturbed length plus 3, and the expert uses
   exactly the apps the template declares (the launcher aside);
 - `check_near_misses`: policies that take a neighbouring path (the wrong person, a shorter clip) never win.
@@ -24,6 +26,7 @@ import numpy as np
 from android_gym.actions import Action
 from android_gym.devices.sim import SimDevice
 from android_gym.sim.app import stable_seed
+from android_gym.sim.app_state import state_problems
 from android_gym.sim.apps.launcher import PACKAGE as LAUNCHER
 from android_gym.tasks.base import Task, TaskTemplate
 from android_gym.testing.rollout import ActionSource, run_episode
@@ -87,6 +90,7 @@ def check_expert_solves(template: TaskTemplate, device: SimDevice, train: int = 
     for i, task in enumerate(sample(template, "train", train) + sample(template, "test", test)):
         episode = run_episode(task, seed=first_seed + i, device=device)
         assert episode.success, f"{task}: the expert failed at seed {first_seed + i} in {episode.steps} steps"
+        _assert_states_fit(task, first_seed + i, device.state())
 
 
 def check_reset_guard(template: TaskTemplate, device: SimDevice, seeds: int = 24) -> None:
@@ -98,6 +102,7 @@ def check_reset_guard(template: TaskTemplate, device: SimDevice, seeds: int = 24
         state = device.state()
         problem = task.reset_problem(state)
         assert problem is None, f"{task} seed {seed}: {problem}"
+        _assert_states_fit(task, seed, state)
         assert not task.check(state), f"{task} seed {seed}: solved at reset"
         if template.outcome == "state":
             assert not template.check(task.params, state), f"{task} seed {seed}: its check holds at reset"
@@ -144,6 +149,11 @@ def check_near_misses(template: TaskTemplate, device: SimDevice, near_misses: It
             assert not episode.success, f"{task} seed {seed}: a near miss ({_name(make)}) won"
             assert template.outcome == "answer" or device.state()["apps"] != start, (
                 f"{task}: the near miss ({_name(make)}) changed nothing, so it tests nothing")
+
+
+def _assert_states_fit(task: Task, seed: int, state: Mapping[str, Any]) -> None:
+    problems = state_problems(state)
+    assert not problems, f"{task} seed {seed}: app states that do not fit their schemas: {problems[:5]}"
 
 
 def _name(make: NearMiss) -> str:

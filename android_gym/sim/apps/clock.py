@@ -15,12 +15,16 @@ after "Add timer"), else the timers.
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
+from pydantic import Field, field_validator
+from typing_extensions import TypedDict
 
+from android_gym.config_model import ConfigModel, FieldError
 from android_gym.sim.app import App, Screen, stable_seed
 from android_gym.sim.app_dialogs import app_dialog, dialog_body_top, inert
+from android_gym.sim.app_state import closed
 from android_gym.sim.events import AppEvent
 from android_gym.sim.layout import (
     BUTTON,
@@ -59,7 +63,6 @@ TIMER_TIME_RID = f"{PACKAGE}:id/timer_time_text"
 CITY_RID = f"{PACKAGE}:id/city_name"
 SEARCH_RID = f"{PACKAGE}:id/search_src_text"
 DIAL_CENTER, DIAL_RADIUS = (WIDTH // 2, 1250), 340
-ALARM_KEYS = {"hour", "minute", "enabled", "label", "days"}
 DAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 CITIES = {
     "Honolulu": -600, "Anchorage": -480, "Los Angeles": -420, "Vancouver": -420, "Denver": -360,
@@ -156,13 +159,136 @@ def seeded_alarms(seed: int, n: int, taken: set[tuple[int, int]]) -> list[dict[s
     return out
 
 
-def _alarm(spec: dict[str, Any]) -> dict[str, Any]:
-    """A validated alarm from an initial-conditions spec (missing fields: enabled, no label, no repeat)."""
-    a = {"enabled": True, "label": "", "days": [], **spec}
-    if set(a) != ALARM_KEYS or not (0 <= a["hour"] < 24 and 0 <= a["minute"] < 60) or set(a["days"]) - set(DAYS):
-        raise KeyError(f"an alarm needs hour 0-23, minute 0-59 and may have enabled, label, days {DAYS}; got {spec}")
-    return {"hour": int(a["hour"]), "minute": int(a["minute"]), "enabled": bool(a["enabled"]),
-            "label": str(a["label"]), "days": [d for d in DAYS if d in a["days"]]}
+# -- the typed seam: the state tasks read, the initial conditions they set --------------------------------------------
+Day = Literal["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
+Tab = Literal["Alarm", "Clock", "Timer", "Stopwatch"]
+
+
+@closed
+class AlarmState(TypedDict):
+    """An alarm as tasks see it: 24-hour time, whether it will ring, its label ("" for none)."""
+
+    hour: int
+    minute: int
+    enabled: bool
+    label: str
+
+
+@closed
+class AlarmCard(AlarmState):
+    """An alarm with its id (alarms set at reset count from 0) and repeat days (Monday first)."""
+
+    id: int
+    days: list[Day]
+
+
+@closed
+class AlarmEdit(TypedDict):
+    """One edit of the episode's log: what was done to which alarm."""
+
+    op: Literal["add", "time", "label", "days", "on", "off", "delete"]
+    id: int
+
+
+@closed
+class TimerEntry(TypedDict):
+    """The keypad's digits ("hhmmss", right-aligned) and whether any timer runs."""
+
+    digits: str
+    running: bool
+
+
+@closed
+class TimerState(TypedDict):
+    """A timer: its set and remaining seconds, whether it runs, its label."""
+
+    duration_s: int
+    remaining_s: int
+    running: bool
+    label: str
+
+
+@closed
+class StopwatchState(TypedDict):
+    """The stopwatch: running or not, and the laps taken."""
+
+    running: bool
+    laps: int
+
+
+@closed
+class ClockState(TypedDict):
+    """What the Clock app reports (`ClockApp.state`).
+
+    Attributes:
+        alarms: every alarm sorted by time (alarms of one time in the order they were set).
+        alarm_cards: the same alarms with ids and repeat days.
+        alarm_edits: the episode's edits in order.
+        tab: the tab in front when the app is (the last tab used otherwise).
+        screen: the front Clock screen's name, None when the Clock has no screen on the stack.
+        cities: the world clock's cities in order.
+        timer: the keypad's entry; timers: every timer in order; stopwatch: the stopwatch.
+    """
+
+    alarms: list[AlarmState]
+    alarm_cards: list[AlarmCard]
+    alarm_edits: list[AlarmEdit]
+    tab: Tab
+    screen: str | None
+    cities: list[str]
+    timer: TimerEntry
+    timers: list[TimerState]
+    stopwatch: StopwatchState
+
+
+class AlarmSpec(ConfigModel):
+    """An alarm a task puts on the phone.
+
+    Attributes:
+        hour: 0-23; minute: 0-59.
+        enabled: whether it will ring.
+        label: its label ("" for none).
+        days: the days it repeats on (none: once).
+    """
+
+    hour: int = Field(ge=0, le=23)
+    minute: int = Field(ge=0, le=59)
+    enabled: bool = True
+    label: str = ""
+    days: tuple[Day, ...] = ()
+
+
+class ClockInitial(ConfigModel):
+    """The initial conditions a Clock task may set.
+
+    Attributes:
+        alarms: alarms set before the episode (ids 0, 1, ... in this order).
+        seeded: distractor alarms drawn from the episode seed (`seeded_alarms`), at times no given alarm and no
+            `free` time takes.
+        free: (hour, minute) times the seeded alarms keep clear (a time the task will set).
+        cities: the world clock's cities, replacing the fresh install's three; None keeps them.
+        tab: the tab the app opens on; None keeps the Alarm tab.
+    """
+
+    alarms: tuple[AlarmSpec, ...] = ()
+    seeded: int = Field(default=0, ge=0, le=MAX_SEEDED)
+    free: tuple[tuple[int, int], ...] = ()
+    cities: tuple[str, ...] | None = None
+    tab: Tab | None = None
+
+    @field_validator("cities")
+    @classmethod
+    def _known_cities(cls, cities: tuple[str, ...] | None) -> tuple[str, ...] | None:
+        unknown = [c for c in cities or () if c not in CITIES]
+        if unknown:
+            raise FieldError("cities", f"world-clock cities ({', '.join(CITIES)})", unknown)
+        return cities
+
+
+def _alarm(spec: AlarmSpec) -> dict[str, Any]:
+    """An alarm of the app's list from its initial-conditions spec (days in the week's order)."""
+    return {"hour": spec.hour, "minute": spec.minute, "enabled": spec.enabled, "label": spec.label,
+            "days": [d for d in DAYS if d in spec.days]}
 
 
 class ClockApp(App):
@@ -172,6 +298,8 @@ class ClockApp(App):
     label = "Clock"
     icon = "clock"
     aliases = ("alarm", "alarms", "deskclock", "alarm clock")
+    state_schema = ClockState
+    initial_model = ClockInitial
 
     def reset(self) -> None:
         """No alarms or timers, the fresh install's world clock, the Alarm tab, the stopwatch at zero."""
@@ -184,46 +312,23 @@ class ClockApp(App):
         self.timers: list[dict[str, Any]] = []
         self.stopwatch_running, self.laps = False, 0
 
-    def apply(self, settings: dict[str, Any]) -> None:
-        """Initial conditions: {"alarms": [{"hour": 0-23, "minute": 0-59, "enabled", "label", "days": [day names]}],
-        "seeded": n distractor alarms (0-8, from the episode seed, at other times than the given ones and those of
-        "free": [[hour, minute], ...]), "cities": [world-clock city names] (replacing the default three), "tab"}.
-
-        Raises:
-            KeyError: an unknown key, a malformed alarm, an unknown city or tab, or too many seeded alarms.
-        """  # noqa: D205
-        bad = set(settings) - {"alarms", "seeded", "free", "cities", "tab"}
-        if bad:
-            raise KeyError(f"Clock takes 'alarms', 'seeded', 'free', 'cities' and 'tab', got {sorted(bad)}")
-        given = [_alarm(dict(a)) for a in settings.get("alarms", [])]
-        n = int(settings.get("seeded", 0))
-        if not 0 <= n <= MAX_SEEDED:
-            raise KeyError(f"`seeded` must be 0-{MAX_SEEDED}, got {n}")
+    def set_up(self, initial: ClockInitial) -> None:
+        """The given alarms and `initial.seeded` distractors (replacing none: a fresh install has no alarms), the
+        cities and the tab."""  # noqa: D205, D209
+        given = [_alarm(a) for a in initial.alarms]
         self.alarms, self.next_id = [], 0
-        taken = {(a["hour"], a["minute"]) for a in given} | {(int(h), int(m)) for h, m in settings.get("free", [])}
-        for a in given + seeded_alarms(self.phone.seed, n, taken):
+        taken = {(a["hour"], a["minute"]) for a in given} | set(initial.free)
+        for a in given + seeded_alarms(self.phone.seed, initial.seeded, taken):
             self._insert(a)
-        cities = list(settings.get("cities", self.cities))
-        if set(cities) - set(CITIES) or settings.get("tab", self.tab) not in TABS:
-            raise KeyError(f"unknown city in {cities} or tab {settings.get('tab')!r}; tabs are {TABS}")
-        self.cities, self.tab = cities, settings.get("tab", self.tab)
+        self.cities = list(initial.cities or self.cities)
+        self.tab = initial.tab or self.tab
 
     def home(self) -> Screen:
         """The last tab used (Alarm on a fresh install)."""
         return Screen(PACKAGE, self.tab.lower())
 
-    def state(self) -> dict[str, Any]:
-        """Alarms, world clock, timers, stopwatch, the tab and the front Clock screen.
-
-        Returns:
-            {"alarms": [{"hour": 0-23, "minute": 0-59, "enabled": bool, "label": str}, ...] sorted by time,
-            "alarm_cards": the same alarms as {"id", "hour", "minute", "enabled", "label", "days": [day names,
-            Monday first]}, "alarm_edits": [{"op": "add"|"time"|"label"|"days"|"on"|"off"|"delete", "id"}, ...] in
-            order (ids of the alarms set at reset count from 0), "tab": str, "screen": the front Clock screen's name
-            or None, "cities": [world-clock city names, in order], "timer": {"digits": the keypad's digits,
-            "running": whether a timer runs}, "timers": [{"duration_s", "remaining_s", "running", "label"}, ...],
-            "stopwatch": {"running": bool, "laps": int}}.
-        """
+    def state(self) -> ClockState:
+        """Alarms, world clock, timers, stopwatch, the tab and the front Clock screen (see `ClockState`)."""
         mine = self.phone.screens(PACKAGE)
         return {"alarms": [{k: a[k] for k in ("hour", "minute", "enabled", "label")} for a in self.alarms],
                 "alarm_cards": [{**a, "days": list(a["days"])} for a in self.alarms],

@@ -11,10 +11,11 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from android_gym.actions import Action
+from android_gym.sim.app_state import state_of
 from android_gym.sim.apps import clock as C
 from android_gym.sim.layout import HEIGHT
 from android_gym.tasks.apps import into_app, swipe_down
-from android_gym.tasks.expert import app_state, fill, find, swipe_up, tap
+from android_gym.tasks.expert import fill, find, swipe_up, tap
 from android_gym.tasks.world.notes_expert import leave, press
 from android_gym.ui import UIElement
 
@@ -31,7 +32,7 @@ def when(card: Mapping[str, Any]) -> str:
 
 def cards(state: State) -> list[dict[str, Any]]:
     """The Clock's alarm cards ({"id", "hour", "minute", "enabled", "label", "days"}) in list order."""
-    return app_state(state, CLOCK).get("alarm_cards", [])
+    return state_of(state, C.ClockState)["alarm_cards"]
 
 
 def labelled(state: State, label: str) -> list[dict[str, Any]]:
@@ -41,13 +42,13 @@ def labelled(state: State, label: str) -> list[dict[str, Any]]:
 
 def only_edited(state: State, ids: set[int]) -> bool:
     """Whether every alarm edit of the episode concerns the alarms `ids`."""
-    return all(e["id"] in ids for e in app_state(state, CLOCK).get("alarm_edits", []))
+    return all(e["id"] in ids for e in state_of(state, C.ClockState)["alarm_edits"])
 
 
 def added(state: State) -> list[dict[str, Any]]:
     """The alarm cards added this episode, in the order they were added."""
     by_id = {a["id"]: a for a in cards(state)}
-    return [by_id[e["id"]] for e in app_state(state, CLOCK).get("alarm_edits", [])
+    return [by_id[e["id"]] for e in state_of(state, C.ClockState)["alarm_edits"]
             if e["op"] == "add" and e["id"] in by_id]
 
 

@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from android_gym.actions import Action
+from android_gym.sim.app_state import state_of
 from android_gym.sim.apps import clock as C
 from android_gym.sim.apps import markor
 from android_gym.sim.apps import messages as M
@@ -269,11 +270,11 @@ class TurnOffMissingTemplate(_LabelTemplate):
 
     def check(self, params: Params, state: State) -> bool:
         """No alarm has the label and no alarm was edited."""
-        return not labelled(state, params["label"]) and not app_state(state, CLOCK).get("alarm_edits")
+        return not labelled(state, params["label"]) and not state_of(state, C.ClockState)["alarm_edits"]
 
     def looked(self, params: Params, state: State) -> bool:
         """The Clock in front on its Alarm tab."""
-        return state.get("foreground") == CLOCK and app_state(state, CLOCK).get("screen") == "alarm"
+        return state.get("foreground") == CLOCK and state_of(state, C.ClockState)["screen"] == "alarm"
 
     def expert(self, params: Params, elements: Elements, state: State) -> Action:
         """Open the Alarm tab; no alarm has the label: declare."""
@@ -297,7 +298,7 @@ class AlarmTimeAnswerTemplate(_LabelTemplate):
     def answer(self, params: Params, state: State) -> str | None:
         """The alarm's time while it is the only one with the label and no alarm was edited."""
         mine = labelled(state, params["label"])
-        return when(mine[0]) if len(mine) == 1 and not app_state(state, CLOCK).get("alarm_edits") else None
+        return when(mine[0]) if len(mine) == 1 and not state_of(state, C.ClockState)["alarm_edits"] else None
 
     def expert(self, params: Params, elements: Elements, state: State) -> Action:
         """Find the card on the Alarm tab and answer with its time."""
@@ -345,7 +346,7 @@ class LabelledTimerTemplate(_LabelTemplate):
 
     def check(self, params: Params, state: State) -> bool:
         """Exactly one timer: that long, running, with the label (none when the label is empty)."""
-        timers = app_state(state, CLOCK).get("timers", [])
+        timers = state_of(state, C.ClockState)["timers"]
         return (len(timers) == 1 and timers[0]["duration_s"] == _timer_seconds(params) and timers[0]["running"]
                 and timers[0]["label"].strip().casefold() == params["label"].casefold())
 
@@ -354,7 +355,7 @@ class LabelledTimerTemplate(_LabelTemplate):
         if on_screen("label", state):
             return label_dialog(params["label"], elements, state)
         step = to_tab("Timer", elements, state)
-        c = app_state(state, CLOCK)
+        c = state_of(state, C.ClockState)
         if step is not None:
             return step
         if not c["timers"]:
@@ -403,13 +404,13 @@ class AddCitiesTemplate(WorldTemplate):
 
     def check(self, params: Params, state: State) -> bool:
         """The world clock shows the starting cities and the two (or the one), no other."""
-        shown = app_state(state, CLOCK).get("cities", [])
+        shown = state_of(state, C.ClockState)["cities"]
         want = {*self._start(params), *_wanted(params)}
         return len(shown) == len(want) and set(shown) == want
 
     def expert(self, params: Params, elements: Elements, state: State) -> Action:
         """Clock tab, Add city, search the name, tap its row; again from the Clock tab for the second."""
-        missing = [c for c in _wanted(params) if c not in app_state(state, CLOCK)["cities"]]
+        missing = [c for c in _wanted(params) if c not in state_of(state, C.ClockState)["cities"]]
         if not missing:
             return wait()
         if on_screen("cities", state):
@@ -444,7 +445,7 @@ class CityTimeAnswerTemplate(WorldTemplate):
 
     def answer(self, params: Params, state: State) -> str | None:
         """The city's time from the phone's clock, while the world clock lists the city."""
-        if params["city"] not in app_state(state, CLOCK).get("cities", []):
+        if params["city"] not in state_of(state, C.ClockState)["cities"]:
             return None
         hour, minute, _ = C.city_time(state["system"]["clock"], C.CITIES[params["city"]])
         return C.format_time(hour, minute)
@@ -525,11 +526,11 @@ class TextEarliestAlarmTemplate(_LabelTemplate):
         """One text, to the person, holding the earliest enabled alarm's time; no alarm changed."""
         truth = earliest_on(state)
         return (truth is not None and texts_ok(state, [(params["person"], truth)], contains=True)
-                and not app_state(state, CLOCK).get("alarm_edits"))
+                and not state_of(state, C.ClockState)["alarm_edits"])
 
     def expert(self, params: Params, elements: Elements, state: State) -> Action:
         """Look at the Alarm tab, then text the earliest enabled alarm's time."""
-        if app_state(state, CLOCK).get("tab") != "Alarm":
+        if state_of(state, C.ClockState)["tab"] != "Alarm":
             return to_tab("Alarm", elements, state) or wait()
         return send_text(person(params["person"]), earliest_on(state) or "", elements, state)
 
