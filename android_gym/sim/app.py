@@ -49,6 +49,62 @@ class Screen:
                 "focus": self.focus, "scroll": self.scroll, "loading": self.loading}
 
 
+ACTION_VIEW, ACTION_CALL, ACTION_DIAL = ("android.intent.action.VIEW", "android.intent.action.CALL",
+                                       "android.intent.action.DIAL")
+SMS_DELIVER = "android.provider.Telephony.SMS_DELIVER"
+"""The broadcast Android delivers an incoming SMS with, to the default SMS app only (extras "number", "text")."""
+END_CALL = "android_gym.intent.action.END_CALL"
+"""The sim's stand-in for the telecom service's `endCall` (KEYCODE_ENDCALL): the app holding the call ends it."""
+
+
+@dataclass(frozen=True)
+class Intent:
+    """What one part of the phone asks of another app, as Android's `Intent`: an action, a data URI, extras."""
+
+    action: str
+    data: str = ""
+    extras: tuple[tuple[str, str], ...] = ()
+
+    def extra(self, key: str) -> str:
+        """The extra called `key`.
+
+        Raises:
+            KeyError: the intent carries no such extra.
+        """
+        return dict(self.extras)[key]
+
+
+@dataclass(frozen=True)
+class IntentFilter:
+    """The intents an app handles, as a manifest's `<intent-filter>`: one action, and data starting with one of
+    `data_prefixes` (none: the intent must carry no data).
+
+    >>> IntentFilter(ACTION_VIEW, ("geo:",)).matches(Intent(ACTION_VIEW, "geo:0,0?q=cafe"))
+    True
+    >>> IntentFilter(ACTION_VIEW, ("geo:",)).matches(Intent(ACTION_VIEW, "mailto:a@b.c"))
+    False
+    """  # noqa: D205
+
+    action: str
+    data_prefixes: tuple[str, ...] = ()
+
+    def matches(self, intent: Intent) -> bool:
+        """Whether `intent` has this filter's action and data it accepts."""
+        if intent.action != self.action:
+            return False
+        return intent.data.startswith(self.data_prefixes) if self.data_prefixes else not intent.data
+
+
+@dataclass(frozen=True)
+class ScheduledAlarm:
+    """An alarm an app has set to ring, as Android's AlarmManager holds it: the app, the time (24-hour), a label."""
+
+    package: str
+    hour: int
+    minute: int
+    label: str = ""
+
+
 class PhoneServices(Protocol):
     """What an app may use of the phone it runs on (`SimPhone` implements it).
 
@@ -130,6 +186,9 @@ class App:
     initial_model: ClassVar[type[ConfigModel] | None] = None
     """The model of the initial conditions the app takes (None: it takes none); `apply` validates against it."""
 
+    intent_filters: ClassVar[tuple[IntentFilter, ...]] = ()
+    """The intents the app handles (`on_intent`); the phone hands an intent to the first installed app that does."""
+
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         if cls.__dict__.get("state_schema") is not None:
@@ -164,6 +223,22 @@ class App:
 
     def on_tick(self) -> bool:
         """The end of an agent step (time-driven state, e.g. an install finishing); True if anything changed."""
+        return False
+
+    def on_intent(self, intent: Intent) -> bool:
+        """Handle `intent`, which one of `intent_filters` matched; return whether it did what it asks (a call placed).
+
+        The default opens the app on its home screen.
+        """
+        self.phone.launch(self.package)
+        return True
+
+    def scheduled_alarms(self) -> list[ScheduledAlarm]:
+        """The alarms the app has set to ring (what Android's AlarmManager holds)."""
+        return []
+
+    def in_call(self) -> bool:
+        """Whether the app holds a phone call (what Android's TelecomManager reports)."""
         return False
 
     def search_intent(self) -> bool:

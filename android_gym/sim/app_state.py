@@ -58,6 +58,15 @@ def register(schema: type, package: str) -> None:
         raise ValueError(f"{schema.__name__} is already the state schema of {owner}, not of {package}")
 
 
+def package_of(schema: type) -> str:
+    """The package of the app that declares `schema`.
+
+    Raises:
+        KeyError: no app declares it.
+    """
+    return SCHEMAS[schema]
+
+
 def state_of(state: Mapping[str, Any], schema: type[S]) -> S:
     """The part of device `state` that the app declaring `schema` reports, typed by it (no copy: read-only).
 

@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from android_gym.errors import ConfigError, unknown_name
-from android_gym.sim.app import App, Screen
+from android_gym.sim.app import App, Intent, ScheduledAlarm, Screen
 from android_gym.sim.apps import DEFAULT_APPS, LAUNCHER
 from android_gym.sim.device_dump import Window, device_windows, reachable, to_xml
 from android_gym.sim.events import (
@@ -387,8 +387,65 @@ class SimPhone:
         self.stack = [self.apps[self.launcher_package].home(), screen]
         return self._changed()
 
-    def app_changed(self) -> None:
-        """An app's state was changed from outside the phone's input (`pm clear`, an SMS from the console): redraw."""
+    # -- what the phone's outside faces may do (`admin.PhoneAdmin`) ----------------------------------------------------
+    def packages(self) -> list[str]:
+        """Every installed package, in the catalogue's order."""
+        return list(self.apps)
+
+    def home_screen(self, package: str) -> str:
+        """The name of the screen app `package` opens on (for its launcher activity's name).
+
+        Raises:
+            UnknownNameError: no such app is installed.
+        """
+        if package not in self.apps:
+            raise unknown_name("package", package, list(self.apps))
+        return self.apps[package].home().name
+
+    def activities(self) -> list[tuple[str, str]]:
+        """The back stack as (package, screen name) pairs, oldest first (the launcher's home at the bottom)."""
+        return [(s.package, s.name) for s in self.stack]
+
+    def send_intent(self, intent: Intent) -> bool | None:
+        """Hand `intent` to the first installed app whose filters match it (Android's resolver, with the catalogue's
+        order as the user's defaults).
+
+        Returns:
+            None when no app handles it; else whether the app did what it asks (False: a call that was not placed).
+        """  # noqa: D205
+        app = next((a for a in self.apps.values() if any(f.matches(intent) for f in a.intent_filters)), None)
+        if app is None:
+            return None
+        done = app.on_intent(intent)
+        self._changed()
+        return done
+
+    def scheduled_alarms(self) -> list[ScheduledAlarm]:
+        """Every alarm an app has set to ring (`dumpsys alarm`), by time (apps' own order within one time)."""
+        return sorted((a for app in self.apps.values() for a in app.scheduled_alarms()),
+                      key=lambda a: (a.hour, a.minute))
+
+    def in_call(self) -> bool:
+        """Whether an app holds a phone call."""
+        return any(app.in_call() for app in self.apps.values())
+
+    def set_system(self, key: str, value: Any) -> None:
+        """Write system setting `key` from outside the Settings app (`settings put`, `svc wifi`).
+
+        Raises:
+            UnknownNameError: no such setting.
+        """
+        if key not in self.system:
+            raise unknown_name("system setting", key, list(self.system))
+        self.system[key] = value
+        self._changed()
+
+    def clear_data(self, package: str) -> None:
+        """`pm clear`: app `package` back to a fresh install; the phone goes home if the app had screens open
+        (clearing data kills the process, and its activities go with it)."""  # noqa: D205, D209
+        if self.screens(package):
+            self.go_home()
+        self.apps[package].reset()
         self._changed()
 
     # -- internals -----------------------------------------------------------------------------------------------------

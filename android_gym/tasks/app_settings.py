@@ -18,12 +18,13 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from android_gym.actions import Action
+from android_gym.sim.app_state import state_of
 from android_gym.sim.apps import playstore, settings
 from android_gym.sim.apps.settings import ALL_APPS, APP_INFO, APP_NOTIFICATIONS, FONT_SIZES, WALLPAPERS
 from android_gym.sim.phone import DEFAULT_SYSTEM
 from android_gym.tasks.apps import APP_PACKAGES, into_app, swipe_down
 from android_gym.tasks.base import TaskTemplate, split_of
-from android_gym.tasks.expert import app_state, back, find, swipe_up, tap, wait
+from android_gym.tasks.expert import back, find, swipe_up, tap, wait
 from android_gym.tasks.world.settings_tasks import edits, set_volume, settings_of, to_page
 from android_gym.ui import UIElement
 
@@ -41,11 +42,11 @@ def to_app_page(app: str, page: str, elements: Sequence[UIElement], state: State
     step = into_app("Settings", settings.PACKAGE, elements, state)
     if step is not None:
         return step
-    s = app_state(state, settings.PACKAGE)
-    where = s.get("page")
-    if where == page and s.get("app") == app:
+    s = state_of(state, settings.SettingsState)
+    where = s["page"]
+    if where == page and s["app"] == app:
         return None
-    if where == APP_INFO and s.get("app") == app and page == APP_NOTIFICATIONS:
+    if where == APP_INFO and s["app"] == app and page == APP_NOTIFICATIONS:
         row = find(elements, text="Notifications")
         return tap(row) if row is not None else swipe_up()
     if where == ALL_APPS:
@@ -80,9 +81,8 @@ class AppInfoTemplate(TaskTemplate):
 
     def check(self, params: Mapping[str, Any], state: State) -> bool:
         """Settings in front on the app's App info page."""
-        s = app_state(state, settings.PACKAGE)
-        return state.get("foreground") == settings.PACKAGE and s.get("page") == APP_INFO and s.get("app") == params[
-            "app"]
+        s = state_of(state, settings.SettingsState)
+        return state.get("foreground") == settings.PACKAGE and s["page"] == APP_INFO and s["app"] == params["app"]
 
     def expert(self, params: Mapping[str, Any], elements: Sequence[UIElement], state: State) -> Action:
         """Settings > Apps > See all apps > the app."""
@@ -110,8 +110,8 @@ class AppNotificationsTemplate(TaskTemplate):
 
     def check(self, params: Mapping[str, Any], state: State) -> bool:
         """The app's notifications are as asked."""
-        off = app_state(state, settings.PACKAGE).get("notifications_off")
-        return off is not None and (params["app"] not in off) == params["on"]
+        off = state_of(state, settings.SettingsState)["notifications_off"]
+        return (params["app"] not in off) == params["on"]
 
     def expert(self, params: Mapping[str, Any], elements: Sequence[UIElement], state: State) -> Action:
         """Walk to the app's Notifications page and flip its switch."""
@@ -310,7 +310,7 @@ class StorageTemplate(TaskTemplate):
 
     def check(self, params: Mapping[str, Any], state: State) -> bool:
         """Settings in front on Storage."""
-        return state.get("foreground") == settings.PACKAGE and settings_of(state).get("page") == "storage"
+        return state.get("foreground") == settings.PACKAGE and settings_of(state)["page"] == "storage"
 
     def expert(self, params: Mapping[str, Any], elements: Sequence[UIElement], state: State) -> Action:
         """Settings > Storage."""

@@ -20,6 +20,7 @@ import numpy as np
 
 from android_gym.actions import Action
 from android_gym.sim.app import stable_seed
+from android_gym.sim.app_state import state_of
 from android_gym.sim.apps import clock, playstore, settings, youtube
 from android_gym.sim.apps.launcher import PACKAGE as LAUNCHER
 from android_gym.tasks.base import TaskTemplate, split_of
@@ -205,7 +206,7 @@ class SetAlarmTemplate(TaskTemplate):
     def check(self, params: Mapping[str, Any], state: State) -> bool:
         """An enabled alarm at exactly that hour (0-23) and minute."""
         return any(a["enabled"] and (a["hour"], a["minute"]) == (params["hour"], params["minute"])
-                   for a in state["apps"][clock.PACKAGE]["alarms"])
+                   for a in state_of(state, clock.ClockState)["alarms"])
 
     def expert(self, params: Mapping[str, Any], elements: Elements, state: State) -> Action:
         """Add alarm, then on the dial: hour, minute, AM/PM, OK."""
@@ -255,7 +256,7 @@ class TurnOffAlarmTemplate(TaskTemplate):
     def check(self, params: Mapping[str, Any], state: State) -> bool:
         """No enabled alarm at the time, and every other alarm still there as it started."""
         when = (params["hour"], params["minute"])
-        alarms = state["apps"][clock.PACKAGE]["alarms"]
+        alarms = state_of(state, clock.ClockState)["alarms"]
         others = [a for a in self.initial(params)[clock.PACKAGE]["alarms"] if (a["hour"], a["minute"]) != when]
         return (not any(a["enabled"] and (a["hour"], a["minute"]) == when for a in alarms)
                 and all(a in alarms for a in others))
@@ -284,7 +285,7 @@ class PlayVideoTemplate(TaskTemplate):
 
     def check(self, params: Mapping[str, Any], state: State) -> bool:
         """The player is in front, not paused, showing an organic video about the topic."""
-        playing = state["apps"][youtube.PACKAGE]["playing"]
+        playing = state_of(state, youtube.YouTubeState)["playing"]
         return bool(playing and not playing["ad"] and not playing["paused"]
                     and _words(params["topic"]) <= _words(playing["title"]))
 
@@ -300,7 +301,7 @@ class PlayVideoTemplate(TaskTemplate):
             card = next((e for e in elements if e.rid == youtube.CARD_RID and "Sponsored" not in e.desc
                          and _words(topic) <= _words(e.desc)), None)
             return tap(card) if card is not None else swipe_up()
-        playing = state["apps"][youtube.PACKAGE]["playing"]
+        playing = state_of(state, youtube.YouTubeState)["playing"]
         if page == "player" and playing and not playing["ad"] and _words(topic) <= _words(playing["title"]):
             button = find(elements, rid=youtube.PLAY_PAUSE_RID)  # the right video, paused: resume it
             return tap(button) if button is not None else wait()
@@ -325,7 +326,7 @@ class InstallAppTemplate(TaskTemplate):
 
     def check(self, params: Mapping[str, Any], state: State) -> bool:
         """The app is installed."""
-        return params["app"] in state["apps"][playstore.PACKAGE]["installed"]
+        return params["app"] in state_of(state, playstore.PlayStoreState)["installed"]
 
     def expert(self, params: Mapping[str, Any], elements: Elements, state: State) -> Action:
         """Search its name, tap its Install button (not a sponsored app's), wait for the install."""
@@ -333,7 +334,7 @@ class InstallAppTemplate(TaskTemplate):
         if step is not None:
             return step
         name = params["app"]
-        store = state["apps"][playstore.PACKAGE]
+        store = state_of(state, playstore.PlayStoreState)
         if name in store["installing"] or name in store["installed"]:
             return wait()
         if state["foreground"] != playstore.PACKAGE:
@@ -404,7 +405,7 @@ class UninstallAppTemplate(TaskTemplate):
 
     def check(self, params: Mapping[str, Any], state: State) -> bool:
         """The app neither installed nor installing; its neighbour still installed."""
-        store = state["apps"][playstore.PACKAGE]
+        store = state_of(state, playstore.PlayStoreState)
         return (params["app"] not in store["installed"] + store["installing"]
                 and store_neighbour(params["app"]) in store["installed"])
 
@@ -447,13 +448,13 @@ class UpdateAppsTemplate(TaskTemplate):
 
     def check(self, params: Mapping[str, Any], state: State) -> bool:
         """No update left available or under way, each of them updated, and every installed app still there."""
-        store, start = state["apps"][playstore.PACKAGE], self.initial(params)[playstore.PACKAGE]
+        store, start = state_of(state, playstore.PlayStoreState), self.initial(params)[playstore.PACKAGE]
         return (not store["updates"] and not store["updating"] and set(start["updates"]) <= set(store["updated"])
                 and set(start["installed"]) <= set(store["installed"]))
 
     def expert(self, params: Mapping[str, Any], elements: Elements, state: State) -> Action:
         """Play Store > the account button (Manage apps & device) > Update all; then wait for the updates."""
-        store = state["apps"][playstore.PACKAGE]
+        store = state_of(state, playstore.PlayStoreState)
         step = obstacle(elements, state)
         if step is not None or not store["updates"]:
             return step or wait()

@@ -12,10 +12,11 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from android_gym.actions import Action
+from android_gym.sim.app_state import state_of
 from android_gym.sim.apps import calendar
 from android_gym.tasks.apps import into_app
 from android_gym.tasks.base import TaskTemplate
-from android_gym.tasks.expert import app_state, back, find, tap, wait
+from android_gym.tasks.expert import back, find, tap, wait
 from android_gym.ui import UIElement
 
 PERIODS = {"day": "today", "week": "the rest of the week", "month": "this month"}
@@ -36,8 +37,8 @@ class CalendarViewTemplate(TaskTemplate):
 
     def check(self, params: Mapping[str, Any], state: Mapping[str, Any]) -> bool:
         """Calendar in front on the view."""
-        c = app_state(state, calendar.PACKAGE)
-        return state.get("foreground") == calendar.PACKAGE and c.get("view") == params["view"]
+        return (state.get("foreground") == calendar.PACKAGE
+                and state_of(state, calendar.CalendarState)["view"] == params["view"])
 
     def expert(self, params: Mapping[str, Any], elements: Sequence[UIElement], state: Mapping[str, Any]) -> Action:
         """Open Calendar and tap the view's tab."""

@@ -33,15 +33,15 @@ class NewTabTemplate(TaskTemplate):
     def check(self, params: Mapping[str, Any], state: Mapping[str, Any]) -> bool:
         """A tab opened this episode is in front, loaded, with the menu closed, incognito as asked."""
         b = browser(state)
-        return (state.get("foreground") == CHROME and not b.get("menu_open") and not b.get("loading")
-                and (b.get("tab") or 0) >= 1 and b.get("incognito") == params["incognito"])
+        return (state.get("foreground") == CHROME and not b["menu_open"] and not b["loading"]
+                and (b["tab"] or 0) >= 1 and b["incognito"] == params["incognito"])
 
     def expert(self, params: Mapping[str, Any], elements: Sequence[UIElement], state: Mapping[str, Any]) -> Action:
         """Open Chrome, then More options, then the menu's "New (incognito) tab"."""
         step = into_app("Chrome", CHROME, elements, state)
         if step is not None:
             return step
-        if browser(state).get("menu_open"):
+        if browser(state)["menu_open"]:
             row = find(elements, text="New incognito tab" if params["incognito"] else "New tab")
             return tap(row) if row is not None else wait()
         menu = find(elements, desc="More options")

@@ -9,10 +9,11 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from android_gym.actions import Action
+from android_gym.sim.app_state import state_of
 from android_gym.sim.apps import files
 from android_gym.tasks.apps import into_app
 from android_gym.tasks.base import TaskTemplate, split_of
-from android_gym.tasks.expert import app_state, back, find, tap, wait
+from android_gym.tasks.expert import back, find, tap, wait
 from android_gym.ui import UIElement
 
 
@@ -31,8 +32,8 @@ class FileCategoryTemplate(TaskTemplate):
 
     def check(self, params: Mapping[str, Any], state: Mapping[str, Any]) -> bool:
         """Files in front on the category."""
-        f = app_state(state, files.PACKAGE)
-        return state.get("foreground") == files.PACKAGE and f.get("category") == params["category"]
+        return (state.get("foreground") == files.PACKAGE
+                and state_of(state, files.FilesState)["category"] == params["category"])
 
     def expert(self, params: Mapping[str, Any], elements: Sequence[UIElement], state: Mapping[str, Any]) -> Action:
         """Open Files and tap the category."""

@@ -36,23 +36,23 @@ class ForumTemplate(TaskTemplate):
     def check(self, params: Mapping[str, Any], state: Mapping[str, Any]) -> bool:
         """Chrome shows the forum's loaded front page, or today's top post."""
         b = browser(state)
-        if state.get("foreground") != CHROME or b.get("host") != HOST or b.get("loading") or b.get("menu_open"):
+        if state.get("foreground") != CHROME or b["host"] != HOST or b["loading"] or b["menu_open"]:
             return False
         if params["stage"] == "front":
-            return b.get("page") == "home"
-        post = b.get("post")
-        return b.get("page") == "post" and post is not None and post["rank"] == 1
+            return b["page"] == "home"
+        post = b["post"]
+        return b["page"] == "post" and post is not None and post["rank"] == 1
 
     def expert(self, params: Mapping[str, Any], elements: Sequence[UIElement], state: Mapping[str, Any]) -> Action:
         """Type reddit.com in the URL bar; for the top post, tap the first post of the front page (past a pop-up)."""
         b = browser(state)
-        if state.get("foreground") != CHROME or b.get("host") != HOST:
+        if state.get("foreground") != CHROME or b["host"] != HOST:
             return shop(HOST, None, "visit", elements, state)
         step = obstacle(elements, state)  # a sign-in pop-up over the front page swallows the tap on the post
         if step is not None:
             return step
-        if params["stage"] == "front" or b.get("page") == "post":
-            post = b.get("post")
+        if params["stage"] == "front" or b["page"] == "post":
+            post = b["post"]
             return wait() if params["stage"] == "front" or (post and post["rank"] == 1) else back()
         top = front_page()[0]
         card = find(elements, desc=f"Post: {top['title']}")

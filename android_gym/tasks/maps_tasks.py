@@ -11,11 +11,12 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from android_gym.actions import Action
+from android_gym.sim.app_state import state_of
 from android_gym.sim.apps import maps
 from android_gym.sim.web.places import WORLD_CUISINES, title
 from android_gym.tasks.apps import into_app
 from android_gym.tasks.base import TaskTemplate, split_of
-from android_gym.tasks.expert import app_state, back, find, tap, type_into, wait
+from android_gym.tasks.expert import back, find, tap, type_into, wait
 from android_gym.ui import UIElement
 
 KINDS = (*(f"{c} restaurants" for c in WORLD_CUISINES), "coffee shops", "gas stations", "grocery stores",
@@ -38,9 +39,9 @@ class MapsSearchTemplate(TaskTemplate):
 
     def check(self, params: Mapping[str, Any], state: Mapping[str, Any]) -> bool:
         """Maps shows the loaded results of a search holding every word of the terms."""
-        m = app_state(state, maps.PACKAGE)
-        query = m.get("query") or ""
-        return (state.get("foreground") == maps.PACKAGE and m.get("page") == "results" and not m.get("loading")
+        m = state_of(state, maps.MapsState)
+        query = m["query"] or ""
+        return (state.get("foreground") == maps.PACKAGE and m["page"] == "results" and not m["loading"]
                 and set(params["terms"].split()) <= set(query.split()))
 
     def expert(self, params: Mapping[str, Any], elements: Sequence[UIElement], state: Mapping[str, Any]) -> Action:
@@ -78,9 +79,9 @@ class DirectionsToAddressTemplate(TaskTemplate):
 
     def check(self, params: Mapping[str, Any], state: Mapping[str, Any]) -> bool:
         """Maps shows the loaded directions to the address (any travel mode)."""
-        m = app_state(state, maps.PACKAGE)
-        return (state.get("foreground") == maps.PACKAGE and m.get("page") == "directions" and not m.get("loading")
-                and (m.get("address") or "").casefold() == params["address"].casefold())
+        m = state_of(state, maps.MapsState)
+        return (state.get("foreground") == maps.PACKAGE and m["page"] == "directions" and not m["loading"]
+                and (m["address"] or "").casefold() == params["address"].casefold())
 
     def expert(self, params: Mapping[str, Any], elements: Sequence[UIElement], state: Mapping[str, Any]) -> Action:
         """Search the address, open the address it finds, Directions."""
@@ -88,9 +89,9 @@ class DirectionsToAddressTemplate(TaskTemplate):
         if step is not None:
             return step
         address = params["address"]
-        m = app_state(state, maps.PACKAGE)
+        m = state_of(state, maps.MapsState)
         screen = state["screen"]
-        if m.get("page") in ("place", "directions") and (m.get("address") or "").casefold() == address.casefold():
+        if m["page"] in ("place", "directions") and (m["address"] or "").casefold() == address.casefold():
             button = find(elements, text="Directions")
             return tap(button) if m["page"] == "place" and button is not None else wait()
         if screen["name"] == "results" and screen["args"]["query"] == " ".join(address.lower().split()):

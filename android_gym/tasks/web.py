@@ -78,9 +78,9 @@ class SearchQuestion(TaskTemplate):
     def check(self, params: Mapping[str, Any], state: Mapping[str, Any]) -> bool:
         """Chrome shows the loaded result page with an answer card of this kind about this subject."""
         b = browser(state)
-        card = b.get("answer")
-        return (state.get("foreground") == CHROME and b.get("page") == "search_results"
-                and not b.get("loading") and card is not None and card["kind"] == self.kind
+        card = b["answer"]
+        return (state.get("foreground") == CHROME and b["page"] == "search_results"
+                and not b["loading"] and card is not None and card["kind"] == self.kind
                 and card["subject"] == self.subject(params) and card["detail"] == self.detail(params))
 
     def query(self, params: Mapping[str, Any]) -> str:
@@ -181,15 +181,15 @@ class ShopTask(TaskTemplate):
         site, q = params["site"], catalog.normalize(params.get("query", ""))
         if self.stage == "cart":
             return any(i["host"] == site and i["query"] == q and i["rank"] == 1 and not i["sponsored"]
-                       for i in b.get("cart", []))
-        if state.get("foreground") != CHROME or b.get("loading") or b.get("host") != site:
+                       for i in b["cart"])
+        if state.get("foreground") != CHROME or b["loading"] or b["host"] != site:
             return False
         if self.stage == "visit":
             return True
         if self.stage == "search":
-            return b.get("page") == "results" and b.get("query") == q
-        p = b.get("product")
-        return (b.get("page") == "product" and p is not None and p["query"] == q and p["rank"] == 1
+            return b["page"] == "results" and b["query"] == q
+        p = b["product"]
+        return (b["page"] == "product" and p is not None and p["query"] == q and p["rank"] == 1
                 and not p["sponsored"])
 
     def expert(self, params: Mapping[str, Any], elements: Sequence[UIElement], state: Mapping[str, Any]) -> Action:

@@ -155,7 +155,7 @@ class VisitWebsite(TaskTemplate):
     def check(self, params: Mapping[str, Any], state: Mapping[str, Any]) -> bool:
         """Chrome shows a loaded page of the site."""
         b = browser(state)
-        return state.get("foreground") == CHROME and not b.get("loading") and b.get("host") == params["site"]
+        return state.get("foreground") == CHROME and not b["loading"] and b["host"] == params["site"]
 
     def expert(self, params: Mapping[str, Any], elements: Sequence[UIElement], state: Mapping[str, Any]) -> Action:
         """Open Chrome, type the site's address in the URL bar, ENTER."""
@@ -188,8 +188,8 @@ class WebSearch(TaskTemplate):
     def check(self, params: Mapping[str, Any], state: Mapping[str, Any]) -> bool:
         """The loaded result page's query holds every word of the terms."""
         b = browser(state)
-        query = b.get("query")
-        return (state.get("foreground") == CHROME and b.get("page") == "search_results" and not b.get("loading")
+        query = b["query"]
+        return (state.get("foreground") == CHROME and b["page"] == "search_results" and not b["loading"]
                 and isinstance(query, str) and set(normalize(params["terms"]).split()) <= set(normalize(query).split()))
 
     def expert(self, params: Mapping[str, Any], elements: Sequence[UIElement], state: Mapping[str, Any]) -> Action:

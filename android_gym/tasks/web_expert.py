@@ -1,6 +1,6 @@
 """Expert solvers for the web tasks: search the web from the home screen, and shop on a given site.
 
-They read only the UI elements and the device state (the browser's `state()` under "apps"), plus the simulated
+They read only the UI elements and the device state (the browser's `BrowserState` under "apps"), plus the simulated
 web's public content (`catalog.organic` tells which title is the first organic result), and they get past pop-ups,
 spinners, sponsored entries and every shop layout.
 """
@@ -11,13 +11,14 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from android_gym.actions import Action
-from android_gym.sim.apps.browser import URL_BAR
+from android_gym.sim.app_state import state_of
+from android_gym.sim.apps.browser import URL_BAR, BrowserState
 from android_gym.sim.apps.launcher import PACKAGE as LAUNCHER
 from android_gym.sim.layout import EDIT_TEXT
 from android_gym.sim.web import catalog
 from android_gym.sim.web.search import QUERY_BOX
 from android_gym.sim.web.site import PACKAGE as CHROME
-from android_gym.tasks.expert import app_state, back, find, home, obstacle, swipe_up, tap, type_into, wait
+from android_gym.tasks.expert import back, find, home, obstacle, swipe_up, tap, type_into, wait
 from android_gym.ui import UIElement
 
 MIN_VISIBLE_PX = 40
@@ -25,9 +26,13 @@ MIN_VISIBLE_PX = 40
 LAUNCHER_SEARCH = f"{LAUNCHER}:id/search_container_hotseat"
 
 
-def browser(state: Mapping[str, Any]) -> dict[str, Any]:
-    """The browser's part of the device state (see `Browser.state`); its page keys are None when not in front."""
-    return app_state(state, CHROME)
+def browser(state: Mapping[str, Any]) -> BrowserState:
+    """The browser's part of the device state (`BrowserState`); its page keys are None when Chrome is not in front.
+
+    Raises:
+        AppStateMissingError: the device reports no app state (a real phone).
+    """
+    return state_of(state, BrowserState)
 
 
 def swipe_down() -> Action:
@@ -53,7 +58,7 @@ def search_web(query: str, elements: Sequence[UIElement], state: Mapping[str, An
     if state["foreground"] != CHROME:
         return open_chrome(elements, state, via_search_bar=True)
     b = browser(state)
-    if b.get("page") == "search_home" and find(elements, rid=QUERY_BOX) is not None:
+    if b["page"] == "search_home" and find(elements, rid=QUERY_BOX) is not None:
         return type_into(elements, state, QUERY_BOX, query)
     return type_into(elements, state, URL_BAR, query)
 
@@ -75,18 +80,18 @@ def shop(site: str, query: str | None, stage: str, elements: Sequence[UIElement]
     if state["foreground"] != CHROME:
         return open_chrome(elements, state)
     b = browser(state)
-    if b.get("host") != site:
+    if b["host"] != site:
         return type_into(elements, state, URL_BAR, site)
     if stage == "visit" or query is None:
         return wait()
     q = catalog.normalize(query)
     first = catalog.organic(site, q)[0]
-    product = b.get("product")
-    if b.get("page") == "product" and product and product["pid"] == first.pid:
+    product = b["product"]
+    if b["page"] == "product" and product and product["pid"] == first.pid:
         return _add_to_cart(elements, state) if stage == "cart" else wait()
-    if b.get("page") == "results" and b.get("query") == q and stage in ("select", "cart"):
+    if b["page"] == "results" and b["query"] == q and stage in ("select", "cart"):
         return _pick_first(site, q, elements, state)
-    if b.get("page") == "results" and b.get("query") == q:
+    if b["page"] == "results" and b["query"] == q:
         return wait()
     return _search_site(site, q, elements, state)
 

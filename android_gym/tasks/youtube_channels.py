@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from android_gym.actions import Action
+from android_gym.sim.app_state import state_of
 from android_gym.sim.apps import youtube
 from android_gym.tasks.apps import into_app
 from android_gym.tasks.base import TaskTemplate, split_of
@@ -35,7 +36,7 @@ class LatestVideoTemplate(TaskTemplate):
 
     def check(self, params: Mapping[str, Any], state: Mapping[str, Any]) -> bool:
         """The channel's newest upload plays."""
-        playing = state["apps"][youtube.PACKAGE]["playing"]
+        playing = state_of(state, youtube.YouTubeState)["playing"]
         return bool(playing and not playing["ad"] and not playing["paused"] and playing["newest"]
                     and playing["channel"] == params["channel"])
 
@@ -51,7 +52,7 @@ class LatestVideoTemplate(TaskTemplate):
             card = next((e for e in elements if e.rid == youtube.CARD_RID and "Sponsored" not in e.desc
                          and f"- {channel} -" in e.desc), None)
             return tap(card) if card is not None else swipe_up()
-        playing = state["apps"][youtube.PACKAGE]["playing"]
+        playing = state_of(state, youtube.YouTubeState)["playing"]
         if page == "player" and playing and playing["newest"] and playing["channel"] == channel:
             button = find(elements, rid=youtube.PLAY_PAUSE_RID)
             return tap(button) if button is not None else wait()
@@ -77,7 +78,7 @@ class SubscribeTemplate(TaskTemplate):
 
     def check(self, params: Mapping[str, Any], state: Mapping[str, Any]) -> bool:
         """Subscribed to the channel, and to no other."""
-        return state["apps"][youtube.PACKAGE]["subscriptions"] == [params["channel"]]
+        return state_of(state, youtube.YouTubeState)["subscriptions"] == [params["channel"]]
 
     def expert(self, params: Mapping[str, Any], elements: Sequence[UIElement], state: Mapping[str, Any]) -> Action:
         """Search the channel's name, open one of its uploads, tap Subscribe under the player."""
@@ -86,7 +87,7 @@ class SubscribeTemplate(TaskTemplate):
         if step is not None:
             return step
         page = state["screen"]["name"]
-        playing = state["apps"][youtube.PACKAGE]["playing"]
+        playing = state_of(state, youtube.YouTubeState)["playing"]
         if page == "player" and playing and playing["channel"] == channel:
             button = find(elements, desc=f"Subscribe to {channel}")
             return tap(button) if button is not None else wait()

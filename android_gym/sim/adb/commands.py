@@ -22,7 +22,7 @@ from android_gym.devices.adb_shell import ADB_KEYBOARD_IME, KEYCODE_NAMES, SETTI
 from android_gym.errors import AndroidGymError
 from android_gym.sim.adb import dump
 from android_gym.sim.adb.coreutils import COREUTILS, Out, err, ok
-from android_gym.sim.adb.intents import VIEW, start_data_intent
+from android_gym.sim.adb.intents import start_data_intent
 from android_gym.sim.adb.logd import launch_millis
 from android_gym.sim.adb.processes import PROCESS_PROGRAMS
 from android_gym.sim.adb.system_dumps import (
@@ -35,8 +35,7 @@ from android_gym.sim.adb.system_dumps import (
     switch_setting,
     task_ids,
 )
-from android_gym.sim.apps.dialer import PACKAGE as DIALER
-from android_gym.sim.apps.dialer import DialerApp
+from android_gym.sim.app import ACTION_VIEW, END_CALL, Intent
 
 if TYPE_CHECKING:
     from android_gym.sim.adb.program_target import ProgramTarget
@@ -188,8 +187,7 @@ def _press(t: ProgramTarget, number: int) -> None:
     """One key press: the phone acts on `PHONE_KEYS`; POWER, SLEEP and WAKEUP switch the screen; ENDCALL hangs up."""
     state = device_state(t)
     if number == KEYCODE_ENDCALL:
-        if isinstance(dialer := t.phone.apps.get(DIALER), DialerApp):
-            dialer.end_call()
+        t.phone.send_intent(Intent(END_CALL))
     elif number in (KEYCODE_POWER, KEYCODE_SLEEP, KEYCODE_WAKEUP):
         state.is_screen_on = number == KEYCODE_WAKEUP or (number == KEYCODE_POWER and not state.is_screen_on)
     elif number in PHONE_KEYS:
@@ -253,7 +251,7 @@ def _write_file(t: ProgramTarget, path: str, data: bytes, message: bytes, progra
 
 # -- apps and intents --------------------------------------------------------------------------------------------------
 def _installed(t: ProgramTarget, package: str) -> bool:
-    return package in t.phone.apps
+    return package in t.phone.packages()
 
 
 def cmd_am(t: ProgramTarget, argv: list[str], stdin: bytes) -> Out:
@@ -264,7 +262,7 @@ def cmd_am(t: ProgramTarget, argv: list[str], stdin: bytes) -> Out:
         component = opts.get("-n", "")
         package = component.split("/")[0] if component else opts.get("package", "")
         if not component and "-d" in opts:
-            return start_data_intent(t, opts.get("-a", VIEW), opts["-d"])
+            return start_data_intent(t, opts.get("-a", ACTION_VIEW), opts["-d"])
         if not package or not _installed(t, package):  # `am` reports on stderr and still exits 0
             return err(f"Error: Activity not started, unable to resolve Intent {{ cmp={component} }}", 0)
         t.phone.launch(package)
@@ -377,8 +375,7 @@ def cmd_settings(t: ProgramTarget, argv: list[str], stdin: bytes) -> Out:
     if len(argv) < 5:
         return err("Error: put requires a value")
     if mapped is not None:
-        t.phone.system[mapped.key] = mapped.decode(argv[4])
-        t.phone._changed()  # the phone caches its screens; a settings write is a change it must see
+        t.phone.set_system(mapped.key, mapped.decode(argv[4]))
     else:
         t.settings[key] = argv[4]
     return ok()

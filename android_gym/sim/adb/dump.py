@@ -9,7 +9,7 @@ from __future__ import annotations
 import datetime as dt
 import zlib
 
-from android_gym.sim.phone import SimPhone
+from android_gym.sim.admin import PhoneAdmin
 
 SIM_EPOCH = dt.datetime(2024, 1, 15, 9, 41, tzinfo=dt.UTC)
 """The simulated phone's wall clock (its status bar shows 9:41); alarm times are computed from it."""
@@ -24,12 +24,12 @@ def activity_name(package: str, screen: str) -> str:
     return f"{package}/.{screen.replace('_', ' ').title().replace(' ', '')}Activity"
 
 
-def activity_of(phone: SimPhone) -> str:
+def activity_of(phone: PhoneAdmin) -> str:
     """The front activity as "package/.NameActivity"."""
     return activity_name(phone.foreground, phone.top.name)
 
 
-def dumpsys_window(phone: SimPhone, section: str = "") -> str:
+def dumpsys_window(phone: PhoneAdmin, section: str = "") -> str:
     """`dumpsys window [windows|displays]` with the lines tools grep for (`mCurrentFocus`, `mFocusedApp`, `cur=`,
     `mCurrentRotation`)."""  # noqa: D205, D209
     w, h = phone.width, phone.height
@@ -39,7 +39,7 @@ def dumpsys_window(phone: SimPhone, section: str = "") -> str:
                 "    deferred=false layoutNeeded=false\n  DisplayRotation\n    mCurrentRotation=ROTATION_0 "
                 "mLastOrientation=-1\n")
     package, act = activity_of(phone).split("/")
-    task = 100 + len(phone.stack)
+    task = 100 + len(phone.activities())
     window = f"Window{{{_hex_id('w', package, act)} u0 {package}/{package}{act}}}"
     lines = ["WINDOW MANAGER WINDOWS (dumpsys window windows)",
              f"  Window #0 {window}:",
@@ -51,21 +51,18 @@ def dumpsys_window(phone: SimPhone, section: str = "") -> str:
     return "\n".join(lines) + "\n"
 
 
-def dumpsys_alarm(phone: SimPhone) -> str:
-    """`dumpsys alarm` batches holding the Clock app's enabled alarms, timed from `SIM_EPOCH`."""
-    from android_gym.sim.apps import clock
-
-    alarms = [a for a in phone.apps[clock.PACKAGE].state()["alarms"] if a["enabled"]] if clock.PACKAGE in \
-        phone.apps else []
+def dumpsys_alarm(phone: PhoneAdmin) -> str:
+    """`dumpsys alarm` batches holding the alarms apps have set to ring, timed from `SIM_EPOCH`."""
+    alarms = phone.scheduled_alarms()
     lines = [f"Pending alarm batches: {len(alarms)}"]
     for i, a in enumerate(alarms):
-        when = SIM_EPOCH.replace(hour=a["hour"], minute=a["minute"])
+        when = SIM_EPOCH.replace(hour=a.hour, minute=a.minute)
         if when <= SIM_EPOCH:
             when += dt.timedelta(days=1)
         ms = int(when.timestamp() * 1000)
         lines += [f"Batch{{{_hex_id('b', i)} num=1 start={ms} end={ms}}}:",
-                  f"    RTC_WAKEUP #0: Alarm{{{_hex_id('al', i)} type 0 when {ms} {clock.PACKAGE}}}",
-                  f"      tag=*walarm*:com.android.deskclock.ALARM_ALERT label={a['label']}",
+                  f"    RTC_WAKEUP #0: Alarm{{{_hex_id('al', i)} type 0 when {ms} {a.package}}}",
+                  f"      tag=*walarm*:com.android.deskclock.ALARM_ALERT label={a.label}",
                   f"      type=0 when={when:%Y-%m-%d %H:%M:%S}.000 window=0 repeatInterval=0 count=0 flags=0x3"]
     return "\n".join(lines) + "\n"
 

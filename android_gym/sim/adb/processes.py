@@ -25,7 +25,7 @@ UNAME = {"-s": "Linux", "-n": "localhost", "-r": "6.1.23-android14-4-00257-g7e35
 
 def running(t: ProgramTarget) -> list[tuple[str, int, int, str]]:
     """(user, pid, parent pid, name) of every process: the system's, then the apps in the back stack."""
-    apps = dict.fromkeys(s.package for s in t.phone.stack)
+    apps = dict.fromkeys(package for package, _ in t.phone.activities())
     return [*SYSTEM, *((f"u0_a{uid_of(p) - 10000}", pid_of(p), 350, p) for p in apps)]
 
 

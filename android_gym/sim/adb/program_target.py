@@ -10,14 +10,14 @@ import threading
 from typing import Protocol
 
 from android_gym.sim.adb.logd import LogBuffer
+from android_gym.sim.admin import PhoneAdmin
 from android_gym.sim.latency import Settling
-from android_gym.sim.phone import SimPhone
 
 
 class ProgramTarget(Protocol):
     """One simulated phone's state as shell programs read and change it (see `SimTarget` for the fields' meaning)."""
 
-    phone: SimPhone
+    phone: PhoneAdmin
     files: dict[str, bytes]
     props: dict[str, str]
     settings: dict[tuple[str, str], str]

@@ -20,11 +20,10 @@ from typing import TYPE_CHECKING
 from android_gym.sim.adb import dump
 from android_gym.sim.adb.coreutils import Out, err, ok
 from android_gym.sim.adb.logd import LogcatUsageError, parse_logcat, write_log
-from android_gym.sim.apps.dialer import PACKAGE as DIALER
 
 if TYPE_CHECKING:
     from android_gym.sim.adb.program_target import ProgramTarget
-    from android_gym.sim.phone import SimPhone
+    from android_gym.sim.admin import PhoneAdmin
 
 DENSITY_DPI = 420
 DISPLAY_UNIQUE_ID = "local:4619827259835644672"
@@ -82,7 +81,7 @@ def uid_of(package: str) -> int:
 
 
 # -- display and power -------------------------------------------------------------------------------------------------
-def dumpsys_display(phone: SimPhone, is_screen_on: bool) -> str:
+def dumpsys_display(phone: PhoneAdmin, is_screen_on: bool) -> str:
     """`dumpsys display`: the viewport line (orientation, deviceWidth/Height), display states, the built-in device."""
     w, h, state = phone.width, phone.height, "ON" if is_screen_on else "OFF"
     brightness = round(int(phone.system["brightness"]) / 100, 8)
@@ -109,7 +108,7 @@ def dumpsys_display(phone: SimPhone, is_screen_on: bool) -> str:
     )
 
 
-def dumpsys_power(phone: SimPhone, is_screen_on: bool, battery: dict[str, int]) -> str:
+def dumpsys_power(phone: PhoneAdmin, is_screen_on: bool, battery: dict[str, int]) -> str:
     """`dumpsys power`: wakefulness, `mHoldingDisplaySuspendBlocker` (true while the screen is on), battery."""
     on = "true" if is_screen_on else "false"
     return (
@@ -167,9 +166,9 @@ def version_of(package: str) -> tuple[str, int]:
     return f"{1 + crc % 9}.{crc // 9 % 40}.{crc // 360 % 100}", 100_000 + crc % 900_000
 
 
-def dumpsys_package(phone: SimPhone, package: str) -> str:
+def dumpsys_package(phone: PhoneAdmin, package: str) -> str:
     """`dumpsys package PKG`: the "Package [PKG]" block with version, flags, install times and signatures."""
-    if package not in phone.apps:
+    if package not in phone.packages():
         return f"Unable to find package: {package}\n"
     name, code = version_of(package)
     uid = uid_of(package)
@@ -192,7 +191,7 @@ def _list_packages(t: ProgramTarget, args: list[str]) -> Out:
     """`pm list packages [-f] [-d|-e] [-s|-3] [-i] [-u] [--user N] [FILTER]`: every sim app is a system app."""
     flags = {a for a in args if a.startswith("-")}
     words = [a for i, a in enumerate(args) if not a.startswith("-") and (i == 0 or args[i - 1] != "--user")]
-    packages = sorted(p for p in t.phone.apps if not words or words[0] in p)
+    packages = sorted(p for p in t.phone.packages() if not words or words[0] in p)
     if "-3" in flags or "-d" in flags:
         packages = []  # no third-party apps, none disabled
     lines = [f"package:{apk_path(p)}={p}" if "-f" in flags else f"package:{p}" for p in packages]
@@ -206,9 +205,9 @@ def package_service(t: ProgramTarget, args: list[str]) -> Out:
         return _list_packages(t, args[2:])
     if args[:1] == ["resolve-activity"] and args[-1:] and not args[-1].startswith("-"):
         package = args[-1]
-        if package not in t.phone.apps:
+        if package not in t.phone.packages():
             return ok("No activity found\n")
-        activity = dump.activity_name(package, t.phone.apps[package].home().name)
+        activity = dump.activity_name(package, t.phone.home_screen(package))
         return ok(f"priority=0 preferredOrder=0 match=0x108000 specificIndex=-1 isDefault=false\n{activity}\n")
     return err("cmd package: usage: list packages [FILTER] | resolve-activity --brief PACKAGE", 255)
 
@@ -225,18 +224,14 @@ def cmd_pm(t: ProgramTarget, argv: list[str], stdin: bytes) -> Out:
         case "list" if args[:1] == ["packages"]:
             return _list_packages(t, args[1:])
         case "path" if args:
-            return ok(f"package:{apk_path(package)}\n") if package in t.phone.apps else err("", 1)
+            return ok(f"package:{apk_path(package)}\n") if package in t.phone.packages() else err("", 1)
         case "clear" if args:
-            if package not in t.phone.apps:
+            if package not in t.phone.packages():
                 return err("Failed", 255)
-            phone = t.phone
-            if phone.screens(package):
-                phone.go_home()  # clearing data kills the process; its activities go with it
-            phone.apps[package].reset()
-            phone.app_changed()
+            t.phone.clear_data(package)
             return ok("Success\n")
         case "grant" | "revoke" if len(args) == 2:  # every sim app holds what it asks for: accepted, nothing changes
-            if args[0] not in t.phone.apps:
+            if args[0] not in t.phone.packages():
                 return err(f"Exception occurred while executing '{sub}':\njava.lang.IllegalArgumentException: "
                            f"Unknown package: {args[0]}", 255)
             return ok()
@@ -251,15 +246,15 @@ def cmd_pm(t: ProgramTarget, argv: list[str], stdin: bytes) -> Out:
     return err("usage: pm list packages | path | clear | grant | revoke | uninstall | install ...")
 
 
-def _record(phone: SimPhone) -> str:
+def _record(phone: PhoneAdmin) -> str:
     package, activity = dump.activity_of(phone).split("/")
-    return f"ActivityRecord{{{_hex('a', package, activity)} u0 {package}/{activity} t{100 + len(phone.stack)}}}"
+    return f"ActivityRecord{{{_hex('a', package, activity)} u0 {package}/{activity} t{100 + len(phone.activities())}}}"
 
 
-def dumpsys_activity(phone: SimPhone, section: str) -> str:
+def dumpsys_activity(phone: PhoneAdmin, section: str) -> str:
     """`dumpsys activity activities` (the resumed activity record) or `dumpsys activity top` (ACTIVITY lines)."""
     package, activity = dump.activity_of(phone).split("/")
-    task = 100 + len(phone.stack)
+    task = 100 + len(phone.activities())
     if section == "top":
         return (f"TASK {uid_of(package)}:{package} id={task} userId=0\n"
                 f"  ACTIVITY {package}/{activity} {_hex('t', package, activity)} pid={pid_of(package)}\n"
@@ -269,25 +264,31 @@ def dumpsys_activity(phone: SimPhone, section: str) -> str:
     return ("ACTIVITY MANAGER ACTIVITIES (dumpsys activity activities)\n"
             "Display #0 (activities from top to bottom):\n"
             f"  * Task{{{_hex('task', task)} #{task} type=standard A={uid_of(package)}:{package} U=0 visible=true "
-            f"visibleRequested=true mode=fullscreen translucent=false sz={len(phone.screens(package)) or 1}}}\n"
+            f"visibleRequested=true mode=fullscreen translucent=false sz={len(_screens(phone, package)) or 1}}}\n"
             f"    * Hist  #0: {record}\n      packageName={package} processName={package}\n\n"
             f"  ResumedActivity: {record}\n\n  mFocusedApp={record}\n  topResumedActivity={record}\n")
 
 
-def task_ids(phone: SimPhone) -> dict[str, int]:
+def task_ids(phone: PhoneAdmin) -> dict[str, int]:
     """Each app in the back stack as a task, by package (the front one as `dumpsys activity` numbers it)."""
-    packages = list(dict.fromkeys(s.package for s in phone.stack))
-    return {package: (100 + len(phone.stack) if package == phone.foreground else 2 + i)
+    stack = phone.activities()
+    packages = list(dict.fromkeys(package for package, _ in stack))
+    return {package: (100 + len(stack) if package == phone.foreground else 2 + i)
             for i, package in enumerate(packages)}
 
 
-def am_stack_list(phone: SimPhone) -> str:
+def _screens(phone: PhoneAdmin, package: str) -> list[str]:
+    """The names of app `package`'s screens in the back stack, oldest first."""
+    return [name for p, name in phone.activities() if p == package]
+
+
+def am_stack_list(phone: PhoneAdmin) -> str:
     """`am stack list`: a stack per task, bottom first; the front one `visible=true`, with its top activity."""
     w, h = phone.width, phone.height
     blocks = []
     for package, task in task_ids(phone).items():
-        screens = phone.screens(package)
-        base, top = (dump.activity_name(package, s.name) for s in (screens[0], screens[-1]))
+        screens = _screens(phone, package)
+        base, top = (dump.activity_name(package, name) for name in (screens[0], screens[-1]))
         component = top.replace("/.", f"/{package}.")
         blocks.append(f"Stack id={task} bounds=[0,0][{w},{h}] displayId=0 userId=0\n"
                       f"  taskId={task}: {base} bounds=[0,0][{w},{h}] userId=0 "
@@ -295,7 +296,7 @@ def am_stack_list(phone: SimPhone) -> str:
     return "\n".join(blocks)
 
 
-def dumpsys_recents(phone: SimPhone) -> str:
+def dumpsys_recents(phone: PhoneAdmin) -> str:
     """`dumpsys activity recents` laid out as Android 14's: the apps' tasks, newest first (the home task is none)."""
     lines = ["ACTIVITY MANAGER RECENT TASKS (dumpsys activity recents)", "mRecentsUid=10068",
              f"mRecentsComponent=ComponentInfo{{{phone.launcher_package}/com.android.quickstep.RecentsActivity}}",
@@ -307,14 +308,14 @@ def dumpsys_recents(phone: SimPhone) -> str:
                   f"    userId=0 effectiveUid=u0a{uid - 10000} mCallingUid=2000 mUserSetupComplete=true "
                   "mCallingPackage=com.android.shell mCallingFeatureId=null",
                   f"    affinity={uid}:{package}",
-                  f"    mActivityComponent={dump.activity_name(package, phone.screens(package)[0].name)}",
+                  f"    mActivityComponent={dump.activity_name(package, _screens(phone, package)[0])}",
                   f"    taskId={task} rootTaskId={task}"]
     return "\n".join(lines) + "\n"
 
 
-def dumpsys_telephony(phone: SimPhone) -> str:
-    """`dumpsys telephony.registry`: `mCallState` 2 (off-hook) while the Phone app has a call, else 0 (idle)."""
-    in_call = any(s.name == "call" for s in phone.screens(DIALER))
+def dumpsys_telephony(phone: PhoneAdmin) -> str:
+    """`dumpsys telephony.registry`: `mCallState` 2 (off-hook) while an app holds a call, else 0 (idle)."""
+    in_call = phone.in_call()
     return (f"last known state:\n  Phone Id=0\n  mCallState={2 if in_call else 0}\n  mRingingCallState=0\n"
             f"  mForegroundCallState={1 if in_call else 0}\n  mCallIncomingNumber=\n  mDataConnectionState=2\n"
             "  mDataActivity=0\n")
@@ -353,7 +354,7 @@ def cmd_dumpsys(t: ProgramTarget, argv: list[str], stdin: bytes) -> Out:
     return err(f"Can't find service: {service}", 0)
 
 
-def dumpsys_input(phone: SimPhone) -> str:
+def dumpsys_input(phone: PhoneAdmin) -> str:
     """`dumpsys input`: the touchscreen's mapper with its orientation (the lines AndroidEnv and others parse)."""
     w, h = phone.width, phone.height
     return ("INPUT MANAGER (dumpsys input)\n\nInput Manager State:\n  Interactive: true\n\nEvent Hub State:\n"
@@ -373,8 +374,7 @@ def _is_online(t: ProgramTarget) -> bool:
 
 def switch_setting(t: ProgramTarget, key: str, on: bool) -> Out:
     """Turn the phone's system setting `key` (a `DEFAULT_SYSTEM` flag) on or off, as `svc` and `cmd` do."""
-    t.phone.system[key] = on
-    t.phone._changed()  # the phone caches its screens; a settings write is a change it must see
+    t.phone.set_system(key, on)
     return ok()
 
 

@@ -118,7 +118,7 @@ class SimTarget:
     def observe(self) -> None:
         """Let the log see the front activity (the activity manager logs one that came to the front)."""
         with self.lock:
-            self.logd.observe(tuple(activity_name(s.package, s.name) for s in self.phone.stack))
+            self.logd.observe(tuple(activity_name(package, name) for package, name in self.phone.activities()))
 
     def frame(self) -> np.ndarray:
         """The screen at full resolution, uint8 RGB (H, W, 3), cached while the phone does not change."""

@@ -12,9 +12,12 @@ from, as Chrome does. A phone's Chrome has no separate windows: "new window" goa
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Literal
 
-from android_gym.sim.app import App, Screen
+from typing_extensions import TypedDict
+
+from android_gym.sim.app import ACTION_VIEW, App, Intent, IntentFilter, Screen
+from android_gym.sim.app_state import closed
 from android_gym.sim.events import AppEvent
 from android_gym.sim.layout import (
     CONTENT_BOTTOM,
@@ -45,6 +48,90 @@ MENU_ITEMS = (("New tab", ("new_tab", False)), ("New incognito tab", ("new_tab",
 MENU_ROW_H = 140
 
 
+# -- the typed seam: the state tasks read (Chrome takes no initial conditions) ----------------------------------------
+@closed
+class AnswerCard(TypedDict):
+    """The search engine's answer card (`android_gym.sim.web.content.Answer`): its kind, subject, second key ("" for
+    none) and first line, the answer itself."""  # noqa: D205, D209
+
+    kind: Literal["flights", "hotels", "rent", "weather", "time", "restaurants", "population", "capital", "office",
+                  "exchange", "menu", "directions", "fact", "news", "price"]
+    subject: str
+    detail: str
+    text: str
+
+
+@closed
+class ProductState(TypedDict):
+    """A shop's product (`android_gym.sim.web.catalog.Product`): price in US dollars, rank 1-based among the organic
+    results (None for an advert), slot its index among the organic results or among the adverts."""  # noqa: D205, D209
+
+    pid: str
+    host: str
+    query: str
+    title: str
+    price: float
+    rating: float
+    reviews: int
+    rank: int | None
+    sponsored: bool
+    slot: int
+
+
+@closed
+class CartItem(ProductState):
+    """A product in a shop's cart, with how many of it."""
+
+    qty: int
+
+
+@closed
+class PostState(TypedDict):
+    """The forum's post: its id, title and rank on the front page (1: today's top post)."""
+
+    id: str
+    title: str
+    rank: int
+
+
+@closed
+class BrowserState(TypedDict):
+    """What Chrome reports (`Browser.state`).
+
+    Attributes:
+        url, host, page: the front page's canonical URL, normalised host ("amazon.com") and kind; None when Chrome
+            is not in front.
+        loading: whether that page still shows a spinner (its content is not on screen yet).
+        query: the normalised search terms of a result page, or of the search a product was found by, else None.
+        answer: the answer card of the search engine's result page in front, else None.
+        product: the product of the product page in front, else None.
+        post: the post of the forum's post page in front, else None.
+        cart: every item in every shop's cart.
+        history: the URLs of Chrome's pages on the back stack, oldest first.
+        layouts: each shop's layout this episode, by host ({"amazon.com": "banner/cards/ids1"}).
+        tab: the front page's tab (0: the tab Chrome opened with), None when Chrome is not in front.
+        incognito: whether that tab is incognito.
+        menu_open: whether the "More options" menu shows.
+        tabs_opened: the tabs opened from the menu this episode.
+    """
+
+    url: str | None
+    host: str | None
+    page: Literal["search_home", "search_results", "home", "results", "product", "cart", "article", "post"] | None
+    loading: bool
+    query: str | None
+    answer: AnswerCard | None
+    product: ProductState | None
+    post: PostState | None
+    cart: list[CartItem]
+    history: list[str]
+    layouts: dict[str, str]
+    tab: int | None
+    incognito: bool
+    menu_open: bool
+    tabs_opened: int
+
+
 class Browser(App):
     """Chrome: web pages with a URL bar, one `Screen` per page.
 
@@ -59,7 +146,9 @@ class Browser(App):
     label = "Chrome"
     icon = "chrome"
     aliases = ("browser", "google chrome")
+    intent_filters = (IntentFilter(ACTION_VIEW, ("http://", "https://")),)
     is_browser = True  # the phone shows cookie banners over browser pages
+    state_schema = BrowserState
 
     salt: int
     sites: dict[str, Site]
@@ -76,6 +165,11 @@ class Browser(App):
         return self.page(HOME_URL)
 
     # -- navigation ----------------------------------------------------------------------------------------------------
+    def on_intent(self, intent: Intent) -> bool:
+        """A web address to view: the browser opens on that page."""
+        self.phone.open(self.package, self.page(intent.data))
+        return True
+
     def page(self, text: str, tab: int = 0, incognito: bool = False) -> Screen:
         """The page for a web address, or the search engine's results for any other text, in tab `tab`."""
         parts = split_url(text)
@@ -176,36 +270,15 @@ class Browser(App):
         return self.site(screen).submit(screen, rid)
 
     # -- state ---------------------------------------------------------------------------------------------------------
-    def state(self) -> dict[str, Any]:
-        """What task checks read, as plain data.
-
-        Returns:
-            A dict with:
-              * "url", "host", "page": the front page's canonical URL, normalised host ("amazon.com") and kind
-                ("search_home", "search_results", "home", "results", "product", "cart", "article"); all None
-                when Chrome is not in front;
-              * "loading": whether that page still shows a spinner (its content is not on screen yet);
-              * "query": the normalised search terms of a result page or of the search a product was found by,
-                else None;
-              * "answer": on the search engine's result page, its answer card {"kind", "subject", "detail",
-                "text"} (see `android_gym.sim.web.content.Answer`), else None;
-              * "product": on a product page, {"pid", "host", "query", "title", "price" (US dollars), "rating",
-                "reviews", "rank" (1-based organic rank, None for an advert), "sponsored", "slot"}, else None;
-              * "post": on the forum's post page, {"id", "title", "rank" (1: today's top post)}, else None;
-              * "cart": every item in every shop's cart: the product dict above plus "qty";
-              * "history": the URLs of Chrome's pages on the back stack, oldest first;
-              * "layouts": each shop's layout this episode, e.g. {"amazon.com": "banner/cards/ids1"};
-              * "tab", "incognito": the front page's tab (0: the tab Chrome opened with; None when Chrome is not in
-                front) and whether it is incognito; "menu_open": whether the "More options" menu shows;
-              * "tabs_opened": tabs opened from the menu this episode.
-        """
+    def state(self) -> BrowserState:
+        """The front page, the carts, the history and the tabs, as plain data (see `BrowserState`)."""
         shops = [s for s in self.sites.values() if isinstance(s, ShopSite)]
-        out: dict[str, Any] = {"url": None, "host": None, "page": None, "loading": False, "query": None,
-                               "answer": None, "product": None, "post": None,
-                               "cart": [item for s in shops for item in s.state()["cart"]],
-                               "history": [s.args["url"] for s in self.phone.screens(PACKAGE) if s.name != MENU],
-                               "layouts": {s.host: s.layout.name for s in shops}, "tab": None, "incognito": False,
-                               "menu_open": False, "tabs_opened": self.tabs_opened}
+        out: BrowserState = {"url": None, "host": None, "page": None, "loading": False, "query": None,
+                             "answer": None, "product": None, "post": None,
+                             "cart": [item for s in shops for item in s.state()["cart"]],
+                             "history": [s.args["url"] for s in self.phone.screens(PACKAGE) if s.name != MENU],
+                             "layouts": {s.host: s.layout.name for s in shops}, "tab": None, "incognito": False,
+                             "menu_open": False, "tabs_opened": self.tabs_opened}
         if self.phone.screens(PACKAGE) and self.phone.foreground == PACKAGE:
             screen = self.phone.top
             if screen.name == MENU:

@@ -8,19 +8,24 @@ real app's advanced panel does; "Hide functions" folds it away.
 
 Screens: "home" (the display, a delete key, the More functions toggle and a History button over the keypad) and
 "history" (past calculations, oldest first; tapping one puts its result into the expression, "Clear" empties the
-history). A fresh install has no history and the advanced row folded; a task's `apply` may seed a history
-(`history`, or `seeded` entries drawn from `stable_seed("calculator", phone.seed)`).
+history). A fresh install has no history and the advanced row folded; a task's initial conditions may seed a history
+(`CalculatorInitial`: `history`, or `seeded` entries drawn from `stable_seed("calculator", phone.seed)`). Tasks read
+the state as a `CalculatorState`.
 """
 
 from __future__ import annotations
 
 import math
 import re
-from typing import Any
+from typing import Literal
 
 import numpy as np
+from pydantic import Field, field_validator
+from typing_extensions import TypedDict
 
+from android_gym.config_model import ConfigModel, FieldError
 from android_gym.sim.app import App, Screen, stable_seed
+from android_gym.sim.app_state import closed
 from android_gym.sim.events import AppEvent
 from android_gym.sim.layout import (
     BUTTON,
@@ -150,6 +155,56 @@ def _binds_first(left: str, right: str) -> bool:
     return _PRECEDENCE[left] > _PRECEDENCE[right] or (_PRECEDENCE[left] == _PRECEDENCE[right] and right != "^")
 
 
+# -- the typed seam: the state tasks read, the initial conditions they set --------------------------------------------
+@closed
+class Calculation(TypedDict):
+    """A past calculation: the expression "=" evaluated and its result as the display showed it."""
+
+    expression: str
+    result: str
+
+
+@closed
+class CalculatorState(TypedDict):
+    """What the Calculator reports (`CalculatorApp.state`).
+
+    Attributes:
+        expression: what the display shows typed ("" when nothing is).
+        result: the last "=" result ("Error" when it did not evaluate), None before any "=" and after "C" or the
+            reuse of a past result.
+        history: past calculations, oldest first.
+        page: the front Calculator screen's name, None when the Calculator has no screen on the stack.
+        advanced: whether the row of advanced keys is shown.
+    """
+
+    expression: str
+    result: str | None
+    history: list[Calculation]
+    page: Literal["home", "history"] | None
+    advanced: bool
+
+
+class CalculatorInitial(ConfigModel):
+    """The initial conditions a Calculator task may set.
+
+    Attributes:
+        seeded: past calculations drawn from the episode seed, oldest first.
+        history: expressions (each must evaluate) put with their results among the seeded ones, at positions drawn
+            from the episode seed, in this order.
+    """
+
+    seeded: int = Field(default=0, ge=0)
+    history: tuple[str, ...] = ()
+
+    @field_validator("history")
+    @classmethod
+    def _evaluates(cls, history: tuple[str, ...]) -> tuple[str, ...]:
+        bad = [e for e in history if evaluate(e) == "Error"]
+        if bad:
+            raise FieldError("history", "expressions that evaluate", bad)
+        return history
+
+
 class CalculatorApp(App):
     """A calculator: the expression and its result over a 5x4 keypad, and the history of past calculations."""
 
@@ -157,6 +212,8 @@ class CalculatorApp(App):
     label = "Calculator"
     icon = "calculator"
     aliases = ("calc", "calculator app")
+    state_schema = CalculatorState
+    initial_model = CalculatorInitial
 
     def reset(self) -> None:
         """An empty display, no history, the advanced row folded."""
@@ -165,27 +222,16 @@ class CalculatorApp(App):
         self.history: list[dict[str, str]] = []
         self.advanced = False
 
-    def apply(self, settings: dict[str, Any]) -> None:
-        """Initial conditions: {"seeded": n (n past calculations drawn per episode), "history": [expression, ...]
-        (each evaluated and put among the seeded ones at a position drawn per episode, in the given order)}.
-
-        Raises:
-            KeyError: an unknown key, or an expression that does not evaluate.
-        """  # noqa: D205
-        bad = set(settings) - {"seeded", "history"}
-        if bad:
-            raise KeyError(f"Calculator takes 'seeded' and 'history', got {sorted(bad)}")
+    def set_up(self, initial: CalculatorInitial) -> None:
+        """`initial.seeded` calculations drawn per episode, then the given ones evaluated among them."""
         rng = np.random.default_rng(stable_seed("calculator", self.phone.seed))
-        for _ in range(int(settings.get("seeded", 0))):
+        for _ in range(initial.seeded):
             a, b, op = int(rng.integers(2, 500)), int(rng.integers(2, 100)), "+−×"[int(rng.integers(3))]
             self.history.append({"expression": f"{a}{op}{b}", "result": evaluate(f"{a}{op}{b}")})
         low = 0
-        for expression in settings.get("history", []):
-            result = evaluate(expression)
-            if result == "Error":
-                raise KeyError(f"history entries must evaluate, got {expression!r}")
+        for expression in initial.history:
             low = int(rng.integers(low, len(self.history) + 1))
-            self.history.insert(low, {"expression": expression, "result": result})
+            self.history.insert(low, {"expression": expression, "result": evaluate(expression)})
             low += 1
 
     def home(self) -> Screen:
@@ -274,14 +320,8 @@ class CalculatorApp(App):
                 return False
         return True
 
-    def state(self) -> dict[str, Any]:
-        """What the display shows and the history.
-
-        Returns:
-            {"expression": what the display shows typed, "result": the last "=" result or None, "history":
-            [{"expression", "result"}, ...] oldest first, "page": the front Calculator screen ("home", "history")
-            or None, "advanced": whether the row of advanced keys is shown}.
-        """
+    def state(self) -> CalculatorState:
+        """What the display shows, the history, the page and the advanced row (see `CalculatorState`)."""
         mine = self.phone.screens(PACKAGE)
         return {"expression": self.expression, "result": self.result, "history": [dict(h) for h in self.history],
                 "page": mine[-1].name if mine else None, "advanced": self.advanced}

@@ -3,8 +3,8 @@
 An event page edits its event ("Edit event") or deletes it (More options > Delete, confirmed).
 
 Seeded events are drawn per episode from `stable_seed(phone.seed)` (never from the episode RNG, so building a screen
-consumes no randomness), over the simulated month the phone is in (`TODAY`). An event is a dict {"id", "title",
-"date": "YYYY-MM-DD", "start"/"end": "HH:MM" (24-hour; None when all-day), "all_day", "location", "description"}.
+consumes no randomness), over the simulated month the phone is in (`TODAY`). An event is a dict `EventState`; tasks
+read the app's state as `CalendarState` and set initial conditions as `CalendarInitial` (issue 48).
 
 Screens: "schedule" (home), "day" (args {"date"} once paged by its "Previous day" / "Next day" arrows), "week",
 "month" (the view switcher's tabs; the "Create new event" FAB on each), "event" (args {"id"}: the event's page
@@ -19,12 +19,17 @@ from __future__ import annotations
 
 import datetime
 import math
-from typing import Any
+import re
+from typing import Any, Literal, Self
 
 import numpy as np
+from pydantic import field_validator, model_validator
+from typing_extensions import TypedDict
 
-from android_gym.sim.app import App, Screen, stable_seed
+from android_gym.config_model import ConfigModel, FieldError
+from android_gym.sim.app import ACTION_VIEW, App, IntentFilter, Screen, stable_seed
 from android_gym.sim.app_dialogs import alert_dialog, app_dialog, dialog_body_top, inert, month_grid, popup_menu
+from android_gym.sim.app_state import closed
 from android_gym.sim.events import AppEvent
 from android_gym.sim.layout import (
     BUTTON,
@@ -65,7 +70,6 @@ START_DATE_RID, START_TIME_RID = f"{PACKAGE}:id/start_date", f"{PACKAGE}:id/star
 END_DATE_RID, END_TIME_RID = f"{PACKAGE}:id/end_date", f"{PACKAGE}:id/end_time"
 ALL_DAY_RID = f"{PACKAGE}:id/all_day_switch"
 WHEN_RID, TIME_RID = f"{PACKAGE}:id/when_date", f"{PACKAGE}:id/when_time"
-EVENT_KEYS = {"title", "date", "start", "end", "all_day", "location", "description"}
 NO_TITLE = "(No title)"
 _DIAL_R = 280
 
@@ -145,22 +149,127 @@ def _day(screen: Screen) -> datetime.date:
     return datetime.date.fromisoformat(screen.args.get("date", str(DATE)))
 
 
-def _event(spec: dict[str, Any], event_id: int) -> dict[str, Any]:
-    """A validated event from an initial-conditions spec (defaults: an hour from 9:00, no location or notes)."""
-    e = {"start": "09:00", "end": "10:00", "all_day": False, "location": "", "description": "", **spec}
-    if set(e) != EVENT_KEYS or not isinstance(e["title"], str):
-        raise KeyError(f"an event needs a title and date and may have {sorted(EVENT_KEYS - {'title', 'date'})}; "
-                       f"got {sorted(spec)}")
-    try:
-        datetime.date.fromisoformat(e["date"])
-        times = [] if e["all_day"] else [minutes(e["start"]), minutes(e["end"])]
-    except (TypeError, ValueError) as err:
-        raise KeyError(f"an event needs a YYYY-MM-DD date and HH:MM times; got {spec}") from err
-    if times and times[1] <= times[0]:
-        raise KeyError(f"an event must end after it starts; got {spec}")
-    if e["all_day"]:
-        e["start"] = e["end"] = None
-    return {"id": event_id, **e}
+# -- the typed seam: the state tasks read, the initial conditions they set --------------------------------------------
+CalendarScreen = Literal["schedule", "day", "week", "month", "event", "menu", "delete", "edit", "date", "time"]
+_HHMM = re.compile(r"([01]\d|2[0-3]):[0-5]\d")
+
+
+@closed
+class EventFields(TypedDict):
+    """An event's fields: title, "YYYY-MM-DD" date, 24-hour "HH:MM" start and end (None when all-day), place, notes."""
+
+    title: str
+    date: str
+    start: str | None
+    end: str | None
+    all_day: bool
+    location: str
+    description: str
+
+
+@closed
+class EventState(EventFields):
+    """An event on the calendar, with its id (the seeded events count from 1, later ones from the highest id on)."""
+
+    id: int
+
+
+@closed
+class EventDraft(EventFields):
+    """The open editor's event as it would be saved (title as typed), with the id of the event it edits."""
+
+    id: int | None
+
+
+@closed
+class CalendarState(TypedDict):
+    """What the Calendar app reports (`CalendarApp.state`).
+
+    Attributes:
+        view: the front Calendar screen's name, None when Calendar has no screen on the stack.
+        event: the open event's title (on its page), else None.
+        events: every event in date order (`sort_key`).
+        shown: the ids the front list view lists, in order ([] off a list view).
+        editing: the open editor's draft (its id None for a new event), None without an editor.
+        added: ids of the events created this episode, in order.
+        edited: ids of the events changed this episode (each once, in order).
+        deleted: the events deleted this episode, as they were.
+        opened: ids of the event pages opened from a list, in order.
+        day: the date the day view shows ("YYYY-MM-DD", today until paged), None off the day view.
+    """
+
+    view: CalendarScreen | None
+    event: str | None
+    events: list[EventState]
+    shown: list[int]
+    editing: EventDraft | None
+    added: list[int]
+    edited: list[int]
+    deleted: list[EventState]
+    opened: list[int]
+    day: str | None
+
+
+class EventSpec(ConfigModel):
+    """An event a task puts on the calendar.
+
+    Attributes:
+        title: its title.
+        date: its day, "YYYY-MM-DD".
+        start, end: 24-hour "HH:MM" times, the end after the start (ignored for an all-day event).
+        all_day: whether it lasts the day (it then has no times).
+        location: its place ("" for none).
+        description: its notes ("" for none).
+    """
+
+    title: str
+    date: str
+    start: str | None = "09:00"
+    end: str | None = "10:00"
+    all_day: bool = False
+    location: str = ""
+    description: str = ""
+
+    @field_validator("date")
+    @classmethod
+    def _iso_date(cls, date: str) -> str:
+        try:
+            if str(datetime.date.fromisoformat(date)) == date:
+                return date
+        except ValueError:
+            pass
+        raise FieldError("date", 'a "YYYY-MM-DD" date', date)
+
+    @model_validator(mode="after")
+    def _times(self) -> Self:
+        if self.all_day:
+            return self
+        for field in ("start", "end"):
+            value = getattr(self, field)
+            if value is None or not _HHMM.fullmatch(value):
+                raise FieldError(field, 'a 24-hour "HH:MM" time (or the event all-day)', value)
+        if minutes(self.end) <= minutes(self.start):
+            raise FieldError("end", f"a time after the start ({self.start})", self.end)
+        return self
+
+
+class CalendarInitial(ConfigModel):
+    """The initial conditions a Calendar task may set, applied in this order.
+
+    Attributes:
+        absent: titles whose events are removed (case aside), seeded ones included.
+        events: events added (ids on from the highest id there, in this order).
+    """
+
+    absent: tuple[str, ...] = ()
+    events: tuple[EventSpec, ...] = ()
+
+
+def _event(spec: EventSpec, event_id: int) -> dict[str, Any]:
+    """An event of the app's list from its initial-conditions spec (an all-day event has no times)."""
+    return {"id": event_id, "title": spec.title, "date": spec.date, "start": None if spec.all_day else spec.start,
+            "end": None if spec.all_day else spec.end, "all_day": spec.all_day, "location": spec.location,
+            "description": spec.description}
 
 
 class CalendarApp(App):
@@ -170,6 +279,9 @@ class CalendarApp(App):
     label = "Calendar"
     icon = "calendar"
     aliases = ("google calendar",)
+    intent_filters = (IntentFilter(ACTION_VIEW, ("content://com.android.calendar",)),)
+    state_schema = CalendarState
+    initial_model = CalendarInitial
 
     def reset(self) -> None:
         """The episode's seeded events; nothing added, edited or deleted."""
@@ -181,20 +293,12 @@ class CalendarApp(App):
         self.deleted: list[dict[str, Any]] = []
         self.opened: list[int] = []
 
-    def apply(self, settings: dict[str, Any]) -> None:
-        """Initial conditions: {"absent": [titles removed], "events": [{"title", "date", "start", "end", "all_day",
-        "location", "description"}, ...] (added; all but title and date optional)}, in that order.
-
-        Raises:
-            KeyError: an unknown key or a malformed event.
-        """  # noqa: D205, D209
-        bad = set(settings) - {"absent", "events"}
-        if bad:
-            raise KeyError(f"Calendar takes 'absent' and 'events', got {sorted(bad)}")
-        gone = {t.casefold() for t in settings.get("absent", [])}
+    def set_up(self, initial: CalendarInitial) -> None:
+        """Remove the events titled as `initial.absent` says (case aside), then add `initial.events`."""
+        gone = {t.casefold() for t in initial.absent}
         self.events = [e for e in self.events if e["title"].casefold() not in gone]
-        for spec in settings.get("events", []):
-            self.events.append(_event(dict(spec), self._next_id()))
+        for spec in initial.events:
+            self.events.append(_event(spec, self._next_id()))
 
     def _next_id(self) -> int:
         return max((e["id"] for e in [*self.events, *self.deleted]), default=0) + 1
@@ -215,19 +319,8 @@ class CalendarApp(App):
         """The schedule (upcoming events)."""
         return Screen(PACKAGE, "schedule")
 
-    def state(self) -> dict[str, Any]:
-        """The events and where Calendar is.
-
-        Returns:
-            {"view": the front Calendar screen ("schedule", "day", "week", "month", "event", "menu", "delete",
-            "edit", "date", "time") or None, "event": the open event's title (on its page) or None, "events": [{"id",
-            "title", "date", "start", "end", "all_day", "location", "description"}, ...] in date order, "shown": the
-            ids the front list view lists, in order ([] off a list view), "editing": the open editor's draft {"id"
-            (None: a new event), "title", "date", "start", "end", "all_day", "location", "description"} or None,
-            "added": ids of the events created this episode, "edited": ids of the events changed (each once, in
-            order), "deleted": [the deleted events, as they were], "opened": ids of the event pages opened from a
-            list, in order, "day": the date the day view shows ("YYYY-MM-DD", today until paged; None off it)}.
-        """
+    def state(self) -> CalendarState:
+        """The events, the episode's changes and where Calendar is (see `CalendarState`)."""
         mine = self.phone.screens(PACKAGE)
         front = mine[-1] if mine else None
         opened = self.find(front.args["id"]) if front and front.name == "event" else None
@@ -240,7 +333,7 @@ class CalendarApp(App):
                 "day": str(_day(front)) if front and front.name == "day" else None}
 
     @staticmethod
-    def _draft(screen: Screen) -> dict[str, Any]:
+    def _draft(screen: Screen) -> EventDraft:
         """The editor's event as it would be saved (title kept as typed)."""
         a, f = screen.args, screen.fields
         return {"id": a["id"], "title": f.get(TITLE_RID, ""), "date": a["date"],

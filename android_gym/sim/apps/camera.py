@@ -12,11 +12,14 @@ today (`calendar.TODAY`), with the seconds counted in agent steps. One screen: "
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal, get_args
 
 import numpy as np
+from typing_extensions import TypedDict
 
+from android_gym.config_model import ConfigModel
 from android_gym.sim.app import App, Screen, stable_seed
+from android_gym.sim.app_state import closed
 from android_gym.sim.apps import gallery
 from android_gym.sim.apps.gallery_media import TODAY_DAY, stamp
 from android_gym.sim.events import AppEvent
@@ -36,10 +39,14 @@ from android_gym.sim.view import View
 
 PACKAGE = "com.google.android.GoogleCamera"
 PERMISSION_PACKAGE = "com.google.android.permissioncontroller"
-MODES = ("Portrait", "Photo", "Video")
-FACINGS = ("back", "front")
-FLASH = ("off", "auto", "on")
-PERMISSIONS = ("granted", "ask", "denied")
+Mode = Literal["Portrait", "Photo", "Video"]
+Facing = Literal["back", "front"]
+FlashMode = Literal["off", "auto", "on"]
+Permission = Literal["granted", "ask", "denied"]
+MODES: tuple[Mode, ...] = get_args(Mode)
+FACINGS: tuple[Facing, ...] = get_args(Facing)
+FLASH: tuple[FlashMode, ...] = get_args(FlashMode)
+PERMISSIONS: tuple[Permission, ...] = get_args(Permission)
 SHUTTER_RID = f"{PACKAGE}:id/shutter_button"
 THUMBNAIL_RID = f"{PACKAGE}:id/thumbnail_button"
 PREVIEW_BOTTOM = 1830
@@ -66,6 +73,55 @@ def switch_desc(facing: str) -> str:
     return "Switch to back camera" if facing == "front" else "Switch to front camera"
 
 
+# -- the typed seam: the state tasks read, the initial conditions they set --------------------------------------------
+@closed
+class Capture(TypedDict):
+    """A photo or video taken this episode: its file name, kind, camera, mode and date ("2026-06-10 09:41")."""
+
+    name: str
+    kind: Literal["photo", "video"]
+    facing: Facing
+    mode: Mode
+    date: str
+
+
+@closed
+class CameraState(TypedDict):
+    """What the Camera app reports (`CameraApp.state`).
+
+    Attributes:
+        captures: the episode's captures, oldest first (a video once its recording stops).
+        mode: the shooting mode; facing: the camera on; flash: the flash setting.
+        recording: whether a video is being recorded.
+        permission: the camera permission ("ask": the system's prompt shows on the next open).
+        open: whether the viewfinder is in front.
+    """
+
+    captures: list[Capture]
+    mode: Mode
+    facing: Facing
+    flash: FlashMode
+    recording: bool
+    permission: Permission
+    open: bool
+
+
+class CameraInitial(ConfigModel):
+    """The initial conditions a Camera task may set; each left out keeps the episode's seeded start.
+
+    Attributes:
+        mode: the mode the viewfinder opens in.
+        facing: the camera on.
+        flash: the flash setting.
+        permission: the camera permission ("ask": the prompt shows on first open).
+    """
+
+    mode: Mode | None = None
+    facing: Facing | None = None
+    flash: FlashMode | None = None
+    permission: Permission | None = None
+
+
 class CameraApp(App):
     """Pixel Camera: shoot photos (Photo or Portrait mode) and videos (Video mode) with either camera."""
 
@@ -73,6 +129,8 @@ class CameraApp(App):
     label = "Camera"
     icon = "camera"
     aliases = ("pixel camera", "google camera")
+    state_schema = CameraState
+    initial_model = CameraInitial
 
     def reset(self) -> None:
         """No captures; the permission, mode, camera and flash the episode starts with."""
@@ -84,32 +142,19 @@ class CameraApp(App):
         self.captures: list[dict[str, Any]] = []
         self.recording: dict[str, Any] | None = None
 
-    def apply(self, settings: dict[str, Any]) -> None:
-        """Initial conditions: {"mode": one of `MODES`, "facing": "back"|"front", "flash": one of `FLASH`,
-        "permission": "granted"|"ask"|"denied"}.
-
-        Raises:
-            KeyError: an unknown key or value.
-        """  # noqa: D205
-        allowed = {"mode": MODES, "facing": FACINGS, "flash": FLASH, "permission": PERMISSIONS}
-        for key, value in settings.items():
-            if key not in allowed or value not in allowed[key]:
-                raise KeyError(f"Camera takes {sorted(allowed)} with values {allowed}; got {key}={value!r}")
-            setattr(self, key, value)
+    def set_up(self, initial: CameraInitial) -> None:
+        """The mode, camera, flash and permission the task gives, over the seeded ones."""
+        self.mode = initial.mode or self.mode
+        self.facing = initial.facing or self.facing
+        self.flash = initial.flash or self.flash
+        self.permission = initial.permission or self.permission
 
     def home(self) -> Screen:
         """The viewfinder."""
         return Screen(PACKAGE, "viewfinder")
 
-    def state(self) -> dict[str, Any]:
-        """The captures and the camera's settings.
-
-        Returns:
-            {"captures": [{"name": file name, "kind": "photo"|"video", "facing": "back"|"front", "mode": "Photo"|
-            "Portrait"|"Video", "date": "2026-06-10 09:41"}, ...] oldest first, "mode": str, "facing": str,
-            "flash": str, "recording": whether a video is being recorded, "permission": "granted"|"ask"|"denied",
-            "open": whether the viewfinder is in front}.
-        """
+    def state(self) -> CameraState:
+        """The captures and the camera's settings (see `CameraState`)."""
         return {"captures": [dict(c) for c in self.captures], "mode": self.mode, "facing": self.facing,
                 "flash": self.flash, "recording": self.recording is not None, "permission": self.permission,
                 "open": self.phone.top.package == PACKAGE}

@@ -22,7 +22,7 @@ from pydantic import Field, field_validator
 from typing_extensions import TypedDict
 
 from android_gym.config_model import ConfigModel, FieldError
-from android_gym.sim.app import App, Screen, stable_seed
+from android_gym.sim.app import App, ScheduledAlarm, Screen, stable_seed
 from android_gym.sim.app_dialogs import app_dialog, dialog_body_top, inert
 from android_gym.sim.app_state import closed
 from android_gym.sim.events import AppEvent
@@ -322,6 +322,10 @@ class ClockApp(App):
             self._insert(a)
         self.cities = list(initial.cities or self.cities)
         self.tab = initial.tab or self.tab
+
+    def scheduled_alarms(self) -> list[ScheduledAlarm]:
+        """The enabled alarms, by time."""
+        return [ScheduledAlarm(PACKAGE, a["hour"], a["minute"], a["label"]) for a in self.alarms if a["enabled"]]
 
     def home(self) -> Screen:
         """The last tab used (Alarm on a fresh install)."""

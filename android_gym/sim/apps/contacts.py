@@ -7,16 +7,20 @@ the card beneath), and "editor" (args {"name": the contact being edited, or None
 name, Phone and Email fields and "Save"; BACK with unsaved changes asks "Discard changes?").
 
 The contacts an episode starts with come from `people.people(seed)` (never the episode RNG); task set-up adds or
-removes some with `apply`. Calls go to an installed app that implements `Caller` (the Phone app), texts and e-mails
-to Messages and Gmail (through `Composer` when they implement it, else they just open).
+removes some (`ContactsInitial`). Calls go to an installed app that implements `Caller` (the Phone app), texts and
+e-mails to Messages and Gmail (through `Composer` when they implement it, else they just open).
 """
 
 from __future__ import annotations
 
 import re
-from typing import Any, Protocol, runtime_checkable
+from typing import Literal, Protocol, runtime_checkable
 
-from android_gym.sim.app import App, Screen
+from typing_extensions import TypedDict
+
+from android_gym.config_model import ConfigModel
+from android_gym.sim.app import ACTION_VIEW, App, IntentFilter, Screen
+from android_gym.sim.app_state import closed
 from android_gym.sim.apps.people import CONTACTS_PACKAGE, Person
 from android_gym.sim.apps.people import people as seeded_people
 from android_gym.sim.events import AppEvent
@@ -147,6 +151,81 @@ class Composer(Protocol):
         ...
 
 
+# -- the typed seam: the state tasks read, the initial conditions they set --------------------------------------------
+ContactsScreen = Literal["list", "details", "menu", "confirm", "editor"]
+
+
+@closed
+class ContactEntry(TypedDict):
+    """A contact as tasks see it: name, phone number as shown ("" for none), e-mail ("" for none), favourite or not."""
+
+    name: str
+    phone: str
+    email: str
+    starred: bool
+
+
+@closed
+class ContactsState(TypedDict):
+    """What the Contacts app reports (`ContactsApp.state`); "since the start" means after the task's set-up.
+
+    Attributes:
+        contacts: every contact, sorted by name.
+        screen: the front screen's name when Contacts is in front, else None.
+        shown: the contact whose card is in front (screen "details"), else None.
+        query: the contact list's search text ("" without a list on the stack).
+        added: the contacts not there at the start.
+        removed: the names of the contacts no longer there.
+        changed: the names of the contacts still there whose phone, e-mail or star changed.
+    """
+
+    contacts: list[ContactEntry]
+    screen: ContactsScreen | None
+    shown: str | None
+    query: str
+    added: list[ContactEntry]
+    removed: list[str]
+    changed: list[str]
+
+
+class NewContact(ConfigModel):
+    """A contact a task adds.
+
+    Attributes:
+        name: the full name (an added contact replaces one of the same name).
+        phone: the number, shown formatted (`format_number`).
+        email: the e-mail address ("" for none).
+        starred: whether it is a favourite.
+    """
+
+    name: str
+    phone: str
+    email: str = ""
+    starred: bool = False
+
+
+class ContactChanges(ConfigModel):
+    """How a task changes the episode's contacts: names removed first, then contacts added.
+
+    Attributes:
+        add: contacts added (replacing any of the same name).
+        remove: names removed (a name that is not there does nothing: the seeded contacts differ per episode).
+    """
+
+    add: tuple[NewContact, ...] = ()
+    remove: tuple[str, ...] = ()
+
+
+class ContactsInitial(ConfigModel):
+    """The initial conditions a Contacts task may set.
+
+    Attributes:
+        contacts: the changes to the episode's contacts.
+    """
+
+    contacts: ContactChanges = ContactChanges()
+
+
 class ContactsApp(App):
     """Google Contacts. `people` is the live list (sorted by name, names unique), `starred` the favourites' names."""
 
@@ -154,6 +233,9 @@ class ContactsApp(App):
     label = "Contacts"
     icon = "contacts"
     aliases = ("google contacts", "address book")
+    intent_filters = (IntentFilter(ACTION_VIEW, ("content://contacts/", "content://com.android.contacts/")),)
+    state_schema = ContactsState
+    initial_model = ContactsInitial
 
     def reset(self) -> None:
         """The episode's contacts (`people.people(seed)`), none starred."""
@@ -161,31 +243,16 @@ class ContactsApp(App):
         self.starred: set[str] = set()
         self._baseline = self._contacts()
 
-    def apply(self, settings: dict[str, Any]) -> None:
-        """Initial conditions: {"contacts": {"add": [{"name", "phone", "email"?, "starred"?}], "remove": [names]}}.
-
-        An added contact replaces one of the same name; removing a name that is not there does nothing (the seeded
-        contacts differ per episode).
-
-        Raises:
-            KeyError: an unknown key, or a contact without a name and phone or with unknown fields.
-        """
-        bad = set(settings) - {"contacts"}
-        if bad:
-            raise KeyError(f"Contacts takes only 'contacts', got {sorted(bad)}")
-        change = dict(settings.get("contacts", {}))
-        bad = set(change) - {"add", "remove"}
-        if bad:
-            raise KeyError(f"'contacts' takes 'add' and 'remove', got {sorted(bad)}")
-        for name in change.get("remove", []):
-            self._drop(str(name))
-        for c in change.get("add", []):
-            if not {"name", "phone"} <= set(c) or set(c) - {"name", "phone", "email", "starred"}:
-                raise KeyError(f"a contact needs name and phone (email, starred optional); got {c}")
-            self._drop(str(c["name"]))
-            self.people.append(Person(str(c["name"]), format_number(str(c["phone"])), str(c.get("email", ""))))
-            if c.get("starred"):
-                self.starred.add(str(c["name"]))
+    def set_up(self, initial: ContactsInitial) -> None:
+        """Remove, then add the contacts of `initial.contacts`; what is there after is what `state` compares with."""
+        change = initial.contacts
+        for name in change.remove:
+            self._drop(name)
+        for c in change.add:
+            self._drop(c.name)
+            self.people.append(Person(c.name, format_number(c.phone), c.email))
+            if c.starred:
+                self.starred.add(c.name)
         self.people.sort(key=lambda p: p.name)
         self._baseline = self._contacts()
 
@@ -203,20 +270,12 @@ class ContactsApp(App):
             self.people.remove(person)
             self.starred.discard(person.name)
 
-    def _contacts(self) -> list[dict[str, Any]]:
+    def _contacts(self) -> list[ContactEntry]:
         return [{"name": p.name, "phone": p.phone, "email": p.email, "starred": p.name in self.starred}
                 for p in self.people]
 
-    def state(self) -> dict[str, Any]:
-        """The contacts, where the app is, and what changed since the episode began (after the task's set-up).
-
-        Returns:
-            {"contacts": [{"name": str, "phone": str, "email": str, "starred": bool}, ...] sorted by name,
-            "screen": the front screen's name when Contacts is in front ("list", "details", "menu", "confirm",
-            "editor"), else None, "shown": the contact whose card is in front (screen "details") or None,
-            "query": the list's search text, "added": [contact dicts not there at the start],
-            "removed": [names no longer there], "changed": [names still there whose phone, email or star changed]}.
-        """
+    def state(self) -> ContactsState:
+        """The contacts, where the app is, and what changed since the episode began (see `ContactsState`)."""
         now = self._contacts()
         before = {c["name"]: c for c in self._baseline}
         names = {c["name"] for c in now}

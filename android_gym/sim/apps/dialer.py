@@ -14,11 +14,25 @@ contact shows its name from then on.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal, get_args
 
 import numpy as np
+from pydantic import Field
+from typing_extensions import TypedDict
 
-from android_gym.sim.app import App, Screen, stable_seed
+from android_gym.config_model import ConfigModel
+from android_gym.sim.app import (
+    ACTION_CALL,
+    ACTION_DIAL,
+    ACTION_VIEW,
+    END_CALL,
+    App,
+    Intent,
+    IntentFilter,
+    Screen,
+    stable_seed,
+)
+from android_gym.sim.app_state import closed
 from android_gym.sim.apps.calendar import TODAY
 from android_gym.sim.apps.clock import format_time
 from android_gym.sim.apps.contacts import (
@@ -49,11 +63,13 @@ from android_gym.sim.layout import (
 from android_gym.sim.view import View
 
 PACKAGE = "com.google.android.dialer"
-TABS = ("Favourites", "Recents", "Contacts")
+Tab = Literal["Favourites", "Recents", "Contacts"]
+CallKind = Literal["incoming", "outgoing", "missed"]
+TABS: tuple[Tab, ...] = get_args(Tab)
 TAB_ICONS = {"Favourites": "star", "Recents": "clock", "Contacts": "person"}
 TAB_H = 200
 TABS_TOP = CONTENT_BOTTOM - TAB_H
-KINDS = ("incoming", "outgoing", "missed")
+KINDS: tuple[CallKind, ...] = get_args(CallKind)
 KIND_LABELS = {"incoming": "Incoming call", "outgoing": "Outgoing call", "missed": "Missed call"}
 KEYS = (("1", "one"), ("2", "two"), ("3", "three"), ("4", "four"), ("5", "five"), ("6", "six"), ("7", "seven"),
         ("8", "eight"), ("9", "nine"), ("*", "star"), ("0", "zero"), ("#", "pound"))
@@ -77,7 +93,7 @@ def call_log(seed: int) -> list[dict[str, Any]]:
     """The calls episode `seed` starts with, newest first: {"number", "kind", "ago_min"} (minutes before now).
 
     About two thirds are with the episode's contacts, the rest with three unknown numbers; all are 30 minutes to
-    four days old, so a task's own calls (`DialerApp.apply`) can be newer than every seeded one.
+    four days old, so a task's own calls (`DialerInitial.calls`) can be newer than every seeded one.
     """
     rng = np.random.default_rng(stable_seed("dialer", seed))
     known = [p.phone for p in people(seed)]
@@ -111,6 +127,92 @@ def when(ago_min: int, clock: str) -> str:
     return "Yesterday" if days == 1 else _WEEKDAYS[(_WEEKDAYS.index(TODAY[3]) - days) % 7]
 
 
+# -- the typed seam: the state tasks read, the initial conditions they set --------------------------------------------
+DialerScreen = Literal["favourites", "recents", "contacts", "keypad", "call_details", "call"]
+
+
+@closed
+class LoggedCall(TypedDict):
+    """A row of the call log: the contact's name (None for a number that is no contact), the number, the kind, the
+    time as shown and how many minutes ago the call was."""  # noqa: D205, D209
+
+    name: str | None
+    number: str
+    kind: CallKind
+    when: str
+    ago_min: int
+
+
+@closed
+class PlacedCall(TypedDict):
+    """A call the user placed this episode: to whom, whether it ended, how long it lasted (s, one per step)."""
+
+    name: str | None
+    number: str
+    ended: bool
+    duration_s: int
+
+
+@closed
+class ActiveCall(TypedDict):
+    """The call in progress: to whom, for how long so far (s), and its Mute and Speaker toggles."""
+
+    name: str | None
+    number: str
+    duration_s: int
+    muted: bool
+    speaker: bool
+
+
+@closed
+class DialerState(TypedDict):
+    """What the Phone app reports (`DialerApp.state`).
+
+    Attributes:
+        tab: the tab Phone opens on (the last one used).
+        screen: the front screen's name when Phone is in front, else None.
+        digits: the keypad's number when the keypad is in front, else "".
+        details: the number on the front call-details page, else None.
+        log: the call log, newest first.
+        calls: the calls placed this episode, in order.
+        active: the call in progress, or None.
+    """
+
+    tab: Tab
+    screen: DialerScreen | None
+    digits: str
+    details: str | None
+    log: list[LoggedCall]
+    calls: list[PlacedCall]
+    active: ActiveCall | None
+
+
+class CallSpec(ConfigModel):
+    """A call a task puts in the log.
+
+    Attributes:
+        number: the other party's number (shown formatted, `contacts.format_number`).
+        kind: incoming, outgoing or missed.
+        ago_min: how many minutes before the episode's start it was (at least 1: newer than nothing the user does).
+    """
+
+    number: str
+    kind: CallKind
+    ago_min: int = Field(ge=1)
+
+
+class DialerInitial(ConfigModel):
+    """The initial conditions a Phone task may set.
+
+    Attributes:
+        calls: calls that join the seeded log, in time order.
+        tab: the tab the app opens on; None keeps Favourites.
+    """
+
+    calls: tuple[CallSpec, ...] = ()
+    tab: Tab | None = None
+
+
 class DialerApp(App):
     """Google Phone: tabs, keypad, call details and the in-call screen; places calls for other apps (`Caller`)."""
 
@@ -118,6 +220,10 @@ class DialerApp(App):
     label = "Phone"
     icon = "phone"
     aliases = ("dialer",)
+    intent_filters = (IntentFilter(ACTION_VIEW, ("tel:",)), IntentFilter(ACTION_DIAL, ("tel:",)),
+                      IntentFilter(ACTION_CALL, ("tel:",)), IntentFilter(END_CALL))
+    state_schema = DialerState
+    initial_model = DialerInitial
 
     def reset(self) -> None:
         """The episode's call log, no calls made, the Favourites tab."""
@@ -126,26 +232,11 @@ class DialerApp(App):
         self.active: dict[str, Any] | None = None
         self.tab = "Favourites"
 
-    def apply(self, settings: dict[str, Any]) -> None:
-        """Initial conditions: {"calls": [{"number", "kind": "incoming"|"outgoing"|"missed", "ago_min": >= 1}],
-        "tab": one of `TABS`}; calls join the log in time order.
-
-        Raises:
-            KeyError: an unknown key, a call with missing or unknown fields, an unknown kind or tab.
-        """  # noqa: D205
-        bad = set(settings) - {"calls", "tab"}
-        if bad:
-            raise KeyError(f"Phone takes 'calls' and 'tab', got {sorted(bad)}")
-        for c in settings.get("calls", []):
-            if set(c) != {"number", "kind", "ago_min"} or c["kind"] not in KINDS or int(c["ago_min"]) < 1:
-                raise KeyError(f"a call needs number, kind (one of {KINDS}) and ago_min >= 1; got {c}")
-            self.log.append({"number": format_number(str(c["number"])), "kind": c["kind"],
-                             "ago_min": int(c["ago_min"])})
+    def set_up(self, initial: DialerInitial) -> None:
+        """The calls join the log in time order; the app opens on the tab (see `DialerInitial`)."""
+        self.log += [{"number": format_number(c.number), "kind": c.kind, "ago_min": c.ago_min} for c in initial.calls]
         self.log.sort(key=lambda c: c["ago_min"])
-        tab = settings.get("tab", self.tab)
-        if tab not in TABS:
-            raise KeyError(f"tab must be one of {TABS}, got {tab!r}")
-        self.tab = tab
+        self.tab = initial.tab or self.tab
 
     def home(self) -> Screen:
         """The last tab used."""
@@ -156,6 +247,18 @@ class DialerApp(App):
         """The contact whose number is `number` (compared digit by digit), or None."""
         d = digits(number)
         return next((p.name for p in contacts_of(self.phone) if d and digits(p.phone) == d), None)
+
+    def on_intent(self, intent: Intent) -> bool:
+        """`tel:` intents open the app, `CALL` also places the call (False when it cannot: a call in progress, no
+        digits); `END_CALL` hangs up without opening anything (False with no call)."""  # noqa: D205, D209
+        if intent.action == END_CALL:
+            return self.end_call()
+        self.phone.launch(PACKAGE)
+        return intent.action != ACTION_CALL or self.place_call(intent.data.removeprefix("tel:"))
+
+    def in_call(self) -> bool:
+        """Whether the in-call screen is open (a call the user has not left)."""
+        return any(s.name == "call" for s in self.phone.screens(PACKAGE))
 
     def place_call(self, number: str) -> bool:
         """Call `number`: the in-call screen opens over whatever is in front; False during a call or without digits."""
@@ -193,18 +296,8 @@ class DialerApp(App):
         return next((a for a in self.phone.installed() if isinstance(a, ContactsApp)), None)
 
     # -- state --------------------------------------------------------------------------------------------------------
-    def state(self) -> dict[str, Any]:
-        """The call log, the calls made, the call in progress and where the app is.
-
-        Returns:
-            {"tab": str, "screen": the front screen's name when Phone is in front ("favourites", "recents",
-            "contacts", "keypad", "call_details", "call"), else None, "digits": the keypad's number when the
-            keypad is in front, else "", "details": the number on the front call-details page or None,
-            "log": [{"name": contact name or None, "number": str, "kind": "incoming"|"outgoing"|"missed",
-            "when": as shown, "ago_min": int}, ...] newest first, "calls": [{"name", "number", "ended": bool,
-            "duration_s": int}, ...] placed this episode in order, "active": {"name", "number", "duration_s",
-            "muted", "speaker"} of the call in progress, or None}.
-        """
+    def state(self) -> DialerState:
+        """The call log, the calls made, the call in progress and where the app is (see `DialerState`)."""
         top = self.phone.top
         front = top if top.package == PACKAGE else None
         clock = self.phone.system["clock"]

@@ -1,17 +1,16 @@
 """The Pro Expense app (com.arduia.expense): weekly dashboard, expenses by day, editor, details, statistics.
 
-Expenses are drawn per episode from `stable_seed("expenses", phone.seed)` (never the episode RNG): 8-20 of them over
-the three weeks up to the sim's today (`todo.DATE`, from `calendar.TODAY`, so every app agrees on the date). An
-expense is a dict {"id": int, "name": str, "amount": int cents, "category": one of `CATEGORIES`, "date":
-"YYYY-MM-DD", "note": str}; the app shows amounts as `money` writes them ("$1,234.50"). "This week" runs Monday to
+Expenses are drawn per episode from `stable_seed("expenses", phone.seed)` (never the episode RNG): 8-20 of them over the
+three weeks up to the sim's today (`todo.DATE`, from `calendar.TODAY`, so every app agrees on the date). An expense is
+an `Expense` (amount in cents); the app shows amounts as `money` writes them ("$1,234.50"). "This week" runs Monday to
 Sunday around today. Screens: "home" (the dashboard: this week's total, recent expenses, "See all", the "Add expense"
 FAB), "drawer" (Home / Expenses / Statistics), "expenses" (every expense under day headers, ending with a count),
 "details" (args {"id"}: Edit and Delete expense in the app bar), "delete" (the "Delete this expense?" dialog), "form"
 (args {"id": the edited expense or None, "category", "date", "original", "error", "discard"}: Amount, Name and Note
-fields, Category and Date rows, Save; BACK or "Navigate up" with unsaved changes asks "Discard changes?"),
-"category" (the chooser), "date" (the picker: args {"year", "month", "selected"}) and "stats" (totals per category
-for "This week" or "This month"; the period stays chosen while the app is closed). Overlays lie over the inert
-screen beneath.
+fields, Category and Date rows, Save; BACK or "Navigate up" with unsaved changes asks "Discard changes?"), "category"
+(the chooser), "date" (the picker: args {"year", "month", "selected"}) and "stats" (totals per category for "This week"
+or "This month"; the period stays chosen while the app is closed). Overlays lie over the inert screen beneath. Tasks
+read the state as an `ExpensesState` and set initial conditions with an `ExpensesInitial`.
 """
 
 from __future__ import annotations
@@ -19,12 +18,16 @@ from __future__ import annotations
 import datetime
 import re
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, Literal, get_args
 
 import numpy as np
+from pydantic import Field, field_validator
+from typing_extensions import TypedDict
 
+from android_gym.config_model import ConfigModel, FieldError
 from android_gym.sim.app import App, Screen, stable_seed
 from android_gym.sim.app_dialogs import alert_dialog, app_dialog, dialog_body_top, inert, month_grid
+from android_gym.sim.app_state import closed
 from android_gym.sim.apps.todo import DATE, iso
 from android_gym.sim.events import AppEvent, NavKey
 from android_gym.sim.layout import (
@@ -45,7 +48,8 @@ from android_gym.sim.layout import (
 from android_gym.sim.view import View
 
 PACKAGE = "com.arduia.expense"
-CATEGORIES = ("Food", "Transport", "Shopping", "Bills", "Entertainment", "Health", "Other")
+Category = Literal["Food", "Transport", "Shopping", "Bills", "Entertainment", "Health", "Other"]
+CATEGORIES: tuple[Category, ...] = get_args(Category)
 WEEK_START = DATE - datetime.timedelta(days=DATE.weekday())
 PERIODS = {"week": "This week", "month": "This month"}
 AMOUNT_RID, NAME_RID, NOTE_RID = (f"{PACKAGE}:id/{n}" for n in ("edt_amount", "edt_name", "edt_note"))
@@ -64,7 +68,6 @@ DRAWER_DESC = "Open navigation drawer"
 DRAWER_ITEMS = (("Home", "home"), ("Expenses", "expenses"), ("Statistics", "stats"))
 FIELDS = (AMOUNT_RID, NAME_RID, NOTE_RID)
 """The form's fields in ENTER order."""
-EXPENSE_KEYS = {"name", "amount", "category", "date", "note"}
 ROW_H = 190
 HEADER_H = 110
 RECENT = 10
@@ -163,16 +166,105 @@ def seeded_expenses(seed: int) -> list[dict[str, Any]]:
     return [{"id": i + 1, **e} for i, e in enumerate(drawn)]
 
 
-def _expense(spec: Mapping[str, Any]) -> dict[str, Any]:
-    """A validated expense (without id) from an initial-conditions spec; the note defaults to ""."""
-    e = {"note": "", **spec}
-    if (set(e) != EXPENSE_KEYS or not isinstance(e["amount"], int) or e["amount"] <= 0
-            or e["category"] not in CATEGORIES or not str(e["name"]).strip()):
-        raise KeyError(f"an expense needs name, amount (positive int cents), category {CATEGORIES}, date and "
-                       f"optionally note; got {dict(spec)}")
-    datetime.date.fromisoformat(e["date"])  # ValueError names the bad date
-    return {"name": str(e["name"]), "amount": e["amount"], "category": e["category"], "date": e["date"],
-            "note": str(e["note"])}
+# -- the typed seam: the state tasks read, the initial conditions they set --------------------------------------------
+Period = Literal["week", "month"]
+ExpensesScreen = Literal["home", "drawer", "expenses", "details", "delete", "form", "category", "date", "stats"]
+
+
+@closed
+class Expense(TypedDict):
+    """An expense: its id, name, amount (cents), category, date ("YYYY-MM-DD") and note ("" for none)."""
+
+    id: int
+    name: str
+    amount: int
+    category: Category
+    date: str
+    note: str
+
+
+@closed
+class ExpenseEdit(TypedDict):
+    """The open form: the expense edited (None: a new one), the Amount, Name and Note fields' texts, its category and
+    date."""  # noqa: D205, D209
+
+    id: int | None
+    amount: str
+    name: str
+    note: str
+    category: Category
+    date: str
+
+
+@closed
+class ExpensesState(TypedDict):
+    """What Pro Expense reports (`ExpensesApp.state`).
+
+    Attributes:
+        expenses: every expense, newest first (by date, then by id).
+        screen: the front Pro Expense screen's name, None when another app's screen is in front.
+        shown: the id on a front "details" screen, else None.
+        period: the statistics period.
+        editing: the open form, None when no form is open.
+        added: expenses not there at set-up; removed: set-up expenses no longer there, as they were; changed:
+            expenses still there that differ from set-up, as they are now.
+    """
+
+    expenses: list[Expense]
+    screen: ExpensesScreen | None
+    shown: int | None
+    period: Period
+    editing: ExpenseEdit | None
+    added: list[Expense]
+    removed: list[Expense]
+    changed: list[Expense]
+
+
+class ExpenseSpec(ConfigModel):
+    """An expense a task puts on the phone.
+
+    Attributes:
+        name: its name (not blank).
+        amount: in cents, at least 1.
+        category: one of `CATEGORIES`.
+        date: the day it was spent, "YYYY-MM-DD".
+        note: its note ("" for none).
+    """
+
+    name: str
+    amount: int = Field(ge=1)
+    category: Category
+    date: str
+    note: str = ""
+
+    @field_validator("name")
+    @classmethod
+    def _named(cls, name: str) -> str:
+        if not name.strip():
+            raise FieldError("name", "a name that is not blank", name)
+        return name
+
+    @field_validator("date")
+    @classmethod
+    def _iso_date(cls, date: str) -> str:
+        try:
+            if datetime.date.fromisoformat(date).isoformat() == date:
+                return date
+        except ValueError:
+            pass
+        raise FieldError("date", 'a date written "YYYY-MM-DD"', date)
+
+
+class ExpensesInitial(ConfigModel):
+    """The initial conditions a Pro Expense task may set (applied in this order).
+
+    Attributes:
+        absent: names (any case) no expense has: the seeded expenses so named are removed.
+        expenses: expenses added to the seeded ones, with the next ids in this order.
+    """
+
+    absent: tuple[str, ...] = ()
+    expenses: tuple[ExpenseSpec, ...] = ()
 
 
 class ExpensesApp(App):
@@ -182,6 +274,8 @@ class ExpensesApp(App):
     label = "Pro Expense"
     icon = "expense"
     aliases = ("expenses", "expense", "expense tracker", "pro expense manager")
+    state_schema = ExpensesState
+    initial_model = ExpensesInitial
 
     def reset(self) -> None:
         """The episode's seeded expenses; statistics for this week."""
@@ -189,20 +283,13 @@ class ExpensesApp(App):
         self.period = "week"
         self._baseline = {e["id"]: dict(e) for e in self.expenses}
 
-    def apply(self, settings: dict[str, Any]) -> None:
-        """Initial conditions: {"absent": [names: every expense so named is removed], "expenses": [{"name", "amount"
-        (int cents), "category", "date" ("YYYY-MM-DD"), "note"?}, ...] (added, with the next ids)}, in that order.
-
-        Raises:
-            KeyError: an unknown key or a malformed expense.
-        """  # noqa: D205, D209
-        bad = set(settings) - {"absent", "expenses"}
-        if bad:
-            raise KeyError(f"Pro Expense takes 'absent' and 'expenses', got {sorted(bad)}")
-        gone = {str(n).casefold() for n in settings.get("absent", [])}
+    def set_up(self, initial: ExpensesInitial) -> None:
+        """Remove the expenses of the `absent` names, add the given ones; all of it is the starting point."""
+        gone = {n.casefold() for n in initial.absent}
         self.expenses = [e for e in self.expenses if e["name"].casefold() not in gone]
-        for spec in settings.get("expenses", []):
-            self.expenses.append({"id": self._next_id(), **_expense(spec)})
+        for spec in initial.expenses:
+            self.expenses.append({"id": self._next_id(), "name": spec.name, "amount": spec.amount,
+                                  "category": spec.category, "date": spec.date, "note": spec.note})
         self._baseline = {e["id"]: dict(e) for e in self.expenses}
 
     def _next_id(self) -> int:
@@ -221,17 +308,8 @@ class ExpensesApp(App):
         """Every expense, newest first (by date, then by id)."""
         return sorted(self.expenses, key=lambda e: (e["date"], e["id"]), reverse=True)
 
-    def state(self) -> dict[str, Any]:
-        """The expenses, where the app is, and what changed since set-up.
-
-        Returns:
-            {"expenses": [{"id", "name", "amount": int cents, "category", "date": "YYYY-MM-DD", "note"}, ...] newest
-            first, "screen": the front Pro Expense screen's name or None, "shown": the id on a front "details" screen
-            or None, "period": "week" | "month" (the statistics period), "editing": {"id", "amount", "name", "note"
-            (the fields' texts), "category", "date"} of the open form or None, "added": [expenses not there at
-            set-up], "removed": [set-up expenses no longer there, as they were], "changed": [expenses still there
-            that differ from set-up, as they are now]}.
-        """
+    def state(self) -> ExpensesState:
+        """The expenses, where the app is, and what changed since set-up (see `ExpensesState`)."""
         mine = self.phone.screens(PACKAGE)
         front = mine[-1] if mine and self.phone.top is mine[-1] else None
         form = next((s for s in reversed(mine) if s.name == "form"), None)

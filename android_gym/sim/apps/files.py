@@ -14,10 +14,17 @@ Screens: "home" (the categories, Internal storage, Trash), "category" (args {"na
 
 from __future__ import annotations
 
-from typing import Any
+import datetime
+from collections.abc import Iterable
+from typing import Any, Literal, NotRequired
 
+from pydantic import Field, ValidationInfo, field_validator
+from typing_extensions import TypedDict
+
+from android_gym.config_model import ConfigModel, FieldError
 from android_gym.sim.app import App, Screen
 from android_gym.sim.app_dialogs import alert_dialog, app_dialog, dialog_body_top, inert, popup_menu
+from android_gym.sim.app_state import closed
 from android_gym.sim.apps.files_data import (
     CATEGORIES,
     FOLDERS,
@@ -74,6 +81,140 @@ MENUS = {"file": ("Select", "Rename", "Move to", "Copy to", "Move to Trash", "Fi
 bar's, a Trash row's."""
 
 
+# -- the typed seam: the state tasks read, the initial conditions they set --------------------------------------------
+Page = Literal["home", "category", "folder", "search", "file", "trash", "picker", "menu", "rename", "mkdir", "confirm",
+               "info", "sort"]
+Category = Literal["Downloads", "Images", "Videos", "Audio", "Documents"]
+"""A `CATEGORIES` key."""
+Sort = Literal["name", "name_desc", "date", "date_old", "size", "size_small"]
+"""A `SORTS` key."""
+
+
+@closed
+class FileEntry(TypedDict):
+    """A file: its path, folder ("" for the root) and name, its size in kB, its date ("YYYY-MM-DD")."""
+
+    path: str
+    folder: str
+    name: str
+    size_kb: int
+    date: str
+
+
+@closed
+class TrashEntry(TypedDict):
+    """A file in the Trash: the path it was trashed from, its name, its size in kB, its date ("YYYY-MM-DD")."""
+
+    path: str
+    name: str
+    size_kb: int
+    date: str
+
+
+@closed
+class FileEdit(TypedDict):
+    """One edit of the episode's log: what was done to which path (and the new path, for rename, move, copy only)."""
+
+    op: Literal["rename", "move", "copy", "trash", "restore", "delete", "mkdir"]
+    path: str
+    to: NotRequired[str]
+
+
+@closed
+class FilesState(TypedDict):
+    """What Files reports (`FilesApp.state`); paths are relative to Internal storage.
+
+    Attributes:
+        page: the front Files screen's name, None when Files has no screen on the stack.
+        category: the open category (or that of the open file, when it was opened from one), else None.
+        files: every file, by path.
+        folders: every folder's path, sorted.
+        trash: the files in the Trash, in the order trashed.
+        sort: the lists' order.
+        folder: the folder browsed in front, else None.
+        query: the search text while search is in front, else None.
+        selected: the paths selected on the list in front (or under its pop-up), None outside selection mode.
+        opened: the file whose page or info is in front, else None.
+        last_opened: the last file whose page or info was shown this episode, None before.
+        edits: the episode's edits in order.
+    """
+
+    page: Page | None
+    category: Category | None
+    files: list[FileEntry]
+    folders: list[str]
+    trash: list[TrashEntry]
+    sort: Sort
+    folder: str | None
+    query: str | None
+    selected: list[str] | None
+    opened: str | None
+    last_opened: str | None
+    edits: list[FileEdit]
+
+
+def _relative(field: str, paths: Iterable[str]) -> None:
+    """Refuse a path of `field` that is empty, absolute or ends with "/".
+
+    Raises:
+        FieldError: naming `field` and the first such path.
+    """
+    for path in paths:
+        if not path or path.startswith("/") or path.endswith("/"):
+            raise FieldError(field, "a path relative to Internal storage like 'Download/a.pdf'", path)
+
+
+class FileSpec(ConfigModel):
+    """A file a task puts on the phone (or in the Trash).
+
+    Attributes:
+        path: where it is (for the Trash: where it was), like "Download/a.pdf".
+        size_kb: its size in kB.
+        date: its modified date, "YYYY-MM-DD" (default: today).
+    """
+
+    path: str
+    size_kb: int = Field(ge=0)
+    date: str = iso(0)
+
+    @field_validator("path")
+    @classmethod
+    def _relative_path(cls, path: str) -> str:
+        _relative("path", [path])
+        return path
+
+    @field_validator("date")
+    @classmethod
+    def _iso_date(cls, date: str) -> str:
+        try:
+            datetime.date.fromisoformat(date)
+        except ValueError:
+            raise FieldError("date", 'a date "YYYY-MM-DD"', date) from None
+        return date
+
+
+class FilesInitial(ConfigModel):
+    """The files a task starts from: the episode's seeded ones, changed in this order.
+
+    Attributes:
+        absent: file paths removed (a path not there is ignored).
+        folders: folders added (with their parents).
+        files: files added (their folders created with them), replacing any at their paths.
+        trash: files put in the Trash (empty at reset), in this order.
+    """
+
+    absent: tuple[str, ...] = ()
+    folders: tuple[str, ...] = ()
+    files: tuple[FileSpec, ...] = ()
+    trash: tuple[FileSpec, ...] = ()
+
+    @field_validator("absent", "folders")
+    @classmethod
+    def _relative_paths(cls, paths: tuple[str, ...], info: ValidationInfo) -> tuple[str, ...]:
+        _relative(str(info.field_name), paths)
+        return paths
+
+
 class FilesApp(App):
     """Files by Google: categories, folders, search, Trash; rename, move, copy, trash, restore, info, sort."""
 
@@ -81,6 +222,8 @@ class FilesApp(App):
     label = "Files"
     icon = "files"
     aliases = ("files by google", "file manager", "downloads")
+    state_schema = FilesState
+    initial_model = FilesInitial
 
     def reset(self) -> None:
         """The episode's seeded files in their folders; Trash empty, sorted by name, nothing done."""
@@ -91,50 +234,23 @@ class FilesApp(App):
         self.edits: list[dict[str, str]] = []
         self.last_opened: str | None = None
 
-    def apply(self, settings: dict[str, Any]) -> None:
-        """Initial conditions: {"absent": [paths removed], "folders": [paths], "files": [{"path", "size_kb", "date"
-        (default today)}], "trash": [such files, in Trash]}, in that order; a file's folders are created with it.
-
-        Raises:
-            KeyError: an unknown key, a path that is empty or absolute, or a file without a size.
-        """  # noqa: D205, D209
-        bad = set(settings) - {"absent", "folders", "files", "trash"}
-        if bad:
-            raise KeyError(f"Files takes 'absent', 'folders', 'files' and 'trash', got {sorted(bad)}")
-        specs = [*settings.get("files", []), *settings.get("trash", [])]
-        for path in [*settings.get("absent", []), *settings.get("folders", []), *(f.get("path") for f in specs)]:
-            if not isinstance(path, str) or not path or path.startswith("/") or path.endswith("/"):
-                raise KeyError(f"a Files path is relative to Internal storage, like 'Download/a.pdf'; got {path!r}")
-        if any(not isinstance(f.get("size_kb"), int) for f in specs):
-            raise KeyError(f"a file needs an integer 'size_kb'; got {specs}")
-        for path in settings.get("absent", []):
+    def set_up(self, initial: FilesInitial) -> None:
+        """Remove `initial.absent`, add its folders, then its files (with their folders) and its Trash."""
+        for path in initial.absent:
             self.files.pop(path, None)
-        for path in settings.get("folders", []):
+        for path in initial.folders:
             mkdirs(self.folders, path)
-        for f in settings.get("files", []):
-            mkdirs(self.folders, parent(f["path"]))
-            self.files[f["path"]] = {"size_kb": f["size_kb"], "date": f.get("date", iso(0))}
-        self.trash += [{"path": f["path"], "size_kb": f["size_kb"], "date": f.get("date", iso(0))}
-                       for f in settings.get("trash", [])]
+        for f in initial.files:
+            mkdirs(self.folders, parent(f.path))
+            self.files[f.path] = {"size_kb": f.size_kb, "date": f.date}
+        self.trash += [{"path": f.path, "size_kb": f.size_kb, "date": f.date} for f in initial.trash]
 
     def home(self) -> Screen:
         """The Browse page."""
         return Screen(PACKAGE, "home")
 
-    def state(self) -> dict[str, Any]:
-        """The files and where Files is.
-
-        Returns:
-            {"page": the front Files screen's name or None, "category": the open category (or that of the open
-            file, when it was opened from one) else None, "files": [{"path", "folder", "name", "size_kb", "date"},
-            ...] by path, "folders": [paths, sorted], "trash": [{"path": where it was, "name", "size_kb", "date"},
-            ...] in the order trashed, "sort": a `SORTS` key, "folder": the folder browsed in front (None
-            elsewhere), "query": the search text with search in front else None, "selected": the paths selected
-            on the list in front (None outside selection mode), "opened": the file whose page or info is in front,
-            else None, "last_opened": the last file whose page or info was shown this episode (None before),
-            "edits": [{"op": "rename"|"move"|"copy"|"trash"|"restore"|"delete"|"mkdir", "path", "to"
-            (rename, move, copy)}, ...] in order}.
-        """
+    def state(self) -> FilesState:
+        """The files and where Files is (see `FilesState`)."""
         mine = self.phone.screens(PACKAGE)
         front = mine[-1] if mine else None
         page, args = (front.name, front.args) if front else (None, {})

@@ -1,9 +1,9 @@
 """The Photos app (Google Photos): the episode's photos and videos in a date-grouped grid, albums, favourites, trash.
 
-The app owns the media store: the items drawn per episode (`gallery_media.library`), the items a task adds (`apply`),
-and the Camera's captures (`GalleryApp.add_capture`). Item dates, names and dicts, and the seeding, live in
-`android_gym.sim.apps.gallery_media`; every item is an {"name", "kind", "date", "favourite", "albums", "trashed"}
-dict whose date reads "2026-06-09 10:15". Album names are unique.
+The app owns the media store: the items drawn per episode (`gallery_media.library`), the items a task adds
+(`PhotosInitial`), and the Camera's captures (`GalleryApp.add_capture`). Item dates, names and dicts, and the seeding,
+live in `android_gym.sim.apps.gallery_media`; every item is a `gallery_media.MediaItem` whose date reads
+"2026-06-09 10:15". Album names are unique.
 
 Screens: the bottom tabs "photos" (home), "albums" and "library"; "photo" (the viewer; args {"item": name, "sheet":
 None | "menu" | "delete" | "album" | "share" | "info"}); "album" (args {"name"}); "collection" (args {"kind":
@@ -14,11 +14,18 @@ the album to add to, None for the new album below it, "selected": [names]}); "se
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal, NotRequired, get_args
 
-from android_gym.sim.app import App, Screen
+from pydantic import field_validator
+from typing_extensions import TypedDict
+
+from android_gym.config_model import ConfigModel, FieldError
+from android_gym.errors import ConfigError
+from android_gym.sim.app import ACTION_VIEW, App, IntentFilter, Screen
+from android_gym.sim.app_state import closed
 from android_gym.sim.apps.gallery_media import (
-    ITEM_KEYS,
+    Kind,
+    MediaItem,
     date_parts,
     day_label,
     describe,
@@ -62,13 +69,124 @@ TITLE_RID = f"{PACKAGE}:id/album_title"
 SEND_RID = f"{PACKAGE}:id/send_search"
 PERSON_RID = f"{PACKAGE}:id/send_person"
 PERSON_H = 200
-SHARE_TARGETS = ("Messages", "Gmail", "Nearby Share", "Copy link")
+ShareTarget = Literal["Messages", "Gmail", "Nearby Share", "Copy link"]
+SHARE_TARGETS: tuple[ShareTarget, ...] = get_args(ShareTarget)
 _LIBRARY = (("Favorites", "star", ("collection", "favorites")), ("Videos", "play", ("collection", "videos")),
             ("Trash", "delete", ("open_trash",)))
 
 
-def _fingerprint(it: dict[str, Any]) -> tuple:
+def _fingerprint(it: MediaItem) -> tuple:
     return it["favourite"], it["trashed"], tuple(sorted(it["albums"]))
+
+
+# -- the typed seam: the state tasks read, the initial conditions they set --------------------------------------------
+Page = Literal["photos", "albums", "library", "photo", "album", "collection", "trash", "new_album", "picker", "send"]
+Sheet = Literal["menu", "delete", "album", "share", "info"]
+
+
+@closed
+class AlbumState(TypedDict):
+    """An album: its name and the names of its items not in the trash, newest first."""
+
+    name: str
+    items: list[str]
+
+
+@closed
+class Share(TypedDict):
+    """A share of the episode: the item and where it went; a send in Photos ("Photos") names the contact in `to`."""
+
+    item: str
+    target: Literal["Photos"] | ShareTarget
+    to: NotRequired[str]
+
+
+@closed
+class Sending(TypedDict):
+    """Send in Photos in front: the item, and the contact chosen (None before one is)."""
+
+    item: str
+    to: str | None
+
+
+@closed
+class PhotosState(TypedDict):
+    """What the Photos app reports (`GalleryApp.state`).
+
+    Attributes:
+        items: the media store newest first, trashed items included.
+        albums: every album in the order made.
+        screen: the front Photos screen's name, None when Photos has no screen on the stack.
+        open: the name of the item open in the viewer in front, else None.
+        album: the name of the album open in front, else None.
+        sheet: the viewer's open sheet or dialog (the viewer in front), else None.
+        shared: the episode's shares in order (only a send in Photos has `to`).
+        sending: Send in Photos while it is in front, else None.
+        changed: sorted names of the items added, deleted for good, or whose favourite, trash or albums differ from
+            the episode's start.
+    """
+
+    items: list[MediaItem]
+    albums: list[AlbumState]
+    screen: Page | None
+    open: str | None
+    album: str | None
+    sheet: Sheet | None
+    shared: list[Share]
+    sending: Sending | None
+    changed: list[str]
+
+
+class ItemSpec(ConfigModel):
+    """A photo or video a task puts in the store.
+
+    Attributes:
+        name: its file name (unique in the store).
+        kind: photo or video.
+        date: when it was taken, reading "2026-06-09 14:05".
+        favourite: whether it is starred.
+        albums: the albums it is in (created when missing).
+        trashed: whether it is in the trash.
+    """
+
+    name: str
+    kind: Kind
+    date: str
+    favourite: bool = False
+    albums: tuple[str, ...] = ()
+    trashed: bool = False
+
+    @field_validator("date")
+    @classmethod
+    def _stamped(cls, date: str) -> str:
+        try:
+            day, hour, minute = date_parts(date)
+            if 0 <= hour < 24 and 0 <= minute < 60 and f"{day} {hour:02d}:{minute:02d}" == date:
+                return date
+        except ValueError:
+            pass
+        raise FieldError("date", 'a date reading "2026-06-09 14:05"', date)
+
+
+class PhotosInitial(ConfigModel):
+    """The initial conditions a Photos task may set: the set-up, not changes (`changed` starts empty).
+
+    Attributes:
+        items: items that replace the seeded items of the days they fall on (a task fixes what those days hold).
+        albums: albums created when missing (after the seeded ones), beside those the items name.
+    """
+
+    items: tuple[ItemSpec, ...] = ()
+    albums: tuple[str, ...] = ()
+
+    @field_validator("items")
+    @classmethod
+    def _distinct_names(cls, items: tuple[ItemSpec, ...]) -> tuple[ItemSpec, ...]:
+        names = [it.name for it in items]
+        repeated = sorted({n for n in names if names.count(n) > 1})
+        if repeated:
+            raise FieldError("items", "items of distinct names", repeated)
+        return items
 
 
 # -- the app -----------------------------------------------------------------------------------------------------------
@@ -79,6 +197,9 @@ class GalleryApp(App):
     label = "Photos"
     icon = "photo"
     aliases = ("google photos", "gallery")
+    intent_filters = (IntentFilter(ACTION_VIEW, ("content://media/external/images/", "content://media/internal/images/")),)
+    state_schema = PhotosState
+    initial_model = PhotosInitial
 
     def reset(self) -> None:
         """The episode's seeded items and albums; nothing shared."""
@@ -90,37 +211,23 @@ class GalleryApp(App):
         """Remember the items as they are now: `state()["changed"]` lists what differs from this."""
         self.start = {it["name"]: _fingerprint(it) for it in self.items}
 
-    def apply(self, settings: dict[str, Any]) -> None:
-        """Initial conditions: {"items": [item dicts], "albums": [names]}.
-
-        Each given item needs "name", "kind" ("photo" | "video") and "date" ("2026-06-DD HH:MM"); "favourite",
-        "albums" and "trashed" default to False, [] and False. The given items replace the seeded items of the days
-        they fall on (a task fixes what those days hold); their albums and the listed ones are created when missing.
+    def set_up(self, initial: PhotosInitial) -> None:
+        """The given items in place of the seeded ones of their days, their albums and the listed ones.
 
         Raises:
-            KeyError: an unknown key, an item with unknown or missing fields, a bad kind or date, a repeated name.
+            ConfigError: a given item has the name of a seeded item of another day.
         """
-        bad = set(settings) - {"items", "albums"}
-        if bad:
-            raise KeyError(f"Photos takes only 'items' and 'albums', got {sorted(bad)}")
-        given = []
-        for raw in settings.get("items", []):
-            it = {"favourite": False, "albums": [], "trashed": False, **raw}
-            if set(it) != set(ITEM_KEYS) or it["kind"] not in ("photo", "video"):
-                raise KeyError(f"an item needs {ITEM_KEYS} with kind photo or video; got {raw}")
-            try:
-                date_parts(it["date"])
-            except ValueError as e:
-                raise KeyError(f"an item's date reads '2026-06-09 14:05'; got {it['date']!r}") from e
-            given.append(item(str(it["name"]), it["kind"], it["date"], bool(it["favourite"]),
-                              tuple(it["albums"]), bool(it["trashed"])))
+        given = [item(it.name, it.kind, it.date, it.favourite, it.albums, it.trashed) for it in initial.items]
         days = {it["date"][:10] for it in given}
         self.items = [it for it in self.items if it["date"][:10] not in days] + given
-        if len({it["name"] for it in self.items}) != len(self.items):
-            raise KeyError("item names must be unique")
-        for name in [*settings.get("albums", []), *(a for it in given for a in it["albums"])]:
+        names = [it["name"] for it in self.items]
+        if len(set(names)) != len(names):
+            taken = sorted({n for n in names if names.count(n) > 1})
+            raise ConfigError(f"`{self.label}.items` must have names no other item of the store has, got {taken}: "
+                              "name them with `gallery_media.file_name` of their date")
+        for name in [*initial.albums, *(a for it in given for a in it["albums"])]:
             if name not in self.albums:
-                self.albums.append(str(name))
+                self.albums.append(name)
         self._mark_start()
 
     def add_capture(self, name: str, kind: str, date: str) -> None:
@@ -135,19 +242,8 @@ class GalleryApp(App):
         """The Photos tab."""
         return Screen(PACKAGE, "photos")
 
-    def state(self) -> dict[str, Any]:
-        """The media store and where the app is.
-
-        Returns:
-            {"items": [{"name", "kind": "photo"|"video", "date": "2026-06-09 14:05", "favourite": bool,
-            "albums": [names], "trashed": bool}, ...] newest first (trashed ones included), "albums": [{"name",
-            "items": [names of its items not in the trash, newest first]}, ...], "screen": the front Photos screen
-            or None, "open": the item open in the viewer in front or None, "album": the open album's name or None,
-            "sheet": the viewer's open sheet or dialog or None, "shared": [{"item", "target"}, ...] in order (a send
-            in Photos: {"item", "target": "Photos", "to": the contact's name}), "sending": {"item", "to"} while Send
-            in Photos is in front else None, "changed": sorted names of the items added, deleted for good, or whose
-            favourite, trash or albums differ from the episode's start}.
-        """
+    def state(self) -> PhotosState:
+        """The media store and where the app is (see `PhotosState`)."""
         mine = self.phone.screens(PACKAGE)
         front = mine[-1] if mine else None
         ordered = newest_first(self.items)

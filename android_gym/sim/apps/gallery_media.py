@@ -1,8 +1,8 @@
 """The Photos app's media store: item dates and names, the item dict, and the items and albums seeded per episode.
 
 Items are drawn per episode from `stable_seed("gallery", phone.seed)` (never the episode RNG) by `library`. Dates fall
-in June 2026, up to the simulated today (`calendar.TODAY`); every item is an {"name", "kind", "date", "favourite",
-"albums", "trashed"} dict (`item`) whose date reads "2026-06-09 10:15" (`stamp`). Names are Pixel file names fixed by
+in June 2026, up to the simulated today (`calendar.TODAY`); every item is a `MediaItem` dict (`item`) whose date
+reads "2026-06-09 10:15" (`stamp`). Names are Pixel file names fixed by
 the date (`file_name`), so tasks know them from their parameters. The app that shows and edits the store is
 `android_gym.sim.apps.gallery.GalleryApp`.
 """
@@ -10,19 +10,34 @@ the date (`file_name`), so tasks know them from their parameters. The app that s
 from __future__ import annotations
 
 import datetime
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
+from typing_extensions import TypedDict
 
 from android_gym.sim.app import stable_seed
+from android_gym.sim.app_state import closed
 from android_gym.sim.apps.calendar import TODAY
 from android_gym.sim.apps.clock import format_time
 
 YEAR, MONTH, TODAY_DAY = TODAY[0], TODAY[1], TODAY[2]
 SEEDED_ALBUMS = ("Family", "Garden", "Pets", "Recipes", "Receipts", "Hiking", "Screenshots")
-ITEM_KEYS = ("name", "kind", "date", "favourite", "albums", "trashed")
+Kind = Literal["photo", "video"]
 _MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 _DAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
+
+
+@closed
+class MediaItem(TypedDict):
+    """A photo or video of the store: file name, kind, date ("2026-06-09 14:05"), star, albums (in the order it
+    joined them), whether it is in the trash."""  # noqa: D205, D209
+
+    name: str
+    kind: Kind
+    date: str
+    favourite: bool
+    albums: list[str]
+    trashed: bool
 
 
 # -- dates and names ---------------------------------------------------------------------------------------------------
@@ -88,18 +103,18 @@ def duration(name: str) -> str:
     return f"{seconds // 60}:{seconds % 60:02d}"
 
 
-def item(name: str, kind: str, date: str, favourite: bool = False, albums: tuple[str, ...] = (),
-         trashed: bool = False) -> dict[str, Any]:
+def item(name: str, kind: Kind, date: str, favourite: bool = False, albums: tuple[str, ...] = (),
+         trashed: bool = False) -> MediaItem:
     """A media item as the store holds it."""
     return {"name": name, "kind": kind, "date": date, "favourite": favourite, "albums": list(albums),
             "trashed": trashed}
 
 
-def library(seed: int) -> tuple[list[dict[str, Any]], list[str]]:
+def library(seed: int) -> tuple[list[MediaItem], list[str]]:
     """Episode `seed`'s items (22-30 over June 1 to today, about one in seven a video, a few favourites, two in the
     trash) and albums (three, of two to five items each)."""  # noqa: D205, D209
     rng = np.random.default_rng(stable_seed("gallery", seed))
-    items: list[dict[str, Any]] = []
+    items: list[MediaItem] = []
     seen: set[str] = set()
     count = int(rng.integers(22, 31))
     while len(items) < count:
@@ -120,6 +135,6 @@ def library(seed: int) -> tuple[list[dict[str, Any]], list[str]]:
     return items, albums
 
 
-def newest_first(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def newest_first(items: list[MediaItem]) -> list[MediaItem]:
     """`items` by date, newest first; of two taken the same minute, the one added later comes first."""
     return sorted(reversed(items), key=lambda it: it["date"], reverse=True)

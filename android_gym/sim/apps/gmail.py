@@ -11,12 +11,15 @@ screen, args {"title", "message"}), "search" (the query field) and "results" (ar
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
+from typing_extensions import TypedDict
 
-from android_gym.sim.app import App, Screen, stable_seed
+from android_gym.config_model import ConfigModel
+from android_gym.sim.app import ACTION_VIEW, App, IntentFilter, Screen, stable_seed
 from android_gym.sim.app_dialogs import alert_dialog
+from android_gym.sim.app_state import closed
 from android_gym.sim.apps.people import contacts_of
 from android_gym.sim.events import AppEvent, NavKey
 from android_gym.sim.keyboard import KEYBOARD_TOP
@@ -118,6 +121,109 @@ def seeded_inbox(seed: int, people: list[Any]) -> list[dict[str, Any]]:
              "body": items[int(i)][3], "unread": bool(rng.random() < 0.4)} for i in order]
 
 
+# -- the typed seam: the state tasks read, the initial conditions they set --------------------------------------------
+Folder = Literal["inbox", "promotions", "sent", "all", "trash"]
+GmailScreen = Literal["inbox", "promotions", "sent", "all", "trash", "drawer", "email", "compose", "alert", "search",
+                      "results"]
+MailKind = Literal["received", "new", "reply", "forward"]
+
+
+@closed
+class Email(TypedDict):
+    """An email as tasks see it: its id, sender ("Me" on sent mail), recipients, text, time label, whether it is
+    unread, how it came ("received", or the compose screen that sent it) and the email it replies to or forwards."""  # noqa: D205, D209
+
+    id: int
+    sender: str
+    email: str
+    to: list[str]
+    subject: str
+    body: str
+    time: str
+    unread: bool
+    kind: MailKind
+    ref: int | None
+
+
+@closed
+class Draft(TypedDict):
+    """A draft saved by leaving a compose screen the user wrote in: its "To" text, subject and body as typed."""
+
+    to: str
+    subject: str
+    body: str
+
+
+@closed
+class GmailState(TypedDict):
+    """What the Gmail app reports (`GmailApp.state`).
+
+    Attributes:
+        inbox, archived, deleted, sent: the mail of each box, newest first.
+        screen: the front Gmail screen's name, None when Gmail has no screen on the stack.
+        folder: the folder that screen lists (or lies over, or was opened from), else None.
+        open: the id of the email on the front "email" screen, else None.
+        query: the search of a front "results" screen, else None.
+        drafts: the drafts saved this episode, in order.
+        promotions: the ids of the mail in the Promotions category (wherever it is now), ascending.
+    """
+
+    inbox: list[Email]
+    archived: list[Email]
+    deleted: list[Email]
+    sent: list[Email]
+    screen: GmailScreen | None
+    folder: Folder | None
+    open: int | None
+    query: str | None
+    drafts: list[Draft]
+    promotions: list[int]
+
+
+class EmailSpec(ConfigModel):
+    """A received email a task puts in the inbox.
+
+    Attributes:
+        sender: the sender's name.
+        email: the sender's address.
+        subject, body: its text.
+        unread: whether it is unread.
+    """
+
+    sender: str
+    email: str
+    subject: str
+    body: str
+    unread: bool
+
+
+class MailContactSpec(ConfigModel):
+    """Someone the "To" field suggests besides the phone's contacts and the inbox's senders.
+
+    Attributes:
+        name: their name.
+        email: their address.
+    """
+
+    name: str
+    email: str
+
+
+class GmailInitial(ConfigModel):
+    """The initial conditions a Gmail task may set.
+
+    Attributes:
+        emails: received mail placed in the inbox among the seeded mail, at positions drawn from the episode seed.
+        promotions: received mail placed the same way, in the Promotions category (listed under "Promotions", not
+            in the Primary inbox).
+        contacts: people the "To" field suggests besides the phone's contacts and the inbox's senders.
+    """
+
+    emails: tuple[EmailSpec, ...] = ()
+    promotions: tuple[EmailSpec, ...] = ()
+    contacts: tuple[MailContactSpec, ...] = ()
+
+
 class GmailApp(App):
     """Gmail: the inbox (home), email pages with Reply/Forward/Archive/Delete, compose, search and the drawer.
 
@@ -130,6 +236,9 @@ class GmailApp(App):
     label = "Gmail"
     icon = "mail"
     aliases = ("email",)
+    intent_filters = (IntentFilter(ACTION_VIEW, ("mailto:",)),)
+    state_schema = GmailState
+    initial_model = GmailInitial
 
     def reset(self) -> None:
         """The episode's seeded inbox; nothing sent, archived, deleted or drafted."""
@@ -142,7 +251,8 @@ class GmailApp(App):
         self.promotions: set[int] = set()
         self._relabel()
 
-    def _received(self, e: dict[str, Any]) -> dict[str, Any]:
+    def _received(self, e: dict[str, Any] | EmailSpec) -> dict[str, Any]:
+        e = e.model_dump() if isinstance(e, EmailSpec) else e
         mail = {"id": self.next_id, "sender": str(e["sender"]), "email": str(e["email"]), "to": [USER_EMAIL],
                 "subject": str(e["subject"]), "body": str(e["body"]), "time": "", "unread": bool(e["unread"]),
                 "folder": "inbox", "kind": "received", "ref": None}
@@ -153,33 +263,15 @@ class GmailApp(App):
         for i, m in enumerate(x for x in self.mail if x["folder"] != "sent"):
             m["time"] = TIMES[min(i, len(TIMES) - 1)]
 
-    def apply(self, settings: dict[str, Any]) -> None:
-        """Initial conditions: {"emails": [...], "promotions": [...], "contacts": [...]}.
-
-        "emails": received mail {"sender", "email", "subject", "body", "unread"}, placed in the inbox among the seeded
-        mail at positions drawn from the episode seed. "promotions": received mail of the same form, in the
-        Promotions category (listed under "Promotions", not in the Primary inbox). "contacts": people {"name",
-        "email"} the "To" field suggests besides the phone's contacts and the inbox's senders.
-
-        Raises:
-            KeyError: an unknown key, or an email or contact with missing or unknown fields.
-        """
-        bad = set(settings) - {"emails", "promotions", "contacts"}
-        if bad:
-            raise KeyError(f"Gmail takes only 'emails', 'promotions' and 'contacts', got {sorted(bad)}")
-        for c in settings.get("contacts", []):
-            if set(c) != {"name", "email"}:
-                raise KeyError(f"a contact needs exactly name and email, got {sorted(c)}")
-            self.extra_contacts.append({"name": str(c["name"]), "email": str(c["email"])})
-        promotions = list(settings.get("promotions", []))
-        emails = [*settings.get("emails", []), *promotions]
-        for e in emails:
-            if set(e) != {"sender", "email", "subject", "body", "unread"}:
-                raise KeyError(f"an email needs exactly sender, email, subject, body, unread; got {sorted(e)}")
-        # Anywhere in the inbox , so no task finds its email at a fixed row.
+    def set_up(self, initial: GmailInitial) -> None:
+        """Add the extra contacts, then place the emails and the promotions among the seeded mail (see
+        `GmailInitial`)."""  # noqa: D205, D209
+        self.extra_contacts += [{"name": c.name, "email": c.email} for c in initial.contacts]
+        emails = [*initial.emails, *initial.promotions]
+        # Anywhere in the inbox, so no task finds its email at a fixed row.
         rng = np.random.default_rng(stable_seed("gmail-apply", self.phone.seed))
         slots = rng.choice(len(self.mail) + len(emails), len(emails), replace=False)
-        first_promotion = len(emails) - len(promotions)
+        first_promotion = len(initial.emails)
         for at, k in sorted((int(at), k) for k, at in enumerate(slots)):
             mail = self._received(emails[k])
             self.mail.insert(at, mail)
@@ -187,29 +279,21 @@ class GmailApp(App):
                 self.promotions.add(mail["id"])
         self._relabel()
 
-    def state(self) -> dict[str, Any]:
-        """The mailboxes and where the app is.
-
-        Returns:
-            {"screen": the front Gmail screen (a folder, "drawer", "email", "compose", "alert", "search",
-            "results") or None, "folder": the folder that screen lists (or lies over) or None, "open": the id of
-            the email on the front "email" screen or None, "query": the search of a "results" screen or None,
-            "inbox", "archived", "deleted", "sent": lists of emails, newest first, each {"id", "sender", "email",
-            "to": [addresses], "subject", "body", "time", "unread", "kind": "received" | "new" | "reply" |
-            "forward", "ref": the replied or forwarded email's id or None}, "drafts": [{"to", "subject", "body"}],
-            "promotions": the ids of the mail in the Promotions category (wherever it is now), ascending}.
-        """
+    def state(self) -> GmailState:
+        """The mailboxes and where the app is (see `GmailState`)."""
         mine = self.phone.screens(PACKAGE)
         front = mine[-1] if mine else None
-        boxes = {"inbox": "inbox", "archived": "archive", "deleted": "trash", "sent": "sent"}
-        out: dict[str, Any] = {k: [self._public(m) for m in self.mail if m["folder"] == f] for k, f in boxes.items()}
-        out.update(screen=front.name if front else None, folder=None, open=None, query=None,
-                   drafts=[dict(d) for d in self.drafts], promotions=sorted(self.promotions))
-        if front is not None:
-            folder = front.name if front.name in FOLDERS else front.args.get("folder")
-            out.update(folder=folder, open=front.args["id"] if front.name == "email" else None,
-                       query=front.args["query"] if front.name == "results" else None)
-        return out
+
+        def box(folder: str) -> list[Any]:
+            return [self._public(m) for m in self.mail if m["folder"] == folder]
+
+        return {"inbox": box("inbox"), "archived": box("archive"), "deleted": box("trash"), "sent": box("sent"),
+                "screen": front.name if front else None,
+                "folder": None if front is None else front.name if front.name in FOLDERS else front.args.get("folder"),
+                "open": front.args["id"] if front and front.name == "email" else None,
+                "query": front.args["query"] if front and front.name == "results" else None,
+                "drafts": [dict(d) for d in self.drafts],
+                "promotions": sorted(self.promotions)}
 
     @staticmethod
     def _public(m: dict[str, Any]) -> dict[str, Any]:

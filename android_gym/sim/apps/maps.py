@@ -12,20 +12,25 @@ key of the place whose "More options" menu is open, or None}). A place page's Sa
 (a checkbox per list; a tick saves or removes at once), Call hands the number to the Phone app (`contacts.Caller`)
 and is shown only for a place with a number, Share opens a sheet whose "Copy link" copies the place's link; the Save
 sheet also labels the place Home or Work (`LABELS`). Results, place pages and directions load through
-`phone.push(..., slow=True)`. The saved lists start empty; a task's `apply` puts places in them (`saved`) and draws
-others per episode from `stable_seed("maps-saved", phone.seed)` (`seeded`); `open` makes Maps reopen on a place's
-page, as the user left it (BACK from there goes to Explore).
+`phone.push(..., slow=True)`. The saved lists start empty; a task's initial conditions (`MapsInitial`) put places in
+them (`saved`) and draw others per episode from `stable_seed("maps-saved", phone.seed)` (`seeded`); `open` makes Maps
+reopen on a place's page, as the user left it (BACK from there goes to Explore). Tasks read `MapsState`.
 """
 
 from __future__ import annotations
 
 import re
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, Literal, get_args
 
 import numpy as np
+from pydantic import Field, model_validator
+from typing_extensions import TypedDict
 
-from android_gym.sim.app import App, Screen, stable_seed
+from android_gym.config_model import ConfigModel, FieldError, build_field
+from android_gym.sim.app import ACTION_VIEW, App, IntentFilter, Screen, stable_seed
 from android_gym.sim.app_dialogs import app_dialog, dialog_body_top, inert, popup_menu
+from android_gym.sim.app_state import closed
 from android_gym.sim.apps.contacts import Caller
 from android_gym.sim.events import AppEvent, NavKey
 from android_gym.sim.layout import (
@@ -55,14 +60,17 @@ DURATION_RID = f"{PACKAGE}:id/duration"
 PHONE_RID = f"{PACKAGE}:id/phone_number"
 ADDRESS_RID = f"{PACKAGE}:id/address"
 CHIPS = ("Restaurants", "Coffee", "Groceries", "Gas", "Hotels")
-LISTS = ("Favorites", "Want to go", "Starred places")
-LABELS = ("Home", "Work")
+ListName = Literal["Favorites", "Want to go", "Starred places"]
+LISTS: tuple[ListName, ...] = get_args(ListName)
+Label = Literal["Home", "Work"]
+LABELS: tuple[Label, ...] = get_args(Label)
 """Labels a place can be given from its Save sheet (one place per label)."""
 LABEL_RID = f"{PACKAGE}:id/label_checkbox"
-MODES = ("Drive", "Transit", "Walk", "Bike")
+Mode = Literal["Drive", "Transit", "Walk", "Bike"]
+MODES: tuple[Mode, ...] = get_args(Mode)
 MODE_WORDS = {"Drive": "by car", "Transit": "by transit", "Walk": "on foot", "Bike": "by bike"}
 SEED_QUERIES = ("coffee", "groceries", "gas", "hotels", "bakeries", "bookstores")
-"""What the per-episode saved places (`apply({"seeded": n})`) are drawn from."""
+"""What the per-episode saved places (`MapsInitial.seeded`) are drawn from."""
 PLACES_PER_QUERY = 8
 ADDRESS_KIND = "Address"
 """The kind of the place a street-address search finds."""
@@ -163,6 +171,116 @@ def key_of(place: dict[str, Any]) -> str:
     return f"{place['name']} · {place['address']}"
 
 
+# -- the typed seam: the state tasks read, the initial conditions they set --------------------------------------------
+@closed
+class PlaceRef(TypedDict):
+    """A place as the lists and labels keep it: its name and street address."""
+
+    name: str
+    address: str
+
+
+@closed
+class ListEdit(PlaceRef):
+    """One edit of the episode's log: the place saved to, or removed from, a list."""
+
+    op: Literal["save", "remove"]
+    list: ListName
+
+
+@closed
+class ResumedPlace(PlaceRef):
+    """The place Maps was set to reopen on, with the search and the rank (0 first) of the result it is."""
+
+    query: str
+    rank: int
+
+
+@closed
+class MapsState(TypedDict):
+    """What the Maps app reports (`MapsApp.state`).
+
+    Attributes:
+        page: the front Maps screen's name, None when Maps has no screen on the stack.
+        query: the latest search in the back stack, or None.
+        loading: whether the front Maps screen still loads.
+        place, address: the name and address of the place (or directions) page in front, else None.
+        mode: the travel mode of the front directions page, else None.
+        sheet: the open sheet of the place page in front, else None.
+        list: the list shown on the front list page, else None.
+        lists: every list of `LISTS`, its places in the order saved.
+        edits: the episode's list edits, in order.
+        viewed: the names of the place pages opened, in order.
+        shared: the names of the places whose link was copied, in order.
+        labels: the labels of `LABELS` that are set, to their place.
+        resumed: the place Maps was set to reopen on at reset, or None.
+    """
+
+    page: Literal["home", "search", "results", "place", "directions", "saved", "list"] | None
+    query: str | None
+    loading: bool
+    place: str | None
+    address: str | None
+    mode: Mode | None
+    sheet: Literal["save", "share"] | None
+    list: ListName | None
+    lists: dict[ListName, list[PlaceRef]]
+    edits: list[ListEdit]
+    viewed: list[str]
+    shared: list[str]
+    labels: dict[Label, PlaceRef]
+    resumed: ResumedPlace | None
+
+
+class ResultSpec(ConfigModel):
+    """A result of a Maps search, by the search and its rank.
+
+    Attributes:
+        query: the search (as typed: `places_for` normalises it).
+        rank: the result's rank, 0 first.
+    """
+
+    query: str
+    rank: int = Field(ge=0, le=PLACES_PER_QUERY - 1)
+
+
+class SavedSpec(ResultSpec):
+    """A result a task puts in a list before the episode.
+
+    Attributes:
+        list: one of `LISTS`.
+    """
+
+    list: ListName
+
+
+class MapsInitial(ConfigModel):
+    """The initial conditions a Maps task may set (applied in the order `open`, `seeded`, `saved`).
+
+    Attributes:
+        saved: results put in the lists, in this order.
+        seeded: places drawn per episode (`stable_seed("maps-saved", seed)`) from `SEED_QUERIES` searches, each into
+            a list drawn with it.
+        open: the result whose page Maps reopens on, as the user left it; "seeded" draws a distinctly named result of
+            a `SEED_QUERIES` search per episode (`stable_seed("maps-open", seed)`); None opens Maps on Explore.
+    """
+
+    saved: tuple[SavedSpec, ...] = ()
+    seeded: int = Field(default=0, ge=0)
+    open: ResultSpec | Literal["seeded"] | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _open_result(cls, data: Any) -> Any:
+        """`open` is read here, so that a message names `open.rank` rather than a member of its union."""
+        where = data.get("open") if isinstance(data, Mapping) else None
+        if where is None or where == "seeded" or isinstance(where, ResultSpec):
+            return data
+        if not isinstance(where, Mapping):
+            raise FieldError("open", '"seeded" or a result {"query", "rank"}', where)
+        return {**data, "open": build_field(ResultSpec, where, "open")}
+
+
 class MapsApp(App):
     """Google Maps, around the phone's city: search, results, place pages, directions, saved lists."""
 
@@ -170,6 +288,9 @@ class MapsApp(App):
     label = "Maps"
     icon = "map"
     aliases = ("google maps",)
+    intent_filters = (IntentFilter(ACTION_VIEW, ("geo:",)),)
+    state_schema = MapsState
+    initial_model = MapsInitial
 
     def reset(self) -> None:
         """Empty lists, no labels, nothing viewed, saved or shared; Maps opens on Explore."""
@@ -179,50 +300,37 @@ class MapsApp(App):
         self.shared: list[str] = []
         self.labels: dict[str, dict[str, Any]] = {}
         self.resume: dict[str, Any] | None = None
-        self.resumed: dict[str, Any] | None = None
+        self.resumed: ResumedPlace | None = None
 
-    def apply(self, settings: dict[str, Any]) -> None:
-        """Initial conditions: {"saved": [{"list": one of `LISTS`, "query": str, "rank": 0..7}, ...] (that result of
-        that search, in that list), "seeded": n (n places drawn from `SEED_QUERIES` into random lists, per episode),
-        "open": {"query", "rank"} or "seeded" (Maps reopens on that place's page, as the user left it; "seeded" draws a
-        distinctly named result of a `SEED_QUERIES` search per episode)}.
-
-        Raises:
-            KeyError: an unknown key, list or rank.
-        """  # noqa: D205
-        bad = set(settings) - {"saved", "seeded", "open"}
-        if bad:
-            raise KeyError(f"Maps takes 'saved', 'seeded' and 'open', got {sorted(bad)}")
-        if "open" in settings:
-            self._open_on(settings["open"])
+    def set_up(self, initial: MapsInitial) -> None:
+        """Maps reopening on a place (`initial.open`), then the seeded places and the given ones in the lists."""
+        if initial.open is not None:
+            self._open_on(initial.open)
         rng = np.random.default_rng(stable_seed("maps-saved", self.phone.seed))
-        for _ in range(int(settings.get("seeded", 0))):
+        for _ in range(initial.seeded):
             query = SEED_QUERIES[int(rng.integers(len(SEED_QUERIES)))]
             self._add(LISTS[int(rng.integers(len(LISTS)))], places_for(query)[int(rng.integers(PLACES_PER_QUERY))])
-        for s in settings.get("saved", []):
-            if set(s) != {"list", "query", "rank"} or s["list"] not in LISTS or not 0 <= s["rank"] < PLACES_PER_QUERY:
-                raise KeyError(f"a saved place needs list (one of {LISTS}), query and rank 0..7; got {s}")
-            self._add(s["list"], places_for(s["query"])[s["rank"]])
+        for s in initial.saved:
+            self._add(s.list, places_for(s.query)[s.rank])
 
-    def _open_on(self, where: Any) -> None:
-        """Make Maps reopen on a place's page (see `apply`)."""
+    def _open_on(self, where: ResultSpec | Literal["seeded"]) -> None:
+        """Make Maps reopen on a result's page (see `MapsInitial.open`)."""
         if where == "seeded":
             rng = np.random.default_rng(stable_seed("maps-open", self.phone.seed))
             query = SEED_QUERIES[int(rng.integers(len(SEED_QUERIES)))]
             found = places_for(query)
             ranks = [p["rank"] for p in found if sum(q["name"] == p["name"] for q in found) == 1]
-            where = {"query": query, "rank": ranks[int(rng.integers(len(ranks)))]}
-        if not isinstance(where, dict) or set(where) != {"query", "rank"} or not 0 <= where["rank"] < PLACES_PER_QUERY:
-            raise KeyError(f"'open' needs query and rank 0..7, or 'seeded'; got {where!r}")
-        self.resume = places_for(where["query"])[where["rank"]]
-        self.resumed = {"name": self.resume["name"], "address": self.resume["address"], **where}
+            where = ResultSpec(query=query, rank=ranks[int(rng.integers(len(ranks)))])
+        self.resume = places_for(where.query)[where.rank]
+        self.resumed = {"name": self.resume["name"], "address": self.resume["address"], "query": where.query,
+                        "rank": where.rank}
 
     def _add(self, name: str, place: dict[str, Any]) -> None:
         if all(key_of(p) != key_of(place) for p in self.lists[name]):
             self.lists[name].append(dict(place))
 
     def home(self) -> Screen:
-        """The map with the search bar, or the page of the place Maps was left on (`apply`'s "open")."""
+        """The map with the search bar, or the page of the place Maps was left on (`MapsInitial.open`)."""
         if self.resume is not None:
             return Screen(PACKAGE, "place", {"place": dict(self.resume), "sheet": None})
         return Screen(PACKAGE, "home")
@@ -509,20 +617,8 @@ class MapsApp(App):
         query = " ".join(text.lower().split())
         return bool(query) and self.phone.push(Screen(PACKAGE, "results", {"query": query}), slow=True)
 
-    def state(self) -> dict[str, Any]:
-        """Where Maps is, and the saved lists.
-
-        Returns:
-            {"page": front Maps screen name or None, "query": the latest search in the back stack or None,
-            "loading": whether the front Maps screen still loads, "place": the name of the place (or directions)
-            page in front, else None, "address": that page's place's address or None, "mode": the travel mode of the
-            front directions page or None, "sheet": the place page's open sheet ("save", "share") or None, "list":
-            the list shown on the front list page or None, "lists": {list name: [{"name", "address"}, ...] in the
-            order saved} for every list of `LISTS`, "edits": [{"op": "save"|"remove", "list", "name", "address"},
-            ...] this episode in order, "viewed": [names of the place pages opened, in order], "shared": [names of
-            the places whose link was copied], "labels": {label: {"name", "address"}} for the labels of `LABELS` set,
-            "resumed": {"name", "address", "query", "rank"} of the place Maps was set to reopen on at reset, or None}.
-        """
+    def state(self) -> MapsState:
+        """Where Maps is, the saved lists, the labels and the episode's edits (see `MapsState`)."""
         mine = self.phone.screens(PACKAGE)
         queries = [s.args["query"] for s in mine if s.name == "results"]
         front = mine[-1] if mine else None
@@ -537,4 +633,4 @@ class MapsApp(App):
                           for name, ps in self.lists.items()},
                 "edits": [dict(e) for e in self.edits], "viewed": list(self.viewed), "shared": list(self.shared),
                 "labels": {k: {"name": p["name"], "address": p["address"]} for k, p in self.labels.items()},
-                "resumed": dict(self.resumed) if self.resumed else None}
+                "resumed": ResumedPlace(**self.resumed) if self.resumed else None}

@@ -14,12 +14,17 @@ Leaving the editor (BACK, Navigate up, Preview) saves, as Markor does.
 from __future__ import annotations
 
 import datetime
-from typing import Any
+from collections.abc import Iterable
+from typing import Any, Literal, NotRequired
 
 import numpy as np
+from pydantic import ValidationInfo, field_validator
+from typing_extensions import TypedDict
 
+from android_gym.config_model import ConfigModel, FieldError
 from android_gym.sim.app import App, Screen, stable_seed
 from android_gym.sim.app_dialogs import app_dialog, dialog_body_top, inert
+from android_gym.sim.app_state import closed
 from android_gym.sim.apps.calendar import TODAY
 from android_gym.sim.events import AppEvent
 from android_gym.sim.layout import (
@@ -118,6 +123,88 @@ def notebook(seed: int) -> tuple[set[str], dict[str, str], dict[str, int]]:
     return set(folders), files, ages
 
 
+# -- the typed seam: the state tasks read, the initial conditions they set --------------------------------------------
+ScreenName = Literal["browser", "document", "menu", "create", "rename", "move", "delete"]
+Mode = Literal["edit", "view"]
+
+
+@closed
+class OpenNote(TypedDict):
+    """The note in front: its path, the editor's mode and text, and whether that text is saved."""
+
+    path: str
+    mode: Mode
+    text: str
+    saved: bool
+
+
+@closed
+class NoteEdit(TypedDict):
+    """One edit of the episode's log: what was done to which path (and where it went, for rename and move only)."""
+
+    op: Literal["create", "mkdir", "save", "rename", "move", "delete"]
+    path: str
+    to: NotRequired[str]
+
+
+@closed
+class MarkorState(TypedDict):
+    """What Markor reports (`MarkorApp.state`); paths are relative to the notebook's root.
+
+    Attributes:
+        files: every note's content by path, sorted by path.
+        folders: every folder's path, sorted.
+        modified: every folder's and note's modified date ("YYYY-MM-DD") by path.
+        screen: the front Markor screen's name, None when Markor has no screen on the stack.
+        folder: the folder the front screen is in (an open note's folder), None when Markor is not open.
+        open: the front document, else None.
+        query: the search text while the browser under the front screen (or in front) searches, else None.
+        last_opened: the last note opened this episode, None before.
+        edits: the episode's edits in order.
+    """
+
+    files: dict[str, str]
+    folders: list[str]
+    modified: dict[str, str]
+    screen: ScreenName | None
+    folder: str | None
+    open: OpenNote | None
+    query: str | None
+    last_opened: str | None
+    edits: list[NoteEdit]
+
+
+def _relative(field: str, paths: Iterable[str]) -> None:
+    """Refuse a path of `field` that is empty, absolute or ends with "/".
+
+    Raises:
+        FieldError: naming `field` and the first such path.
+    """
+    for path in paths:
+        if not path or path.startswith("/") or path.endswith("/"):
+            raise FieldError(field, "a relative, non-empty path like 'Work/todo.md'", path)
+
+
+class MarkorInitial(ConfigModel):
+    """The notebook a task starts from: the episode's seeded one, changed in this order.
+
+    Attributes:
+        absent: paths removed (a folder with what it holds); a path not there is ignored.
+        folders: folders added (with their parents), dated today.
+        files: notes added by path, with their content (their folders created with them), dated today.
+    """
+
+    absent: tuple[str, ...] = ()
+    folders: tuple[str, ...] = ()
+    files: dict[str, str] = {}
+
+    @field_validator("absent", "folders", "files")
+    @classmethod
+    def _relative_paths(cls, value: Any, info: ValidationInfo) -> Any:
+        _relative(str(info.field_name), value)
+        return value
+
+
 class MarkorApp(App):
     """Markor: browse the notebook's folders, open a note to edit or preview it, create, rename, move, delete."""
 
@@ -125,6 +212,8 @@ class MarkorApp(App):
     label = "Markor"
     icon = "notes"
     aliases = ("notes", "markor notes")
+    state_schema = MarkorState
+    initial_model = MarkorInitial
 
     def reset(self) -> None:
         """The episode's seeded notebook, nothing opened or edited."""
@@ -132,47 +221,27 @@ class MarkorApp(App):
         self.edits: list[dict[str, str]] = []
         self.last_opened: str | None = None
 
-    def apply(self, settings: dict[str, Any]) -> None:
-        """Initial conditions: {"absent": [paths to remove], "folders": [paths], "files": {path: content}}.
-
-        Applied in that order; a file's folders are created with it; new items are dated today.
-
-        Raises:
-            KeyError: an unknown key, or a path that is empty, absolute or ends with "/".
-        """
-        bad = set(settings) - {"absent", "folders", "files"}
-        if bad:
-            raise KeyError(f"Markor takes 'absent', 'folders' and 'files', got {sorted(bad)}")
-        for path in [*settings.get("absent", []), *settings.get("folders", []), *settings.get("files", {})]:
-            if not path or path.startswith("/") or path.endswith("/"):
-                raise KeyError(f"a Markor path is relative and non-empty, like 'Work/todo.md'; got {path!r}")
-        for path in settings.get("absent", []):
+    def set_up(self, initial: MarkorInitial) -> None:
+        """Remove `initial.absent`, then add its folders and files (a file's folders with it), new items dated
+        today."""  # noqa: D205, D209
+        for path in initial.absent:
             self._remove(path)
-        for path in settings.get("folders", []):
+        for path in initial.folders:
             self._mkdirs(path)
-        for path, content in settings.get("files", {}).items():
+        for path, content in initial.files.items():
             self._mkdirs(parent(path))
-            self.files[path] = str(content)
+            self.files[path] = content
             self.ages[path] = 0
 
     def home(self) -> Screen:
         """The notebook's root folder."""
         return Screen(PACKAGE, "browser", {"path": "", "search": False})
 
-    def state(self) -> dict[str, Any]:
-        """The notebook and where Markor is.
-
-        Returns:
-            {"files": {path: content}, "folders": [paths, sorted], "modified": {path: "YYYY-MM-DD"}, "screen": the
-            front Markor screen's name or None, "folder": the folder the front screen is in (None when Markor is
-            not open), "open": {"path", "mode": "edit"|"view", "text": the editor's text, "saved": bool} for the
-            front document else None, "query": the browser's search text or None, "last_opened": the last note
-            opened this episode or None, "edits": [{"op": "create"|"mkdir"|"save"|"rename"|"move"|"delete",
-            "path", "to" (rename and move only)}, ...] in order}.
-        """
+    def state(self) -> MarkorState:
+        """The notebook and where Markor is (see `MarkorState`)."""
         mine = self.phone.screens(PACKAGE)
         front = mine[-1] if mine else None
-        opened = None
+        opened: OpenNote | None = None
         if front is not None and front.name == "document":
             path = front.args["path"]
             text = front.fields.get(EDITOR_RID, self.files[path]) if front.args["mode"] == "edit" else self.files[path]

@@ -11,12 +11,16 @@ and the matching contacts), "menu" (a "More options" pop-up over the screen unde
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
+from pydantic import field_validator
+from typing_extensions import TypedDict
 
-from android_gym.sim.app import App, Screen, stable_seed
+from android_gym.config_model import ConfigModel, FieldError
+from android_gym.sim.app import SMS_DELIVER, App, Intent, IntentFilter, Screen, stable_seed
 from android_gym.sim.app_dialogs import alert_dialog, popup_menu
+from android_gym.sim.app_state import closed
 from android_gym.sim.apps.people import contacts_of
 from android_gym.sim.events import AppEvent, NavKey
 from android_gym.sim.keyboard import KEYBOARD_TOP
@@ -84,6 +88,144 @@ def seeded_threads(seed: int, people: list[Any]) -> list[dict[str, Any]]:
     return threads
 
 
+# -- the typed seam: the state tasks read, the initial conditions they set --------------------------------------------
+MessagesScreen = Literal["home", "thread", "new", "menu", "confirm"]
+
+
+@closed
+class TextMessage(TypedDict):
+    """One bubble of a conversation: whether the user sent it, and its text."""
+
+    from_me: bool
+    text: str
+
+
+@closed
+class Conversation(TypedDict):
+    """A conversation: the other person's name and number, whether it is unread, its messages oldest first."""
+
+    name: str
+    number: str
+    unread: bool
+    messages: list[TextMessage]
+
+
+@closed
+class SentText(TypedDict):
+    """A text the user sent this episode: to whom (the conversation's name and number) and what."""
+
+    name: str
+    number: str
+    text: str
+
+
+@closed
+class DeletedConversation(TypedDict):
+    """A conversation the user deleted this episode."""
+
+    name: str
+    number: str
+
+
+@closed
+class MessagesState(TypedDict):
+    """What the Messages app reports (`MessagesApp.state`).
+
+    Attributes:
+        screen: the front Messages screen's name, None when Messages has no screen on the stack.
+        thread: the number of the conversation that screen belongs to (a thread, or a menu or dialog over one), else
+            None.
+        threads: every conversation, newest first.
+        sent: the texts sent this episode, in order.
+        deleted: the conversations deleted this episode, in order.
+    """
+
+    screen: MessagesScreen | None
+    thread: str | None
+    threads: list[Conversation]
+    sent: list[SentText]
+    deleted: list[DeletedConversation]
+
+
+class MessageSpec(ConfigModel):
+    """A message of a conversation a task puts on the phone.
+
+    Attributes:
+        from_me: whether the user sent it.
+        text: what it says.
+    """
+
+    from_me: bool
+    text: str
+
+
+class ConversationSpec(ConfigModel):
+    """A conversation a task puts on the phone.
+
+    Attributes:
+        name: the other person's name as the list shows it.
+        number: their phone number.
+        messages: the messages, oldest first (at least one).
+        unread: whether the conversation is unread.
+    """
+
+    name: str
+    number: str
+    messages: tuple[MessageSpec, ...]
+    unread: bool
+
+    @field_validator("messages")
+    @classmethod
+    def _not_empty(cls, messages: tuple[MessageSpec, ...]) -> tuple[MessageSpec, ...]:
+        if not messages:  # the conversation list shows the last message of each
+            raise FieldError("messages", "at least one message", messages)
+        return messages
+
+
+class RecipientSpec(ConfigModel):
+    """Someone the "To" field finds besides the phone's contacts.
+
+    Attributes:
+        name: their name.
+        number: their phone number.
+    """
+
+    name: str
+    number: str
+
+
+class IncomingSpec(ConfigModel):
+    """A text that arrives after the set-up.
+
+    Attributes:
+        name: the name of the conversation it starts when there is none with `number`.
+        number: the sender's number.
+        text: what it says.
+    """
+
+    name: str
+    number: str
+    text: str
+
+
+class MessagesInitial(ConfigModel):
+    """The initial conditions a Messages task may set.
+
+    Attributes:
+        remove: names whose seeded conversations are dropped (the names of contacts a task removes; a name with no
+            conversation does nothing).
+        threads: conversations placed among the seeded ones at positions drawn from the episode seed (a seeded
+            conversation with the same name or number is dropped).
+        contacts: people the "To" field finds besides the phone's contacts.
+        incoming: texts that arrive after all that, in order (each `receive`d: the newest conversation, unread).
+    """
+
+    remove: tuple[str, ...] = ()
+    threads: tuple[ConversationSpec, ...] = ()
+    contacts: tuple[RecipientSpec, ...] = ()
+    incoming: tuple[IncomingSpec, ...] = ()
+
+
 class MessagesApp(App):
     """Google Messages: a conversation list, threads with a compose bar, new conversations, an overflow menu.
 
@@ -94,6 +236,9 @@ class MessagesApp(App):
     label = "Messages"
     icon = "sms"
     aliases = ("sms",)
+    intent_filters = (IntentFilter(SMS_DELIVER),)
+    state_schema = MessagesState
+    initial_model = MessagesInitial
 
     def reset(self) -> None:
         """The episode's seeded conversations; nothing sent or deleted."""
@@ -107,60 +252,28 @@ class MessagesApp(App):
         for i, t in enumerate(self.threads):
             t["time"] = TIMES[min(i, len(TIMES) - 1)]
 
-    def apply(self, settings: dict[str, Any]) -> None:
-        """Initial conditions: {"remove": [...], "threads": [...], "contacts": [...], "incoming": [...]}.
-
-        "remove": names whose seeded conversations are dropped (the names of contacts a task removes; a name with
-        no conversation does nothing). "threads": conversations {"name", "number", "messages": [{"from_me": bool,
-        "text": str}, ...] (oldest first, at least one), "unread": bool}, placed among the seeded ones at positions
-        drawn from the episode seed (a seeded thread with the same name or number is dropped). "contacts": people
-        {"name", "number"} the "To" field finds besides the phone's contacts. "incoming": texts {"name", "number",
-        "text"} that arrive after all that, in order (each `receive`d: the newest conversation, unread; "name" names
-        a new conversation).
-
-        Raises:
-            KeyError: an unknown key, or a thread, contact or incoming text with missing or unknown fields.
-        """
-        bad = set(settings) - {"remove", "threads", "contacts", "incoming"}
-        if bad:
-            raise KeyError(f"Messages takes only 'remove', 'threads', 'contacts' and 'incoming', got {sorted(bad)}")
-        gone = {str(n) for n in settings.get("remove", [])}
+    def set_up(self, initial: MessagesInitial) -> None:
+        """Drop the conversations of `initial.remove`, add the extra contacts, place the conversations among the
+        seeded ones, then let the incoming texts arrive (see `MessagesInitial`)."""  # noqa: D205, D209
+        gone = set(initial.remove)
         self.threads = [t for t in self.threads if t["name"] not in gone]
-        for c in settings.get("contacts", []):
-            if set(c) != {"name", "number"}:
-                raise KeyError(f"a contact needs exactly name and number, got {sorted(c)}")
-            self.extra_contacts.append({"name": str(c["name"]), "number": str(c["number"])})
-        threads = settings.get("threads", [])
+        self.extra_contacts += [{"name": c.name, "number": c.number} for c in initial.contacts]
+        threads = initial.threads
         for t in threads:
-            if set(t) != {"name", "number", "messages", "unread"} or not t["messages"]:
-                raise KeyError(f"a thread needs name, number, messages (non-empty) and unread, got {sorted(t)}")
-            if any(set(m) != {"from_me", "text"} for m in t["messages"]):
-                raise KeyError("a message needs exactly from_me and text")
-            self.threads = [s for s in self.threads if s["name"] != t["name"]
-                            and digits(s["number"]) != digits(t["number"])]
-        # Anywhere in the list , so no task finds its conversation at a fixed row.
+            self.threads = [s for s in self.threads if s["name"] != t.name and digits(s["number"]) != digits(t.number)]
+        # Anywhere in the list, so no task finds its conversation at a fixed row.
         rng = np.random.default_rng(stable_seed("messages-apply", self.phone.seed))
         slots = rng.choice(len(self.threads) + len(threads), len(threads), replace=False)
         for at, k in sorted((int(at), k) for k, at in enumerate(slots)):
             t = threads[k]
-            self.threads.insert(at, {"name": str(t["name"]), "number": str(t["number"]), "unread": bool(t["unread"]),
-                                     "time": "", "messages": [{"from_me": bool(m["from_me"]), "text": str(m["text"])}
-                                                              for m in t["messages"]]})
+            self.threads.insert(at, {"name": t.name, "number": t.number, "unread": t.unread, "time": "",
+                                     "messages": [{"from_me": m.from_me, "text": m.text} for m in t.messages]})
         self._relabel()
-        for m in settings.get("incoming", []):
-            if set(m) != {"name", "number", "text"}:
-                raise KeyError(f"an incoming text needs exactly name, number and text, got {sorted(m)}")
-            self._arrive(str(m["number"]), str(m["text"]), str(m["name"]))
+        for m in initial.incoming:
+            self._arrive(m.number, m.text, m.name)
 
-    def state(self) -> dict[str, Any]:
-        """The conversations, what was sent and deleted this episode, and where the app is.
-
-        Returns:
-            {"screen": the front Messages screen ("home", "thread", "new", "menu", "confirm") or None, "thread": the
-            number of the conversation that screen belongs to (a thread, or a menu/dialog over one) or None,
-            "threads": [{"name", "number", "messages": [{"from_me", "text"}, ...] oldest first, "unread"}, ...]
-            newest first, "sent": [{"name", "number", "text"}, ...] in order, "deleted": [{"name", "number"}, ...]}.
-        """
+    def state(self) -> MessagesState:
+        """The conversations, what was sent and deleted this episode, and where the app is (see `MessagesState`)."""
         mine = self.phone.screens(PACKAGE)
         front = mine[-1] if mine else None
         return {"screen": front.name if front else None,
@@ -168,6 +281,11 @@ class MessagesApp(App):
                 "threads": [{"name": t["name"], "number": t["number"], "unread": t["unread"],
                              "messages": [dict(m) for m in t["messages"]]} for t in self.threads],
                 "sent": [dict(s) for s in self.sent], "deleted": [dict(d) for d in self.deleted]}
+
+    def on_intent(self, intent: Intent) -> bool:
+        """An incoming SMS (`SMS_DELIVER`, extras "number" and "text"): received without opening the app."""
+        self.receive(intent.extra("number"), intent.extra("text"))
+        return True
 
     def receive(self, number: str, text: str) -> None:
         """An incoming SMS (the emulator console's `sms send`): appended, unread, to `number`'s conversation, which

@@ -7,16 +7,20 @@ Playback belongs to the app, not to a screen, as on a phone: tapping a song play
 queue (the library, or a search's results); the player's Next and Previous step through that queue, Play/Pause
 pauses or resumes, and the song keeps playing when the user leaves the player or the app. While a song is loaded the
 library and result pages show a mini-player bar (its title opens the player, its button pauses or resumes). A task's
-`apply({"playing": rank})` starts the episode with library song `rank` playing.
+initial conditions (`MusicInitial`) may start the episode with library song `rank` playing.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
+from pydantic import Field
+from typing_extensions import TypedDict
 
+from android_gym.config_model import ConfigModel
 from android_gym.sim.app import App, Screen, stable_seed
+from android_gym.sim.app_state import closed
 from android_gym.sim.events import AppEvent, NavKey
 from android_gym.sim.layout import (
     CONTENT_BOTTOM,
@@ -52,12 +56,14 @@ _VERSIONS = ("", " (Live)", " (Remastered)", " (Acoustic)", " - Cover")
 _SMALL_WORDS = {"a", "an", "and", "as", "at", "by", "for", "in", "of", "on", "or", "the", "to"}
 ROW_H = 200
 MINI_H = 180
+LIBRARY_SIZE = 8
+"""Songs in an episode's library."""
 
 
 def library(seed: int) -> list[dict[str, Any]]:
     """The episode's songs: {"title", "artist", "length"}."""
     rng = np.random.default_rng(stable_seed("music", seed))
-    picks = rng.permutation(len(_SONGS))[:8]
+    picks = rng.permutation(len(_SONGS))[:LIBRARY_SIZE]
     return [{"title": _SONGS[int(i)], "artist": _ARTISTS[int(rng.integers(len(_ARTISTS)))],
              "length": f"{int(rng.integers(2, 6))}:{int(rng.integers(60)):02d}"} for i in picks]
 
@@ -88,6 +94,51 @@ def search_songs(query: str) -> list[dict[str, Any]]:
              "length": f"{int(rng.integers(2, 8))}:{int(rng.integers(60)):02d}"} for version in _VERSIONS]
 
 
+# -- the typed seam: the state tasks read, the initial conditions they set --------------------------------------------
+@closed
+class SongRef(TypedDict):
+    """The song loaded in the player: its title and artist."""
+
+    title: str
+    artist: str
+
+
+@closed
+class MusicState(TypedDict):
+    """What YT Music reports (`MusicApp.state`).
+
+    Attributes:
+        page: the app's front screen, None when it has none on the stack.
+        playing: the title of the song playing (loaded and not paused, wherever the user is), else None.
+        song: the loaded song, None when none is.
+        paused: whether the loaded song is paused.
+        library: the episode's library titles in order.
+        queue: the titles of the loaded song's list (the library, or a search's results).
+        query: the latest search in the back stack, or None.
+        played: every title started this episode (the initial song first), in order.
+    """
+
+    page: Literal["home", "search", "results", "player"] | None
+    playing: str | None
+    song: SongRef | None
+    paused: bool
+    library: list[str]
+    queue: list[str]
+    query: str | None
+    played: list[str]
+
+
+class MusicInitial(ConfigModel):
+    """The initial conditions a YT Music task may set.
+
+    Attributes:
+        playing: the library rank (0 first) of a song playing at the start, the library as its queue; None: nothing
+            loaded.
+    """
+
+    playing: int | None = Field(default=None, ge=0, le=LIBRARY_SIZE - 1)
+
+
 class MusicApp(App):
     """YT Music: the library, search, and a player that keeps playing its queue."""
 
@@ -95,6 +146,8 @@ class MusicApp(App):
     label = "YT Music"
     icon = "music"
     aliases = ("music", "music app", "youtube music", "music player")
+    state_schema = MusicState
+    initial_model = MusicInitial
 
     def reset(self) -> None:
         """Nothing loaded, nothing played."""
@@ -103,21 +156,10 @@ class MusicApp(App):
         self.paused = False
         self.played: list[str] = []
 
-    def apply(self, settings: dict[str, Any]) -> None:
-        """Initial conditions: {"playing": rank} starts library song `rank` playing, the library as its queue.
-
-        Raises:
-            KeyError: an unknown key or a rank outside the library.
-        """
-        bad = set(settings) - {"playing"}
-        if bad:
-            raise KeyError(f"YT Music takes 'playing', got {sorted(bad)}")
-        if "playing" in settings:
-            songs = library(self.phone.seed)
-            rank = settings["playing"]
-            if not isinstance(rank, int) or not 0 <= rank < len(songs):
-                raise KeyError(f"'playing' must be a library rank 0..{len(songs) - 1}, got {rank!r}")
-            self._play(songs, rank)
+    def set_up(self, initial: MusicInitial) -> None:
+        """Library song `initial.playing` playing, the library as its queue (when given)."""
+        if initial.playing is not None:
+            self._play(library(self.phone.seed), initial.playing)
 
     @property
     def current(self) -> dict[str, Any] | None:
@@ -228,16 +270,8 @@ class MusicApp(App):
         query = " ".join(screen.fields.get(rid, "").lower().split())
         return bool(query) and self.phone.push(Screen(PACKAGE, "results", {"query": query}))
 
-    def state(self) -> dict[str, Any]:
-        """What plays and where the app is.
-
-        Returns:
-            {"page": the front screen of the app or None, "playing": the title of the song playing (loaded and not
-            paused, wherever the user is) or None, "song": {"title", "artist"} of the loaded song or None,
-            "paused": whether the loaded song is paused, "library": the episode's library titles in order,
-            "queue": the titles of the loaded song's list, "query": the latest search in the back stack or None,
-            "played": every title started this episode (the initial song first), in order}.
-        """
+    def state(self) -> MusicState:
+        """What plays and where the app is (see `MusicState`)."""
         mine = self.phone.screens(PACKAGE)
         queries = [s.args["query"] for s in mine if s.name == "results"]
         song = self.current

@@ -3,18 +3,24 @@ uninstall (after a confirmation), and update the installed apps from Manage apps
 
 An install, or an update, completes `INSTALL_STEPS` agent steps after its tap: progress is read from `phone.steps`, so
 no timer runs between steps. Installed apps do not appear in the launcher (the sim has no code to run them). An
-installed app may have an update available (an initial condition); Manage apps & device (the account button of the
-home screen) lists those with their Update buttons and an Update all.
+installed app may have an update available (an initial condition, `PlayStoreInitial`); Manage apps & device (the
+account button of the home screen) lists those with their Update buttons and an Update all. Tasks read
+`PlayStoreState`.
 """  # noqa: D205
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal, Self
 
 import numpy as np
+from pydantic import field_validator, model_validator
+from typing_extensions import TypedDict
 
+from android_gym.config_model import ConfigModel, FieldError
+from android_gym.errors import closest
 from android_gym.sim.app import App, Screen, stable_seed
 from android_gym.sim.app_dialogs import alert_dialog, inert
+from android_gym.sim.app_state import closed
 from android_gym.sim.events import AppEvent, NavKey
 from android_gym.sim.layout import (
     BUTTON,
@@ -124,6 +130,59 @@ def search(query: str, perturbed_seed: int | None = None) -> list[tuple[str, boo
     return hits
 
 
+# -- the typed seam: the state tasks read, the initial conditions they set --------------------------------------------
+@closed
+class PlayStoreState(TypedDict):
+    """What the Play Store reports (`PlayStoreApp.state`); every list holds app names, sorted.
+
+    Attributes:
+        installed: the apps installed (their install finished).
+        installing: the apps whose install runs.
+        updates: the installed apps with an update available.
+        updating: the apps whose update runs.
+        updated: the apps updated this episode.
+        page: the front store screen's name, None when the store has no screen on the stack.
+        query: the latest search in the back stack, or None.
+    """
+
+    installed: list[str]
+    installing: list[str]
+    updates: list[str]
+    updating: list[str]
+    updated: list[str]
+    page: Literal["home", "search", "results", "details", "uninstall", "manage"] | None
+    query: str | None
+
+
+class PlayStoreInitial(ConfigModel):
+    """The initial conditions a Play Store task may set.
+
+    Attributes:
+        installed: apps of `STORE_APPS` installed before the episode starts.
+        updates: apps of `installed` that have an update available.
+    """
+
+    installed: tuple[str, ...] = ()
+    updates: tuple[str, ...] = ()
+
+    @field_validator("installed")
+    @classmethod
+    def _offered(cls, names: tuple[str, ...]) -> tuple[str, ...]:
+        unknown = [n for n in names if n not in STORE_APPS]
+        if unknown:
+            close = closest(unknown[0], STORE_APPS)
+            hint = f" (did you mean {close!r}?)" if close else ""
+            raise FieldError("installed", f"apps the Play Store offers{hint}", unknown)
+        return names
+
+    @model_validator(mode="after")
+    def _updates_installed(self) -> Self:
+        missing = [n for n in self.updates if n not in self.installed]
+        if missing:
+            raise FieldError("updates", f"apps of `installed` ({', '.join(self.installed) or 'none'})", missing)
+        return self
+
+
 class PlayStoreApp(App):
     """Google Play Store. Screens: "home" (top charts), "search", "results" (args {"query"}), "details" ({"name"}),
     the "uninstall" confirmation over an app page ({"name"}), and "manage" (Manage apps & device: updates).
@@ -135,29 +194,19 @@ class PlayStoreApp(App):
     label = "Play Store"
     icon = "playstore"
     aliases = ("google play", "play store", "store", "google play store")
+    state_schema = PlayStoreState
+    initial_model = PlayStoreInitial
 
     def reset(self) -> None:
         """Nothing installed, no update pending."""
         self.installs: dict[str, int] = {}  # name -> phone.steps when its install began
         self.updates: dict[str, int | None] = {}  # name -> phone.steps when its update began (None: not yet)
 
-    def apply(self, settings: dict[str, Any]) -> None:
-        """Initial conditions: {"installed": [names]} are installed before the episode starts; {"updates": [names]}
-        (installed ones) have an update available.
-
-        Raises:
-            KeyError: another key, a name the store does not offer, or an update of an app not installed.
-        """  # noqa: D205
-        unknown = set(settings) - {"installed", "updates"}
-        if unknown:
-            raise KeyError(f"Play Store takes only 'installed' and 'updates', got {sorted(unknown)}")
-        for name in settings.get("installed", ()):
-            if name not in STORE_APPS:
-                raise KeyError(f"the Play Store offers no app {name!r}")
+    def set_up(self, initial: PlayStoreInitial) -> None:
+        """The apps installed (finished before step 0), those of them with an update available."""
+        for name in initial.installed:
             self.installs[name] = -INSTALL_STEPS  # finished before step 0
-        for name in settings.get("updates", ()):
-            if name not in self.installs:
-                raise KeyError(f"an update needs {name!r} installed; installed: {sorted(self.installs)}")
+        for name in initial.updates:
             self.updates[name] = None
 
     def status(self, name: str) -> str:
@@ -180,14 +229,8 @@ class PlayStoreApp(App):
         starts = [*self.installs.values(), *(s for s in self.updates.values() if s is not None)]
         return any(start + INSTALL_STEPS == self.phone.steps for start in starts)
 
-    def state(self) -> dict[str, Any]:
-        """Installs, updates and where the store is.
-
-        Returns:
-            {"installed": sorted names, "installing": sorted names, "updates": sorted names with an update
-            available, "updating": sorted names, "updated": sorted names updated this episode, "page": front store
-            screen name or None, "query": the latest search in the back stack or None}.
-        """
+    def state(self) -> PlayStoreState:
+        """Installs, updates and where the store is (see `PlayStoreState`)."""
         mine = self.phone.screens(PACKAGE)
         queries = [s.args["query"] for s in mine if s.name == "results"]
         updates = {k: sorted(n for n in self.updates if self.update_status(n) == k)

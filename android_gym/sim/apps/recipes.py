@@ -1,27 +1,30 @@
 """The Broccoli recipe app (com.flauschcode.broccoli): a searchable recipe list, recipe details, an editor, favourites.
 
 Recipes are drawn per episode from `stable_seed("recipes", phone.seed)` (never the episode RNG): 6-12 of the `POOL`'s
-30, a few of them favourites. A recipe is a dict {"id": int, "title", "description", "servings" (the text of the
-Servings field, e.g. "4"), "prep_time" (the text of the Preparation time field, e.g. "45 min"), "categories": [str],
-"ingredients": [one line each], "directions", "favourite": bool}; the list is sorted by title. Screens: "list" (args
+30, a few of them favourites. A recipe is a `Recipe`; the list is sorted by title. Screens: "list" (args
 {"favourites": whether only favourites show}; the search text in fields[SEARCH_RID] filters by title as one types;
 the "All recipes" / "Favourites" chips; the "Add recipe" FAB; BACK clears a search, then the Favourites filter),
 "details" (args {"id"}: title, description, servings, preparation time, categories, ingredients, directions; the
 favourite star, Edit recipe and Delete recipe in the app bar), "delete" (the "Delete this recipe?" dialog over the
 details) and "form" (args {"id": the edited recipe or None, "original", "error", "discard"}: Title, Description,
 Servings, Preparation time, Ingredients (one a line) and Directions fields, Save in the app bar; BACK or "Navigate
-up" with unsaved changes asks "Discard changes?").
+up" with unsaved changes asks "Discard changes?"). Tasks read the state as a `RecipesState` and set initial conditions
+with a `RecipesInitial`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
+from pydantic import field_validator
+from typing_extensions import TypedDict
 
+from android_gym.config_model import ConfigModel, FieldError
 from android_gym.sim.app import App, Screen, stable_seed
 from android_gym.sim.app_dialogs import alert_dialog, inert
+from android_gym.sim.app_state import closed
 from android_gym.sim.events import AppEvent, NavKey
 from android_gym.sim.layout import (
     BUTTON,
@@ -58,8 +61,6 @@ INGREDIENT_RID = f"{PACKAGE}:id/ingredient_text"
 DIRECTIONS_VALUE_RID = f"{PACKAGE}:id/recipe_details_directions"
 FAB_DESC = "Add recipe"
 FAVOURITE_DESC, UNFAVOURITE_DESC = "Add to favourites", "Remove from favourites"
-RECIPE_KEYS = ("title", "description", "servings", "prep_time", "categories", "ingredients", "directions",
-               "favourite")
 ROW_H = 200
 POOL: tuple[tuple[str, str, str, str, str, str, str], ...] = (
     ("Spaghetti Carbonara", "Creamy Roman pasta with pancetta", "4", "25 min", "Pasta, Italian",
@@ -183,16 +184,108 @@ def seeded_recipes(seed: int) -> list[dict[str, Any]]:
     return out
 
 
-def _recipe(spec: Mapping[str, Any]) -> dict[str, Any]:
-    """A validated recipe (without id) from an initial-conditions spec; every field but the title has a default."""
-    bad = set(spec) - set(RECIPE_KEYS)
-    if bad or not str(spec.get("title", "")).strip():
-        raise KeyError(f"a recipe needs a title and takes only {RECIPE_KEYS}; got {dict(spec)}")
-    return {"title": str(spec["title"]), "description": str(spec.get("description", "")),
-            "servings": str(spec.get("servings", "")), "prep_time": str(spec.get("prep_time", "")),
-            "categories": [str(c) for c in spec.get("categories", [])],
-            "ingredients": [str(i) for i in spec.get("ingredients", [])],
-            "directions": str(spec.get("directions", "")), "favourite": bool(spec.get("favourite", False))}
+# -- the typed seam: the state tasks read, the initial conditions they set --------------------------------------------
+RecipesScreen = Literal["list", "details", "delete", "form"]
+
+
+@closed
+class Recipe(TypedDict):
+    """A recipe: its id, the texts of its fields (servings "4", prep_time "45 min"), categories, ingredients (one a
+    line) and whether it is a favourite."""  # noqa: D205, D209
+
+    id: int
+    title: str
+    description: str
+    servings: str
+    prep_time: str
+    categories: list[str]
+    ingredients: list[str]
+    directions: str
+    favourite: bool
+
+
+@closed
+class RecipeEdit(TypedDict):
+    """The open form: the recipe edited (None: a new one) and its fields' texts (ingredients one a line)."""
+
+    id: int | None
+    title: str
+    description: str
+    servings: str
+    prep_time: str
+    ingredients: str
+    directions: str
+
+
+@closed
+class RecipesState(TypedDict):
+    """What Broccoli reports (`RecipesApp.state`).
+
+    Attributes:
+        recipes: every recipe by title (case aside), then by id.
+        screen: the front Broccoli screen's name, None when another app's screen is in front.
+        open: the title on a front "details" screen, else None.
+        last_opened: the title of the recipe whose details were opened last, None before any.
+        search: the list's search text ("" without a list).
+        favourites_only: whether the list shows favourites only.
+        editing: the open form, None when no form is open.
+        added: recipes not there at set-up; removed: set-up recipes no longer there, as they were; changed: recipes
+            still there that differ from set-up, as they are now.
+    """
+
+    recipes: list[Recipe]
+    screen: RecipesScreen | None
+    open: str | None
+    last_opened: str | None
+    search: str
+    favourites_only: bool
+    editing: RecipeEdit | None
+    added: list[Recipe]
+    removed: list[Recipe]
+    changed: list[Recipe]
+
+
+class RecipeSpec(ConfigModel):
+    """A recipe a task puts on the phone (every field but the title may be left out).
+
+    Attributes:
+        title: its title (not blank).
+        description: its description.
+        servings: the Servings field's text ("4").
+        prep_time: the Preparation time field's text ("45 min").
+        categories: its categories.
+        ingredients: its ingredients, one a line.
+        directions: its directions.
+        favourite: whether it is a favourite.
+    """
+
+    title: str
+    description: str = ""
+    servings: str = ""
+    prep_time: str = ""
+    categories: tuple[str, ...] = ()
+    ingredients: tuple[str, ...] = ()
+    directions: str = ""
+    favourite: bool = False
+
+    @field_validator("title")
+    @classmethod
+    def _titled(cls, title: str) -> str:
+        if not title.strip():
+            raise FieldError("title", "a title that is not blank", title)
+        return title
+
+
+class RecipesInitial(ConfigModel):
+    """The initial conditions a Broccoli task may set (applied in this order).
+
+    Attributes:
+        absent: titles (any case) no recipe has: the seeded recipes so titled are removed.
+        recipes: recipes added to the seeded ones, with the next ids in this order.
+    """
+
+    absent: tuple[str, ...] = ()
+    recipes: tuple[RecipeSpec, ...] = ()
 
 
 def _copy(r: Mapping[str, Any]) -> dict[str, Any]:
@@ -206,6 +299,8 @@ class RecipesApp(App):
     label = "Broccoli"
     icon = "recipes"
     aliases = ("recipes", "recipe app", "broccoli recipe app")
+    state_schema = RecipesState
+    initial_model = RecipesInitial
 
     def reset(self) -> None:
         """The episode's seeded recipes; nothing opened yet."""
@@ -213,21 +308,13 @@ class RecipesApp(App):
         self.last_opened: str | None = None
         self._baseline = {r["id"]: _copy(r) for r in self.recipes}
 
-    def apply(self, settings: dict[str, Any]) -> None:
-        """Initial conditions: {"absent": [titles: every recipe so titled, any case, is removed], "recipes": [{"title",
-        "description"?, "servings"? (text), "prep_time"? (text), "categories"? [str], "ingredients"? [str],
-        "directions"?, "favourite"? bool}, ...] (added, with the next ids)}, in that order.
-
-        Raises:
-            KeyError: an unknown key or a malformed recipe.
-        """  # noqa: D205, D209
-        bad = set(settings) - {"absent", "recipes"}
-        if bad:
-            raise KeyError(f"Broccoli takes 'absent' and 'recipes', got {sorted(bad)}")
-        gone = {str(t).casefold() for t in settings.get("absent", [])}
+    def set_up(self, initial: RecipesInitial) -> None:
+        """Remove the recipes of the `absent` titles, add the given ones; all of it is the starting point."""
+        gone = {t.casefold() for t in initial.absent}
         self.recipes = [r for r in self.recipes if r["title"].casefold() not in gone]
-        for spec in settings.get("recipes", []):
-            self.recipes.append({"id": self._next_id(), **_recipe(spec)})
+        for spec in initial.recipes:
+            self.recipes.append({"id": self._next_id(), **spec.model_dump(), "categories": list(spec.categories),
+                                 "ingredients": list(spec.ingredients)})
         self._baseline = {r["id"]: _copy(r) for r in self.recipes}
 
     def _next_id(self) -> int:
@@ -251,19 +338,8 @@ class RecipesApp(App):
         return [r for r in self.ordered() if (r["favourite"] or not screen.args["favourites"])
                 and query in r["title"].casefold()]
 
-    def state(self) -> dict[str, Any]:
-        """The recipes, where the app is, and what changed since set-up.
-
-        Returns:
-            {"recipes": [{"id", "title", "description", "servings", "prep_time", "categories": [str], "ingredients":
-            [str], "directions", "favourite": bool}, ...] by title, "screen": the front Broccoli screen's name or
-            None, "open": the title on a front "details" screen or None, "last_opened": the title of the recipe
-            whose details were opened last or None, "search": the list's search text, "favourites_only": whether
-            the list shows favourites only, "editing": {"id", "title", "description", "servings", "prep_time",
-            "ingredients", "directions" (the fields' texts)} of the open form or None, "added": [recipes not there
-            at set-up], "removed": [set-up recipes no longer there, as they were], "changed": [recipes still there
-            that differ from set-up, as they are now]}.
-        """
+    def state(self) -> RecipesState:
+        """The recipes, where the app is, and what changed since set-up (see `RecipesState`)."""
         mine = self.phone.screens(PACKAGE)
         front = mine[-1] if mine and self.phone.top is mine[-1] else None
         listed = next((s for s in mine if s.name == "list"), None)

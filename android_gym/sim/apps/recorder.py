@@ -18,12 +18,16 @@ pause, Rename and Delete), "rename" (args {"id", "error"}: the app's name dialog
 from __future__ import annotations
 
 import datetime
-from typing import Any
+from typing import Any, Literal, get_args
 
 import numpy as np
+from pydantic import Field, field_validator
+from typing_extensions import TypedDict
 
+from android_gym.config_model import ConfigModel, FieldError
 from android_gym.sim.app import App, Screen, stable_seed
 from android_gym.sim.app_dialogs import app_dialog, dialog_body_top, inert
+from android_gym.sim.app_state import closed
 from android_gym.sim.apps.calendar import TODAY
 from android_gym.sim.events import AppEvent
 from android_gym.sim.layout import (
@@ -45,8 +49,10 @@ from android_gym.sim.view import View
 
 PACKAGE = "com.dimowner.audiorecorder"
 SECONDS_PER_STEP = 1
-FORMATS = ("m4a", "wav", "3gp")
-SAMPLE_RATES = (8000, 16000, 22050, 32000, 44100, 48000)
+Format = Literal["m4a", "wav", "3gp"]
+SampleRate = Literal[8000, 16000, 22050, 32000, 44100, 48000]
+FORMATS: tuple[Format, ...] = get_args(Format)
+SAMPLE_RATES: tuple[SampleRate, ...] = get_args(SampleRate)
 """Sample rates offered, in Hz."""
 DEFAULT_SETTINGS = {"format": "m4a", "sample_rate": 44100, "ask_name": False, "keep_screen_on": False}
 RECORD_RID = f"{PACKAGE}:id/btn_record"
@@ -67,7 +73,6 @@ ROW_H = 200
 POOL = ("Lecture notes", "Band practice", "Interview with Sam", "Voice memo", "Team meeting", "Guitar riff",
         "Bird song", "Podcast intro", "Shopping list", "Dream journal", "Piano lesson", "Birthday song",
         "Call notes", "Speech draft", "Rain sounds", "Kids singing")
-RECORD_KEYS = {"name", "duration_s", "format", "sample_rate", "date"}
 SETTING_LABELS = {"format": "Recording format", "sample_rate": "Sample rate"}
 
 
@@ -110,16 +115,146 @@ def seeded_records(seed: int) -> list[dict[str, Any]]:
     return out
 
 
-def _record(spec: dict[str, Any]) -> dict[str, Any]:
-    """A validated record from an initial-conditions spec (missing fields: m4a, 44.1 kHz, dated today)."""
-    rec = {"format": "m4a", "sample_rate": 44100, "date": str(DATE), **spec}
-    if (set(rec) != RECORD_KEYS or not isinstance(rec["name"], str) or not rec["name"].strip()
-            or not isinstance(rec["duration_s"], int) or rec["duration_s"] < 0 or rec["format"] not in FORMATS
-            or rec["sample_rate"] not in SAMPLE_RATES):
-        raise KeyError(f"a record needs a name and duration_s (seconds) and may have format {FORMATS}, sample_rate "
-                       f"{SAMPLE_RATES} and date; got {spec}")
-    datetime.date.fromisoformat(rec["date"])  # ValueError names the bad date
-    return rec
+# -- the typed seam: the state tasks read, the initial conditions they set --------------------------------------------
+Page = Literal["main", "records", "record", "rename", "delete", "settings", "choice"]
+
+
+@closed
+class RecordState(TypedDict):
+    """A record: its name, length in seconds, format, sample rate in Hz and date ("YYYY-MM-DD")."""
+
+    name: str
+    duration_s: int
+    format: Format
+    sample_rate: SampleRate
+    date: str
+
+
+@closed
+class RecordingState(TypedDict):
+    """The recording under way: seconds recorded so far, and whether it is paused."""
+
+    elapsed_s: int
+    paused: bool
+
+
+@closed
+class PlayingState(TypedDict):
+    """The record playing and its position in seconds."""
+
+    name: str
+    position_s: int
+
+
+@closed
+class SettingsState(TypedDict):
+    """Settings: new records' format and sample rate (Hz), the naming dialog after Stop, the screen kept on."""
+
+    format: Format
+    sample_rate: SampleRate
+    ask_name: bool
+    keep_screen_on: bool
+
+
+Renaming = closed(TypedDict("Renaming", {"from": str, "to": str}))  # "from" is a keyword: no class syntax
+Renaming.__doc__ = """A rename of the episode: the record's name before and after."""
+
+
+@closed
+class RecorderState(TypedDict):
+    """What Audio Recorder reports (`RecorderApp.state`).
+
+    Attributes:
+        records: every record, newest first (as the list shows them).
+        recording: the recording under way, or None.
+        playing: the record playing, or None.
+        settings: the recorder's settings.
+        screen: the front recorder screen's name, None when the app has none on the stack.
+        open: the name of the record whose screen is in front (or under its dialog), or None.
+        naming: the name in the open rename dialog, or None.
+        last_opened: the last record opened from the list this episode, or None.
+        added: the current names of the records recorded this episode.
+        removed: the names of the records deleted this episode.
+        renamed: the episode's renames, in order.
+    """
+
+    records: list[RecordState]
+    recording: RecordingState | None
+    playing: PlayingState | None
+    settings: SettingsState
+    screen: Page | None
+    open: str | None
+    naming: str | None
+    last_opened: str | None
+    added: list[str]
+    removed: list[str]
+    renamed: list[Renaming]
+
+
+class RecordSpec(ConfigModel):
+    """A record a task puts on the phone.
+
+    Attributes:
+        name: its name (not blank).
+        duration_s: its length in seconds.
+        format: its format.
+        sample_rate: its sample rate in Hz.
+        date: the day it was recorded ("YYYY-MM-DD"; default the sim's today).
+    """
+
+    name: str
+    duration_s: int = Field(ge=0)
+    format: Format = "m4a"
+    sample_rate: SampleRate = 44100
+    date: str = str(DATE)
+
+    @field_validator("name")
+    @classmethod
+    def _not_blank(cls, name: str) -> str:
+        if not name.strip():
+            raise FieldError("name", "a name that is not blank", name)
+        return name
+
+    @field_validator("date")
+    @classmethod
+    def _iso_day(cls, date: str) -> str:
+        try:
+            if str(datetime.date.fromisoformat(date)) == date:
+                return date
+        except ValueError:
+            pass
+        raise FieldError("date", 'a day reading "2026-06-09"', date)
+
+
+class SettingsSpec(ConfigModel):
+    """The recorder's settings at the start (each left out keeps its default).
+
+    Attributes:
+        format: the format of new records.
+        sample_rate: their sample rate in Hz.
+        ask_name: whether the naming dialog opens after Stop.
+        keep_screen_on: whether the screen stays on while recording.
+    """
+
+    format: Format = DEFAULT_SETTINGS["format"]
+    sample_rate: SampleRate = DEFAULT_SETTINGS["sample_rate"]
+    ask_name: bool = DEFAULT_SETTINGS["ask_name"]
+    keep_screen_on: bool = DEFAULT_SETTINGS["keep_screen_on"]
+
+
+class RecorderInitial(ConfigModel):
+    """The initial conditions an Audio Recorder task may set, applied in this order; they are the set-up, not
+    changes (nothing counts as added or removed).
+
+    Attributes:
+        absent: names of seeded records removed.
+        records: records added (listed by date among the seeded ones).
+        settings: the recorder's settings (each left out keeps its default).
+    """  # noqa: D205
+
+    absent: tuple[str, ...] = ()
+    records: tuple[RecordSpec, ...] = ()
+    settings: SettingsSpec = SettingsSpec()
 
 
 class RecorderApp(App):
@@ -129,6 +264,8 @@ class RecorderApp(App):
     label = "Audio Recorder"
     icon = "recorder"
     aliases = ("Recorder", "Voice recorder", "Sound recorder", "audiorecorder")
+    state_schema = RecorderState
+    initial_model = RecorderInitial
 
     def reset(self) -> None:
         """The episode's seeded records, default settings, nothing recording or playing."""
@@ -143,29 +280,14 @@ class RecorderApp(App):
         self.last_opened: str | None = None
         self.last_saved: int | None = None
 
-    def apply(self, settings: dict[str, Any]) -> None:
-        """Initial conditions: {"absent": [names of records removed], "records": [{"name", "duration_s", "format",
-        "sample_rate", "date"}, ...] (added; only name and duration_s required), "settings": {"format", "sample_rate",
-        "ask_name", "keep_screen_on"} (any of them)}, applied in that order. They are the set-up, not changes.
-
-        Raises:
-            KeyError: an unknown key or setting, or a malformed record or setting value.
-        """  # noqa: D205, D209
-        bad = set(settings) - {"absent", "records", "settings"}
-        if bad:
-            raise KeyError(f"Audio Recorder takes 'absent', 'records' and 'settings', got {sorted(bad)}")
-        gone = set(settings.get("absent", []))
+    def set_up(self, initial: RecorderInitial) -> None:
+        """Remove the `absent` records, add the given ones, set the settings."""
+        gone = set(initial.absent)
         self.records = {i: r for i, r in self.records.items() if r["name"] not in gone}
-        for spec in settings.get("records", []):
-            self.records[self.next_id] = _record(dict(spec))
+        for spec in initial.records:
+            self.records[self.next_id] = spec.to_data()
             self.next_id += 1
-        wanted = dict(settings.get("settings", {}))
-        unknown = set(wanted) - set(DEFAULT_SETTINGS)
-        if unknown:
-            raise KeyError(f"unknown Audio Recorder settings {sorted(unknown)}; known: {sorted(DEFAULT_SETTINGS)}")
-        if wanted.get("format", "m4a") not in FORMATS or wanted.get("sample_rate", 44100) not in SAMPLE_RATES:
-            raise KeyError(f"format must be one of {FORMATS} and sample_rate one of {SAMPLE_RATES}; got {wanted}")
-        self.settings.update({k: (bool(v) if k in ("ask_name", "keep_screen_on") else v) for k, v in wanted.items()})
+        self.settings = initial.settings.to_data()
 
     def home(self) -> Screen:
         """The recorder."""
@@ -199,18 +321,8 @@ class RecorderApp(App):
         self.recording, self.last_saved = None, new
         return new
 
-    def state(self) -> dict[str, Any]:
-        """The records, the recorder and what changed since set-up.
-
-        Returns:
-            {"records": [{"name", "duration_s", "format", "sample_rate" (Hz), "date": "YYYY-MM-DD"}, ...] newest
-            first, "recording": {"elapsed_s", "paused": bool} or None, "playing": {"name", "position_s"} or None,
-            "settings": {"format", "sample_rate", "ask_name", "keep_screen_on"}, "screen": the front recorder screen's
-            name or None, "open": the name of the record whose screen is in front (or under its dialog) or None,
-            "naming": the name in the open rename dialog or None, "last_opened": the last record opened this
-            episode or None, "added": [current names of the records recorded this episode], "removed": [names of
-            records deleted], "renamed": [{"from", "to"}, ...] in order}.
-        """
+    def state(self) -> RecorderState:
+        """The records, the recorder and what changed since set-up (see `RecorderState`)."""
         mine = self.phone.screens(PACKAGE)
         front = mine[-1] if mine else None
         opened = next((s.args["id"] for s in reversed(mine) if s.name == "record"), None)

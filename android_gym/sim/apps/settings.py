@@ -14,7 +14,7 @@ app's own) and storage (app, user data and cache in MB). Apps > See all apps lis
 apps and those installed from the Play Store); each opens its App info page: Force stop (confirmed), Notifications
 (the app's switch; `state()["notifications_off"]`), Permissions (a page per permission with three radio buttons) and
 Storage & cache (Clear cache at once, Clear storage after a confirmation). Storage shows the phone's used and free
-space.
+space. Tasks read `SettingsState`; initial conditions are `SettingsInitial` (both declared in `settings_pages`).
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from android_gym.errors import UnknownNameError
+from android_gym.errors import ConfigError, UnknownNameError
 from android_gym.sim.app import App, Screen, stable_seed
 from android_gym.sim.app_dialogs import alert_dialog, app_dialog, dialog_body_top, inert
 from android_gym.sim.apps import camera
@@ -53,6 +53,9 @@ from android_gym.sim.apps.settings_pages import (
     VOLUMES,
     WALLPAPERS,
     Row,
+    SettingsEdit,
+    SettingsInitial,
+    SettingsState,
     app_permissions,
     device_address,
     seeded_app,
@@ -93,8 +96,8 @@ __all__ = [  # this module's own names, and the page data's names that other mod
     "APP_STORAGE", "BREADCRUMBS", "BUILT", "CAMERA_STATES", "DEVICE", "DEVICE_NAMES", "DIALOGS", "FONT_SIZES",
     "HEADER_RID", "LINK_H", "PACKAGE", "PAGES", "PERMISSION", "PERMISSION_POOL", "PERMISSION_RIDS",
     "PERMISSION_STATES", "PLACEHOLDER_ROWS", "ROW_TITLE_RID", "SAVED_DEVICES", "SEARCH_RID", "TIMEOUTS", "VOLUMES",
-    "VOLUME_H", "WALLPAPERS", "Row", "SettingsApp", "app_permissions", "device_address", "seeded_app", "seeded_devices",
-    "seeded_values", "size_text", "slug",
+    "VOLUME_H", "WALLPAPERS", "Row", "SettingsApp", "SettingsEdit", "SettingsInitial", "SettingsState",
+    "app_permissions", "device_address", "seeded_app", "seeded_devices", "seeded_values", "size_text", "slug",
 ]
 
 
@@ -105,13 +108,15 @@ class SettingsApp(App):
     `DIALOGS` over them.
 
     Toggling a switch edits `phone.system` directly (the phone applies {"system": {...}} initial conditions); the
-    app's own values (volumes, timeout, devices, per-app data) take theirs through `apply`.
+    app's own values (volumes, timeout, devices, per-app data) take theirs through `set_up` (`SettingsInitial`).
     """  # noqa: D205
 
     package = PACKAGE
     label = "Settings"
     icon = "settings"
     aliases = ("system settings", "android settings")
+    state_schema = SettingsState
+    initial_model = SettingsInitial
 
     def reset(self) -> None:
         """Every app's notifications on; the episode's volumes, screen timeout, saved devices and app data."""
@@ -120,62 +125,43 @@ class SettingsApp(App):
         self.devices = seeded_devices(self.phone.seed)
         self.app_data: dict[str, dict[str, Any]] = {}  # label -> seeded_app(), drawn when first needed
         self.stopped: set[str] = set()
-        self.edits: list[dict[str, Any]] = []
+        self.edits: list[SettingsEdit] = []
         self.seen: set[str] = set()
 
-    def apply(self, settings: dict[str, Any]) -> None:
-        """Initial conditions, applied in this order: {"notifications": {app label: on}, "volumes": {"media" | "call" |
-        "ring" | "notification" | "alarm": 0-100 in tens}, "screen_timeout": one of `TIMEOUTS`, "wallpaper": one of
-        `WALLPAPERS`, "devices": [names] (paired besides the seeded ones, at rows drawn from the seed),
-        "absent_devices": [names removed], "connected": a saved device's name, "*" (one of them drawn from the seed)
-        or None, "permissions": {app label: {permission: one of `PERMISSION_STATES`}}, "storage": {app label: {"app" |
-        "data" | "cache": MB}}} (system switches go through "system").
+    def set_up(self, initial: SettingsInitial) -> None:
+        """The notification switches, volumes, timeout and wallpaper; the saved devices (`devices` at rows drawn from
+        the seed, `absent_devices` removed) and the connected one; the apps' permissions and sizes.
 
         Raises:
-            KeyError: another key, an unknown volume, timeout, wallpaper, device, permission or state, or a bad size.
-        """  # noqa: D205, D209
-        known = ("notifications", "volumes", "screen_timeout", "wallpaper", "devices", "absent_devices", "connected",
-                 "permissions", "storage")
-        unknown = set(settings) - set(known)
-        if unknown:
-            raise KeyError(f"Settings takes {list(known)}, got {sorted(unknown)}")
-        self.notifications.update({str(k): bool(v) for k, v in settings.get("notifications", {}).items()})
-        for key, value in settings.get("volumes", {}).items():
-            if key not in VOLUMES or value not in range(0, 101, 10):
-                raise KeyError(f"a volume is one of {list(VOLUMES)} at 0-100 in tens, got {key}={value!r}")
-            self.values[f"{key}_volume"] = int(value)
-        if "screen_timeout" in settings:
-            if settings["screen_timeout"] not in TIMEOUTS:
-                raise KeyError(f"screen_timeout is one of {TIMEOUTS}, got {settings['screen_timeout']!r}")
-            self.values["screen_timeout"] = settings["screen_timeout"]
-        if "wallpaper" in settings:
-            if settings["wallpaper"] not in WALLPAPERS:
-                raise KeyError(f"wallpaper is one of {WALLPAPERS}, got {settings['wallpaper']!r}")
-            self.values["wallpaper"] = settings["wallpaper"]
+            ConfigError: `connected` names no saved device.
+        """  # noqa: D205
+        self.notifications.update(initial.notifications)
+        for key, level in initial.volumes:
+            if level is not None:
+                self.values[f"{key}_volume"] = level
+        if initial.screen_timeout is not None:
+            self.values["screen_timeout"] = initial.screen_timeout
+        if initial.wallpaper is not None:
+            self.values["wallpaper"] = initial.wallpaper
         rng = np.random.default_rng(stable_seed("settings-pair", self.phone.seed))
-        for name in settings.get("devices", []):
+        for name in initial.devices:
             if all(d["name"] != name for d in self.devices):
-                self.devices.insert(int(rng.integers(len(self.devices) + 1)), {"name": str(name), "connected": False})
-        gone = set(settings.get("absent_devices", []))
+                self.devices.insert(int(rng.integers(len(self.devices) + 1)), {"name": name, "connected": False})
+        gone = set(initial.absent_devices)
         self.devices = [d for d in self.devices if d["name"] not in gone]
-        if "connected" in settings:
+        if "connected" in initial.model_fields_set:  # left out: as the seed has it; None: none connected
             names = [d["name"] for d in self.devices]
-            want = names[int(rng.integers(len(names)))] if settings["connected"] == "*" and names else settings[
-                "connected"]
+            want = names[int(rng.integers(len(names)))] if initial.connected == "*" and names else initial.connected
             if want is not None and want not in names:
-                raise KeyError(f"connected must be a saved device {names}, '*' or None, got {want!r}")
+                raise ConfigError(f"`{self.label}.connected` must be a saved device ({', '.join(names) or 'none'}), "
+                                  f"'*' or None, got {want!r}")
             for d in self.devices:
                 d["connected"] = d["name"] == want
-        for app, perms in settings.get("permissions", {}).items():
+        for app, perms in initial.permissions.items():
             for perm, value in perms.items():
-                if perm not in self.data(app)["permissions"] or value not in PERMISSION_STATES:
-                    raise KeyError(f"{app} asks for {app_permissions(app)} with states {PERMISSION_STATES}, got "
-                                   f"{perm}={value!r}")
                 self._permit(app, perm, value)
-        for app, sizes in settings.get("storage", {}).items():
-            if set(sizes) - {"app", "data", "cache"} or any(not isinstance(v, int) or v < 0 for v in sizes.values()):
-                raise KeyError(f"storage takes app, data and cache in whole MB, got {sizes}")
-            self.data(app)["storage"].update(sizes)
+        for app, sizes in initial.storage.items():
+            self.data(app)["storage"].update({k: v for k, v in sizes if v is not None})
 
     def home(self) -> Screen:
         """The main list."""
@@ -213,22 +199,8 @@ class SettingsApp(App):
         hit = next((d["name"] for d in self.devices if d["connected"]), None)
         return hit if self.phone.system["bluetooth"] else None
 
-    def state(self) -> dict[str, Any]:
-        """Where Settings is, the per-app notification switches, and the app's own values.
-
-        Returns:
-            {"page": the page id of the front-most Settings screen (None when Settings is not open), "app": the app
-            of an app page or dialog (else None), "device": the device of a device page or dialog (else None),
-            "perm": the permission of a permission page (else None), "seen": the sorted page ids opened this
-            episode, "notifications_off": the sorted labels of the apps whose notifications are off, "volumes":
-            {"media" | "call" | "ring" | "notification" | "alarm": 0-100}, "screen_timeout": one of `TIMEOUTS`,
-            "wallpaper": one of `WALLPAPERS`, "devices": [{"name", "connected": bool (False while Bluetooth is off)},
-            ...] as listed, "connected": the connected device's name or None, "apps": {label: {"permissions": {name:
-            state}, "storage": {"app", "data", "cache"} in MB, "stopped": bool}} for every app on the phone, "edits":
-            [{"op": "volume", "key", "value"} | {"op": "timeout" | "wallpaper", "value"} | {"op": "permission", "app",
-            "perm", "value"} | {"op": "force_stop" | "clear_cache" | "clear_storage", "app"} | {"op": "connect" |
-            "disconnect" | "forget", "device"}, ...] in order}.
-        """
+    def state(self) -> SettingsState:
+        """Where Settings is, the per-app notification switches, and the app's own values (see `SettingsState`)."""
         mine = self.phone.screens(PACKAGE)
         args = mine[-1].args if mine else {}
         on = self.connected()

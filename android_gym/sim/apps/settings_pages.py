@@ -9,7 +9,8 @@ of a real phone responds.
 The app's own values are drawn per episode from `stable_seed("settings", seed)` (never the episode RNG) by the pure
 `seeded_*` helpers here: the volumes, screen timeout and wallpaper (`seeded_values`), the saved Bluetooth devices
 (`seeded_devices`) and per app, seeded by the seed and the app's label, its permissions and storage (`seeded_app`).
-The views, events and live state are `android_gym.sim.apps.settings.SettingsApp`'s.
+The typed seam is here too: the schema of the app's state (`SettingsState`) and the model of its initial conditions
+(`SettingsInitial`). The views, events and live state are `android_gym.sim.apps.settings.SettingsApp`'s.
 """
 
 from __future__ import annotations
@@ -18,11 +19,15 @@ import random
 import re
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import Annotated, Any, Literal, get_args
 
 import numpy as np
+from pydantic import Field, field_validator
+from typing_extensions import TypedDict
 
+from android_gym.config_model import ConfigModel, FieldError
 from android_gym.sim.app import stable_seed
+from android_gym.sim.app_state import closed
 
 
 @dataclass(frozen=True)
@@ -55,16 +60,20 @@ def _links(*labels: str) -> tuple[Row, ...]:
 
 
 FONT_SIZES = ("Small", "Default", "Large", "Largest")
-VOLUMES = {"media": "Media volume", "call": "Call volume", "ring": "Ring volume",
-           "notification": "Notification volume", "alarm": "Alarm volume"}
+VolumeKey = Literal["media", "call", "ring", "notification", "alarm"]
+VOLUMES: dict[VolumeKey, str] = {"media": "Media volume", "call": "Call volume", "ring": "Ring volume",
+                                 "notification": "Notification volume", "alarm": "Alarm volume"}
 """The volumes of Sound & vibration (state key -> label); each is 0-100 in steps of 10."""
-TIMEOUTS = ("15 seconds", "30 seconds", "1 minute", "2 minutes", "5 minutes", "10 minutes", "30 minutes")
-WALLPAPERS = ("Blue Dunes", "Sunset Hills", "Forest Path", "Night Sky", "Ocean Waves", "Desert Rose")
+Timeout = Literal["15 seconds", "30 seconds", "1 minute", "2 minutes", "5 minutes", "10 minutes", "30 minutes"]
+TIMEOUTS: tuple[Timeout, ...] = get_args(Timeout)
+Wallpaper = Literal["Blue Dunes", "Sunset Hills", "Forest Path", "Night Sky", "Ocean Waves", "Desert Rose"]
+WALLPAPERS: tuple[Wallpaper, ...] = get_args(Wallpaper)
 """The wallpapers Wallpaper & style offers; an episode starts with one of them (`seeded_values`)."""
 DEVICE_NAMES = ("Pixel Buds Pro", "JBL Flip 5", "Car Audio", "Bose QC45", "Galaxy Watch6", "Sony WH-1000XM4",
                 "Fitbit Charge 6", "Kitchen Speaker", "Jabra Elite 85t", "Beats Studio3")
 """Bluetooth devices an episode may have paired."""
-PERMISSION_STATES = ("Allow", "Ask every time", "Don't allow")
+PermissionState = Literal["Allow", "Ask every time", "Don't allow"]
+PERMISSION_STATES: tuple[PermissionState, ...] = get_args(PermissionState)
 PERMISSION_RIDS = ("allow_radio_button", "ask_radio_button", "deny_radio_button")
 PERMISSION_POOL = ("Camera", "Location", "Microphone", "Contacts", "Phone", "Files and media", "Calendar",
                    "Nearby devices", "Physical activity", "SMS")
@@ -284,3 +293,200 @@ def device_address(name: str) -> str:
     """
     raw = stable_seed("bt-address", name)
     return ":".join(f"{(raw >> s) & 0xFF:02X}" for s in (0, 8, 16, 24)) + ":4C:1A"
+
+
+# -- the typed seam: the state tasks read, the initial conditions they set --------------------------------------------
+@closed
+class VolumeLevels(TypedDict):
+    """The volumes of Sound & vibration (`VOLUMES`), each 0-100 in %."""
+
+    media: int
+    call: int
+    ring: int
+    notification: int
+    alarm: int
+
+
+@closed
+class SavedDevice(TypedDict):
+    """A saved Bluetooth device, and whether it is connected (never while Bluetooth is off)."""
+
+    name: str
+    connected: bool
+
+
+@closed
+class AppSizes(TypedDict):
+    """An app's storage in MB: the app itself, its user data and its cache."""
+
+    app: int
+    data: int
+    cache: int
+
+
+@closed
+class AppData(TypedDict):
+    """An app on App info: its permissions (name -> state), its storage, whether it was force-stopped."""
+
+    permissions: dict[str, PermissionState]
+    storage: AppSizes
+    stopped: bool
+
+
+@closed
+class VolumeEdit(TypedDict):
+    """A volume set (in %) on Sound & vibration."""
+
+    op: Literal["volume"]
+    key: VolumeKey
+    value: int
+
+
+@closed
+class TimeoutEdit(TypedDict):
+    """A screen timeout picked on Display."""
+
+    op: Literal["timeout"]
+    value: Timeout
+
+
+@closed
+class WallpaperEdit(TypedDict):
+    """A wallpaper picked on Wallpaper & style."""
+
+    op: Literal["wallpaper"]
+    value: Wallpaper
+
+
+@closed
+class PermissionEdit(TypedDict):
+    """An app's permission set on its permission page."""
+
+    op: Literal["permission"]
+    app: str
+    perm: str
+    value: PermissionState
+
+
+@closed
+class AppEdit(TypedDict):
+    """An app force-stopped, or its cache or storage cleared."""
+
+    op: Literal["force_stop", "clear_cache", "clear_storage"]
+    app: str
+
+
+@closed
+class DeviceEdit(TypedDict):
+    """A saved Bluetooth device connected, disconnected or forgotten."""
+
+    op: Literal["connect", "disconnect", "forget"]
+    device: str
+
+
+SettingsEdit = Annotated[VolumeEdit | TimeoutEdit | WallpaperEdit | PermissionEdit | AppEdit | DeviceEdit,
+                         Field(discriminator="op")]
+"""One edit of Settings' log, of the kind its "op" names."""
+
+
+@closed
+class SettingsState(TypedDict):
+    """What the Settings app reports (`SettingsApp.state`).
+
+    Attributes:
+        page: the page id of the front-most Settings screen (a dialog's too), None when Settings is not open.
+        app, device, perm: the app of an app page or dialog, the device of a device page or dialog, the permission
+            of a permission page; else None.
+        seen: the page ids opened this episode, sorted.
+        notifications_off: the labels of the apps whose notifications are off, sorted.
+        volumes: the five volumes.
+        screen_timeout: the screen timeout.
+        wallpaper: the wallpaper.
+        devices: the saved Bluetooth devices, as listed.
+        connected: the connected device's name, None while none is (or Bluetooth is off).
+        apps: every app on the phone, by label.
+        edits: the episode's edits, in order.
+    """
+
+    page: str | None
+    app: str | None
+    device: str | None
+    perm: str | None
+    seen: list[str]
+    notifications_off: list[str]
+    volumes: VolumeLevels
+    screen_timeout: Timeout
+    wallpaper: Wallpaper
+    devices: list[SavedDevice]
+    connected: str | None
+    apps: dict[str, AppData]
+    edits: list[SettingsEdit]
+
+
+Level = Annotated[int, Field(ge=0, le=100, multiple_of=10)]
+MB = Annotated[int, Field(ge=0)]
+
+
+class StartVolumes(ConfigModel):
+    """Volumes a task sets, 0-100 in tens; a volume left out keeps the episode's own.
+
+    Attributes:
+        media, call, ring, notification, alarm: the volume in %.
+    """
+
+    media: Level | None = None
+    call: Level | None = None
+    ring: Level | None = None
+    notification: Level | None = None
+    alarm: Level | None = None
+
+
+class StartSizes(ConfigModel):
+    """An app's storage a task sets, in whole MB; a size left out keeps the episode's own.
+
+    Attributes:
+        app, data, cache: the app's size, its user data, its cache.
+    """
+
+    app: MB | None = None
+    data: MB | None = None
+    cache: MB | None = None
+
+
+class SettingsInitial(ConfigModel):
+    """The initial conditions a Settings task may set, applied in this order (system switches go through the phone's
+    "system").
+
+    Attributes:
+        notifications: app label -> whether its notifications are on.
+        volumes: volumes to set.
+        screen_timeout: the screen timeout; None keeps the episode's.
+        wallpaper: the wallpaper; None keeps the episode's.
+        devices: devices saved besides the episode's, each at a row drawn from the seed.
+        absent_devices: devices removed from the saved ones.
+        connected: the saved device connected: its name, "*" (one drawn from the seed) or None (none); left out,
+            as the episode has it.
+        permissions: app label -> {permission it asks for (`app_permissions`): its state}.
+        storage: app label -> its sizes.
+    """  # noqa: D205
+
+    notifications: dict[str, bool] = Field(default_factory=dict)
+    volumes: StartVolumes = StartVolumes()
+    screen_timeout: Timeout | None = None
+    wallpaper: Wallpaper | None = None
+    devices: tuple[str, ...] = ()
+    absent_devices: tuple[str, ...] = ()
+    connected: str | None = None
+    permissions: dict[str, dict[str, PermissionState]] = Field(default_factory=dict)
+    storage: dict[str, StartSizes] = Field(default_factory=dict)
+
+    @field_validator("permissions")
+    @classmethod
+    def _asked_for(cls, permissions: dict[str, dict[str, str]]) -> dict[str, dict[str, str]]:
+        for app, perms in permissions.items():
+            asked = app_permissions(app)
+            wrong = [p for p in perms if p not in asked]
+            if wrong:
+                raise FieldError("permissions", f"permissions {app} asks for ({', '.join(asked) or 'none'})",
+                                 {app: wrong})
+        return permissions

@@ -1,8 +1,8 @@
 """The Tasks app (Tasks.org): to-do lists, smart filters, a task editor with a due-date picker and priorities.
 
 Tasks are drawn per episode from `stable_seed("tasks", phone.seed)` (never from the episode RNG), with due dates
-around the sim's today (`calendar.TODAY`, so Tasks and Calendar agree on the date). A task is a dict {"title",
-"due": "YYYY-MM-DD" or None, "priority": "high"|"medium"|"low"|"none", "completed": bool}.
+around the sim's today (`calendar.TODAY`, so Tasks and Calendar agree on the date). A task is a dict `TaskState`;
+tasks read the app's state as `TasksState` and set initial conditions as `TasksInitial` (issue 48).
 
 Screens: "list" (args {"view": a list or filter name}), "drawer" (the list switcher), "menu" (More options),
 "clear" (confirm Delete completed), "edit" (args {"list", "index": the task's index or None for a new one, "due",
@@ -13,12 +13,17 @@ Screens: "list" (args {"view": a list or filter name}), "drawer" (the list switc
 from __future__ import annotations
 
 import datetime
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, Literal
 
 import numpy as np
+from pydantic import field_validator
+from typing_extensions import TypedDict
 
+from android_gym.config_model import ConfigModel, FieldError
 from android_gym.sim.app import App, Screen, stable_seed
 from android_gym.sim.app_dialogs import app_dialog, dialog_body_top, inert, month_grid
+from android_gym.sim.app_state import closed
 from android_gym.sim.apps.calendar import TODAY
 from android_gym.sim.events import AppEvent, NavKey
 from android_gym.sim.layout import (
@@ -50,7 +55,6 @@ FAB_DESC = "Add task"
 DRAWER_DESC = "Open navigation drawer"
 DATE = datetime.date(*TODAY[:3])
 ROW_H = 200
-TASK_KEYS = {"title", "due", "priority", "completed"}
 POOL = {
     "Inbox": ("Call the plumber", "Renew passport", "Book dentist appointment", "Pay electricity bill",
               "Return library books", "Water the plants"),
@@ -98,15 +102,149 @@ def seeded_lists(seed: int) -> dict[str, list[dict[str, Any]]]:
     return out
 
 
-def _task(spec: dict[str, Any]) -> dict[str, Any]:
-    """A validated task dict from an initial-conditions spec (missing fields: undated, no priority, open)."""
-    task = {"due": None, "priority": "none", "completed": False, **spec}
-    if set(task) != TASK_KEYS or not isinstance(task["title"], str) or task["priority"] not in PRIORITIES:
-        raise KeyError(f"a task needs a title and may have due, priority {PRIORITIES}, completed; got {spec}")
-    if task["due"] is not None:
-        datetime.date.fromisoformat(task["due"])  # ValueError names the bad date
-    return {"title": task["title"], "due": task["due"], "priority": task["priority"],
-            "completed": bool(task["completed"])}
+# -- the typed seam: the state tasks read, the initial conditions they set --------------------------------------------
+Priority = Literal["high", "medium", "low", "none"]
+TasksScreen = Literal["list", "drawer", "menu", "clear", "edit", "date", "delete"]
+
+
+@closed
+class TaskState(TypedDict):
+    """A task: its title, its "YYYY-MM-DD" due date (None: undated), its priority, whether it is done."""
+
+    title: str
+    due: str | None
+    priority: Priority
+    completed: bool
+
+
+@closed
+class ShownTask(TypedDict):
+    """A row of the list or filter shown: the task's list, title, due date and whether it is done."""
+
+    list: str
+    title: str
+    due: str | None
+    completed: bool
+
+
+@closed
+class TaskDraft(TypedDict):
+    """The open editor: the task's list and index there (None: a new task), its title as typed, due date, priority."""
+
+    list: str
+    index: int | None
+    title: str
+    due: str | None
+    priority: Priority
+
+
+@closed
+class TaskEdit(TypedDict):
+    """One edit of the episode's log: what was done to the task of that title in that list."""
+
+    op: Literal["add", "update", "complete", "uncomplete", "delete"]
+    list: str
+    title: str
+
+
+@closed
+class TasksState(TypedDict):
+    """What the Tasks app reports (`TodoApp.state`).
+
+    Attributes:
+        lists: every list's tasks in order, by list name.
+        view: the list or filter shown (kept while Tasks is closed).
+        screen: the front Tasks screen's name, None when Tasks has no screen on the stack.
+        shown: the tasks the view lists, in its order (`TodoApp.shown`).
+        editing: the open editor's task, None without an editor.
+        edits: the episode's edits in order.
+    """
+
+    lists: dict[str, list[TaskState]]
+    view: str
+    screen: TasksScreen | None
+    shown: list[ShownTask]
+    editing: TaskDraft | None
+    edits: list[TaskEdit]
+
+
+class TaskSpec(ConfigModel):
+    """A task a list starts with.
+
+    Attributes:
+        title: its title.
+        due: its due date, "YYYY-MM-DD" (None: undated).
+        priority: high, medium, low or none.
+        completed: whether it is done.
+    """
+
+    title: str
+    due: str | None = None
+    priority: Priority = "none"
+    completed: bool = False
+
+    @field_validator("due")
+    @classmethod
+    def _iso_date(cls, due: str | None) -> str | None:
+        try:
+            if due is None or str(datetime.date.fromisoformat(due)) == due:
+                return due
+        except ValueError:
+            pass
+        raise FieldError("due", 'a "YYYY-MM-DD" date or None', due)
+
+
+class NewTask(TaskSpec):
+    """A task added to a list (created when no list has that name).
+
+    Attributes:
+        list: the list it goes in (not a filter).
+    """
+
+    list: str
+
+    @field_validator("list")
+    @classmethod
+    def _not_a_filter(cls, name: str) -> str:
+        if name in FILTERS:
+            raise FieldError("list", f"a list, not a filter ({', '.join(FILTERS)})", name)
+        return name
+
+
+class TasksInitial(ConfigModel):
+    """The initial conditions a Tasks task may set, applied in this order.
+
+    Attributes:
+        absent: titles removed from every list.
+        lists: lists whose tasks are replaced by these (a list not there is created), by list name (not a filter).
+        tasks: tasks appended to their lists.
+    """
+
+    absent: tuple[str, ...] = ()
+    lists: dict[str, tuple[TaskSpec, ...]] = {}
+    tasks: tuple[NewTask, ...] = ()
+
+    @field_validator("lists", mode="before")
+    @classmethod
+    def _tasks_as_tuples(cls, lists: Any) -> Any:
+        # JSON and YAML give each list's tasks as a list, which strict mode refuses for a tuple, and ConfigModel
+        # turns lists into tuples only outside mappings
+        if isinstance(lists, Mapping):
+            return {name: tuple(tasks) if isinstance(tasks, list) else tasks for name, tasks in lists.items()}
+        return lists
+
+    @field_validator("lists")
+    @classmethod
+    def _no_filter_names(cls, lists: dict[str, tuple[TaskSpec, ...]]) -> dict[str, tuple[TaskSpec, ...]]:
+        filters = sorted(set(lists) & set(FILTERS))
+        if filters:
+            raise FieldError("lists", f"lists, none named like a filter ({', '.join(FILTERS)})", filters)
+        return lists
+
+
+def _task(spec: TaskSpec) -> dict[str, Any]:
+    """A task of the app's lists from its initial-conditions spec."""
+    return {"title": spec.title, "due": spec.due, "priority": spec.priority, "completed": spec.completed}
 
 
 class TodoApp(App):
@@ -116,6 +254,8 @@ class TodoApp(App):
     label = "Tasks"
     icon = "tasks"
     aliases = ("to-do", "todo", "to do list", "tasks.org")
+    state_schema = TasksState
+    initial_model = TasksInitial
 
     def reset(self) -> None:
         """The episode's seeded lists, showing My Tasks."""
@@ -123,28 +263,15 @@ class TodoApp(App):
         self.view = "My Tasks"
         self.edits: list[dict[str, str]] = []
 
-    def apply(self, settings: dict[str, Any]) -> None:
-        """Initial conditions: {"absent": [titles removed from every list], "lists": {name: [tasks]} (replacing
-        those lists), "tasks": [{"list", "title", "due", "priority", "completed"}, ...] (appended)}, in that order.
-
-        Raises:
-            KeyError: an unknown key, a list named like a filter, or a malformed task.
-        """  # noqa: D205, D209
-        bad = set(settings) - {"absent", "lists", "tasks"}
-        if bad:
-            raise KeyError(f"Tasks takes 'absent', 'lists' and 'tasks', got {sorted(bad)}")
-        gone = set(settings.get("absent", []))
+    def set_up(self, initial: TasksInitial) -> None:
+        """Remove the tasks titled as `initial.absent` says from every list, replace (or create) `initial.lists`, then
+        append `initial.tasks` to their lists (creating those not there)."""  # noqa: D205, D209
+        gone = set(initial.absent)
         self.lists = {name: [t for t in tasks if t["title"] not in gone] for name, tasks in self.lists.items()}
-        for name, tasks in settings.get("lists", {}).items():
-            if name in FILTERS:
-                raise KeyError(f"a list cannot be named like the filter {name!r}")
+        for name, tasks in initial.lists.items():
             self.lists[name] = [_task(t) for t in tasks]
-        for spec in settings.get("tasks", []):
-            spec = dict(spec)
-            name = spec.pop("list", None)
-            if name is None or name in FILTERS:
-                raise KeyError(f"a task to add needs the 'list' it goes in (not a filter); got {spec}")
-            self.lists.setdefault(name, []).append(_task(spec))
+        for spec in initial.tasks:
+            self.lists.setdefault(spec.list, []).append(_task(spec))
 
     def home(self) -> Screen:
         """The list or filter shown last."""
@@ -162,16 +289,8 @@ class TodoApp(App):
 
         return sorted(picked, key=key)
 
-    def state(self) -> dict[str, Any]:
-        """The lists and where Tasks is.
-
-        Returns:
-            {"lists": {name: [{"title", "due", "priority", "completed"}, ...]}, "view": the list or filter shown
-            (kept while Tasks is closed), "screen": the front Tasks screen's name or None, "shown": [{"list",
-            "title", "due", "completed"}, ...] as the view lists them, "editing": {"list", "index", "title", "due",
-            "priority"} of the open editor (None without one), "edits": [{"op": "add"|"update"|"complete"|
-            "uncomplete"|"delete", "list", "title"}, ...] in order}.
-        """
+    def state(self) -> TasksState:
+        """The lists, the episode's edits and where Tasks is (see `TasksState`)."""
         mine = self.phone.screens(PACKAGE)
         editor = next((s for s in reversed(mine) if s.name == "edit"), None)
         editing = None if editor is None else {

@@ -7,9 +7,13 @@ screen never consumes randomness.
 
 from __future__ import annotations
 
+from typing import Literal
+
 import numpy as np
+from typing_extensions import TypedDict
 
 from android_gym.sim.app import App, Screen, stable_seed
+from android_gym.sim.app_state import closed
 from android_gym.sim.events import AppEvent, NavKey
 from android_gym.sim.layout import (
     BUTTON,
@@ -155,6 +159,48 @@ def _count(rng: np.random.Generator) -> str:
     return f"{n / 1e6:.1f}M" if n >= 1e6 else f"{n // 1000}K"
 
 
+# -- the typed seam: the state tasks read ----------------------------------------------------------------------------
+@closed
+class PlayingVideo(TypedDict):
+    """The video the player in front plays, once loaded.
+
+    Attributes:
+        title: its title; query: the search it was found by (`videos`' "query"); rank: its 0-based place in that
+            list, adverts included.
+        ad: whether it is a sponsored entry (its channel is then the advertiser).
+        paused: whether the player is paused.
+        channel: its channel.
+        newest: whether it is its channel's latest upload (False outside a channel's list).
+    """
+
+    title: str
+    query: str
+    rank: int
+    ad: bool
+    paused: bool
+    channel: str
+    newest: bool
+
+
+@closed
+class YouTubeState(TypedDict):
+    """What the YouTube app reports (`YouTubeApp.state`).
+
+    Attributes:
+        page: the front YouTube screen's name, None when YouTube has no screen on the stack.
+        query: the latest search in the back stack, or None.
+        loading: whether the front YouTube screen still shows a spinner.
+        playing: the video while the player is loaded in front, else None.
+        subscriptions: the channels subscribed to, in the order subscribed.
+    """
+
+    page: Literal["home", "shorts", "subscriptions", "library", "search", "results", "player"] | None
+    query: str | None
+    loading: bool
+    playing: PlayingVideo | None
+    subscriptions: list[str]
+
+
 class YouTubeApp(App):
     """YouTube: feed tabs, search, results and a player with Subscribe.
 
@@ -170,6 +216,7 @@ class YouTubeApp(App):
     label = "YouTube"
     icon = "youtube"
     aliases = ("youtube app", "yt")
+    state_schema = YouTubeState
 
     def reset(self) -> None:
         """Subscribed to no channel."""
@@ -312,19 +359,12 @@ class YouTubeApp(App):
         query = " ".join(text.lower().split())
         return bool(query) and self.phone.push(Screen(PACKAGE, "results", {"query": query}), slow=True)
 
-    def state(self) -> dict:
-        """What is on and what plays.
-
-        Returns:
-            {"page": front YouTube screen name or None, "query": the latest search in the back stack or None,
-            "loading": whether the front YouTube screen still shows a spinner, "playing": None, or {"title", "query",
-            "rank", "ad", "paused", "channel", "newest" (the channel's latest upload)} while the player is loaded in
-            front, "subscriptions": the channels subscribed to, in the order subscribed}.
-        """
+    def state(self) -> YouTubeState:
+        """What is on and what plays (see `YouTubeState`)."""
         mine = self.phone.screens(PACKAGE)
         queries = [s.args["query"] for s in mine if s.name == "results"]
         top = self.phone.top
-        playing = None
+        playing: PlayingVideo | None = None
         if top.package == PACKAGE and top.name == "player" and not top.loading:
             v = top.args["video"]
             playing = {"title": v["title"], "query": v["query"], "rank": v["rank"], "ad": v["ad"],

@@ -22,8 +22,7 @@ from dataclasses import dataclass
 
 from android_gym.errors import ConfigError
 from android_gym.sim.adb.target import SimTarget
-from android_gym.sim.apps.messages import PACKAGE as MESSAGES
-from android_gym.sim.apps.messages import MessagesApp
+from android_gym.sim.app import SMS_DELIVER, Intent
 from android_gym.sim.phone import SimPhone
 from android_gym.sim.tcp_listener import TcpListener
 
@@ -224,12 +223,8 @@ class ConsoleServer:
         if not number.lstrip("+").isdigit():
             return f"KO: bad phone number '{number}'\r\n"
         with self.target.lock:
-            messages = self.target.phone.apps.get(MESSAGES)
-            if not isinstance(messages, MessagesApp):
-                return "KO: this phone has no SMS app\r\n"
-            messages.receive(number, text)
-            self.target.phone.app_changed()
-        return "OK\r\n"
+            delivered = self.target.phone.send_intent(Intent(SMS_DELIVER, extras=(("number", number), ("text", text))))
+        return "OK\r\n" if delivered is not None else "KO: this phone has no SMS app\r\n"
 
     def _list(self) -> str:
         rows = [f"{i:<10}{name:<20}{'0':>8} {'1970-01-01 00:00:00':>20}   00:00:00.000\r\n"

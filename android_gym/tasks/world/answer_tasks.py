@@ -11,21 +11,20 @@ Experts walk to the screen that shows the answer and answer with the text of the
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from android_gym.actions import Action, ActionType
+from android_gym.sim.app_state import state_of
 from android_gym.sim.apps import contacts, dialer
 from android_gym.sim.apps import gmail as G
-from android_gym.tasks.expert import app_state, find, obstacle, wait
+from android_gym.tasks.expert import find, obstacle, wait
+from android_gym.tasks.world.base import Params
 from android_gym.tasks.world.messaging_expert import Elements, State, email_from, namesake, person, to_email
 from android_gym.tasks.world.messaging_tasks import MailTemplate
 from android_gym.tasks.world.people_expert import first_missed, to_card, to_phone_tab
 from android_gym.tasks.world.people_tasks import PersonTemplate
 from android_gym.tasks.world.phone_tasks import CallBackMissedTemplate
 from android_gym.ui import UIElement
-
-Params = Mapping[str, Any]
 
 
 def answer_with(element: UIElement | None) -> Action:
@@ -45,11 +44,11 @@ class _ContactFieldAnswer(PersonTemplate):
 
     def answer(self, params: Params, state: State) -> str | None:
         """The target's field, while Contacts is as the task set it up (nothing added, removed or changed)."""
-        c = app_state(state, contacts.PACKAGE)
-        if c.get("added") or c.get("removed") or c.get("changed"):
+        c = state_of(state, contacts.ContactsState)
+        if c["added"] or c["removed"] or c["changed"]:
             return None
-        found = next((p for p in c.get("contacts", []) if p["name"] == params["name"]), None)
-        return (found or {}).get(self.field) or None
+        found = next((p for p in c["contacts"] if p["name"] == params["name"]), None)
+        return None if found is None else found[self.field] or None
 
     def expert(self, params: Params, elements: Elements, state: State) -> Action:
         """Search the contact, open the card, answer with the field's row."""
@@ -92,8 +91,8 @@ class EmailSenderAnswerTemplate(MailTemplate):
 
     def answer(self, params: Params, state: State) -> str | None:
         """The sender of the one received email about the subject (None when there is none, or several)."""
-        g = app_state(state, G.PACKAGE)
-        about = [m for box in ("inbox", "archived", "deleted") for m in g.get(box, [])
+        g = state_of(state, G.GmailState)
+        about = [m for box in ("inbox", "archived", "deleted") for m in g[box]
                  if m["subject"] == params["subject"]]
         return about[0]["sender"] if len(about) == 1 else None
 
@@ -114,7 +113,7 @@ class MissedCallerAnswerTemplate(CallBackMissedTemplate):
 
     def answer(self, params: Params, state: State) -> str | None:
         """The newest missed call of Phone's log: its contact's name, else its number."""
-        missed = next((c for c in app_state(state, dialer.PACKAGE).get("log", []) if c["kind"] == "missed"), None)
+        missed = next((c for c in state_of(state, dialer.DialerState)["log"] if c["kind"] == "missed"), None)
         return None if missed is None else missed["name"] or missed["number"]
 
     def expert(self, params: Params, elements: Elements, state: State) -> Action:

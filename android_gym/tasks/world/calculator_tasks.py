@@ -5,7 +5,7 @@ All four are "answer" tasks: the agent answers with the display's result. Truths
 arithmetic (in `Decimal`, independent of the calculator's parser) or, for the history and the note, from the state
 (the history as it stands, the note's text), and are never round numbers: grids keep only values whose last decimal
 digit is not 0, so "$33.28" and "33.28" both match while 33.276 or 33.3 never stand for it. Each episode starts with a
-history of past calculations drawn from its seed (`apply({"seeded": n})`). Experts type the expression key by key
+history of past calculations drawn from its seed (`CalculatorInitial.seeded`). Experts type the expression key by key
 (clearing a wrong display first), press "=", and answer with the result element's text.
 
 `EVERYDAY` holds a template outside the suite for the goal parser's everyday lines (issue 49): one operation on the
@@ -15,7 +15,6 @@ numbers a line names ("What's 17 times 23?", "What is the square root of 144?").
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
 from decimal import Decimal
 from typing import Any
 
@@ -23,18 +22,16 @@ import numpy as np
 
 from android_gym.actions import Action
 from android_gym.sim.app import stable_seed
+from android_gym.sim.app_state import state_of
 from android_gym.sim.apps import calculator as C
 from android_gym.sim.apps import markor
 from android_gym.tasks.apps import into_app
 from android_gym.tasks.base import TaskTemplate, split_of
-from android_gym.tasks.expert import app_state, find, tap, wait
+from android_gym.tasks.expert import find, tap, wait
 from android_gym.tasks.world.answer_tasks import answer_with
+from android_gym.tasks.world.base import Elements, Params, State
 from android_gym.tasks.world.notes_expert import markor_item
-from android_gym.ui import UIElement
 
-State = Mapping[str, Any]
-Elements = Sequence[UIElement]
-Params = Mapping[str, Any]
 CALC, MARKOR = C.PACKAGE, markor.PACKAGE
 SEEDED = 4
 """Past calculations each episode's history starts with."""
@@ -76,8 +73,8 @@ def key_step(target: str, elements: Elements, state: State) -> Action | None:
     step = into_app("Calculator", CALC, elements, state)
     if step is not None:
         return step
-    c = app_state(state, CALC)
-    if c.get("page") != "home":
+    c = state_of(state, C.CalculatorState)
+    if c["page"] != "home":
         return tap(find(elements, desc="Navigate up")) if find(elements, desc="Navigate up") else wait()
     expression = c["expression"]
     if expression == target and c["result"] == C.evaluate(target):
@@ -89,7 +86,7 @@ def key_step(target: str, elements: Elements, state: State) -> Action | None:
     else:
         return tap(find(elements, desc="clear")) if find(elements, desc="clear") else wait()
     button = find(elements, text=C.ADVANCED_LABELS.get(key, (key,))[0], cls=C.BUTTON)
-    if button is None and key in C.ADVANCED_KEYS and not c.get("advanced"):
+    if button is None and key in C.ADVANCED_KEYS and not c["advanced"]:
         button = find(elements, desc="More functions")  # the advanced row is folded: unfold it first
     return tap(button) if button is not None else wait()
 
@@ -216,7 +213,7 @@ class HistoryAnswerTemplate(_CalcTemplate):
 
     def answer(self, params: Params, state: State) -> str | None:
         """The k-th newest entry's result, while the history is as it started (None after a new "=")."""
-        history = app_state(state, CALC).get("history", [])
+        history = state_of(state, C.CalculatorState)["history"]
         return history[-params["k"]]["result"] if len(history) == params["seeded"] else None
 
     def expert(self, params: Params, elements: Elements, state: State) -> Action:
@@ -224,7 +221,7 @@ class HistoryAnswerTemplate(_CalcTemplate):
         step = into_app("Calculator", CALC, elements, state)
         if step is not None:
             return step
-        if app_state(state, CALC).get("page") != "history":
+        if state_of(state, C.CalculatorState)["page"] != "history":
             return tap(find(elements, desc="History")) if find(elements, desc="History") else wait()
         results = [e for e in elements if e.rid == f"{CALC}:id/history_result"]
         return answer_with(results[-params["k"]] if len(results) >= params["k"] else None)
@@ -286,12 +283,12 @@ class NoteTotalTemplate(_CalcTemplate):
 
     def answer(self, params: Params, state: State) -> str | None:
         """The sum of the amounts the note holds now."""
-        text = app_state(state, MARKOR).get("files", {}).get(params["name"])
+        text = state_of(state, markor.MarkorState)["files"].get(params["name"])
         return None if text is None else note_total(text)
 
     def expert(self, params: Params, elements: Elements, state: State) -> Action:
         """Open the note in Markor (to read it), then type its amounts in Calculator, "=", answer."""
-        if app_state(state, MARKOR).get("last_opened") != params["name"]:
+        if state_of(state, markor.MarkorState)["last_opened"] != params["name"]:
             return markor_item(params["name"], elements, state)
         return compute(params["expression"], elements, state)
 

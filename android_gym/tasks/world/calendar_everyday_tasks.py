@@ -10,12 +10,13 @@ import datetime
 from typing import Any
 
 from android_gym.actions import Action
+from android_gym.sim.app_state import state_of
 from android_gym.sim.apps import calendar as C
 from android_gym.tasks.apps import into_app
-from android_gym.tasks.expert import app_state, wait
+from android_gym.tasks.expert import wait
+from android_gym.tasks.world.base import Params, WorldTemplate
 from android_gym.tasks.world.calendar_expert import CAL, Elements, State, press, to_schedule
-from android_gym.tasks.world.calendar_tasks import STARTS, TITLES, CreateEventTemplate, Params, iso
-from android_gym.tasks.world.notes_tasks import WorldTemplate
+from android_gym.tasks.world.calendar_tasks import STARTS, TITLES, CreateEventTemplate, iso
 
 NEAR_MONTHS = 2
 """How many months on from June an everyday line's event may fall on `CreateEventTemplate` (the date picker pages a
@@ -84,15 +85,15 @@ class DayScheduleTemplate(WorldTemplate):
 
     def check(self, params: Params, state: State) -> bool:
         """Calendar in front on the day view, showing the day."""
-        c = app_state(state, CAL)
-        return state.get("foreground") == CAL and c.get("view") == "day" and c.get("day") == params["date"]
+        c = state_of(state, C.CalendarState)
+        return state.get("foreground") == CAL and c["view"] == "day" and c["day"] == params["date"]
 
     def expert(self, params: Params, elements: Elements, state: State) -> Action:
         """Open Calendar, the Day view tab, then its arrows to the day."""
         step = into_app("Calendar", CAL, elements, state)
         if step is not None:
             return step
-        c = app_state(state, CAL)
+        c = state_of(state, C.CalendarState)
         if c["view"] != "day":
             return press(elements, desc="Day view") if c["view"] in C.VIEWS else to_schedule(elements, state) or wait()
         if c["day"] == params["date"]:

@@ -7,18 +7,17 @@ Split from `calendar_tasks` so that the templates (the World suite's and the eve
 from __future__ import annotations
 
 import datetime
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from android_gym.actions import Action
 from android_gym.sim.app_dialogs import day_desc
+from android_gym.sim.app_state import state_of
 from android_gym.sim.apps import calendar as C
 from android_gym.tasks.apps import into_app, swipe_down
-from android_gym.tasks.expert import app_state, back, fill, find, swipe_up, tap, wait
-from android_gym.ui import UIElement
+from android_gym.tasks.expert import back, fill, find, swipe_up, tap, wait
+from android_gym.tasks.world.base import Elements, State
 
-State = Mapping[str, Any]
-Elements = Sequence[UIElement]
 CAL = C.PACKAGE
 
 
@@ -33,7 +32,7 @@ def to_schedule(elements: Elements, state: State) -> Action | None:
     step = into_app("Calendar", CAL, elements, state)
     if step is not None:
         return step
-    view = app_state(state, CAL)["view"]
+    view = state_of(state, C.CalendarState)["view"]
     if view == "schedule":
         return None
     if view in C.VIEWS:
@@ -47,7 +46,8 @@ def to_schedule(elements: Elements, state: State) -> Action | None:
 def to_event(event: Mapping[str, Any], elements: Elements, state: State) -> Action | None:
     """The next step to `event`'s page (found on the schedule by its row, scrolling towards it); None there."""
     step = into_app("Calendar", CAL, elements, state)
-    if step is None and app_state(state, CAL)["view"] == "event" and state["screen"]["args"]["id"] == event["id"]:
+    c = state_of(state, C.CalendarState)
+    if step is None and c["view"] == "event" and state["screen"]["args"]["id"] == event["id"]:
         return None
     step = step or to_schedule(elements, state)
     if step is not None:
@@ -55,8 +55,8 @@ def to_event(event: Mapping[str, Any], elements: Elements, state: State) -> Acti
     row = find(elements, text=C.row_text(event))
     if row is not None:
         return tap(row)
-    shown = app_state(state, CAL)["shown"]
-    events = {e["id"]: e for e in app_state(state, CAL)["events"]}
+    shown = c["shown"]
+    events = {e["id"]: e for e in c["events"]}
     texts = {e.text for e in elements}
     on_screen = [i for i, eid in enumerate(shown) if C.row_text(events[eid]) in texts]
     if event["id"] in shown and on_screen and shown.index(event["id"]) < on_screen[0]:
@@ -122,7 +122,7 @@ def edit_step(want: Mapping[str, Any], elements: Elements, state: State) -> Acti
 def create(want: Mapping[str, Any], elements: Elements, state: State) -> Action:
     """Create an event: the schedule, the "Create new event" FAB, the editor (`edit_step`)."""
     step = into_app("Calendar", CAL, elements, state)
-    editing = app_state(state, CAL).get("editing")
+    editing = state_of(state, C.CalendarState)["editing"]
     if step is None and editing is not None and editing["id"] is None:
         return edit_step(want, elements, state)
     return step or to_schedule(elements, state) or press(elements, desc=C.FAB_DESC)
@@ -131,7 +131,7 @@ def create(want: Mapping[str, Any], elements: Elements, state: State) -> Action:
 def change(event: Mapping[str, Any], want: Mapping[str, Any], elements: Elements, state: State) -> Action:
     """Edit `event`: its page, "Edit event", the editor (`edit_step`)."""
     step = into_app("Calendar", CAL, elements, state)
-    editing = app_state(state, CAL).get("editing")
+    editing = state_of(state, C.CalendarState)["editing"]
     if step is None and editing is not None and editing["id"] == event["id"]:
         return edit_step(want, elements, state)
     return step or to_event(event, elements, state) or press(elements, desc=C.EDIT_DESC)

@@ -18,21 +18,21 @@ from __future__ import annotations
 
 import datetime
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from android_gym.actions import Action, ActionType
+from android_gym.sim.app_state import state_of
 from android_gym.sim.apps import calendar as C
 from android_gym.sim.apps import gmail as G
 from android_gym.sim.apps import messages as M
 from android_gym.tasks.base import TaskTemplate
-from android_gym.tasks.expert import app_state, find, wait
+from android_gym.tasks.expert import find, wait
+from android_gym.tasks.world.base import Params, WorldTemplate, nth
 from android_gym.tasks.world.calendar_expert import CAL, Elements, State, change, create, press, to_event
 from android_gym.tasks.world.infeasible_tasks import impossible
 from android_gym.tasks.world.messaging_expert import find_mail, holds, names, person, send_text, to_email
-from android_gym.tasks.world.notes_tasks import WorldTemplate
 
-Params = Mapping[str, Any]
 TITLES = ("Piano recital", "Budget meeting", "Vet appointment", "Sprint demo", "Dinner with Lena", "Guitar lesson",
           "Tax advisor call", "School play", "Farmers market", "Board game night", "Wine tasting", "Photo walk",
           "Career fair", "Pottery class", "Swim meet", "Client pitch", "Open house", "Museum tour", "Charity run",
@@ -62,19 +62,15 @@ def later(hhmm: str, length: int) -> str:
     return C.hhmm(C.minutes(hhmm) + length)
 
 
-def _pick(pool: Sequence[Any], i: int) -> Any:
-    return pool[i % len(pool)]
-
-
 def event_grid(per_title: int, offset: int = 0) -> list[dict[str, Any]]:
     """Every title `per_title` times, with a day (its phrase), a start (its phrase), a length and a phrasing, and the
     near miss's day (a week away)."""  # noqa: D205, D209
     out = []
     for i, title in enumerate(TITLES):
         for k in range(per_title):
-            days, start = _pick(DAYS, i + offset + 5 * k), _pick(STARTS, 3 * i + offset + k)
+            days, start = nth(DAYS, i + offset + 5 * k), nth(STARTS, 3 * i + offset + k)
             out.append({"title": title, "date": iso(days), "day": C.long_date(iso(days)), "start": start,
-                        "at": C.clock(start), "length": _pick(LENGTHS, i + k + offset), "other": iso(days + 7),
+                        "at": C.clock(start), "length": nth(LENGTHS, i + k + offset), "other": iso(days + 7),
                         "phrasing": i + k})
     return out
 
@@ -99,14 +95,14 @@ def _norm(e: Mapping[str, Any]) -> dict[str, Any]:
 def titled(state: State, title: str) -> list[dict[str, Any]]:
     """Calendar's events titled `title` (case and spacing aside)."""
     want = " ".join(title.split()).casefold()
-    return [e for e in app_state(state, CAL).get("events", []) if bare(e)["title"] == want]
+    return [e for e in state_of(state, C.CalendarState)["events"] if bare(e)["title"] == want]
 
 
 def added_one(state: State, want: Mapping[str, Any], extras: bool = False) -> bool:
     """Exactly one event added, as `want` (with any location and description when `extras`); nothing else changed."""
-    c = app_state(state, CAL)
-    added = [_norm(e) for e in c.get("events", []) if e["id"] in c.get("added", [])]
-    if len(added) != 1 or c.get("edited") or c.get("deleted"):
+    c = state_of(state, C.CalendarState)
+    added = [_norm(e) for e in c["events"] if e["id"] in c["added"]]
+    if len(added) != 1 or c["edited"] or c["deleted"]:
         return False
     return ({**added[0], "location": "", "description": ""} if extras else added[0]) == bare(want)
 
@@ -123,9 +119,9 @@ def loose(title: str) -> str:
 def added_as(state: State, params: Params) -> bool:
     """Exactly one event added, nothing else changed, and it has the title (`loose`), the date and, when `"start"`
     is not None, that start (not all day); any end, place and notes."""  # noqa: D205, D209
-    c = app_state(state, CAL)
-    new = [e for e in c.get("events", []) if e["id"] in c.get("added", [])]
-    if len(new) != 1 or c.get("edited") or c.get("deleted"):
+    c = state_of(state, C.CalendarState)
+    new = [e for e in c["events"] if e["id"] in c["added"]]
+    if len(new) != 1 or c["edited"] or c["deleted"]:
         return False
     e = new[0]
     timed = params["start"] is None or (not e["all_day"] and e["start"] == params["start"])
@@ -134,8 +130,8 @@ def added_as(state: State, params: Params) -> bool:
 
 def untouched(state: State) -> bool:
     """Nothing added, edited or deleted in Calendar."""
-    c = app_state(state, CAL)
-    return not (c.get("added") or c.get("edited") or c.get("deleted"))
+    c = state_of(state, C.CalendarState)
+    return not (c["added"] or c["edited"] or c["deleted"])
 
 
 def the(state: State, title: str, date: str) -> dict[str, Any] | None:
@@ -179,9 +175,9 @@ class CalendarTemplate(WorldTemplate):
         With one event edited (or deleted) and nothing else, every other event is as it started; the twin still there
         means the one changed was the task's event (an edited twin would no longer match it).
         """
-        c = app_state(state, CAL)
-        events = [_norm(e) for e in c.get("events", [])]
-        if c.get("added") or len(c.get("edited", [])) + len(c.get("deleted", [])) != 1 or any(
+        c = state_of(state, C.CalendarState)
+        events = [_norm(e) for e in c["events"]]
+        if c["added"] or len(c["edited"]) + len(c["deleted"]) != 1 or any(
                 bare(twin) not in events for twin in self.twins(params)):
             return False
         if want is None:
@@ -242,7 +238,7 @@ class CreatePlaceEventTemplate(CalendarTemplate):
 
     def grid(self) -> list[dict[str, Any]]:
         """Every title twice, with a place and a note."""
-        return [{**p, "length": 60, "place": _pick(PLACES, p["phrasing"] + k), "note": _pick(NOTES, p["phrasing"])}
+        return [{**p, "length": 60, "place": nth(PLACES, p["phrasing"] + k), "note": nth(NOTES, p["phrasing"])}
                 for k, p in enumerate(event_grid(2, offset=1))]
 
     def initial(self, params: Params) -> dict[str, dict[str, Any]]:
@@ -298,7 +294,7 @@ class ChangeStartTemplate(CalendarTemplate):
     def grid(self) -> list[dict[str, Any]]:
         """Every title twice, with a new start (never the old one)."""
         return [{**p, "new_start": n, "new_at": C.clock(n)} for k, p in enumerate(event_grid(2, offset=3))
-                for n in [_pick([s for s in STARTS if s != p["start"]], 2 * k + 1)]]
+                for n in [nth([s for s in STARTS if s != p["start"]], 2 * k + 1)]]
 
     def check(self, params: Params, state: State) -> bool:
         """The event alone changed: the new start, its length kept; the twin as it was."""
@@ -324,7 +320,7 @@ class RenameEventTemplate(CalendarTemplate):
         for k, p in enumerate(event_grid(2, offset=4)):
             stem, last = p["title"].rsplit(" ", 1)
             words = tuple(w for w in RENAMES if w != last.lower())
-            out.append({**p, "new": f"{stem} {_pick(words, p['phrasing'] + k)}"})
+            out.append({**p, "new": f"{stem} {nth(words, p['phrasing'] + k)}"})
         return out
 
     def check(self, params: Params, state: State) -> bool:
@@ -351,7 +347,7 @@ class DeleteEventTemplate(CalendarTemplate):
     def expert(self, params: Params, elements: Elements, state: State) -> Action:
         """The event's row, More options, Delete, Delete."""
         e = self.event(params, state)
-        view = app_state(state, CAL).get("view")
+        view = state_of(state, C.CalendarState)["view"]
         if state["foreground"] == CAL and not state.get("dialog") and view in ("menu", "delete"):
             return press(elements, text="Delete")
         step = to_event(e, elements, state) if e else wait()
@@ -369,7 +365,7 @@ class EventWhenTemplate(CalendarTemplate):
     def grid(self) -> list[dict[str, Any]]:
         """Every title with both questions."""
         return [{**p, "kind": kind, "ask": "what time does" if kind == "time" else "on which day is",
-                 "tail": " start" if kind == "time" else "", "near": f"{p['title']} {_pick(RENAMES, p['phrasing'])}"}
+                 "tail": " start" if kind == "time" else "", "near": f"{p['title']} {nth(RENAMES, p['phrasing'])}"}
                 for p in event_grid(1, offset=5) for kind in ("time", "day")]
 
     def goal(self, params: Params) -> str:
@@ -379,7 +375,7 @@ class EventWhenTemplate(CalendarTemplate):
 
     def twin(self, params: Params) -> dict[str, Any]:
         """The near miss: an event whose title extends this one's, another day and time."""
-        return spec(params["near"], params["other"], _pick(STARTS, STARTS.index(params["start"]) + 3))
+        return spec(params["near"], params["other"], nth(STARTS, STARTS.index(params["start"]) + 3))
 
     def initial(self, params: Params) -> dict[str, dict[str, Any]]:
         """The event and its near miss."""
@@ -424,9 +420,9 @@ class DeleteMissingEventTemplate(CalendarTemplate):
 
     def looked(self, params: Params, state: State) -> bool:
         """Calendar in front after opening the page of the event of that title (which shows it on another day)."""
-        c = app_state(state, CAL)
+        c = state_of(state, C.CalendarState)
         ids = {e["id"] for e in titled(state, params["title"])}
-        return state.get("foreground") == CAL and bool(ids & set(c.get("opened", [])))
+        return state.get("foreground") == CAL and bool(ids & set(c["opened"]))
 
     def expert(self, params: Params, elements: Elements, state: State) -> Action:
         """Open the event of that title: it is on another day, so declare the task impossible."""
@@ -496,7 +492,7 @@ class TextEventTimeTemplate(CalendarTemplate):
 
     def twin(self, params: Params) -> dict[str, Any]:
         """The same title a week later, at another time."""
-        return spec(params["title"], params["other"], _pick(STARTS, STARTS.index(params["start"]) + 4))
+        return spec(params["title"], params["other"], nth(STARTS, STARTS.index(params["start"]) + 4))
 
     def initial(self, params: Params) -> dict[str, dict[str, Any]]:
         """The event, its twin, and the person among Messages' contacts."""
@@ -505,14 +501,14 @@ class TextEventTimeTemplate(CalendarTemplate):
 
     def check(self, params: Params, state: State) -> bool:
         """One text sent, to the person, holding the start time; the calendar unchanged."""
-        sent = app_state(state, M.PACKAGE).get("sent", [])
+        sent = state_of(state, M.MessagesState)["sent"]
         return (len(sent) == 1 and M.digits(sent[0]["number"]) == M.digits(person(params["name"])["number"])
                 and holds(sent[0]["text"], C.clock(params["start"])) and untouched(state))
 
     def expert(self, params: Params, elements: Elements, state: State) -> Action:
         """Open the event's page in Calendar to read the time, then text it from Messages."""
         e = self.event(params, state)
-        if e is not None and e["id"] not in app_state(state, CAL).get("opened", []):
+        if e is not None and e["id"] not in state_of(state, C.CalendarState)["opened"]:
             return to_event(e, elements, state) or wait()
         return send_text(person(params["name"]), C.clock(params["start"]), elements, state)
 

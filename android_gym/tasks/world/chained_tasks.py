@@ -29,9 +29,8 @@ from android_gym.tasks.world import places_tasks as places
 from android_gym.tasks.world import recorder_tasks as recorder
 from android_gym.tasks.world import settings_tasks as settings
 from android_gym.tasks.world import todo_tasks as todo
+from android_gym.tasks.world.base import Params
 from android_gym.tasks.world.messaging_expert import Elements, State
-
-Params = Mapping[str, Any]
 
 JOINS = {
     2: ("{0}. After that: {1}", "Two things. First: {0}. Second: {1}", "{0}. Once that is done: {1}"),

@@ -16,13 +16,10 @@ from android_gym.sim.apps import clock as C
 from android_gym.sim.layout import HEIGHT
 from android_gym.tasks.apps import into_app, swipe_down
 from android_gym.tasks.expert import fill, find, swipe_up, tap
-from android_gym.tasks.world.notes_expert import leave, press
+from android_gym.tasks.world.base import Elements, State, leave, press
 from android_gym.ui import UIElement
 
 CLOCK = C.PACKAGE
-State = Mapping[str, Any]
-Params = Mapping[str, Any]
-Elements = Sequence[UIElement]
 
 
 def when(card: Mapping[str, Any]) -> str:

@@ -25,12 +25,12 @@ from android_gym.sim.apps import clock as C
 from android_gym.sim.apps import markor
 from android_gym.sim.apps import messages as M
 from android_gym.tasks.base import TaskTemplate
-from android_gym.tasks.expert import app_state, fill, find, tap, wait
+from android_gym.tasks.expert import fill, find, tap, wait
 from android_gym.tasks.world.answer_tasks import answer_with
+from android_gym.tasks.world.base import Params, WorldTemplate, nth, press
 from android_gym.tasks.world.clock_expert import (
     CLOCK,
     Elements,
-    Params,
     State,
     add_alarm,
     added,
@@ -49,8 +49,7 @@ from android_gym.tasks.world.clock_expert import (
 )
 from android_gym.tasks.world.infeasible_tasks import impossible
 from android_gym.tasks.world.messaging_expert import conversation, names, person, send_text, texts_ok
-from android_gym.tasks.world.notes_expert import markor_item, press
-from android_gym.tasks.world.notes_tasks import WorldTemplate
+from android_gym.tasks.world.notes_expert import markor_item
 
 LABELS = ("Yoga", "Flight", "Dentist", "Piano practice", "Train to Boston", "Pick up kids", "Team call", "Laundry",
           "Bake bread", "Swim class", "Soccer practice", "Farmers market", "Book club", "Water the plants",
@@ -64,10 +63,6 @@ PAIRS = (("Paris", "Sydney"), ("Mumbai", "Chicago"), ("Cairo", "Seoul"), ("Berli
 NOTES = ("Wake up at {time} for the airport shuttle", "Alarm: {time}, the movers arrive early",
          "Need to be up by {time} tomorrow for the exam")
 SEEDED = 3
-
-
-def _pick(pool: Sequence[Any], i: int) -> Any:
-    return pool[i % len(pool)]
 
 
 def _time(i: int, first: int = 5, hours: int = 17) -> tuple[int, int]:
@@ -99,7 +94,7 @@ class _LabelTemplate(WorldTemplate):
                 n = i * self.variants + k
                 hour, minute = _time(n)
                 out.append({"label": label, "hour": hour, "minute": minute, "time": C.format_time(hour, minute),
-                            "days": _pick(DAY_SETS, n), "day_text": day_phrase(_pick(DAY_SETS, n)), "phrasing": n})
+                            "days": nth(DAY_SETS, n), "day_text": day_phrase(nth(DAY_SETS, n)), "phrasing": n})
         return out
 
 
@@ -266,7 +261,7 @@ class TurnOffMissingTemplate(_LabelTemplate):
         """Only the near-miss label, and seeded alarms; the Clock opens on another tab (used last), so a declaration
         made without looking (the Alarm tab in front) is rarer still."""  # noqa: D205, D209
         near = _labelled_set(params, f"{params['label']} prep")[-1]
-        return {CLOCK: {"alarms": [near], "seeded": SEEDED, "tab": _pick(C.TABS[1:], params["phrasing"])}}
+        return {CLOCK: {"alarms": [near], "seeded": SEEDED, "tab": nth(C.TABS[1:], params["phrasing"])}}
 
     def check(self, params: Params, state: State) -> bool:
         """No alarm has the label and no alarm was edited."""
@@ -341,7 +336,7 @@ class LabelledTimerTemplate(_LabelTemplate):
 
     def grid(self) -> list[dict[str, Any]]:
         """Every label with three durations."""
-        return [{"label": p["label"], "minutes": _pick((3, 8, 12, 15, 25, 40, 45, 90), p["phrasing"]),
+        return [{"label": p["label"], "minutes": nth((3, 8, 12, 15, 25, 40, 45, 90), p["phrasing"]),
                  "phrasing": p["phrasing"]} for p in super().grid()]
 
     def check(self, params: Params, state: State) -> bool:
@@ -396,7 +391,7 @@ class AddCitiesTemplate(WorldTemplate):
 
     def _start(self, params: Params) -> list[str]:
         others = [c for c in C.CITIES if c not in _wanted(params)]
-        return [_pick(others, params.get("phrasing", 0) * 7 + 3 * k) for k in range(3)]
+        return [nth(others, params.get("phrasing", 0) * 7 + 3 * k) for k in range(3)]
 
     def initial(self, params: Params) -> dict[str, dict[str, Any]]:
         """Three other cities on the world clock."""
@@ -441,7 +436,7 @@ class CityTimeAnswerTemplate(WorldTemplate):
         others = [c for c in C.CITIES if c != params["city"]]
         i = list(C.CITIES).index(params["city"])
         return {"system": {"clock": params["clock"]},
-                CLOCK: {"cities": [_pick(others, i + 5), params["city"], _pick(others, i + 11)]}}
+                CLOCK: {"cities": [nth(others, i + 5), params["city"], nth(others, i + 11)]}}
 
     def answer(self, params: Params, state: State) -> str | None:
         """The city's time from the phone's clock, while the world clock lists the city."""
@@ -477,7 +472,7 @@ class NoteToAlarmTemplate(_LabelTemplate):
 
     def initial(self, params: Params) -> dict[str, dict[str, Any]]:
         """The note, and seeded alarms at other times."""
-        text = _pick(NOTES, params["phrasing"]).format(time=params["time"])
+        text = nth(NOTES, params["phrasing"]).format(time=params["time"])
         return {markor.PACKAGE: {"files": {params["note"]: text}},
                 CLOCK: {"seeded": SEEDED, "free": [[params["hour"], params["minute"]]]}}
 
@@ -486,11 +481,11 @@ class NoteToAlarmTemplate(_LabelTemplate):
         new = added(state)
         return (len(new) == 1 and new[0]["enabled"] and (new[0]["hour"], new[0]["minute"]) ==
                 (params["hour"], params["minute"]) and only_edited(state, {new[0]["id"]})
-                and not app_state(state, markor.PACKAGE).get("edits"))
+                and not state_of(state, markor.MarkorState)["edits"])
 
     def expert(self, params: Params, elements: Elements, state: State) -> Action:
         """Open the note in Markor, then add the alarm in Clock."""
-        if app_state(state, markor.PACKAGE).get("last_opened") != params["note"]:
+        if state_of(state, markor.MarkorState)["last_opened"] != params["note"]:
             return markor_item(params["note"], elements, state)
         return wait() if added(state) else add_alarm(params["hour"], params["minute"], elements, state)
 

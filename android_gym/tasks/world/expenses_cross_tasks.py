@@ -5,37 +5,25 @@ follow the other Pro Expense templates in the suite (`expenses_tasks.TEMPLATES`)
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
 from typing import Any
 
 from android_gym.actions import Action
+from android_gym.sim.app_state import state_of
 from android_gym.sim.apps import expenses as X
 from android_gym.sim.apps import gmail as G
-from android_gym.tasks.expert import app_state, wait
+from android_gym.sim.apps import markor
+from android_gym.tasks.expert import wait
+from android_gym.tasks.world.base import Elements, Params, State, WorldTemplate, nth, press
 from android_gym.tasks.world.expenses_expert import EXP, add_step, expense, same_items, to_page, untouched
 from android_gym.tasks.world.messaging_expert import find_mail, to_email
-from android_gym.tasks.world.notes_expert import (
-    MARKOR,
-    Elements,
-    State,
-    markor_create,
-    markor_write,
-    only_touched,
-    press,
-)
-from android_gym.tasks.world.notes_tasks import WorldTemplate
+from android_gym.tasks.world.notes_expert import MARKOR, markor_create, markor_write, only_touched
 
-Params = Mapping[str, Any]
 STORES = (("Corner Bakery", "Food"), ("City Cabs", "Transport"), ("Bookworm", "Shopping"), ("PowerCo", "Bills"),
           ("Cineplex", "Entertainment"), ("Green Pharmacy", "Health"), ("Quick Print", "Other"),
           ("Fresh Market", "Food"), ("Metro Rail", "Transport"), ("Style Hub", "Shopping"))
 """Shops whose receipts Gmail holds, with the category their purchase belongs in."""
 NOTES = ("spending_june.md", "budget_check.md", "monthly_total.md", "expenses_summary.md", "money_notes.md",
          "june_budget.md", "spent_so_far.md", "finance_log.md", "budget_2026.md", "month_report.md")
-
-
-def _pick(pool: Sequence[Any], i: int) -> Any:
-    return pool[i % len(pool)]
 
 
 class ReceiptToExpenseTemplate(WorldTemplate):
@@ -51,7 +39,7 @@ class ReceiptToExpenseTemplate(WorldTemplate):
 
     def grid(self) -> list[dict[str, Any]]:
         """Every shop with six totals."""
-        return [{"store": s, "category": c, "cents": 1275 + 389 * v + 97 * i, "other": _pick(STORES, i + 1 + v)[0],
+        return [{"store": s, "category": c, "cents": 1275 + 389 * v + 97 * i, "other": nth(STORES, i + 1 + v)[0],
                  "phrasing": i + v} for i, (s, c) in enumerate(STORES) for v in range(6)]
 
     def receipt(self, store: str, cents: int) -> dict[str, Any]:
@@ -69,8 +57,8 @@ class ReceiptToExpenseTemplate(WorldTemplate):
 
     def check(self, params: Params, state: State) -> bool:
         """Exactly that expense added, dated today (any note); nothing removed or changed."""
-        e = app_state(state, EXP)
-        added = [{**x, "note": ""} for x in e.get("added", [])]
+        e = state_of(state, X.ExpensesState)
+        added = [{**x, "note": ""} for x in e["added"]]
         want = expense(params["store"], params["cents"], params["category"], 0)
         return same_items(added, [want]) and not e["removed"] and not e["changed"]
 
@@ -104,18 +92,18 @@ class MonthTotalToNoteTemplate(WorldTemplate):
 
     def total(self, state: State) -> str:
         """This month's total as the app shows it."""
-        return X.money(sum(X.totals(app_state(state, EXP).get("expenses", []), "month").values()))
+        return X.money(sum(X.totals(state_of(state, X.ExpensesState)["expenses"], "month").values()))
 
     def check(self, params: Params, state: State) -> bool:
         """The note in the root holds just the total; no other note edited and no expense changed."""
-        m = app_state(state, MARKOR)
+        m = state_of(state, markor.MarkorState)
         return (m["files"].get(params["note"], "").strip() == self.total(state)
                 and only_touched(m["edits"], {params["note"]}) and untouched(state))
 
     def expert(self, params: Params, elements: Elements, state: State) -> Action:
         """Statistics in Pro Expense, This month (which stays chosen), then create the note in Markor and type it."""
-        if app_state(state, EXP)["period"] != "month":
+        if state_of(state, X.ExpensesState)["period"] != "month":
             return to_page("stats", elements, state) or press(elements, text="This month")
-        if params["note"] in app_state(state, MARKOR)["files"]:
+        if params["note"] in state_of(state, markor.MarkorState)["files"]:
             return markor_write(params["note"], self.total(state), elements, state)
         return markor_create("", params["note"], "Markdown", elements, state)

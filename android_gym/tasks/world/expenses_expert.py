@@ -16,10 +16,11 @@ from typing import Any
 
 from android_gym.actions import Action
 from android_gym.sim.app_dialogs import day_desc
+from android_gym.sim.app_state import state_of
 from android_gym.sim.apps import expenses as X
 from android_gym.tasks.apps import into_app, swipe_down
-from android_gym.tasks.expert import app_state, back, fill, find, swipe_up, tap
-from android_gym.tasks.world.notes_expert import Elements, State, press
+from android_gym.tasks.expert import back, fill, find, swipe_up, tap
+from android_gym.tasks.world.base import Elements, State, press
 from android_gym.ui import UIElement
 
 EXP = X.PACKAGE
@@ -27,7 +28,7 @@ LABEL = X.ExpensesApp.label
 
 
 def expense(name: str, cents: int, category: str, days: int, note: str = "") -> dict[str, Any]:
-    """An expense as `ExpensesApp.apply` takes it (and as the state shows it, without the id)."""
+    """An expense as `ExpensesInitial.expenses` takes it (and as the state shows it, without the id)."""
     return {"name": name, "amount": cents, "category": category, "date": X.iso(-days), "note": note}
 
 
@@ -45,8 +46,8 @@ def same_items(got: Sequence[Mapping[str, Any]], want: Sequence[Mapping[str, Any
 
 def untouched(state: State) -> bool:
     """Whether nothing in Pro Expense was added, removed or changed since set-up."""
-    e = app_state(state, EXP)
-    return not (e.get("added") or e.get("removed") or e.get("changed"))
+    e = state_of(state, X.ExpensesState)
+    return not (e["added"] or e["removed"] or e["changed"])
 
 
 # -- expert steps ------------------------------------------------------------------------------------------------------
@@ -87,11 +88,11 @@ def reach(elements: Elements, row: UIElement | None) -> Action:
 
 def to_details(name: str, date: str, elements: Elements, state: State) -> Action | None:
     """The next step to the details of expense `name` on `date` (None once they are in front)."""
-    e = app_state(state, EXP)
-    target = next((x for x in e.get("expenses", []) if x["name"] == name and x["date"] == date), None)
-    if state["foreground"] == EXP and e.get("screen") == "details" and target and e["shown"] == target["id"]:
+    e = state_of(state, X.ExpensesState)
+    target = next((x for x in e["expenses"] if x["name"] == name and x["date"] == date), None)
+    if state["foreground"] == EXP and e["screen"] == "details" and target and e["shown"] == target["id"]:
         return None
-    if state["foreground"] == EXP and e.get("screen") == "details":
+    if state["foreground"] == EXP and e["screen"] == "details":
         return back()
     return to_page("expenses", elements, state) or reach(elements, find_row(elements, name, date))
 
@@ -126,7 +127,7 @@ def form_step(want: Mapping[str, Any], elements: Elements, state: State) -> Acti
 def add_step(want: Mapping[str, Any], elements: Elements, state: State) -> Action:
     """The next step to add expense `want`: the dashboard, Add expense, fill the form, Save."""
     step = into_app(LABEL, EXP, elements, state)
-    editing = app_state(state, EXP).get("editing")
+    editing = state_of(state, X.ExpensesState)["editing"]
     if step is None and editing is not None and editing["id"] is None:
         return form_step(want, elements, state)
     return step or to_page("home", elements, state) or press(elements, desc=X.FAB_DESC)
@@ -135,7 +136,7 @@ def add_step(want: Mapping[str, Any], elements: Elements, state: State) -> Actio
 def edit_step(name: str, date: str, want: Mapping[str, Any], elements: Elements, state: State) -> Action:
     """The next step to make the expense `name` on `date` read `want`: its details, Edit, the form, Save."""
     step = into_app(LABEL, EXP, elements, state)
-    editing = app_state(state, EXP).get("editing")
+    editing = state_of(state, X.ExpensesState)["editing"]
     if step is None and editing is not None and editing["id"] is not None:
         return form_step(want, elements, state)
     return step or to_details(name, date, elements, state) or press(elements, desc="Edit expense")

@@ -18,15 +18,16 @@ spending on the expenses of a name ("name", in `CategoryWeekAnswerTemplate`).
 from __future__ import annotations
 
 import datetime
-from collections.abc import Mapping, Sequence
 from typing import Any
 
 from android_gym.actions import Action, ActionType
+from android_gym.sim.app_state import state_of
 from android_gym.sim.apps import expenses as X
 from android_gym.tasks.apps import into_app
 from android_gym.tasks.base import TaskTemplate, split_of
-from android_gym.tasks.expert import app_state, find, swipe_up, wait
+from android_gym.tasks.expert import find, swipe_up, wait
 from android_gym.tasks.world.answer_tasks import answer_with
+from android_gym.tasks.world.base import Elements, Params, State, WorldTemplate, nth, press
 from android_gym.tasks.world.expenses_cross_tasks import MonthTotalToNoteTemplate, ReceiptToExpenseTemplate
 from android_gym.tasks.world.expenses_expert import (
     EXP,
@@ -42,10 +43,7 @@ from android_gym.tasks.world.expenses_expert import (
     untouched,
 )
 from android_gym.tasks.world.infeasible_tasks import impossible, looking_at
-from android_gym.tasks.world.notes_expert import Elements, State, press
-from android_gym.tasks.world.notes_tasks import WorldTemplate
 
-Params = Mapping[str, Any]
 ITEMS = (("Movie tickets", "Entertainment", 2450), ("Farmers market", "Food", 3875), ("Car insurance", "Bills", 11200),
          ("Yoga class", "Health", 1800), ("Birthday gift", "Shopping", 4599), ("Hardware store", "Other", 2735),
          ("Ice cream", "Food", 675), ("Bike repair", "Transport", 3500), ("Takeaway", "Food", 2390),
@@ -94,10 +92,6 @@ def on_day(days: int) -> str:
     return day_phrase(days) if days < 2 else f"on {day_phrase(days)}"
 
 
-def _pick(pool: Sequence[Any], i: int) -> Any:
-    return pool[i % len(pool)]
-
-
 class _ExpenseTemplate(WorldTemplate):
     """A template on one task expense ({name}, {cents}, {category}, {days} ago) with phrasing and split by name."""
 
@@ -109,7 +103,7 @@ class _ExpenseTemplate(WorldTemplate):
         out = []
         for i, (name, category, base) in enumerate(ITEMS):
             for k in range(3):
-                days = _pick(DAYS, i + 3 * k)
+                days = nth(DAYS, i + 3 * k)
                 cents = base + 135 * ((i + k) % 4)
                 out.append({"name": name, "category": category, "cents": cents, "amount": X.money(cents),
                             "days": days, "day": day_phrase(days), "on": on_day(days), "phrasing": i + k})
@@ -148,9 +142,9 @@ class AddExpenseTemplate(_ExpenseTemplate):
     def check(self, params: Params, state: State) -> bool:
         """Exactly that expense added (any note; any category when the goal names none: "category" None);
         nothing removed or changed."""  # noqa: D205, D209
-        e = app_state(state, EXP)
+        e = state_of(state, X.ExpensesState)
         anyhow = {"note": ""} if params["category"] else {"note": "", "category": ""}
-        added = [{**x, **anyhow} for x in e.get("added", [])]
+        added = [{**x, **anyhow} for x in e["added"]]
         return same_items(added, [{**self.target(params), **anyhow}]) and not e["removed"] and not e["changed"]
 
     def expert(self, params: Params, elements: Elements, state: State) -> Action:
@@ -190,13 +184,13 @@ class AddThreeExpensesTemplate(WorldTemplate):
 
     def check(self, params: Params, state: State) -> bool:
         """Exactly the three added (any notes); nothing removed or changed."""
-        e = app_state(state, EXP)
-        added = [{**x, "note": ""} for x in e.get("added", [])]
+        e = state_of(state, X.ExpensesState)
+        added = [{**x, "note": ""} for x in e["added"]]
         return same_items(added, self.wanted(params)) and not e["removed"] and not e["changed"]
 
     def expert(self, params: Params, elements: Elements, state: State) -> Action:
         """Add the first one not added yet (Add expense, fill the form, Save), three times."""
-        added = {plain(x)["name"] for x in app_state(state, EXP).get("added", [])}
+        added = {plain(x)["name"] for x in state_of(state, X.ExpensesState)["added"]}
         todo = [w for w in self.wanted(params) if plain(w)["name"] not in added]
         return add_step(todo[0], elements, state) if todo else wait()
 
@@ -211,8 +205,8 @@ class DeleteExpenseTemplate(_ExpenseTemplate):
 
     def check(self, params: Params, state: State) -> bool:
         """Only that expense removed; nothing added or changed."""
-        e = app_state(state, EXP)
-        return same_items(e.get("removed", []), [self.target(params)]) and not e["added"] and not e["changed"]
+        e = state_of(state, X.ExpensesState)
+        return same_items(e["removed"], [self.target(params)]) and not e["added"] and not e["changed"]
 
     def expert(self, params: Params, elements: Elements, state: State) -> Action:
         """Expenses, its row, Delete expense, Delete."""
@@ -232,8 +226,8 @@ class _EditTemplate(_ExpenseTemplate):
 
     def check(self, params: Params, state: State) -> bool:
         """Only that expense changed, to `edited` (any note); nothing added or removed."""
-        e = app_state(state, EXP)
-        changed = [{**x, "note": ""} for x in e.get("changed", [])]
+        e = state_of(state, X.ExpensesState)
+        changed = [{**x, "note": ""} for x in e["changed"]]
         return same_items(changed, [self.edited(params)]) and not e["added"] and not e["removed"]
 
     def expert(self, params: Params, elements: Elements, state: State) -> Action:
@@ -251,7 +245,7 @@ class ChangeCategoryTemplate(_EditTemplate):
 
     def grid(self) -> list[dict[str, Any]]:
         """Every task expense on three days, with another category."""
-        return [{**p, "to": _pick([c for c in X.CATEGORIES if c != p["category"]], p["phrasing"])}
+        return [{**p, "to": nth([c for c in X.CATEGORIES if c != p["category"]], p["phrasing"])}
                 for p in super().grid()]
 
     def edited(self, params: Params) -> dict[str, Any]:
@@ -288,7 +282,7 @@ class ExpenseAmountAnswerTemplate(_ExpenseTemplate):
 
     def answer(self, params: Params, state: State) -> str | None:
         """The amount of the one expense of that name and date, while nothing was added, removed or changed."""
-        found = [x for x in app_state(state, EXP).get("expenses", [])
+        found = [x for x in state_of(state, X.ExpensesState)["expenses"]
                  if x["name"] == params["name"] and x["date"] == self.target(params)["date"]]
         return X.money(found[0]["amount"]) if len(found) == 1 and untouched(state) else None
 
@@ -323,14 +317,14 @@ class CategoryWeekAnswerTemplate(WorldTemplate):
             return {EXP: {"absent": [name], "expenses": [expense(name, cents, category, 0),
                                                          expense(name, cents + 125, category, 1),
                                                          expense(name, cents + 2000, category, 5)]}}
-        name = _pick([n for n, c, _ in ITEMS if c == params["category"]] or ["Misc"], params["phrasing"])
+        name = nth([n for n, c, _ in ITEMS if c == params["category"]] or ["Misc"], params["phrasing"])
         return {EXP: {"expenses": [expense(name, params["cents"], params["category"], 1),
                                    expense(name, params["cents"] + 2000, params["category"], 5)]}}
 
     def answer(self, params: Params, state: State) -> str | None:
         """The category's spending this week (with a "name": the spending on expenses so named, case aside), while
         nothing was added, removed or changed."""  # noqa: D205, D209
-        expenses = app_state(state, EXP).get("expenses", [])
+        expenses = state_of(state, X.ExpensesState)["expenses"]
         if params.get("name"):
             mine = [e for e in expenses if plain(e)["name"] == params["name"].casefold()]
             return X.money(sum(X.totals(mine, "week").values())) if mine and untouched(state) else None
@@ -349,7 +343,7 @@ class CategoryWeekAnswerTemplate(WorldTemplate):
         step = to_page("stats", elements, state)
         if step is not None:
             return step
-        if app_state(state, EXP)["period"] != "week":
+        if state_of(state, X.ExpensesState)["period"] != "week":
             return press(elements, text="This week")
         label = find(elements, rid=X.STAT_NAME_RID, text=params["category"])
         if label is None:
@@ -373,11 +367,11 @@ class DeleteMissingExpenseTemplate(_ExpenseTemplate):
         """No expense of that name on that day, and nothing added, removed or changed."""
         date = self.target(params)["date"]
         return untouched(state) and not any(x["name"] == params["name"] and x["date"] == date
-                                            for x in app_state(state, EXP).get("expenses", []))
+                                            for x in state_of(state, X.ExpensesState)["expenses"])
 
     def looked(self, params: Params, state: State) -> bool:
         """The list of all expenses in front."""
-        return looking_at(state, EXP, "expenses") is not None
+        return looking_at(state, X.ExpensesState, "expenses") is not None
 
     def expert(self, params: Params, elements: Elements, state: State) -> Action:
         """Expenses, scroll to the end of the list; without the row, declare the task impossible."""

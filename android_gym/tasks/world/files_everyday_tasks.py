@@ -11,10 +11,12 @@ from typing import Any
 
 from android_gym.actions import Action
 from android_gym.sim.app import stable_seed
+from android_gym.sim.app_state import state_of
 from android_gym.sim.apps import files as F
 from android_gym.sim.apps.files import base, join, parent
 from android_gym.sim.apps.files_data import STEMS as FILE_STEMS
-from android_gym.tasks.expert import app_state, fill, find
+from android_gym.tasks.expert import fill, find
+from android_gym.tasks.world.base import Elements, State, press
 from android_gym.tasks.world.files_expert import (
     FILES,
     STEMS,
@@ -36,7 +38,7 @@ from android_gym.tasks.world.files_expert import (
     twin,
 )
 from android_gym.tasks.world.files_tasks import NEW_FOLDERS, FilesTemplate
-from android_gym.tasks.world.notes_expert import Elements, State, press, reach
+from android_gym.tasks.world.notes_expert import reach
 
 HOMES = {"pdf": "Download", "zip": "Download", "apk": "Download", "jpg": "Pictures", "png": "Pictures",
          "mp4": "Movies", "mp3": "Music", "m4a": "Recordings"}
@@ -86,7 +88,7 @@ class DeleteFileTemplate(FilesTemplate):
     def check(self, params: Params, state: State) -> bool:
         """The file in the Trash, its copy kept, nothing else touched."""
         copy = twin(params["name"], "copy")
-        trash = [t["path"] for t in app_state(state, FILES)["trash"]]
+        trash = [t["path"] for t in state_of(state, F.FilesState)["trash"]]
         return (path_of(params) in trash and path_of(params) not in files_of(state)
                 and has(state, join(params["folder"], copy), size_of(copy)) and only_touched(state, {path_of(params)}))
 
@@ -171,9 +173,9 @@ class FindDownloadTemplate(FilesTemplate):
 
     def check(self, params: Params, state: State) -> bool:
         """Files in front with that download open (its page or its info), nothing changed."""
-        fs = app_state(state, FILES)
-        return (state.get("foreground") == FILES and fs.get("opened") == join("Download", params["name"])
-                and not fs.get("edits"))
+        fs = state_of(state, F.FilesState)
+        return (state.get("foreground") == FILES and fs["opened"] == join("Download", params["name"])
+                and not fs["edits"])
 
     def act(self, params: Params, elements: Elements, state: State) -> Action:
         """Internal storage, Download, the file's row."""
@@ -206,7 +208,7 @@ class CreateFolderTemplate(FilesTemplate):
 
     def check(self, params: Params, state: State) -> bool:
         """Exactly one edit: a folder of that name (any case) made in {where} (anywhere when None)."""
-        edits = app_state(state, FILES)["edits"]
+        edits = state_of(state, F.FilesState)["edits"]
         if len(edits) != 1 or edits[0]["op"] != "mkdir":
             return False
         path = edits[0]["path"]

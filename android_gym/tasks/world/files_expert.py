@@ -11,19 +11,20 @@ file's menu item (`menu_item`), trash a file (`trash_file`), reach a folder in t
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from android_gym.actions import Action
 from android_gym.sim.app import stable_seed
+from android_gym.sim.app_state import state_of
 from android_gym.sim.apps import files as F
 from android_gym.sim.apps.files import base, join, parent
 from android_gym.tasks.apps import into_app
-from android_gym.tasks.expert import app_state, back, find, tap
-from android_gym.tasks.world.notes_expert import Elements, State, press, reach
+from android_gym.tasks.expert import back, find, tap
+from android_gym.tasks.world.base import Elements, Params, State, press
+from android_gym.tasks.world.notes_expert import reach
 
 FILES = F.PACKAGE
-Params = Mapping[str, Any]
 STEMS = ("visa_application", "wedding_photos", "tax_return_2025", "gym_schedule", "car_insurance",
          "concert_tickets", "birthday_video", "thesis_draft", "rental_contract", "flight_itinerary", "bank_statement",
          "project_budget", "team_photo", "vaccination_record", "warranty_card", "study_guide", "meal_plan",
@@ -84,14 +85,14 @@ def path_of(params: Params) -> str:
     return join(params["folder"], params["name"])
 
 
-def files_of(state: State) -> dict[str, dict[str, Any]]:
+def files_of(state: State) -> dict[str, F.FileEntry]:
     """Files's files by path."""
-    return {f["path"]: f for f in app_state(state, FILES).get("files", [])}
+    return {f["path"]: f for f in state_of(state, F.FilesState)["files"]}
 
 
 def only_touched(state: State, paths: set[str]) -> bool:
-    """Whether every Files edit concerns `paths` only."""
-    return all(e["path"] in paths and e.get("to", e["path"]) in paths for e in app_state(state, FILES)["edits"])
+    """Whether every Files edit concerns `paths` only (its path, and where a rename, move or copy put it)."""
+    return all(e["path"] in paths and e.get("to", e["path"]) in paths for e in state_of(state, F.FilesState)["edits"])
 
 
 def has(state: State, path: str, size_kb: int) -> bool:

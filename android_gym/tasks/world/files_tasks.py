@@ -16,13 +16,16 @@ from __future__ import annotations
 from typing import Any
 
 from android_gym.actions import Action
+from android_gym.sim.app_state import state_of
 from android_gym.sim.apps import files as F
+from android_gym.sim.apps import markor
 from android_gym.sim.apps import messages as M
 from android_gym.sim.apps.files import base, join, parent, size_label
 from android_gym.tasks.apps import into_app
 from android_gym.tasks.base import TaskTemplate
-from android_gym.tasks.expert import app_state, back, fill, find, obstacle, swipe_up, tap
+from android_gym.tasks.expert import back, fill, find, obstacle, swipe_up, tap
 from android_gym.tasks.world.answer_tasks import answer_with
+from android_gym.tasks.world.base import Elements, State, WorldTemplate, press
 from android_gym.tasks.world.files_expert import (
     FILES,
     POPUPS,
@@ -48,8 +51,7 @@ from android_gym.tasks.world.files_expert import (
 )
 from android_gym.tasks.world.infeasible_tasks import impossible
 from android_gym.tasks.world.messaging_expert import conversation, names, person, send_text, texts_ok
-from android_gym.tasks.world.notes_expert import MARKOR, Elements, State, markor_item, press, reach
-from android_gym.tasks.world.notes_tasks import WorldTemplate
+from android_gym.tasks.world.notes_expert import MARKOR, markor_item, reach
 
 NEW_STEMS = ("final", "signed", "2026", "backup", "shared", "scan", "old", "v2")
 NEW_FOLDERS = ("Trip 2026", "Taxes", "Receipts", "Wedding", "House", "Work docs", "Kids", "Insurance", "Car",
@@ -136,7 +138,8 @@ class MoveTwoTemplate(FilesTemplate):
         """Both files in the new folder and out of Download; the third where it was; nothing else touched."""
         a, b, folder = self._paths(params)
         moved = {join(folder, base(a)), join(folder, base(b))}
-        return (folder in app_state(state, FILES)["folders"] and a not in files_of(state) and b not in files_of(state)
+        files = files_of(state)
+        return (folder in state_of(state, F.FilesState)["folders"] and a not in files and b not in files
                 and all(has(state, join(folder, base(p)), size_of(base(p))) for p in (a, b))
                 and has(state, join("Download", params["third"]), size_of(params["third"]))
                 and only_touched(state, {a, b, folder, *moved}))
@@ -144,7 +147,7 @@ class MoveTwoTemplate(FilesTemplate):
     def act(self, params: Params, elements: Elements, state: State) -> Action:
         """Select both, More options, Move to, the destination, New folder, name it, Create, Move here."""
         a, b, folder = self._paths(params)
-        screen, fs = state["screen"], app_state(state, FILES)
+        screen, fs = state["screen"], state_of(state, F.FilesState)
         step = into_app("Files", FILES, elements, state)
         if step is not None:
             return step
@@ -189,7 +192,7 @@ class DeleteLargestTemplate(FilesTemplate):
 
     def check(self, params: Params, state: State) -> bool:
         """One edit: a file of the folder trashed, at least as large as every file left in it."""
-        fs = app_state(state, FILES)
+        fs = state_of(state, F.FilesState)
         if len(fs["edits"]) != 1 or fs["edits"][0]["op"] != "trash":
             return False
         path = fs["edits"][0]["path"]
@@ -211,7 +214,7 @@ class DeleteLargestTemplate(FilesTemplate):
         step = to_folder(params["folder"], elements, state)
         if step is not None:
             return step
-        if app_state(state, FILES)["sort"] != "size":
+        if state_of(state, F.FilesState)["sort"] != "size":
             return press(elements, desc="Sort")
         if screen["scroll"]:
             return Action.swipe(0.5, 0.35, 0.5, 0.7)
@@ -244,7 +247,7 @@ class RestoreTemplate(FilesTemplate):
 
     def check(self, params: Params, state: State) -> bool:
         """The file is back in its folder, the near miss still in the Trash, nothing else restored."""
-        trash = [t["path"] for t in app_state(state, FILES)["trash"]]
+        trash = [t["path"] for t in state_of(state, F.FilesState)["trash"]]
         return (has(state, path_of(params), size_of(params["name"])) and path_of(params) not in trash
                 and self._near(params) in trash and only_touched(state, {path_of(params)}))
 
@@ -253,7 +256,7 @@ class RestoreTemplate(FilesTemplate):
         step = into_app("Files", FILES, elements, state)
         if step is not None:
             return step
-        screen, fs = state["screen"], app_state(state, FILES)
+        screen, fs = state["screen"], state_of(state, F.FilesState)
         if screen["name"] == "menu" and screen["args"]["kind"] == "trash":
             ok = fs["trash"][screen["args"]["index"]]["path"] == path_of(params)
             return press(elements, text="Restore") if ok else leave(elements)
@@ -327,7 +330,7 @@ class FileDetailAnswerTemplate(FilesTemplate):
     def answer(self, params: Params, state: State) -> str | None:
         """The size or date as Files shows it; None once anything was changed."""
         f = files_of(state).get(path_of(params))
-        if f is None or app_state(state, FILES)["edits"]:
+        if f is None or state_of(state, F.FilesState)["edits"]:
             return None
         return size_label(f["size_kb"]) if params["field"] == "size" else F.date_label(f["date"])
 
@@ -352,17 +355,17 @@ class RenameMissingTemplate(RenameFileTemplate):
 
     def check(self, params: Params, state: State) -> bool:
         """The file is absent from the folder and nothing in Files was changed."""
-        return path_of(params) not in files_of(state) and not app_state(state, FILES).get("edits")
+        return path_of(params) not in files_of(state) and not state_of(state, F.FilesState)["edits"]
 
     def looked(self, params: Params, state: State) -> bool:
         """Files in front on that folder, or searching for the name."""
-        fs = app_state(state, FILES)
+        fs = state_of(state, F.FilesState)
         if state.get("foreground") != FILES:
             return False
-        if fs.get("page") == "folder":
+        if fs["page"] == "folder":
             return fs["folder"] == params["folder"]
-        query = (fs.get("query") or "").strip().casefold()
-        return fs.get("page") == "search" and len(query) >= 3 and query in params["name"].casefold()
+        query = (fs["query"] or "").strip().casefold()
+        return fs["page"] == "search" and len(query) >= 3 and query in params["name"].casefold()
 
     def act(self, params: Params, elements: Elements, state: State) -> Action:
         """Open the folder; the file is not there: declare."""
@@ -392,14 +395,14 @@ class NoteSaysDeleteTemplate(FilesTemplate):
 
     def check(self, params: Params, state: State) -> bool:
         """The file in the Trash, its neighbour kept, nothing else touched in Files or Markor."""
-        trash = [t["path"] for t in app_state(state, FILES)["trash"]]
+        trash = [t["path"] for t in state_of(state, F.FilesState)["trash"]]
         return (path_of(params) in trash and path_of(params) not in files_of(state)
                 and has(state, join(params["folder"], params["other"]), size_of(params["other"]))
-                and only_touched(state, {path_of(params)}) and not app_state(state, MARKOR).get("edits"))
+                and only_touched(state, {path_of(params)}) and not state_of(state, markor.MarkorState)["edits"])
 
     def act(self, params: Params, elements: Elements, state: State) -> Action:
         """Open the note in Markor, then trash the file it names in Files."""
-        if app_state(state, MARKOR).get("last_opened") != params["note"]:
+        if state_of(state, markor.MarkorState)["last_opened"] != params["note"]:
             return markor_item(params["note"], elements, state)
         return trash_file(path_of(params), elements, state)
 
@@ -429,12 +432,13 @@ class SizeToTextTemplate(FilesTemplate):
     def check(self, params: Params, state: State) -> bool:
         """Exactly one text, to the person, holding the size; nothing changed in Files."""
         label = size_label(size_of(params["name"]))
-        return texts_ok(state, [(params["person"], label)], contains=True) and not app_state(state, FILES)["edits"]
+        return (texts_ok(state, [(params["person"], label)], contains=True)
+                and not state_of(state, F.FilesState)["edits"])
 
     def act(self, params: Params, elements: Elements, state: State) -> Action:
         """File info in Files to read the size, then text it."""
         f = files_of(state).get(path_of(params))
-        if app_state(state, FILES).get("last_opened") != path_of(params) or f is None:
+        if state_of(state, F.FilesState)["last_opened"] != path_of(params) or f is None:
             return file_info(path_of(params), elements, state) or back()
         return send_text(person(params["person"]), size_label(f["size_kb"]), elements, state)
 

@@ -13,31 +13,31 @@ search shows no result, the list or folder lacks it), then declare.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from typing import Any, TypeVar
 
 from android_gym.actions import Action, ActionType
-from android_gym.sim.apps import contacts, dialer
+from android_gym.sim.app_state import package_of, state_of
+from android_gym.sim.apps import contacts, dialer, markor, todo
 from android_gym.sim.apps.markor import join
-from android_gym.tasks.expert import app_state, find, obstacle
-from android_gym.tasks.world.notes_expert import MARKOR, TASKS, Elements, State, find_tasks, markor_folder, tasks_view
-from android_gym.tasks.world.notes_tasks import TOPICS, WorldTemplate
+from android_gym.tasks.expert import find, obstacle
+from android_gym.tasks.world.base import Elements, Params, State, WorldTemplate
+from android_gym.tasks.world.notes_expert import MARKOR, TASKS, find_tasks, markor_folder, tasks_view
+from android_gym.tasks.world.notes_tasks import TOPICS
 from android_gym.tasks.world.people_expert import fill, to_card
 from android_gym.tasks.world.people_tasks import PersonTemplate
 from android_gym.tasks.world.todo_tasks import NEAR, TITLES
 
-Params = Mapping[str, Any]
-
+S = TypeVar("S")
 
 def impossible() -> Action:
     """Declare the task impossible."""
     return Action.key(ActionType.STATUS_TASK_IMPOSSIBLE)
 
 
-def looking_at(state: State, package: str, screen: str) -> dict[str, Any] | None:
-    """App `package`'s state when the app is in front on its `screen`, else None."""
-    mine = app_state(state, package)
-    return mine if state.get("foreground") == package and mine.get("screen") == screen else None
+def looking_at(state: State, schema: type[S], screen: str) -> S | None:
+    """The state of the app declaring `schema` when the app is in front on its `screen`, else None."""
+    mine: Any = state_of(state, schema)
+    return mine if state["foreground"] == package_of(schema) and mine["screen"] == screen else None
 
 
 class CallMissingContactTemplate(PersonTemplate):
@@ -50,15 +50,15 @@ class CallMissingContactTemplate(PersonTemplate):
 
     def check(self, params: Params, state: State) -> bool:
         """No contact of that name, no call placed, Contacts unchanged."""
-        c = app_state(state, contacts.PACKAGE)
-        return (all(p["name"] != params["name"] for p in c.get("contacts", []))
-                and not app_state(state, dialer.PACKAGE).get("calls")
-                and not (c.get("added") or c.get("removed") or c.get("changed")))
+        c = state_of(state, contacts.ContactsState)
+        return (all(p["name"] != params["name"] for p in c["contacts"])
+                and not state_of(state, dialer.DialerState)["calls"]
+                and not (c["added"] or c["removed"] or c["changed"]))
 
     def looked(self, params: Params, state: State) -> bool:
         """Contacts in front on its list, searched for the name."""
-        c = looking_at(state, contacts.PACKAGE, "list")
-        return c is not None and c.get("query", "").strip().casefold() == params["name"].casefold()
+        c = looking_at(state, contacts.ContactsState, "list")
+        return c is not None and c["query"].strip().casefold() == params["name"].casefold()
 
     def expert(self, params: Params, elements: Elements, state: State) -> Action:
         """Search Contacts for the name; when the search finds no one, declare."""
@@ -96,13 +96,13 @@ class CompleteMissingTaskTemplate(WorldTemplate):
 
     def check(self, params: Params, state: State) -> bool:
         """The list has no such task, and no task was edited."""
-        t = app_state(state, TASKS)
+        t = state_of(state, todo.TasksState)
         return not find_tasks(t["lists"], params["list"], params["title"]) and not t["edits"]
 
     def looked(self, params: Params, state: State) -> bool:
         """Tasks in front on that list."""
-        t = looking_at(state, TASKS, "list")
-        return t is not None and t.get("view") == params["list"]
+        t = looking_at(state, todo.TasksState, "list")
+        return t is not None and t["view"] == params["list"]
 
     def expert(self, params: Params, elements: Elements, state: State) -> Action:
         """Show the list; it does not hold the task: declare."""
@@ -130,13 +130,13 @@ class OpenMissingNoteTemplate(WorldTemplate):
 
     def check(self, params: Params, state: State) -> bool:
         """The note is absent and nothing in Markor was edited."""
-        m = app_state(state, MARKOR)
-        return join(params["folder"], params["name"]) not in m.get("files", {}) and not m.get("edits")
+        m = state_of(state, markor.MarkorState)
+        return join(params["folder"], params["name"]) not in m["files"] and not m["edits"]
 
     def looked(self, params: Params, state: State) -> bool:
         """Markor in front, browsing that folder."""
-        m = looking_at(state, MARKOR, "browser")
-        return m is not None and m.get("folder") == params["folder"]
+        m = looking_at(state, markor.MarkorState, "browser")
+        return m is not None and m["folder"] == params["folder"]
 
     def expert(self, params: Params, elements: Elements, state: State) -> Action:
         """Open its folder; the note is not there: declare."""

@@ -12,16 +12,17 @@ from android_gym.sim.apps import gallery, gallery_media
 from android_gym.sim.apps.people import CONTACTS_PACKAGE as CONTACTS
 from android_gym.sim.apps.people import namesakes
 from android_gym.tasks.base import TaskTemplate
-from android_gym.tasks.expert import app_state, fill, obstacle, wait
+from android_gym.tasks.expert import fill, obstacle, wait
+from android_gym.tasks.world.base import Params
 from android_gym.tasks.world.media_expert import (
     PHOTOS,
     SHEET_ROW,
     Elements,
-    Params,
     State,
     changed_only,
     in_viewer,
     open_photo,
+    photos_state,
     press,
 )
 from android_gym.tasks.world.messaging_expert import names, person
@@ -37,7 +38,7 @@ class ShowLatestTemplate(DeleteLatestTemplate):
     def check(self, params: Params, state: State) -> bool:
         """Photos in front with the newest photo open, and nothing changed."""
         return (state.get("foreground") == PHOTOS and changed_only(state, [])
-                and app_state(state, PHOTOS).get("open") == gallery_media.file_name(self.date(params), "photo"))
+                and photos_state(state)["open"] == gallery_media.file_name(self.date(params), "photo"))
 
     def expert(self, params: Params, elements: Elements, state: State) -> Action:
         """Find the newest photo at the top of the grid and open it."""
@@ -71,7 +72,7 @@ class ShareLatestTemplate(DeleteLatestTemplate):
     def check(self, params: Params, state: State) -> bool:
         """One send: the newest photo, in Photos, to the person; no item changed."""
         newest = gallery_media.file_name(self.date(params), "photo")
-        return (app_state(state, PHOTOS).get("shared") == [{"item": newest, "target": "Photos", "to": params["person"]}]
+        return (photos_state(state)["shared"] == [{"item": newest, "target": "Photos", "to": params["person"]}]
                 and changed_only(state, []))
 
     def expert(self, params: Params, elements: Elements, state: State) -> Action:
@@ -79,7 +80,7 @@ class ShareLatestTemplate(DeleteLatestTemplate):
         step = obstacle(elements, state)
         if step is not None:
             return step
-        sending = app_state(state, PHOTOS).get("sending") if state["foreground"] == PHOTOS else None
+        sending = photos_state(state)["sending"] if state["foreground"] == PHOTOS else None
         if sending is not None:
             if sending["to"] == params["person"]:
                 return press(elements, text="Send", rid=f"{PHOTOS}:id/send_button")
@@ -89,7 +90,7 @@ class ShareLatestTemplate(DeleteLatestTemplate):
         step = open_photo(self.date(params), elements, state)
         if step is not None:
             return step
-        if app_state(state, PHOTOS)["sheet"] == "share":
+        if photos_state(state)["sheet"] == "share":
             return press(elements, text="Send in Photos", rid=SHEET_ROW)
         return in_viewer(elements, state, text="Share")
 

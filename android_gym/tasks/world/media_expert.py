@@ -5,24 +5,21 @@ Each step function reads the UI elements and the sim's state and returns the nex
 element (`press`), shoot in a mode with a camera (`shoot`), open a capture from the Camera's thumbnail
 (`open_capture`), reach a Photos tab or a photo (`photos_tab`, `tap_cell`, `open_photo`), act on the viewer
 (`in_viewer`, `add_to_album`) and make an album of chosen photos (`new_album`). The checks read the device state only:
-the Camera's captures (`captures_are`, `captures`) and Photos' changed items (`changed_only`, `item_of`);
+the Camera's captures (`captures_are`, `captures`) and Photos' items (`photos_state`, `changed_only`, `item_of`);
 `photo_item` builds the Photos item a task adds for a date.
 """  # noqa: D205, D209
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
 from typing import Any
 
 from android_gym.actions import Action
+from android_gym.sim.app_state import state_of
 from android_gym.sim.apps import camera, gallery, gallery_media
 from android_gym.tasks.apps import into_app, swipe_down
-from android_gym.tasks.expert import app_state, back, find, obstacle, swipe_up, tap, type_into, wait
-from android_gym.ui import UIElement
+from android_gym.tasks.expert import back, find, obstacle, swipe_up, tap, type_into, wait
+from android_gym.tasks.world.base import Elements, State
 
-State = Mapping[str, Any]
-Params = Mapping[str, Any]
-Elements = Sequence[UIElement]
 CAMERA, PHOTOS = camera.PACKAGE, gallery.PACKAGE
 SHEET_ROW = f"{PHOTOS}:id/sheet_row"
 TASK_ALBUMS = ("Lisbon trip", "Beach day", "Birthday party", "Road trip", "Wedding", "Graduation", "Camping",
@@ -44,7 +41,7 @@ def shoot(mode: str, facing: str, elements: Elements, state: State) -> Action:
     step = into_app("Camera", CAMERA, elements, state)
     if step is not None:
         return step
-    cam = app_state(state, CAMERA)
+    cam = state_of(state, camera.CameraState)
     if cam["permission"] != "granted":
         button = find(elements, text="Allow access") or find(elements, text=camera.ALLOW[0])
         return tap(button) if button is not None else wait()
@@ -58,7 +55,7 @@ def shoot(mode: str, facing: str, elements: Elements, state: State) -> Action:
 def open_capture(name: str, elements: Elements, state: State) -> Action | None:
     """The next step to capture `name` open in Photos' viewer, through the Camera's thumbnail; None once open."""
     step = obstacle(elements, state)
-    if step is not None or (state["foreground"] == PHOTOS and app_state(state, PHOTOS).get("open") == name):
+    if step is not None or (state["foreground"] == PHOTOS and photos_state(state)["open"] == name):
         return step
     if state["foreground"] == CAMERA:
         return press(elements, rid=camera.THUMBNAIL_RID)
@@ -80,26 +77,26 @@ def tap_cell(date: str, elements: Elements, state: State, checked: bool | None =
                  and checked in (None, e.checked)), None)
     if cell is not None:
         return tap(cell)
-    dates = {gallery_media.describe(it): it["date"] for it in app_state(state, PHOTOS)["items"]}
+    dates = {gallery_media.describe(it): it["date"] for it in photos_state(state)["items"]}
     shown = [dates[e.desc] for e in elements if e.rid == gallery.IMAGE_RID and e.desc in dates]
     return swipe_down() if shown and max(shown) < date else swipe_up()  # the grid is newest first
 
 
 def open_photo(date: str, elements: Elements, state: State) -> Action | None:
     """The next step to the photo taken at `date` open in the viewer, from the Photos tab; None once it is open."""
-    if state["foreground"] == PHOTOS and app_state(state, PHOTOS).get("open") == gallery_media.file_name(date, "photo"):
+    if state["foreground"] == PHOTOS and photos_state(state)["open"] == gallery_media.file_name(date, "photo"):
         return obstacle(elements, state)
     return photos_tab("photos", elements, state) or tap_cell(date, elements, state)
 
 
 def in_viewer(elements: Elements, state: State, **button: Any) -> Action:
     """On the viewer: close any open sheet, else tap `button`."""
-    return back() if app_state(state, PHOTOS).get("sheet") else press(elements, **button)
+    return back() if photos_state(state)["sheet"] else press(elements, **button)
 
 
 def add_to_album(album: str, elements: Elements, state: State) -> Action:
     """On the viewer: More options, Add to album, the album's row."""
-    sheet = app_state(state, PHOTOS).get("sheet")
+    sheet = photos_state(state)["sheet"]
     if sheet in ("menu", "album"):
         return press(elements, text="Add to album" if sheet == "menu" else album, rid=SHEET_ROW)
     return in_viewer(elements, state, desc="More options")
@@ -114,7 +111,7 @@ def new_album(album: str, photos: list[tuple[str, str]], elements: Elements, sta
     if screen["name"] == "picker":
         selected = screen["args"]["selected"]
         missing = [d for n, d in photos if n not in selected]
-        extra = [it["date"] for it in app_state(state, PHOTOS)["items"]
+        extra = [it["date"] for it in photos_state(state)["items"]
                  if it["name"] in selected and it["name"] not in dict(photos)]
         if missing or extra:
             return tap_cell((missing or extra)[0], elements, state, checked=not missing)
@@ -127,29 +124,34 @@ def new_album(album: str, photos: list[tuple[str, str]], elements: Elements, sta
 
 
 # -- checks ------------------------------------------------------------------------------------------------------------
+def photos_state(state: State) -> gallery.PhotosState:
+    """Photos' part of the device state."""
+    return state_of(state, gallery.PhotosState)
+
+
 def captures_are(state: State, count: int, kind: str, facing: str, modes: tuple[str, ...]) -> bool:
     """Exactly `count` captures, each a finished `kind` from the `facing` camera in one of `modes`."""
-    cam = app_state(state, CAMERA)
-    shots = cam.get("captures", [])
-    return (len(shots) == count and not cam.get("recording")
+    cam = state_of(state, camera.CameraState)
+    shots = cam["captures"]
+    return (len(shots) == count and not cam["recording"]
             and all(c["kind"] == kind and c["facing"] == facing and c["mode"] in modes for c in shots))
 
 
 def changed_only(state: State, names: list[str]) -> bool:
     """Photos' changed items are exactly `names`."""
-    return app_state(state, PHOTOS).get("changed") == sorted(names)
+    return photos_state(state)["changed"] == sorted(names)
 
 
-def item_of(state: State, name: str) -> dict[str, Any]:
-    """Photos' item `name` ({} once deleted for good)."""
-    return next((it for it in app_state(state, PHOTOS).get("items", []) if it["name"] == name), {})
+def item_of(state: State, name: str) -> gallery_media.MediaItem | None:
+    """Photos' item `name` (trashed or not), or None once it is deleted for good (or was never there)."""
+    return next((it for it in photos_state(state)["items"] if it["name"] == name), None)
 
 
-def captures(state: State) -> list[dict[str, Any]]:
+def captures(state: State) -> list[camera.Capture]:
     """The Camera's captures this episode (oldest first)."""
-    return app_state(state, CAMERA).get("captures", [])
+    return state_of(state, camera.CameraState)["captures"]
 
 
-def photo_item(date: str, **fields: Any) -> dict[str, Any]:
+def photo_item(date: str, **fields: Any) -> gallery_media.MediaItem:
     """The Photos item of a photo taken at `date` (named by `gallery_media.file_name`), with `fields` set."""
     return gallery_media.item(gallery_media.file_name(date, "photo"), "photo", date, **fields)

@@ -24,13 +24,12 @@ from android_gym.actions import Action
 from android_gym.sim.app import stable_seed
 from android_gym.sim.apps import camera
 from android_gym.tasks.base import TaskTemplate, split_of
-from android_gym.tasks.expert import app_state
+from android_gym.tasks.world.base import Params
 from android_gym.tasks.world.media_expert import (
     CAMERA,
     PHOTOS,
     TASK_ALBUMS,
     Elements,
-    Params,
     State,
     add_to_album,
     captures,
@@ -40,6 +39,7 @@ from android_gym.tasks.world.media_expert import (
     item_of,
     new_album,
     open_capture,
+    photos_state,
     shoot,
 )
 from android_gym.tasks.world.photos_tasks import (
@@ -175,7 +175,7 @@ class PhotoToFavoritesTemplate(CameraTemplate):
         if not captures_are(state, 1, "photo", "back", ("Photo", "Portrait")):
             return False
         it = item_of(state, captures(state)[0]["name"])
-        return bool(it.get("favourite") and not it["trashed"] and changed_only(state, [it["name"]]))
+        return it is not None and it["favourite"] and not it["trashed"] and changed_only(state, [it["name"]])
 
     def expert(self, params: Params, elements: Elements, state: State) -> Action:
         """Shoot, open the capture from the thumbnail, tap the star."""
@@ -204,7 +204,8 @@ class SelfieToAlbumTemplate(CameraTemplate):
         if not captures_are(state, 1, "photo", "front", ("Photo", "Portrait")):
             return False
         it = item_of(state, captures(state)[0]["name"])
-        return bool(it.get("albums") == [params["album"]] and not it["trashed"] and changed_only(state, [it["name"]]))
+        return (it is not None and it["albums"] == [params["album"]] and not it["trashed"]
+                and changed_only(state, [it["name"]]))
 
     def expert(self, params: Params, elements: Elements, state: State) -> Action:
         """Shoot a selfie, open it from the thumbnail, More options, Add to album, the album."""
@@ -231,9 +232,9 @@ class PhotosToNewAlbumTemplate(CameraTemplate):
     def check(self, params: Params, state: State) -> bool:
         """Two back-camera photos, exactly them in the new album, only they changed."""
         names = sorted(c["name"] for c in captures(state))
-        album = next((a for a in app_state(state, PHOTOS).get("albums", []) if a["name"] == params["album"]), {})
+        album = next((a["items"] for a in photos_state(state)["albums"] if a["name"] == params["album"]), None)
         return (captures_are(state, 2, "photo", "back", ("Photo", "Portrait"))
-                and sorted(album.get("items", ())) == names and changed_only(state, names))
+                and album is not None and sorted(album) == names and changed_only(state, names))
 
     def expert(self, params: Params, elements: Elements, state: State) -> Action:
         """Shoot twice, then in Photos: Albums, New album, title, Select photos, both captures, Add."""

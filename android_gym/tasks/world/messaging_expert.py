@@ -16,16 +16,15 @@ import numpy as np
 
 from android_gym.actions import Action
 from android_gym.sim.app import stable_seed
+from android_gym.sim.app_state import state_of
 from android_gym.sim.apps import contacts as C
 from android_gym.sim.apps import gmail as G
 from android_gym.sim.apps import messages as M
 from android_gym.sim.apps.people import FIRST_NAMES, is_full_name, namesakes
 from android_gym.tasks.apps import into_app
-from android_gym.tasks.expert import app_state, back, fill, find, swipe_up, tap, type_into, wait
-from android_gym.ui import UIElement
+from android_gym.tasks.expert import back, fill, find, swipe_up, tap, type_into, wait
+from android_gym.tasks.world.base import Elements, State
 
-State = Mapping[str, Any]
-Elements = Sequence[UIElement]
 Person = Mapping[str, str]
 
 LAST_NAMES = ("Alvarez", "Bennett", "Costa", "Dubois", "Eriksen", "Fontaine", "Gupta", "Hoffman", "Ivanova",
@@ -182,17 +181,17 @@ def same_number(a: str | None, b: str) -> bool:
     return a is not None and M.digits(a) == M.digits(b)
 
 
-def find_mail(state: State, sender: str, subject: str) -> dict[str, Any] | None:
+def find_mail(state: State, sender: str, subject: str) -> G.Email | None:
     """The received email from `sender` about `subject`, in whatever box it is now."""
-    g = app_state(state, G.PACKAGE)
-    return next((m for box in ("inbox", "archived", "deleted") for m in g.get(box, [])
+    g = state_of(state, G.GmailState)
+    return next((m for box in ("inbox", "archived", "deleted") for m in g[box]
                  if m["sender"] == sender and m["subject"] == subject), None)
 
 
 def texts_ok(state: State, wanted: Sequence[tuple[str, str]], contains: bool = False) -> bool:
     """Exactly the texts `wanted` ((person name, text) pairs, any order) were sent: each to that person's number,
     saying that text (or holding it, `contains`)."""  # noqa: D205, D209
-    sent = app_state(state, M.PACKAGE).get("sent", [])
+    sent = state_of(state, M.MessagesState)["sent"]
     left = list(sent)
     for name, text in wanted:
         hit = next((s for s in left if same_number(s["number"], person(name)["number"]) and (
@@ -203,9 +202,9 @@ def texts_ok(state: State, wanted: Sequence[tuple[str, str]], contains: bool = F
     return not left
 
 
-def one_mail(state: State, kind: str, to: Sequence[str], ref: int | None = None) -> dict[str, Any] | None:
+def one_mail(state: State, kind: str, to: Sequence[str], ref: int | None = None) -> G.Email | None:
     """The only email sent, when it is of `kind`, to exactly the addresses `to` and (replies, forwards) about `ref`."""
-    sent = app_state(state, G.PACKAGE).get("sent", [])
+    sent = state_of(state, G.GmailState)["sent"]
     if len(sent) != 1:
         return None
     m = sent[0]
@@ -220,7 +219,7 @@ def to_thread(p: Person, elements: Elements, state: State) -> Action | None:
     step = into_app("Messages", M.PACKAGE, elements, state)
     if step is not None:
         return step
-    ms = app_state(state, M.PACKAGE)
+    ms = state_of(state, M.MessagesState)
     if ms["screen"] == "thread" and same_number(ms["thread"], p["number"]):
         return None
     if ms["screen"] == "home":
@@ -250,7 +249,7 @@ def to_email(sender: str, subject: str, elements: Elements, state: State) -> Act
     step = into_app("Gmail", G.PACKAGE, elements, state)
     if step is not None:
         return step
-    g = app_state(state, G.PACKAGE)
+    g = state_of(state, G.GmailState)
     target = find_mail(state, sender, subject)
     if target is not None and g["screen"] == "email" and g["open"] == target["id"]:
         return None
@@ -288,7 +287,7 @@ def new_email(to: Sequence[Person], subject: str | None, body: str, elements: El
     step = into_app("Gmail", G.PACKAGE, elements, state)
     if step is not None:
         return step
-    g = app_state(state, G.PACKAGE)
+    g = state_of(state, G.GmailState)
     if g["screen"] == "compose" and state["screen"]["args"]["kind"] == "new":
         return compose_step(to, subject, body, elements, state)
     button = find(elements, text="OK") if g["screen"] == "alert" else find(elements, desc="Compose")
@@ -301,7 +300,7 @@ def respond(kind: str, sender: str, subject: str, to: Sequence[Person] | None, b
     step = into_app("Gmail", G.PACKAGE, elements, state)
     if step is not None:
         return step
-    g, target, args = app_state(state, G.PACKAGE), find_mail(state, sender, subject), state["screen"]["args"]
+    g, target, args = state_of(state, G.GmailState), find_mail(state, sender, subject), state["screen"]["args"]
     if g["screen"] == "compose" and target is not None and (args["kind"], args["ref"]) == (kind, target["id"]):
         return compose_step(to, None, body, elements, state)
     ok = find(elements, text="OK") if g["screen"] == "alert" else None
@@ -315,7 +314,7 @@ def search_mail(terms: str, elements: Elements, state: State) -> Action | None:
     step = into_app("Gmail", G.PACKAGE, elements, state)
     if step is not None:
         return step
-    g = app_state(state, G.PACKAGE)
+    g = state_of(state, G.GmailState)
     if g["screen"] == "results" and g["query"] == terms:
         return None
     if g["screen"] == "search":
@@ -329,7 +328,7 @@ def delete_promotions(elements: Elements, state: State) -> Action:
     step = into_app("Gmail", G.PACKAGE, elements, state)
     if step is not None:
         return step
-    g = app_state(state, G.PACKAGE)
+    g = state_of(state, G.GmailState)
     left = {m["id"] for m in g["inbox"] if m["id"] in g["promotions"]}
     if g["screen"] == "email":
         delete = find(elements, desc="Delete") if g["open"] in left else None

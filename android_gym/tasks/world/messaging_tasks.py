@@ -11,17 +11,19 @@ after `_GoalTemplate` take their values from everyday goals (issue 49) and are n
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from android_gym.actions import Action
 from android_gym.sim.app import stable_seed
+from android_gym.sim.app_state import state_of
 from android_gym.sim.apps import gmail as G
 from android_gym.sim.apps import messages as M
 from android_gym.sim.apps.people import FIRST_NAMES
 from android_gym.tasks.apps import into_app
 from android_gym.tasks.base import TaskTemplate, split_of
-from android_gym.tasks.expert import app_state, back, find, tap, wait
+from android_gym.tasks.expert import back, find, tap, wait
+from android_gym.tasks.world.base import Params
 from android_gym.tasks.world.messaging_expert import (
     ASKS,
     BODIES,
@@ -56,7 +58,6 @@ from android_gym.tasks.world.messaging_expert import (
     words,
 )
 
-Params = Mapping[str, Any]
 
 # -- templates: Messages --------------------------------------------------------------------------------------------
 class _Template(TaskTemplate):
@@ -140,7 +141,7 @@ class TextTwoTemplate(_Template):
 
     def expert(self, params: Params, elements: Elements, state: State) -> Action:
         """Text {name}, then {other} through a new conversation."""
-        sent = app_state(state, M.PACKAGE).get("sent", [])
+        sent = state_of(state, M.MessagesState)["sent"]
         p, o = person(params["name"]), person(params["other"])
         first = any(same_number(s["number"], p["number"]) for s in sent)
         return send_text(o if first else p, params["text"], elements, state)
@@ -194,12 +195,12 @@ class DeleteConversationTemplate(_Template):
 
     def check(self, params: Params, state: State) -> bool:
         """Exactly one conversation deleted: the person's."""
-        deleted = app_state(state, M.PACKAGE).get("deleted", [])
+        deleted = state_of(state, M.MessagesState)["deleted"]
         return len(deleted) == 1 and same_number(deleted[0]["number"], person(params["name"])["number"])
 
     def expert(self, params: Params, elements: Elements, state: State) -> Action:
         """Open it, More options, Delete, confirm Delete."""
-        ms, p = app_state(state, M.PACKAGE), person(params["name"])
+        ms, p = state_of(state, M.MessagesState), person(params["name"])
         if (state["foreground"] == M.PACKAGE and ms["screen"] in ("menu", "confirm") and not state.get("dialog")
                 and same_number(ms["thread"], p["number"])):
             label = find(elements, text="Delete", clickable=True)
@@ -228,15 +229,15 @@ class MarkAllReadTemplate(_Template):
 
     def check(self, params: Params, state: State) -> bool:
         """No unread conversation and nothing deleted."""
-        ms = app_state(state, M.PACKAGE)
-        return bool(ms.get("threads")) and not ms["deleted"] and not any(t["unread"] for t in ms["threads"])
+        ms = state_of(state, M.MessagesState)
+        return bool(ms["threads"]) and not ms["deleted"] and not any(t["unread"] for t in ms["threads"])
 
     def expert(self, params: Params, elements: Elements, state: State) -> Action:
         """More options, Mark all as read."""
         step = into_app("Messages", M.PACKAGE, elements, state)
         if step is not None:
             return step
-        screen = app_state(state, M.PACKAGE)["screen"]
+        screen = state_of(state, M.MessagesState)["screen"]
         item = {"menu": find(elements, text="Mark all as read"),
                 "home": find(elements, desc="More options")}.get(screen)
         return tap(item) if item is not None else back()  # a conversation, or its own menu
@@ -263,9 +264,9 @@ class LastTextTemplate(_Template):
 
     def check(self, params: Params, state: State) -> bool:
         """Messages in front on the person's conversation."""
-        ms = app_state(state, M.PACKAGE)
-        return (state["foreground"] == M.PACKAGE and ms.get("screen") == "thread"
-                and same_number(ms.get("thread"), person(params["name"])["number"]))
+        ms = state_of(state, M.MessagesState)
+        return (state["foreground"] == M.PACKAGE and ms["screen"] == "thread"
+                and same_number(ms["thread"], person(params["name"])["number"]))
 
     def expert(self, params: Params, elements: Elements, state: State) -> Action:
         """Open the conversation."""
@@ -291,7 +292,7 @@ class MailTemplate(_Template):
                   email_from(s, params["twin"], False)]
         return {G.PACKAGE: {"emails": emails, "contacts": mail_contacts(params["to"], namesake(params["to"]))}}
 
-    def target(self, params: Params, state: State) -> dict[str, Any] | None:
+    def target(self, params: Params, state: State) -> G.Email | None:
         """The target email as it is now."""
         return find_mail(state, params["sender"], params["subject"])
 
@@ -379,8 +380,8 @@ class ArchiveEmailTemplate(MailTemplate):
 
     def check(self, params: Params, state: State) -> bool:
         """Only the target is archived; nothing is deleted."""
-        g = app_state(state, G.PACKAGE)
-        archived = g.get("archived", [])
+        g = state_of(state, G.GmailState)
+        archived = g["archived"]
         return (len(archived) == 1 and not g["deleted"]
                 and (archived[0]["sender"], archived[0]["subject"]) == (params["sender"], params["subject"]))
 
@@ -401,9 +402,9 @@ class ReadEmailTemplate(MailTemplate):
 
     def check(self, params: Params, state: State) -> bool:
         """Gmail in front on the target email, loaded."""
-        target, g = self.target(params, state), app_state(state, G.PACKAGE)
-        return (target is not None and state["foreground"] == G.PACKAGE and g.get("screen") == "email"
-                and g.get("open") == target["id"] and not state["screen"]["loading"])
+        target, g = self.target(params, state), state_of(state, G.GmailState)
+        return (target is not None and state["foreground"] == G.PACKAGE and g["screen"] == "email"
+                and g["open"] == target["id"] and not state["screen"]["loading"])
 
     def expert(self, params: Params, elements: Elements, state: State) -> Action:
         """Open it."""
@@ -439,7 +440,7 @@ class TextEmailAddressTemplate(_Template):
     def expert(self, params: Params, elements: Elements, state: State) -> Action:
         """Read the email in Gmail (it is unread until opened), then text the address."""
         o = person(params["other"])
-        mail = next((m for m in app_state(state, G.PACKAGE).get("inbox", []) if m["email"] == o["email"]), None)
+        mail = next((m for m in state_of(state, G.GmailState)["inbox"] if m["email"] == o["email"]), None)
         if mail is not None and mail["unread"]:
             return to_email(o["name"], mail["subject"], elements, state) or wait()
         return send_text(person(params["name"]), o["email"], elements, state)
@@ -474,7 +475,7 @@ class EmailLastTextTemplate(_Template):
     def expert(self, params: Params, elements: Elements, state: State) -> Action:
         """Read the text in Messages (it is unread until opened), then email it."""
         p = person(params["name"])
-        thread = next((t for t in app_state(state, M.PACKAGE).get("threads", [])
+        thread = next((t for t in state_of(state, M.MessagesState)["threads"]
                        if same_number(t["number"], p["number"])), None)
         if thread is not None and thread["unread"]:
             return to_thread(p, elements, state) or wait()
@@ -513,7 +514,7 @@ class ForwardTextTemplate(_GoalTemplate):
     def expert(self, params: Params, elements: Elements, state: State) -> Action:
         """Read {name}'s text (their conversation is unread until opened), then text it to {to}."""
         p = person(params["name"])
-        thread = next((t for t in app_state(state, M.PACKAGE).get("threads", [])
+        thread = next((t for t in state_of(state, M.MessagesState)["threads"]
                        if same_number(t["number"], p["number"])), None)
         if thread is not None and thread["unread"]:
             return to_thread(p, elements, state) or wait()
@@ -558,10 +559,10 @@ class SearchMailTemplate(_GoalTemplate):
 
     def check(self, params: Params, state: State) -> bool:
         """Gmail in front on search results whose query shares a word with {terms} and finds the email."""
-        g = app_state(state, G.PACKAGE)
-        query, subject = g.get("query") or "", self.email(params)["subject"]
-        target = next((m for m in g.get("inbox", []) if m["subject"] == subject), None)
-        return (state["foreground"] == G.PACKAGE and g.get("screen") == "results" and target is not None
+        g = state_of(state, G.GmailState)
+        query, subject = g["query"] or "", self.email(params)["subject"]
+        target = next((m for m in g["inbox"] if m["subject"] == subject), None)
+        return (state["foreground"] == G.PACKAGE and g["screen"] == "results" and target is not None
                 and bool(set(words(query)) & set(words(params["terms"]))) and G.matches(target, query))
 
     def expert(self, params: Params, elements: Elements, state: State) -> Action:
@@ -583,9 +584,9 @@ class DeletePromotionsTemplate(_GoalTemplate):
 
     def check(self, params: Params, state: State) -> bool:
         """The promotions, and only they, are in the trash; nothing archived."""
-        g = app_state(state, G.PACKAGE)
-        deleted = sorted(m["id"] for m in g.get("deleted", []))
-        return bool(deleted) and deleted == g.get("promotions") and not g.get("archived")
+        g = state_of(state, G.GmailState)
+        deleted = sorted(m["id"] for m in g["deleted"])
+        return bool(deleted) and deleted == g["promotions"] and not g["archived"]
 
     def expert(self, params: Params, elements: Elements, state: State) -> Action:
         """Drawer > Promotions > each email > Delete."""

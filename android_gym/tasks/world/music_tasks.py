@@ -13,21 +13,18 @@ suite's task set stays as published). Their `values` list a few instances per sp
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
 from typing import Any
 
 from android_gym.actions import Action
+from android_gym.sim.app_state import state_of
 from android_gym.sim.apps import music, youtube
 from android_gym.tasks.apps import into_app
 from android_gym.tasks.base import TaskTemplate, split_of
-from android_gym.tasks.expert import app_state, back, find, swipe_up, tap, type_into, wait
-from android_gym.ui import UIElement
+from android_gym.tasks.expert import back, find, swipe_up, tap, type_into, wait
+from android_gym.tasks.world.base import Elements, Params, State
 
-State = Mapping[str, Any]
-Elements = Sequence[UIElement]
-Params = Mapping[str, Any]
 MUSIC = music.PACKAGE
-LIBRARY_SIZE = 8
+LIBRARY_SIZE = music.LIBRARY_SIZE
 """Songs in an episode's library (`music.library`)."""
 SONGS = ("Blue in Green", "Clair de Lune", "Bohemian Rhapsody", "Here Comes the Sun", "So What", "Take Five",
          "Yesterday", "Moon River", "Hallelujah", "Wonderwall")
@@ -93,7 +90,7 @@ class PlayMusicTemplate(_MusicTemplate):
 
     def check(self, params: Params, state: State) -> bool:
         """A song plays (loaded, not paused)."""
-        return app_state(state, MUSIC).get("playing") is not None
+        return state_of(state, music.MusicState)["playing"] is not None
 
     def expert(self, params: Params, elements: Elements, state: State) -> Action:
         """Open YT Music, tap the library's first song."""
@@ -104,7 +101,7 @@ class PlayMusicTemplate(_MusicTemplate):
             row = find(elements, rid=music.SONG_RID)
             return tap(row) if row is not None else wait()
         button = find(elements, rid=music.PLAY_PAUSE_RID)
-        if state["screen"]["name"] == "player" and app_state(state, MUSIC).get("paused") and button is not None:
+        if state["screen"]["name"] == "player" and state_of(state, music.MusicState)["paused"] and button is not None:
             return tap(button)
         return back()
 
@@ -124,7 +121,7 @@ class PlaySongTemplate(_MusicTemplate):
 
     def check(self, params: Params, state: State) -> bool:
         """The song playing is titled exactly as asked (not another recording: "(Live)" is another title)."""
-        playing = app_state(state, MUSIC).get("playing")
+        playing = state_of(state, music.MusicState)["playing"]
         return playing is not None and playing.casefold() == params["title"].casefold()
 
     def expert(self, params: Params, elements: Elements, state: State) -> Action:
@@ -133,9 +130,8 @@ class PlaySongTemplate(_MusicTemplate):
         if step is not None:
             return step
         title = params["title"]
-        m = app_state(state, MUSIC)
+        song = state_of(state, music.MusicState)["song"]
         screen = state["screen"]
-        song = m.get("song")
         if screen["name"] == "player" and song and song["title"].casefold() == title.casefold():
             button = find(elements, rid=music.PLAY_PAUSE_RID)
             return tap(button) if button is not None else wait()
@@ -170,9 +166,9 @@ class PauseMusicTemplate(_MusicTemplate):
 
     def check(self, params: Params, state: State) -> bool:
         """The song that played is still loaded, paused."""
-        m = app_state(state, MUSIC)
-        song = m.get("song")
-        return bool(song and m.get("paused") and song["title"] == m["library"][params["rank"]])
+        m = state_of(state, music.MusicState)
+        song = m["song"]
+        return song is not None and m["paused"] and song["title"] == m["library"][params["rank"]]
 
     def expert(self, params: Params, elements: Elements, state: State) -> Action:
         """Open YT Music; the mini-player's Pause."""
@@ -202,8 +198,8 @@ class NextSongTemplate(_MusicTemplate):
 
     def check(self, params: Params, state: State) -> bool:
         """The library's song after the one that played is playing."""
-        m = app_state(state, MUSIC)
-        return m.get("playing") is not None and m["playing"] == m["library"][params["rank"] + 1]
+        m = state_of(state, music.MusicState)
+        return m["playing"] is not None and m["playing"] == m["library"][params["rank"] + 1]
 
     def expert(self, params: Params, elements: Elements, state: State) -> Action:
         """Open YT Music, the player from the mini-player, Next."""
@@ -230,9 +226,9 @@ class SearchVideosTemplate(TaskTemplate):
 
     def check(self, params: Params, state: State) -> bool:
         """The front screen is YouTube's loaded result list of a search whose words include the terms'."""
-        y = app_state(state, youtube.PACKAGE)
-        return (state.get("foreground") == youtube.PACKAGE and y.get("page") == "results" and not y.get("loading")
-                and words_of(params["terms"]) <= words_of(y.get("query") or ""))
+        y = state_of(state, youtube.YouTubeState)
+        return (state.get("foreground") == youtube.PACKAGE and y["page"] == "results" and not y["loading"]
+                and words_of(params["terms"]) <= words_of(y["query"] or ""))
 
     def expert(self, params: Params, elements: Elements, state: State) -> Action:
         """Open YouTube, Search, type the terms, ENTER."""

@@ -17,21 +17,15 @@ from typing import Any
 
 from android_gym.actions import Action
 from android_gym.sim.app_dialogs import day_desc
+from android_gym.sim.app_state import state_of
 from android_gym.sim.apps import markor, todo
 from android_gym.sim.apps.markor import base, join, parent
 from android_gym.tasks.apps import into_app, swipe_down
-from android_gym.tasks.expert import app_state, back, fill, find, swipe_up, tap, wait
+from android_gym.tasks.expert import back, fill, find, swipe_up, tap
+from android_gym.tasks.world.base import Elements, State, leave, press
 from android_gym.ui import UIElement
 
-State = Mapping[str, Any]
-Elements = Sequence[UIElement]
 MARKOR, TASKS = markor.PACKAGE, todo.PACKAGE
-
-
-def leave(elements: Elements) -> Action:
-    """Close an app's menu or dialog: its Cancel, else BACK."""
-    cancel = find(elements, text="Cancel", clickable=True)
-    return tap(cancel) if cancel is not None else back()
 
 
 def reach(elements: Elements, state: State, target: UIElement | None) -> Action:
@@ -45,12 +39,6 @@ def reach(elements: Elements, state: State, target: UIElement | None) -> Action:
     if target is not None and not hidden:
         return tap(target)
     return swipe_up() if target is not None or state["screen"]["scroll"] == 0 else swipe_down()
-
-
-def press(elements: Elements, **criteria: Any) -> Action:
-    """Tap the first element matching `criteria` (wait when it is not there yet)."""
-    e = find(elements, **criteria)
-    return tap(e) if e is not None else wait()
 
 
 def markor_folder(folder: str, elements: Elements, state: State) -> Action | None:
@@ -83,7 +71,7 @@ def markor_item(path: str, elements: Elements, state: State, more: bool = False)
 
 def markor_write(path: str, text: str, elements: Elements, state: State) -> Action:
     """Open note `path` in the editor and make its text `text` (typing only what is missing), then Save."""
-    opened = app_state(state, MARKOR).get("open")
+    opened = state_of(state, markor.MarkorState)["open"]
     if state["foreground"] != MARKOR or state.get("dialog") or opened is None or opened["path"] != path:
         return markor_item(path, elements, state)
     if opened["mode"] == "view":
@@ -116,7 +104,7 @@ def tasks_view(view: str, elements: Elements, state: State) -> Action | None:
         return tap(item) if item is not None else back()
     if name != "list":
         return back() if name == "edit" else leave(elements)
-    if app_state(state, TASKS)["view"] == view:
+    if state_of(state, todo.TasksState)["view"] == view:
         return None
     return press(elements, desc=todo.DRAWER_DESC)
 
@@ -147,14 +135,14 @@ def tasks_edit(title: str, due: str | None, priority: str, elements: Elements, s
 def tasks_add(name: str, title: str, due: str | None, priority: str, elements: Elements, state: State) -> Action:
     """Add a task to list `name`: show the list, Add task, fill the editor, Save."""
     step = into_app("Tasks", TASKS, elements, state)
-    editing = app_state(state, TASKS).get("editing")
+    editing = state_of(state, todo.TasksState)["editing"]
     if step is None and editing is not None and editing["index"] is None and editing["list"] == name:
         return tasks_edit(title, due, priority, elements, state)
     return step or tasks_view(name, elements, state) or press(elements, desc=todo.FAB_DESC)
 
 
-def only_touched(edits: Sequence[Mapping[str, Any]], paths: set[str]) -> bool:
-    """Whether every Markor edit concerns `paths` only."""
+def only_touched(edits: Sequence[markor.NoteEdit], paths: set[str]) -> bool:
+    """Whether every Markor edit concerns `paths` only (its path, and where a rename or move took it)."""
     return all(e["path"] in paths and e.get("to", e["path"]) in paths for e in edits)
 
 

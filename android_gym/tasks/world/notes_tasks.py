@@ -1,6 +1,6 @@
 """World-suite tasks over Markor (issue 17): notes to create, extend, rename, move, delete and find, and a folder to
-create; and `WorldTemplate`, the base of every World-suite template. The Tasks templates, and the two that carry text
-between Markor and Tasks, are in `todo_tasks`.
+create. The Tasks templates, and the two that carry text between Markor and Tasks, are in `todo_tasks`; the base of
+every World template is `base.WorldTemplate`.
 
 Every task puts what it needs on the phone under fixed names (`initial`), next to a near miss (a similarly named note
 or folder), so the seeded notebook only shifts positions. Checks read the app's state and its episode edit log, so
@@ -18,14 +18,14 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from android_gym.actions import Action
+from android_gym.sim.app_state import state_of
 from android_gym.sim.apps import markor
 from android_gym.sim.apps.markor import join
-from android_gym.tasks.base import TaskTemplate, split_of
-from android_gym.tasks.expert import app_state, fill
+from android_gym.tasks.base import TaskTemplate
+from android_gym.tasks.expert import fill
+from android_gym.tasks.world.base import Elements, State, WorldTemplate, nth, press
 from android_gym.tasks.world.notes_expert import (
     MARKOR,
-    Elements,
-    State,
     folded_words,
     markor_create,
     markor_item,
@@ -33,7 +33,6 @@ from android_gym.tasks.world.notes_expert import (
     named,
     notes_on,
     only_touched,
-    press,
     variants,
 )
 
@@ -62,34 +61,10 @@ TOPICS = (("camping trip", "camping_trip", "Tent, stove, two sleeping bags", "ca
           ("garage sale", "garage_sale", "Price tags and a cash box", "garage_tools", "Borrowed drill from Tom"))
 
 
-def _pick(pool: Sequence[Any], i: int) -> Any:
-    return pool[i % len(pool)]
-
-
-class WorldTemplate(TaskTemplate):
-    """A world-suite template: the phrasing picker, and `values` from `grid()` split on the `split_key` param."""
-
-    suite = "world"
-    phrasings: tuple[str, ...] = ()
-    split_key = "title"
-
-    def grid(self) -> list[dict[str, Any]]:
-        """Every parameter dict of the template, both splits."""
-        raise NotImplementedError
-
-    def values(self, split: str) -> list[dict[str, Any]]:
-        """The `grid()` entries whose `split_key` value `split_of` puts in `split`."""
-        return [p for p in self.grid() if split_of(p[self.split_key]) == split]
-
-    def goal(self, params: Mapping[str, Any]) -> str:
-        """The instruction, in the phrasing `params["phrasing"]` picks."""
-        return self.phrasings[params["phrasing"] % len(self.phrasings)].format(**params)
-
-
 # -- Markor -------------------------------------------------------------------------------------------------------
 def _notes(folders: Sequence[str], texts: Sequence[str] = TEXTS) -> list[dict[str, Any]]:
     """Every stem in each of `folders`, a text (or line) and a phrasing rotating with it."""
-    return [{"name": f"{s}.md", "folder": f, "where": f" in the {f} folder" if f else "", "text": _pick(texts, i + k),
+    return [{"name": f"{s}.md", "folder": f, "where": f" in the {f} folder" if f else "", "text": nth(texts, i + k),
              "phrasing": i + k} for i, s in enumerate(STEMS) for k, f in enumerate(folders)]
 
 
@@ -139,7 +114,7 @@ class CreateNoteTemplate(WorldTemplate):
         With "loose" params: the one note of that name (case and extension aside, any folder), or the one note
         created when the goal names none, holds the text's words (case and punctuation aside).
         """
-        m = app_state(state, MARKOR)
+        m = state_of(state, markor.MarkorState)
         if not params.get("loose"):
             return (m["files"].get(_path(params), "").strip() == params["text"]
                     and only_touched(m["edits"], {_path(params)}))
@@ -153,7 +128,7 @@ class CreateNoteTemplate(WorldTemplate):
         text, Save."""  # noqa: D205, D209
         name = params["name"] or _new_name(params)
         path = join(params["folder"], name)
-        if path in app_state(state, MARKOR).get("files", {}):
+        if path in state_of(state, markor.MarkorState)["files"]:
             return markor_write(path, params["text"], elements, state)
         return markor_create(params["folder"], name, "Markdown", elements, state)
 
@@ -182,7 +157,7 @@ class AppendLineTemplate(WorldTemplate):
 
         With "loose" params the new line's words count (case, punctuation and a list bullet aside).
         """
-        m = app_state(state, MARKOR)
+        m = state_of(state, markor.MarkorState)
         text = m["files"].get(_path(params), "").rstrip()
         if params.get("loose"):
             head, _, last = text.rpartition("\n")
@@ -224,7 +199,7 @@ class RenameNoteTemplate(_MenuTemplate):
 
     def grid(self) -> list[dict[str, Any]]:
         """Every stem in the root and in Personal, with a new name."""
-        return [{**p, "new": f"{p['name'][:-3]}_{_pick(NEW_STEMS, p['phrasing'])}.md"}
+        return [{**p, "new": f"{p['name'][:-3]}_{nth(NEW_STEMS, p['phrasing'])}.md"}
                 for p in _notes(("", "Personal"))]
 
     def initial(self, params: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
@@ -240,7 +215,7 @@ class RenameNoteTemplate(_MenuTemplate):
 
         With "loose" params the new name counts case and extension (.md, .txt or none) aside.
         """
-        m = app_state(state, MARKOR)
+        m = state_of(state, markor.MarkorState)
         if params.get("loose"):
             got = named(m["files"], params["new"], params["folder"])
             new = got[0] if len(got) == 1 else ""
@@ -268,7 +243,7 @@ class MoveNoteTemplate(_MenuTemplate):
 
     def grid(self) -> list[dict[str, Any]]:
         """Every stem with two target folders."""
-        return [{**p, "to": _pick(FOLDERS, p["phrasing"] + 4 * k)} for k, p in enumerate(_notes(("", "")))]
+        return [{**p, "to": nth(FOLDERS, p["phrasing"] + 4 * k)} for k, p in enumerate(_notes(("", "")))]
 
     def initial(self, params: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
         """The note in the root; the target folder and a similarly named one."""
@@ -276,7 +251,7 @@ class MoveNoteTemplate(_MenuTemplate):
 
     def check(self, params: Mapping[str, Any], state: State) -> bool:
         """The note is in the folder with its text and gone from the root; nothing else edited."""
-        m, dest = app_state(state, MARKOR), join(params["to"], params["name"])
+        m, dest = state_of(state, markor.MarkorState), join(params["to"], params["name"])
         return (_path(params) not in m["files"] and m["files"].get(dest) == _seeded(params)
                 and only_touched(m["edits"], {_path(params), dest}))
 
@@ -308,7 +283,7 @@ class DeleteNoteTemplate(_MenuTemplate):
 
     def check(self, params: Mapping[str, Any], state: State) -> bool:
         """The note is gone, its copy is not, and nothing else was edited."""
-        m = app_state(state, MARKOR)
+        m = state_of(state, markor.MarkorState)
         return (_path(params) not in m["files"] and _path(params, "_copy") in m["files"]
                 and only_touched(m["edits"], {_path(params)}))
 
@@ -335,7 +310,7 @@ class CreateFolderTemplate(WorldTemplate):
 
     def check(self, params: Mapping[str, Any], state: State) -> bool:
         """The folder exists in the root and nothing else was created or edited."""
-        m = app_state(state, MARKOR)
+        m = state_of(state, markor.MarkorState)
         return params["folder"] in m["folders"] and only_touched(m["edits"], {params["folder"]})
 
     def expert(self, params: Mapping[str, Any], elements: Elements, state: State) -> Action:
@@ -369,7 +344,7 @@ class OpenNoteTemplate(WorldTemplate):
 
     def check(self, params: Mapping[str, Any], state: State) -> bool:
         """Markor in front with that note open (edit or view mode)."""
-        opened = app_state(state, MARKOR).get("open")
+        opened = state_of(state, markor.MarkorState)["open"]
         return state["foreground"] == MARKOR and opened is not None and opened["path"] == _path(params)
 
     def expert(self, params: Mapping[str, Any], elements: Elements, state: State) -> Action:

@@ -12,23 +12,22 @@ call's row (`first_missed`).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 
 from android_gym.actions import Action
 from android_gym.sim.app import stable_seed
+from android_gym.sim.app_state import state_of
 from android_gym.sim.apps import contacts, dialer
 from android_gym.sim.apps.contacts import digits
 from android_gym.sim.apps.people import is_full_name
 from android_gym.sim.keyboard import KEYBOARD_TOP
 from android_gym.tasks.apps import into_app, swipe_down
-from android_gym.tasks.expert import app_state, back, find, tap, wait
+from android_gym.tasks.expert import back, find, tap, wait
+from android_gym.tasks.world.base import Elements, State
 from android_gym.ui import UIElement
-
-State = Mapping[str, Any]
-Elements = Sequence[UIElement]
 
 FIRST = ("Ana", "Bruno", "Celia", "Dmitri", "Esther", "Felix", "Gina", "Hugo", "Ines", "Jonas", "Keira", "Leon",
          "Mira", "Nico", "Oscar", "Paula", "Rosa", "Stefan", "Tara", "Vera")
@@ -76,21 +75,21 @@ def cast(kind: str, name: str) -> list[dict[str, Any]]:
                                 strict=False)]
 
 
-def contacts_state(state: State) -> dict[str, Any]:
+def contacts_state(state: State) -> contacts.ContactsState:
     """Contacts' state in `state`."""
-    return app_state(state, contacts.PACKAGE)
+    return state_of(state, contacts.ContactsState)
 
 
 def only_calls_to(state: State, number: str) -> bool:
     """At least one call placed this episode, and every one to `number`."""
-    calls = app_state(state, dialer.PACKAGE).get("calls", [])
+    calls = state_of(state, dialer.DialerState)["calls"]
     return bool(calls) and all(digits(c["number"]) == digits(number) for c in calls)
 
 
-def one_changed(state: State, name: str) -> dict[str, Any] | None:
+def one_changed(state: State, name: str) -> contacts.ContactEntry | None:
     """The contact `name` when it is the only change in Contacts (nothing added or removed), else None."""
     c = contacts_state(state)
-    if c.get("added") or c.get("removed") or c.get("changed") != [name]:
+    if c["added"] or c["removed"] or c["changed"] != [name]:
         return None
     return next((p for p in c["contacts"] if p["name"] == name), None)
 

@@ -34,6 +34,7 @@ from android_gym.sim.apps.people import namesakes
 from android_gym.tasks.apps import into_app
 from android_gym.tasks.base import TaskTemplate, split_of
 from android_gym.tasks.expert import back, find, obstacle, tap, wait
+from android_gym.tasks.world.base import Params
 from android_gym.tasks.world.people_expert import (
     DOMAINS,
     NAMES,
@@ -51,8 +52,6 @@ from android_gym.tasks.world.people_expert import (
     visible,
 )
 from android_gym.tasks.world.phone_tasks import CallBackMissedTemplate, DialNumberTemplate
-
-Params = Mapping[str, Any]
 
 
 # -- templates ---------------------------------------------------------------------------------------------------------
@@ -124,7 +123,7 @@ class ContactInfoTemplate(PersonTemplate):
     def check(self, params: Params, state: State) -> bool:
         """Contacts in front on the target's card (not a near miss's)."""
         c = contacts_state(state)
-        return state.get("foreground") == contacts.PACKAGE and c.get("shown") == params["name"]
+        return state.get("foreground") == contacts.PACKAGE and c["shown"] == params["name"]
 
     def expert(self, params: Params, elements: Elements, state: State) -> Action:
         """Search the contact and open the card."""
@@ -164,7 +163,7 @@ class DeleteContactTemplate(PersonTemplate):
     def check(self, params: Params, state: State) -> bool:
         """The target was removed and nothing else was added, removed or changed."""
         c = contacts_state(state)
-        return c.get("removed") == [params["name"]] and not c.get("added") and not c.get("changed")
+        return c["removed"] == [params["name"]] and not c["added"] and not c["changed"]
 
     def expert(self, params: Params, elements: Elements, state: State) -> Action:
         """Open the card, More options > Delete, confirm Delete."""
@@ -303,8 +302,8 @@ class AddContactTemplate(PersonTemplate):
         c = contacts_state(state)
         target = self.people(params)[0]
         email = target["email"] if self.with_email[params.get("phrasing", 0)] else ""
-        added = c.get("added", [])
-        return (len(added) == 1 and not c.get("removed") and not c.get("changed")
+        added = c["added"]
+        return (len(added) == 1 and not c["removed"] and not c["changed"]
                 and same_person(added[0]["name"], target["name"]) and digits(added[0]["phone"]) ==
                 digits(target["phone"]) and added[0]["email"].lower() == email)
 
@@ -353,8 +352,8 @@ class SaveMissedCallerTemplate(PersonTemplate):
         """One contact added: the name, with the missed caller's number; nothing else changed."""
         c = contacts_state(state)
         target = self.people(params)[0]
-        added = c.get("added", [])
-        return (len(added) == 1 and not c.get("removed") and not c.get("changed")
+        added = c["added"]
+        return (len(added) == 1 and not c["removed"] and not c["changed"]
                 and same_name(added[0]["name"], target["name"]) and digits(added[0]["phone"]) ==
                 digits(target["phone"]))
 

@@ -7,7 +7,6 @@ templates' do (`people_tasks`, whose `TEMPLATES` lists these two with its own). 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -19,6 +18,7 @@ from android_gym.sim.apps.contacts import digits
 from android_gym.tasks.apps import into_app
 from android_gym.tasks.base import TaskTemplate, split_of
 from android_gym.tasks.expert import back, find, obstacle, tap, wait
+from android_gym.tasks.world.base import Params
 from android_gym.tasks.world.people_expert import (
     NAMES,
     Elements,
@@ -29,8 +29,6 @@ from android_gym.tasks.world.people_expert import (
     task_number,
     to_phone_tab,
 )
-
-Params = Mapping[str, Any]
 
 
 class CallBackMissedTemplate(TaskTemplate):

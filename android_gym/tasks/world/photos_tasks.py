@@ -17,13 +17,14 @@ from android_gym.actions import Action
 from android_gym.sim.app import stable_seed
 from android_gym.sim.apps import gallery_media
 from android_gym.sim.apps.clock import format_time
+from android_gym.sim.apps.gallery_media import MediaItem
 from android_gym.tasks.base import TaskTemplate, split_of
-from android_gym.tasks.expert import app_state, back, obstacle, wait
+from android_gym.tasks.expert import back, obstacle, wait
+from android_gym.tasks.world.base import Params
 from android_gym.tasks.world.media_expert import (
     PHOTOS,
     TASK_ALBUMS,
     Elements,
-    Params,
     State,
     add_to_album,
     changed_only,
@@ -32,10 +33,16 @@ from android_gym.tasks.world.media_expert import (
     new_album,
     open_photo,
     photo_item,
+    photos_state,
     photos_tab,
     press,
     tap_cell,
 )
+
+
+def _favourite(it: MediaItem | None) -> bool:
+    """Whether `it` (an item, None once deleted for good) is a favourite."""
+    return it is not None and it["favourite"]
 
 
 class DatedPhotoTemplate(TaskTemplate):
@@ -79,7 +86,7 @@ class DatedPhotoTemplate(TaskTemplate):
         """The target photo's file name."""
         return gallery_media.file_name(self.date(params), "photo")
 
-    def day(self, params: Params, count: int = 3, **target: Any) -> list[dict[str, Any]]:
+    def day(self, params: Params, count: int = 3, **target: Any) -> list[MediaItem]:
         """The day's first `count` photos of: the target (with `target` fields), a near miss at another hour (the
         same fields), one more photo (a favourite or not)."""  # noqa: D205, D209
         rng = np.random.default_rng(stable_seed("media_day", self.name, self.date(params)))
@@ -104,8 +111,8 @@ class FavoritePhotoTemplate(DatedPhotoTemplate):
 
     def check(self, params: Params, state: State) -> bool:
         """The target is a favourite and nothing else changed."""
-        return bool(item_of(state, self.target(params)).get("favourite")
-                    and changed_only(state, [self.target(params)]))
+        it = item_of(state, self.target(params))
+        return it is not None and it["favourite"] and changed_only(state, [self.target(params)])
 
     def expert(self, params: Params, elements: Elements, state: State) -> Action:
         """Find the photo in the grid, open it, tap the star."""
@@ -128,12 +135,12 @@ class FavoriteDayTemplate(DatedPhotoTemplate):
     def check(self, params: Params, state: State) -> bool:
         """Every photo of the day is a favourite; the changed items are the ones that were not."""
         day = self.initial(params)[PHOTOS]["items"]
-        return (all(item_of(state, it["name"]).get("favourite") for it in day)
+        return (all(_favourite(item_of(state, it["name"])) for it in day)
                 and changed_only(state, [it["name"] for it in day if not it["favourite"]]))
 
     def expert(self, params: Params, elements: Elements, state: State) -> Action:
         """Open each photo of the day that is not a favourite and tap its star."""
-        todo = [it for it in self.initial(params)[PHOTOS]["items"] if not item_of(state, it["name"])["favourite"]]
+        todo = [it for it in self.initial(params)[PHOTOS]["items"] if not _favourite(item_of(state, it["name"]))]
         if not todo:
             return wait()
         return (obstacle(elements, state) or open_photo(todo[0]["date"], elements, state)
@@ -154,7 +161,7 @@ class ShowPhotoTemplate(DatedPhotoTemplate):
 
     def check(self, params: Params, state: State) -> bool:
         """Photos in front with the target open, and nothing changed."""
-        return (state.get("foreground") == PHOTOS and app_state(state, PHOTOS).get("open") == self.target(params)
+        return (state.get("foreground") == PHOTOS and photos_state(state)["open"] == self.target(params)
                 and changed_only(state, []))
 
     def expert(self, params: Params, elements: Elements, state: State) -> Action:
@@ -176,8 +183,8 @@ class AddToAlbumTemplate(DatedPhotoTemplate):
 
     def check(self, params: Params, state: State) -> bool:
         """The target is in that album only, and nothing else changed."""
-        return (item_of(state, self.target(params)).get("albums") == [params["album"]]
-                and changed_only(state, [self.target(params)]))
+        it = item_of(state, self.target(params))
+        return it is not None and it["albums"] == [params["album"]] and changed_only(state, [self.target(params)])
 
     def expert(self, params: Params, elements: Elements, state: State) -> Action:
         """Open the photo, More options, Add to album, the album."""
@@ -200,7 +207,7 @@ class RestorePhotoTemplate(DatedPhotoTemplate):
     def check(self, params: Params, state: State) -> bool:
         """The target is out of the trash (not deleted for good), and nothing else changed."""
         it = item_of(state, self.target(params))
-        return bool(it and not it["trashed"] and changed_only(state, [it["name"]]))
+        return it is not None and not it["trashed"] and changed_only(state, [it["name"]])
 
     def expert(self, params: Params, elements: Elements, state: State) -> Action:
         """Library, Trash, open the photo, Restore."""
@@ -208,7 +215,7 @@ class RestorePhotoTemplate(DatedPhotoTemplate):
         if step is not None:
             return step
         screen = state["screen"]["name"] if state["foreground"] == PHOTOS else None
-        if screen == "photo" and app_state(state, PHOTOS)["open"] == self.target(params):
+        if screen == "photo" and photos_state(state)["open"] == self.target(params):
             return in_viewer(elements, state, text="Restore")
         if screen == "trash":
             return tap_cell(self.date(params), elements, state)
@@ -231,8 +238,8 @@ class CreateAlbumTemplate(DatedPhotoTemplate):
     def check(self, params: Params, state: State) -> bool:
         """The album exists with exactly the day's photos, and only they changed."""
         names = sorted(it["name"] for it in self.initial(params)[PHOTOS]["items"])
-        album = next((a for a in app_state(state, PHOTOS).get("albums", []) if a["name"] == params["album"]), {})
-        return sorted(album.get("items", ())) == names and changed_only(state, names)
+        album = next((a["items"] for a in photos_state(state)["albums"] if a["name"] == params["album"]), None)
+        return album is not None and sorted(album) == names and changed_only(state, names)
 
     def expert(self, params: Params, elements: Elements, state: State) -> Action:
         """Albums, New album, type the title, Select photos, pick the day's photos, Add."""
@@ -273,13 +280,13 @@ class DeleteLatestTemplate(TaskTemplate):
     def check(self, params: Params, state: State) -> bool:
         """The newest photo is in the trash (not deleted for good) and nothing else changed."""
         it = item_of(state, gallery_media.file_name(self.date(params), "photo"))
-        return bool(it.get("trashed") and changed_only(state, [it["name"]]))
+        return it is not None and it["trashed"] and changed_only(state, [it["name"]])
 
     def expert(self, params: Params, elements: Elements, state: State) -> Action:
         """Open the newest photo, Delete, confirm Move to trash."""
         step = obstacle(elements, state) or open_photo(self.date(params), elements, state)
         if step is not None:
             return step
-        if app_state(state, PHOTOS)["sheet"] == "delete":
+        if photos_state(state)["sheet"] == "delete":
             return press(elements, text="Move to trash")
         return in_viewer(elements, state, text="Delete")

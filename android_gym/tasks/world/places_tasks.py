@@ -3,7 +3,7 @@ from a list, tell a travel time, call a place (and a place that has no number: i
 address through Messages.
 
 Places are Maps' own seeded search results (`maps.places_for`, fixed by the query); each task starts with places the
-episode draws into the saved lists (`apply({"seeded": 3})`, from `stable_seed` of the phone's seed), so the Saved tab
+episode draws into the saved lists (`MapsInitial.seeded`, from `stable_seed` of the phone's seed), so the Saved tab
 differs per episode. Checks read the net effect of Maps' edit log (`saved_changes`), so saving a place beside the
 target, in the wrong list, or one too many fails. Splits hold out whole search queries (`split_of`). Experts search,
 open the place by its name, and use its page (Save sheet, Directions, Call) from the UI elements.
@@ -11,25 +11,23 @@ open the place by its name, and use its page (Save sheet, Directions, Call) from
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from android_gym.actions import Action
 from android_gym.sim.app import stable_seed
+from android_gym.sim.app_state import state_of
 from android_gym.sim.apps import dialer, maps
 from android_gym.sim.apps import messages as M
 from android_gym.tasks.apps import into_app
 from android_gym.tasks.base import TaskTemplate, split_of
-from android_gym.tasks.expert import app_state, back, find, swipe_up, tap, type_into, wait
+from android_gym.tasks.expert import back, find, swipe_up, tap, type_into, wait
 from android_gym.tasks.maps_tasks import KINDS
 from android_gym.tasks.world.answer_tasks import answer_with
+from android_gym.tasks.world.base import Elements, Params, State
 from android_gym.tasks.world.infeasible_tasks import impossible
 from android_gym.tasks.world.messaging_expert import conversation, names, person, send_text, texts_ok
-from android_gym.ui import UIElement
 
-State = Mapping[str, Any]
-Elements = Sequence[UIElement]
-Params = Mapping[str, Any]
 MAPS = maps.PACKAGE
 QUERIES = tuple(k for k in KINDS if k not in maps.SEED_QUERIES)
 """What the tasks search for: none of the queries the episode's saved places come from."""
@@ -52,7 +50,7 @@ def saved_changes(state: State) -> dict[tuple[str, str, str], str]:
     """The net effect of this episode's list edits: {(list, name, address): "save" | "remove"} (a save undone by a
     removal, or the other way round, is no change)."""  # noqa: D205, D209
     net: dict[tuple[str, str, str], str] = {}
-    for e in app_state(state, MAPS).get("edits", []):
+    for e in state_of(state, maps.MapsState)["edits"]:
         k = (e["list"], e["name"], e["address"])
         if net.get(k, e["op"]) != e["op"]:
             del net[k]
@@ -81,8 +79,8 @@ def to_results(query: str, elements: Elements, state: State) -> Action | None:
 def to_place(query: str, rank: int, elements: Elements, state: State) -> Action | None:
     """The next step to the page of result `rank` of `query`, no sheet open (None once there)."""
     place = place_of(query, rank)
-    m = app_state(state, MAPS)
-    if state["foreground"] == MAPS and not state.get("dialog") and m.get("page") == "place" and not m["loading"]:
+    m = state_of(state, maps.MapsState)
+    if state["foreground"] == MAPS and not state.get("dialog") and m["page"] == "place" and not m["loading"]:
         if (m["place"], m["address"]) == (place["name"], place["address"]):
             return back() if m["sheet"] else None
         return back()
@@ -96,11 +94,10 @@ def to_place(query: str, rank: int, elements: Elements, state: State) -> Action 
 def save_to(query: str, rank: int, lists: Sequence[str], elements: Elements, state: State) -> Action | None:
     """The next step to result `rank` of `query` saved in exactly `lists` of those it is asked for (None when done)."""
     place = place_of(query, rank)
-    saved = app_state(state, MAPS).get("lists", {})
+    m = state_of(state, maps.MapsState)
     missing = [n for n in lists if not any(p["name"] == place["name"] and p["address"] == place["address"]
-                                           for p in saved.get(n, []))]
-    m = app_state(state, MAPS)
-    if (state["foreground"] == MAPS and not state.get("dialog") and m.get("sheet") == "save"
+                                           for p in m["lists"][n])]
+    if (state["foreground"] == MAPS and not state.get("dialog") and m["sheet"] == "save"
             and (m["place"], m["address"]) == (place["name"], place["address"])):
         if not missing:
             return tap(find(elements, text="Done")) if find(elements, text="Done") else back()
@@ -263,8 +260,8 @@ class RemoveFromListTemplate(_PlacesTemplate):
 
     def expert(self, params: Params, elements: Elements, state: State) -> Action:
         """Saved > the list > the place's More options > Remove from list."""
-        m = app_state(state, MAPS)
-        if state["foreground"] == MAPS and not state.get("dialog") and m.get("page") == "list":
+        m = state_of(state, maps.MapsState)
+        if state["foreground"] == MAPS and not state.get("dialog") and m["page"] == "list":
             if state["screen"]["args"]["menu"] is not None:
                 item = find(elements, text="Remove from list")
                 return tap(item) if item is not None else back()
@@ -304,8 +301,8 @@ class TravelTimeTemplate(_PlacesTemplate):
 
     def expert(self, params: Params, elements: Elements, state: State) -> Action:
         """Search, open the place, Directions, the mode's tab, answer with the duration."""
-        m = app_state(state, MAPS)
-        if (state["foreground"] == MAPS and not state.get("dialog") and m.get("page") == "directions"
+        m = state_of(state, maps.MapsState)
+        if (state["foreground"] == MAPS and not state.get("dialog") and m["page"] == "directions"
                 and m["place"] == params["name"] and not m["loading"]):
             if m["mode"] != params["mode"]:
                 tab = find(elements, desc=f"{params['mode']} mode")
@@ -319,7 +316,7 @@ class TravelTimeTemplate(_PlacesTemplate):
 
 
 def _calls(state: State) -> list[dict[str, Any]]:
-    return app_state(state, dialer.PACKAGE).get("calls", [])
+    return state_of(state, dialer.DialerState)["calls"]
 
 
 class _CallPlaceBase(_PlacesTemplate):
@@ -379,9 +376,9 @@ class CallPlaceWithoutNumberTemplate(_CallPlaceBase):
 
     def looked(self, params: Params, state: State) -> bool:
         """Maps in front on the place's page."""
-        m = app_state(state, MAPS)
-        return (state.get("foreground") == MAPS and m.get("page") == "place"
-                and (m.get("place"), m.get("address")) == (params["name"], params["address"]))
+        m = state_of(state, maps.MapsState)
+        return (state.get("foreground") == MAPS and m["page"] == "place"
+                and (m["place"], m["address"]) == (params["name"], params["address"]))
 
     def expert(self, params: Params, elements: Elements, state: State) -> Action:
         """Search, open the place: no Call button, so declare."""
@@ -419,7 +416,7 @@ class TextAddressTemplate(_PlacesTemplate):
 
     def expert(self, params: Params, elements: Elements, state: State) -> Action:
         """Open the place on Maps (to read the address), then text it."""
-        if params["name"] not in app_state(state, MAPS).get("viewed", []):
+        if params["name"] not in state_of(state, maps.MapsState)["viewed"]:
             return to_place(params["query"], params["rank"], elements, state) or wait()
         return send_text(person(params["person"]), params["address"], elements, state)
 
@@ -449,18 +446,18 @@ class LabelPlaceTemplate(_PlacesTemplate):
 
     def check(self, params: Params, state: State) -> bool:
         """The place Maps reopened on has the label (and it is the only label set); no list changed."""
-        m = app_state(state, MAPS)
-        here = m.get("resumed")
+        m = state_of(state, maps.MapsState)
+        here = m["resumed"]
         return (here is not None and not saved_changes(state)
-                and m.get("labels") == {params["label"]: {"name": here["name"], "address": here["address"]}})
+                and m["labels"] == {params["label"]: {"name": here["name"], "address": here["address"]}})
 
     def expert(self, params: Params, elements: Elements, state: State) -> Action:
         """Open Maps (on the place), Save, tick the label, Done."""
-        m = app_state(state, MAPS)
+        m = state_of(state, maps.MapsState)
         here = m["resumed"]
-        if (state["foreground"] == MAPS and not state.get("dialog") and m.get("sheet") == "save"
+        if (state["foreground"] == MAPS and not state.get("dialog") and m["sheet"] == "save"
                 and (m["place"], m["address"]) == (here["name"], here["address"])):
-            if params["label"] in m.get("labels", {}):
+            if params["label"] in m["labels"]:
                 done = find(elements, text="Done")
                 return tap(done) if done is not None else back()
             box = find(elements, rid=maps.LABEL_RID, text=params["label"])

@@ -20,29 +20,27 @@ from collections.abc import Mapping
 from typing import Any
 
 from android_gym.actions import Action
+from android_gym.sim.app_state import state_of
+from android_gym.sim.apps import markor
 from android_gym.sim.apps import recipes as R
 from android_gym.tasks.apps import into_app, swipe_down
 from android_gym.tasks.base import TaskTemplate, split_of
-from android_gym.tasks.expert import app_state, back, fill, find, swipe_up, tap, wait
+from android_gym.tasks.expert import back, fill, find, swipe_up, tap, wait
 from android_gym.tasks.world.answer_tasks import answer_with
+from android_gym.tasks.world.base import Elements, Params, State, WorldTemplate, press
 from android_gym.tasks.world.infeasible_tasks import impossible, looking_at
 from android_gym.tasks.world.notes_expert import (
     MARKOR,
-    Elements,
-    State,
     folded_words,
     markor_create,
     markor_item,
     markor_write,
     only_touched,
-    press,
 )
-from android_gym.tasks.world.notes_tasks import WorldTemplate
 from android_gym.ui import UIElement
 
 REC = R.PACKAGE
 LABEL = R.RecipesApp.label
-Params = Mapping[str, Any]
 PAIRS = (
     (("Tomato Soup", "6 tomatoes; 1 onion; 500 ml vegetable stock"),
      ("Tomato Basil Soup", "800 g canned tomatoes; Fresh basil; 2 garlic cloves; 100 ml cream")),
@@ -99,7 +97,7 @@ def _spec(title: str, ingredients: str, i: int) -> dict[str, Any]:
 
 
 SPECS: dict[str, dict[str, Any]] = {}
-"""Every task recipe as `RecipesApp.apply` takes it, by title (a recipe and its near miss never share servings,
+"""Every task recipe as `RecipesInitial.recipes` takes it, by title (a recipe and its near miss never share servings,
 preparation time or ingredients)."""
 for _i, ((_a, _ai), (_b, _bi)) in enumerate(PAIRS):
     SPECS[_a], SPECS[_b] = _spec(_a, _ai, _i), _spec(_b, _bi, _i + 1)
@@ -115,7 +113,7 @@ recipes an everyday line names)."""
 
 
 def spec_of(title: str) -> dict[str, Any]:
-    """Recipe `title` as `RecipesApp.apply` takes it.
+    """Recipe `title` as `RecipesInitial.recipes` takes it.
 
     Raises:
         KeyError: no task or seeded recipe has that title.
@@ -156,8 +154,8 @@ def plain(r: Mapping[str, Any]) -> dict[str, Any]:
 
 def untouched(state: State) -> bool:
     """Whether nothing in Broccoli was added, removed or changed since set-up."""
-    r = app_state(state, REC)
-    return not (r.get("added") or r.get("removed") or r.get("changed"))
+    r = state_of(state, R.RecipesState)
+    return not (r["added"] or r["removed"] or r["changed"])
 
 
 # -- expert steps ------------------------------------------------------------------------------------------------------
@@ -188,8 +186,8 @@ def find_row(elements: Elements, title: str) -> UIElement | None:
 
 def to_details(title: str, elements: Elements, state: State) -> Action | None:
     """The next step to the details of recipe `title` (None once they are in front): the list, scroll, its row."""
-    r = app_state(state, REC)
-    if state["foreground"] == REC and r.get("screen") == "details" and not state.get("dialog"):
+    r = state_of(state, R.RecipesState)
+    if state["foreground"] == REC and r["screen"] == "details" and not state.get("dialog"):
         if r["open"] == title:
             return into_app(LABEL, REC, elements, state)
         return back()
@@ -218,11 +216,11 @@ def form_step(want: Mapping[str, Any], elements: Elements, state: State) -> Acti
     return press(elements, desc="Save")
 
 
-def editing(state: State) -> dict[str, Any] | None:
+def editing(state: State) -> R.RecipeEdit | None:
     """Broccoli's open form when it is in front, unobstructed, else None."""
     if state["foreground"] != REC or state.get("dialog") or state["screen"]["name"] != "form":
         return None
-    return app_state(state, REC)["editing"]
+    return state_of(state, R.RecipesState)["editing"]
 
 
 # -- templates ---------------------------------------------------------------------------------------------------------
@@ -287,8 +285,8 @@ class AddRecipeTemplate(_RecipeTemplate):
         An everyday line's params ("loose", issue 49) name the title only (its words count: the line's apostrophes
         are gone), the other fields None (anything).
         """  # noqa: D205
-        r = app_state(state, REC)
-        added = r.get("added", [])
+        r = state_of(state, R.RecipesState)
+        added = r["added"]
         if len(added) != 1 or r["removed"] or r["changed"]:
             return False
         got = added[0]
@@ -316,8 +314,8 @@ class DeleteRecipeTemplate(_RecipeTemplate):
 
     def check(self, params: Params, state: State) -> bool:
         """Only that recipe removed; nothing added or changed."""
-        r = app_state(state, REC)
-        return ([plain(x) for x in r.get("removed", [])] == [as_set_up(params["title"])] and not r["added"]
+        r = state_of(state, R.RecipesState)
+        return ([plain(x) for x in r["removed"]] == [as_set_up(params["title"])] and not r["added"]
                 and not r["changed"])
 
     def expert(self, params: Params, elements: Elements, state: State) -> Action:
@@ -361,14 +359,14 @@ class FavouriteTwoTemplate(WorldTemplate):
 
     def check(self, params: Params, state: State) -> bool:
         """Exactly those two recipes changed, each only to a favourite; nothing added or removed."""
-        r = app_state(state, REC)
-        changed = sorted((plain(x) for x in r.get("changed", [])), key=lambda x: x["title"])
+        r = state_of(state, R.RecipesState)
+        changed = sorted((plain(x) for x in r["changed"]), key=lambda x: x["title"])
         want = sorted((as_set_up(t, favourite=True) for t in self.titles(params)), key=lambda x: x["title"])
         return changed == want and not r["added"] and not r["removed"]
 
     def expert(self, params: Params, elements: Elements, state: State) -> Action:
         """For each: the list, its row, Add to favourites."""
-        favourites = {x["title"] for x in app_state(state, REC).get("recipes", []) if x["favourite"]}
+        favourites = {x["title"] for x in state_of(state, R.RecipesState)["recipes"] if x["favourite"]}
         todo = [t for t in self.titles(params) if t not in favourites]
         if not todo:
             return wait()
@@ -389,8 +387,8 @@ class ChangeServingsTemplate(_RecipeTemplate):
 
     def check(self, params: Params, state: State) -> bool:
         """Only that recipe changed, only in its servings; nothing added or removed."""
-        r = app_state(state, REC)
-        return ([plain(x) for x in r.get("changed", [])] == [as_set_up(params["title"], servings=params["new"])]
+        r = state_of(state, R.RecipesState)
+        return ([plain(x) for x in r["changed"]] == [as_set_up(params["title"], servings=params["new"])]
                 and not r["added"] and not r["removed"])
 
     def expert(self, params: Params, elements: Elements, state: State) -> Action:
@@ -414,7 +412,7 @@ class PrepTimeAnswerTemplate(_RecipeTemplate):
 
     def answer(self, params: Params, state: State) -> str | None:
         """The preparation time of the one recipe of that title, while nothing was added, removed or changed."""
-        found = [x for x in app_state(state, REC).get("recipes", []) if x["title"] == params["title"]]
+        found = [x for x in state_of(state, R.RecipesState)["recipes"] if x["title"] == params["title"]]
         return found[0]["prep_time"] if len(found) == 1 and untouched(state) else None
 
     def expert(self, params: Params, elements: Elements, state: State) -> Action:
@@ -433,8 +431,8 @@ class OpenRecipeTemplate(_RecipeTemplate):
 
     def check(self, params: Params, state: State) -> bool:
         """Broccoli in front on the recipe's details, nothing added, removed or changed."""
-        r = app_state(state, REC)
-        return state["foreground"] == REC and r.get("open") == params["title"] and untouched(state)
+        r = state_of(state, R.RecipesState)
+        return state["foreground"] == REC and r["open"] == params["title"] and untouched(state)
 
     def expert(self, params: Params, elements: Elements, state: State) -> Action:
         """The list, scroll to its row, open it."""
@@ -455,11 +453,11 @@ class DeleteMissingRecipeTemplate(_RecipeTemplate):
     def check(self, params: Params, state: State) -> bool:
         """No recipe of that title, and nothing added, removed or changed."""
         return untouched(state) and not any(folded(x["title"]) == folded(params["title"])
-                                            for x in app_state(state, REC).get("recipes", []))
+                                            for x in state_of(state, R.RecipesState)["recipes"])
 
     def looked(self, params: Params, state: State) -> bool:
         """The recipe list in front, unfiltered or searching part of the title."""
-        mine = looking_at(state, REC, "list")
+        mine = looking_at(state, R.RecipesState, "list")
         return mine is not None and not mine["favourites_only"] and folded(mine["search"]) in folded(params["title"])
 
     def expert(self, params: Params, elements: Elements, state: State) -> Action:
@@ -501,16 +499,16 @@ class IngredientsToNoteTemplate(_RecipeTemplate):
 
     def check(self, params: Params, state: State) -> bool:
         """The note in Markor's root holds the ingredients, one a line; no other note edited, no recipe changed."""
-        m = app_state(state, MARKOR)
+        m = state_of(state, markor.MarkorState)
         got = [folded(s) for s in m["files"].get(params["note"], "").split("\n") if s.strip()]
         return (got == [folded(s) for s in SPECS[params["title"]]["ingredients"]]
                 and only_touched(m["edits"], {params["note"]}) and untouched(state))
 
     def expert(self, params: Params, elements: Elements, state: State) -> Action:
         """Open the recipe in Broccoli to read its ingredients, then create the note in Markor and type them."""
-        if app_state(state, REC).get("last_opened") != params["title"]:
+        if state_of(state, R.RecipesState)["last_opened"] != params["title"]:
             return to_details(params["title"], elements, state) or wait()
-        if params["note"] in app_state(state, MARKOR)["files"]:
+        if params["note"] in state_of(state, markor.MarkorState)["files"]:
             return markor_write(params["note"], self.text(params), elements, state)
         return markor_create("", params["note"], "Markdown", elements, state)
 
@@ -548,8 +546,8 @@ class NoteToRecipeTemplate(_RecipeTemplate):
     def check(self, params: Params, state: State) -> bool:
         """Exactly one recipe added, with that title, the note's servings and ingredients (anything else free);
         nothing removed or changed in Broccoli, no note edited."""  # noqa: D205, D209
-        r, m = app_state(state, REC), app_state(state, MARKOR)
-        added = r.get("added", [])
+        r, m = state_of(state, R.RecipesState), state_of(state, markor.MarkorState)
+        added = r["added"]
         if len(added) != 1 or r["removed"] or r["changed"] or not only_touched(m["edits"], set()):
             return False
         got, want = added[0], self.want(params)
@@ -558,7 +556,7 @@ class NoteToRecipeTemplate(_RecipeTemplate):
 
     def expert(self, params: Params, elements: Elements, state: State) -> Action:
         """Open the note in Markor to read it, then add the recipe in Broccoli (Add recipe, the fields, Save)."""
-        if app_state(state, MARKOR).get("last_opened") != params["note"]:
+        if state_of(state, markor.MarkorState)["last_opened"] != params["note"]:
             return markor_item(params["note"], elements, state)
         if editing(state) is not None and editing(state)["id"] is None:
             return form_step(self.want(params), elements, state)

@@ -12,15 +12,14 @@ from android_gym.actions import Action
 from android_gym.sim.app import stable_seed
 from android_gym.tasks.apps import into_app
 from android_gym.tasks.base import TaskTemplate
-from android_gym.tasks.expert import app_state
-from android_gym.tasks.world.notes_expert import Elements, State, press
-from android_gym.tasks.world.notes_tasks import WorldTemplate
+from android_gym.tasks.world.base import Elements, State, WorldTemplate, press
 from android_gym.tasks.world.recorder_expert import (
     LABEL,
     REC,
     TWINS,
     Params,
     find_record,
+    recorder_state,
     to_main,
     to_record,
     twin_grid,
@@ -39,13 +38,13 @@ class StartRecordingTemplate(ClipTemplate):
 
     def check(self, params: Params, state: State) -> bool:
         """A recording runs; the records are as they were."""
-        r = app_state(state, REC)
-        rec = r.get("recording")
+        r = recorder_state(state)
+        rec = r["recording"]
         return rec is not None and not rec["paused"] and not (r["added"] or r["removed"] or r["renamed"])
 
     def expert(self, params: Params, elements: Elements, state: State) -> Action:
         """Open the recorder, Record (Resume when paused)."""
-        rec = app_state(state, REC).get("recording")
+        rec = recorder_state(state)["recording"]
         if rec is not None and rec["paused"]:
             return to_main(elements, state) or press(elements, desc="Resume recording")
         return to_main(elements, state) or press(elements, desc="Record")
@@ -69,14 +68,14 @@ class DeleteRecordTemplate(WorldTemplate):
 
     def check(self, params: Params, state: State) -> bool:
         """Exactly that record removed; its twin there; nothing added or renamed."""
-        r = app_state(state, REC)
-        return (r.get("removed") == [params["name"]] and not r["added"] and not r["renamed"]
+        r = recorder_state(state)
+        return (r["removed"] == [params["name"]] and not r["added"] and not r["renamed"]
                 and find_record(state, params["twin"]) is not None)
 
     def expert(self, params: Params, elements: Elements, state: State) -> Action:
         """Records, the row, Delete, confirm Delete."""
         step = into_app(LABEL, REC, elements, state)
-        if step is None and state["screen"]["name"] == "delete" and app_state(state, REC)["open"] == params["name"]:
+        if step is None and state["screen"]["name"] == "delete" and recorder_state(state)["open"] == params["name"]:
             return press(elements, text="Delete", clickable=True)
         return step or to_record(params["name"], elements, state) or press(elements, desc="Delete")
 

@@ -1,26 +1,26 @@
 """Task records and expert steps the Audio Recorder templates share (`recorder_tasks`, `recorder_everyday_tasks`).
 
 The task records: their names, each with a twin of a similar name (`TWINS`), an instance per pair (`twin_grid`), the
-record and its twin put on the phone (`twin_records`, dated by `days_ago`). The checks read the recorder's state with
-`find_record`, `untouched` and `one_new`. Each expert step reads the UI elements and the sim's state and returns the
-next action towards a sub-goal: the main screen (`to_main`), the records list (`to_list`), a record's screen
-(`to_record`), a clip of a length (`record_clip`), the rename dialog filled in (`name_dialog`), a record renamed
-(`rename`).
+record and its twin put on the phone (`twin_records`, dated by `days_ago`). The checks read the recorder's state
+(`recorder_state`) with `find_record`, `untouched` and `one_new`. Each expert step reads the UI elements and the sim's
+state and returns the next action towards a sub-goal: the main screen (`to_main`), the records list (`to_list`), a
+record's screen (`to_record`), a clip of a length (`record_clip`), the rename dialog filled in (`name_dialog`), a
+record renamed (`rename`).
 """  # noqa: D205, D209
 
 from __future__ import annotations
 
 import datetime
-from collections.abc import Mapping
 from typing import Any
 
 from android_gym.actions import Action
+from android_gym.sim.app_state import state_of
 from android_gym.sim.apps import recorder as R
 from android_gym.tasks.apps import into_app
-from android_gym.tasks.expert import app_state, back, fill, find, obstacle, wait
-from android_gym.tasks.world.notes_expert import Elements, State, leave, press, reach
+from android_gym.tasks.expert import back, fill, find, obstacle, wait
+from android_gym.tasks.world.base import Elements, Params, State, leave, press
+from android_gym.tasks.world.notes_expert import reach
 
-Params = Mapping[str, Any]
 REC = R.PACKAGE
 LABEL = R.RecorderApp.label
 TWINS = (("Lecture 7", "Lecture 8"), ("Cello scales", "Cello etudes"), ("Morning thoughts", "Evening thoughts"),
@@ -54,21 +54,26 @@ def days_ago(age: int) -> str:
     return str(R.DATE - datetime.timedelta(days=age))
 
 
-def find_record(state: State, name: str) -> dict[str, Any] | None:
+def recorder_state(state: State) -> R.RecorderState:
+    """Audio Recorder's part of the device state."""
+    return state_of(state, R.RecorderState)
+
+
+def find_record(state: State, name: str) -> R.RecordState | None:
     """The record called `name`, or None."""
-    return next((r for r in app_state(state, REC).get("records", []) if r["name"] == name), None)
+    return next((r for r in recorder_state(state)["records"] if r["name"] == name), None)
 
 
 def untouched(state: State) -> bool:
     """Nothing recorded, removed or renamed in the recorder this episode, and it is not recording."""
-    r = app_state(state, REC)
-    return not (r.get("added") or r.get("removed") or r.get("renamed") or r.get("recording"))
+    r = recorder_state(state)
+    return not (r["added"] or r["removed"] or r["renamed"] or r["recording"])
 
 
-def one_new(state: State, seconds: int) -> dict[str, Any] | None:
+def one_new(state: State, seconds: int) -> R.RecordState | None:
     """The only record made this episode, when it is at least `seconds` long and nothing else changed."""
-    r = app_state(state, REC)
-    if len(r.get("added", [])) != 1 or r.get("removed") or r.get("recording"):
+    r = recorder_state(state)
+    if len(r["added"]) != 1 or r["removed"] or r["recording"]:
         return None
     rec = find_record(state, r["added"][0])
     return rec if rec is not None and rec["duration_s"] >= seconds else None
@@ -98,7 +103,7 @@ def to_record(name: str, elements: Elements, state: State) -> Action | None:
     """The next step to the screen of record `name` (None once there, no dialog over it)."""
     step = into_app(LABEL, REC, elements, state)
     if step is None and state["screen"]["name"] == "record":
-        return None if app_state(state, REC)["open"] == name else back()
+        return None if recorder_state(state)["open"] == name else back()
     return step or to_list(elements, state) or reach(elements, state, find(elements, rid=R.NAME_RID, text=name))
 
 
@@ -107,7 +112,7 @@ def record_clip(seconds: int, elements: Elements, state: State) -> Action:
     step = obstacle(elements, state)
     if step is not None:
         return step
-    rec = app_state(state, REC).get("recording")
+    rec = recorder_state(state)["recording"]
     if rec is not None and state["foreground"] == REC and state["screen"]["name"] == "main":
         if rec["paused"]:
             return press(elements, desc="Resume recording")
@@ -127,7 +132,7 @@ def name_dialog(new: str, elements: Elements, state: State) -> Action:
 def rename(name: str, new: str, elements: Elements, state: State) -> Action:
     """The next step to rename record `name` to `new`: its screen, Rename, the dialog."""
     step = into_app(LABEL, REC, elements, state)
-    r = app_state(state, REC)
+    r = recorder_state(state)
     if step is None and state["screen"]["name"] == "rename" and r["open"] == name:
         return name_dialog(new, elements, state)
     return step or to_record(name, elements, state) or press(elements, desc="Rename")

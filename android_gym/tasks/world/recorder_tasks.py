@@ -16,25 +16,18 @@ from __future__ import annotations
 from typing import Any
 
 from android_gym.actions import Action
+from android_gym.sim.app_state import state_of
 from android_gym.sim.apps import markor
 from android_gym.sim.apps import messages as M
 from android_gym.sim.apps import recorder as R
 from android_gym.tasks.apps import into_app
 from android_gym.tasks.base import TaskTemplate
-from android_gym.tasks.expert import app_state, find, home, obstacle, wait
+from android_gym.tasks.expert import find, home, obstacle, wait
 from android_gym.tasks.world.answer_tasks import answer_with
+from android_gym.tasks.world.base import Elements, State, WorldTemplate, leave, nth, press
 from android_gym.tasks.world.infeasible_tasks import impossible, looking_at
 from android_gym.tasks.world.messaging_expert import conversation, names, person, send_text, texts_ok
-from android_gym.tasks.world.notes_expert import (
-    Elements,
-    State,
-    leave,
-    markor_create,
-    markor_write,
-    only_touched,
-    press,
-)
-from android_gym.tasks.world.notes_tasks import WorldTemplate
+from android_gym.tasks.world.notes_expert import markor_create, markor_write, only_touched
 from android_gym.tasks.world.recorder_expert import (
     LABEL,
     REC,
@@ -45,6 +38,7 @@ from android_gym.tasks.world.recorder_expert import (
     name_dialog,
     one_new,
     record_clip,
+    recorder_state,
     rename,
     to_list,
     to_main,
@@ -59,10 +53,6 @@ NEW_NAMES = ("Final take", "Keep this one", "For the archive", "Best version", "
 NOTE_STEMS = ("memo_log", "voice_notes", "recordings", "audio_index", "clips_today", "memo_names")
 
 
-def _pick(pool: tuple, i: int) -> Any:
-    return pool[i % len(pool)]
-
-
 # -- templates: the recorder -----------------------------------------------------------------------------------------
 class ClipTemplate(WorldTemplate):
     """Recording templates: (seconds, variant) instances split on their "key"; no naming dialog after Stop."""
@@ -73,7 +63,7 @@ class ClipTemplate(WorldTemplate):
 
     def grid(self) -> list[dict[str, Any]]:
         """Every length times `variants`, phrasings and start formats rotating."""
-        return [{"seconds": s, "key": f"{s}:{k}", "start": _pick(R.FORMATS, s + k), "phrasing": s + k}
+        return [{"seconds": s, "key": f"{s}:{k}", "start": nth(R.FORMATS, s + k), "phrasing": s + k}
                 for s in self.seconds for k in range(self.variants)]
 
     def initial(self, params: Params) -> dict[str, dict[str, Any]]:
@@ -93,7 +83,7 @@ class RecordClipTemplate(ClipTemplate):
     def check(self, params: Params, state: State) -> bool:
         """Exactly one new record, at least that long, in the format the recorder was set to, nothing renamed."""
         rec = one_new(state, params["seconds"])
-        return rec is not None and rec["format"] == params["start"] and not app_state(state, REC)["renamed"]
+        return rec is not None and rec["format"] == params["start"] and not recorder_state(state)["renamed"]
 
     def expert(self, params: Params, elements: Elements, state: State) -> Action:
         """Open the recorder, Record, wait for the timer, Stop."""
@@ -117,21 +107,21 @@ class FormatThenRecordTemplate(ClipTemplate):
         """Every length with a target format (never the start one) and sample rate."""
         out = []
         for p in super().grid():
-            fmt = _pick(tuple(f for f in R.FORMATS if f != p["start"]), p["phrasing"])
-            rate = _pick((8000, 16000, 22050, 32000, 48000), p["seconds"] * 3 + p["phrasing"])
+            fmt = nth(tuple(f for f in R.FORMATS if f != p["start"]), p["phrasing"])
+            rate = nth((8000, 16000, 22050, 32000, 48000), p["seconds"] * 3 + p["phrasing"])
             out.append({**p, "fmt": fmt, "rate": rate, "rate_label": R.rate_label(rate)})
         return out
 
     def check(self, params: Params, state: State) -> bool:
         """The settings are as asked and the only new record was made with them, at least that long."""
-        rec, settings = one_new(state, params["seconds"]), app_state(state, REC).get("settings", {})
+        rec, settings = one_new(state, params["seconds"]), recorder_state(state)["settings"]
         return (rec is not None and (rec["format"], rec["sample_rate"]) == (params["fmt"], params["rate"])
                 and (settings["format"], settings["sample_rate"]) == (params["fmt"], params["rate"]))
 
     def expert(self, params: Params, elements: Elements, state: State) -> Action:
         """Settings, Recording format, the format, Sample rate, the rate, back; then record the clip."""
-        settings = app_state(state, REC).get("settings", {})
-        if (settings.get("format"), settings.get("sample_rate")) == (params["fmt"], params["rate"]):
+        settings = recorder_state(state)["settings"]
+        if (settings["format"], settings["sample_rate"]) == (params["fmt"], params["rate"]):
             return record_clip(params["seconds"], elements, state)
         step = into_app(LABEL, REC, elements, state)
         if step is not None:
@@ -167,14 +157,14 @@ class RecordNamedTemplate(WorldTemplate):
 
     def check(self, params: Params, state: State) -> bool:
         """The only new record is called {name} and long enough; the twin is still there, never renamed."""
-        rec, r = one_new(state, params["seconds"]), app_state(state, REC)
+        rec, r = one_new(state, params["seconds"]), recorder_state(state)
         return (rec is not None and rec["name"] == params["name"] and find_record(state, params["twin"]) is not None
                 and all(e["from"] != params["twin"] for e in r["renamed"]))
 
     def expert(self, params: Params, elements: Elements, state: State) -> Action:
         """Record the clip; rename it in the dialog after Stop, or from its screen in the list."""
-        r = app_state(state, REC)
-        if not r.get("added"):
+        r = recorder_state(state)
+        if not r["added"]:
             return record_clip(params["seconds"], elements, state)
         if r["added"][0] == params["name"]:
             return wait()
@@ -194,7 +184,7 @@ class RenameRecordTemplate(WorldTemplate):
 
     def grid(self) -> list[dict[str, Any]]:
         """Every name twice, with new names rotating."""
-        return [{**p, "new": _pick(NEW_NAMES, p["phrasing"] + 3 * (p["phrasing"] // 20))} for p in twin_grid(2)]
+        return [{**p, "new": nth(NEW_NAMES, p["phrasing"] + 3 * (p["phrasing"] // 20))} for p in twin_grid(2)]
 
     def initial(self, params: Params) -> dict[str, dict[str, Any]]:
         """The record and its twin; nothing called {new}. With the optional "latest": True (a line saying "my last
@@ -208,15 +198,15 @@ class RenameRecordTemplate(WorldTemplate):
     def check(self, params: Params, state: State) -> bool:
         """Exactly that one rename; the record keeps its length; nothing added or removed. With the optional
         "any_case": True (a parsed line, whose words arrive lower-cased), the new name may be in any case."""  # noqa: D205, D209
-        r = app_state(state, REC)
+        r = recorder_state(state)
         if params.get("any_case"):
             new = params["new"].casefold()
-            renamed = [(e["from"], e["to"].casefold()) for e in r.get("renamed", [])]
-            rec = next((x for x in r.get("records", []) if x["name"].casefold() == new), None)
+            renamed = [(e["from"], e["to"].casefold()) for e in r["renamed"]]
+            rec = next((x for x in r["records"] if x["name"].casefold() == new), None)
             return (renamed == [(params["name"], new)] and not r["added"] and not r["removed"] and rec is not None
                     and rec["duration_s"] == params["length"])
         rec = find_record(state, params["new"])
-        return (r.get("renamed") == [{"from": params["name"], "to": params["new"]}] and not r["added"]
+        return (r["renamed"] == [{"from": params["name"], "to": params["new"]}] and not r["added"]
                 and not r["removed"] and rec is not None and rec["duration_s"] == params["length"])
 
     def expert(self, params: Params, elements: Elements, state: State) -> Action:
@@ -246,8 +236,8 @@ class DeleteTwoTemplate(WorldTemplate):
 
     def check(self, params: Params, state: State) -> bool:
         """Exactly the two records removed; nothing added or renamed."""
-        r = app_state(state, REC)
-        return (sorted(r.get("removed", [])) == sorted([params["name"], params["other"]]) and not r["added"]
+        r = recorder_state(state)
+        return (sorted(r["removed"]) == sorted([params["name"], params["other"]]) and not r["added"]
                 and not r["renamed"])
 
     def expert(self, params: Params, elements: Elements, state: State) -> Action:
@@ -256,7 +246,7 @@ class DeleteTwoTemplate(WorldTemplate):
         if not left:
             return wait()
         step = into_app(LABEL, REC, elements, state)
-        r = app_state(state, REC)
+        r = recorder_state(state)
         if step is None and state["screen"]["name"] == "delete" and r["open"] in left:
             return press(elements, text="Delete", clickable=True)
         return step or to_record(left[0], elements, state) or press(elements, desc="Delete")
@@ -280,7 +270,7 @@ class PlayRecordTemplate(WorldTemplate):
 
     def check(self, params: Params, state: State) -> bool:
         """It is playing, the recorder in front, nothing changed."""
-        playing = app_state(state, REC).get("playing")
+        playing = recorder_state(state)["playing"]
         return (state["foreground"] == REC and playing is not None and playing["name"] == params["name"]
                 and untouched(state))
 
@@ -307,12 +297,12 @@ class PlayMissingTemplate(WorldTemplate):
 
     def check(self, params: Params, state: State) -> bool:
         """No record of that name, nothing playing, nothing changed."""
-        return (find_record(state, params["name"]) is None and not app_state(state, REC).get("playing")
+        return (find_record(state, params["name"]) is None and not recorder_state(state)["playing"]
                 and untouched(state))
 
     def looked(self, params: Params, state: State) -> bool:
         """The records list in front."""
-        return looking_at(state, REC, "records") is not None
+        return looking_at(state, R.RecorderState, "records") is not None
 
     def expert(self, params: Params, elements: Elements, state: State) -> Action:
         """Open the records list; the name is not there: declare."""
@@ -361,7 +351,7 @@ class MemoToNoteTemplate(ClipTemplate):
 
     def grid(self) -> list[dict[str, Any]]:
         """Every length and variant, with a note name."""
-        return [{**p, "note": f"{_pick(NOTE_STEMS, p['phrasing'] + p['seconds'])}.md"} for p in super().grid()]
+        return [{**p, "note": f"{nth(NOTE_STEMS, p['phrasing'] + p['seconds'])}.md"} for p in super().grid()]
 
     def initial(self, params: Params) -> dict[str, dict[str, Any]]:
         """The recorder without the naming dialog; no such note."""
@@ -369,16 +359,16 @@ class MemoToNoteTemplate(ClipTemplate):
 
     def check(self, params: Params, state: State) -> bool:
         """One new record that long; the note holds its name; no other note edited."""
-        rec, m = one_new(state, params["seconds"]), app_state(state, markor.PACKAGE)
+        rec, m = one_new(state, params["seconds"]), state_of(state, markor.MarkorState)
         return (rec is not None and m["files"].get(params["note"], "").strip() == rec["name"]
                 and only_touched(m["edits"], {params["note"]}))
 
     def expert(self, params: Params, elements: Elements, state: State) -> Action:
         """Record the clip (its name shows on the recorder), then create the note and type the name."""
-        added = app_state(state, REC).get("added")
+        added = recorder_state(state)["added"]
         if not added:
             return record_clip(params["seconds"], elements, state)
-        if params["note"] in app_state(state, markor.PACKAGE)["files"]:
+        if params["note"] in state_of(state, markor.MarkorState)["files"]:
             return markor_write(params["note"], added[0], elements, state)
         return markor_create("", params["note"], "Markdown", elements, state)
 
@@ -409,7 +399,7 @@ class DurationToTextTemplate(WorldTemplate):
 
     def expert(self, params: Params, elements: Elements, state: State) -> Action:
         """Open the record to read its length, then text it."""
-        if app_state(state, REC).get("last_opened") != params["name"]:
+        if recorder_state(state)["last_opened"] != params["name"]:
             return to_record(params["name"], elements, state) or home()
         rec = find_record(state, params["name"])
         if rec is None:

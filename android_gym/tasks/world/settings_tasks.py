@@ -12,24 +12,20 @@ titles (`to_page`), get past pop-ups (`into_app`) and retry dropped taps by acti
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
 from typing import Any
 
 from android_gym.actions import Action, ActionType
+from android_gym.sim.app_state import state_of
 from android_gym.sim.apps import camera, playstore
 from android_gym.sim.apps import messages as M
 from android_gym.sim.apps import settings as S
 from android_gym.tasks.apps import into_app, swipe_down
-from android_gym.tasks.expert import app_state, back, find, obstacle, swipe_up, tap, wait
+from android_gym.tasks.expert import back, find, obstacle, swipe_up, tap, wait
+from android_gym.tasks.world.base import Elements, Params, State, WorldTemplate
 from android_gym.tasks.world.infeasible_tasks import impossible
 from android_gym.tasks.world.media_expert import shoot
 from android_gym.tasks.world.messaging_expert import conversation, names, namesake, person, send_text, texts_ok
-from android_gym.tasks.world.notes_tasks import WorldTemplate
-from android_gym.ui import UIElement
 
-State = Mapping[str, Any]
-Elements = Sequence[UIElement]
-Params = Mapping[str, Any]
 SETTINGS, CAMERA = S.PACKAGE, camera.PACKAGE
 
 ROUTE: dict[str, tuple[str, str]] = {
@@ -67,14 +63,14 @@ MISSING = {"AirPods Pro": "Pixel Buds Pro", "JBL Charge 4": "JBL Flip 5", "Car K
 """A device never paired -> the paired device that looks like it (the near miss)."""
 
 
-def settings_of(state: State) -> dict[str, Any]:
-    """Settings' part of the state."""
-    return app_state(state, SETTINGS)
+def settings_of(state: State) -> S.SettingsState:
+    """Settings' part of the state (`SettingsState`)."""
+    return state_of(state, S.SettingsState)
 
 
-def edits(state: State, *ops: str) -> list[dict[str, Any]]:
+def edits(state: State, *ops: str) -> list[S.SettingsEdit]:
     """Settings' edits this episode of the kinds `ops` (every edit when none is given)."""
-    return [e for e in settings_of(state).get("edits", []) if not ops or e["op"] in ops]
+    return [e for e in settings_of(state)["edits"] if not ops or e["op"] in ops]
 
 
 def _installed(app: str) -> dict[str, dict[str, Any]]:
@@ -95,7 +91,7 @@ def reach_row(label: str, elements: Elements, state: State) -> Action:
     row = find(elements, text=label, rid=S.ROW_TITLE_RID)
     if row is not None:
         return tap(row)
-    if settings_of(state).get("page") == S.ALL_APPS:
+    if settings_of(state)["page"] == S.ALL_APPS:
         shown = [e.text for e in elements if e.rid == S.ROW_TITLE_RID and e.text]
         return swipe_down() if shown and label.lower() < shown[0].lower() else swipe_up()
     return swipe_up() if state["screen"]["scroll"] == 0 else swipe_down()
@@ -111,8 +107,8 @@ def to_page(page: str, elements: Elements, state: State, **args: str) -> Action 
         return step
     s = settings_of(state)
     path = route(page)
-    where = s.get("page")
-    if where not in path or any(s.get(k) != args[k] for k in ARGS.get(where, ())):
+    where = s["page"]
+    if where not in path or any(s[k] != args[k] for k in ARGS.get(where, ())):
         return back()
     if where == page:
         return None
@@ -254,7 +250,8 @@ class DenyCameraMicTemplate(WorldTemplate):
 
     def check(self, params: Params, state: State) -> bool:
         """Both denied; the only permission edits are those two of the app."""
-        perms = settings_of(state)["apps"].get(params["app"], {}).get("permissions", {})
+        app = settings_of(state)["apps"].get(params["app"])  # None: the app is not on the phone
+        perms = app["permissions"] if app is not None else {}
         touched = {(e["app"], e["perm"]) for e in edits(state, "permission")}
         return (perms.get("Camera") == perms.get("Microphone") == "Don't allow"
                 and touched <= {(params["app"], "Camera"), (params["app"], "Microphone")})
@@ -319,7 +316,7 @@ class ForgetDeviceTemplate(WorldTemplate):
     def expert(self, params: Params, elements: Elements, state: State) -> Action:
         """Connected devices > Saved devices > the device > Forget > Forget device."""
         step = obstacle(elements, state)
-        if step is not None or settings_of(state).get("page") == "forget":
+        if step is not None or settings_of(state)["page"] == "forget":
             return step or press(elements, text="Forget device")
         if all(d["name"] != params["device"] for d in settings_of(state)["devices"]):
             return wait()
@@ -362,7 +359,7 @@ class TimeoutThemeTemplate(WorldTemplate):
         step = set_switch("dark_theme", dark, "display", "Dark theme", elements, state)
         if step is not None or settings_of(state)["screen_timeout"] == params["timeout"]:
             return step or wait()
-        if settings_of(state).get("page") == "timeout":
+        if settings_of(state)["page"] == "timeout":
             return obstacle(elements, state) or press(elements, text=params["timeout"])
         return to_page("display", elements, state) or reach_row("Screen timeout", elements, state)
 
@@ -381,10 +378,10 @@ class AppStorageTemplate(WorldTemplate):
 
     def answer(self, params: Params, state: State) -> str | None:
         """The app's total size as shown; None once anything of it was cleared."""
-        if any(e.get("app") == params["app"] for e in edits(state, "clear_cache", "clear_storage")):
+        if any(e["app"] == params["app"] for e in edits(state, "clear_cache", "clear_storage")):
             return None
-        sizes = settings_of(state).get("apps", {}).get(params["app"], {}).get("storage")
-        return S.size_text(sum(sizes.values())) if sizes else None
+        app = settings_of(state)["apps"].get(params["app"])  # None: the app is not on the phone
+        return S.size_text(sum(app["storage"].values())) if app is not None else None
 
     def expert(self, params: Params, elements: Elements, state: State) -> Action:
         """Its Storage & cache page; answer with the text under "Total"."""
@@ -421,7 +418,7 @@ class ForgetMissingDeviceTemplate(WorldTemplate):
 
     def looked(self, params: Params, state: State) -> bool:
         """Settings in front on Saved devices."""
-        return state.get("foreground") == SETTINGS and settings_of(state).get("page") == S.SAVED_DEVICES
+        return state.get("foreground") == SETTINGS and settings_of(state)["page"] == S.SAVED_DEVICES
 
     def expert(self, params: Params, elements: Elements, state: State) -> Action:
         """Open Saved devices; the device is not there: declare."""
@@ -449,17 +446,17 @@ class CameraThenPhotoTemplate(WorldTemplate):
 
     def check(self, params: Params, state: State) -> bool:
         """Allowed through Settings (its edit log), then exactly one photo with the asked camera."""
-        caps = app_state(state, CAMERA).get("captures", [])
+        caps = state_of(state, camera.CameraState)["captures"]
         granted = {"op": "permission", "app": "Camera", "perm": "Camera", "value": "Allow"} in edits(state)
         return granted and [(c["kind"], c["facing"]) for c in caps] == [("photo", params["facing"])]
 
     def expert(self, params: Params, elements: Elements, state: State) -> Action:
         """Apps > Camera > Permissions > Camera > Allow; then open Camera, pick the camera and Photo, shoot."""
-        step = permit("Camera", "Camera", "Allow", elements, state) if app_state(state, CAMERA)[
+        step = permit("Camera", "Camera", "Allow", elements, state) if state_of(state, camera.CameraState)[
             "permission"] != "granted" else None
         if step is not None:
             return step
-        if app_state(state, CAMERA)["captures"]:
+        if state_of(state, camera.CameraState)["captures"]:
             return wait()
         return shoot("Photo", params["facing"], elements, state)
 
@@ -486,7 +483,7 @@ class TextConnectedDeviceTemplate(WorldTemplate):
 
     def check(self, params: Params, state: State) -> bool:
         """One text, to that person, holding the connected device's name; the device still connected."""
-        device = settings_of(state).get("connected")
+        device = settings_of(state)["connected"]
         return device is not None and texts_ok(state, [(params["name"], device)], contains=True)
 
     def expert(self, params: Params, elements: Elements, state: State) -> Action:

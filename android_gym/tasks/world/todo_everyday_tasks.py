@@ -5,30 +5,18 @@ the template checks (`testing.template_checks`) hold it to the contract the suit
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from android_gym.actions import Action
+from android_gym.sim.app_state import state_of
 from android_gym.sim.apps import todo
 from android_gym.tasks.apps import into_app
 from android_gym.tasks.base import split_of
-from android_gym.tasks.expert import app_state, find, wait
-from android_gym.tasks.world.notes_expert import (
-    TASKS,
-    Elements,
-    State,
-    find_tasks,
-    press,
-    reach,
-    tasks_add,
-    tasks_view,
-)
-from android_gym.tasks.world.notes_tasks import WorldTemplate
+from android_gym.tasks.expert import find, wait
+from android_gym.tasks.world.base import Elements, State, WorldTemplate, nth, press
+from android_gym.tasks.world.notes_expert import TASKS, find_tasks, reach, tasks_add, tasks_view
 from android_gym.tasks.world.todo_tasks import TITLES, PairTemplate, task_grid
-
-
-def _pick(pool: Sequence[Any], i: int) -> Any:
-    return pool[i % len(pool)]
 
 
 class DeleteTaskTemplate(PairTemplate):
@@ -51,7 +39,7 @@ class DeleteTaskTemplate(PairTemplate):
     def expert(self, params: Mapping[str, Any], elements: Elements, state: State) -> Action:
         """Show the list, open the task, Delete task, Delete."""
         step = into_app("Tasks", TASKS, elements, state)
-        editing = app_state(state, TASKS).get("editing")
+        editing = state_of(state, todo.TasksState)["editing"]
         if step is None and state["screen"]["name"] == "delete":
             return press(elements, text="Delete")
         mine = editing is not None and editing["index"] is not None and \
@@ -77,9 +65,9 @@ class AddTasksTemplate(WorldTemplate):
         for split in ("train", "test"):
             pool = [t for t in TITLES if split_of(t) == split]
             for i, title in enumerate(pool):
-                titles = [title, _pick(pool, i + 2), _pick(pool, i + 5)]
+                titles = [title, nth(pool, i + 2), nth(pool, i + 5)]
                 out.append({"title": title, "titles": titles, "said": f"{titles[0]}, {titles[1]} and {titles[2]}",
-                            "list": _pick(todo.LISTS, i), "phrasing": i})
+                            "list": nth(todo.LISTS, i), "phrasing": i})
         return out
 
     def initial(self, params: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
@@ -88,7 +76,7 @@ class AddTasksTemplate(WorldTemplate):
 
     def check(self, params: Mapping[str, Any], state: State) -> bool:
         """Each title is one open task in the list (any list when None), none elsewhere; no other task edited."""
-        t = app_state(state, TASKS)
+        t = state_of(state, todo.TasksState)
         lists, wanted = t["lists"], {title.casefold() for title in params["titles"]}
         for title in params["titles"]:
             found = {name: find_tasks(lists, name, title) for name in lists}
@@ -99,7 +87,7 @@ class AddTasksTemplate(WorldTemplate):
 
     def expert(self, params: Mapping[str, Any], elements: Elements, state: State) -> Action:
         """Add the first title not there yet (the list, Add task, the title, Save), three times."""
-        lists = app_state(state, TASKS)["lists"]
+        lists = state_of(state, todo.TasksState)["lists"]
         todo_ = [title for title in params["titles"] if not any(find_tasks(lists, n, title) for n in lists)]
         if not todo_:
             return wait()

@@ -15,31 +15,30 @@ list ("list" None) or without its near miss ("near" False). The templates only t
 from __future__ import annotations
 
 import datetime
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from android_gym.actions import Action
-from android_gym.sim.apps import todo
+from android_gym.sim.app_state import state_of
+from android_gym.sim.apps import markor, todo
 from android_gym.tasks.apps import into_app
 from android_gym.tasks.base import TaskTemplate
-from android_gym.tasks.expert import app_state, find, home, wait
+from android_gym.tasks.expert import find, home, wait
+from android_gym.tasks.world.base import Elements, State, WorldTemplate, nth, press
 from android_gym.tasks.world.notes_expert import (
     MARKOR,
     TASKS,
-    Elements,
-    State,
     find_tasks,
     markor_create,
     markor_item,
     markor_write,
     only_touched,
-    press,
     reach,
     tasks_add,
     tasks_edit,
     tasks_view,
 )
-from android_gym.tasks.world.notes_tasks import STEMS, WorldTemplate
+from android_gym.tasks.world.notes_tasks import STEMS
 
 TITLES = ("Pick up dry cleaning", "Submit expense report", "Book flights to Rome", "Buy a phone charger",
           "Call the landlord", "Renew gym membership", "Order printer ink", "Send thank-you cards",
@@ -64,18 +63,14 @@ def day_phrase(days: int) -> str:
     return f"{d:%A}, {d:%B} {d.day}"
 
 
-def _pick(pool: Sequence[Any], i: int) -> Any:
-    return pool[i % len(pool)]
-
-
 def task_grid(lists_per_title: int, offset: int = 0) -> list[dict[str, Any]]:
     """Every title in `lists_per_title` lists, with a due date (and its phrase), a priority and a phrasing."""
     out = []
     for i, title in enumerate(TITLES):
         for k in range(lists_per_title):
-            days = _pick(DAYS, i + offset + 4 * k)
-            out.append({"title": title, "list": _pick(todo.LISTS, i + offset + k), "days": days,
-                        "day": day_phrase(days), "priority": _pick(todo.PRIORITIES[:3], i + 2 * k), "phrasing": i + k})
+            days = nth(DAYS, i + offset + 4 * k)
+            out.append({"title": title, "list": nth(todo.LISTS, i + offset + k), "days": days,
+                        "day": day_phrase(days), "priority": nth(todo.PRIORITIES[:3], i + 2 * k), "phrasing": i + k})
     return out
 
 
@@ -99,7 +94,7 @@ class PairTemplate(WorldTemplate):
 
     def check(self, params: Mapping[str, Any], state: State) -> bool:
         """The task is as `wanted` and alone in its list; the near miss as it started; no other task edited."""
-        t = app_state(state, TASKS)
+        t = state_of(state, todo.TasksState)
         return (find_tasks(t["lists"], params["list"], params["title"]) == self.wanted(params)
                 and self.near_kept(params, t["lists"])
                 and all((e["list"], e["title"]) == (params["list"], params["title"]) for e in t["edits"]))
@@ -142,7 +137,7 @@ class AddTaskTemplate(WorldTemplate):
         Params of an everyday line (issue 49) may leave out what the line does not say: "list" None (one open task
         of that title in any list, no other task edited), "days" None (any due date), "priority" None (any).
         """
-        t = app_state(state, TASKS)
+        t = state_of(state, todo.TasksState)
         lists = t["lists"]
         if params["list"] is None:
             found = [task for name in lists for task in find_tasks(lists, name, params["title"])]
@@ -207,7 +202,7 @@ class ChangeDueTemplate(PairTemplate):
     def expert(self, params: Mapping[str, Any], elements: Elements, state: State) -> Action:
         """Show the list, open the task, Due date, pick the day, OK, Save."""
         step = into_app("Tasks", TASKS, elements, state)
-        editing = app_state(state, TASKS).get("editing")
+        editing = state_of(state, todo.TasksState)["editing"]
         if step is None and editing is not None and editing["index"] is not None and \
                 (editing["list"], editing["title"]) == (params["list"], params["title"]):
             return tasks_edit(params["title"], todo.iso(params["days"]), "medium", elements, state)
@@ -218,7 +213,7 @@ class ChangeDueTemplate(PairTemplate):
 def _finished(params: Mapping[str, Any]) -> list[dict[str, Any]]:
     """The list's content for the task: two completed and two open tasks."""
     i = TITLES.index(params["title"])
-    return [{"title": _pick(TITLES, i + 5 * k), "due": todo.iso(k - 1), "priority": "low", "completed": k < 2}
+    return [{"title": nth(TITLES, i + 5 * k), "due": todo.iso(k - 1), "priority": "low", "completed": k < 2}
             for k in range(4)]
 
 
@@ -242,7 +237,7 @@ class DeleteCompletedTemplate(WorldTemplate):
 
     def check(self, params: Mapping[str, Any], state: State) -> bool:
         """The list holds exactly its open tasks; the other list's completed task is still there."""
-        lists = app_state(state, TASKS)["lists"]
+        lists = state_of(state, todo.TasksState)["lists"]
         return (lists.get(params["list"]) == [t for t in _finished(params) if not t["completed"]]
                 and bool(find_tasks(lists, NEAR[params["list"]], "Already done elsewhere")))
 
@@ -250,7 +245,7 @@ class DeleteCompletedTemplate(WorldTemplate):
         """Show the list, More options, Delete completed, Delete."""
         step = into_app("Tasks", TASKS, elements, state)
         name = state["screen"]["name"]
-        if step is None and name in ("menu", "clear") and app_state(state, TASKS)["view"] == params["list"]:
+        if step is None and name in ("menu", "clear") and state_of(state, todo.TasksState)["view"] == params["list"]:
             return press(elements, text="Delete completed" if name == "menu" else "Delete")
         return step or tasks_view(params["list"], elements, state) or press(elements, desc="More options")
 
@@ -273,8 +268,8 @@ class DueFilterTemplate(WorldTemplate):
 
     def check(self, params: Mapping[str, Any], state: State) -> bool:
         """Tasks in front on its list screen, showing the filter."""
-        t = app_state(state, TASKS)
-        return state["foreground"] == TASKS and t.get("screen") == "list" and t.get("view") == params["when"]
+        t = state_of(state, todo.TasksState)
+        return state["foreground"] == TASKS and t["screen"] == "list" and t["view"] == params["when"]
 
     def expert(self, params: Mapping[str, Any], elements: Elements, state: State) -> Action:
         """Drawer, the filter."""
@@ -283,7 +278,7 @@ class DueFilterTemplate(WorldTemplate):
 
 # -- both apps ----------------------------------------------------------------------------------------------------
 def _cross(params: Mapping[str, Any]) -> dict[str, Any]:
-    return {**params, "name": f"{_pick(STEMS, params['phrasing'] + 3 * TITLES.index(params['title']))}.md"}
+    return {**params, "name": f"{nth(STEMS, params['phrasing'] + 3 * TITLES.index(params['title']))}.md"}
 
 
 class TaskToNoteTemplate(WorldTemplate):
@@ -298,26 +293,26 @@ class TaskToNoteTemplate(WorldTemplate):
 
     def grid(self) -> list[dict[str, Any]]:
         """Every title in two of the named lists (never the Inbox), with a note name."""
-        return [_cross({**p, "list": _pick(todo.LISTS[1:], p["phrasing"])}) for p in task_grid(2)]
+        return [_cross({**p, "list": nth(todo.LISTS[1:], p["phrasing"])}) for p in task_grid(2)]
 
     def initial(self, params: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
         """The list: the high-priority task among three of lower priority; no such note yet."""
         i = TITLES.index(params["title"])
-        tasks = [{"title": _pick(TITLES, i + k), "due": todo.iso(k), "priority": p}
+        tasks = [{"title": nth(TITLES, i + k), "due": todo.iso(k), "priority": p}
                  for k, p in ((3, "medium"), (0, "high"), (6, "low"), (9, "none"))]
         return {TASKS: {"lists": {params["list"]: tasks}}, MARKOR: {"absent": [params["name"]]}}
 
     def check(self, params: Mapping[str, Any], state: State) -> bool:
         """The note in the root holds just the title; no other note edited and no task changed."""
-        m, t = app_state(state, MARKOR), app_state(state, TASKS)
+        m, t = state_of(state, markor.MarkorState), state_of(state, todo.TasksState)
         return (m["files"].get(params["name"], "").strip().casefold() == params["title"].casefold()
                 and only_touched(m["edits"], {params["name"]}) and not t["edits"])
 
     def expert(self, params: Mapping[str, Any], elements: Elements, state: State) -> Action:
         """Show the list in Tasks (which keeps showing it), then create the note in Markor and type the title."""
-        if app_state(state, TASKS)["view"] != params["list"]:
+        if state_of(state, todo.TasksState)["view"] != params["list"]:
             return tasks_view(params["list"], elements, state) or wait()
-        if params["name"] in app_state(state, MARKOR)["files"]:
+        if params["name"] in state_of(state, markor.MarkorState)["files"]:
             return markor_write(params["name"], params["title"], elements, state)
         return markor_create("", params["name"], "Markdown", elements, state)
 
@@ -341,14 +336,14 @@ class NoteToTaskTemplate(WorldTemplate):
 
     def check(self, params: Mapping[str, Any], state: State) -> bool:
         """One open task of that title in the list, none elsewhere; the note unchanged."""
-        m, lists = app_state(state, MARKOR), app_state(state, TASKS)["lists"]
+        m, lists = state_of(state, markor.MarkorState), state_of(state, todo.TasksState)["lists"]
         found = {n: find_tasks(lists, n, params["title"]) for n in lists}
         mine = found.pop(params["list"], [])
         return len(mine) == 1 and not mine[0]["completed"] and not any(found.values()) and not m["edits"]
 
     def expert(self, params: Mapping[str, Any], elements: Elements, state: State) -> Action:
         """Open the note in Markor to read it, then add the task in Tasks."""
-        if app_state(state, MARKOR)["last_opened"] != params["name"]:
+        if state_of(state, markor.MarkorState)["last_opened"] != params["name"]:
             return markor_item(params["name"], elements, state)
         if state["foreground"] == MARKOR:
             return home()

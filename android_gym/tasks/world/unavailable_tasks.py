@@ -15,20 +15,19 @@ These templates are what the goal parser maps such lines onto; they are not part
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from android_gym.actions import Action
+from android_gym.sim.app_state import state_of
 from android_gym.sim.apps import playstore
 from android_gym.tasks.base import TaskTemplate, split_of
-from android_gym.tasks.expert import app_state, obstacle
+from android_gym.tasks.expert import obstacle
 from android_gym.tasks.web_expert import CHROME, browser, search_web
+from android_gym.tasks.world.base import Params, State
 from android_gym.tasks.world.infeasible_tasks import impossible
 from android_gym.ui import UIElement
-
-State = Mapping[str, Any]
-Params = Mapping[str, Any]
 
 
 @dataclass(frozen=True)
@@ -97,21 +96,21 @@ class UnavailableServiceTemplate(TaskTemplate):
     def check(self, params: Params, state: State) -> bool:
         """No app of the service was installed from the Play Store (the phone comes with none)."""
         service = SERVICES[params["service"]]
-        return not set(app_state(state, playstore.PACKAGE).get("installed", [])) & set(service.apps)
+        return not set(state_of(state, playstore.PlayStoreState)["installed"]) & set(service.apps)
 
     def looked(self, params: Params, state: State) -> bool:
         """Chrome in front on the loaded result page of a search holding the goal's words (and the service's), or
         the Play Store in front on its results for a search holding them or a word of the service."""  # noqa: D205, D209
         service = SERVICES[params["service"]]
-        if state.get("foreground") == playstore.PACKAGE and not state.get("screen", {}).get("loading"):
-            store = app_state(state, playstore.PACKAGE)
-            searched = words_of(store.get("query") or "")
-            return store.get("page") == "results" and bool(
+        if state["foreground"] == playstore.PACKAGE and not state["screen"]["loading"]:
+            store = state_of(state, playstore.PlayStoreState)
+            searched = words_of(store["query"] or "")
+            return store["page"] == "results" and bool(
                 words_of(params["what"]) <= searched or searched & set(service.store_words))
         b = browser(state)
-        if state.get("foreground") != CHROME or b.get("page") != "search_results" or b.get("loading"):
+        if state["foreground"] != CHROME or b["page"] != "search_results" or b["loading"]:
             return False
-        searched = words_of(b.get("query") or "")
+        searched = words_of(b["query"] or "")
         return words_of(params["what"]) <= searched and all(searched & set(g) for g in service.words)
 
     def expert(self, params: Params, elements: Sequence[UIElement], state: State) -> Action:

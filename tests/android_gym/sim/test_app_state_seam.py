@@ -7,8 +7,9 @@ import pytest
 from typing_extensions import TypedDict
 
 from android_gym.errors import ConfigError
-from android_gym.sim.app_state import AppStateMissingError, closed, state_of, state_problems
-from android_gym.sim.apps import clock
+from android_gym.sim.app import App
+from android_gym.sim.app_state import SCHEMAS, AppStateMissingError, closed, state_of, state_problems
+from android_gym.sim.apps import DEFAULT_APPS, clock
 from android_gym.sim.phone import SimPhone
 
 
@@ -78,3 +79,23 @@ def test_initial_conditions_from_json_lists_set_up_the_clock() -> None:
     times = [(a["hour"], a["minute"]) for a in mine["alarms"]]
     assert len(times) == 9 and (6, 10) not in times and (6, 15) not in times
     assert mine["cities"] == ["Lagos"] and mine["tab"] == "Timer"
+
+
+@pytest.mark.parametrize("app", DEFAULT_APPS, ids=lambda a: a.label)
+def test_every_app_declares_its_state_and_takes_initial_conditions_only_through_its_model(app: type[App]) -> None:
+    """An app that reports state declares its schema; none validates initial conditions by hand (`apply`)."""
+    phone = SimPhone()
+    phone.reset(0)
+    if phone.apps[app.package].state():
+        assert app.state_schema is not None and SCHEMAS[app.state_schema] == app.package
+    assert "apply" not in vars(app), f"{app.label} overrides apply: declare an initial_model and a set_up"
+    assert ("set_up" in vars(app)) == (app.initial_model is not None)
+
+
+def test_every_schema_fits_a_fresh_phone_and_misses_no_app() -> None:
+    phone = SimPhone()
+    phone.reset(3)
+    state = phone.state()
+    assert state_problems(state) == []
+    reported = {package for package, mine in state["apps"].items() if mine}
+    assert reported == set(SCHEMAS.values())

@@ -289,13 +289,15 @@ def test_the_app_leaves_the_episode_rng_alone():
 GOOD = {"name": "x", "amount": 100, "category": "Food", "date": "2026-06-01"}
 
 
-@pytest.mark.parametrize("initial", [{"items": []}, {"expenses": [{"name": "x", "amount": 100}]},
-                                     {"expenses": [{**GOOD, "amount": 1.5}]}, {"expenses": [{**GOOD, "amount": 0}]},
-                                     {"expenses": [{**GOOD, "category": "Fun"}]},
-                                     {"expenses": [{**GOOD, "tags": []}]}])
-def test_apply_refuses_unknown_keys_and_bad_expenses(initial: dict):
-    """Unknown keys, missing fields, non-integer cents, unknown categories, unknown fields."""
-    with pytest.raises(ConfigError):
+@pytest.mark.parametrize("initial, field", [
+    ({"items": []}, "items"), ({"expenses": [{"name": "x", "amount": 100}]}, "expenses.0.category"),
+    ({"expenses": [{**GOOD, "amount": 1.5}]}, "expenses.0.amount"),
+    ({"expenses": [{**GOOD, "amount": 0}]}, "expenses.0.amount"),
+    ({"expenses": [{**GOOD, "category": "Fun"}]}, "expenses.0.category"),
+    ({"expenses": [{**GOOD, "tags": []}]}, "expenses.0.tags")])
+def test_apply_refuses_unknown_keys_and_bad_expenses(initial: dict, field: str):
+    """Unknown keys, missing fields, non-integer cents, unknown categories, unknown fields: the field is named."""
+    with pytest.raises(ConfigError, match=rf"`Pro Expense\.{field}`"):
         make_phone(initial={X.PACKAGE: initial})
 
 

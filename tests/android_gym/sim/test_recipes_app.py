@@ -287,11 +287,12 @@ def test_the_app_leaves_the_episode_rng_alone():
     assert mine.rng.random() == plain.rng.random()
 
 
-@pytest.mark.parametrize("initial", [{"items": []}, {"recipes": [{"servings": "2"}]},
-                                     {"recipes": [{"title": "  "}]}, {"recipes": [{"title": "x", "tags": []}]}])
-def test_apply_refuses_unknown_keys_and_bad_recipes(initial: dict):
-    """Unknown keys, a missing or blank title, unknown recipe fields."""
-    with pytest.raises(ConfigError):
+@pytest.mark.parametrize("initial, field", [
+    ({"items": []}, "items"), ({"recipes": [{"servings": "2"}]}, "recipes.0.title"),
+    ({"recipes": [{"title": "  "}]}, "recipes.0.title"), ({"recipes": [{"title": "x", "tags": []}]}, "recipes.0.tags")])
+def test_apply_refuses_unknown_keys_and_bad_recipes(initial: dict, field: str):
+    """Unknown keys, a missing or blank title, unknown recipe fields: the field is named."""
+    with pytest.raises(ConfigError, match=rf"`Broccoli\.{field}`"):
         make_phone(initial={R.PACKAGE: initial})
 
 
