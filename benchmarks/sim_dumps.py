@@ -21,9 +21,9 @@ REAL_DUMPS = Path(__file__).resolve().parents[2] / "shared" / "fixtures" / "real
 MIN_REAL_NODES = 10
 
 
-def sim_dump_shapes(episodes_per_template: int, max_steps: int = 40) -> list[DumpShape]:
+def sim_dump_shapes(episodes_per_template: int, max_steps: int = 40, stride: int = 1) -> list[DumpShape]:
     """The shapes of the dumps along the expert's World train-split episodes (the first `episodes_per_template`
-    tasks of each template, at most `max_steps` steps each)."""  # noqa: D205, D209
+    tasks of every `stride`-th template, at most `max_steps` steps each)."""  # noqa: D205, D209
     env = gym.make("android_gym/World-v0", split="train", screenshot_width=0, include_xml=True)
     shapes: list[DumpShape] = []
     try:
@@ -31,7 +31,7 @@ def sim_dump_shapes(episodes_per_template: int, max_steps: int = 40) -> list[Dum
         by_template: dict[str, list[int]] = {}
         for index, task in enumerate(world.tasks):
             by_template.setdefault(task.template.name, []).append(index)
-        for indices in by_template.values():
+        for indices in list(by_template.values())[::stride]:
             for seed, index in enumerate(indices[:episodes_per_template]):
                 _, info = env.reset(seed=seed, options={"task": index})
                 for _ in range(max_steps):
@@ -53,9 +53,10 @@ def real_dump_shapes(directory: Path = REAL_DUMPS) -> dict[str, DumpShape]:
     return {name: s for name, s in shapes.items() if s.nodes >= MIN_REAL_NODES}
 
 
-def dump_figures(result: Result, episodes_per_template: int) -> None:
-    """Add the dump comparison to `result`: figures with the real range as targets, and a table per dump source."""
-    shapes = sim_dump_shapes(episodes_per_template)
+def dump_figures(result: Result, episodes_per_template: int, stride: int = 1) -> None:
+    """Add the dump comparison to `result`: figures with the real range as targets, and a table per dump source
+    (the sim's dumps from every `stride`-th World template)."""  # noqa: D205, D209
+    shapes = sim_dump_shapes(episodes_per_template, stride=stride)
     sim = ShapeSummary.of(shapes)
     real_by_file = real_dump_shapes()
     real = ShapeSummary.of(list(real_by_file.values())) if real_by_file else None

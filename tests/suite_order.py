@@ -1,17 +1,26 @@
-"""Suite-wide collection order: the longest test modules first (a pytest plugin: `-p suite_order` in pyproject).
+"""Suite-wide settings (a pytest plugin: `-p suite_order`): the longest modules first, one math thread per process.
 
 Under xdist (`--dist=loadfile`, pyproject's addopts) a module runs on one worker from start to end, and modules are
 handed out in collection order. The tiny benchmark suite (`tests/benchmarks/test_run.py`, ~200 s for its module
 fixture) collected in alphabetical order started about halfway and ran alone at the end while the other worker idled
 (a fresh clone: 623 s). Started first, it runs beside everything else. A plugin, not a conftest.py at tests/: the
 doctest collector imports that as a second top-level `conftest` module and fails on the name clash.
+
+Threads: torch (and numpy's BLAS) start a thread per core in every process. Three xdist workers on two cores, each
+with its own torch pool, and the subprocesses tests start, oversubscribed the CPU: a behaviour-cloning test taking
+3 s alone took 20 s in the suite. One thread per process (`OMP_NUM_THREADS=1`, set before any test imports torch, and
+inherited by the workers and subprocesses) leaves the parallelism to the workers. A value the user set is kept.
 """
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
+
+for _variable in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
+    os.environ.setdefault(_variable, "1")
 
 LONGEST_FIRST = ("tests/benchmarks/test_run.py", "tests/benchmarks/test_fleet.py",
                  "tests/android_gym/tasks/test_world_contract.py",
