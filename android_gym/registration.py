@@ -1,11 +1,12 @@
 """Registers every suite with Gymnasium: `gym.make("android_gym/General-v0")`, `gym.make("android_gym/WebShop-v0")`,
-`gym.make("android_gym/World-v0")`."""  # noqa: D205, D209
+`gym.make("android_gym/World-v0")`, `gym.make("android_gym/AndroidWorld-v0")`."""  # noqa: D205, D209
 
 from __future__ import annotations
 
 import gymnasium as gym
 
-ENV_IDS = {"android_gym/General-v0": "general", "android_gym/WebShop-v0": "webshop", "android_gym/World-v0": "world"}
+ENV_IDS = {"android_gym/General-v0": "general", "android_gym/WebShop-v0": "webshop", "android_gym/World-v0": "world",
+           "android_gym/AndroidWorld-v0": "androidworld"}
 
 
 def register_envs() -> None:

@@ -16,7 +16,9 @@ DISMISS = ("No thanks", "Not now", "Don\u2019t allow", "Don't allow", "Reject al
 
 
 def app_state(state: Mapping[str, Any], package: str) -> dict[str, Any]:
-    """App `package`'s part of the device state (`App.state()`), {} when the device reports none."""
+    """App `package`'s part of the device state (`App.state()`), {} when the device reports none: for tools and tests
+    that look at any app by package. Templates read typed state with `android_gym.sim.app_state.state_of`, which
+    names a missing app instead of reading it as empty."""  # noqa: D205, D209
     return state.get("apps", {}).get(package) or {}
 
 

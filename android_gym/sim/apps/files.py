@@ -1,7 +1,8 @@
 """The Files app (Files by Google): its screens over the file system of `files_data`, and the file actions.
 
-The seeded files, folders and the pure helpers over paths and labels live in `android_gym.sim.apps.files_data`; this
-module re-exports the names other modules import from it (`CATEGORIES`, `files_in`, `size_label`, `join`...).
+The seeded files, folders and the pure helpers over paths and labels live in `android_gym.sim.apps.files_data`, the
+typed seam (`FilesState`, `FilesInitial` and their parts) in `android_gym.sim.apps.files_state`; this module
+re-exports the names other modules import from them (`CATEGORIES`, `files_in`, `size_label`, `join`, `FileEntry`...).
 
 Screens: "home" (the categories, Internal storage, Trash), "category" (args {"name", "selected"}), "folder" (args
 {"path", "selected"}), "search" (args {"selected"}; the query in fields[SEARCH_RID]), "file" (args {"path",
@@ -14,17 +15,10 @@ Screens: "home" (the categories, Internal storage, Trash), "category" (args {"na
 
 from __future__ import annotations
 
-import datetime
-from collections.abc import Iterable
-from typing import Any, Literal, NotRequired
+from typing import Any
 
-from pydantic import Field, ValidationInfo, field_validator
-from typing_extensions import TypedDict
-
-from android_gym.config_model import ConfigModel, FieldError
 from android_gym.sim.app import App, Screen
 from android_gym.sim.app_dialogs import alert_dialog, app_dialog, dialog_body_top, inert, popup_menu
-from android_gym.sim.app_state import closed
 from android_gym.sim.apps.files_data import (
     CATEGORIES,
     FOLDERS,
@@ -49,6 +43,10 @@ from android_gym.sim.apps.files_data import (
 )
 from android_gym.sim.apps.files_data import DATE as DATE  # re-exported: the importers' names keep working
 from android_gym.sim.apps.files_data import files_in as files_in
+from android_gym.sim.apps.files_state import Category as Category  # re-exported, as above
+from android_gym.sim.apps.files_state import FileEntry as FileEntry
+from android_gym.sim.apps.files_state import FilesInitial, FilesState
+from android_gym.sim.apps.files_state import Sort as Sort
 from android_gym.sim.events import AppEvent, NavKey
 from android_gym.sim.layout import (
     BUTTON,
@@ -79,140 +77,6 @@ MENUS = {"file": ("Select", "Rename", "Move to", "Copy to", "Move to Trash", "Fi
          "selection": ("Move to", "Copy to", "Select all"), "trash": ("Restore", "Delete forever")}
 """The items of each More options menu: a file's, a folder's toolbar, a category's or search's toolbar, the selection
 bar's, a Trash row's."""
-
-
-# -- the typed seam: the state tasks read, the initial conditions they set --------------------------------------------
-Page = Literal["home", "category", "folder", "search", "file", "trash", "picker", "menu", "rename", "mkdir", "confirm",
-               "info", "sort"]
-Category = Literal["Downloads", "Images", "Videos", "Audio", "Documents"]
-"""A `CATEGORIES` key."""
-Sort = Literal["name", "name_desc", "date", "date_old", "size", "size_small"]
-"""A `SORTS` key."""
-
-
-@closed
-class FileEntry(TypedDict):
-    """A file: its path, folder ("" for the root) and name, its size in kB, its date ("YYYY-MM-DD")."""
-
-    path: str
-    folder: str
-    name: str
-    size_kb: int
-    date: str
-
-
-@closed
-class TrashEntry(TypedDict):
-    """A file in the Trash: the path it was trashed from, its name, its size in kB, its date ("YYYY-MM-DD")."""
-
-    path: str
-    name: str
-    size_kb: int
-    date: str
-
-
-@closed
-class FileEdit(TypedDict):
-    """One edit of the episode's log: what was done to which path (and the new path, for rename, move, copy only)."""
-
-    op: Literal["rename", "move", "copy", "trash", "restore", "delete", "mkdir"]
-    path: str
-    to: NotRequired[str]
-
-
-@closed
-class FilesState(TypedDict):
-    """What Files reports (`FilesApp.state`); paths are relative to Internal storage.
-
-    Attributes:
-        page: the front Files screen's name, None when Files has no screen on the stack.
-        category: the open category (or that of the open file, when it was opened from one), else None.
-        files: every file, by path.
-        folders: every folder's path, sorted.
-        trash: the files in the Trash, in the order trashed.
-        sort: the lists' order.
-        folder: the folder browsed in front, else None.
-        query: the search text while search is in front, else None.
-        selected: the paths selected on the list in front (or under its pop-up), None outside selection mode.
-        opened: the file whose page or info is in front, else None.
-        last_opened: the last file whose page or info was shown this episode, None before.
-        edits: the episode's edits in order.
-    """
-
-    page: Page | None
-    category: Category | None
-    files: list[FileEntry]
-    folders: list[str]
-    trash: list[TrashEntry]
-    sort: Sort
-    folder: str | None
-    query: str | None
-    selected: list[str] | None
-    opened: str | None
-    last_opened: str | None
-    edits: list[FileEdit]
-
-
-def _relative(field: str, paths: Iterable[str]) -> None:
-    """Refuse a path of `field` that is empty, absolute or ends with "/".
-
-    Raises:
-        FieldError: naming `field` and the first such path.
-    """
-    for path in paths:
-        if not path or path.startswith("/") or path.endswith("/"):
-            raise FieldError(field, "a path relative to Internal storage like 'Download/a.pdf'", path)
-
-
-class FileSpec(ConfigModel):
-    """A file a task puts on the phone (or in the Trash).
-
-    Attributes:
-        path: where it is (for the Trash: where it was), like "Download/a.pdf".
-        size_kb: its size in kB.
-        date: its modified date, "YYYY-MM-DD" (default: today).
-    """
-
-    path: str
-    size_kb: int = Field(ge=0)
-    date: str = iso(0)
-
-    @field_validator("path")
-    @classmethod
-    def _relative_path(cls, path: str) -> str:
-        _relative("path", [path])
-        return path
-
-    @field_validator("date")
-    @classmethod
-    def _iso_date(cls, date: str) -> str:
-        try:
-            datetime.date.fromisoformat(date)
-        except ValueError:
-            raise FieldError("date", 'a date "YYYY-MM-DD"', date) from None
-        return date
-
-
-class FilesInitial(ConfigModel):
-    """The files a task starts from: the episode's seeded ones, changed in this order.
-
-    Attributes:
-        absent: file paths removed (a path not there is ignored).
-        folders: folders added (with their parents).
-        files: files added (their folders created with them), replacing any at their paths.
-        trash: files put in the Trash (empty at reset), in this order.
-    """
-
-    absent: tuple[str, ...] = ()
-    folders: tuple[str, ...] = ()
-    files: tuple[FileSpec, ...] = ()
-    trash: tuple[FileSpec, ...] = ()
-
-    @field_validator("absent", "folders")
-    @classmethod
-    def _relative_paths(cls, paths: tuple[str, ...], info: ValidationInfo) -> tuple[str, ...]:
-        _relative(str(info.field_name), paths)
-        return paths
 
 
 class FilesApp(App):

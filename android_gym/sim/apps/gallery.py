@@ -3,7 +3,8 @@
 The app owns the media store: the items drawn per episode (`gallery_media.library`), the items a task adds
 (`PhotosInitial`), and the Camera's captures (`GalleryApp.add_capture`). Item dates, names and dicts, and the seeding,
 live in `android_gym.sim.apps.gallery_media`; every item is a `gallery_media.MediaItem` whose date reads
-"2026-06-09 10:15". Album names are unique.
+"2026-06-09 10:15". Album names are unique. The typed seam (`PhotosState`, `PhotosInitial`) is
+`android_gym.sim.apps.gallery_state`'s, imported here.
 
 Screens: the bottom tabs "photos" (home), "albums" and "library"; "photo" (the viewer; args {"item": name, "sheet":
 None | "menu" | "delete" | "album" | "share" | "info"}); "album" (args {"name"}); "collection" (args {"kind":
@@ -14,19 +15,12 @@ the album to add to, None for the new album below it, "selected": [names]}); "se
 
 from __future__ import annotations
 
-from typing import Any, Literal, NotRequired, get_args
+from typing import Any
 
-from pydantic import field_validator
-from typing_extensions import TypedDict
-
-from android_gym.config_model import ConfigModel, FieldError
 from android_gym.errors import ConfigError
 from android_gym.sim.app import ACTION_VIEW, App, IntentFilter, Screen
-from android_gym.sim.app_state import closed
 from android_gym.sim.apps.gallery_media import (
-    Kind,
     MediaItem,
-    date_parts,
     day_label,
     describe,
     duration,
@@ -35,6 +29,7 @@ from android_gym.sim.apps.gallery_media import (
     newest_first,
     taken,
 )
+from android_gym.sim.apps.gallery_state import SHARE_TARGETS, PhotosInitial, PhotosState
 from android_gym.sim.apps.people import contacts_of
 from android_gym.sim.events import AppEvent, NavKey
 from android_gym.sim.layout import (
@@ -69,124 +64,12 @@ TITLE_RID = f"{PACKAGE}:id/album_title"
 SEND_RID = f"{PACKAGE}:id/send_search"
 PERSON_RID = f"{PACKAGE}:id/send_person"
 PERSON_H = 200
-ShareTarget = Literal["Messages", "Gmail", "Nearby Share", "Copy link"]
-SHARE_TARGETS: tuple[ShareTarget, ...] = get_args(ShareTarget)
 _LIBRARY = (("Favorites", "star", ("collection", "favorites")), ("Videos", "play", ("collection", "videos")),
             ("Trash", "delete", ("open_trash",)))
 
 
 def _fingerprint(it: MediaItem) -> tuple:
     return it["favourite"], it["trashed"], tuple(sorted(it["albums"]))
-
-
-# -- the typed seam: the state tasks read, the initial conditions they set --------------------------------------------
-Page = Literal["photos", "albums", "library", "photo", "album", "collection", "trash", "new_album", "picker", "send"]
-Sheet = Literal["menu", "delete", "album", "share", "info"]
-
-
-@closed
-class AlbumState(TypedDict):
-    """An album: its name and the names of its items not in the trash, newest first."""
-
-    name: str
-    items: list[str]
-
-
-@closed
-class Share(TypedDict):
-    """A share of the episode: the item and where it went; a send in Photos ("Photos") names the contact in `to`."""
-
-    item: str
-    target: Literal["Photos"] | ShareTarget
-    to: NotRequired[str]
-
-
-@closed
-class Sending(TypedDict):
-    """Send in Photos in front: the item, and the contact chosen (None before one is)."""
-
-    item: str
-    to: str | None
-
-
-@closed
-class PhotosState(TypedDict):
-    """What the Photos app reports (`GalleryApp.state`).
-
-    Attributes:
-        items: the media store newest first, trashed items included.
-        albums: every album in the order made.
-        screen: the front Photos screen's name, None when Photos has no screen on the stack.
-        open: the name of the item open in the viewer in front, else None.
-        album: the name of the album open in front, else None.
-        sheet: the viewer's open sheet or dialog (the viewer in front), else None.
-        shared: the episode's shares in order (only a send in Photos has `to`).
-        sending: Send in Photos while it is in front, else None.
-        changed: sorted names of the items added, deleted for good, or whose favourite, trash or albums differ from
-            the episode's start.
-    """
-
-    items: list[MediaItem]
-    albums: list[AlbumState]
-    screen: Page | None
-    open: str | None
-    album: str | None
-    sheet: Sheet | None
-    shared: list[Share]
-    sending: Sending | None
-    changed: list[str]
-
-
-class ItemSpec(ConfigModel):
-    """A photo or video a task puts in the store.
-
-    Attributes:
-        name: its file name (unique in the store).
-        kind: photo or video.
-        date: when it was taken, reading "2026-06-09 14:05".
-        favourite: whether it is starred.
-        albums: the albums it is in (created when missing).
-        trashed: whether it is in the trash.
-    """
-
-    name: str
-    kind: Kind
-    date: str
-    favourite: bool = False
-    albums: tuple[str, ...] = ()
-    trashed: bool = False
-
-    @field_validator("date")
-    @classmethod
-    def _stamped(cls, date: str) -> str:
-        try:
-            day, hour, minute = date_parts(date)
-            if 0 <= hour < 24 and 0 <= minute < 60 and f"{day} {hour:02d}:{minute:02d}" == date:
-                return date
-        except ValueError:
-            pass
-        raise FieldError("date", 'a date reading "2026-06-09 14:05"', date)
-
-
-class PhotosInitial(ConfigModel):
-    """The initial conditions a Photos task may set: the set-up, not changes (`changed` starts empty).
-
-    Attributes:
-        items: items that replace the seeded items of the days they fall on (a task fixes what those days hold).
-        albums: albums created when missing (after the seeded ones), beside those the items name.
-    """
-
-    items: tuple[ItemSpec, ...] = ()
-    albums: tuple[str, ...] = ()
-
-    @field_validator("items")
-    @classmethod
-    def _distinct_names(cls, items: tuple[ItemSpec, ...]) -> tuple[ItemSpec, ...]:
-        names = [it.name for it in items]
-        repeated = sorted({n for n in names if names.count(n) > 1})
-        if repeated:
-            raise FieldError("items", "items of distinct names", repeated)
-        return items
 
 
 # -- the app -----------------------------------------------------------------------------------------------------------

@@ -20,16 +20,14 @@ from android_gym.tasks.goals.everyday.people import CONTACT, OWNER, SURNAMES
 from android_gym.tasks.goals.rule import Rule, Slots, gap, rule
 from android_gym.tasks.goals.slots import FreeText, UnknownValue
 from android_gym.tasks.goals.text import words
-from android_gym.tasks.world.messaging_expert import ASKS, names
-from android_gym.tasks.world.messaging_tasks import (
-    DeleteConversationTemplate,
+from android_gym.tasks.world.messaging_everyday_tasks import (
     DeletePromotionsTemplate,
     EmailAboutTemplate,
     ForwardTextTemplate,
-    ReplyTextTemplate,
     SearchMailTemplate,
-    SendTextTemplate,
 )
+from android_gym.tasks.world.messaging_expert import ASKS, names
+from android_gym.tasks.world.messaging_tasks import DeleteConversationTemplate, ReplyTextTemplate, SendTextTemplate
 
 _CONTRACTIONS = {"i": "I", "im": "I'm", "ive": "I've", "id": "I'd", "dont": "don't", "cant": "can't",
                  "wont": "won't", "thats": "that's", "its": "it's", "youre": "you're", "lets": "let's"}

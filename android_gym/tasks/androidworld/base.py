@@ -1,0 +1,95 @@
+"""`AndroidWorldTemplate`: one of AndroidWorld's tasks on the simulated phone, named and phrased as AndroidWorld has it,
+its parameters drawn as AndroidWorld draws them, and played and checked by the World template that does the same
+thing on the sim (`like`).
+
+AndroidWorld gives each task one goal template (`CameraTakePhoto`: "Take one photo."; `ContactsAddContact`: "Create
+a new contact for {name}. Their number is {number}.") and a `generate_random_params` that draws a fresh instance per
+episode. Here a template draws `instances` parameter sets once, from a seed of its own (`draw(rng)`, our code for
+AndroidWorld's generator), and splits them into train and test on `split_key` as every suite does (`split_of`), so a
+test instance never appears in training. A task without parameters (take a photo) draws how the phone starts instead
+(the camera's mode and facing), which AndroidWorld leaves to whatever the emulator was showing.
+
+The World template (`like`) keeps its initial conditions, check, expert and budget: `world_params` translates an
+AndroidWorld instance into its parameters. Its check is at least as strict as AndroidWorld's (docs/ANDROIDWORLD.md
+says, per task, what each side reads).
+"""  # noqa: D205, D209
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+from android_gym.actions import Action
+from android_gym.sim.app import stable_seed
+from android_gym.tasks.base import TaskTemplate, split_of
+from android_gym.tasks.world.base import Elements, Params, State
+
+
+class AndroidWorldTemplate(TaskTemplate):
+    """An AndroidWorld task played and checked through the World template `like`.
+
+    Subclasses set `name` (AndroidWorld's task name), `goal_template` (AndroidWorld's, formatted with the drawn
+    parameters), `like`, `split_key`, and implement `draw` (one instance) and `world_params`.
+    """
+
+    suite = "androidworld"
+    like: ClassVar[TaskTemplate]
+    goal_template: ClassVar[str]
+    split_key: ClassVar[str]
+    instances: ClassVar[int] = 120
+    """Parameter sets drawn per template (both splits; duplicates drawn again are kept once)."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        like = cls.__dict__.get("like")
+        if like is not None:  # the World template's apps and outcome hold for the same play, and its budget unless set
+            cls.apps, cls.outcome = like.apps, like.outcome
+            if "max_steps" not in cls.__dict__:
+                cls.max_steps = like.max_steps
+
+    def draw(self, rng: random.Random) -> dict[str, Any]:
+        """One instance's parameters, drawn as AndroidWorld's `generate_random_params` draws them."""
+        raise NotImplementedError
+
+    def world_params(self, params: Params) -> dict[str, Any]:
+        """The parameters of `like` that play and check the instance `params`."""
+        raise NotImplementedError
+
+    def values(self, split: str) -> list[dict[str, Any]]:
+        """The drawn instances whose `split_key` value `split_of` puts in `split`, in drawing order."""
+        rng = random.Random(stable_seed("androidworld", self.name))
+        drawn: dict[str, dict[str, Any]] = {}
+        for _ in range(self.instances):
+            params = self.draw(rng)
+            drawn.setdefault(repr(sorted(params.items())), params)
+        return [p for p in drawn.values() if split_of(f"{self.name}:{p[self.split_key]}") == split]
+
+    def goal(self, params: Params) -> str:
+        """AndroidWorld's goal text for the instance."""
+        return self.goal_template.format(**params)
+
+    def initial(self, params: Params) -> dict[str, dict[str, Any]]:
+        """`like`'s initial conditions for the instance."""
+        return self.like.initial(self.world_params(params))
+
+    def check(self, params: Params, state: State) -> bool:
+        """`like`'s check of the instance."""
+        return self.like.check(self.world_params(params), state)
+
+    def answer(self, params: Params, state: State) -> str | None:
+        """`like`'s answer for the instance."""
+        return self.like.answer(self.world_params(params), state)
+
+    def looked(self, params: Params, state: State) -> bool:
+        """`like`'s test that the agent looked where the goal's thing would be."""
+        return self.like.looked(self.world_params(params), state)
+
+    def expert(self, params: Params, elements: Elements, state: State) -> Action:
+        """`like`'s expert, playing the instance."""
+        return self.like.expert(self.world_params(params), elements, state)
+
+
+def pick(rng: random.Random, pool: Sequence[Any]) -> Any:
+    """One value of `pool` drawn by `rng` (AndroidWorld draws with Python's `random` too)."""
+    return pool[rng.randrange(len(pool))]
