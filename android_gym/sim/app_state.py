@@ -25,11 +25,12 @@ tally: `cuont` is not a key of TallyState
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any, TypeVar, cast
 
 from pydantic import ConfigDict, TypeAdapter, ValidationError, with_config
 
+from android_gym.config_model import FieldError
 from android_gym.errors import AndroidGymError
 
 S = TypeVar("S")
@@ -45,6 +46,18 @@ SCHEMAS: dict[type, str] = {}
 
 class AppStateMissingError(AndroidGymError, LookupError):
     """A task read the state of an app that the device does not report (a real phone reports no app state)."""
+
+
+def refuse_absolute_paths(field: str, paths: Iterable[str], expected: str) -> None:
+    """Refuse a path of initial-conditions `field` that is empty, absolute or ends with "/" (apps' storage paths are
+    relative to Internal storage).
+
+    Raises:
+        FieldError: naming `field`, what was `expected` and the first such path.
+    """  # noqa: D205
+    for path in paths:
+        if not path or path.startswith("/") or path.endswith("/"):
+            raise FieldError(field, expected, path)
 
 
 def register(schema: type, package: str) -> None:

@@ -8,15 +8,17 @@ storage, as in `android_gym.sim.apps.files_data`.
 from __future__ import annotations
 
 import datetime
-from collections.abc import Iterable
 from typing import Literal, NotRequired
 
 from pydantic import Field, ValidationInfo, field_validator
 from typing_extensions import TypedDict
 
 from android_gym.config_model import ConfigModel, FieldError
-from android_gym.sim.app_state import closed
+from android_gym.sim.app_state import closed, refuse_absolute_paths
 from android_gym.sim.apps.files_data import iso
+
+PATH = "a path relative to Internal storage like 'Download/a.pdf'"
+"""What a path of the initial conditions must be."""
 
 Page = Literal["home", "category", "folder", "search", "file", "trash", "picker", "menu", "rename", "mkdir", "confirm",
                "info", "sort"]
@@ -89,17 +91,6 @@ class FilesState(TypedDict):
     edits: list[FileEdit]
 
 
-def _relative(field: str, paths: Iterable[str]) -> None:
-    """Refuse a path of `field` that is empty, absolute or ends with "/".
-
-    Raises:
-        FieldError: naming `field` and the first such path.
-    """
-    for path in paths:
-        if not path or path.startswith("/") or path.endswith("/"):
-            raise FieldError(field, "a path relative to Internal storage like 'Download/a.pdf'", path)
-
-
 class FileSpec(ConfigModel):
     """A file a task puts on the phone (or in the Trash).
 
@@ -116,7 +107,7 @@ class FileSpec(ConfigModel):
     @field_validator("path")
     @classmethod
     def _relative_path(cls, path: str) -> str:
-        _relative("path", [path])
+        refuse_absolute_paths("path", [path], PATH)
         return path
 
     @field_validator("date")
@@ -147,5 +138,5 @@ class FilesInitial(ConfigModel):
     @field_validator("absent", "folders")
     @classmethod
     def _relative_paths(cls, paths: tuple[str, ...], info: ValidationInfo) -> tuple[str, ...]:
-        _relative(str(info.field_name), paths)
+        refuse_absolute_paths(str(info.field_name), paths, PATH)
         return paths

@@ -1,7 +1,7 @@
 """The Markor app: a notebook of folders and Markdown/text notes, a file browser, an editor and the file dialogs.
 
 The notebook is drawn per episode from `stable_seed("markor", phone.seed)` (never from the episode RNG): a few
-folders and notes with contents and modified dates. Paths are relative to the notebook root ("Work/todo.md"); the
+folders and notes with contents and modified dates. Paths are relative to the notebook root (PATH); the
 root folder is "".
 
 Screens: "browser" (args {"path": the folder, "search": bool}; the search text in fields[SEARCH_RID]), "document"
@@ -14,17 +14,16 @@ Leaving the editor (BACK, Navigate up, Preview) saves, as Markor does.
 from __future__ import annotations
 
 import datetime
-from collections.abc import Iterable
 from typing import Any, Literal, NotRequired
 
 import numpy as np
 from pydantic import ValidationInfo, field_validator
 from typing_extensions import TypedDict
 
-from android_gym.config_model import ConfigModel, FieldError
+from android_gym.config_model import ConfigModel
 from android_gym.sim.app import App, Screen, stable_seed
 from android_gym.sim.app_dialogs import app_dialog, dialog_body_top, inert
-from android_gym.sim.app_state import closed
+from android_gym.sim.app_state import closed, refuse_absolute_paths
 from android_gym.sim.apps.calendar import TODAY
 from android_gym.sim.events import AppEvent
 from android_gym.sim.layout import (
@@ -174,15 +173,8 @@ class MarkorState(TypedDict):
     edits: list[NoteEdit]
 
 
-def _relative(field: str, paths: Iterable[str]) -> None:
-    """Refuse a path of `field` that is empty, absolute or ends with "/".
-
-    Raises:
-        FieldError: naming `field` and the first such path.
-    """
-    for path in paths:
-        if not path or path.startswith("/") or path.endswith("/"):
-            raise FieldError(field, "a relative, non-empty path like 'Work/todo.md'", path)
+PATH = "a relative, non-empty path like 'Work/todo.md'"
+"""What a path of the initial conditions must be."""
 
 
 class MarkorInitial(ConfigModel):
@@ -201,7 +193,7 @@ class MarkorInitial(ConfigModel):
     @field_validator("absent", "folders", "files")
     @classmethod
     def _relative_paths(cls, value: Any, info: ValidationInfo) -> Any:
-        _relative(str(info.field_name), value)
+        refuse_absolute_paths(str(info.field_name), value, PATH)
         return value
 
 
