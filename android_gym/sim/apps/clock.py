@@ -150,7 +150,7 @@ class ClockApp(App):
 
     def set_up(self, initial: ClockInitial) -> None:
         """The given alarms and `initial.seeded` distractors (replacing none: a fresh install has no alarms), the
-        cities and the tab."""  # noqa: D205, D209
+        cities, the tab and the stopwatch."""  # noqa: D205, D209
         given = [alarm_of(a) for a in initial.alarms]
         self.alarms, self.next_id = [], 0
         taken = {(a["hour"], a["minute"]) for a in given} | set(initial.free)
@@ -158,6 +158,7 @@ class ClockApp(App):
             self._insert(a)
         self.cities = list(initial.cities or self.cities)
         self.tab = initial.tab or self.tab
+        self.stopwatch_running, self.laps = initial.stopwatch_running, initial.laps
 
     def scheduled_alarms(self) -> list[ScheduledAlarm]:
         """The enabled alarms, by time."""

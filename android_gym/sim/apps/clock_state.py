@@ -167,6 +167,8 @@ class ClockInitial(ConfigModel):
         free: (hour, minute) times the seeded alarms keep clear (a time the task will set).
         cities: the world clock's cities, replacing the fresh install's three; None keeps them.
         tab: the tab the app opens on; None keeps the Alarm tab.
+        stopwatch_running: whether the stopwatch runs; laps: the laps it has taken (a paused one with laps was run
+            before; AndroidWorld's stopwatch tasks start from several such states).
     """
 
     alarms: tuple[AlarmSpec, ...] = ()
@@ -174,6 +176,8 @@ class ClockInitial(ConfigModel):
     free: tuple[tuple[int, int], ...] = ()
     cities: tuple[str, ...] | None = None
     tab: Tab | None = None
+    stopwatch_running: bool = False
+    laps: int = Field(default=0, ge=0, le=99)
 
     @field_validator("cities")
     @classmethod

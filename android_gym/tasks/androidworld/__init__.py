@@ -5,8 +5,22 @@ one to the simulator."""  # noqa: D205, D209
 
 from __future__ import annotations
 
-from android_gym.tasks.androidworld import camera, contacts
+from android_gym.tasks.androidworld import (
+    audio_recorder,
+    calendar,
+    camera,
+    clock,
+    contacts,
+    expenses,
+    markor,
+    open_app,
+    recipes,
+    system,
+)
 from android_gym.tasks.base import TaskTemplate
 
-ANDROIDWORLD_TEMPLATES: tuple[TaskTemplate, ...] = (*camera.TEMPLATES, *contacts.TEMPLATES)
-"""The suite, in AndroidWorld's registry order within each app."""
+ANDROIDWORLD_TEMPLATES: tuple[TaskTemplate, ...] = (
+    *audio_recorder.TEMPLATES, *recipes.TEMPLATES, *camera.TEMPLATES, *clock.TEMPLATES, *contacts.TEMPLATES,
+    *markor.TEMPLATES, *expenses.TEMPLATES, *system.TEMPLATES, *open_app.TEMPLATES, *calendar.TEMPLATES,
+)
+"""The suite, by app in docs/ANDROIDWORLD.md's order, each app's tasks in AndroidWorld's registry order."""
