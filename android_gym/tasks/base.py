@@ -141,6 +141,11 @@ class TaskTemplate:
         """The correct answer, read from the device state ("answer" templates only)."""
         raise NotImplementedError(f"{type(self).__name__} has outcome {self.outcome!r}, not 'answer'")
 
+    def answer_matches(self, params: Mapping[str, Any], given: str, truth: str) -> bool:
+        """Whether the agent's answer `given` says `truth` ("answer" templates): `answers_match` unless a template
+        compares otherwise (AndroidWorld's lists of titles, in any order)."""  # noqa: D205, D209
+        return answers_match(given, truth)
+
     def expert(self, params: Mapping[str, Any], elements: Sequence[UIElement], state: Mapping[str, Any]) -> Action:
         """The expert's next action."""
         raise NotImplementedError
@@ -194,7 +199,7 @@ class Task:
                 if action is None or action.action_type != ActionType.STATUS_TASK_COMPLETE:
                     return False
                 truth = self.template.answer(self.params, state)
-                return truth is not None and answers_match(action.text, truth)
+                return truth is not None and self.template.answer_matches(self.params, action.text, truth)
             case "infeasible":
                 return (action is not None and action.action_type == ActionType.STATUS_TASK_IMPOSSIBLE
                         and bool(self.template.check(self.params, state))

@@ -50,3 +50,18 @@ def run_episode(task: Task, seed: int, policy: ActionSource | None = None, devic
         if action.action_type in (ActionType.STATUS_TASK_COMPLETE, ActionType.STATUS_TASK_IMPOSSIBLE):
             break
     return episode
+
+
+def drive(device: Device, policy: ActionSource, done: Callable[[Mapping[str, Any]], bool], limit: int = 60) -> None:
+    """Act on `device` with `policy` (ticking after each action) until `done` holds of its state: a test's way to put
+    the phone in a state through the UI (a near miss played to its end, a deletion made the app's way).
+
+    Raises:
+        AssertionError: `done` did not hold within `limit` actions.
+    """  # noqa: D205
+    for _ in range(limit):
+        if done(device.state()):
+            return
+        device.perform(policy(device.ui_elements(), device.state()))
+        device.tick()
+    raise AssertionError(f"the policy did not get there in {limit} actions")

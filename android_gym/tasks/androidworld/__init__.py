@@ -8,19 +8,29 @@ from __future__ import annotations
 from android_gym.tasks.androidworld import (
     audio_recorder,
     calendar,
+    calendar_events,
+    calendar_questions,
     camera,
     clock,
     contacts,
     expenses,
+    files,
     markor,
+    markor_edit,
     open_app,
     recipes,
+    recipes_add,
+    recipes_delete,
+    sms,
     system,
+    tasks_questions,
 )
 from android_gym.tasks.base import TaskTemplate
 
 ANDROIDWORLD_TEMPLATES: tuple[TaskTemplate, ...] = (
-    *audio_recorder.TEMPLATES, *recipes.TEMPLATES, *camera.TEMPLATES, *clock.TEMPLATES, *contacts.TEMPLATES,
-    *markor.TEMPLATES, *expenses.TEMPLATES, *system.TEMPLATES, *open_app.TEMPLATES, *calendar.TEMPLATES,
+    *audio_recorder.TEMPLATES, *recipes.TEMPLATES, *recipes_delete.TEMPLATES, *recipes_add.TEMPLATES,
+    *camera.TEMPLATES, *clock.TEMPLATES, *contacts.TEMPLATES, *files.TEMPLATES, *markor.TEMPLATES,
+    *markor_edit.TEMPLATES, *expenses.TEMPLATES, *system.TEMPLATES, *open_app.TEMPLATES, *calendar.TEMPLATES,
+    *calendar_events.TEMPLATES, *calendar_questions.TEMPLATES, *sms.TEMPLATES, *tasks_questions.TEMPLATES,
 )
 """The suite, by app in docs/ANDROIDWORLD.md's order, each app's tasks in AndroidWorld's registry order."""

@@ -22,6 +22,7 @@ from android_gym.tasks.androidworld import calendar
 from android_gym.tasks.base import Task
 from android_gym.tasks.world.calendar_expert import change, create
 from android_gym.tasks.world.calendar_tasks import DeleteEventTemplate, iso
+from android_gym.testing.rollout import drive
 from android_gym.ui import UIElement
 
 (TEMPLATE,) = calendar.TEMPLATES
@@ -42,16 +43,6 @@ def started(task: Task, seed: int = 2) -> SimDevice:
     phone = device()
     phone.reset(seed, task.initial)
     return phone
-
-
-def drive(phone: SimDevice, policy: Policy, done: Callable[[State], bool], limit: int = 60) -> None:
-    """Act with `policy` until `done` holds of the phone's state."""
-    for _ in range(limit):
-        if done(phone.state()):
-            return
-        phone.perform(policy(phone.ui_elements(), phone.state()))
-        phone.tick()
-    raise AssertionError("the policy did not get there")
 
 
 def events(state: State) -> list[dict[str, Any]]:

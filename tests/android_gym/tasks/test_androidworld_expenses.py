@@ -20,9 +20,10 @@ from android_gym.tasks.androidworld import expenses
 from android_gym.tasks.base import Task
 from android_gym.tasks.world.expenses_expert import add_step, edit_step, plain
 from android_gym.tasks.world.expenses_tasks import DeleteExpenseTemplate
+from android_gym.testing.rollout import drive
 from android_gym.ui import UIElement
 
-(TEMPLATE,) = expenses.TEMPLATES
+TEMPLATE = next(t for t in expenses.TEMPLATES if t.name == "ExpenseDeleteSingle")  # the others: *_delete, *_add
 Policy = Callable[[Sequence[UIElement], Mapping[str, Any]], Action]
 State = Mapping[str, Any]
 
@@ -38,16 +39,6 @@ def started(task: Task, seed: int = 3) -> SimDevice:
     phone = device()
     phone.reset(seed, task.initial)
     return phone
-
-
-def drive(phone: SimDevice, policy: Policy, done: Callable[[State], bool], limit: int = 40) -> None:
-    """Act with `policy` until `done` holds of the phone's state."""
-    for _ in range(limit):
-        if done(phone.state()):
-            return
-        phone.perform(policy(phone.ui_elements(), phone.state()))
-        phone.tick()
-    raise AssertionError("the policy did not get there")
 
 
 def listed(state: State) -> list[dict[str, Any]]:

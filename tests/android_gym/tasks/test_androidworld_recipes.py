@@ -28,6 +28,7 @@ from android_gym.tasks.world.recipes_tasks import (
     spec_of,
 )
 from android_gym.tasks.world.recipes_tasks import to_details as recipe_details
+from android_gym.testing.rollout import drive
 from android_gym.ui import UIElement
 
 SINGLE, NOISY = recipes.TEMPLATES
@@ -46,16 +47,6 @@ def started(task: Task, seed: int = 5) -> SimDevice:
     phone = device()
     phone.reset(seed, task.initial)
     return phone
-
-
-def drive(phone: SimDevice, policy: Policy, done: Callable[[State], bool], limit: int = 40) -> None:
-    """Act with `policy` until `done` holds of the phone's state."""
-    for _ in range(limit):
-        if done(phone.state()):
-            return
-        phone.perform(policy(phone.ui_elements(), phone.state()))
-        phone.tick()
-    raise AssertionError("the policy did not get there")
 
 
 def titles(state: State) -> list[str]:
