@@ -16,6 +16,7 @@ says, per task, what each side reads).
 
 from __future__ import annotations
 
+import difflib
 import random
 from collections.abc import Sequence
 from typing import Any, ClassVar
@@ -93,3 +94,16 @@ class AndroidWorldTemplate(TaskTemplate):
 def pick(rng: random.Random, pool: Sequence[Any]) -> Any:
     """One value of `pool` drawn by `rng` (AndroidWorld draws with Python's `random` too)."""
     return pool[rng.randrange(len(pool))]
+
+
+FUZZY_RATIO = 0.9
+"""AndroidWorld's `fuzzy_match`: texts match when difflib's similarity of their lower-cased forms is at least this."""
+
+
+def fuzzy_match(a: str, b: str) -> bool:
+    """Whether `a` and `b` match as AndroidWorld's fuzzy comparison has it (case ignored, ratio >= `FUZZY_RATIO`).
+
+    >>> fuzzy_match("Code audit", "code audit"), fuzzy_match("Code audit", "Code review")
+    (True, False)
+    """
+    return difflib.SequenceMatcher(None, a.lower(), b.lower()).ratio() >= FUZZY_RATIO

@@ -17,7 +17,6 @@ into "To" where the goal names no contact.
 
 from __future__ import annotations
 
-import difflib
 import random
 from typing import Any
 
@@ -25,7 +24,7 @@ from android_gym.actions import Action
 from android_gym.sim.app_state import state_of
 from android_gym.sim.apps import messages as M
 from android_gym.sim.apps import people as P
-from android_gym.tasks.androidworld.base import AndroidWorldTemplate, pick
+from android_gym.tasks.androidworld.base import AndroidWorldTemplate, fuzzy_match, pick
 from android_gym.tasks.androidworld.contacts import random_number
 from android_gym.tasks.expert import enter, fill, wait
 from android_gym.tasks.world.base import Elements, Params, State
@@ -57,8 +56,6 @@ GLITCH = "Sorry, my phone acted up. What did you just send me?"
 """The reply asking to repeat the last text (`SimpleSmsResend`)."""
 SEEDED_NAMES = tuple(f"{first} {last}" for first in P.FIRST_NAMES for last in P.LAST_NAMES)
 """Every name a seed may give a conversation: `remove` drops them all, as AndroidWorld clears the SMS tables."""
-MIN_RATIO = 0.9
-"""AndroidWorld's fuzzy match: difflib's similarity of the lower-cased bodies is at least this."""
 
 
 def national(number: str) -> str:
@@ -72,13 +69,12 @@ def national(number: str) -> str:
 
 
 def same_body(sent: str, wanted: str) -> bool:
-    """Whether a sent body says `wanted`: the same words, and difflib's ratio at least `MIN_RATIO` (AndroidWorld's).
+    """Whether a sent body says `wanted`: the same words, and AndroidWorld's `fuzzy_match`.
 
     >>> same_body("Winter is coming", "Winter is coming."), same_body("Winter is coming soon.", "Winter is coming.")
     (True, False)
     """
-    ratio = difflib.SequenceMatcher(None, sent.lower(), wanted.lower()).ratio()
-    return words(sent) == words(wanted) and ratio >= MIN_RATIO
+    return words(sent) == words(wanted) and fuzzy_match(sent, wanted)
 
 
 def one_text(state: State, number: str, message: str, in_front: bool = True) -> bool:

@@ -20,7 +20,6 @@ scrolls until the last wanted row is on screen and answers.
 from __future__ import annotations
 
 import datetime
-import difflib
 import random
 from collections.abc import Mapping
 from typing import Any
@@ -28,7 +27,7 @@ from typing import Any
 from android_gym.actions import Action, ActionType
 from android_gym.sim.app_state import state_of
 from android_gym.sim.apps import todo
-from android_gym.tasks.androidworld.base import AndroidWorldTemplate, pick
+from android_gym.tasks.androidworld.base import AndroidWorldTemplate, fuzzy_match, pick
 from android_gym.tasks.expert import find, swipe_up
 from android_gym.tasks.world.base import Elements, Params, State
 from android_gym.tasks.world.notes_expert import tasks_view
@@ -98,12 +97,12 @@ def titles_match(given: str, titles: list[str]) -> bool:
     >>> titles_match("Code Audit, Code Audit", ["Review pull requests", "Code Audit"])
     False
     """  # noqa: D205
-    left = [t.lower() for t in titles]
-    items = [a.strip().lower() for a in given.split(",")]
+    left = list(titles)
+    items = [a.strip() for a in given.split(",")]
     if len(items) != len(left):
         return False
     for item in items:
-        hit = next((t for t in left if difflib.SequenceMatcher(None, item, t).ratio() >= 0.9), None)
+        hit = next((t for t in left if fuzzy_match(item, t)), None)
         if hit is None:
             return False
         left.remove(hit)
