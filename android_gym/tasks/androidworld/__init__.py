@@ -10,6 +10,7 @@ from android_gym.tasks.androidworld import (
     calendar,
     calendar_events,
     calendar_questions,
+    calendar_questions2,
     camera,
     clock,
     contacts,
@@ -23,6 +24,7 @@ from android_gym.tasks.androidworld import (
     recipes_delete,
     sms,
     system,
+    system_composite,
     tasks_questions,
 )
 from android_gym.tasks.base import TaskTemplate
@@ -31,6 +33,7 @@ ANDROIDWORLD_TEMPLATES: tuple[TaskTemplate, ...] = (
     *audio_recorder.TEMPLATES, *recipes.TEMPLATES, *recipes_delete.TEMPLATES, *recipes_add.TEMPLATES,
     *camera.TEMPLATES, *clock.TEMPLATES, *contacts.TEMPLATES, *files.TEMPLATES, *markor.TEMPLATES,
     *markor_edit.TEMPLATES, *expenses.TEMPLATES, *system.TEMPLATES, *open_app.TEMPLATES, *calendar.TEMPLATES,
-    *calendar_events.TEMPLATES, *calendar_questions.TEMPLATES, *sms.TEMPLATES, *tasks_questions.TEMPLATES,
+    *system_composite.TEMPLATES, *calendar_events.TEMPLATES, *calendar_questions.TEMPLATES,
+    *calendar_questions2.TEMPLATES, *sms.TEMPLATES, *tasks_questions.TEMPLATES,
 )
 """The suite, by app in docs/ANDROIDWORLD.md's order, each app's tasks in AndroidWorld's registry order."""
