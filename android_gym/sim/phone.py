@@ -135,12 +135,7 @@ class SimPhone:
                 raise ConfigError(f"unknown system settings {sorted(bad)}; known: {sorted(DEFAULT_SYSTEM)}")
             self.system.update(values)
         elif target in self.apps:
-            try:
-                self.apps[target].apply(dict(values))
-            except ConfigError:
-                raise
-            except KeyError as e:
-                raise ConfigError(f"bad initial state for {target}: {e}") from e
+            self.apps[target].apply(values)  # its initial_model refuses what does not fit, naming the field
         else:
             raise unknown_name("initial-state target", target, ["system", *self.apps])
 
