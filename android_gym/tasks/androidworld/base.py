@@ -35,7 +35,9 @@ class AndroidWorldTemplate(TaskTemplate):
     """
 
     suite = "androidworld"
-    like: ClassVar[TaskTemplate]
+    like: ClassVar[TaskTemplate | None] = None
+    """The World template that plays and checks an instance; None for a template with its own initial conditions,
+    check and expert (then the base's defaults stand for what it does not write: no answer, nothing to look at)."""
     goal_template: ClassVar[str]
     split_key: ClassVar[str]
     instances: ClassVar[int] = 120
@@ -54,8 +56,8 @@ class AndroidWorldTemplate(TaskTemplate):
         raise NotImplementedError
 
     def world_params(self, params: Params) -> dict[str, Any]:
-        """The parameters of `like` that play and check the instance `params`."""
-        raise NotImplementedError
+        """The parameters of `like` that play and check the instance `params` (by default the instance's own)."""
+        return dict(params)
 
     def values(self, split: str) -> list[dict[str, Any]]:
         """The drawn instances whose `split_key` value `split_of` puts in `split`, in drawing order."""
@@ -72,22 +74,32 @@ class AndroidWorldTemplate(TaskTemplate):
 
     def initial(self, params: Params) -> dict[str, dict[str, Any]]:
         """`like`'s initial conditions for the instance."""
+        if self.like is None:
+            return super().initial(params)
         return self.like.initial(self.world_params(params))
 
     def check(self, params: Params, state: State) -> bool:
         """`like`'s check of the instance."""
+        if self.like is None:
+            return super().check(params, state)
         return self.like.check(self.world_params(params), state)
 
     def answer(self, params: Params, state: State) -> str | None:
         """`like`'s answer for the instance."""
+        if self.like is None:
+            return super().answer(params, state)
         return self.like.answer(self.world_params(params), state)
 
     def looked(self, params: Params, state: State) -> bool:
         """`like`'s test that the agent looked where the goal's thing would be."""
+        if self.like is None:
+            return super().looked(params, state)
         return self.like.looked(self.world_params(params), state)
 
     def expert(self, params: Params, elements: Elements, state: State) -> Action:
         """`like`'s expert, playing the instance."""
+        if self.like is None:
+            return super().expert(params, elements, state)
         return self.like.expert(self.world_params(params), elements, state)
 
 

@@ -181,14 +181,6 @@ class CalendarQuestion(AndroidWorldTemplate):
 
         return titles(given) == titles(truth) and "" not in titles(given)
 
-    def world_params(self, params: Params) -> dict[str, Any]:
-        """No World template plays these: the check, answer and expert are this template's."""
-        return {}
-
-    def looked(self, params: Params, state: State) -> bool:
-        """Not an "infeasible" task: nothing to look for."""
-        return False
-
     def expert(self, params: Params, elements: Elements, state: State) -> Action:
         """Calendar's day view paged to the date, then the answer (the day's rows are on screen)."""
         c = state_of(state, C.CalendarState)

@@ -26,7 +26,7 @@ from android_gym.sim.app_state import state_of
 from android_gym.sim.apps import files as F
 from android_gym.sim.apps.files import base, join, parent
 from android_gym.tasks.androidworld.base import AndroidWorldTemplate, pick
-from android_gym.tasks.androidworld.markor import modified_name, random_file_name
+from android_gym.tasks.androidworld.markor import noise_names, random_file_name
 from android_gym.tasks.expert import find, swipe_up, tap
 from android_gym.tasks.world.base import Elements, Params, State, press, swipe_down
 from android_gym.tasks.world.files_expert import FILES, files_of, has, menu_item, only_touched, picker_to, to_folder
@@ -65,21 +65,13 @@ SIZE_KB = (64, 40_000)
 
 
 def noise_files(rng: random.Random, name: str, candidates: tuple[str, ...], most: int = 20) -> list[str]:
-    """1 to `most` noise file names, as AndroidWorld makes them: mostly (85%) variants of `candidates`, else of
-    `name`; each with an extension (a candidate's when the variant has none).
+    """1 to `most` noise file names beside `name`, varied from a folder's `candidates` (`markor.noise_names`).
 
     >>> names = noise_files(random.Random(2), "quiet_otter_old.mp3", FOLDER_FILES["Music"])
     >>> 1 <= len(names) <= 20 and all(n.endswith(".mp3") for n in names) and "quiet_otter_old.mp3" not in names
     True
-    """  # noqa: D205, D209
-    wanted, names = rng.randint(1, most), []
-    while len(names) < wanted:
-        got = modified_name(rng, pick(rng, candidates) if rng.random() <= 0.85 else name)
-        if "." not in got:
-            got += posixpath.splitext(pick(rng, candidates))[1]
-        if got not in names:
-            names.append(got)
-    return names
+    """
+    return noise_names(rng, name, most, candidates)
 
 
 def placed(rng: random.Random, folder: str, names: list[str]) -> list[dict[str, Any]]:

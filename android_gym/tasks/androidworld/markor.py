@@ -125,9 +125,10 @@ def random_file_name(rng: random.Random) -> str:
     return modified_name(rng, f"{pick(rng, ADJECTIVES)}_{pick(rng, NOUNS)}")
 
 
-def noise_names(rng: random.Random, name: str, most: int = 20) -> list[str]:
-    """1 to `most` noise file names, as AndroidWorld makes them: mostly (85%) variants of the noise titles, else of
-    `name`; each with an extension (a title's when the variant has none).
+def noise_names(rng: random.Random, name: str, most: int = 20,
+                candidates: Sequence[str] = NOTE_TITLES) -> list[str]:
+    """1 to `most` noise file names, as AndroidWorld makes them: mostly (85%) variants of `candidates` (the noise
+    note titles by default), else of `name`; each with an extension (a candidate's when the variant has none).
 
     >>> names = noise_names(random.Random(5), "file")
     >>> 1 <= len(names) <= 20 and all("." in n for n in names)
@@ -135,9 +136,9 @@ def noise_names(rng: random.Random, name: str, most: int = 20) -> list[str]:
     """  # noqa: D205
     wanted, names = rng.randint(1, most), []
     while len(names) < wanted:
-        got = modified_name(rng, pick(rng, NOTE_TITLES) if rng.random() <= 0.85 else name)
+        got = modified_name(rng, pick(rng, candidates) if rng.random() <= 0.85 else name)
         if "." not in got:
-            got += posixpath.splitext(pick(rng, NOTE_TITLES))[1]
+            got += posixpath.splitext(pick(rng, candidates))[1]
         if got not in names:
             names.append(got)
     return names

@@ -60,9 +60,9 @@ from android_gym.tasks.androidworld.markor import (
     scroll_to,
 )
 from android_gym.tasks.androidworld.sms import SEEDED_NAMES, one_text, text_number
-from android_gym.tasks.expert import back, fill, find, tap
+from android_gym.tasks.expert import find, tap
 from android_gym.tasks.world.base import Elements, Params, State, press, swipe_down
-from android_gym.tasks.world.notes_expert import MARKOR, markor_create, markor_folder, only_touched
+from android_gym.tasks.world.notes_expert import MARKOR, markor_create, markor_folder, markor_write, only_touched
 from android_gym.tasks.world.notes_tasks import MoveNoteTemplate, RenameNoteTemplate
 
 SEEDED = (*markor.FOLDERS, *(f"{stem}{ext}" for stem, _ in markor.NOTES for ext in (".md", ".txt")))
@@ -100,27 +100,23 @@ def menu_step(path: str, elements: Elements, state: State) -> Action:
     return markor_folder(parent(path), elements, state) or scroll_to(elements, markor_rows(state, parent(path)), path)
 
 
-def write_note(path: str, text: str, elements: Elements, state: State) -> Action:
-    """Open note `path` (scrolling a long list), make the editor's text `text` (deleting from the end what does not
-    lead to it, typing the rest), Save, leave."""  # noqa: D205, D209
-    opened = state_of(state, markor.MarkorState)["open"]
-    if state["foreground"] != MARKOR or state.get("dialog") or opened is None or opened["path"] != path:
-        step = markor_folder(parent(path), elements, state)
-        if step is not None:
-            return step
-        title = find(elements, rid=markor.TITLE_RID, text=base(path))
-        more = find(elements, desc=f"More options for {base(path)}")
-        if title is not None and more is not None:
-            return tap(title)
-        if more is not None:  # the row's title is cut by the list's top: bring it down
-            return swipe_down()
-        return scroll_to(elements, markor_rows(state, parent(path)), path)
-    if opened["mode"] == "view":
-        return press(elements, desc="Edit")
-    step = fill(elements, state, markor.EDITOR_RID, text)
+def open_in_long_list(path: str, elements: Elements, state: State) -> Action:
+    """The next step to open note `path` from its folder, scrolling a list longer than `markor_item` reaches."""
+    step = markor_folder(parent(path), elements, state)
     if step is not None:
         return step
-    return press(elements, desc="Save") if not opened["saved"] else back()
+    title = find(elements, rid=markor.TITLE_RID, text=base(path))
+    more = find(elements, desc=f"More options for {base(path)}")
+    if title is not None and more is not None:
+        return tap(title)
+    if more is not None:  # the row's title is cut by the list's top: bring it down
+        return swipe_down()
+    return scroll_to(elements, markor_rows(state, parent(path)), path)
+
+
+def write_note(path: str, text: str, elements: Elements, state: State) -> Action:
+    """Open note `path` (scrolling a long list), make the editor's text `text`, Save, leave (`markor_write`)."""
+    return markor_write(path, text, elements, state, open_in_long_list)
 
 
 def rename_note(path: str, new: str, elements: Elements, state: State) -> Action:
@@ -143,18 +139,6 @@ class _MarkorEdit(AndroidWorldTemplate):
     """A Markor task with its own start (the notebook emptied first), check and expert."""
 
     apps, outcome = (MARKOR,), "state"
-
-    def world_params(self, params: Params) -> dict[str, Any]:
-        """The instance itself (no World template plays it)."""
-        return dict(params)
-
-    def looked(self, params: Params, state: State) -> bool:
-        """Not an "infeasible" task: always."""
-        return True
-
-    def answer(self, params: Params, state: State) -> str | None:
-        """Not an answer task: none."""
-        return None
 
     def rng(self, params: Params, *tag: str) -> random.Random:
         """A generator of the instance's own, for what AndroidWorld draws when it starts the task."""

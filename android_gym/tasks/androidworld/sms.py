@@ -104,18 +104,6 @@ class _SmsTemplate(AndroidWorldTemplate):
 
     apps = (M.PACKAGE,)
 
-    def world_params(self, params: Params) -> dict[str, Any]:
-        """The instance itself (no World template plays it)."""
-        return dict(params)
-
-    def looked(self, params: Params, state: State) -> bool:
-        """Not an "infeasible" task: always."""
-        return True
-
-    def answer(self, params: Params, state: State) -> str | None:
-        """Not an answer task: none."""
-        return None
-
     def initial(self, params: Params) -> dict[str, dict[str, Any]]:
         """No conversation but the texts of `params["texts"]`, arriving in order."""
         return {M.PACKAGE: {"remove": list(SEEDED_NAMES), "incoming": list(params.get("texts", ()))}}

@@ -132,10 +132,6 @@ class _TasksQuestion(AndroidWorldTemplate):
         rng.shuffle(rows)
         return {**params, "rows": rows}
 
-    def world_params(self, params: Params) -> dict[str, Any]:
-        """The instance itself (no World template plays it)."""
-        return dict(params)
-
     def initial(self, params: Params) -> dict[str, dict[str, Any]]:
         """The rows in the Inbox, every other list empty."""
         return {todo.PACKAGE: {"lists": {**EMPTIED, "Inbox": params["rows"]}}}

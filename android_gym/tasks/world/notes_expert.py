@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import datetime
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from android_gym.actions import Action
@@ -69,11 +69,13 @@ def markor_item(path: str, elements: Elements, state: State, more: bool = False)
     return reach(elements, state, target)
 
 
-def markor_write(path: str, text: str, elements: Elements, state: State) -> Action:
-    """Open note `path` in the editor and make its text `text` (typing only what is missing), then Save."""
+def markor_write(path: str, text: str, elements: Elements, state: State,
+                 open_note: Callable[[str, Elements, State], Action] = markor_item) -> Action:
+    """Open note `path` in the editor (with `open_note` until it is open) and make its text `text` (typing only what
+    is missing, deleting from the end what does not lead to it), then Save."""  # noqa: D205, D209
     opened = state_of(state, markor.MarkorState)["open"]
     if state["foreground"] != MARKOR or state.get("dialog") or opened is None or opened["path"] != path:
-        return markor_item(path, elements, state)
+        return open_note(path, elements, state)
     if opened["mode"] == "view":
         return press(elements, desc="Edit")
     step = fill(elements, state, markor.EDITOR_RID, text)
