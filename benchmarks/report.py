@@ -82,7 +82,8 @@ def report(results: dict[str, Any]) -> str:
         rows += [figure_row(name, f) for f in entry["figures"]]
     lines += [markdown_table(["benchmark", "figure", "value", "target", "status"], rows), ""]
     for name, entry in results["benchmarks"].items():
-        lines += [f"## {name}", "", f"_{entry['seconds']} s_", ""]
+        cpu = f", {entry['cpu_seconds']} s of CPU" if "cpu_seconds" in entry else ""
+        lines += [f"## {name}", "", f"_{entry['seconds']} s{cpu}_", ""]
         if source := entry.get("source"):  # a merged report says which run each section comes from
             settings = ", ".join(f"{k}={v}" for k, v in source.get("env", {}).items())
             lines += [f"_From the {source['suite']} suite run of {source['date']} (git {source['git']}"

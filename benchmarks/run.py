@@ -10,6 +10,7 @@ import inspect
 import json
 import os
 import platform
+import resource
 import shutil
 import subprocess
 import sys
@@ -109,11 +110,22 @@ def about(module: ModuleType) -> str:
     return " ".join(doc.split("\n\n", 1)[0].split())
 
 
+def cpu_seconds() -> float:
+    """CPU seconds used so far by this process and its waited-for children (subprocess workers, emulators).
+
+    Beside `seconds` (wall), this is the figure a busy machine does not inflate: two sections' costs compare by it.
+    Ray's actors are not children of the runner and are not counted.
+    """
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
 def run(names: list[str], quick: bool, out: Path) -> dict[str, Any]:
     """Run `names` into `out`; a crashing benchmark is recorded with its traceback and the others still run.
 
     Writes `out/results.json` (date, the runner's config, versions, machine facts, then per benchmark its status,
-    seconds, figures with units and targets, tables, plots, config, notes, or its traceback) and `out/report.md`.
+    seconds (wall and CPU), figures with units and targets, tables, plots, config, notes, or its traceback) and
+    `out/report.md`.
     Non-finite figures (an unbounded speed-up) are written as the strings "inf", "-inf", "nan" so that the file
     stays strict JSON.
 
@@ -129,7 +141,7 @@ def run(names: list[str], quick: bool, out: Path) -> dict[str, Any]:
     for name in names:
         budget = QUICK_BUDGET_S.get(name) if quick and not is_tiny() else None
         print(f"[benchmarks] {name} ...{f' (budget {budget:.0f} s)' if budget else ''}", flush=True)
-        start = time.perf_counter()
+        start, cpu_start = time.perf_counter(), cpu_seconds()
         entry: dict[str, Any] = {}
         try:
             module = importlib.import_module(BENCHMARKS[name])
@@ -140,6 +152,7 @@ def run(names: list[str], quick: bool, out: Path) -> dict[str, Any]:
             entry = {"status": "failed", **entry, "traceback": traceback.format_exc()}
             print(entry["traceback"], file=sys.stderr)
         entry["seconds"] = round(time.perf_counter() - start, 1)
+        entry["cpu_seconds"] = round(cpu_seconds() - cpu_start, 1)
         if budget:
             entry["budget_s"] = budget
         results["benchmarks"][name] = entry

@@ -22,12 +22,18 @@ import pytest
 for _variable in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
     os.environ.setdefault(_variable, "1")
 
-LONGEST_FIRST = ("tests/benchmarks/test_run.py", "tests/benchmarks/test_fleet.py",
-                 "tests/android_gym/tasks/test_world_contract.py",
-                 "tests/distrl_agent/runtime/test_ray_fleet.py", "tests/distrl_agent/runtime/test_ray.py",
-                 "tests/distrl_agent/runtime/test_train.py")
-"""Modules to start first, longest (wall time under the suite's load) first; the CPU-bound World contract beside the
-tiny suite's start rather than a second Ray cluster."""
+LONGEST_FIRST = ("tests/benchmarks/test_run.py", "tests/android_gym/tasks/test_world_contract.py",
+                 "tests/distrl_agent/runtime/test_ray_fleet.py", "tests/benchmarks/test_fleet.py",
+                 "tests/distrl_agent/runtime/test_train.py", "tests/distrl_agent/runtime/test_ray.py",
+                 "tests/android_gym/tasks/test_androidworld_suite.py",
+                 "tests/android_gym/devices/test_sim_emulator_lifecycle.py",
+                 "tests/distrl_agent/runtime/test_admission.py", "tests/distrl_agent/test_small_policy.py",
+                 "tests/android_gym/devices/test_android_env_adb_calls.py", "tests/distrl_agent/runtime/test_local.py",
+                 "tests/distrl_agent/test_vlm_families.py", "tests/distrl_agent/test_export.py")
+"""Modules to start first, longest (wall time under the suite's load, `--durations=0` summed per module) first; the
+CPU-bound World contract beside the tiny suite's start, the two Ray fleets apart. xdist would otherwise hand out the
+modules with the most tests first (its `--loadscope-reorder`, on by default: pyproject's addopts turns it off), which
+left the two 45-second Ray fleets, two tests each, to run last while the other workers idled."""
 ROOT = Path(__file__).resolve().parent.parent
 
 

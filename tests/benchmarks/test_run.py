@@ -75,6 +75,7 @@ def test_tiny_suite_exits_0_with_every_benchmark_ok(tiny_suite) -> None:
         assert entry["status"] == "ok", f"{name}: {entry.get('traceback')}"
         assert entry["figures"], name
         assert entry["about"] and entry["config"], name
+        assert 0 < entry["cpu_seconds"], name  # the section's own and its subprocesses' CPU, beside wall seconds
         for figure in entry["figures"]:
             assert figure["unit"].strip(), f"{name}/{figure['name']} has no unit"
             assert isinstance(figure["value"], float) or figure["value"] in ("inf", "-inf", "nan")
