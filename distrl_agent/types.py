@@ -55,6 +55,9 @@ class Trajectory:
         success: whether the judge declared the goal reached.
         worker_id: the worker that collected it (-1 when unknown).
         metadata: JSON-serialisable extras (seed, timings, errors).
+        token_log_mu: float32 [T, K] or None: log mu of each part of a step's action, where the policy's actions are
+            sequences of K tokens at most (the VLM policy's): zero after a step's tokens, summing to `log_mu`. None
+            for a policy whose actions are one choice (the small policy); the rules then read `log_mu` alone.
 
     >>> traj = Trajectory(
     ...     observations={"x": np.zeros((3, 2))}, actions={"a": np.array([0, 1])},
@@ -75,6 +78,7 @@ class Trajectory:
     success: bool = False
     worker_id: int = -1
     metadata: dict[str, Any] = field(default_factory=dict)
+    token_log_mu: np.ndarray | None = None
 
     def __post_init__(self) -> None:
         for name, dtype in STEP_FIELDS.items():  # rewards first: a missing penalty takes its shape
@@ -87,6 +91,11 @@ class Trajectory:
                 raise DataError(f"`{name}` could not be read as a {np.dtype(dtype)} array: {exc}") from exc
         self.observations = {key: np.asarray(value) for key, value in self.observations.items()}
         self.actions = {key: np.asarray(value) for key, value in self.actions.items()}
+        if self.token_log_mu is not None:
+            try:
+                self.token_log_mu = np.asarray(self.token_log_mu, dtype=np.float32)
+            except (TypeError, ValueError) as exc:
+                raise DataError(f"`token_log_mu` could not be read as a float32 array: {exc}") from exc
 
     @property
     def length(self) -> int:
@@ -109,8 +118,9 @@ class Trajectory:
         Raises:
             DataError: empty trajectory (T == 0), a per-step field that is not 1-D of length T, an observation
                 without T+1 entries or an action without T, NaN/inf in rewards, log_mu, penalty or any float
-                observation/action, a negative penalty or policy version, `dones` true before the last step, or a
-                malformed `metadata["group"]`.
+                observation/action, a negative penalty or policy version, `dones` true before the last step, a
+                malformed `metadata["group"]`, or a `token_log_mu` that is not [T, K], not finite, or whose rows do
+                not sum to `log_mu`.
         """
         if self.rewards.ndim != 1 or self.length == 0:
             raise DataError(f"`rewards` must be a non-empty 1-D array (T >= 1 steps), got shape {self.rewards.shape}")
@@ -135,6 +145,8 @@ class Trajectory:
             bad = np.flatnonzero(~np.isfinite(getattr(self, name)))
             if bad.size:
                 raise DataError(f"`{name}` contains NaN or inf at steps {bad[:10].tolist()}; drop this trajectory")
+        if self.token_log_mu is not None:
+            self._check_token_log_mu()
         if (self.penalty < 0).any():
             raise DataError(f"`penalty` must be >= 0, got min {float(self.penalty.min())}")
         if (self.policy_version < 0).any():
@@ -156,6 +168,17 @@ class Trajectory:
                                 f"'members': >= 2, ...}}, got {group!r}")
         return self
 
+    def _check_token_log_mu(self) -> None:
+        parts = self.token_log_mu
+        if parts.ndim != 2 or parts.shape[0] != self.length:
+            raise DataError(f"`token_log_mu` has shape {parts.shape}, expected ({self.length}, K): T rows of K parts")
+        if not np.isfinite(parts).all():
+            raise DataError("`token_log_mu` contains NaN or inf; drop this trajectory")
+        # float32 sums of up to K terms: agree to a relative 1e-4 (a row of another step would be off by far more)
+        off = np.abs(parts.sum(1, dtype=np.float64) - self.log_mu) > 1e-3 + 1e-4 * np.abs(self.log_mu)
+        if off.any():
+            raise DataError(f"`token_log_mu` rows do not sum to `log_mu` at steps {np.flatnonzero(off)[:10].tolist()}")
+
     def to_arrays(self, prefix: str = "") -> dict[str, np.ndarray]:
         """Flatten into named numpy arrays (no Python objects), e.g. for `np.savez` or a pickle-free transport.
 
@@ -170,6 +193,8 @@ class Trajectory:
                 out[f"{prefix}{group}/{key}"] = array
         for name in STEP_FIELDS:
             out[prefix + name] = getattr(self, name)
+        if self.token_log_mu is not None:
+            out[prefix + "token_log_mu"] = self.token_log_mu
         header = {"goal": self.goal, "task": self.task, "success": bool(self.success), "worker_id": int(self.worker_id)}
         try:
             out[prefix + "header"] = np.array(json.dumps({**header, "metadata": self.metadata}))
@@ -195,7 +220,9 @@ class Trajectory:
             steps = {name: np.asarray(arrays[prefix + name]) for name in STEP_FIELDS}
         except KeyError as exc:
             raise DataError(f"`arrays` lacks key {exc.args[0]!r} (prefix {prefix!r})") from exc
-        return cls(observations=groups["obs"], actions=groups["act"], **steps, **header)
+        token_log_mu = arrays.get(prefix + "token_log_mu")
+        return cls(observations=groups["obs"], actions=groups["act"], **steps, **header,
+                   token_log_mu=None if token_log_mu is None else np.asarray(token_log_mu))
 
 
 @dataclass
@@ -210,6 +237,8 @@ class Batch:
         rewards: float32 [B, L].
         dones: bool [B, L] (true on the last step of terminated episodes only).
         log_mu: float32 [B, L], behaviour log-probs (nats).
+        token_log_mu: float32 [B, L, K], behaviour log-probs of each step's tokens (zero on padding and after a
+            step's tokens), or None when the trajectories carry none (`Trajectory.token_log_mu`).
         policy_version: int64 [B, L].
         penalty: float32 [B, L], invalid-action penalty P_t.
         mask: bool [B, L], true on real steps, false on padding.
@@ -245,6 +274,7 @@ class Batch:
     group_return: torch.Tensor | None = None
     group_mean: torch.Tensor | None = None
     group_std: torch.Tensor | None = None
+    token_log_mu: torch.Tensor | None = None
 
     @property
     def batch_size(self) -> int:
@@ -309,7 +339,8 @@ def collate(
         learner_version: the learner's current version; staleness is zero when None.
 
     Raises:
-        DataError: no trajectories, or keys / per-step shapes differ between them.
+        DataError: no trajectories, or keys / per-step shapes differ between them, or some carry `token_log_mu` and
+            others do not.
 
     >>> t = Trajectory({"x": np.ones((2, 1))}, {"a": np.array([1])}, [1.0], [True], [-0.1], [3])
     >>> u = Trajectory({"x": np.ones((3, 1))}, {"a": np.array([0, 1])}, [0.0, 0.0], [False, False], [-1, -1], [3, 4])
@@ -335,6 +366,12 @@ def collate(
     else:
         staleness = np.where(mask, learner_version - steps["policy_version"], 0)
     size = len(trajectories)
+    with_parts = sum(traj.token_log_mu is not None for traj in trajectories)
+    if 0 < with_parts < size:
+        raise DataError(f"{with_parts} of {size} trajectories carry `token_log_mu`; a batch needs all or none (they "
+                        "come from policies of different kinds)")
+    token_log_mu = (torch.from_numpy(_pad_stack([t.token_log_mu for t in trajectories], max_length, "token_log_mu"))
+                    if with_parts else None)
     groups = [g if isinstance(g := traj.metadata.get("group"), dict) else {} for traj in trajectories]
     return Batch(
         observations={
@@ -356,6 +393,7 @@ def collate(
         group_return=torch.tensor([float(g.get("return", math.nan)) for g in groups], dtype=torch.float32),
         group_mean=torch.tensor([float(g.get("mean", math.nan)) for g in groups], dtype=torch.float32),
         group_std=torch.tensor([float(g.get("std", math.nan)) for g in groups], dtype=torch.float32),
+        token_log_mu=token_log_mu,
     )
 
 

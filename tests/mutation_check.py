@@ -32,6 +32,8 @@ class Mutant:
     path: str
     old: str
     new: str
+    tests: tuple[str, ...] = ()
+    """The tests that must catch it; empty: `TESTS`."""
 
 
 A_RIDE, DIGIRL, BC = "distrl_agent/algorithms/a_ride.py", "distrl_agent/algorithms/digirl.py", \
@@ -40,6 +42,9 @@ RETRACE, BUFFER, ENTROPY = "distrl_agent/algorithms/retrace.py", "distrl_agent/r
     "distrl_agent/policies/sequence_entropy.py"
 PPO, GRPO = "distrl_agent/algorithms/ppo.py", "distrl_agent/algorithms/grpo.py"
 GROUPS, COMMON = "distrl_agent/runtime/groups.py", "distrl_agent/algorithms/common.py"
+CONFIGS, VLM = "distrl_agent/algorithms/configs.py", "distrl_agent/policies/vlm.py"
+VLM_TESTS = ("tests/distrl_agent/test_vlm_families.py", "tests/distrl_agent/test_vlm_policy.py")
+"""The tests of the sequence policy's token log-probs and of the ratio levels (a tiny VLM: about a minute)."""
 LEARNER, ADMISSION = "distrl_agent/runtime/learner.py", "distrl_agent/runtime/admission.py"
 MUTANTS = [
     Mutant("a-ride: actor loss sign flipped", A_RIDE, "actor_loss = -masked_mean(", "actor_loss = masked_mean("),
@@ -55,13 +60,15 @@ MUTANTS = [
            "self._draws[slots] += 1"),
     Mutant("replay: draws not reset for a slot's new trajectory", BUFFER,
            "self._draws[slot] = 0\n        self._tree.update(slot, 0.0)", "self._tree.update(slot, 0.0)"),
-    Mutant("a-ride: penalty sign flipped", A_RIDE, "(advantage - c.penalty_coef * batch.penalty)",
-           "(advantage + c.penalty_coef * batch.penalty)"),
-    Mutant("a-ride: penalty ignored", A_RIDE, "(advantage - c.penalty_coef * batch.penalty)", "(advantage)"),
+    Mutant("a-ride: penalty sign flipped", A_RIDE, "step_signal = advantage - c.penalty_coef * batch.penalty",
+           "step_signal = advantage + c.penalty_coef * batch.penalty"),
+    Mutant("a-ride: penalty ignored", A_RIDE, "step_signal = advantage - c.penalty_coef * batch.penalty",
+           "step_signal = advantage"),
     Mutant("a-ride: rho_bar dropped from the actor", A_RIDE, "signal = rho_bar * (", "signal = ("),
-    Mutant("a-ride: rho not clipped", A_RIDE, "rho_bar = rho.clamp(max=c.rho_bar_max)", "rho_bar = rho"),
-    Mutant("a-ride: w_IS ignored by the actor", A_RIDE, "signal.detach() * out.log_pi, mask, w_is)",
-           "signal.detach() * out.log_pi, mask)"),
+    Mutant("a-ride: rho not clipped", A_RIDE,
+           "rho_bar = behaviour_weight(rho_actor, c.behaviour_weight, c.rho_bar_max)", "rho_bar = rho_actor"),
+    Mutant("a-ride: w_IS ignored by the actor", A_RIDE, "if grain.ndim == 3 else per_step, mask, w_is)",
+           "if grain.ndim == 3 else per_step, mask)"),
     Mutant("a-ride: critic loss sign flipped", A_RIDE, "critic_loss = masked_mean(", "critic_loss = -masked_mean("),
     Mutant("a-ride: no-retrace advantage two-step (the old bug)", A_RIDE,
            "advantage = torch.where(mask, v_target - values[:, :-1], 0.0)",
@@ -94,7 +101,8 @@ MUTANTS = [
            "log_ratio = torch.where(mask, log_pi - log_mu, 0.0)"),
     Mutant("ppo/grpo surrogate: behaviour correction dropped", COMMON,
            "actor_loss = -masked_mean(behaviour * surrogate, mask)", "actor_loss = -masked_mean(surrogate, mask)"),
-    Mutant("ppo/grpo surrogate: behaviour correction not truncated", COMMON, "0.0)).clamp(max=is_clip)", "0.0))"),
+    Mutant("ppo/grpo surrogate: behaviour correction not truncated", COMMON,
+           "behaviour = behaviour_weight(behaviour_ratio, weighting, is_clip)", "behaviour = behaviour_ratio"),
     Mutant("ppo: GAE lambda ignored", PPO, "c.gamma, c.lam)", "c.gamma, 1.0)"),
     Mutant("ppo: advantages not standardised", PPO, "if c.normalize_advantages:", "if False:"),
     Mutant("ppo/grpo surrogate: actor loss sign flipped", COMMON, "actor_loss = -masked_mean(behaviour",
@@ -105,11 +113,11 @@ MUTANTS = [
            "return (batch.group_mean - batch.group_return)"),
     Mutant("grpo: advantage not divided by the group std", GRPO, "/ (batch.group_std + eps)", "/ (1.0 + eps)"),
     Mutant("grpo: proximal log-probs passed as the behaviour's", GRPO,
-           "targets.log_prox, batch.log_mu,", "targets.log_prox, targets.log_prox,"),
+           "behaviour_log_probs(batch, out, c.ratio_level),\n", "prox,\n"),
     Mutant("grpo: entropy sign flipped", GRPO, "loss = actor_loss - c.entropy_coef * entropy",
            "loss = actor_loss + c.entropy_coef * entropy"),
     Mutant("grpo: KL penalty sign flipped", GRPO, "loss = loss + c.kl_coef * kl", "loss = loss - c.kl_coef * kl"),
-    Mutant("grpo: length penalty ignored", GRPO,
+    Mutant("grpo: length penalty ignored", CONFIGS,
            "return total - self.length_penalty * trajectory.length if total > 0 else total", "return total"),
     Mutant("groups: population std instead of the sample std", GROUPS, "returns.std(ddof=1)", "returns.std()"),
     Mutant("groups: uniform groups shipped", GROUPS, "if std == 0.0:", "if False:"),
@@ -125,14 +133,26 @@ MUTANTS = [
            "self.encodings.inputs(trajectories, uids)", "self.encodings.inputs(trajectories, uids[::-1])"),
     Mutant("admission: PPO's epochs counted as updates", ADMISSION,
            "max(0, version - first_version) / self.versions_per_update", "max(0, version - first_version)"),
+    Mutant("ratio levels: the token level reads the sequence's ratio", COMMON,
+           'or self.token_mask is None or level == "sequence":',
+           'or self.token_mask is None or level in ("sequence", "token"):', VLM_TESTS),
+    Mutant("ratio levels: GSPO's mean sums the padding after an action's tokens", COMMON,
+           "return torch.where(token_mask, self.tokens, 0.0).sum(-1) / count, mask",
+           "return self.tokens.sum(-1) / count, mask", VLM_TESTS),
+    Mutant("ratio levels: GSPO's mean divides by the padded length", COMMON,
+           "count = token_mask.sum(-1).clamp(min=1)",
+           "count = torch.full_like(token_mask.sum(-1), token_mask.shape[-1])", VLM_TESTS),
+    Mutant("vlm: the learner's log-prob sums padding tokens", VLM,
+           "token_log_p = torch.where(token_mask, log_p.gather(-1, tokens[..., None]).squeeze(-1), 0.0)",
+           "token_log_p = log_p.gather(-1, tokens[..., None]).squeeze(-1)", VLM_TESTS),
     Mutant("digirl: curriculum ties cut at k", DIGIRL, "keep = surprise >= torch.topk(surprise, k).values[-1]",
            "keep = torch.zeros_like(surprise, dtype=torch.bool).index_fill(0, torch.topk(surprise, k).indices, True)"),
 ]
 
 
-def tests_pass() -> bool:
-    """Whether the tests pass on the tree as it is."""
-    command = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *TESTS]
+def tests_pass(tests: tuple[str, ...] | list[str] = ()) -> bool:
+    """Whether `tests` (empty: `TESTS`) pass on the tree as it is."""
+    command = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *(tests or TESTS)]
     return subprocess.run(command, cwd=ROOT, capture_output=True, text=True).returncode == 0
 
 
@@ -145,14 +165,14 @@ def run(mutant: Mutant) -> bool:
                          "update the mutant to the current source")
     try:
         path.write_text(source.replace(mutant.old, mutant.new))
-        return not tests_pass()
+        return not tests_pass(mutant.tests)
     finally:
         path.write_text(source)
 
 
 def main(words: list[str]) -> int:
     chosen = [m for m in MUTANTS if not words or any(w in m.name for w in words)]
-    if not tests_pass():
+    if not tests_pass() or not tests_pass(VLM_TESTS):
         print("the tests fail on the unmutated tree; fix them first")
         return 2
     survivors = []

@@ -7,6 +7,9 @@ Paper: DistRL (Wang et al., ICLR 2025, arXiv:2410.14803); specification: shared/
              rho_bar_t = min(rho_bar_max, pi(a_t|s_t) / mu(a_t|s_t))   (`behaviour_weight` "truncate", the paper's;
                          "mask": rho_t, 0 above rho_bar_max > 1, AReaL's; "uncapped": rho_t)
              L_pi = - mean_t w_IS rho_bar_t (A_t - lambda_P P_t) log pi_theta(a_t|s_t) - beta mean_t H(pi(.|s_t)) / k
+             (`ratio_level` for actions of tokens a_t = (a_t,1 .. a_t,n_t): "sequence" as written; "sequence_mean"
+              with rho_t = exp(mean_k log(pi_k / mu_k)) and (1 / n_t) log pi_theta(a_t|s_t), GSPO's; "token" with
+              sum_k rho_bar_t,k (A_t - lambda_P P_t) log pi_theta(a_t,k|s_t, a_t,<k), each token's ratio on its own)
              k: times the step's trajectory has been drawn from the replay, this draw included (1 with
                 `entropy_per_draw` off)
     priority p(tau) = w1 mean|delta_t| + w2 mean rho_bar_t + w3 mean(-log pi(a_t|s_t)) + eps
@@ -20,7 +23,14 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-from distrl_agent.algorithms.common import LossOutput, behaviour_weight, masked_mean, policy_pass
+from distrl_agent.algorithms.common import (
+    LossOutput,
+    behaviour_log_probs,
+    behaviour_weight,
+    masked_mean,
+    policy_log_probs,
+    policy_pass,
+)
 from distrl_agent.algorithms.configs import ARideConfig
 from distrl_agent.algorithms.retrace import one_step_td_targets, retrace_advantages, retrace_targets, td_errors
 from distrl_agent.policies.base import Policy
@@ -36,9 +46,15 @@ def a_ride_loss(policy: Policy, batch: Batch, config: ARideConfig) -> LossOutput
     rewards, dones = batch.rewards, batch.dones
     values = out.values.detach()
 
-    # Importance ratios of the stored actions under the current policy.
-    rho = torch.exp(torch.where(mask, out.log_pi.detach() - batch.log_mu, torch.zeros_like(batch.log_mu)))
-    rho_bar = behaviour_weight(rho, c.behaviour_weight, c.rho_bar_max)
+    # Importance ratios of the stored actions under the current policy: the actor's at `ratio_level`'s grain ([B, L],
+    # or [B, L, K] per token); the critic's traces read the step's, length-normalised unless the level is the sequence.
+    pi, mu = policy_log_probs(out), behaviour_log_probs(batch, out, c.ratio_level)
+    log_pi, grain = pi.at_level(c.ratio_level, mask)
+    rho_actor = torch.exp(torch.where(grain, log_pi.detach() - mu.at_level(c.ratio_level, mask)[0], 0.0))
+    rho_bar = behaviour_weight(rho_actor, c.behaviour_weight, c.rho_bar_max)
+    trace_level = "sequence" if c.ratio_level == "sequence" else "sequence_mean"
+    rho = torch.exp(torch.where(mask, pi.at_level(trace_level, mask)[0].detach() - mu.at_level(trace_level, mask)[0],
+                                0.0))
 
     # Critic: Retrace(lambda) targets, regressed with IS weights; the actor's advantage is built on them.
     if c.use_retrace:
@@ -50,8 +66,10 @@ def a_ride_loss(policy: Policy, batch: Batch, config: ARideConfig) -> LossOutput
     critic_loss = masked_mean((out.values[:, :-1] - v_target) ** 2, mask, w_is)
 
     # Actor: clipped ratio, penalty folded in, entropy bonus.
-    signal = rho_bar * (advantage - c.penalty_coef * batch.penalty)
-    actor_loss = -masked_mean(signal.detach() * out.log_pi, mask, w_is)
+    step_signal = advantage - c.penalty_coef * batch.penalty
+    signal = rho_bar * (step_signal[..., None] if grain.ndim == 3 else step_signal)
+    per_step = signal.detach() * log_pi
+    actor_loss = -masked_mean(per_step.sum(-1) if grain.ndim == 3 else per_step, mask, w_is)
     entropy = masked_mean(out.entropy, mask)
     # The bonus is paid in full on a trajectory's first draw and fades as 1/k over its replays, whose advantages
     # mostly cancel by then; paid in full each time it alone drove the policy on slow devices (ARideConfig).
@@ -60,15 +78,17 @@ def a_ride_loss(policy: Policy, batch: Batch, config: ARideConfig) -> LossOutput
     loss = c.actor_coef * (actor_loss - c.entropy_coef * entropy_bonus) + c.value_coef * critic_loss
 
     delta = td_errors(rewards, values[:, :-1], values[:, 1:], dones, c.gamma)
-    priorities = trajectory_priority(delta, rho_bar, out.log_pi.detach(), mask, w1=c.w1, w2=c.w2, w3=c.w3,
+    g = grain.float()
+    rho_bar_step = (rho_bar * g).sum(-1) / g.sum(-1).clamp(min=1) if grain.ndim == 3 else rho_bar
+    priorities = trajectory_priority(delta, rho_bar_step, out.log_pi.detach(), mask, w1=c.w1, w2=c.w2, w3=c.w3,
                                      epsilon=c.epsilon)
     m = mask.float()
-    n = m.sum().clamp(min=1)
+    n, n_grain = m.sum().clamp(min=1), g.sum().clamp(min=1)
     metrics = {
         "losses/actor": float(actor_loss.detach()), "losses/critic": float(critic_loss.detach()),
         "losses/entropy": float(entropy.detach()), "losses/entropy_bonus": float(entropy_bonus.detach()),
-        "losses/total": float(loss.detach()), "charts/rho_mean": float((rho * m).sum() / n),
-        "charts/clip_fraction": float(((rho > c.rho_bar_max).float() * m).sum() / n),  # truncated, or masked
+        "losses/total": float(loss.detach()), "charts/rho_mean": float((rho_actor * g).sum() / n_grain),
+        "charts/clip_fraction": float(((rho_actor > c.rho_bar_max).float() * g).sum() / n_grain),  # truncated/masked
         "charts/advantage_mean": float((advantage * m).sum() / n),
         "charts/td_abs_mean": float((delta.abs() * m).sum() / n),
         "charts/value_mean": float((values[:, :-1] * m).sum() / n),

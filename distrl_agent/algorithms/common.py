@@ -1,6 +1,6 @@
 """What the update rules share: their result type, one forward pass of a policy over a padded `Batch` (values of every
-state, log-probs and entropies of every step), masked means, coefficient checks, and decoupled PPO's clipped
-surrogate."""  # noqa: D205, D209
+state, log-probs and entropies of every step), masked means, importance ratios at a chosen grain, behaviour weights,
+and decoupled PPO's clipped surrogate."""  # noqa: D205, D209
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from typing import NamedTuple
 import numpy as np
 import torch
 
+from distrl_agent.errors import DataError
 from distrl_agent.policies.base import Policy
 from distrl_agent.types import Batch
 
@@ -37,12 +38,16 @@ class BatchPass:
         log_pi: [B, L] log pi_theta(a_t|s_t) (differentiable).
         entropy: [B, L] H(pi_theta(.|s_t)) (differentiable).
         instruction_values: [B] V(g) of each trajectory's goal (differentiable).
+        token_log_pi: [B, L, K] log pi_theta of each token of a sequence policy's actions (differentiable), or None.
+        token_mask: [B, L, K] bool, true on each step's tokens, or None.
     """
 
     values: torch.Tensor
     log_pi: torch.Tensor
     entropy: torch.Tensor
     instruction_values: torch.Tensor
+    token_log_pi: torch.Tensor | None = None
+    token_mask: torch.Tensor | None = None
 
 
 def policy_pass(policy: Policy, batch: Batch) -> BatchPass:
@@ -70,9 +75,77 @@ def policy_pass(policy: Policy, batch: Batch) -> BatchPass:
     values = values.index_put((torch.from_numpy(rows).to(dev), torch.from_numpy(cols).to(dev)), out.values)
     log_pi = torch.zeros(b_size, l_size, device=dev).index_put((s_rows.to(dev), s_cols.to(dev)), out.log_prob)
     entropy = torch.zeros(b_size, l_size, device=dev).index_put((s_rows.to(dev), s_cols.to(dev)), out.entropy)
+    token_log_pi = token_mask = None
+    if out.token_log_prob is not None and out.token_mask is not None:
+        k = out.token_log_prob.shape[1]
+        at = (s_rows.to(dev), s_cols.to(dev))
+        token_log_pi = torch.zeros(b_size, l_size, k, device=dev).index_put(at, out.token_log_prob)
+        token_mask = torch.zeros(b_size, l_size, k, dtype=torch.bool, device=dev).index_put(at, out.token_mask)
     first = torch.from_numpy(np.flatnonzero(cols == 0))  # s_0 of each trajectory, in row order
     instruction_values = policy.instruction_value({k: v[first] for k, v in inputs.items()})
-    return BatchPass(values, log_pi, entropy, instruction_values)
+    return BatchPass(values, log_pi, entropy, instruction_values, token_log_pi, token_mask)
+
+
+@dataclass(frozen=True)
+class LogProbs:
+    """Log-probabilities of a batch's stored actions, per step and (for a sequence policy) per token.
+
+    Attributes:
+        steps: [B, L] log p(a_t|s_t), the sum over the action's tokens.
+        tokens: [B, L, K] log p of each token, zero after a step's tokens; None for a policy whose actions are one
+            choice (then each step is one part, and every ratio level reads `steps`).
+        token_mask: [B, L, K] bool, true on each step's tokens; set with `tokens`.
+    """
+
+    steps: torch.Tensor
+    tokens: torch.Tensor | None = None
+    token_mask: torch.Tensor | None = None
+
+    def at_level(self, level: str, mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """Log p at `level`'s grain and the mask of that grain, given the batch's step `mask` [B, L].
+
+            sequence:       [B, L]     Σ_k log p(a_t,k | s_t, a_t,<k)           (the paper's: the whole action)
+            sequence_mean:  [B, L]     (1 / n_t) Σ_k log p(a_t,k | ...)        (GSPO's length-normalised sequence)
+            token:          [B, L, K]  log p(a_t,k | s_t, a_t,<k)               (each token on its own)
+
+        A difference of two of these is a log importance ratio at that grain. Without tokens every level is the
+        sequence's.
+
+        >>> lp = LogProbs(torch.tensor([[-3.0]]), torch.tensor([[[-1.0, -2.0, 0.0]]]),
+        ...               torch.tensor([[[True, True, False]]]))
+        >>> steps = torch.tensor([[True]])
+        >>> [lp.at_level(level, steps)[0].tolist() for level in ("sequence", "sequence_mean", "token")]
+        [[[-3.0]], [[-1.5]], [[[-1.0, -2.0, 0.0]]]]
+        """
+        if self.tokens is None or self.token_mask is None or level == "sequence":
+            return self.steps, mask
+        token_mask = self.token_mask & mask[..., None]
+        if level == "token":
+            return torch.where(token_mask, self.tokens, 0.0), token_mask
+        if level == "sequence_mean":
+            count = token_mask.sum(-1).clamp(min=1).to(self.steps.dtype)
+            return torch.where(token_mask, self.tokens, 0.0).sum(-1) / count, mask
+        raise ValueError(f"ratio level {level!r} is not one of sequence, sequence_mean, token")
+
+
+def policy_log_probs(out: BatchPass) -> LogProbs:
+    """The policy pass's log π, per step and per token."""
+    return LogProbs(out.log_pi, out.token_log_pi, out.token_mask)
+
+
+def behaviour_log_probs(batch: Batch, out: BatchPass, level: str) -> LogProbs:
+    """The batch's log μ at the same grain as `out`'s log π (the token mask is the policy pass's: the same actions).
+
+    Raises:
+        DataError: `level` reads tokens, the policy scores tokens, and the batch holds no behaviour log-prob per
+            token (trajectories collected before workers stored them).
+    """
+    if out.token_log_pi is None or level == "sequence":
+        return LogProbs(batch.log_mu)
+    if batch.token_log_mu is None:
+        raise DataError(f"ratio level {level!r} reads each token's behaviour log-prob, and this batch's trajectories "
+                        "carry none (`Trajectory.token_log_mu`); use the level 'sequence' for them")
+    return LogProbs(batch.log_mu, batch.token_log_mu.to(out.token_log_pi.device), out.token_mask)
 
 
 def _item(value: torch.Tensor | np.ndarray, b: int, t: int) -> np.ndarray:
@@ -109,28 +182,39 @@ def behaviour_weight(ratio: torch.Tensor, mode: str, cap: float) -> torch.Tensor
     raise ValueError(f"behaviour weight {mode!r} is not one of truncate, mask, uncapped")
 
 
-def decoupled_clipped_surrogate(log_pi: torch.Tensor, log_prox: torch.Tensor, log_mu: torch.Tensor,
-                                advantages: torch.Tensor, mask: torch.Tensor, clip_eps: float,
-                                is_clip: float, weighting: str = "truncate") -> tuple[torch.Tensor, dict[str, float]]:
+def decoupled_clipped_surrogate(pi: LogProbs, prox: LogProbs, mu: LogProbs, advantages: torch.Tensor,
+                                mask: torch.Tensor, clip_eps: float, is_clip: float, weighting: str = "truncate",
+                                level: str = "sequence") -> tuple[torch.Tensor, dict[str, float]]:
     """Decoupled PPO's actor loss (Hilton et al. 2021), shared by PPO and GRPO, and its diagnostics.
 
-        r_t = π_θ(a_t|s_t) / π_prox(a_t|s_t),      w_t = behaviour_weight(π_prox(a_t|s_t) / μ(a_t|s_t))
-        L_π = - mean_t w_t min(r_t Â_t, clip(r_t, 1 - ε, 1 + ε) Â_t)
+        r = π_θ(a|s) / π_prox(a|s),      w = behaviour_weight(π_prox(a|s) / μ(a|s))
+        L_π = - mean w min(r Â, clip(r, 1 - ε, 1 + ε) Â)
+
+    at the grain `level` names (`LogProbs.at_level`): per step with the whole action's ratio (sequence), per step
+    with GSPO's length-normalised ratio exp(mean_k log(π_k / π_prox,k)) (sequence_mean), or per token with each
+    token's own ratios and the step's advantage, the mean taken over every token of the batch (token: DAPO's
+    token-level loss). For a policy whose actions are one choice the three coincide.
 
     Args:
-        log_pi: [B, L] log π_θ of the taken actions (differentiable).
-        log_prox: [B, L] log π_prox of the taken actions.
-        log_mu: [B, L] log μ, the behaviour policy's.
-        advantages: Â, [B, L] per step or [B, 1] per trajectory (broadcast over its steps).
+        pi: log π_θ of the taken actions (differentiable).
+        prox: log π_prox of the taken actions.
+        mu: log μ, the behaviour policy's.
+        advantages: Â, [B, L] per step or [B, 1] per trajectory (broadcast over its steps and tokens).
         mask: [B, L] real steps.
         clip_eps: ε.
         is_clip: c̄.
-        weighting: how w_t is made from π_prox / μ (`behaviour_weight`).
+        weighting: how w is made from π_prox / μ (`behaviour_weight`).
+        level: "sequence", "sequence_mean" or "token".
 
     Returns:
         (L_π, {"charts/clip_fraction", "charts/approx_kl", "charts/behaviour_weight_mean",
-        "charts/behaviour_masked_fraction"}).
+        "charts/behaviour_masked_fraction"}), the charts over the level's grain (steps or tokens).
     """
+    log_pi, grain = pi.at_level(level, mask)
+    log_prox, log_mu = prox.at_level(level, mask)[0], mu.at_level(level, mask)[0]
+    if log_pi.ndim == 3:  # per token: each token of a step shares the step's advantage
+        advantages = advantages[..., None]
+    mask = grain
     log_ratio = torch.where(mask, log_pi - log_prox, 0.0)
     ratio = torch.exp(log_ratio)
     behaviour_ratio = torch.exp(torch.where(mask, log_prox - log_mu, 0.0))

@@ -4,7 +4,7 @@ Plain data only (no torch): `distrl_agent.config` types `learner.coefficients` w
 Each rule module (`a_ride.py`, `digirl.py`, ...) takes its config from here.
 
 >>> rule_config("a-ride-no-entropy", {"gamma": 0.8})
-ARideConfig(gamma=0.8, lam=0.95, rho_bar_max=1.0, behaviour_weight='truncate', entropy_coef=0.0, ...)
+ARideConfig(gamma=0.8, lam=0.95, rho_bar_max=1.0, behaviour_weight='truncate', ratio_level='sequence', ...)
 """
 
 from __future__ import annotations
@@ -33,6 +33,10 @@ ClipEps = Annotated[float, Field(gt=0, lt=1)]
 BehaviourWeight = Literal["truncate", "mask", "uncapped"]
 """How a rule weighs a step by its behaviour importance ratio ρ (`algorithms.common.behaviour_weight`): truncate at the
 cap (Retrace, V-trace), mask the steps above the cap out of the loss (AReaL), or take ρ as it is (decoupled PPO)."""
+RatioLevel = Literal["sequence", "sequence_mean", "token"]
+"""The grain of a rule's importance ratios for a policy whose actions are token sequences (`LogProbs.at_level`): the
+whole action's ratio, a product over its tokens (the paper's), GSPO's length-normalised one, exp(mean_k log ratio_k),
+or each token's own. The three coincide for a policy whose actions are one choice."""
 
 
 def check_mask_cap(weight: str, cap: float, cap_key: str) -> None:
@@ -70,6 +74,11 @@ class ARideConfig(RuleConfig):
         behaviour_weight: how the actor weighs a step by rho: "truncate" (min(rho_bar_max, rho), the paper's),
             "mask" (rho, and 0 for the steps with rho > rho_bar_max, which then must be > 1: AReaL's), or
             "uncapped" (rho). The critic's Retrace traces keep their own truncation, lambda min(1, rho).
+        ratio_level: the grain of rho for a policy whose actions are token sequences (`RatioLevel`): "sequence"
+            (the paper's, the product over the action's tokens), "sequence_mean" (GSPO's length-normalised ratio,
+            with the length-normalised log pi in the actor), or "token" (each token's rho truncated on its own, the
+            step's gradient the sum over its tokens). The Retrace traces read the step's ratio: the sequence's, or
+            the length-normalised one at the two other levels (a product over 30 tokens cuts every trace).
         entropy_coef: beta, the entropy bonus, 0.01 (the low end of the paper's 0.01-0.05). It keeps the first step of
             tasks the policy cannot do yet from vanishing: without it (and 0.001 is close to without), A-RIDE drove
             the probability of opening Clock or Settings from the home screen to 0.00 within minutes. An earlier
@@ -94,6 +103,7 @@ class ARideConfig(RuleConfig):
     lam: Unit = 0.95
     rho_bar_max: Positive = 1.0
     behaviour_weight: BehaviourWeight = "truncate"
+    ratio_level: RatioLevel = "sequence"
     entropy_coef: NonNegative = 0.01
     entropy_per_draw: bool = True
     penalty_coef: NonNegative = 0.05
@@ -150,6 +160,9 @@ class PPOConfig(RuleConfig):
         is_clip: c̄, the cap of the behaviour correction π_prox / μ (see `behaviour_weight`).
         behaviour_weight: "truncate" (min(c̄, π_prox / μ)), "mask" (π_prox / μ, and 0 for the steps above c̄,
             which then must be > 1: AReaL's), or "uncapped" (π_prox / μ: Hilton et al.'s decoupled PPO).
+        ratio_level: the grain of both ratios for a policy whose actions are token sequences (`RatioLevel`):
+            "sequence", "sequence_mean" (GSPO's) or "token" (each token clipped on its own, the loss a mean over
+            every token: the 2025 literature's).
         epochs: gradient steps on each sampled batch (each one a weights version).
         normalize_advantages: standardise Â over the batch's real steps.
         entropy_coef: β, the entropy bonus.
@@ -164,6 +177,7 @@ class PPOConfig(RuleConfig):
     clip_eps: ClipEps = 0.2
     is_clip: Positive = 1.0
     behaviour_weight: BehaviourWeight = "truncate"
+    ratio_level: RatioLevel = "sequence"
     epochs: Annotated[int, Field(ge=1)] = 4
     normalize_advantages: bool = True
     entropy_coef: NonNegative = 0.01
@@ -210,6 +224,7 @@ class GRPOConfig(RuleConfig):
         is_clip: c̄, the cap of the behaviour correction π_prox / μ (see `behaviour_weight`).
         behaviour_weight: "truncate" (min(c̄, π_prox / μ)), "mask" (π_prox / μ, and 0 for the steps above c̄,
             which then must be > 1: AReaL's), or "uncapped" (π_prox / μ: Hilton et al.'s decoupled PPO).
+        ratio_level: as PPO's.
         epochs: gradient steps on each sampled batch (each one a weights version).
         eps: added to the group's std.
         entropy_coef: β, the entropy bonus (as for PPO, so the rules compare).
@@ -222,6 +237,7 @@ class GRPOConfig(RuleConfig):
     clip_eps: ClipEps = 0.2
     is_clip: Positive = 1.0
     behaviour_weight: BehaviourWeight = "truncate"
+    ratio_level: RatioLevel = "sequence"
     epochs: Annotated[int, Field(ge=1)] = 1
     eps: Positive = 1e-6
     entropy_coef: NonNegative = 0.01

@@ -31,7 +31,15 @@ from dataclasses import dataclass
 
 import torch
 
-from distrl_agent.algorithms.common import LossOutput, decoupled_clipped_surrogate, masked_mean, policy_pass
+from distrl_agent.algorithms.common import (
+    LogProbs,
+    LossOutput,
+    behaviour_log_probs,
+    decoupled_clipped_surrogate,
+    masked_mean,
+    policy_log_probs,
+    policy_pass,
+)
 from distrl_agent.algorithms.configs import GRPOConfig
 from distrl_agent.errors import DataError
 from distrl_agent.policies.base import Policy
@@ -46,11 +54,13 @@ class GRPOTargets:
         log_prox: [B, L] log π_prox(a_t|s_t), zero on padding.
         advantages: [B] Â_i, each episode's group-relative advantage.
         log_ref: [B, L] log π_ref(a_t|s_t), zero on padding; None without a KL penalty.
+        token_log_prox: [B, L, K] log π_prox of each token of a sequence policy's actions, or None.
     """
 
     log_prox: torch.Tensor
     advantages: torch.Tensor
     log_ref: torch.Tensor | None = None
+    token_log_prox: torch.Tensor | None = None
 
 
 def group_advantages(batch: Batch, eps: float) -> torch.Tensor:
@@ -79,9 +89,9 @@ def grpo_prepare(policy: Policy, batch: Batch, config: GRPOConfig, reference: Po
     if config.kl_coef > 0 and reference is None:
         raise ValueError("GRPO with kl_coef > 0 needs the reference policy (the learner passes its frozen copy)")
     with torch.no_grad():
-        log_prox = policy_pass(policy, batch).log_pi  # policy_pass zeroes padding
+        prox = policy_pass(policy, batch)  # policy_pass zeroes padding
         log_ref = policy_pass(reference, batch).log_pi if config.kl_coef > 0 else None
-    return GRPOTargets(log_prox, advantages.to(log_prox.device), log_ref)
+    return GRPOTargets(prox.log_pi, advantages.to(prox.log_pi.device), log_ref, prox.token_log_pi)
 
 
 def grpo_loss(policy: Policy, batch: Batch, targets: GRPOTargets,
@@ -89,9 +99,11 @@ def grpo_loss(policy: Policy, batch: Batch, targets: GRPOTargets,
     """One epoch's GRPO loss on `batch` against its `targets`; it keeps no priorities (None)."""
     c, mask = config, batch.mask
     out = policy_pass(policy, batch)
-    actor_loss, clip_metrics = decoupled_clipped_surrogate(out.log_pi, targets.log_prox, batch.log_mu,
+    prox = LogProbs(targets.log_prox, targets.token_log_prox, out.token_mask)
+    actor_loss, clip_metrics = decoupled_clipped_surrogate(policy_log_probs(out), prox,
+                                                           behaviour_log_probs(batch, out, c.ratio_level),
                                                            targets.advantages[:, None], mask, c.clip_eps, c.is_clip,
-                                                           c.behaviour_weight)
+                                                           c.behaviour_weight, c.ratio_level)
     entropy = masked_mean(out.entropy, mask)
     loss = actor_loss - c.entropy_coef * entropy
     kl = torch.zeros(())

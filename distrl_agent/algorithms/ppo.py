@@ -29,9 +29,12 @@ from dataclasses import dataclass
 import torch
 
 from distrl_agent.algorithms.common import (
+    LogProbs,
     LossOutput,
+    behaviour_log_probs,
     decoupled_clipped_surrogate,
     masked_mean,
+    policy_log_probs,
     policy_pass,
 )
 from distrl_agent.algorithms.configs import PPOConfig
@@ -48,11 +51,13 @@ class PPOTargets:
         log_prox: log π_prox(a_t|s_t), the pre-update policy's log-probs.
         advantages: Â_t (normalised if configured).
         returns: R_t, the critic's regression target.
+        token_log_prox: [B, L, K] log π_prox of each token of a sequence policy's actions, or None.
     """
 
     log_prox: torch.Tensor
     advantages: torch.Tensor
     returns: torch.Tensor
+    token_log_prox: torch.Tensor | None = None
 
 
 def ppo_prepare(policy: Policy, batch: Batch, config: PPOConfig) -> PPOTargets:
@@ -68,7 +73,7 @@ def ppo_prepare(policy: Policy, batch: Batch, config: PPOConfig) -> PPOTargets:
             real = advantages[mask]
             std = real.std() if real.numel() > 1 else torch.ones(())
             advantages = torch.where(mask, (advantages - real.mean()) / (std + 1e-8), 0.0)
-        return PPOTargets(out.log_pi, advantages, lambda_returns)  # policy_pass zeroes padding
+        return PPOTargets(out.log_pi, advantages, lambda_returns, out.token_log_pi)  # policy_pass zeroes padding
 
 
 def ppo_loss(policy: Policy, batch: Batch, targets: PPOTargets,
@@ -77,8 +82,10 @@ def ppo_loss(policy: Policy, batch: Batch, targets: PPOTargets,
     c, mask = config, batch.mask
     out = policy_pass(policy, batch)
     a = targets.advantages
-    actor_loss, clip_metrics = decoupled_clipped_surrogate(out.log_pi, targets.log_prox, batch.log_mu, a, mask,
-                                                           c.clip_eps, c.is_clip, c.behaviour_weight)
+    prox = LogProbs(targets.log_prox, targets.token_log_prox, out.token_mask)
+    actor_loss, clip_metrics = decoupled_clipped_surrogate(policy_log_probs(out), prox,
+                                                           behaviour_log_probs(batch, out, c.ratio_level), a, mask,
+                                                           c.clip_eps, c.is_clip, c.behaviour_weight, c.ratio_level)
     critic_loss = masked_mean((out.values[:, :-1] - targets.returns) ** 2, mask)
     entropy = masked_mean(out.entropy, mask)
     loss = c.actor_coef * (actor_loss - c.entropy_coef * entropy) + c.value_coef * critic_loss

@@ -37,11 +37,16 @@ class PolicyOutput:
         log_prob: (B,) log π_θ(a_t|s_t) in nats, differentiable.
         entropy: (B,) H(π_θ(·|s_t)) in nats (exact for factorised categorical policies), differentiable.
         value: (B,) V_φ(s_t), differentiable.
+        token_log_prob: (B, K) log π_θ of each token of a sequence action (zero after its length; the rows sum to
+            `log_prob`), differentiable; None for a policy whose actions are one choice.
+        token_mask: (B, K) bool, true on each action's tokens; set with `token_log_prob`.
     """
 
     log_prob: torch.Tensor
     entropy: torch.Tensor
     value: torch.Tensor
+    token_log_prob: torch.Tensor | None = None
+    token_mask: torch.Tensor | None = None
 
 
 @dataclass(frozen=True)
@@ -52,11 +57,15 @@ class StatesOutput:
         log_prob: (A,) log π_θ(a|s) of the A rows that have an action, in their order, differentiable.
         entropy: (A,) H(π_θ(·|s)) of those rows, differentiable.
         values: (N,) V_φ(s) of every row, differentiable.
+        token_log_prob: (A, K) log π_θ of each token of those rows' actions (`PolicyOutput.token_log_prob`), or None.
+        token_mask: (A, K) bool, true on those actions' tokens, or None.
     """
 
     log_prob: torch.Tensor
     entropy: torch.Tensor
     values: torch.Tensor
+    token_log_prob: torch.Tensor | None = None
+    token_mask: torch.Tensor | None = None
 
 
 class Policy(nn.Module, abc.ABC):
@@ -100,7 +109,9 @@ class Policy(nn.Module, abc.ABC):
         """Sample (or, if `deterministic`, pick the mode of) one action per row, without gradients.
 
         Returns:
-            (actions, log_mu): the action ids and their (B,) log-probabilities under the current weights.
+            (actions, log_mu): the action ids and their (B,) log-probabilities under the current weights; a policy
+            whose actions are token sequences returns (B, K) instead, the log-probability of each token (zero after
+            a row's last), whose sum over K is the action's (workers store both: `Trajectory.token_log_mu`).
         """
 
     @abc.abstractmethod
@@ -125,7 +136,7 @@ class Policy(nn.Module, abc.ABC):
         if len(without):
             rest = self.value({k: v.index_select(0, without) for k, v in inputs.items()})
             values = values.index_put((without.to(values.device),), rest)
-        return StatesOutput(out.log_prob, out.entropy, values)
+        return StatesOutput(out.log_prob, out.entropy, values, out.token_log_prob, out.token_mask)
 
     @abc.abstractmethod
     def instruction_value(self, inputs: Inputs) -> torch.Tensor:

@@ -208,14 +208,15 @@ class VLMPolicy(Policy):
         """Generate one action string per row (greedy if `deterministic`) with a KV cache, without gradients.
 
         Returns:
-            ({"tokens": (B, max_new_tokens) int64 zero-padded, "length": (B,) int64}, log_mu (B,) float32 nats),
-            log_mu being log π of the generated tokens (EOS included) under the temperature-scaled distribution.
+            ({"tokens": (B, max_new_tokens) int64 zero-padded, "length": (B,) int64}, log_mu (B, max_new_tokens)
+            float32 nats), log_mu being log π of each generated token (EOS included) under the temperature-scaled
+            distribution, zero after a row's length (the action's log π is the row's sum).
         """
         ids, mask = inputs["input_ids"], inputs["attention_mask"]
         b, n_max = ids.shape[0], self.config.max_new_tokens
         tokens = torch.zeros(b, n_max, dtype=torch.long, device=ids.device)
         length = torch.zeros(b, dtype=torch.long, device=ids.device)
-        log_mu = torch.zeros(b, dtype=torch.float32, device=ids.device)
+        log_mu = torch.zeros(b, n_max, dtype=torch.float32, device=ids.device)
         done = torch.zeros(b, dtype=torch.bool, device=ids.device)
         with torch.no_grad():
             extra, positions = self._prompt(inputs)
@@ -231,7 +232,7 @@ class VLMPolicy(Policy):
                     token = torch.multinomial(probs.to(on), 1, generator=generator).squeeze(1).to(ids.device)
                 token = token.masked_fill(done, 0)
                 tokens[:, t] = token
-                log_mu += torch.where(done, 0.0, log_p.gather(1, token[:, None]).squeeze(1))
+                log_mu[:, t] = torch.where(done, 0.0, log_p.gather(1, token[:, None]).squeeze(1))
                 length += (~done).long()
                 done |= torch.isin(token, self._eos_ids)
                 if bool(done.all()) or t == n_max - 1:
@@ -242,7 +243,9 @@ class VLMPolicy(Policy):
         return {"tokens": tokens, "length": length}, log_mu
 
     def evaluate(self, inputs: Inputs, actions: Actions) -> PolicyOutput:
-        """Teacher-forced log π(a|s) (sum over the stored tokens), the entropy estimate and V(s), with gradients.
+        """Teacher-forced log π(a|s) (summed over the stored tokens), the entropy estimate and V(s), with gradients.
+
+        `token_log_prob` holds each token's log π, zero-padded to `max_new_tokens` (the layout of `act`'s log_mu).
 
         Raises:
             DataError: `actions` lacks `tokens`/`length`, has the wrong shape, a length outside 1..max_new_tokens,
@@ -259,11 +262,13 @@ class VLMPolicy(Policy):
                               positions)
         s = ids.shape[1]
         log_p = self._log_softmax(hidden[:, s - 1:s - 1 + n])  # position s-1+j predicts token j
-        token_log_p = log_p.gather(-1, tokens[..., None]).squeeze(-1)
-        log_prob = torch.where(token_mask, token_log_p, 0.0).sum(1)
+        token_log_p = torch.where(token_mask, log_p.gather(-1, tokens[..., None]).squeeze(-1), 0.0)
+        log_prob = token_log_p.sum(1)
         entropy = sequence_entropy(log_p, tokens, token_mask, self.config.entropy_estimate)
         value = self.value_head(self._features(hidden[:, :s], mask)).squeeze(-1)
-        return PolicyOutput(log_prob, entropy, value)
+        pad = (0, self.config.max_new_tokens - n)
+        return PolicyOutput(log_prob, entropy, value, torch.nn.functional.pad(token_log_p, pad),
+                            torch.nn.functional.pad(token_mask, pad))
 
     def value(self, inputs: Inputs) -> torch.Tensor:
         """(B,) V(s) from the prompt's hidden states (screen, goal and previous action)."""

@@ -45,6 +45,7 @@ class EpisodeAdder:
         self.actions: list[dict[str, np.ndarray]] = []
         self.rewards: list[float] = []
         self.log_mu: list[float] = []
+        self.token_log_mu: list[np.ndarray] = []  # a sequence policy's per-token log mu, one row per step
         self.versions: list[int] = []
         self.penalty: list[float] = []
         self.is_judged: list[bool] = []
@@ -59,12 +60,16 @@ class EpisodeAdder:
         """Whether the last choice still awaits its result."""
         return len(self.actions) > len(self.rewards)
 
-    def add_choice(self, observation: Mapping[str, Any], action: dict[str, np.ndarray], log_mu: float,
+    def add_choice(self, observation: Mapping[str, Any], action: dict[str, np.ndarray], log_mu: float | np.ndarray,
                    version: int) -> None:
-        """The observed state and what the policy (weights `version`) chose there, with log mu of that choice."""
+        """The observed state and what the policy (weights `version`) chose there, with log mu of that choice: a
+        number, or the log mu of each of its K tokens (a sequence policy's row of `act`; the step's is their sum)."""  # noqa: D205, D209
         self.observations.append({k: observation[k] for k in self.observation_keys})
         self.actions.append(action)
-        self.log_mu.append(float(log_mu))
+        parts = np.asarray(log_mu, np.float32)
+        if parts.ndim:
+            self.token_log_mu.append(parts)
+        self.log_mu.append(float(parts.sum(dtype=np.float64)))
         self.versions.append(int(version))
 
     def add_result(self, reward: float, penalty: float, is_judged: bool = True) -> None:
@@ -89,7 +94,8 @@ class EpisodeAdder:
             actions={k: np.array([a[k] for a in self.actions], np.int64) for k in self.actions[0]},
             rewards=np.array(self.rewards, np.float32), dones=dones, log_mu=np.array(self.log_mu, np.float32),
             policy_version=np.array(self.versions, np.int64), penalty=np.array(self.penalty, np.float32),
-            goal=goal, task=task, success=bool(self.rewards[-1] > 0), worker_id=self.worker_id)
+            goal=goal, task=task, success=bool(self.rewards[-1] > 0), worker_id=self.worker_id,
+            token_log_mu=np.stack(self.token_log_mu) if self.token_log_mu else None)
 
     def finish_before_last(self, goal: str, task: str, cause: str) -> Trajectory | None:
         """The steps before the last one, as a truncated `Trajectory`, when the last step cannot be trusted.
@@ -106,6 +112,7 @@ class EpisodeAdder:
         clean.observations, clean.actions = self.observations[:-1], self.actions[:-1]
         clean.rewards, clean.penalty = self.rewards[:len(clean.actions)], self.penalty[:len(clean.actions)]
         clean.log_mu, clean.versions = self.log_mu[:-1], self.versions[:-1]
+        clean.token_log_mu = self.token_log_mu[:-1]
         prefix = clean.finish(self.observations[-1], terminated=False, goal=goal, task=task)
         prefix.metadata["cut"] = cause
         return prefix

@@ -375,7 +375,8 @@ class Worker:
         env_actions = self.policy.to_env_action(actions, observations)
         for row, i in enumerate(slots):
             self.stats["started"] += not self._episodes[i].has_acted
-            self._episodes[i].add_choice(observations[row], action_row(actions, row), float(log_mu[row]), self.version)
+            behaviour = torch.as_tensor(log_mu[row]).cpu().numpy()  # a number, or a sequence policy's per token
+            self._episodes[i].add_choice(observations[row], action_row(actions, row), behaviour, self.version)
             self._sent[i], self._sent_at[i] = env_actions[row], time.monotonic()
             self._ready.discard(i)
             if self._upcoming[i] is None:  # drawn once per episode: a replayed send keeps the same start

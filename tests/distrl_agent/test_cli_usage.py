@@ -60,6 +60,7 @@ def wrong_inputs(tmp: Path) -> list[list[str]]:
         ["train", "--sync", "learner.algorithm=grpo", "runtime.episodes_per_round=3"],
         ["train", "--fault-prefixes", "learner.algorithm=digirl"],
         ["train", "learner.coefficients.rho_bar_max=-1"],
+        ["train", "learner.coefficients.ratio_level=tokens"],
         ["train", "learner.coefficients.nope=1"],
         ["train", "policy.small.vocab_size=1e12"],
         ["train", "env.latency=slowpoke"],

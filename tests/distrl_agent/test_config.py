@@ -99,7 +99,7 @@ def test_saved_config_holds_every_coefficient_and_policy_field(tmp_path) -> None
                                     "policy.small={hidden_dim: 64}"])
     data = config.to_dict()
     assert data["learner"]["coefficients"] == {"gamma": 0.9, "lam": 0.95, "clip_eps": 0.1, "is_clip": 1.0,
-                                               "behaviour_weight": "truncate", "epochs": 4,
+                                               "behaviour_weight": "truncate", "ratio_level": "sequence", "epochs": 4,
                                                "normalize_advantages": True, "entropy_coef": 0.01, "value_coef": 0.5,
                                                "actor_coef": 1.0}
     assert data["policy"]["small"]["hidden_dim"] == 64 and data["policy"]["small"]["vocab_size"] == 8192

@@ -177,3 +177,44 @@ def test_sampled_batch_to_batch_carries_replay_fields(make_trajectory):
     assert batch.w_is.tolist() == [0.25, 1.0] and batch.indices.tolist() == [3, 5]
     assert batch.draws.tolist() == [1, 7]
     assert batch.staleness.tolist() == [[2, 2], [1, 0]]
+
+
+def with_tokens(traj: Trajectory, k: int = 4, seed: int = 0) -> Trajectory:
+    """`traj` as a sequence policy records it: each step's log mu split over 1..k tokens, zeros after them."""
+    rng = np.random.default_rng(seed)
+    parts = np.zeros((traj.length, k), np.float32)
+    for t, log_mu in enumerate(traj.log_mu):
+        n = int(rng.integers(1, k + 1))
+        share = rng.dirichlet(np.ones(n)).astype(np.float32)
+        parts[t, :n] = share * log_mu
+    traj.log_mu = parts.sum(1)  # float32 sums, as the adder stores them
+    traj.token_log_mu = parts
+    return traj
+
+
+def test_token_log_mu_is_checked_kept_and_collated(make_trajectory):
+    """Per-token behaviour log-probs must be [T, K], finite and sum to each step's log mu; they survive the array
+    transport and collate to [B, L, K], zero on padded steps."""  # noqa: D205, D209
+    long, short = with_tokens(make_trajectory(3)).validate(), with_tokens(make_trajectory(2), seed=1).validate()
+    back = Trajectory.from_arrays(long.to_arrays(prefix="t/"), prefix="t/")
+    np.testing.assert_array_equal(back.token_log_mu, long.token_log_mu)
+    batch = collate([long, short])
+    assert tuple(batch.token_log_mu.shape) == (2, 3, 4)
+    np.testing.assert_array_equal(batch.token_log_mu[1, 2].numpy(), np.zeros(4, np.float32))
+    torch.testing.assert_close(batch.token_log_mu.sum(-1), batch.log_mu)
+    assert collate([make_trajectory(2)]).token_log_mu is None
+
+    off = with_tokens(make_trajectory(3))
+    off.token_log_mu[1, 0] += 0.5  # a token of another draw: its step's sum no longer matches
+    with pytest.raises(DataError, match=r"do not sum to `log_mu` at steps \[1\]"):
+        off.validate()
+    wrong = with_tokens(make_trajectory(3))
+    wrong.token_log_mu = wrong.token_log_mu[:2]
+    with pytest.raises(DataError, match=r"expected \(3, K\)"):
+        wrong.validate()
+    bad = with_tokens(make_trajectory(3))
+    bad.token_log_mu[0, 0] = np.nan
+    with pytest.raises(DataError, match="token_log_mu` contains NaN"):
+        bad.validate()
+    with pytest.raises(DataError, match="1 of 2 trajectories carry `token_log_mu`"):
+        collate([with_tokens(make_trajectory(2)), make_trajectory(2)])

@@ -77,9 +77,10 @@ def test_sampling_and_teacher_forcing_agree(checkpoints: dict[str, Path], family
     inputs = policy.preprocess(observations(3, seed=1))
     for deterministic in (False, True):
         actions, log_mu = policy.act(inputs, deterministic, generator=torch.Generator().manual_seed(2))
-        log_prob = policy.evaluate(inputs, actions).log_prob.detach()
+        out = policy.evaluate(inputs, actions)
         tokens = actions["length"].float()
-        assert ((log_prob - log_mu).abs() / tokens).max() < 1e-4
+        assert ((out.log_prob.detach() - log_mu.sum(1)).abs() / tokens).max() < 1e-4
+        assert (out.token_log_prob.detach() - log_mu).abs().max() < 1e-4  # token by token, zeros past the length
 
 
 @pytest.mark.parametrize("family", QWEN_FAMILIES)
@@ -120,7 +121,8 @@ def stored_trajectories(policy: VLMPolicy) -> list[Trajectory]:
                           "goal": np.array([s["goal"] for s in screens]),
                           "previous_action": np.array([""] * len(screens))},
             actions={k: v.numpy() for k, v in actions.items()}, rewards=rewards, dones=rewards > 0,
-            log_mu=log_mu.numpy(), policy_version=np.zeros(length, np.int64), goal=GOALS[seed],
+            log_mu=log_mu.sum(1).numpy(), token_log_mu=log_mu.numpy(), policy_version=np.zeros(length, np.int64),
+            goal=GOALS[seed],
             # as a worker playing GRPO's groups labels them: this return, and its group's (returns 1 and 0)
             metadata={"group": {"id": 0, "return": float(seed == 0), "mean": 0.5, "std": 0.7071, "members": 2}},
         ).validate())
@@ -144,6 +146,41 @@ def test_every_update_rule_trains_on_stored_actions(checkpoints: dict[str, Path]
         assert torch.isfinite(loss), name
         loss.backward()
         assert policy.backbone.get_output_embeddings().weight.grad is not None, name
+
+
+def test_ratio_levels_weigh_an_off_token_by_their_grain_and_never_read_padding(checkpoints: dict[str, Path]) -> None:
+    """One token whose behaviour log-prob is 3 nats above the policy's (ratio e^-3, every other ratio 1): the sequence
+    level weighs its whole step by e^-3, the token level that token alone, GSPO's level the step by e^(-3/n); values
+    written past each step's tokens change nothing. A-RIDE's rho and GRPO's behaviour weight alike.
+    """  # noqa: D205
+    policy = make_policy(checkpoints["idefics3"])
+    batch = collate(stored_trajectories(policy))
+    tokens, length = batch.actions["tokens"], batch.actions["length"]  # actions of 2..6 tokens, padding after them
+    length.copy_(torch.where(batch.mask, 2 + torch.arange(length.numel()).reshape(length.shape) % 5, length))
+    tokens.masked_fill_(torch.arange(tokens.shape[-1]) >= length[..., None], 0)
+    with torch.no_grad():
+        stored = policy_pass(policy, batch)
+    token_mu = stored.token_log_pi.clone()
+    token_mu[0, 1, 0] += 3.0
+    batch.token_log_mu, batch.log_mu = token_mu, token_mu.sum(-1)
+    steps, n_tokens, first = int(batch.mask.sum()), int(stored.token_mask.sum()), int(length[0, 1])
+    assert stored.token_mask.sum(-1).tolist() == torch.where(batch.mask, length, 0).tolist()
+    expected = {"sequence": 1 - (1 - np.exp(-3)) / steps, "token": 1 - (1 - np.exp(-3)) / n_tokens,
+                "sequence_mean": 1 - (1 - np.exp(-3 / first)) / steps}
+
+    def weights(level: str) -> tuple[float, float]:
+        a_ride, grpo = make_update_rule("a-ride", {"ratio_level": level}), make_update_rule("grpo",
+                                                                                           {"ratio_level": level})
+        with torch.no_grad():
+            rho = a_ride.loss(policy, batch)[1]["charts/rho_mean"]
+            weight = grpo.loss(policy, batch, grpo.prepare(policy, batch))[1]["charts/behaviour_weight_mean"]
+        return rho, weight
+
+    for level, want in expected.items():
+        assert weights(level) == pytest.approx((want, want), abs=1e-4), level
+    batch.token_log_mu = token_mu.masked_fill(~stored.token_mask, -7.0)  # past each action's last token
+    for level, want in expected.items():
+        assert weights(level) == pytest.approx((want, want), abs=1e-4), level
 
 
 def test_a_qwen_run_trains_resumes_and_exports(checkpoints: dict[str, Path], tmp_path: Path) -> None:

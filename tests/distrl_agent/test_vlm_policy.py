@@ -62,7 +62,8 @@ def test_act_gives_parsed_or_invalid_actions_without_crashing(checkpoints: dict[
     assert ((actions["length"] >= 1) & (actions["length"] <= 24)).all()
     padding = torch.arange(24)[None] >= actions["length"][:, None]
     assert (actions["tokens"][padding] == 0).all()
-    assert torch.isfinite(log_mu).all() and (log_mu < 0).all()
+    assert log_mu.shape == (3, 24) and torch.isfinite(log_mu).all()
+    assert (log_mu[padding] == 0).all() and (log_mu[~padding] <= 0).all() and (log_mu.sum(1) < 0).all()
     env_actions = policy.to_env_action(actions, observations)
     assert len(env_actions) == 3 and all(isinstance(a, Action) for a in env_actions)
     assert all(a.is_parsed or a.action_type == ActionType.WAIT for a in env_actions)
@@ -74,8 +75,11 @@ def test_act_log_mu_equals_evaluate_log_prob_same_weights(checkpoints: dict[str,
     inputs = policy.preprocess(make_observations(3))
     for deterministic in (False, True):
         actions, log_mu = policy.act(inputs, deterministic, generator=torch.Generator().manual_seed(1))
-        log_prob = policy.evaluate(inputs, actions).log_prob
-        torch.testing.assert_close(log_prob.detach(), log_mu, rtol=1e-5, atol=1e-3)
+        out = policy.evaluate(inputs, actions)
+        torch.testing.assert_close(out.log_prob.detach(), log_mu.sum(1), rtol=1e-5, atol=1e-3)
+        # token by token (the ratios at the token level read these), zero after each action's tokens
+        torch.testing.assert_close(out.token_log_prob.detach(), log_mu, rtol=0, atol=1e-4)
+        assert out.token_mask.tolist() == (torch.arange(32)[None] < actions["length"][:, None]).tolist()
 
 
 def test_act_same_generator_seed_same_actions(checkpoints: dict[str, Path]) -> None:
@@ -133,7 +137,7 @@ def test_state_dict_transport_makes_outputs_equal(checkpoints: dict[str, Path]) 
                                                                                      max_new_tokens=16)
     inputs = source.preprocess(make_observations(2))
     actions, log_mu = source.act(inputs, generator=torch.Generator().manual_seed(0))
-    assert not torch.allclose(target.evaluate(inputs, actions).log_prob, log_mu, atol=1e-3)
+    assert not torch.allclose(target.evaluate(inputs, actions).log_prob, log_mu.sum(1), atol=1e-3)
     target.load_state_dict({k: v.clone() for k, v in source.state_dict().items()})
     out, reference = target.evaluate(inputs, actions), source.evaluate(inputs, actions)
     torch.testing.assert_close(out.log_prob, reference.log_prob)
@@ -218,10 +222,13 @@ def test_learner_update_rules_run_on_stored_token_actions(checkpoints: dict[str,
                           "goal": np.array([o["goal"] for o in observations]),
                           "previous_action": np.array([o.get("previous_action", "") for o in observations])},
             actions={k: v.numpy() for k, v in actions.items()}, rewards=rewards, dones=rewards > 0,
-            log_mu=log_mu.numpy(), policy_version=np.zeros(length, np.int64), goal=GOALS[seed]).validate())
+            log_mu=log_mu.sum(1).numpy(), token_log_mu=log_mu.numpy(), policy_version=np.zeros(length, np.int64),
+            goal=GOALS[seed]).validate())
     batch = collate(trajectories)
     stored = policy_pass(policy, batch)
     torch.testing.assert_close(stored.log_pi.detach()[batch.mask], batch.log_mu[batch.mask], rtol=1e-5, atol=1e-3)
+    torch.testing.assert_close(stored.token_log_pi.detach()[batch.mask], batch.token_log_mu[batch.mask], rtol=0,
+                               atol=1e-4)
     for name in ("a-ride", "digirl"):
         loss, metrics, _ = make_update_rule(name).loss(policy, batch)
         assert torch.isfinite(loss)
@@ -237,7 +244,7 @@ def test_bfloat16_backbone_acts_and_scores_consistently(checkpoints: dict[str, P
     actions, log_mu = policy.act(inputs, generator=torch.Generator().manual_seed(0))
     out = policy.evaluate(inputs, actions)
     assert out.log_prob.dtype == out.value.dtype == torch.float32  # scores and heads stay float32
-    torch.testing.assert_close(out.log_prob.detach(), log_mu, rtol=1e-2, atol=0.1)
+    torch.testing.assert_close(out.log_prob.detach(), log_mu.sum(1), rtol=1e-2, atol=0.1)
 
 
 def _changed_fraction(policy: VLMPolicy, steps: int = 3, lr: float = 1e-5) -> float:
@@ -264,7 +271,8 @@ def test_bfloat16_training_keeps_float32_master_weights(checkpoints: dict[str, P
     assert master.backbone.dtype == torch.float32
     inputs = master.preprocess(make_observations(2))
     actions, log_mu = master.act(inputs, generator=torch.Generator().manual_seed(0))  # computes in bf16
-    torch.testing.assert_close(master.evaluate(inputs, actions).log_prob.detach(), log_mu, rtol=1e-2, atol=0.1)
+    torch.testing.assert_close(master.evaluate(inputs, actions).log_prob.detach(), log_mu.sum(1), rtol=1e-2,
+                               atol=0.1)
     kept = _changed_fraction(master)
     rounded = _changed_fraction(make_policy(checkpoints["vlm"], dtype="bfloat16"))
     assert full > 0.3 and kept > 0.9 * full, (full, kept)

@@ -60,3 +60,19 @@ def test_a_fault_on_the_first_step_leaves_nothing_to_keep() -> None:
     adder = EpisodeAdder(("x",), worker_id=0)
     play(adder, [0.0])
     assert adder.finish_before_last(goal="g", task="t", cause="fault") is None
+
+
+def test_a_sequence_policys_per_token_log_mu_is_kept_beside_its_sum_and_cut_with_its_step() -> None:
+    """A row of per-token log mu (a VLM's `act`) becomes the step's `token_log_mu` row and its sum `log_mu`; the
+    prefix kept before a fault drops the faulted step's row too."""  # noqa: D205, D209
+    adder = EpisodeAdder(("x",), worker_id=0)
+    rows = [np.array([-0.5, -0.25, 0.0], np.float32), np.array([-1.0, 0.0, 0.0], np.float32),
+            np.array([-0.125, -0.125, -0.125], np.float32)]
+    for t, row in enumerate(rows):
+        adder.add_choice({"x": np.full(2, t)}, {"kind": np.array(0)}, log_mu=row, version=1)
+        adder.add_result(0.0, penalty=0.0)
+    whole = adder.finish({"x": np.zeros(2)}, terminated=False, goal="g", task="t").validate()
+    np.testing.assert_array_equal(whole.token_log_mu, np.stack(rows))
+    np.testing.assert_allclose(whole.log_mu, [-0.75, -1.0, -0.375])
+    prefix = adder.finish_before_last(goal="g", task="t", cause="fault").validate()
+    np.testing.assert_array_equal(prefix.token_log_mu, np.stack(rows[:2]))
