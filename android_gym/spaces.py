@@ -17,8 +17,11 @@ from android_gym.config_model import ConfigModel, FieldError
 from android_gym.errors import ConfigError
 from android_gym.ui import UIElement
 
-GOAL_MAX_LENGTH = 400
-"""Longest goal the `goal` Text space admits (characters): World's three-part chains reach about 280."""
+GOAL_MAX_LENGTH = 1024
+"""Longest goal the `goal` Text space admits (characters): World's three-part chains reach about 280, AndroidWorld's
+goals that spell out three recipes as CSV about 870."""
+GOAL_CHARSET = TEXT_CHARSET + "\n"
+"""Characters a goal may hold: printable ASCII, and line breaks (AndroidWorld's goals write tables as CSV lines)."""
 ELEMENT_FLAGS = ("clickable", "focusable", "focused", "scrollable", "checkable", "checked")
 ELEMENT_CLASSES = ("other", "TextView", "Button", "ImageButton", "ImageView", "EditText", "Switch", "CheckBox",
                    "RadioButton", "FrameLayout", "LinearLayout", "RelativeLayout", "RecyclerView", "ListView",
@@ -71,7 +74,7 @@ class ObservationEncoder:
         entries: dict[str, spaces.Space] = {}
         if config.screenshot_width:
             entries["screenshot"] = spaces.Box(0, 255, self.screenshot_shape, np.uint8)
-        entries["goal"] = spaces.Text(GOAL_MAX_LENGTH, min_length=1, charset=TEXT_CHARSET)
+        entries["goal"] = spaces.Text(GOAL_MAX_LENGTH, min_length=1, charset=GOAL_CHARSET)
         if config.include_elements:
             k, length = config.max_elements, config.element_text_len
             entries["element_mask"] = spaces.MultiBinary(k)

@@ -27,6 +27,7 @@ class PhoneAdmin(Protocol):
         version: bumped on every change of what the screen shows (faces cache their dumps by it).
         system: the system settings (read them here; write with `set_system`).
         launcher_package: the home app.
+        clipboard: the clipboard (`clipboard.Clipboard`: Clipper's `clipper.get` reads its `text`).
     """
 
     width: int
@@ -35,6 +36,7 @@ class PhoneAdmin(Protocol):
     version: int
     system: Mapping[str, Any]
     launcher_package: str
+    clipboard: Any
 
     # -- the screen ---------------------------------------------------------------------------------------------------
     @property
@@ -139,6 +141,10 @@ class PhoneAdmin(Protocol):
 
     def set_system(self, key: str, value: Any) -> None:
         """Write a system setting."""
+        ...
+
+    def set_clipboard(self, text: str) -> None:
+        """Put `text` on the clipboard (Clipper's `clipper.set`)."""
         ...
 
     def clear_data(self, package: str) -> None:

@@ -221,6 +221,11 @@ class App:
         """A vertical swipe of `dy` pixels on `screen` before any list scrolls; True if the app handled it."""
         return False
 
+    def on_drag(self, screen: Screen, start: tuple[float, float], end: tuple[float, float]) -> bool:
+        """A finger drag from `start` to `end` (device pixels) on `screen`, before any swipe scrolls; True if the app
+        took it (a stroke on a drawing canvas)."""  # noqa: D205, D209
+        return False
+
     def on_tick(self) -> bool:
         """The end of an agent step (time-driven state, e.g. an install finishing); True if anything changed."""
         return False

@@ -29,7 +29,7 @@ from xml.sax.saxutils import escape
 from android_gym.sim.layout import FRAME, HEIGHT, LINEAR, WIDTH
 from android_gym.sim.view import Bounds, View
 
-WindowKind = Literal["app", "status_bar", "navigation_bar", "ime", "dialog", "shade"]
+WindowKind = Literal["app", "status_bar", "navigation_bar", "ime", "dialog", "shade", "popup"]
 VIEW_GROUP = "android.view.ViewGroup"  # what uiautomator reports for ConstraintLayout, Toolbar, CoordinatorLayout...
 SYSTEM_UI = "com.android.systemui"
 NAF_EXCLUDED = frozenset({"android.widget.GridView", "android.widget.GridLayout", "android.widget.ListView",
@@ -236,7 +236,7 @@ def _shade(window: View) -> View:
 
 SHAPERS: dict[WindowKind, Callable[[View], View]] = {
     "app": _app, "status_bar": _status_bar, "navigation_bar": _navigation_bar, "ime": _ime, "dialog": _dialog,
-    "shade": _shade}
+    "shade": _shade, "popup": lambda v: _chain([(FRAME, "", v.bounds)], _shaped(v))}  # a PopupWindow: text toolbar
 """How each kind of window is nested on a device (the window's sim view in, the dump's top-level node out)."""
 
 # -- the XML ----------------------------------------------------------------------------------------------------------

@@ -47,6 +47,13 @@ class FocusField:
 
 
 @dataclass(frozen=True)
+class TextMenu:
+    """A button of a text field's selection toolbar: "cut", "copy", "paste" or "select_all" (`clipboard`)."""
+
+    action: str
+
+
+@dataclass(frozen=True)
 class LaunchApp:
     """A launcher icon: open the app `package` on its home screen."""
 
@@ -90,8 +97,8 @@ class CloseShade:
 
 
 ShadeEvent: TypeAlias = ShadeTile | OpenNotification | ClearNotifications | CloseShade
-PhoneEvent: TypeAlias = (NavKey | TypeKey | DeleteKey | EnterKey | NoopKey | FocusField | LaunchApp | DialogButton
-                          | Scrim | ShadeEvent)
+PhoneEvent: TypeAlias = (NavKey | TypeKey | DeleteKey | EnterKey | NoopKey | FocusField | TextMenu | LaunchApp
+                          | DialogButton | Scrim | ShadeEvent)
 AppEvent: TypeAlias = tuple
 """An app's own event: a tuple of plain values (hashable), matched by that app's `handle`."""
 Event: TypeAlias = PhoneEvent | AppEvent

@@ -14,6 +14,7 @@ import numpy as np
 from android_gym.errors import ConfigError, unknown_name
 from android_gym.sim.app import App, Intent, ScheduledAlarm, Screen
 from android_gym.sim.apps import DEFAULT_APPS, LAUNCHER
+from android_gym.sim.clipboard import Clipboard
 from android_gym.sim.device_dump import Window, device_windows, reachable, to_xml
 from android_gym.sim.events import (
     ClearNotifications,
@@ -29,6 +30,7 @@ from android_gym.sim.events import (
     OpenNotification,
     Scrim,
     ShadeTile,
+    TextMenu,
     TypeKey,
 )
 from android_gym.sim.keyboard import keyboard_view
@@ -99,6 +101,7 @@ class SimPhone:
         self.dialog: Dialog | None = None
         self.shade_open = False
         self.notifications: list[Notification] = []
+        self.clipboard = Clipboard()
         self.steps = 0
         self.version = 0
         self._cache: dict[str, Any] = {}
@@ -121,6 +124,7 @@ class SimPhone:
             self.apps[cls.package] = cls(self)
         self.dialog = None
         self.shade_open = False
+        self.clipboard = Clipboard()
         self.notifications = draw_notifications(self.seed, {pkg: app.label for pkg, app in self.apps.items()})
         self.steps = 0
         for target, values in (initial or {}).items():
@@ -134,10 +138,12 @@ class SimPhone:
             if bad:
                 raise ConfigError(f"unknown system settings {sorted(bad)}; known: {sorted(DEFAULT_SYSTEM)}")
             self.system.update(values)
+        elif target == "clipboard":
+            self.clipboard.apply(values)
         elif target in self.apps:
             self.apps[target].apply(values)  # its initial_model refuses what does not fit, naming the field
         else:
-            raise unknown_name("initial-state target", target, ["system", *self.apps])
+            raise unknown_name("initial-state target", target, ["system", "clipboard", *self.apps])
 
     # -- what the screen shows ----------------------------------------------------------------------------------------
     @property
@@ -200,6 +206,7 @@ class SimPhone:
                         {"app": n.app, "title": n.title, "text": n.text} for n in self.notifications]},
                     "keyboard": self.keyboard_up,
                     "system": self.system,
+                    "clipboard": self.clipboard.state(self),
                 }),
                 "apps": {pkg: app.state() for pkg, app in self.apps.items()},
             }
@@ -212,16 +219,20 @@ class SimPhone:
         if self.perturbations.ignored_tap_prob and self.rng.random() < self.perturbations.ignored_tap_prob:
             return False
         target = self.tree().hit(x, y)
+        dismissed = self.clipboard.dismiss(self, target)  # a tap off the text toolbar closes it
         if target is None or target.on_tap is None:
-            return False
-        return self._dispatch(target.on_tap)
+            return self._changed() if dismissed else False
+        return self._dispatch(target.on_tap) or (dismissed and self._changed())
 
     def long_press(self, x: float, y: float) -> bool:
-        """A press-and-hold; the sim treats it as a tap on long-clickable views and ignores it elsewhere."""
+        """A press-and-hold: on a text field it opens the text toolbar (`clipboard`); the sim treats it as a tap on
+        other long-clickable views and ignores it elsewhere."""  # noqa: D205, D209
         self._check_point(x, y)
         target = self.tree().hit(x, y)
         if target is None or target.on_tap is None or not target.long_clickable:
             return False
+        if isinstance(target.on_tap, FocusField) and self.dialog is None and not self.top.loading:
+            return self.clipboard.long_press(self, target.on_tap.rid) and self._changed()
         return self._dispatch(target.on_tap)
 
     def swipe(self, x0: float, y0: float, x1: float, y1: float) -> bool:
@@ -239,6 +250,8 @@ class SimPhone:
             return self.open_shade()
         if self.dialog is not None or self.top.loading:
             return False
+        if self.apps[self.foreground].on_drag(self.top, (x0, y0), (x1, y1)):  # e.g. a drawing canvas
+            return self._changed()
         if abs(dy) >= abs(dx):
             if self.apps[self.foreground].on_swipe(self.top, dy):  # e.g. the launcher's app drawer
                 return self._changed()
@@ -255,6 +268,8 @@ class SimPhone:
     def _delete_last(self) -> bool:
         """Delete the focused field's last character (the keyboard's delete key, KEYCODE_DEL)."""
         rid = self.top.focus
+        if self.clipboard.replace(self, ""):  # the selection goes, as a keyboard's delete takes it
+            return self._changed()
         if rid is None or not self.top.fields.get(rid):
             return False
         self.top.fields[rid] = self.top.fields[rid][:-1]
@@ -265,7 +280,8 @@ class SimPhone:
         if self.dialog is not None or self.shade_open or self.top.focus is None or self.top.loading or not text:
             return False
         rid = self.top.focus
-        self.top.fields[rid] = self.top.fields.get(rid, "") + text
+        if not self.clipboard.replace(self, text):  # typed text takes a selection's place
+            self.top.fields[rid] = self.top.fields.get(rid, "") + text
         return self._changed()
 
     def key(self, name: str) -> bool:
@@ -435,6 +451,11 @@ class SimPhone:
         self.system[key] = value
         self._changed()
 
+    def set_clipboard(self, text: str) -> None:
+        """Put `text` on the clipboard from outside (the Clipper helper's `clipper.set` broadcast)."""
+        self.clipboard.text = text
+        self._changed()
+
     def clear_data(self, package: str) -> None:
         """`pm clear`: app `package` back to a fresh install; the phone goes home if the app had screens open
         (clearing data kills the process, and its activities go with it)."""  # noqa: D205, D209
@@ -458,6 +479,8 @@ class SimPhone:
             return self.close_shade()
         if self.dialog is not None:
             self.dialog = None
+            return self._changed()
+        if self.clipboard.close(self):
             return self._changed()
         if self.top.focus is not None:
             self.top.focus = None
@@ -515,6 +538,8 @@ class SimPhone:
         if self.top.loading:
             return False
         match event:
+            case TextMenu(action):
+                return self.clipboard.act(self, action) and self._changed()
             case FocusField(rid):
                 if self.top.focus == rid:
                     return False
@@ -543,6 +568,8 @@ class SimPhone:
                    Window("status_bar", status_bar(self.system)), Window("navigation_bar", nav_bar())]
         if self.keyboard_up:
             windows.append(Window("ime", keyboard_view()))
+        if (text_toolbar := self.clipboard.window(self, content)) is not None:
+            windows.append(Window("popup", text_toolbar))
         if self.dialog is not None:
             windows.append(Window("dialog", dialog_view(self.dialog)))
         if self.shade_open:

@@ -27,6 +27,8 @@ class View:
         on_tap: the event a tap on this view sends (`events.Event`: a phone event, or its app's tuple), or None.
         style: a rendering hint ("button", "link", "field", "switch", "card", "toolbar", "sponsored", ...).
         icon: a glyph name the renderer draws (app icons, "search", "back", ...), or "".
+        printed: lines of text a picture shows (a photographed receipt): drawn in the screenshot only, never in the
+            dump or the element list, as a real phone's accessibility tree gives an image its content-desc at most.
         children: child views, drawn and hit-tested in order (later siblings are on top).
     """
 
@@ -50,6 +52,7 @@ class View:
     on_tap: Event | None = None
     style: str = ""
     icon: str = ""
+    printed: tuple[str, ...] = ()
     children: list[View] = field(default_factory=list)
 
     # -- geometry -----------------------------------------------------------------------------------------------------

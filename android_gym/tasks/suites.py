@@ -116,7 +116,6 @@ def tasks(suite: str, split: str = "train", template: str | None = None, tier: s
     if template is not None:
         names = [t.name for t in chosen]
         if template not in names:
-            _refuse_missing_androidworld_task(suite, template)
             raise unknown_name(f"template of suite {suite!r}", template, names)
         chosen = tuple(t for t in chosen if t.name == template)
         where = split_of_template(suite, chosen[0])
@@ -155,12 +154,3 @@ def register_task_file(path: str, name: str | None = None, parse_goals: bool = F
     _FILE_SUITES[loaded[0].suite] = loaded
     tasks.cache_clear()
     return loaded[0].suite
-
-
-def _refuse_missing_androidworld_task(suite: str, template: str) -> None:
-    """An AndroidWorld task the simulator does not have yet gets its own answer, not a "did you mean"."""
-    from android_gym.tasks.androidworld.catalogue import ANDROIDWORLD_TASKS
-
-    if suite == "androidworld" and template in ANDROIDWORLD_TASKS:
-        raise ConfigError(f"{template} is one of AndroidWorld's tasks ({ANDROIDWORLD_TASKS[template]}) that the "
-                          "simulated phone does not have yet; docs/ANDROIDWORLD.md says what it lacks for it")

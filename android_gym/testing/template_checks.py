@@ -93,7 +93,7 @@ def check_expert_solves(template: TaskTemplate, device: SimDevice, train: int = 
         _assert_states_fit(task, first_seed + i, device.state())
 
 
-def check_reset_guard(template: TaskTemplate, device: SimDevice, seeds: int = 24) -> None:
+def check_reset_guard(template: TaskTemplate, device: SimDevice, seeds: int = 16) -> None:
     """Over `seeds` seeds and instances of both splits, nothing is solved right after reset and the start is valid."""
     tasks = sample(template, "train", seeds // 2) + sample(template, "test", seeds - seeds // 2)
     for seed in range(seeds):

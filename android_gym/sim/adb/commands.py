@@ -300,6 +300,12 @@ def cmd_am(t: ProgramTarget, argv: list[str], stdin: bytes) -> Out:
                 return err(refusal.replace("`input text`", "ADBKeyBoard"), 255)
             if text:
                 t.phone.type_text(text)  # the IME commits the text as is: newlines and Unicode included
+        if action in ("clipper.get", "clipper.set"):  # the Clipper helper AndroidWorld reads the clipboard with
+            if action == "clipper.set":
+                t.phone.set_clipboard(extras.get("text", ""))
+            data = t.phone.clipboard.text if action == "clipper.get" else "Text is copied into clipboard."
+            return ok(f"Broadcasting: Intent {{ act={action} flg=0x400000 }}\nBroadcast completed: result=-1, "
+                      f'data="{data}"\n')
         return ok(f"Broadcasting: Intent {{ act={action} flg=0x400000 (has extras) }}\nBroadcast completed: "
                    "result=0\n")
     return err(f"Error: unknown command '{sub}'" if sub else "usage: am [subcommand] [options]")

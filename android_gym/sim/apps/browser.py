@@ -32,6 +32,8 @@ from android_gym.sim.layout import (
 )
 from android_gym.sim.view import View
 from android_gym.sim.web import SEARCH_HOST, Site, make_sites
+from android_gym.sim.web.local import HOST as LOCAL_HOST
+from android_gym.sim.web.local import BrowserInitial, LocalPageState, LocalSite, local_parts
 from android_gym.sim.web.search import QUERY_BOX
 from android_gym.sim.web.shops import ShopSite
 from android_gym.sim.web.site import PACKAGE, WEB_TOP, display_url, split_url
@@ -106,6 +108,7 @@ class BrowserState(TypedDict):
         answer: the answer card of the search engine's result page in front, else None.
         product: the product of the product page in front, else None.
         post: the post of the forum's post page in front, else None.
+        local: the local HTML page in front (a file of storage: `android_gym.sim.web.local`), else None.
         cart: every item in every shop's cart.
         history: the URLs of Chrome's pages on the back stack, oldest first.
         layouts: each shop's layout this episode, by host ({"amazon.com": "banner/cards/ids1"}).
@@ -117,12 +120,14 @@ class BrowserState(TypedDict):
 
     url: str | None
     host: str | None
-    page: Literal["search_home", "search_results", "home", "results", "product", "cart", "article", "post"] | None
+    page: Literal["search_home", "search_results", "home", "results", "product", "cart", "article", "post", "maze",
+                  "multiply", "colors", "missing"] | None
     loading: bool
     query: str | None
     answer: AnswerCard | None
     product: ProductState | None
     post: PostState | None
+    local: LocalPageState | None
     cart: list[CartItem]
     history: list[str]
     layouts: dict[str, str]
@@ -146,9 +151,10 @@ class Browser(App):
     label = "Chrome"
     icon = "chrome"
     aliases = ("browser", "google chrome")
-    intent_filters = (IntentFilter(ACTION_VIEW, ("http://", "https://")),)
+    intent_filters = (IntentFilter(ACTION_VIEW, ("http://", "https://", "file://")),)
     is_browser = True  # the phone shows cookie banners over browser pages
     state_schema = BrowserState
+    initial_model = BrowserInitial
 
     salt: int
     sites: dict[str, Site]
@@ -159,6 +165,12 @@ class Browser(App):
         self.salt = int(self.phone.rng.integers(2**31))
         self.sites = make_sites(self)
         self.tabs_opened = 0
+
+    def set_up(self, initial: BrowserInitial) -> None:
+        """Tell Chrome what the local HTML files hold."""
+        local = self.sites[LOCAL_HOST]
+        if isinstance(local, LocalSite):
+            local.pages = {spec.path: spec.to_data() for spec in initial.local_pages}
 
     def home(self) -> Screen:
         """A new tab: the search engine's home page."""
@@ -172,7 +184,7 @@ class Browser(App):
 
     def page(self, text: str, tab: int = 0, incognito: bool = False) -> Screen:
         """The page for a web address, or the search engine's results for any other text, in tab `tab`."""
-        parts = split_url(text)
+        parts = local_parts(text) or split_url(text)
         site = self.sites.get(parts[0]) if parts else None
         if parts is None or site is None:
             site = self.sites[SEARCH_HOST]
@@ -260,6 +272,12 @@ class Browser(App):
             case _:  # the page's own events
                 return self.site(screen).handle(event, screen)
 
+    def on_drag(self, screen: Screen, start: tuple[float, float], end: tuple[float, float]) -> bool:
+        """A drag the page takes (a canvas), in page pixels; else the WebView scrolls."""
+        if screen.name == MENU or screen.loading:
+            return False
+        return self.site(screen).drag(screen, (start[0], start[1] + screen.scroll), (end[0], end[1] + screen.scroll))
+
     def submit(self, screen: Screen, rid: str) -> bool:
         """ENTER in the URL bar navigates (or searches); in a page's field, the site decides."""
         if screen.name == MENU:
@@ -274,7 +292,7 @@ class Browser(App):
         """The front page, the carts, the history and the tabs, as plain data (see `BrowserState`)."""
         shops = [s for s in self.sites.values() if isinstance(s, ShopSite)]
         out: BrowserState = {"url": None, "host": None, "page": None, "loading": False, "query": None,
-                             "answer": None, "product": None, "post": None,
+                             "answer": None, "product": None, "post": None, "local": None,
                              "cart": [item for s in shops for item in s.state()["cart"]],
                              "history": [s.args["url"] for s in self.phone.screens(PACKAGE) if s.name != MENU],
                              "layouts": {s.host: s.layout.name for s in shops}, "tab": None, "incognito": False,
@@ -288,5 +306,5 @@ class Browser(App):
                        loading=screen.loading > 0, tab=screen.args.get("tab", 0),
                        incognito=bool(screen.args.get("incognito")))
             facts = self.site(screen).describe(screen)
-            out.update({k: facts[k] for k in ("query", "answer", "product", "post") if k in facts})
+            out.update({k: facts[k] for k in ("query", "answer", "product", "post", "local") if k in facts})
         return out

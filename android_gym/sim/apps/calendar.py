@@ -12,7 +12,8 @@ Screens: "schedule" (home), "day" (args {"date"} once paged by its "Previous day
 "month" (the view switcher's tabs; the "Create new event" FAB on each), "event" (args {"id"}: the event's page
 with "Edit event" and "More options"), "menu" (More options over the page), "delete" (confirm "Delete event?"),
 "edit" (args {"id": the event or None for a new one, "date", "start", "end", "all_day", "original", "discard",
-"error"}; Title, Location and Description fields; BACK or Cancel with unsaved changes asks "Discard this event?",
+"error", "repeat"}; Title, Location and Description fields, and the repeat rule: "Does not repeat" opens the
+"repeat" menu of rules, as Google Calendar's does; BACK or Cancel with unsaved changes asks "Discard this event?",
 or "Discard changes?" on an edit), "date" (the start-date picker over the editor: args {"year", "month",
 "selected"}) and "time" (the time picker: args {"which": "start"|"end", "hour": 1-12, "minute", "pm", "mode"}).
 """
@@ -37,6 +38,7 @@ from android_gym.sim.apps.calendar_data import (
     in_view,
     long_date,
     minutes,
+    repeat_label,
     row_text,
     sort_key,
 )
@@ -77,6 +79,9 @@ FIELDS = (TITLE_RID, LOCATION_RID, DESCRIPTION_RID)
 START_DATE_RID, START_TIME_RID = f"{PACKAGE}:id/start_date", f"{PACKAGE}:id/start_time"
 END_DATE_RID, END_TIME_RID = f"{PACKAGE}:id/end_date", f"{PACKAGE}:id/end_time"
 ALL_DAY_RID = f"{PACKAGE}:id/all_day_switch"
+REPEAT_RID = f"{PACKAGE}:id/repeat"
+REPEATS = ("", "daily", "weekly", "monthly", "yearly")
+"""The repeat menu's rules, in its order ("" does not repeat)."""
 WHEN_RID, TIME_RID = f"{PACKAGE}:id/when_date", f"{PACKAGE}:id/when_time"
 NO_TITLE = "(No title)"
 _DIAL_R = 280
@@ -91,7 +96,7 @@ def _event(spec: EventSpec, event_id: int) -> dict[str, Any]:
     """An event of the app's list from its initial-conditions spec (an all-day event has no times)."""
     return {"id": event_id, "title": spec.title, "date": spec.date, "start": None if spec.all_day else spec.start,
             "end": None if spec.all_day else spec.end, "all_day": spec.all_day, "location": spec.location,
-            "description": spec.description}
+            "description": spec.description, **({"repeat": spec.repeat} if spec.repeat else {})}
 
 
 class CalendarApp(App):
@@ -161,7 +166,7 @@ class CalendarApp(App):
         return {"id": a["id"], "title": f.get(TITLE_RID, ""), "date": a["date"],
                 "start": None if a["all_day"] else a["start"], "end": None if a["all_day"] else a["end"],
                 "all_day": a["all_day"], "location": f.get(LOCATION_RID, ""),
-                "description": f.get(DESCRIPTION_RID, "")}
+                "description": f.get(DESCRIPTION_RID, ""), **({"repeat": a["repeat"]} if a["repeat"] else {})}
 
     # -- views --------------------------------------------------------------------------------------------------------
     def build(self, screen: Screen) -> list[View]:
@@ -171,11 +176,11 @@ class CalendarApp(App):
                 return self._page(screen)
             case "edit":
                 return self._editor(screen)
-            case "menu" | "delete" | "date" | "time":
+            case "menu" | "delete" | "date" | "time" | "repeat":
                 below = self.phone.screens(PACKAGE)[-2]
                 under = inert(self._page(below) if below.name == "event" else self._editor(below))
                 overlay = {"menu": self._menu, "delete": self._confirm, "date": self._date_picker,
-                           "time": self._time_picker}[screen.name]
+                           "time": self._time_picker, "repeat": self._repeat_menu}[screen.name]
                 return [*under, overlay(screen)]
         return self._list(screen)
 
@@ -243,6 +248,11 @@ class CalendarApp(App):
                               package=PACKAGE, style="row_summary"))
             x += w
         y += 130
+        if e.get("repeat"):  # a recurring event's page names its rule under the time, as the app's does
+            views.append(View(TEXT_VIEW, (MARGIN + 120, y - 30, WIDTH - MARGIN, y + 60),
+                              text=repeat_label(e["repeat"], e["date"]), rid=f"{PACKAGE}:id/event_repeat",
+                              package=PACKAGE, style="row_summary"))
+            y += 100
         for text, rid, icon in ((e["location"], f"{PACKAGE}:id/event_location", "location"),
                                 (e["description"], f"{PACKAGE}:id/event_description", "info")):
             if text:
@@ -254,6 +264,10 @@ class CalendarApp(App):
 
     def _menu(self, screen: Screen) -> View:
         return popup_menu(PACKAGE, [("Delete", ("ask_delete",))], ("cancel",))
+
+    def _repeat_menu(self, screen: Screen) -> View:
+        return popup_menu(PACKAGE, [(repeat_label(r, screen.args["date"]), ("repeat", r)) for r in REPEATS],
+                          ("cancel",))
 
     def _confirm(self, screen: Screen) -> View:
         return alert_dialog(PACKAGE, "Delete event?", "", [("Cancel", ("cancel",)), ("Delete", ("delete",))],
@@ -292,6 +306,11 @@ class CalendarApp(App):
                                  clickable=True, focusable=True, on_tap=("time", which), style="row_title"))
             views.append(View(LINEAR, (0, y, WIDTH, y + 150), package=PACKAGE, children=kids))
             y += 150
+        rule = repeat_label(args["repeat"], args["date"])
+        views.append(View(TEXT_VIEW, (MARGIN, y + 20, WIDTH - MARGIN, y + 130), text=rule, desc=f"Repeat: {rule}",
+                          rid=REPEAT_RID, package=PACKAGE, clickable=True, focusable=True, on_tap=("repeat",),
+                          style="row_title"))
+        y += 150
         if args["error"]:
             views.append(View(TEXT_VIEW, (MARGIN, y, WIDTH - MARGIN, y + 70), text=args["error"],
                               rid=f"{PACKAGE}:id/error", package=PACKAGE, style="secondary"))
@@ -379,6 +398,10 @@ class CalendarApp(App):
             return self._date_event(event, screen)
         if screen.name == "time":
             return self._time_event(event, screen)
+        if screen.name == "repeat" and event[0] == "repeat":  # a rule picked: back to the editor with it
+            self.phone.pop()
+            self.phone.top.args["repeat"] = event[1]
+            return True
         return False
 
     def _editor_screen(self, e: dict[str, Any] | None) -> Screen:
@@ -386,11 +409,11 @@ class CalendarApp(App):
         if e is None:
             now = minutes(self.phone.system.get("clock", "9:41"))
             start = min(now // 60 + 1, 22) * 60
-            values = {"date": str(DATE), "start": hhmm(start), "end": hhmm(start + 60), "all_day": False}
+            values = {"date": str(DATE), "start": hhmm(start), "end": hhmm(start + 60), "all_day": False, "repeat": ""}
             fields = dict.fromkeys(FIELDS, "")
         else:
             values = {"date": e["date"], "start": e["start"] or "09:00", "end": e["end"] or "10:00",
-                      "all_day": e["all_day"]}
+                      "all_day": e["all_day"], "repeat": e.get("repeat", "")}
             fields = {TITLE_RID: e["title"], LOCATION_RID: e["location"], DESCRIPTION_RID: e["description"]}
         original = {**values, **fields}
         return Screen(PACKAGE, "edit", {"id": e["id"] if e else None, **values, "original": original,
@@ -401,7 +424,7 @@ class CalendarApp(App):
     def _changed(screen: Screen) -> bool:
         a = screen.args
         now = {"date": a["date"], "start": a["start"], "end": a["end"], "all_day": a["all_day"],
-               **{r: screen.fields.get(r, "") for r in FIELDS}}
+               "repeat": a["repeat"], **{r: screen.fields.get(r, "") for r in FIELDS}}
         return now != a["original"]
 
     def _editor_event(self, event: AppEvent, screen: Screen) -> bool:
@@ -414,6 +437,8 @@ class CalendarApp(App):
                 d = datetime.date.fromisoformat(a["date"])
                 return self.phone.push(Screen(PACKAGE, "date", {"year": d.year, "month": d.month,
                                                                 "selected": a["date"]}))
+            case ("repeat",):
+                return self.phone.push(Screen(PACKAGE, "repeat", {"date": a["date"]}))
             case ("time", which):
                 h, m = (int(p) for p in a[which].split(":"))
                 return self.phone.push(Screen(PACKAGE, "time", {"which": which, "hour": (h - 1) % 12 + 1,
@@ -480,13 +505,14 @@ class CalendarApp(App):
         fields = {"title": " ".join(f.get(TITLE_RID, "").split()) or NO_TITLE, "date": a["date"],
                   "start": None if a["all_day"] else a["start"], "end": None if a["all_day"] else a["end"],
                   "all_day": a["all_day"], "location": f.get(LOCATION_RID, "").strip(),
-                  "description": f.get(DESCRIPTION_RID, "").strip()}
+                  "description": f.get(DESCRIPTION_RID, "").strip(), **({"repeat": a["repeat"]} if a["repeat"] else {})}
         old = self.find(a["id"]) if a["id"] is not None else None
         if old is None:
             new = {"id": self._next_id(), **fields}
             self.events.append(new)
             self.added.append(new["id"])
-        elif any(old[k] != v for k, v in fields.items()):
+        elif any(old[k] != v for k, v in fields.items()) or old.get("repeat", "") != a["repeat"]:
+            old.pop("repeat", None)  # a rule dropped in the editor leaves the event
             old.update(fields)
             if old["id"] not in self.edited:
                 self.edited.append(old["id"])

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import datetime
 import re
-from typing import Any, Literal, Self
+from typing import Any, Literal, NotRequired, Self
 
 import numpy as np
 from pydantic import field_validator, model_validator
@@ -102,7 +102,21 @@ def sort_key(event: dict[str, Any]) -> tuple:
 
 
 # -- the typed seam: the state tasks read, the initial conditions they set --------------------------------------------
-CalendarScreen = Literal["schedule", "day", "week", "month", "event", "menu", "delete", "edit", "date", "time"]
+CalendarScreen = Literal["schedule", "day", "week", "month", "event", "menu", "delete", "edit", "date", "time",
+                         "repeat"]
+Repeat = Literal["daily", "weekly", "monthly", "yearly"]
+"""How an event recurs (forever, from its date): the editor's "Every day", "Every week on <its weekday>", ...."""
+
+
+def repeat_label(repeat: str, date: str) -> str:
+    """The editor's words for a repeat rule ("" for none) of an event on `date`.
+
+    >>> repeat_label("", "2026-06-12"), repeat_label("weekly", "2026-06-12"), repeat_label("yearly", "2026-06-12")
+    ('Does not repeat', 'Every week on Friday', 'Every year on June 12')
+    """
+    d = datetime.date.fromisoformat(date)
+    return {"": "Does not repeat", "daily": "Every day", "weekly": f"Every week on {d:%A}",
+            "monthly": f"Every month on day {d.day}", "yearly": f"Every year on {d:%B} {d.day}"}[repeat]
 _HHMM = re.compile(r"([01]\d|2[0-3]):[0-5]\d")
 
 
@@ -117,6 +131,8 @@ class EventFields(TypedDict):
     all_day: bool
     location: str
     description: str
+    repeat: NotRequired[Repeat]
+    """Set only on a recurring event (the sim lists it on its first date alone)."""
 
 
 @closed
@@ -172,6 +188,7 @@ class EventSpec(ConfigModel):
         all_day: whether it lasts the day (it then has no times).
         location: its place ("" for none).
         description: its notes ("" for none).
+        repeat: how it recurs ("" for a one-off event).
     """
 
     title: str
@@ -181,6 +198,7 @@ class EventSpec(ConfigModel):
     all_day: bool = False
     location: str = ""
     description: str = ""
+    repeat: Literal["", "daily", "weekly", "monthly", "yearly"] = ""
 
     @field_validator("date")
     @classmethod

@@ -4,7 +4,8 @@ Screens: "list" (home: a search field that filters, favourites first, then every
 button), "details" (args {"name"}: one contact's card with Call / Text / Email, the favourite star, "Edit contact" and
 "More options"), "menu" and "confirm" (the "More options" menu and the "Delete this contact?" dialog, each drawn over
 the card beneath), and "editor" (args {"name": the contact being edited, or None for a new one}: First name, Last
-name, Phone and Email fields and "Save"; BACK with unsaved changes asks "Discard changes?").
+name, Phone (with its label: "Mobile" until picked from the label menu, args "phone_label" and "labels") and Email
+fields and "Save"; BACK with unsaved changes asks "Discard changes?").
 
 The contacts an episode starts with come from `people.people(seed)` (never the episode RNG); task set-up adds or
 removes some (`ContactsInitial`). Calls go to an installed app that implements `Caller` (the Phone app), texts and
@@ -58,6 +59,10 @@ FIELDS = (("First name", FIRST_RID, "person"), ("Last name", LAST_RID, ""), ("Ph
           ("Email", EMAIL_RID, "mail"))
 """The editor's fields in order: hint, resource-id, leading icon (ENTER moves to the next one)."""
 NO_NAME = "Add a name to save this contact"
+LABEL_RID = f"{PACKAGE}:id/phone_type"
+PHONE_LABELS = ("Mobile", "Home", "Work", "Main", "Other")
+"""The Phone field's labels, in the label menu's order (a new number is "Mobile" until changed; the sim's saved
+contacts keep their number, not its label)."""
 HEADER_H = 96
 INFO_ROW_H = 210
 MENU_ITEMS = (("Delete", ("ask_delete",)), ("Share", ("close",)), ("Help & feedback", ("close",)))
@@ -130,7 +135,8 @@ def editor_screen(person: Person | None = None, phone: str = "") -> Screen:
         first, _, last = person.name.partition(" ")
         values = {FIRST_RID: first, LAST_RID: last, PHONE_RID: person.phone, EMAIL_RID: person.email}
     return Screen(PACKAGE, "editor", {"name": person.name if person else None, "original": dict(values),
-                                      "error": "", "discard": False}, fields=dict(values))
+                                      "error": "", "discard": False, "phone_label": "Mobile", "labels": False},
+                  fields=dict(values))
 
 
 @runtime_checkable
@@ -433,8 +439,22 @@ class ContactsApp(App):
             col.text(args["error"], height=96, rid=f"{PACKAGE}:id/error")
         for hint, rid, icon in FIELDS:
             col.field(rid, screen.fields.get(rid, ""), hint, screen.focus == rid, icon=icon)
+            if rid == PHONE_RID:  # the number's label, a spinner under it ("Mobile Phone" as TalkBack reads it)
+                label = args["phone_label"]
+                col.add(View("android.widget.Spinner", (MARGIN + 120, col.y + 12, 520, col.y + 120), text=label,
+                             desc=f"{label} Phone", rid=LABEL_RID, package=PACKAGE, clickable=True, focusable=True,
+                             on_tap=("labels",), style="row_title"))
             col.gap(36)
         views = [bar, *col.views]
+        if args["labels"]:
+            spinner = next(v for v in col.views if v.rid == LABEL_RID).bounds
+            rows = [View(TEXT_VIEW, (spinner[0], spinner[1] + i * 130, spinner[0] + 480, spinner[1] + (i + 1) * 130),
+                         text=name, rid="android:id/text1", package=PACKAGE, clickable=True, focusable=True,
+                         on_tap=("label", name), style="row") for i, name in enumerate(PHONE_LABELS)]
+            box = View(FRAME, (spinner[0], spinner[1], spinner[0] + 480, spinner[1] + 130 * len(rows)),
+                       package=PACKAGE, style="dialog", children=rows)
+            views.append(View(FRAME, (0, 0, WIDTH, HEIGHT), package=PACKAGE, clickable=True, on_tap=("label", None),
+                              style="scrim", children=[box]))
         if args["discard"]:
             views.append(self._dialog("Discard changes?", "Your changes to this contact will not be saved.",
                                       (("Keep editing", ("keep",)), ("Discard", ("discard",))), ("keep",)))
@@ -479,16 +499,26 @@ class ContactsApp(App):
                 return args_changed
             case ("discard",):
                 return self.phone.pop()
+            case ("labels",):
+                screen.args["labels"], screen.focus = True, None
+                return True
+            case ("label", picked):  # a label of the menu, or None: the menu closed by a tap outside it
+                screen.args["labels"] = False
+                screen.args["phone_label"] = picked or screen.args["phone_label"]
+                return True
         return False
 
     def on_back(self, screen: Screen) -> bool:
         """BACK in the editor with unsaved changes asks first; BACK on that dialog keeps editing."""
         if screen.name != "editor":
             return False
+        if screen.args["labels"]:
+            screen.args["labels"] = False
+            return True
         if screen.args["discard"]:
             screen.args["discard"] = False
             return True
-        if screen.fields != screen.args["original"]:
+        if screen.fields != screen.args["original"] or screen.args["phone_label"] != "Mobile":
             screen.args["discard"] = True
             return True
         return False

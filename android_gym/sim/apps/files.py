@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from android_gym.sim.app import App, Screen
+from android_gym.sim.app import ACTION_VIEW, App, Intent, Screen
 from android_gym.sim.app_dialogs import alert_dialog, app_dialog, dialog_body_top, inert, popup_menu
 from android_gym.sim.apps.files_data import (
     CATEGORIES,
@@ -74,9 +74,10 @@ LIST_RID = f"{PACKAGE}:id/file_list"
 ROW_H = 200
 MENUS = {"file": ("Select", "Rename", "Move to", "Copy to", "Move to Trash", "File info"),
          "list": ("New folder", "Select all"), "view": ("Select all",),
-         "selection": ("Move to", "Copy to", "Select all"), "trash": ("Restore", "Delete forever")}
+         "selection": ("Move to", "Copy to", "Select all"), "trash": ("Restore", "Delete forever"),
+         "open_with": ("Chrome",)}
 """The items of each More options menu: a file's, a folder's toolbar, a category's or search's toolbar, the selection
-bar's, a Trash row's."""
+bar's, a Trash row's; and the "Open with" chooser a web page (.html) opens (issue 48: AndroidWorld's browser tasks)."""
 
 
 class FilesApp(App):
@@ -146,6 +147,12 @@ class FilesApp(App):
 
     def _in_order(self, paths: list[str]) -> list[str]:
         return sort_paths(paths, self.files, self.sort)
+
+    def save(self, path: str, size_kb: int) -> None:
+        """Write a file another app saves (an exported playlist) at `path`, dated today, making its folders; a file
+        already there is replaced. Other apps write into storage through this alone, never Files' containers."""  # noqa: D205, D209
+        mkdirs(self.folders, parent(path))
+        self.files[path] = {"size_kb": size_kb, "date": iso(0)}
 
     # -- views --------------------------------------------------------------------------------------------------------
     def build(self, screen: Screen) -> list[View]:
@@ -368,6 +375,8 @@ class FilesApp(App):
             screen.args["selected"] = [p for p in selected if p != path] + ([] if path in selected else [path]) or None
             return True
         self.last_opened = path
+        if ext_of(path) == "html":  # Files shows no web page: Android asks which app opens it
+            return self._push("menu", {"kind": "open_with", "path": path, "index": None})
         return self._push("file", {"path": path, "category": screen.args.get("name")})
 
     def _push(self, name: str, args: dict[str, Any], field: str | None = None, text: str = "") -> bool:
@@ -381,6 +390,8 @@ class FilesApp(App):
     def _item(self, label: str, target: Any) -> bool:
         """A More options menu item: the menu closes and its action begins."""
         self.phone.pop()
+        if label == "Chrome":
+            return self.phone.find_app("Chrome").on_intent(Intent(ACTION_VIEW, f"file:///sdcard/{target}"))
         if label in ("Restore", "Delete forever"):
             if label == "Delete forever":
                 return self._push("confirm", {"kind": "delete", "index": target, "paths": [self.trash[target]["path"]]})

@@ -10,7 +10,10 @@ Screens: the bottom tabs "photos" (home), "albums" and "library"; "photo" (the v
 None | "menu" | "delete" | "album" | "share" | "info"}); "album" (args {"name"}); "collection" (args {"kind":
 "favorites" | "videos"}); "trash"; "new_album" (args {"items": names chosen beforehand}); "picker" (args {"album":
 the album to add to, None for the new album below it, "selected": [names]}); "send" (Send in Photos: args {"item",
-"to": the chosen contact's name or None}; a search over the phone's contacts in fields[SEND_RID], then Send).
+"to": the chosen contact's name or None}; a search over the phone's contacts in fields[SEND_RID], then Send); "copy"
+(Copy to folder, from More options: args {"item", "folder"}; `android_gym.sim.apps.gallery_copy`). A picture with
+content (a receipt: `gallery_prints`) shows its lines in the viewer's pixels only (`View.printed`): the image's node
+carries its content-desc, as a real phone's does, so reading it takes the screenshot.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from typing import Any
 
 from android_gym.errors import ConfigError
 from android_gym.sim.app import ACTION_VIEW, App, IntentFilter, Screen
+from android_gym.sim.apps.gallery_copy import build_copy, save_copy
 from android_gym.sim.apps.gallery_media import (
     MediaItem,
     day_label,
@@ -79,7 +83,7 @@ class GalleryApp(App):
     package = PACKAGE
     label = "Photos"
     icon = "photo"
-    aliases = ("google photos", "gallery")
+    aliases = ("google photos", "gallery", "simple gallery", "simple gallery pro")  # it stands in for AndroidWorld's
     intent_filters = (IntentFilter(ACTION_VIEW, ("content://media/external/images/", "content://media/internal/images/")),)
     state_schema = PhotosState
     initial_model = PhotosInitial
@@ -88,6 +92,8 @@ class GalleryApp(App):
         """The episode's seeded items and albums; nothing shared."""
         self.items, self.albums = library(self.phone.seed)
         self.shared: list[dict[str, str]] = []
+        self.copies: list[dict[str, str]] = []
+        self.last_opened: str | None = None
         self._mark_start()
 
     def _mark_start(self) -> None:
@@ -100,7 +106,8 @@ class GalleryApp(App):
         Raises:
             ConfigError: a given item has the name of a seeded item of another day.
         """
-        given = [item(it.name, it.kind, it.date, it.favourite, it.albums, it.trashed) for it in initial.items]
+        given = [item(it.name, it.kind, it.date, it.favourite, it.albums, it.trashed, it.content)
+                 for it in initial.items]
         days = {it["date"][:10] for it in given}
         self.items = [it for it in self.items if it["date"][:10] not in days] + given
         names = [it["name"] for it in self.items]
@@ -132,7 +139,7 @@ class GalleryApp(App):
         ordered = newest_first(self.items)
         now = {it["name"]: _fingerprint(it) for it in self.items}
         changed = sorted({n for n in {*now, *self.start} if now.get(n) != self.start.get(n)})
-        return {"items": [{**it, "albums": list(it["albums"])} for it in ordered],
+        return {"items": [{**it, "albums": list(it["albums"]), "content": list(it["content"])} for it in ordered],
                 "albums": [{"name": a, "items": [it["name"] for it in ordered if a in it["albums"]
                                                  and not it["trashed"]]} for a in self.albums],
                 "screen": front.name if front else None,
@@ -140,7 +147,9 @@ class GalleryApp(App):
                 "album": front.args["name"] if front and front.name == "album" else None,
                 "sheet": front.args.get("sheet") if front and front.name == "photo" else None,
                 "shared": [dict(s) for s in self.shared], "changed": changed,
-                "sending": dict(front.args) if front and front.name == "send" else None}
+                "sending": dict(front.args) if front and front.name == "send" else None,
+                "last_opened": self.last_opened, "copies": [dict(c) for c in self.copies],
+                "copying": front.args["folder"] if front and front.name == "copy" else None}
 
     # -- views --------------------------------------------------------------------------------------------------------
     def build(self, screen: Screen) -> list[View]:
@@ -149,7 +158,8 @@ class GalleryApp(App):
             body = {"photos": self._photos_tab, "albums": self._albums_tab, "library": self._library_tab}
             return [*body[screen.name](), self._tabs(screen.name)]
         pages = {"photo": self._viewer, "album": self._album, "collection": self._collection, "trash": self._trash,
-                 "new_album": self._new_album, "picker": self._picker, "send": self._send}
+                 "new_album": self._new_album, "picker": self._picker, "send": self._send,
+                 "copy": lambda s: build_copy(PACKAGE, self.phone, s)}
         return pages[screen.name](screen)
 
     def _tabs(self, current: str) -> View:
@@ -307,7 +317,7 @@ class GalleryApp(App):
                 View(TEXT_VIEW, (TOOLBAR_H, top, WIDTH - 2 * TOOLBAR_H, top + TOOLBAR_H), text=taken(it["date"]),
                      rid=f"{PACKAGE}:id/title", package=PACKAGE),
                 View(IMAGE_VIEW, (0, top + 300, WIDTH, bottom - 500), desc=describe(it),
-                     rid=f"{PACKAGE}:id/photo_view", package=PACKAGE, style="image")]
+                     rid=f"{PACKAGE}:id/photo_view", package=PACKAGE, style="image", printed=tuple(it["content"]))]
         if it["kind"] == "video":
             kids.append(View(TEXT_VIEW, (MARGIN, bottom - 480, WIDTH - MARGIN, bottom - 380), package=PACKAGE,
                              text=duration(it["name"]), rid=f"{PACKAGE}:id/duration"))
@@ -346,6 +356,7 @@ class GalleryApp(App):
                                                             ("erase",) if forever else ("trash",))))
         if sheet == "menu":
             return _sheet("More options", [("Add to album", "add", ("sheet", "album")),
+                                           ("Copy to folder", "storage", ("copy_to",)),
                                            ("Details", "info", ("sheet", "info"))])
         if sheet == "share":
             return _sheet("Share to", [("Send in Photos", "person", ("send_to",)),
@@ -373,6 +384,7 @@ class GalleryApp(App):
             case ("tab", name):
                 return name != screen.name and self.phone.replace(Screen(PACKAGE, name))
             case ("open", name):
+                self.last_opened = name
                 return self.phone.push(Screen(PACKAGE, "photo", {"item": name, "sheet": None}))
             case ("album", name):
                 return self.phone.push(Screen(PACKAGE, "album", {"name": name}), slow=True)
@@ -395,6 +407,8 @@ class GalleryApp(App):
             return self._picker_event(event, screen)
         if screen.name == "send":
             return self._send_event(event, screen)
+        if screen.name == "copy":
+            return self._copy_event(event, screen)
         return self._viewer_event(event, screen)
 
     def _viewer_event(self, event: AppEvent, screen: Screen) -> bool:
@@ -408,6 +422,9 @@ class GalleryApp(App):
                 screen.args["sheet"] = kind
             case ("close_sheet",):
                 screen.args["sheet"] = None
+            case ("copy_to",):
+                screen.args["sheet"] = None
+                return self.phone.push(Screen(PACKAGE, "copy", {"item": it["name"], "folder": None}))
             case ("send_to",):
                 screen.args["sheet"] = None
                 return self.phone.push(Screen(PACKAGE, "send", {"item": it["name"], "to": None}, {SEND_RID: ""},
@@ -457,6 +474,18 @@ class GalleryApp(App):
                 return True
             case ("send",) if screen.args["to"] is not None:
                 self.shared.append({"item": screen.args["item"], "target": "Photos", "to": screen.args["to"]})
+                return self.phone.pop()
+        return False
+
+    def _copy_event(self, event: AppEvent, screen: Screen) -> bool:
+        """Copy to folder: a folder's row chooses it (again: unchooses), Copy here saves the copy and goes back."""
+        match event:
+            case ("folder", folder):
+                screen.args["folder"] = None if screen.args["folder"] == folder else folder
+                return True
+            case ("copy_here",) if screen.args["folder"] is not None and self.find(screen.args["item"]):
+                path = save_copy(self.phone, screen.args["item"], screen.args["folder"])
+                self.copies.append({"item": screen.args["item"], "path": path})
                 return self.phone.pop()
         return False
 

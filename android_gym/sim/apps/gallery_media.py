@@ -19,6 +19,7 @@ from android_gym.sim.app import stable_seed
 from android_gym.sim.app_state import closed
 from android_gym.sim.apps.calendar import TODAY
 from android_gym.sim.apps.clock import format_time
+from android_gym.sim.apps.gallery_prints import seeded_prints
 
 YEAR, MONTH, TODAY_DAY = TODAY[0], TODAY[1], TODAY[2]
 SEEDED_ALBUMS = ("Family", "Garden", "Pets", "Recipes", "Receipts", "Hiking", "Screenshots")
@@ -30,7 +31,8 @@ _DAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
 @closed
 class MediaItem(TypedDict):
     """A photo or video of the store: file name, kind, date ("2026-06-09 14:05"), star, albums (in the order it
-    joined them), whether it is in the trash."""  # noqa: D205, D209
+    joined them), whether it is in the trash, and the lines of text the picture shows (a receipt's; [] for an
+    ordinary photo: `gallery_prints`)."""  # noqa: D205, D209
 
     name: str
     kind: Kind
@@ -38,6 +40,7 @@ class MediaItem(TypedDict):
     favourite: bool
     albums: list[str]
     trashed: bool
+    content: list[str]
 
 
 # -- dates and names ---------------------------------------------------------------------------------------------------
@@ -104,15 +107,15 @@ def duration(name: str) -> str:
 
 
 def item(name: str, kind: Kind, date: str, favourite: bool = False, albums: tuple[str, ...] = (),
-         trashed: bool = False) -> MediaItem:
+         trashed: bool = False, content: tuple[str, ...] = ()) -> MediaItem:
     """A media item as the store holds it."""
     return {"name": name, "kind": kind, "date": date, "favourite": favourite, "albums": list(albums),
-            "trashed": trashed}
+            "trashed": trashed, "content": list(content)}
 
 
 def library(seed: int) -> tuple[list[MediaItem], list[str]]:
     """Episode `seed`'s items (22-30 over June 1 to today, about one in seven a video, a few favourites, two in the
-    trash) and albums (three, of two to five items each)."""  # noqa: D205, D209
+    trash, three photos readable: two receipts and a recipe card) and albums (three, of two to five items each)."""  # noqa: D205, D209
     rng = np.random.default_rng(stable_seed("gallery", seed))
     items: list[MediaItem] = []
     seen: set[str] = set()
@@ -132,6 +135,9 @@ def library(seed: int) -> tuple[list[MediaItem], list[str]]:
             items[int(i)]["albums"].append(album)
     for i in rng.choice(count, size=2, replace=False):
         items[int(i)]["trashed"] = True
+    prints = seeded_prints(seed, [(it["name"], it["date"]) for it in items if it["kind"] == "photo"])
+    for it in items:
+        it["content"] = prints.get(it["name"], [])
     return items, albums
 
 

@@ -19,8 +19,11 @@ from android_gym.sim.apps.gallery_media import Kind, MediaItem, date_parts
 
 ShareTarget = Literal["Messages", "Gmail", "Nearby Share", "Copy link"]
 SHARE_TARGETS: tuple[ShareTarget, ...] = get_args(ShareTarget)
-Page = Literal["photos", "albums", "library", "photo", "album", "collection", "trash", "new_album", "picker", "send"]
+Page = Literal["photos", "albums", "library", "photo", "album", "collection", "trash", "new_album", "picker", "send",
+               "copy"]
 Sheet = Literal["menu", "delete", "album", "share", "info"]
+MAX_LINES = 60
+"""The most lines a picture's content may have (three recipes written as text blocks take about 40)."""
 
 
 @closed
@@ -49,6 +52,15 @@ class Sending(TypedDict):
 
 
 @closed
+class Copy(TypedDict):
+    """A copy saved from the viewer (Copy to folder): the item, and the file it became in the Files app's storage
+    ("Download/receipt.png")."""  # noqa: D205, D209
+
+    item: str
+    path: str
+
+
+@closed
 class PhotosState(TypedDict):
     """What the Photos app reports (`GalleryApp.state`).
 
@@ -61,6 +73,9 @@ class PhotosState(TypedDict):
         sheet: the viewer's open sheet or dialog (the viewer in front), else None.
         shared: the episode's shares in order (only a send in Photos has `to`).
         sending: Send in Photos while it is in front, else None.
+        last_opened: the last item opened in the viewer from a grid this episode (not from the Camera), None before.
+        copies: the episode's copies to a folder, in order.
+        copying: the folder chosen on Copy to folder while it is in front (None before one is chosen), else None.
         changed: sorted names of the items added, deleted for good, or whose favourite, trash or albums differ from
             the episode's start.
     """
@@ -73,6 +88,9 @@ class PhotosState(TypedDict):
     sheet: Sheet | None
     shared: list[Share]
     sending: Sending | None
+    last_opened: str | None
+    copies: list[Copy]
+    copying: str | None
     changed: list[str]
 
 
@@ -86,6 +104,8 @@ class ItemSpec(ConfigModel):
         favourite: whether it is starred.
         albums: the albums it is in (created when missing).
         trashed: whether it is in the trash.
+        content: the lines of text the picture shows (a receipt's, `gallery_prints`), one line each; none for an
+            ordinary photo.
     """
 
     name: str
@@ -94,6 +114,14 @@ class ItemSpec(ConfigModel):
     favourite: bool = False
     albums: tuple[str, ...] = ()
     trashed: bool = False
+    content: tuple[str, ...] = ()
+
+    @field_validator("content")
+    @classmethod
+    def _lines(cls, content: tuple[str, ...]) -> tuple[str, ...]:
+        if len(content) > MAX_LINES or any("\n" in line for line in content):
+            raise FieldError("content", f"at most {MAX_LINES} lines, none holding a line break", content)
+        return content
 
     @field_validator("date")
     @classmethod

@@ -4,10 +4,12 @@ The notebook is drawn per episode from `stable_seed("markor", phone.seed)` (neve
 folders and notes with contents and modified dates. Paths are relative to the notebook root (PATH); the
 root folder is "".
 
-Screens: "browser" (args {"path": the folder, "search": bool}; the search text in fields[SEARCH_RID]), "document"
-(args {"path", "mode": "edit"|"view"}; the editor's text in fields[EDITOR_RID]), "menu" (args {"path"}: a row's More
-options: Rename, Move, Delete), and the app's own dialogs over the browser: "create" (args {"folder", "type",
-"error"}), "rename" (args {"path", "error"}), "move" (args {"path", "target"}) and "delete" (args {"path"}).
+Screens: "browser" (args {"path": the folder, "search": bool}; the search text in fields[SEARCH_RID]; listed by
+name, or by modification time after "Sort by"), "document" (args {"path", "mode": "edit"|"view"}; the editor's text
+in fields[EDITOR_RID]), "menu" (args {"path"}: a row's More options: Rename, Move, Delete), and the app's own dialogs
+over the browser: "create" (args {"folder", "type", "error"}), "rename" (args {"path", "error"}), "move" (args
+{"path", "target"}), "delete" (args {"path"}) and "sort" (the orders). Items carry a modification time to the
+minute (`markor_times`): seeded ones drawn before the clock's 9:41 on their day, changed ones at 9:41 today.
 Leaving the editor (BACK, Navigate up, Preview) saves, as Markor does.
 """
 
@@ -21,9 +23,11 @@ from pydantic import ValidationInfo, field_validator
 from typing_extensions import TypedDict
 
 from android_gym.config_model import ConfigModel
+from android_gym.errors import ConfigError
 from android_gym.sim.app import App, Screen, stable_seed
 from android_gym.sim.app_dialogs import app_dialog, dialog_body_top, inert
 from android_gym.sim.app_state import closed, refuse_absolute_paths
+from android_gym.sim.apps import markor_times as T
 from android_gym.sim.apps.calendar import TODAY
 from android_gym.sim.events import AppEvent
 from android_gym.sim.layout import (
@@ -123,7 +127,7 @@ def notebook(seed: int) -> tuple[set[str], dict[str, str], dict[str, int]]:
 
 
 # -- the typed seam: the state tasks read, the initial conditions they set --------------------------------------------
-ScreenName = Literal["browser", "document", "menu", "create", "rename", "move", "delete"]
+ScreenName = Literal["browser", "document", "menu", "create", "rename", "move", "delete", "sort"]
 Mode = Literal["edit", "view"]
 
 
@@ -154,6 +158,8 @@ class MarkorState(TypedDict):
         files: every note's content by path, sorted by path.
         folders: every folder's path, sorted.
         modified: every folder's and note's modified date ("YYYY-MM-DD") by path.
+        modified_at: every folder's and note's modification time ("YYYY-MM-DD HH:MM") by path.
+        sort: the browser's order, "Name" or "Date" (newest first).
         screen: the front Markor screen's name, None when Markor has no screen on the stack.
         folder: the folder the front screen is in (an open note's folder), None when Markor is not open.
         open: the front document, else None.
@@ -165,6 +171,8 @@ class MarkorState(TypedDict):
     files: dict[str, str]
     folders: list[str]
     modified: dict[str, str]
+    modified_at: dict[str, str]
+    sort: Literal["Name", "Date"]
     screen: ScreenName | None
     folder: str | None
     open: OpenNote | None
@@ -184,11 +192,20 @@ class MarkorInitial(ConfigModel):
         absent: paths removed (a folder with what it holds); a path not there is ignored.
         folders: folders added (with their parents), dated today.
         files: notes added by path, with their content (their folders created with them), dated today.
+        times: modification times ("YYYY-MM-DD HH:MM") of items there after the above, by path.
     """
 
     absent: tuple[str, ...] = ()
     folders: tuple[str, ...] = ()
     files: dict[str, str] = {}
+    times: dict[str, str] = {}
+
+    @field_validator("times")
+    @classmethod
+    def _stamps(cls, times: dict[str, str]) -> dict[str, str]:
+        for text in times.values():
+            T.parse(text)
+        return times
 
     @field_validator("absent", "folders", "files")
     @classmethod
@@ -210,6 +227,7 @@ class MarkorApp(App):
     def reset(self) -> None:
         """The episode's seeded notebook, nothing opened or edited."""
         self.folders, self.files, self.ages = notebook(self.phone.seed)
+        self.minutes, self.sort = T.minutes_of(self.phone.seed, self.ages), "Name"
         self.edits: list[dict[str, str]] = []
         self.last_opened: str | None = None
 
@@ -223,7 +241,15 @@ class MarkorApp(App):
         for path, content in initial.files.items():
             self._mkdirs(parent(path))
             self.files[path] = content
-            self.ages[path] = 0
+            self._touch(path)
+        for path, text in initial.times.items():
+            if path not in self.ages:
+                raise ConfigError(f"Markor: `times` names {path!r}, which the notebook does not hold")
+            self.ages[path], self.minutes[path] = T.parse(text)
+
+    def _touch(self, path: str) -> None:
+        """Item `path` is modified now."""
+        self.ages[path], self.minutes[path] = 0, T.NOW_MIN
 
     def home(self) -> Screen:
         """The notebook's root folder."""
@@ -241,6 +267,8 @@ class MarkorApp(App):
         browser = next((s for s in reversed(mine) if s.name == "browser"), None)
         return {"files": dict(sorted(self.files.items())), "folders": sorted(self.folders),
                 "modified": {p: str(DATE - datetime.timedelta(days=a)) for p, a in sorted(self.ages.items())},
+                "modified_at": {p: T.stamp(self.ages[p], self.minutes[p]) for p in sorted(self.ages)},
+                "sort": self.sort,
                 "screen": front.name if front else None,
                 "folder": parent(opened["path"]) if opened else (browser.args["path"] if browser else None),
                 "open": opened, "query": browser.fields.get(SEARCH_RID, "") if browser and browser.args["search"]
@@ -257,7 +285,7 @@ class MarkorApp(App):
     def _mkdirs(self, folder: str) -> None:
         while folder and folder not in self.folders:
             self.folders.add(folder)
-            self.ages[folder] = 0
+            self._touch(folder)
             folder = parent(folder)
 
     def _remove(self, path: str) -> None:
@@ -265,6 +293,7 @@ class MarkorApp(App):
             self.files.pop(p, None)
             self.folders.discard(p)
             self.ages.pop(p, None)
+            self.minutes.pop(p, None)
 
     def _relocate(self, src: str, dest: str) -> None:
         """Rename or move `src` (and a folder's contents) to `dest`."""
@@ -275,16 +304,19 @@ class MarkorApp(App):
                 self.folders.add(q)
             else:
                 self.files[q] = self.files.pop(p)
-            self.ages[q] = self.ages.pop(p)
+            self.ages[q], self.minutes[q] = self.ages.pop(p), self.minutes.pop(p)
         if self.last_opened is not None and (self.last_opened == src or self.last_opened.startswith(src + "/")):
             self.last_opened = dest + self.last_opened[len(src):]
 
     def listing(self, folder: str, query: str = "") -> list[str]:
-        """What the browser lists: `folder`'s items, or every item whose name holds `query`; folders first."""
+        """What the browser lists: `folder`'s items, or every item whose name holds `query`; folders first, then by
+        name or (sorted by Date) newest first."""  # noqa: D205, D209
         if query:
             items = [p for p in [*self.folders, *self.files] if query.lower() in base(p).lower()]
         else:
             items = [p for p in [*self.folders, *self.files] if parent(p) == folder]
+        if self.sort == "Date":
+            return sorted(items, key=lambda p: (p in self.files, self.ages[p], -self.minutes[p], base(p).lower()))
         return sorted(items, key=lambda p: (p in self.files, base(p).lower(), p))
 
     def _name_error(self, folder: str, name: str) -> str:
@@ -300,7 +332,8 @@ class MarkorApp(App):
         if screen.name == "document":
             return self._document(screen)
         below = self.phone.screens(PACKAGE)[-2]
-        overlay = self._menu(screen) if screen.name == "menu" else self._dialog(screen)
+        overlay = (self._menu(screen) if screen.name == "menu" else T.sort_dialog(PACKAGE, self.sort)
+                   if screen.name == "sort" else self._dialog(screen))
         return [*inert(self._browser(below), below.scroll), overlay]
 
     def _browser(self, screen: Screen) -> list[View]:
@@ -314,7 +347,10 @@ class MarkorApp(App):
             head = [toolbar(base(folder) or "Notebook", PACKAGE, PACKAGE, has_back=bool(folder)),
                     View(IMAGE_BUTTON, (WIDTH - TOOLBAR_H, CONTENT_TOP, WIDTH, top), desc="Search",
                          rid=f"{PACKAGE}:id/action_search", package=PACKAGE, clickable=True, focusable=True,
-                         on_tap=("search",), icon="search")]
+                         on_tap=("search",), icon="search"),
+                    View(IMAGE_BUTTON, (WIDTH - 2 * TOOLBAR_H, CONTENT_TOP, WIDTH - TOOLBAR_H, top), desc="Sort by",
+                         rid=f"{PACKAGE}:id/action_sort", package=PACKAGE, clickable=True, focusable=True,
+                         on_tap=("sort",), icon="sort")]
         crumb = View(TEXT_VIEW, (MARGIN, top, WIDTH - MARGIN, top + CRUMB_H), package=PACKAGE, style="secondary",
                      text=crumbs(folder) if not query else f"Search results for \u201c{query}\u201d",
                      rid=f"{PACKAGE}:id/ui__filesystem_dialog__breadcrumb")
@@ -336,8 +372,7 @@ class MarkorApp(App):
             n = sum(parent(p) == path for p in [*self.folders, *self.files])
             summary = f"{n} item" + ("" if n == 1 else "s")
         else:
-            when = DATE - datetime.timedelta(days=self.ages[path])
-            summary = f"{when:%b} {when.day}, {when.year} \u00b7 {len(self.files[path].encode())} B"
+            summary = f"{T.row_time(self.ages[path], self.minutes[path])} \u00b7 {len(self.files[path].encode())} B"
         if show_folder:
             summary += f" \u00b7 in {crumbs(parent(path))}"
         return View(LINEAR, (0, y, WIDTH, y + ROW_H), rid=ROW_RID, package=PACKAGE, clickable=True, focusable=True,
@@ -443,6 +478,8 @@ class MarkorApp(App):
             case ("fab",):
                 return self.phone.push(Screen(PACKAGE, "create", {"folder": screen.args["path"], "type": "Markdown",
                                                                   "error": ""}, {NAME_RID: ""}, focus=NAME_RID))
+            case ("sort",):
+                return self.phone.push(Screen(PACKAGE, "sort", {"path": screen.args["path"]}))
             case ("search",):
                 screen.args["search"], screen.focus, screen.scroll = True, SEARCH_RID, 0
                 screen.fields[SEARCH_RID] = ""
@@ -467,7 +504,8 @@ class MarkorApp(App):
         path, text = screen.args["path"], screen.fields.get(EDITOR_RID)
         if screen.args["mode"] != "edit" or text is None or text == self.files[path]:
             return False
-        self.files[path], self.ages[path] = text, 0
+        self.files[path] = text
+        self._touch(path)
         self.edits.append({"op": "save", "path": path})
         return True
 
@@ -480,6 +518,9 @@ class MarkorApp(App):
             case ("clear",):
                 screen.fields[NAME_RID], screen.focus = "", NAME_RID
                 return True
+            case ("sort_by", order):
+                self.sort = order
+                return self.phone.pop()
             case ("target", folder):
                 args["target"], args["error"] = folder, ""
                 return True
@@ -509,7 +550,7 @@ class MarkorApp(App):
         if screen.args["error"]:
             return True
         path = join(folder, name)
-        self.ages[path] = 0
+        self._touch(path)
         if kind == "Folder":
             self.folders.add(path)
             self.edits.append({"op": "mkdir", "path": path})

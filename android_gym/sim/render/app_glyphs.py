@@ -69,6 +69,11 @@ def _tasks(p: Pen) -> None:
     p.line(0.3, 0.52, 0.45, 0.66, 0.72, 0.36, w=0.1)
 
 
+def _cone(p: Pen) -> None:  # a traffic cone: VLC's icon
+    p.poly(0.5, 0.1, 0.78, 0.78, 0.22, 0.78)
+    p.rect(0.14, 0.78, 0.86, 0.9, radius=0.03)
+
+
 def _grid(p: Pen) -> None:
     for x in (0.32, 0.68):
         for y in (0.32, 0.68):
@@ -84,5 +89,6 @@ APP_GLYPHS: dict[str, Glyph] = {
     "store": _SHARED["play"], "youtube": SYSTEM_GLYPHS["youtube_logo"], "shop": _bag, "amazon": _bag,
     "launcher": _grid, "app": _grid, "music": _SHARED["play"], "recorder": SYSTEM_GLYPHS["mic"], "expense": _bag,
     "recipes": SYSTEM_GLYPHS["wellbeing"], "calculator": _calculator, "tasks": _tasks, "notes": SYSTEM_GLYPHS["note"],
+    "draw": SYSTEM_GLYPHS["palette"], "tracks": SYSTEM_GLYPHS["activity"], "vlc": _cone,
 }
 """Glyphs drawn on app icons (white on the app's colour), by the app's `icon` name."""

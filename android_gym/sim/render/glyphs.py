@@ -479,6 +479,25 @@ def _dialpad(p: Pen) -> None:
     p.disc(0.5, 0.82, 0.085)
 
 
+def _folder(p: Pen) -> None:
+    p.poly(0.08, 0.22, 0.4, 0.22, 0.48, 0.32, 0.92, 0.32, 0.92, 0.8, 0.08, 0.8)
+
+
+def _pulse(p: Pen) -> None:  # an activity trace: flat, a spike, flat
+    p.line(0.05, 0.55, 0.3, 0.55, 0.4, 0.2, 0.55, 0.85, 0.65, 0.55, 0.95, 0.55, w=0.08)
+
+
+def _record(p: Pen) -> None:
+    p.ring(0.5, 0.5, 0.4, w=0.07)
+    p.disc(0.5, 0.5, 0.24)
+
+
+def _chart(p: Pen) -> None:  # three bars on a baseline
+    for x0, top in ((0.15, 0.5), (0.42, 0.2), (0.69, 0.38)):
+        p.rect(x0, top, x0 + 0.16, 0.82)
+    p.line(0.08, 0.88, 0.92, 0.88, w=0.06)
+
+
 SYSTEM_GLYPHS: dict[str, Glyph] = {
     "back": _back, "forward": _forward, "search": _search, "wifi": _wifi, "wifi_off": _wifi_off,
     "battery": _battery, "bluetooth": _bluetooth, "airplane": _airplane, "backspace": _backspace, "enter": _enter,
@@ -494,6 +513,7 @@ SYSTEM_GLYPHS: dict[str, Glyph] = {
     "library": _files, "youtube_logo": _youtube, "edit": _edit, "sort": _sort, "history": _history,
     "restore": _history, "lap": _flag, "flag": _flag, "label": _label, "city": _city, "headphones": _headphones,
     "speaker": _speaker, "settings": _settings, "send": _send, "archive": _archive, "flash": _flash, "stop": _stop,
-    "link": _link, "visibility": _eye, "preview": _eye, "note": _note, "dialpad": _dialpad,
+    "link": _link, "visibility": _eye, "preview": _eye, "note": _note, "dialpad": _dialpad, "folder": _folder,
+    "activity": _pulse, "record": _record, "chart": _chart,
 }
 """Glyphs of system and in-app icons (toolbars, status bar, settings rows, tabs), by `View.icon` name."""

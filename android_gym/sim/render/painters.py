@@ -11,7 +11,7 @@ from __future__ import annotations
 from android_gym.sim.layout import EDIT_TEXT, IMAGE_VIEW, SWITCH
 from android_gym.sim.render import controls
 from android_gym.sim.render.canvas import Canvas, Painter, Rect
-from android_gym.sim.render.theme import RGB, TEXT_STYLES, app_colour, name_colour
+from android_gym.sim.render.theme import RGB, TEXT_STYLES, TextStyle, app_colour, name_colour
 from android_gym.sim.view import View
 
 PLAIN = TEXT_STYLES[""]
@@ -118,8 +118,34 @@ def paint_image(c: Canvas, v: View, r: Rect, bg: RGB | None) -> RGB | None:
     r0, g0, b0 = name_colour(v.desc or v.text or v.rid or v.icon)
     colour = ((r0 + 400) // 3, (g0 + 400) // 3, (b0 + 400) // 3)  # two parts light grey, one part hue
     c.round_fill(r, c.px(16), colour)
-    c.icon("image", r, (255, 255, 255), 0.4)
+    if v.printed:
+        _paint_printed(c, v.printed, r)
+    else:
+        c.icon("image", r, (255, 255, 255), 0.4)
     return colour
+
+
+PAPER, INK = (250, 248, 240), (30, 30, 30)
+
+
+def _paint_printed(c: Canvas, lines: tuple[str, ...], r: Rect) -> None:
+    """A sheet of paper filling most of a picture, its lines printed top down in dark ink (a photographed receipt).
+
+    The font shrinks so the longest line fits the sheet's width and every line its height (about 0.55 em per
+    character in the bundled font), and never grows past 44 device px.
+    """
+    w, h = r[2] - r[0], r[3] - r[1]
+    sheet = (r[0] + w // 20, r[1] + h // 40, r[2] - w // 20, r[3] - h // 40)
+    c.fill(sheet, PAPER)
+    pad = max(1, (sheet[2] - sheet[0]) // 20)
+    width = sheet[2] - sheet[0] - 2 * pad
+    longest = max(len(line) for line in lines) or 1
+    line_h = max(1, min((sheet[3] - sheet[1] - 2 * pad) // len(lines), int(width / (0.55 * longest) * 1.25),
+                        int(55 * c.scale)))
+    style = TextStyle(size=max(1, int(line_h * 0.8 / c.scale)))
+    for i, line in enumerate(lines):
+        top = sheet[1] + pad + i * line_h
+        c.text_in((sheet[0] + pad, top, sheet[2] - pad, top + line_h), line, style, INK)
 
 
 def paint_app_image(c: Canvas, v: View, r: Rect, bg: RGB | None) -> RGB | None:

@@ -130,6 +130,6 @@ class Renderer:
 def _signature(v: View, ox: int, oy: int) -> tuple:
     x0, y0, x1, y1 = v.bounds
     return (x0 - ox, y0 - oy, x1 - ox, y1 - oy, v.style, v.cls, v.text, v.hint, v.desc, v.icon, v.rid, v.checked,
-            v.focused, v.enabled, v.selected, v.password,
+            v.focused, v.enabled, v.selected, v.password, v.printed,
             tuple(_signature(child, ox, oy) for child in v.children))
 

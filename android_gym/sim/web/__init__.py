@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from android_gym.sim.web.forum import HOST as FORUM_HOST
 from android_gym.sim.web.forum import ForumSite
+from android_gym.sim.web.local import HOST as LOCAL_HOST
+from android_gym.sim.web.local import LocalSite
 from android_gym.sim.web.search import ARTICLE_SITES, SearchEngine
 from android_gym.sim.web.search import HOST as SEARCH_HOST
 from android_gym.sim.web.shop_specs import SHOPS
@@ -25,6 +27,7 @@ def make_sites(web: Web) -> dict[str, Site]:
     for host, name in ARTICLE_SITES.items():
         sites[host] = ArticleSite(web, host, name)
     sites[FORUM_HOST] = ForumSite(web, FORUM_HOST, "Reddit")  # a forum, not an article site
+    sites[LOCAL_HOST] = LocalSite(web)  # file:// pages of storage (issue 48: AndroidWorld's browser tasks)
     return sites
 
 

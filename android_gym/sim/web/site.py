@@ -68,6 +68,11 @@ class Site:
         """ENTER in the page's field `rid`; return whether anything changed."""
         return False
 
+    def drag(self, screen: Screen, start: tuple[float, float], end: tuple[float, float]) -> bool:
+        """A finger drag from `start` to `end` (page pixels: device pixels plus the scroll) that the page takes (a
+        canvas); return whether it did (else the WebView scrolls)."""  # noqa: D205, D209
+        return False
+
     def describe(self, screen: Screen) -> dict[str, Any]:
         """Page-level facts for the browser's `state()` ("query", "answer", "product", "layout"; absent = None)."""
         return {}

@@ -9,19 +9,28 @@ from android_gym.tasks.world import (
     calculator_tasks,
     calendar_tasks,
     chained_tasks,
+    clipboard_tasks,
     clock_tasks,
+    draw_tasks,
     expenses_tasks,
     files_tasks,
+    html_tasks,
     infeasible_tasks,
+    joplin_tasks,
     media_tasks,
     messaging_tasks,
     notes_tasks,
+    opentracks_tasks,
+    osmand_tasks,
     people_tasks,
+    pictures_tasks,
     places_tasks,
     recipes_tasks,
     recorder_tasks,
+    retro_tasks,
     settings_tasks,
     todo_tasks,
+    vlc_tasks,
 )
 
 WORLD_TEMPLATES: tuple[TaskTemplate, ...] = (
@@ -29,7 +38,10 @@ WORLD_TEMPLATES: tuple[TaskTemplate, ...] = (
     *media_tasks.TEMPLATES, *recorder_tasks.TEMPLATES, *expenses_tasks.TEMPLATES, *recipes_tasks.TEMPLATES,
     *clock_tasks.TEMPLATES,
     *settings_tasks.TEMPLATES, *calendar_tasks.TEMPLATES, *files_tasks.TEMPLATES, *places_tasks.TEMPLATES,
-    *calculator_tasks.TEMPLATES, *answer_tasks.TEMPLATES, *infeasible_tasks.TEMPLATES, *chained_tasks.TEMPLATES)
+    *calculator_tasks.TEMPLATES, *answer_tasks.TEMPLATES, *infeasible_tasks.TEMPLATES, *chained_tasks.TEMPLATES,
+    *opentracks_tasks.TEMPLATES, *draw_tasks.TEMPLATES, *joplin_tasks.TEMPLATES,
+    *pictures_tasks.TEMPLATES, *retro_tasks.TEMPLATES, *vlc_tasks.TEMPLATES,
+    *clipboard_tasks.TEMPLATES, *osmand_tasks.TEMPLATES, *html_tasks.TEMPLATES)
 """Every template of the World suite: Contacts and Phone, Messages and Gmail, Markor and Tasks, Camera and Photos,
 Audio Recorder, Pro Expense, Broccoli, Clock, Settings, Calendar, Files, Maps, Calculator; questions answered in
 text; tasks whose right outcome is to declare them impossible; chains of two or three apps' tasks."""

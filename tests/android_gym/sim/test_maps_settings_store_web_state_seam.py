@@ -29,7 +29,7 @@ from android_gym.testing.rollout import run_episode
     (S.PACKAGE, {"volume": {"ring": 0}}, r"unknown config key `Settings\.volume`; did you mean `Settings\.volumes`\?"),
     (S.PACKAGE, {"storage": {"Maps": {"cahce": 0}}}, r"`Settings\.storage\.Maps\.cahce`; did you mean .*\.cache`"),
     (playstore.PACKAGE, {"instaled": ["Spotify"]}, r"`Play Store\.instaled`; did you mean `Play Store\.installed`"),
-    (browser.PACKAGE, {"tabs": 2}, r"Chrome takes no initial conditions, got \['tabs'\]"),
+    (browser.PACKAGE, {"tabs": 2}, r"unknown config key `Chrome\.tabs`; Known: local_pages"),
 ])
 def test_an_unknown_initial_key_is_refused_naming_the_closest(package, initial, message) -> None:
     with pytest.raises(ConfigError, match=message):

@@ -10,7 +10,7 @@ import gymnasium as gym
 import pytest
 
 from android_gym.devices.sim import SimDevice
-from android_gym.errors import ConfigError, UnknownNameError
+from android_gym.errors import UnknownNameError
 from android_gym.sim.apps import camera
 from android_gym.tasks import suites
 from android_gym.tasks.androidworld.catalogue import ANDROIDWORLD_TASKS
@@ -27,9 +27,8 @@ def device(level: str) -> SimDevice:
     return SimDevice(level)
 
 
-def test_every_template_is_an_androidworld_task_once() -> None:
-    names = [t.name for t in ANDROIDWORLD]
-    assert len(names) == len(set(names)) and set(names) <= set(ANDROIDWORLD_TASKS)
+def test_every_androidworld_task_has_one_template() -> None:
+    assert sorted(t.name for t in ANDROIDWORLD) == sorted(ANDROIDWORLD_TASKS)  # all 116, each once
     assert len(ANDROIDWORLD_TASKS) == 116 and all(t.suite == "androidworld" and t.apps for t in ANDROIDWORLD)
 
 
@@ -42,7 +41,7 @@ def test_splits_are_disjoint_and_the_goal_is_androidworlds(template: TaskTemplat
         assert len(goals) >= min(2, len(template.values("train")))
 
 
-@pytest.mark.parametrize("level", ["default", "hard"])
+@pytest.mark.parametrize("level", ["hard"])  # the default level's pop-ups, loads and lost taps, more often
 @pytest.mark.parametrize("template", ANDROIDWORLD, ids=lambda t: t.name)
 def test_expert_solves_train_and_test_under_perturbations(template: TaskTemplate, level: str) -> None:
     checks.check_expert_solves(template, device(level))
@@ -54,11 +53,9 @@ def test_no_task_is_solved_at_reset_and_the_budget_follows_the_expert(template: 
     checks.check_budget_and_apps(template, device("none"))
 
 
-def test_a_name_that_is_not_androidworlds_suggests_the_closest_and_a_missing_task_says_so() -> None:
+def test_a_name_that_is_not_androidworlds_suggests_the_closest() -> None:
     with pytest.raises(UnknownNameError, match="did you mean 'ContactsAddContact'"):
         gym.make("android_gym/AndroidWorld-v0", task="ContactAddContact")
-    with pytest.raises(ConfigError, match="ContactsNewContactDraft is one of AndroidWorld's tasks .* does not have"):
-        gym.make("android_gym/AndroidWorld-v0", task="ContactsNewContactDraft")
 
 
 @pytest.mark.parametrize("name, kind", [("CameraTakePhoto", "photo"), ("CameraTakeVideo", "video")])

@@ -106,10 +106,10 @@ def test_a_tier_restricts_the_tasks_and_a_wrong_one_is_named() -> None:
         suites.tasks("world", "train", "call_contact", tier="hard")
 
 
-@pytest.mark.parametrize("suite", ["general", "webshop", "world"])
+@pytest.mark.parametrize("suite", ["general", "webshop", "world", "androidworld"])
 def test_every_goal_fits_the_observation_space(suite: str) -> None:
-    env = gym.make(f"android_gym/{ {'general': 'General', 'webshop': 'WebShop', 'world': 'World'}[suite] }-v0",
-                   screenshot_width=0)
+    ids = {"general": "General", "webshop": "WebShop", "world": "World", "androidworld": "AndroidWorld"}
+    env = gym.make(f"android_gym/{ids[suite]}-v0", screenshot_width=0)
     space = env.observation_space["goal"]
     for split in suites.splits_of(suite):
         for task in suites.tasks(suite, split):

@@ -40,7 +40,7 @@ def test_splits_are_disjoint_and_goals_vary(template: TaskTemplate) -> None:
     checks.check_splits_and_goals(template)
 
 
-@pytest.mark.parametrize("level", ["default", "hard"])
+@pytest.mark.parametrize("level", ["hard"])  # the default level's pop-ups, loads and lost taps, more often
 @pytest.mark.parametrize("template", WORLD, ids=lambda t: t.name)
 def test_expert_solves_train_and_test_under_perturbations(template: TaskTemplate, level: str) -> None:
     checks.check_expert_solves(template, device(level))

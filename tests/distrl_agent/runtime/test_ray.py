@@ -72,6 +72,11 @@ def ray_cluster():
         mp.setenv("RAY_AUTH_TOKEN", secrets.token_hex(32))  # never the user's ~/.ray/auth_token
         mp.delenv("RAY_AUTH_TOKEN_PATH", raising=False)
         require_token_mode(ray, None)  # Ray read RAY_AUTH_MODE at `import ray`: make it read it again
+        from ray._raylet import AuthenticationTokenLoader
+
+        # Ray caches the first token it read in this process: a module that ran a cluster before this one in the same
+        # xdist worker (the Ray fleet's) left its token there, which this cluster's GCS refuses (as RayRuntime does)
+        AuthenticationTokenLoader.instance().reset_cache()
         ray.init(address="local", num_cpus=2, resources={"emulator": 2}, include_dashboard=False,
                  object_store_memory=200 << 20, log_to_driver=False, _system_config=PRIVATE_SYSTEM_CONFIG)
         try:
