@@ -107,17 +107,17 @@ def expert_episodes(env_id: str, template: str, split: str, episodes: int) -> li
     return out
 
 
-def world_template_figures(result: Result, episodes: int, stride: int = 1) -> None:
-    """Per World template (every `stride`-th): the expert's success on each of its splits (`episodes` each) and its
-    median length (solved episodes); the worst template's success, the median of the medians and the share of
-    templates >= 15 steps."""  # noqa: D205, D209
+def template_figures(result: Result, suite: str, episodes: int, stride: int = 1) -> None:
+    """Per template of `suite` (every `stride`-th): the expert's success on each of its splits (`episodes` each) and
+    its median length (solved episodes); the worst template's success, and for World the median of the medians and the
+    share of templates >= 15 steps (its design targets)."""  # noqa: D205, D209
     from android_gym.tasks.suites import templates
 
     rows, worst, medians = [], 100.0, []
-    for template in templates("world")[::stride]:
-        where = split_of_template("world", template)
+    for template in templates(suite)[::stride]:
+        where = split_of_template(suite, template)
         splits = SPLITS if where == "seen" else (where,)
-        played = {split: expert_episodes(SUITES["world"], template.name, split, episodes) for split in splits}
+        played = {split: expert_episodes(SUITES[suite], template.name, split, episodes) for split in splits}
         rates = {split: 100 * np.mean([ok for ok, _ in runs]) for split, runs in played.items()}
         lengths = [steps for runs in played.values() for ok, steps in runs if ok]
         median = float(np.median(lengths)) if lengths else float("nan")
@@ -126,11 +126,13 @@ def world_template_figures(result: Result, episodes: int, stride: int = 1) -> No
         tags = ", ".join(tag for tag in template.tags if "." not in tag) or "-"
         rows.append([template.name, template.tier, tags, template.max_steps,
                      " / ".join(f"{split} {rate:.0f}%" for split, rate in rates.items()), f"{median:g}"])
-    result.add("world/expert_success_worst_template", worst, "%", target=98.0)
-    result.add("world/median_expert_steps", float(np.nanmedian(medians)), "steps", target=8.0)
-    result.add("world/templates_of_15_steps_or_more", 100 * float(np.mean([m >= 15 for m in medians])), "%",
-               target=25.0)
-    result.tables.append(markdown_table(["World template", "tier", "kind", "max steps",
+    result.add(f"{suite}/expert_success_worst_template", worst, "%", target=98.0)
+    if suite == "world":
+        result.add("world/median_expert_steps", float(np.nanmedian(medians)), "steps", target=8.0)
+        result.add("world/templates_of_15_steps_or_more", 100 * float(np.mean([m >= 15 for m in medians])), "%",
+                   target=25.0)
+    label = {"world": "World", "androidworld": "AndroidWorld"}.get(suite, suite)
+    result.tables.append(markdown_table([f"{label} template", "tier", "kind", "max steps",
                                          f"expert success ({episodes} per split)", "median expert steps"], rows))
 
 
@@ -268,10 +270,12 @@ def run(quick: bool, out: Path) -> Result:
     for name, rate in (("elements_only", elements), ("screenshot_224", pixels)):
         result.add(f"emulator_speedup/{name}", rate * emulator_step_s, "x", target=EMULATOR_SPEEDUP_TARGETS[name])
         result.add(f"steps_per_s/{name}", rate, "steps/s")
-    world_elements = throughput(SUITES["world"], 0, seconds)
-    result.add("world/steps_per_s_vs_general", world_elements / elements, "x", target=0.5)
-    stride = TINY_TEMPLATE_STRIDE if tiny else 1  # tiny mode runs the code paths, not the figures
-    world_template_figures(result, 1 if tiny else 4 if quick else 20, stride)
+    for suite in ("world", "androidworld"):
+        rate = throughput(SUITES[suite], 0, seconds)
+        result.add(f"{suite}/steps_per_s_vs_general", rate / elements, "x", target=0.5)
+    stride = TINY_TEMPLATE_STRIDE if tiny else 1  # tiny mode runs the code paths (a few templates), not the figures
+    for suite, every in (("world", stride), ("androidworld", 2 * stride)):
+        template_figures(result, suite, 1 if tiny else 4 if quick else 20, every)
     world_policy_figures(result, (8, 5) if tiny else (120, 240) if quick else None,
                          4 if tiny else 60 if quick else 300)
     dump_figures(result, 1 if tiny else 2 if quick else 5, stride)
