@@ -274,7 +274,7 @@ def run(quick: bool, out: Path) -> Result:
         rate = throughput(SUITES[suite], 0, seconds)
         result.add(f"{suite}/steps_per_s_vs_general", rate / elements, "x", target=0.5)
     stride = TINY_TEMPLATE_STRIDE if tiny else 1  # tiny mode runs the code paths (a few templates), not the figures
-    for suite, every in (("world", stride), ("androidworld", 2 * stride)):
+    for suite, every in (("world", stride), ("androidworld", 4 * stride)):
         template_figures(result, suite, 1 if tiny else 4 if quick else 20, every)
     world_policy_figures(result, (8, 5) if tiny else (120, 240) if quick else None,
                          4 if tiny else 60 if quick else 300)

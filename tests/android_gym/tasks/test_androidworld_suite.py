@@ -12,6 +12,7 @@ import pytest
 from android_gym.devices.sim import SimDevice
 from android_gym.errors import UnknownNameError
 from android_gym.sim.apps import camera
+from android_gym.spaces import ObservationConfig, ObservationEncoder
 from android_gym.tasks import suites
 from android_gym.tasks.androidworld.catalogue import ANDROIDWORLD_TASKS
 from android_gym.tasks.base import TaskTemplate
@@ -37,6 +38,8 @@ def test_splits_are_disjoint_and_the_goal_is_androidworlds(template: TaskTemplat
     checks.check_splits_and_goals(template, phrasings=1)  # AndroidWorld phrases each task one way
     goals = {template.goal(p) for p in template.values("train")}
     assert all("{" not in g for g in goals)
+    space = ObservationEncoder(ObservationConfig(screenshot_width=0), (1080, 2400)).space["goal"]  # the env's
+    assert all(space.contains(g) for g in goals | {template.goal(p) for p in template.values("test")})
     if "{" in template.goal_template:  # a task with parameters says them: its instances read differently
         assert len(goals) >= min(2, len(template.values("train")))
 
