@@ -8,6 +8,7 @@ from __future__ import annotations
 import calendar
 import dataclasses
 import datetime
+from collections.abc import Iterable
 
 from android_gym.sim.layout import BUTTON, CONTENT_BOTTOM, CONTENT_TOP, FRAME, HEIGHT, IMAGE_BUTTON, TEXT_VIEW, WIDTH
 from android_gym.sim.system_ui import shift_clip
@@ -89,6 +90,17 @@ def app_dialog(package: str, title: str, body: list[View], buttons: list[tuple[s
                style="dialog", children=kids)
     return View(FRAME, (0, CONTENT_TOP, WIDTH, CONTENT_BOTTOM), package=package, clickable=True,
                 on_tap=("cancel",), style="scrim", children=[box])
+
+
+def name_refusal(name: str, taken: Iterable[str], noun: str) -> str:
+    """What a name dialog says when it refuses `name` (already stripped), as Android apps word it; "" when it is free.
+
+    >>> name_refusal("", [], "record"), name_refusal("a", ["a"], "playlist"), name_refusal("b", ["a"], "track")
+    ("Name can't be empty", 'A playlist with this name already exists', '')
+    """
+    if not name:
+        return "Name can't be empty"
+    return f"A {noun} with this name already exists" if name in taken else ""
 
 
 def dialog_body_top(top: int, message: str = "") -> int:

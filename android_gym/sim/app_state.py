@@ -24,6 +24,7 @@ tally: `cuont` is not a key of TallyState
 
 from __future__ import annotations
 
+import datetime
 import functools
 from collections.abc import Iterable, Mapping
 from typing import Any, TypeVar, cast
@@ -58,6 +59,31 @@ def refuse_absolute_paths(field: str, paths: Iterable[str], expected: str) -> No
     for path in paths:
         if not path or path.startswith("/") or path.endswith("/"):
             raise FieldError(field, expected, path)
+
+
+def refuse_blank(field: str, value: str) -> str:
+    """`value`, an initial condition's name or title, when it holds more than spaces.
+
+    Raises:
+        FieldError: naming `field`.
+    """
+    if not value.strip():
+        raise FieldError(field, "a name that is not blank", value)
+    return value
+
+
+def iso_day(field: str, value: str) -> str:
+    """`value`, an initial condition's day, when it is written as ISO writes it ("2026-06-09", no "2026-6-9").
+
+    Raises:
+        FieldError: naming `field`.
+    """
+    try:
+        if str(datetime.date.fromisoformat(value)) == value:
+            return value
+    except ValueError:
+        pass
+    raise FieldError(field, 'a day reading "2026-06-09"', value)
 
 
 def register(schema: type, package: str) -> None:

@@ -19,7 +19,7 @@ from typing_extensions import TypedDict
 
 from android_gym.config_model import ConfigModel, FieldError
 from android_gym.sim.app import stable_seed
-from android_gym.sim.app_state import closed, refuse_absolute_paths
+from android_gym.sim.app_state import closed, iso_day, refuse_absolute_paths
 from android_gym.sim.apps.files_data import DATE, FOLDERS
 
 PACKAGE = "com.simplemobiletools.draw.pro"
@@ -173,12 +173,7 @@ class DrawingSpec(ConfigModel):
     @field_validator("date")
     @classmethod
     def _iso_day(cls, date: str) -> str:
-        try:
-            if str(datetime.date.fromisoformat(date)) == date:
-                return date
-        except ValueError:
-            pass
-        raise FieldError("date", 'a day reading "2026-06-09"', date)
+        return iso_day("date", date)
 
     @field_validator("colors")
     @classmethod

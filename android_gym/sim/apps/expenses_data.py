@@ -21,7 +21,7 @@ from typing_extensions import TypedDict
 
 from android_gym.config_model import ConfigModel, FieldError
 from android_gym.sim.app import stable_seed
-from android_gym.sim.app_state import closed
+from android_gym.sim.app_state import closed, refuse_blank
 from android_gym.sim.apps.todo import DATE, iso
 
 Category = Literal["Food", "Transport", "Shopping", "Bills", "Entertainment", "Health", "Other"]
@@ -76,9 +76,7 @@ class ExpenseSpec(ConfigModel):
     @field_validator("name")
     @classmethod
     def _named(cls, name: str) -> str:
-        if not name.strip():
-            raise FieldError("name", "a name that is not blank", name)
-        return name
+        return refuse_blank("name", name)
 
     @field_validator("date")
     @classmethod

@@ -18,7 +18,7 @@ from typing_extensions import TypedDict
 
 from android_gym.config_model import ConfigModel, FieldError
 from android_gym.sim.app import stable_seed
-from android_gym.sim.app_state import closed
+from android_gym.sim.app_state import closed, refuse_blank
 
 POOL: dict[str, tuple[tuple[str, str], ...]] = {
     "Recipes": (
@@ -190,9 +190,7 @@ class NoteSpec(ConfigModel):
     @field_validator("title", "folder")
     @classmethod
     def _not_blank(cls, value: str, info: ValidationInfo) -> str:
-        if not value.strip():
-            raise FieldError(str(info.field_name), "a name that is not blank", value)
-        return value
+        return refuse_blank(str(info.field_name), value)
 
     @model_validator(mode="after")
     def _done_todo(self) -> Self:

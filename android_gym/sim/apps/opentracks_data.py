@@ -18,7 +18,7 @@ from typing_extensions import TypedDict
 
 from android_gym.config_model import ConfigModel, FieldError
 from android_gym.sim.app import stable_seed
-from android_gym.sim.app_state import closed
+from android_gym.sim.app_state import closed, iso_day, refuse_blank
 from android_gym.sim.apps.calendar import TODAY
 
 PACKAGE = "de.dennisguse.opentracks"
@@ -186,19 +186,12 @@ class TrackSpec(ConfigModel):
     @field_validator("name")
     @classmethod
     def _not_blank(cls, name: str) -> str:
-        if not name.strip():
-            raise FieldError("name", "a name that is not blank", name)
-        return name
+        return refuse_blank("name", name)
 
     @field_validator("date")
     @classmethod
     def _iso_day(cls, date: str) -> str:
-        try:
-            if str(datetime.date.fromisoformat(date)) == date:
-                return date
-        except ValueError:
-            pass
-        raise FieldError("date", 'a day reading "2026-06-09"', date)
+        return iso_day("date", date)
 
     @field_validator("start")
     @classmethod

@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from android_gym.sim.app import App, Screen
-from android_gym.sim.app_dialogs import app_dialog, dialog_body_top, inert
+from android_gym.sim.app_dialogs import app_dialog, dialog_body_top, inert, name_refusal
 from android_gym.sim.apps.calendar import TODAY
 from android_gym.sim.apps.osmand_data import (
     COUNTRY,
@@ -479,8 +479,7 @@ class OsmandApp(App):
 
     def _save_ok(self, screen: Screen) -> bool:
         name = screen.fields.get(TRACK_NAME_RID, "").strip()
-        screen.args["error"] = ("Name can't be empty" if not name else
-                                "A track with this name already exists" if name in self.tracks else "")
+        screen.args["error"] = name_refusal(name, self.tracks, "track")
         if screen.args["error"]:
             return True
         self.tracks[name] = {"name": name, "points": self.plan, "distance_m": track_length(self.plan)}

@@ -23,7 +23,7 @@ from typing_extensions import TypedDict
 
 from android_gym.config_model import ConfigModel, FieldError
 from android_gym.sim.app import stable_seed
-from android_gym.sim.app_state import closed
+from android_gym.sim.app_state import closed, refuse_blank
 
 COUNTRY = "Liechtenstein"
 TOWNS: dict[str, tuple[float, float]] = {
@@ -224,9 +224,7 @@ class PointSpec(ConfigModel):
     @field_validator("name")
     @classmethod
     def _not_blank(cls, name: str) -> str:
-        if not name.strip():
-            raise FieldError("name", "a name that is not blank", name)
-        return name
+        return refuse_blank("name", name)
 
 
 class FavoriteSpec(PointSpec):

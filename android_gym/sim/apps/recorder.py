@@ -24,10 +24,10 @@ import numpy as np
 from pydantic import Field, field_validator
 from typing_extensions import TypedDict
 
-from android_gym.config_model import ConfigModel, FieldError
+from android_gym.config_model import ConfigModel
 from android_gym.sim.app import App, Screen, stable_seed
-from android_gym.sim.app_dialogs import app_dialog, dialog_body_top, inert
-from android_gym.sim.app_state import closed
+from android_gym.sim.app_dialogs import app_dialog, dialog_body_top, inert, name_refusal
+from android_gym.sim.app_state import closed, iso_day, refuse_blank
 from android_gym.sim.apps.calendar import TODAY
 from android_gym.sim.events import AppEvent
 from android_gym.sim.layout import (
@@ -211,19 +211,12 @@ class RecordSpec(ConfigModel):
     @field_validator("name")
     @classmethod
     def _not_blank(cls, name: str) -> str:
-        if not name.strip():
-            raise FieldError("name", "a name that is not blank", name)
-        return name
+        return refuse_blank("name", name)
 
     @field_validator("date")
     @classmethod
     def _iso_day(cls, date: str) -> str:
-        try:
-            if str(datetime.date.fromisoformat(date)) == date:
-                return date
-        except ValueError:
-            pass
-        raise FieldError("date", 'a day reading "2026-06-09"', date)
+        return iso_day("date", date)
 
 
 class SettingsSpec(ConfigModel):
@@ -540,11 +533,8 @@ class RecorderApp(App):
         old = self.records[i]["name"]
         if name == old:
             return self.phone.pop()
-        if not name:
-            screen.args["error"] = "Name can't be empty"
-            return True
-        if any(r["name"] == name for r in self.records.values()):
-            screen.args["error"] = "A record with this name already exists"
+        if error := name_refusal(name, (r["name"] for r in self.records.values()), "record"):
+            screen.args["error"] = error
             return True
         self.records[i]["name"] = name
         self.renamed.append({"from": old, "to": name})

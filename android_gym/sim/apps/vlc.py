@@ -19,7 +19,7 @@ from typing import Any
 
 from android_gym.errors import ConfigError
 from android_gym.sim.app import App, Screen
-from android_gym.sim.app_dialogs import app_dialog, dialog_body_top, inert, popup_menu
+from android_gym.sim.app_dialogs import app_dialog, dialog_body_top, inert, name_refusal, popup_menu
 from android_gym.sim.apps.markor import base
 from android_gym.sim.apps.vlc_state import VlcInitial, VlcState, seeded_library
 from android_gym.sim.events import AppEvent, NavKey
@@ -409,11 +409,8 @@ class VlcApp(App):
         old = self.playlists[i]["name"]
         if name == old:
             return self.phone.pop()
-        if not name:
-            screen.args["error"] = "Name can't be empty"
-            return True
-        if any(pl["name"] == name for pl in self.playlists.values()):
-            screen.args["error"] = "A playlist with this name already exists"
+        if error := name_refusal(name, (pl["name"] for pl in self.playlists.values()), "playlist"):
+            screen.args["error"] = error
             return True
         self.playlists[i]["name"] = name
         self.edits.append({"op": "rename", "playlist": old, "to": name})

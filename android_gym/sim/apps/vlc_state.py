@@ -21,7 +21,7 @@ from typing_extensions import TypedDict
 
 from android_gym.config_model import ConfigModel, FieldError
 from android_gym.sim.app import stable_seed
-from android_gym.sim.app_state import closed, refuse_absolute_paths
+from android_gym.sim.app_state import closed, refuse_absolute_paths, refuse_blank
 from android_gym.sim.apps.files_data import ext_of, seeded_files
 
 PATH = "a path relative to Internal storage like 'Movies/trip.mp4'"
@@ -154,9 +154,7 @@ class PlaylistSpec(ConfigModel):
     @field_validator("name")
     @classmethod
     def _not_blank(cls, name: str) -> str:
-        if not name.strip():
-            raise FieldError("name", "a name that is not blank", name)
-        return name
+        return refuse_blank("name", name)
 
 
 class VlcInitial(ConfigModel):
