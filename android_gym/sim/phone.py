@@ -6,8 +6,10 @@ only through `android_gym.devices.sim.SimDevice` (and the ADB front), never dire
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+import functools
+import weakref
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -55,7 +57,18 @@ DEFAULT_SYSTEM = {
 }
 """System settings a fresh phone starts with (the Settings app edits them; the status bar and renderer read them)."""
 
+R = TypeVar("R")
 SWIPE_MIN_PX = 60  # shorter finger travel is a tap
+
+
+def changes_the_phone(method: Callable[..., R]) -> Callable[..., R]:
+    """Marks a `SimPhone` method that may change the phone: a state a reader still holds is frozen first (`AppStates`).
+    Every public input and service that can change an app or the screen carries it."""  # noqa: D205, D209
+    @functools.wraps(method)
+    def guarded(self: SimPhone, *args: Any, **kwargs: Any) -> R:
+        self._freeze_held_state()
+        return method(self, *args, **kwargs)
+    return guarded
 
 
 def plain_copy(value: Any) -> Any:
@@ -75,7 +88,51 @@ def plain_copy(value: Any) -> Any:
         return tuple(plain_copy(v) for v in value)
     if isinstance(value, set):
         return {plain_copy(v) for v in value}
+    if isinstance(value, AppStates):
+        return {k: plain_copy(v) for k, v in value.items()}
     return value  # immutable scalars (and anything else an app should not have put in its state)
+
+
+class AppStates(Mapping[str, Any]):
+    """The apps' part of `SimPhone.state()`, package -> `App.state()`: each app's state is built when first read, then
+    kept. A check reads one or two of the phone's apps; building all of them at every screen change was half a step.
+
+    Snapshot semantics hold as if every app had been built at once: before its next input the phone `freeze`s a
+    mapping that a reader still holds (builds the rest), so a state read before an action describes the phone before
+    it. Read-only; `dict(states)` (or `plain_copy`) gives plain data, e.g. for JSON.
+    """  # noqa: D205, D209
+
+    __slots__ = ("_apps", "_built", "__weakref__")
+
+    def __init__(self, apps: Mapping[str, App]) -> None:
+        self._apps: Mapping[str, App] | None = apps  # None once frozen: every state is in `_built`
+        self._built: dict[str, Any] = {}
+
+    def __getitem__(self, package: str) -> Any:
+        built = self._built.get(package)
+        if built is None:
+            if self._apps is None or package not in self._apps:
+                raise KeyError(package)
+            built = self._built[package] = self._apps[package].state()
+        return built
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._built if self._apps is None else self._apps)
+
+    def __len__(self) -> int:
+        return len(self._built if self._apps is None else self._apps)
+
+    def __repr__(self) -> str:
+        return f"AppStates({dict(self.items())!r})"
+
+    def __reduce__(self) -> tuple[type, tuple[dict[str, Any]]]:
+        return dict, (dict(self.items()),)  # a copy or a pickle is plain data, not the live apps
+
+    def freeze(self) -> None:
+        """Build every app's state not read yet, and let go of the apps (their later changes are not this state's)."""
+        if self._apps is not None:
+            self._built = {package: self[package] for package in self._apps}
+            self._apps = None
 
 
 class SimPhone:
@@ -108,6 +165,7 @@ class SimPhone:
         self._max_scroll = 0
 
     # -- lifecycle ----------------------------------------------------------------------------------------------------
+    @changes_the_phone
     def reset(self, seed: int = 0, initial: dict[str, dict[str, Any]] | None = None) -> None:
         """Factory-reset the phone to the home screen with a seeded episode RNG.
 
@@ -191,9 +249,9 @@ class SimPhone:
         """Everything a task check may look at, as plain data.
 
         The nested values are fresh data taken once per screen change and shared by every caller until the next
-        change: treat them as read-only (mutating them cannot affect the phone, only other readers). Apps' states are
-        fresh by `App.state()`'s contract, so only the phone's own part is copied here (copying all of them again was
-        a quarter of a general-suite step).
+        change: treat them as read-only (mutating them cannot affect the phone, only other readers). `"apps"` is an
+        `AppStates` mapping, each app's part built when first read; apps' states are fresh by `App.state()`'s
+        contract, so only the phone's own part is copied here.
         """
         if "state" not in self._cache:
             self._cache["state"] = {
@@ -208,11 +266,12 @@ class SimPhone:
                     "system": self.system,
                     "clipboard": self.clipboard.state(self),
                 }),
-                "apps": {pkg: app.state() for pkg, app in self.apps.items()},
+                "apps": AppStates(self.apps),
             }
         return {**self._cache["state"], "steps": self.steps}
 
     # -- inputs (each returns whether anything changed) ----------------------------------------------------------------
+    @changes_the_phone
     def tap(self, x: float, y: float) -> bool:
         """A finger tap at device pixels (x, y)."""
         self._check_point(x, y)
@@ -224,6 +283,7 @@ class SimPhone:
             return self._changed() if dismissed else False
         return self._dispatch(target.on_tap) or (dismissed and self._changed())
 
+    @changes_the_phone
     def long_press(self, x: float, y: float) -> bool:
         """A press-and-hold: on a text field it opens the text toolbar (`clipboard`); the sim treats it as a tap on
         other long-clickable views and ignores it elsewhere."""  # noqa: D205, D209
@@ -235,6 +295,7 @@ class SimPhone:
             return self.clipboard.long_press(self, target.on_tap.rid) and self._changed()
         return self._dispatch(target.on_tap)
 
+    @changes_the_phone
     def swipe(self, x0: float, y0: float, x1: float, y1: float) -> bool:
         """A finger swipe from (x0, y0) to (x1, y1) device pixels: down from the status bar it pulls the
         notification shade open (a swipe up closes it); elsewhere it scrolls the list under the finger."""  # noqa: D205, D209
@@ -275,6 +336,7 @@ class SimPhone:
         self.top.fields[rid] = self.top.fields[rid][:-1]
         return self._changed()
 
+    @changes_the_phone
     def type_text(self, text: str) -> bool:
         """Type `text` into the focused field; nothing happens without one."""
         if self.dialog is not None or self.shade_open or self.top.focus is None or self.top.loading or not text:
@@ -284,6 +346,7 @@ class SimPhone:
             self.top.fields[rid] = self.top.fields.get(rid, "") + text
         return self._changed()
 
+    @changes_the_phone
     def key(self, name: str) -> bool:
         """Press a key: "back", "home", "enter", "delete" (the character before the cursor: the focused field's
         last) or "recents" (which the sim ignores)."""  # noqa: D205, D209
@@ -301,6 +364,7 @@ class SimPhone:
             return False
         raise ConfigError(f"`key` must be one of back, home, enter, delete, recents; got {name!r}")
 
+    @changes_the_phone
     def launch(self, name: str) -> bool:
         """Open an app by package name, label or alias (case-insensitive), on its home screen."""
         app = self.find_app(name)
@@ -308,6 +372,7 @@ class SimPhone:
         self.stack = [self.apps[self.launcher_package].home(), app.home()]
         return self._changed()
 
+    @changes_the_phone
     def tick(self) -> None:
         """End of an agent step: spinners advance, and a pop-up may appear (the perturbation model)."""
         self.steps += 1
@@ -327,6 +392,7 @@ class SimPhone:
         if changed:
             self._changed()
 
+    @changes_the_phone
     def open_shade(self) -> bool:
         """Pull the notification shade down over whatever is in front (`cmd statusbar expand-notifications`)."""
         if self.shade_open:
@@ -334,6 +400,7 @@ class SimPhone:
         self.shade_open = True
         return self._changed()
 
+    @changes_the_phone
     def close_shade(self) -> bool:
         """Put the notification shade away (`cmd statusbar collapse`)."""
         if not self.shade_open:
@@ -350,6 +417,7 @@ class SimPhone:
         """Every installed app, in the catalogue's order."""
         return list(self.apps.values())
 
+    @changes_the_phone
     def pop(self) -> bool:
         """Close the front screen (an app's own back: a dialog's OK, the drawer swiped shut)."""
         self.stack.pop()
@@ -363,6 +431,7 @@ class SimPhone:
                 return app
         raise unknown_name("app", name, [a.label for a in self.apps.values()])
 
+    @changes_the_phone
     def push(self, screen: Screen, slow: bool = False) -> bool:
         """Open `screen` on top; `slow` pages may show a spinner first (perturbation)."""
         if slow:
@@ -370,11 +439,13 @@ class SimPhone:
         self.stack.append(screen)
         return self._changed()
 
+    @changes_the_phone
     def replace(self, screen: Screen, slow: bool = False) -> bool:
         """Swap the front screen for `screen` (same back-stack depth)."""
         self.stack.pop()
         return self.push(screen, slow)
 
+    @changes_the_phone
     def go_home(self) -> bool:
         """The HOME key: back to the launcher's home screen."""
         was_home = (len(self.stack) == 1 and self.top.name == "home" and self.dialog is None and self.top.focus is None
@@ -384,6 +455,7 @@ class SimPhone:
         self._changed()
         return not was_home
 
+    @changes_the_phone
     def close_task(self, package: str) -> bool:
         """Close app `package`'s screens (swiped away in Overview, `am stack remove`); the launcher cannot be."""
         if package == self.launcher_package or not self.screens(package):
@@ -392,6 +464,7 @@ class SimPhone:
         self.stack = [s for s in self.stack if s.package != package]
         return self._changed()
 
+    @changes_the_phone
     def open(self, package: str, screen: Screen) -> bool:
         """Switch to app `package` showing `screen` (an intent from another app, e.g. the launcher's search bar)."""
         self.dialog, self.shade_open = None, False
@@ -417,6 +490,7 @@ class SimPhone:
         """The back stack as (package, screen name) pairs, oldest first (the launcher's home at the bottom)."""
         return [(s.package, s.name) for s in self.stack]
 
+    @changes_the_phone
     def send_intent(self, intent: Intent) -> bool | None:
         """Hand `intent` to the first installed app whose filters match it (Android's resolver, with the catalogue's
         order as the user's defaults).
@@ -440,6 +514,7 @@ class SimPhone:
         """Whether an app holds a phone call."""
         return any(app.in_call() for app in self.apps.values())
 
+    @changes_the_phone
     def set_system(self, key: str, value: Any) -> None:
         """Write system setting `key` from outside the Settings app (`settings put`, `svc wifi`).
 
@@ -451,11 +526,13 @@ class SimPhone:
         self.system[key] = value
         self._changed()
 
+    @changes_the_phone
     def set_clipboard(self, text: str) -> None:
         """Put `text` on the clipboard from outside (the Clipper helper's `clipper.set` broadcast)."""
         self.clipboard.text = text
         self._changed()
 
+    @changes_the_phone
     def clear_data(self, package: str) -> None:
         """`pm clear`: app `package` back to a fresh install; the phone goes home if the app had screens open
         (clearing data kills the process, and its activities go with it)."""  # noqa: D205, D209
@@ -465,6 +542,16 @@ class SimPhone:
         self._changed()
 
     # -- internals -----------------------------------------------------------------------------------------------------
+    def _freeze_held_state(self) -> None:
+        """Before an input: a state a reader still holds keeps describing the phone as it was (`AppStates.freeze`)."""
+        cached = self._cache.pop("state", None)
+        if cached is None:
+            return
+        held = weakref.ref(cached["apps"])
+        del cached
+        if (apps := held()) is not None:
+            apps.freeze()
+
     def _changed(self) -> bool:
         self.version += 1
         self._cache.clear()

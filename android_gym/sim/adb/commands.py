@@ -430,7 +430,8 @@ def cmd_cmd(t: ProgramTarget, argv: list[str], stdin: bytes) -> Out:
         return err(f"cmd: Can't find service: {argv[1] if len(argv) > 1 else ''}", 20)
     verb = argv[2]
     if verb == "state":
-        return ok(json.dumps(t.phone.state(), separators=(",", ":")) + "\n")
+        state = t.phone.state()
+        return ok(json.dumps({**state, "apps": dict(state["apps"])}, separators=(",", ":")) + "\n")
     if verb == "tick":
         t.phone.tick()
         return ok()

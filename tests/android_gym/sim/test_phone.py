@@ -11,7 +11,7 @@ from android_gym.sim.device_dump import to_xml
 from android_gym.sim.keyboard import keyboard_view
 from android_gym.sim.layout import HEIGHT, WIDTH
 from android_gym.sim.perturbations import PerturbationConfig
-from android_gym.sim.phone import SimPhone
+from android_gym.sim.phone import SimPhone, plain_copy
 from android_gym.sim.view import View
 from android_gym.ui import parse_uiautomator_xml
 
@@ -162,6 +162,39 @@ def test_state_is_a_copy_the_caller_cannot_use_to_change_the_phone(phone):
     state["system"]["wifi"] = "broken"
     phone.launch("Clock")
     assert phone.state()["system"]["wifi"] is True
+
+
+def built_now(phone: SimPhone) -> dict:
+    """Every app's state built at once, bypassing `SimPhone.state()`'s lazy mapping: the reference it must match."""
+    return {package: app.state() for package, app in phone.apps.items()}
+
+
+def test_a_state_read_before_an_input_still_describes_the_phone_before_it(phone):
+    """Apps' parts of `state()` are built when first read, yet a state a caller holds across inputs (an intent that
+    changes an app, taps, a tick, a factory reset) reads as it would have read when it was taken; pickles and copies of
+    it are plain dicts."""  # noqa: D205, D209
+    import copy
+    import json
+    import pickle
+
+    from android_gym.sim.app import ACTION_CALL, SMS_DELIVER, Intent
+
+    sms = Intent(SMS_DELIVER, extras=(("number", "+15550100"), ("text", "held across the intent")))
+    changes = [lambda: phone.send_intent(sms), lambda: phone.send_intent(Intent(ACTION_CALL, "tel:5550100")),
+               phone.tick, lambda: tap_label(phone, "End call"),
+               lambda: phone.clear_data("com.google.android.apps.messaging"), lambda: phone.reset(7)]
+    for change in changes:
+        expected, held = built_now(phone), phone.state()
+        assert held["apps"]["com.android.settings"] == expected["com.android.settings"]  # one read before, the rest not
+        change()
+        assert dict(held["apps"]) == expected, change
+    assert dict(phone.state()["apps"]) == built_now(phone)
+    apps = phone.state()["apps"]
+    for plain in (pickle.loads(pickle.dumps(apps)), copy.deepcopy(apps), plain_copy(apps)):
+        assert type(plain) is dict and plain == dict(apps)
+    assert json.loads(json.dumps(plain_copy(phone.state())))["apps"] == json.loads(json.dumps(dict(apps)))
+    with pytest.raises(KeyError):
+        apps["com.example.none"]
 
 
 def test_same_seed_and_inputs_give_same_screens():
