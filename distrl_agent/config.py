@@ -54,6 +54,9 @@ class Section(ConfigModel):
 
 RUNTIME_ENV_KEYS = ("device", "device_options", "evaluator", "evaluator_options")
 """`env` fields that say where the phones and the judge are, not what the weights learned: a resume may change them."""
+MEMORY_KEYS = {"learner": "micro_batch_size", "vlm": "gradient_checkpointing"}
+"""Per section, the field that changes how much memory an update takes, not the update: a resume may change it (a
+run that ran out of memory resumes in micro-batches)."""
 
 
 class EnvSection(EnvConfig):
@@ -168,6 +171,11 @@ class LearnerSection(Section):
             run, a constant rate let the greedy policy drop 8-18 points at one evaluation (20 min: 89 -> 81%;
             6 min seed 2: 86 -> 68%); annealed, the same seeds ended at 88% and 86% without the drop.
         batch_size: trajectories per update.
+        micro_batch_size: trajectories per forward and backward pass (None: the whole batch at once). The batch's
+            gradient is accumulated over its micro-batches, each loss weighted by its share of what the rule's loss
+            averages over, and the optimiser steps once per batch: the same update as the whole batch (up to float
+            rounding) in the memory of one micro-batch. Rules whose loss reads the whole batch refuse it (DigiRL's
+            top fraction, PPO's standardised advantages, PPO/GRPO at ratio_level "token").
         updates_per_round: updates after each ingest of new trajectories (then weights are published); an update is
             one sampled batch, on which PPO takes `epochs` gradient steps (each a version), the other rules one.
         max_grad_norm: gradient clipping (L2 norm).
@@ -201,6 +209,7 @@ class LearnerSection(Section):
     lr: Annotated[float, Field(gt=0, allow_inf_nan=False)] = 1e-4
     lr_final_fraction: Annotated[float, Field(ge=0, le=1)] = 0.1
     batch_size: AtLeastOne = 32
+    micro_batch_size: AtLeastOne | None = None
     updates_per_round: AtLeastOne = 4
     max_grad_norm: Annotated[float, Field(gt=0, allow_inf_nan=False)] = 1.0
     replay_capacity_steps: AtLeastOne = 10_000
@@ -234,6 +243,12 @@ class LearnerSection(Section):
             key, value, given = conflict
             raise FieldError(f"coefficients.{key}", f"{value!r}, as the rule `{name}` fixes it", given)
         return {**data, "coefficients": config.replace(**fixed) if fixed else config}
+
+    @model_validator(mode="after")
+    def _micro_batches_split_the_loss(self) -> LearnerSection:
+        if self.micro_batch_size is not None and (why := self.coefficients.micro_batch_refusal()) is not None:
+            raise FieldError("micro_batch_size", f"unset for {self.algorithm}: {why}", self.micro_batch_size)
+        return self
 
     def versions_per_update(self) -> int:
         """E: the weights versions one update makes (PPO's `epochs` gradient steps on its batch; 1 for the others)."""
@@ -487,7 +502,8 @@ class TrainConfig(Section):
         """The flattened fields a learner checkpoint depends on (env, policy, learner; the runtime may change)."""
         data = self.to_dict()
         data["env"] = {k: v for k, v in data["env"].items() if k not in RUNTIME_ENV_KEYS}
-        return _flatten({key: data[key] for key in ("env", "policy", "learner")})
+        data["learner"].pop(MEMORY_KEYS["learner"])
+        return _without_memory_keys(_flatten({key: data[key] for key in ("env", "policy", "learner")}))
 
 
 def load_config(path: str | Path | None = None, overrides: list[str] | tuple[str, ...] = ()) -> TrainConfig:
@@ -669,7 +685,14 @@ def complete_state_keys(saved: Mapping[str, Any]) -> dict[str, Any]:
         pass
     if out.get("policy.vlm") == {}:
         out["policy.vlm"] = None
-    return out
+    return _without_memory_keys(out)
+
+
+def _without_memory_keys(keys: dict[str, Any]) -> dict[str, Any]:
+    """`keys` without the VLM's `MEMORY_KEYS` field (a checkpoint of an earlier version lacks it: it then matches)."""
+    if isinstance(keys.get("policy.vlm"), dict):
+        keys["policy.vlm"] = {k: v for k, v in keys["policy.vlm"].items() if k != MEMORY_KEYS["vlm"]}
+    return keys
 
 
 def config_differences(saved: Mapping[str, Any], mine: Mapping[str, Any]) -> list[str]:

@@ -426,3 +426,10 @@ class SampledBatch:
         """Collate into a padded CPU `Batch` carrying `w_is`, `indices`, `draws` and per-step staleness."""
         return collate(self.trajectories, w_is=self.w_is, indices=self.indices, draws=self.draws,
                        learner_version=self.learner_version)
+
+    def split(self, size: int) -> list[SampledBatch]:
+        """The sample's rows in consecutive parts of at most `size` trajectories (micro-batches), in order."""
+        return [SampledBatch(self.trajectories[i:i + size], self.indices[i:i + size], self.uids[i:i + size],
+                             self.w_is[i:i + size], self.draws[i:i + size], self.probabilities[i:i + size],
+                             self.staleness[i:i + size], self.learner_version)
+                for i in range(0, len(self.trajectories), size)]

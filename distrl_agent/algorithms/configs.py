@@ -62,6 +62,15 @@ class RuleConfig(ConfigModel):
     error_type: ClassVar[type[Exception]] = ConfigError
     bootstraps_truncation: ClassVar[bool] = False
 
+    def micro_batch_refusal(self) -> str | None:
+        """Why this rule's loss cannot be split into micro-batches, or None when it can (`learner.micro_batch_size`).
+
+        A loss splits when it is one mean over one count of the batch's rows (its real steps, say) with no statistic
+        of the whole batch inside: the batch's loss is then its micro-batches' losses weighted by their counts, and
+        their accumulated gradients are the batch's. The default refuses; each rule that splits says so.
+        """
+        return f"{type(self).__name__}'s loss reads statistics of the whole batch"
+
 
 class ARideConfig(RuleConfig):
     """Coefficients of A-RIDE (the paper's code, except where tuned for the small CPU policy; see ALGORITHM.md).
@@ -120,6 +129,11 @@ class ARideConfig(RuleConfig):
         check_mask_cap(self.behaviour_weight, self.rho_bar_max, "rho_bar_max")
         return self
 
+    def micro_batch_refusal(self) -> str | None:
+        """None: every term is a mean over the batch's real steps (per-token terms summed within a step first), and
+        the Retrace targets and priorities are per trajectory."""  # noqa: D205, D209
+        return None
+
 
 class DigiRLConfig(RuleConfig):
     """Coefficients of DigiRL's update.
@@ -139,6 +153,10 @@ class DigiRLConfig(RuleConfig):
     value_coef: float = 0.5
     actor_coef: float = 1.0
 
+    def micro_batch_refusal(self) -> str | None:
+        """DigiRL's actor trains on the top fraction of the whole batch's episodes."""
+        return "DigiRL's actor keeps the top fraction of the whole batch's episodes"
+
 
 class FilteredBCConfig(RuleConfig):
     """Filtered BC has no coefficients beyond what counts as success (a positive episode return).
@@ -148,6 +166,18 @@ class FilteredBCConfig(RuleConfig):
     """
 
     min_return: float = 0.5
+
+    def micro_batch_refusal(self) -> str | None:
+        """None: one mean over the steps of successful episodes, each episode judged on its own."""
+        return None
+
+
+def token_mean_refusal(rule: str, ratio_level: str) -> str | None:
+    """Why a clipped surrogate at `ratio_level` cannot be split: at "token" it is a mean over the batch's tokens beside
+    the other terms' means over steps, two counts that micro-batches hold in different proportions."""  # noqa: D205, D209
+    if ratio_level == "token":
+        return f"{rule} at ratio_level 'token' averages over tokens and over steps in one loss"
+    return None
 
 
 class PPOConfig(RuleConfig):
@@ -188,6 +218,12 @@ class PPOConfig(RuleConfig):
     def _mask_cap_above_one(self) -> PPOConfig:
         check_mask_cap(self.behaviour_weight, self.is_clip, "is_clip")
         return self
+
+    def micro_batch_refusal(self) -> str | None:
+        """A mean over real steps splits; standardised advantages and a mean over tokens do not."""
+        if self.normalize_advantages:
+            return "PPO standardises its advantages over the whole batch (set normalize_advantages: false to split)"
+        return token_mean_refusal("PPO", self.ratio_level)
 
 
 @dataclass(frozen=True)
@@ -248,6 +284,10 @@ class GRPOConfig(RuleConfig):
     def _mask_cap_above_one(self) -> GRPOConfig:
         check_mask_cap(self.behaviour_weight, self.is_clip, "is_clip")
         return self
+
+    def micro_batch_refusal(self) -> str | None:
+        """Group advantages come with each trajectory, so a mean over real steps splits; a mean over tokens does not."""
+        return token_mean_refusal("GRPO", self.ratio_level)
 
     @property
     def groups(self) -> GroupSpec:

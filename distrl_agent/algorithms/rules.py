@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
+import torch
+
 from distrl_agent.algorithms.a_ride import a_ride_loss
 from distrl_agent.algorithms.configs import (
     ALGORITHMS,
@@ -27,10 +29,16 @@ from distrl_agent.algorithms.configs import (
     rule_config,
 )
 from distrl_agent.algorithms.digirl import digirl_loss
-from distrl_agent.algorithms.filtered_bc import filtered_bc_loss
+from distrl_agent.algorithms.filtered_bc import filtered_bc_loss, selected_steps
 from distrl_agent.algorithms.grpo import grpo_loss, grpo_prepare
 from distrl_agent.algorithms.ppo import ppo_loss, ppo_prepare
 from distrl_agent.errors import ConfigError
+from distrl_agent.types import Batch
+
+
+def real_steps(batch: Batch) -> torch.Tensor:
+    """The batch's real steps: what a loss made of means over steps (`masked_mean`) divides by."""
+    return batch.mask.sum()
 
 
 @dataclass(frozen=True)
@@ -48,6 +56,9 @@ class UpdateRule:
         groups: how the workers must play groups of episodes from one start (GRPO); None for the other rules.
         reference: whether `prepare` takes `reference=`, a frozen copy of the policy as it was at the learner's first
             update (GRPO with a KL penalty); the learner keeps and checkpoints that copy.
+        mean_count: batch -> how many rows the loss is a mean over (its real steps; Filtered BC's imitated steps),
+            with which the learner weights micro-batches' losses (`learner.micro_batch_size`); None when the loss
+            does not split (`RuleConfig.micro_batch_refusal` says why).
     """
 
     name: str
@@ -58,6 +69,7 @@ class UpdateRule:
     prepare: Callable[..., Any] | None = None
     groups: GroupSpec | None = None
     reference: bool = False
+    mean_count: Callable[[Batch], torch.Tensor] | None = None
 
 
 def make_update_rule(name: str, coefficients: Mapping[str, Any] | RuleConfig | None = None) -> UpdateRule:
@@ -67,20 +79,23 @@ def make_update_rule(name: str, coefficients: Mapping[str, Any] | RuleConfig | N
         ConfigError: unknown name or coefficient (naming the closest known one), or a bad value.
     """
     config = rule_config(name, coefficients)
+    splits = config.micro_batch_refusal() is None
     match config:
         case ARideConfig():
-            return UpdateRule(name, partial(a_ride_loss, config=config), name != "a-ride-uniform", config)
+            return UpdateRule(name, partial(a_ride_loss, config=config), name != "a-ride-uniform", config,
+                              mean_count=real_steps)
         case DigiRLConfig():
             return UpdateRule(name, partial(digirl_loss, config=config), False, config)
         case FilteredBCConfig():
-            return UpdateRule(name, partial(filtered_bc_loss, config=config), False, config)
+            return UpdateRule(name, partial(filtered_bc_loss, config=config), False, config,
+                              mean_count=lambda batch: selected_steps(batch, config).sum())
         case GRPOConfig():
             return UpdateRule(name, partial(grpo_loss, config=config), False, config, epochs=config.epochs,
                               prepare=partial(grpo_prepare, config=config), groups=config.groups,
-                              reference=config.kl_coef > 0)
+                              reference=config.kl_coef > 0, mean_count=real_steps if splits else None)
         case PPOConfig():
             return UpdateRule(name, partial(ppo_loss, config=config), False, config, epochs=config.epochs,
-                              prepare=partial(ppo_prepare, config=config))
+                              prepare=partial(ppo_prepare, config=config), mean_count=real_steps if splits else None)
     raise ConfigError(f"no update rule reads a {type(config).__name__}")  # a config class added without its rule
 
 

@@ -49,7 +49,7 @@ from android_gym.errors import ConfigError as EnvConfigError
 from distrl_agent.errors import DataError
 from distrl_agent.policies.base import Actions, Inputs, Policy, PolicyOutput
 from distrl_agent.policies.sequence_entropy import sequence_entropy
-from distrl_agent.policies.vlm_backbone import attach_lora, load_backbone
+from distrl_agent.policies.vlm_backbone import attach_lora, checkpoint_activations, load_backbone
 from distrl_agent.policies.vlm_config import VLMPolicyConfig
 from distrl_agent.policies.vlm_inputs import text_positions
 
@@ -100,6 +100,8 @@ class VLMPolicy(Policy):
         if config.lora_rank:
             attach_lora(parts.model, config.lora_rank, config.lora_alpha, config.lora_dropout,
                         config.lora_target_modules)
+        if config.gradient_checkpointing:
+            checkpoint_activations(parts.model)
         self.backbone = parts.model
         self.parts = parts  # processor, ids and the model's sub-modules (registered through `backbone`)
         width = 2 * parts.hidden_size

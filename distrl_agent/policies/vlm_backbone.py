@@ -167,6 +167,25 @@ def attach_lora(model: nn.Module, rank: int, alpha: float, dropout: float, targe
     return trainable
 
 
+def checkpoint_activations(model: nn.Module) -> None:
+    """Recompute the model's layer activations during the backward pass instead of keeping them from the forward
+    (transformers' gradient checkpointing): memory for activations falls from one set per layer to about one layer's,
+    for one more forward per backward. Non-reentrant checkpoints, which need no input that requires grad (LoRA's
+    frozen embeddings).
+
+    Raises:
+        ConfigError: the model's class does not support it.
+    """  # noqa: D205, D209
+    if not getattr(model, "supports_gradient_checkpointing", False):
+        raise ConfigError(f"{type(model).__name__} does not support gradient checkpointing; set "
+                          "`gradient_checkpointing: false`")
+    kwargs = {"use_reentrant": False}
+    if hasattr(model, "activation_checkpointing_enable"):  # transformers 5's name; the old one warns until v6
+        model.activation_checkpointing_enable(activation_checkpointing_kwargs=kwargs)
+    else:
+        model.gradient_checkpointing_enable(gradient_checkpointing_kwargs=kwargs)
+
+
 def _eos_ids(model: nn.Module, tokenizer: Any) -> tuple[int, ...]:
     """The generation config's EOS ids first (the first one ends expert actions), then the tokenizer's."""
     ids: list[int] = []

@@ -33,6 +33,9 @@ class VLMPolicyConfig(ConfigModel):
         lora_dropout: dropout on the LoRA input (0 keeps act and evaluate exactly consistent in train mode).
         lora_target_modules: names of the linear layers that get adapters.
         dtype: torch dtype name of the backbone ("float32", "bfloat16", "float16"); heads stay float32.
+        gradient_checkpointing: recompute the backbone's activations in the backward pass (transformers' gradient
+            checkpointing): activation memory of about one layer instead of all, for a second forward per update;
+            with `learner.micro_batch_size`, what lets a 3B-7B model train on one GPU.
         device: where the policy lives ("cpu", "cuda", "cuda:1").
 
     Sizes are bounded above as well as below, and checked before anything is built, because a config also arrives
@@ -62,6 +65,7 @@ class VLMPolicyConfig(ConfigModel):
     lora_target_modules: Annotated[tuple[Annotated[str, Field(max_length=256)], ...], Field(max_length=64)] = (
         "q_proj", "k_proj", "v_proj", "o_proj")
     dtype: str = "float32"
+    gradient_checkpointing: bool = False
     device: str = "cpu"
 
     @model_validator(mode="after")

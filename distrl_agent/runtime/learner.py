@@ -17,6 +17,8 @@ import numpy as np
 import torch
 
 from android_gym.heap import return_freed_memory
+from distrl_agent.algorithms.common import LossOutput
+from distrl_agent.algorithms.rules import UpdateRule
 from distrl_agent.config import config_differences
 from distrl_agent.errors import CheckpointError, DataError
 from distrl_agent.policies.base import Policy
@@ -34,7 +36,7 @@ from distrl_agent.runtime.checkpoint import (
 from distrl_agent.runtime.lag import LAG_KEYS, lag_counts
 from distrl_agent.runtime.learner_spec import LearnerParts, LearnerSpec
 from distrl_agent.runtime.weights import trainable_weights
-from distrl_agent.types import Trajectory, collate
+from distrl_agent.types import Batch, SampledBatch, Trajectory, collate
 
 
 class Learner(LearnerHandle):
@@ -117,25 +119,23 @@ class Learner(LearnerHandle):
         beta = c.beta_start + frac * (c.beta_end - c.beta_start)
         sample = self.replay.sample(c.batch_size, self.rng, beta=beta, learner_version=self.version)
         self.last_indices = np.asarray(sample.indices, np.int64).copy()
-        batch = sample.to_batch()
-        lags = lag_counts(batch.staleness[batch.mask].numpy())
+        parts = [sample] if c.micro_batch_size is None else sample.split(c.micro_batch_size)
+        batches = [self._collate(part) for part in parts]
+        lags = lag_counts(np.concatenate([b.staleness[b.mask].numpy() for b in batches]))
         for key, count in zip(LAG_KEYS, lags.tolist(), strict=True):
             self.counters[key] += count
-        if self.encodings.supported:
-            batch = dataclasses.replace(batch, inputs=self.encodings.inputs(sample.trajectories, sample.uids))
         self.policy.train()
         rule = self._warmup_rule if self.counters["learner/updates"] < c.critic_warmup_updates else self.rule
         if self.rule.reference and self.reference is None:
             self.reference = self._frozen_copy()
         extra = {"reference": self.reference} if rule.reference else {}
-        prepared = () if rule.prepare is None else (rule.prepare(self.policy, batch, **extra),)
+        prepared = [() if rule.prepare is None else (rule.prepare(self.policy, b, **extra),) for b in batches]
         for _ in range(rule.epochs):
-            loss, metrics, priorities = rule.loss(self.policy, batch, *prepared)  # a `LossOutput`
+            self.optimizer.zero_grad(set_to_none=True)
+            loss, metrics, priorities = self._backward(rule, batches, prepared)
             if not torch.isfinite(loss):
                 self.counters["learner/skipped_nonfinite"] += 1
                 return metrics
-            self.optimizer.zero_grad(set_to_none=True)
-            loss.backward()
             grad_norm = torch.nn.utils.clip_grad_norm_(self.policy.parameters(), c.max_grad_norm)
             metrics["losses/grad_norm"] = float(grad_norm)
             self.optimizer.step()
@@ -145,10 +145,47 @@ class Learner(LearnerHandle):
         if priorities is not None and self.rule.prioritized:
             self.replay.update_priorities(sample.indices, priorities, sample.uids)
             if self.counters["learner/updates"] % c.refresh_every_updates == 0:
-                self.replay.refresh_all(self._priorities)
+                self.replay.refresh_all(self._priorities, chunk_size=c.micro_batch_size or 64)  # no_grad passes
         self.encodings.retain(self.replay.live_uids())
         metrics["replay/beta"] = beta
         return metrics
+
+    def _collate(self, sample: SampledBatch) -> Batch:
+        """The sample as a padded batch, with the policy's cached encodings of its states where it has them."""
+        batch = sample.to_batch()
+        if self.encodings.supported:
+            batch = dataclasses.replace(batch, inputs=self.encodings.inputs(sample.trajectories, sample.uids))
+        return batch
+
+    def _backward(self, rule: UpdateRule, batches: list[Batch], prepared: list[tuple[Any, ...]]) -> LossOutput:
+        """The loss of the batch that `batches` split (`learner.micro_batch_size`), backpropagated one micro-batch at a
+        time; the batch's metrics and priorities.
+
+        A micro-batch's loss is a mean over its part of what the rule averages over (`UpdateRule.mean_count`), so
+        weighting each by its share n_i / N makes the accumulated gradient the whole batch's, while only one
+        micro-batch's activations are alive at once. Metrics are the same weighted means (exact for the losses).
+        Stops at the first non-finite loss, which it returns (the caller skips the step).
+        """  # noqa: D205
+        if len(batches) == 1:
+            out = rule.loss(self.policy, batches[0], *prepared[0])
+            if torch.isfinite(out.loss):
+                out.loss.backward()
+            return out
+        assert rule.mean_count is not None  # the config refuses micro-batches for a rule whose loss does not split
+        counts = torch.stack([rule.mean_count(b).float() for b in batches])
+        shares = (counts / counts.sum() if counts.sum() > 0 else torch.full_like(counts, 1 / len(batches))).tolist()
+        total, metrics, priorities = torch.zeros(()), {}, []
+        for batch, extra, share in zip(batches, prepared, shares, strict=True):
+            out = rule.loss(self.policy, batch, *extra)
+            if not torch.isfinite(out.loss):
+                return out
+            (out.loss * share).backward()
+            total = total + out.loss.detach() * share
+            for key, value in out.metrics.items():
+                metrics[key] = metrics.get(key, 0.0) + value * share
+            priorities.append(out.priorities)
+        joined = None if any(p is None for p in priorities) else np.concatenate(priorities)
+        return LossOutput(total, metrics, joined)
 
     def _frozen_copy(self) -> Policy:
         """A copy of the policy that no optimiser step moves (the reference of a KL penalty)."""

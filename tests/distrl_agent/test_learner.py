@@ -211,10 +211,11 @@ def test_load_rejects_checkpoint_from_another_config(sim_trajectories, tmp_path)
 
 def test_load_accepts_checkpoint_of_an_earlier_version_and_refuses_other_coefficients(sim_trajectories,
                                                                                       tmp_path) -> None:
-    """A checkpoint whose state keys hold the overrides only (before the sections were typed) resumes the same run.
+    """A checkpoint whose state keys hold the overrides only (before the sections were typed) resumes the same run,
+    also in micro-batches (they change the update's memory, not the update).
 
     The same checkpoint under other coefficients is refused, naming them.
-    """
+    """  # noqa: D205
     import json
 
     from distrl_agent.runtime.checkpoint import STATE_FILE
@@ -228,6 +229,7 @@ def test_load_accepts_checkpoint_of_an_earlier_version_and_refuses_other_coeffic
     old.update({"learner.coefficients": {}, "policy.small": {}, "policy.vlm": {}})
     (tmp_path / STATE_FILE).write_text(json.dumps({**state, "config": old}))
     build_learner(load_config(overrides=TINY)).load(tmp_path)
+    build_learner(load_config(overrides=[*TINY, "learner.micro_batch_size=2"])).load(tmp_path)  # memory, not maths
     with pytest.raises(CheckpointError, match="learner.coefficients"):
         build_learner(load_config(overrides=[*TINY, "learner.coefficients={gamma: 0.5}"])).load(tmp_path)
 
@@ -357,3 +359,42 @@ def test_importance_exponent_anneals_from_start_to_end_over_its_updates(sim_traj
     learner.ingest(sim_trajectories)
     betas = [learner.update()["replay/beta"] for _ in range(6)]
     assert betas == pytest.approx([0.2, 0.4, 0.6, 0.8, 1.0, 1.0])
+
+
+def _sgd_learner(overrides: list[str]) -> Learner:
+    """A learner stepping plain SGD, whose step is the gradient itself (Adam's first step is nearly its sign, which
+    float rounding of a near-zero gradient can flip)."""  # noqa: D205, D209
+    spec = LearnerSpec.of_run(load_config(overrides=overrides))
+    parts = LearnerParts.build(spec)
+    parts.optimizer = torch.optim.SGD(parts.policy.parameters(), lr=0.05)
+    return Learner(parts, spec)
+
+
+@pytest.mark.parametrize("algorithm", ["a-ride", "filtered-bc"])
+def test_micro_batches_make_the_whole_batchs_update(sim_trajectories, algorithm: str) -> None:
+    """Split into micro-batches of 3 (parts of unequal step counts, and for Filtered BC unequal imitated steps), a
+    batch of 8 makes the update, priorities and loss of the whole batch: each part weighted by its share of what the
+    loss averages over. Rules whose loss reads the whole batch refuse the setting, naming why."""  # noqa: D205, D209
+    def cut(t: Trajectory, n: int, success: bool) -> Trajectory:  # its first n steps, a success ending at the n-th
+        return Trajectory({k: v[:n + 1] for k, v in t.observations.items()}, {k: v[:n] for k, v in t.actions.items()},
+                          np.eye(n)[-1] * float(success), np.eye(n, dtype=bool)[-1] & success, t.log_mu[:n],
+                          t.policy_version[:n], t.penalty[:n], t.goal)
+
+    data = [cut(t, 2 + i, i % 3 == 0) for i, t in enumerate(sim_trajectories[:8])]  # Filtered BC imitates a third
+    base = [*TINY, f"learner.algorithm={algorithm}", "learner.batch_size=8", "learner.min_replay_trajectories=8",
+            "learner.critic_warmup_updates=0", "learner.refresh_every_updates=1000"]
+    whole, split = _sgd_learner(base), _sgd_learner([*base, "learner.micro_batch_size=3"])
+    assert len({int(t.length) for t in data}) > 1
+    metrics = []
+    for learner in (whole, split):
+        learner.ingest(data)
+        metrics.append([learner.update() for _ in range(2)])
+    for key, value in whole.policy.state_dict().items():
+        torch.testing.assert_close(split.policy.state_dict()[key], value, rtol=1e-5, atol=1e-6)
+    assert not _weights_equal(whole, build_learner(load_config(overrides=base)))  # the updates moved the weights
+    np.testing.assert_allclose(split.replay.state_dict()["priorities"], whole.replay.state_dict()["priorities"],
+                               rtol=1e-5)
+    assert metrics[1][-1]["losses/total"] == pytest.approx(metrics[0][-1]["losses/total"], rel=1e-5, abs=1e-7)
+    for refused, why in (("digirl", "top fraction"), ("ppo", "standardises")):
+        with pytest.raises(ConfigError, match=f"micro_batch_size.*{why}"):
+            load_config(overrides=[f"learner.algorithm={refused}", "learner.micro_batch_size=4"])

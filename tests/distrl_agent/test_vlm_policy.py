@@ -277,3 +277,33 @@ def test_bfloat16_training_keeps_float32_master_weights(checkpoints: dict[str, P
     rounded = _changed_fraction(make_policy(checkpoints["vlm"], dtype="bfloat16"))
     assert full > 0.3 and kept > 0.9 * full, (full, kept)
     assert rounded < 0.5 * full, (full, rounded)  # the bf16 weights themselves: most steps rounded away
+
+
+def test_gradient_checkpointing_recomputes_layers_and_keeps_the_gradient(checkpoints: dict[str, Path]) -> None:
+    """With `gradient_checkpointing` the decoder's layers run again in the backward pass (their activations were not
+    kept) and every weight's gradient is the one computed without it; under LoRA too (frozen inputs)."""  # noqa: D205, D209
+    observations = make_observations(2)
+
+    def gradients(policy: VLMPolicy) -> tuple[dict[str, torch.Tensor], int]:
+        layer = next(m for name, m in policy.backbone.named_modules()  # the language model's first layer
+                     if name.endswith("layers.0") and "Decoder" in type(m).__name__)
+        calls, run = [], layer.mlp.forward  # its MLP's runs (module hooks do not fire in the recomputation)
+
+        def counted(*args: object, **kwargs: object) -> torch.Tensor:
+            calls.append(1)
+            return run(*args, **kwargs)
+
+        layer.mlp.forward = counted
+        policy.train()
+        inputs = policy.preprocess(observations)
+        actions = policy.collate_actions([policy.from_env_action(TARGET, o) for o in observations])
+        policy.evaluate(inputs, actions).log_prob.sum().backward()
+        return {k: p.grad.clone() for k, p in policy.named_parameters() if p.grad is not None}, len(calls)
+
+    for lora in (0, 4):
+        plain, plain_calls = gradients(make_policy(checkpoints["vlm"], lora_rank=lora))
+        kept, kept_calls = gradients(make_policy(checkpoints["vlm"], lora_rank=lora, gradient_checkpointing=True))
+        assert kept_calls == 2 * plain_calls > 0, (lora, plain_calls, kept_calls)
+        assert plain.keys() == kept.keys() and len(plain) > 4
+        for key, grad in plain.items():
+            torch.testing.assert_close(kept[key], grad, rtol=1e-4, atol=1e-6)
