@@ -54,8 +54,8 @@ EMULATOR_SPEEDUP_TARGETS = {"elements_only": 1000.0, "screenshot_224": 300.0}
 instant-phone benchmarks are bound by the learner and not by the phone, and 300x with 224-px screenshots (a ~7 ms
 step, below the forward pass of any policy that reads the pixels)."""
 
-TINY_TEMPLATE_STRIDE = 8
-"""Tiny mode measures every 8th World template only (its figures are code-path checks, not results)."""
+TINY_TEMPLATE_STRIDE = 12
+"""Tiny mode measures every 12th World template only (its figures are code-path checks, not results)."""
 
 def success_rate(env_id: str, split: str, episodes: int, agent: str, seed: int = 0, **make: object) -> float:
     """Fraction of `episodes` the expert (or a uniformly random agent) solves, default perturbations.

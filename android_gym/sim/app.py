@@ -164,6 +164,10 @@ class PhoneServices(Protocol):
         """Every installed app, in the launcher's order."""
         ...
 
+    def set_clipboard(self, text: str) -> None:
+        """Put `text` on the clipboard (an app's "Copy link")."""
+        ...
+
 
 class App:
     """Base class of a simulated app: subclasses build views from state and react to the events of their views.

@@ -66,6 +66,7 @@ class AppInfoTemplate(TaskTemplate):
     """Check the settings for the {app} app: its App info page is in front."""
 
     name, suite = "app_info", "general"
+    max_steps = 13  # four pages deep, and with 32 apps installed the list needs up to four swipes to an app's row
 
     def values(self, split: str) -> list[dict[str, Any]]:
         """Every app of the split."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from android_gym.sim.app import App
+from android_gym.sim.apps.anki import AnkiApp
 from android_gym.sim.apps.browser import Browser
 from android_gym.sim.apps.calculator import CalculatorApp
 from android_gym.sim.apps.calendar import CalendarApp
@@ -12,9 +13,11 @@ from android_gym.sim.apps.contacts import ContactsApp
 from android_gym.sim.apps.dialer import DialerApp
 from android_gym.sim.apps.draw import DrawApp
 from android_gym.sim.apps.expenses import ExpensesApp
+from android_gym.sim.apps.feeder import FeederApp
 from android_gym.sim.apps.files import FilesApp
 from android_gym.sim.apps.gallery import GalleryApp
 from android_gym.sim.apps.gmail import GmailApp
+from android_gym.sim.apps.habits import HabitsApp
 from android_gym.sim.apps.joplin import JoplinApp
 from android_gym.sim.apps.launcher import PACKAGE as LAUNCHER
 from android_gym.sim.apps.launcher import Launcher
@@ -31,6 +34,7 @@ from android_gym.sim.apps.retro import RetroApp
 from android_gym.sim.apps.settings import SettingsApp
 from android_gym.sim.apps.todo import TodoApp
 from android_gym.sim.apps.vlc import VlcApp
+from android_gym.sim.apps.weather import WeatherApp
 from android_gym.sim.apps.youtube import YouTubeApp
 
 DEFAULT_APPS: tuple[type[App], ...] = (
@@ -62,6 +66,10 @@ DEFAULT_APPS: tuple[type[App], ...] = (
     RetroApp,
     VlcApp,
     OsmandApp,
+    WeatherApp,
+    FeederApp,
+    AnkiApp,
+    HabitsApp,
 )
 """Installed on every phone, in the launcher's order (Messages and Gmail are built before Contacts, so at reset they
 read the episode's drawn contacts, which is what Contacts starts with)."""

@@ -183,6 +183,8 @@ class ContactsState(TypedDict):
         added: the contacts not there at the start.
         removed: the names of the contacts no longer there.
         changed: the names of the contacts still there whose phone, e-mail or star changed.
+        opened: the names whose card was opened from the list since the start, in order (a task reads a card, then
+            goes on in another app: the card is no longer in front).
     """
 
     contacts: list[ContactEntry]
@@ -192,6 +194,7 @@ class ContactsState(TypedDict):
     added: list[ContactEntry]
     removed: list[str]
     changed: list[str]
+    opened: list[str]
 
 
 class NewContact(ConfigModel):
@@ -247,6 +250,7 @@ class ContactsApp(App):
         """The episode's contacts (`people.people(seed)`), none starred."""
         self.people: list[Person] = seeded_people(self.phone.seed)
         self.starred: set[str] = set()
+        self.opened: list[str] = []
         self._baseline = self._contacts()
 
     def set_up(self, initial: ContactsInitial) -> None:
@@ -294,7 +298,8 @@ class ContactsApp(App):
                 "query": lists[-1].fields.get(SEARCH_RID, "") if lists else "",
                 "added": [c for c in now if c["name"] not in before],
                 "removed": [n for n in before if n not in names],
-                "changed": [c["name"] for c in now if c["name"] in before and c != before[c["name"]]]}
+                "changed": [c["name"] for c in now if c["name"] in before and c != before[c["name"]]],
+                "opened": list(self.opened)}
 
     # -- views --------------------------------------------------------------------------------------------------------
     def build(self, screen: Screen) -> list[View]:
@@ -467,6 +472,7 @@ class ContactsApp(App):
         person = self.find(name) if name else None
         match event:
             case ("open", who):
+                self.opened.append(who)
                 return self.phone.push(details_screen(who))
             case ("create",):
                 return self.phone.push(editor_screen())

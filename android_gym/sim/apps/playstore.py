@@ -143,6 +143,8 @@ class PlayStoreState(TypedDict):
         updated: the apps updated this episode.
         page: the front store screen's name, None when the store has no screen on the stack.
         query: the latest search in the back stack, or None.
+        viewed: the apps whose page was opened this episode, in the order first opened.
+        wishlist: the apps on the wishlist, in the order added (empty at the start).
     """
 
     installed: list[str]
@@ -152,6 +154,8 @@ class PlayStoreState(TypedDict):
     updated: list[str]
     page: Literal["home", "search", "results", "details", "uninstall", "manage"] | None
     query: str | None
+    viewed: list[str]
+    wishlist: list[str]
 
 
 class PlayStoreInitial(ConfigModel):
@@ -184,8 +188,9 @@ class PlayStoreInitial(ConfigModel):
 
 
 class PlayStoreApp(App):
-    """Google Play Store. Screens: "home" (top charts), "search", "results" (args {"query"}), "details" ({"name"}),
-    the "uninstall" confirmation over an app page ({"name"}), and "manage" (Manage apps & device: updates).
+    """Google Play Store. Screens: "home" (top charts), "search", "results" (args {"query"}), "details" ({"name"}:
+    the listing, with Add to wishlist in its app bar), the "uninstall" confirmation over an app page ({"name"}), and
+    "manage" (Manage apps & device: updates).
 
     Results and app pages load through `phone.push(..., slow=True)`.
     """  # noqa: D205
@@ -201,6 +206,8 @@ class PlayStoreApp(App):
         """Nothing installed, no update pending."""
         self.installs: dict[str, int] = {}  # name -> phone.steps when its install began
         self.updates: dict[str, int | None] = {}  # name -> phone.steps when its update began (None: not yet)
+        self.viewed: list[str] = []  # a task that reads a listing knows it was opened
+        self.wishlist: list[str] = []
 
     def set_up(self, initial: PlayStoreInitial) -> None:
         """The apps installed (finished before step 0), those of them with an update available."""
@@ -238,7 +245,8 @@ class PlayStoreApp(App):
         return {"installed": sorted(n for n in self.installs if self.status(n) == "installed"),
                 "installing": sorted(n for n in self.installs if self.status(n) == "installing"),
                 "updates": updates["available"], "updating": updates["updating"], "updated": updates["updated"],
-                "page": mine[-1].name if mine else None, "query": queries[-1] if queries else None}
+                "page": mine[-1].name if mine else None, "query": queries[-1] if queries else None,
+                "viewed": list(self.viewed), "wishlist": list(self.wishlist)}
 
     # -- views --------------------------------------------------------------------------------------------------------
     def build(self, screen: Screen) -> list[View]:
@@ -334,6 +342,10 @@ class PlayStoreApp(App):
                 views.append(View("android.widget.ProgressBar", (MARGIN, top + 600, WIDTH - MARGIN, top + 640),
                                   desc="Installing...", package=PACKAGE, style="progress"))
             views.append(self._button(name, (MARGIN, top + 440, WIDTH - MARGIN, top + 580)))
+        wished = name in self.wishlist
+        views.append(View(IMAGE_BUTTON, (WIDTH - 170, CONTENT_TOP + 12, WIDTH - 20, top - 12),
+                          desc="Remove from wishlist" if wished else "Add to wishlist", package=PACKAGE,
+                          clickable=True, focusable=True, selected=wished, on_tap=("wish", name), icon="star"))
         views += [View(TEXT_VIEW, (MARGIN, top + 700, WIDTH - MARGIN, top + 800), text="About this app",
                        package=PACKAGE, style="section"),
                   View(TEXT_VIEW, (MARGIN, top + 800, WIDTH - MARGIN, top + 1100), text=info["about"],
@@ -378,6 +390,7 @@ class PlayStoreApp(App):
             case ("query", text):
                 return self._query(text)
             case ("open", name):
+                self.viewed += [name] if name not in self.viewed else []
                 return self.phone.push(Screen(PACKAGE, "details", {"name": name}), slow=True)
             case ("install", name):
                 self.installs[name] = self.phone.steps
@@ -393,6 +406,12 @@ class PlayStoreApp(App):
                 return self.phone.pop()  # the confirmation closes on the app's page, now offering Install
             case ("close",):
                 return self.phone.pop()
+            case ("wish", name):  # Add to / Remove from wishlist
+                if name in self.wishlist:
+                    self.wishlist.remove(name)
+                else:
+                    self.wishlist.append(name)
+                return True
             case ("manage",):
                 return self.phone.push(Screen(PACKAGE, "manage"))
             case ("update", name) if self.update_status(name) == "available":

@@ -7,6 +7,8 @@ screen never consumes randomness.
 
 from __future__ import annotations
 
+import re
+from functools import cache
 from typing import Literal
 
 import numpy as np
@@ -36,6 +38,9 @@ SEARCH_RID = f"{PACKAGE}:id/search_edit_text"
 CARD_RID = f"{PACKAGE}:id/video_card"
 PLAY_PAUSE_RID = f"{PACKAGE}:id/player_control_play_pause_replay_button"
 SUBSCRIBE_RID = f"{PACKAGE}:id/subscribe_button"
+META_RID = f"{PACKAGE}:id/video_meta"
+CHANNEL_RID = f"{PACKAGE}:id/channel_name"
+LENGTH_RID = f"{PACKAGE}:id/time_bar_total_time"
 TABS = ("Home", "Shorts", "Subscriptions", "Library")
 TAB_H = 170
 CARD_H = 380
@@ -136,6 +141,7 @@ def videos(query: str, perturbed_seed: int | None = None) -> list[dict]:
     if channel is not None:
         out = _uploads(channel, q)
     else:
+        q = _titled().get(_words(q), q)  # a video's own title finds the list it is in
         rng = np.random.default_rng(stable_seed("youtube", q))
         titles = rng.permutation(len(_TITLES))[:RESULTS_PER_QUERY]
         out = [{"title": _TITLES[t].replace("{T}", q.title()),
@@ -152,6 +158,22 @@ def videos(query: str, perturbed_seed: int | None = None) -> list[dict]:
                                  "views": "", "duration": "0:30", "age": "", "query": q, "ad": True,
                                  **({"newest": False} if channel else {})})
     return [{**v, "rank": i} for i, v in enumerate(out)]
+
+
+def _words(text: str) -> str:
+    """`text` as titles are looked up: its lower-case words, single-spaced."""
+    return " ".join(re.findall(r"[a-z0-9]+", text.lower()))
+
+
+@cache
+def _titled() -> dict[str, str]:
+    """The words of every topic video's title -> its topic (built once, by the same draw as `videos`)."""
+    out: dict[str, str] = {}
+    for topic in TOPICS:
+        rng = np.random.default_rng(stable_seed("youtube", topic))
+        for t in rng.permutation(len(_TITLES))[:RESULTS_PER_QUERY]:
+            out[_words(_TITLES[t].replace("{T}", topic.title()))] = topic
+    return out
 
 
 def _count(rng: np.random.Generator) -> str:
@@ -192,6 +214,9 @@ class YouTubeState(TypedDict):
         loading: whether the front YouTube screen still shows a spinner.
         playing: the video while the player is loaded in front, else None.
         subscriptions: the channels subscribed to, in the order subscribed.
+        liked: the titles of the videos liked, in the order liked.
+        watch_later: the titles of the videos saved to Watch later, in the order saved.
+        watched: the titles of the videos opened this episode, in the order first opened.
     """
 
     page: Literal["home", "shorts", "subscriptions", "library", "search", "results", "player"] | None
@@ -199,6 +224,9 @@ class YouTubeState(TypedDict):
     loading: bool
     playing: PlayingVideo | None
     subscriptions: list[str]
+    liked: list[str]
+    watch_later: list[str]
+    watched: list[str]
 
 
 class YouTubeApp(App):
@@ -209,7 +237,9 @@ class YouTubeApp(App):
 
     Results and the player load through `phone.push(..., slow=True)`, so they may show a spinner first. The player
     of a channel's video (not an advert's) has Subscribe beside the channel's name (Subscribed unsubscribes); the
-    Subscriptions tab lists the channels subscribed to. The episode starts subscribed to none.
+    Subscriptions tab lists the channels subscribed to. The episode starts subscribed to none. The player shows the
+    video's length, views, age and channel; its Like and Save to Watch later toggle, and the Library tab lists the
+    videos saved to Watch later and those liked (each plays). Searching a topic video's own title lists its topic.
     """
 
     package = PACKAGE
@@ -219,8 +249,11 @@ class YouTubeApp(App):
     state_schema = YouTubeState
 
     def reset(self) -> None:
-        """Subscribed to no channel."""
+        """Subscribed to no channel, nothing liked or saved."""
         self.subscriptions: list[str] = []
+        self.liked: list[dict] = []  # video dicts, so that the Library tab can play them
+        self.watch_later: list[dict] = []
+        self.watched: list[str] = []  # a task that reads a video's page knows it was opened
 
     def home(self) -> Screen:
         """The home feed."""
@@ -260,6 +293,8 @@ class YouTubeApp(App):
             rows = [View(TEXT_VIEW, (MARGIN, top + i * 180, WIDTH - MARGIN, top + (i + 1) * 180), text=c, desc=c,
                          package=PACKAGE, style="row", icon="subscriptions") for i, c in enumerate(self.subscriptions)]
             body = scroll_list(top, bottom, PACKAGE, rows, rid=f"{PACKAGE}:id/subscriptions")
+        elif name == "library" and (self.watch_later or self.liked):
+            body = scroll_list(top, bottom, PACKAGE, self._library(top), rid=f"{PACKAGE}:id/library")
         else:
             body = View(TEXT_VIEW, (MARGIN, top + 300, WIDTH - MARGIN, top + 500), package=PACKAGE, style="hint",
                         text="Sign in to see updates from your favorite channels" if name == "subscriptions"
@@ -271,6 +306,18 @@ class YouTubeApp(App):
                              clickable=True, focusable=True, selected=t.lower() == name, on_tap=("tab", t.lower()),
                              style="tab", icon=t.lower()) for i, t in enumerate(TABS)])
         return [self._topbar(), body, tabs]
+
+    def _library(self, top: int) -> list[View]:
+        """The Library tab: a heading per playlist (Watch later, Liked videos), then its videos' cards."""
+        rows, y = [], top
+        for heading, items in (("Watch later", self.watch_later), ("Liked videos", self.liked)):
+            rows.append(View(TEXT_VIEW, (MARGIN, y, WIDTH - MARGIN, y + 140), package=PACKAGE, style="section",
+                             text=f"{heading} ({len(items)})"))
+            y += 140
+            for v in items:
+                rows.append(_card(v, y))
+                y += CARD_H
+        return rows
 
     def _search(self, screen: Screen) -> list[View]:
         typed = screen.fields.get(SEARCH_RID, "")
@@ -306,14 +353,18 @@ class YouTubeApp(App):
                       package=PACKAGE, style="video", children=[
                           View(IMAGE_BUTTON, (WIDTH // 2 - 90, top + 214, WIDTH // 2 + 90, top + 394),
                                desc="Play video" if paused else "Pause video", rid=PLAY_PAUSE_RID, package=PACKAGE,
-                               clickable=True, focusable=True, on_tap=("pause",), icon="play" if paused else "pause")])
+                               clickable=True, focusable=True, on_tap=("pause",), icon="play" if paused else "pause"),
+                          View(TEXT_VIEW, (WIDTH - 300, top + 520, WIDTH - MARGIN, top + 590), text=v["duration"],
+                               desc=f"Video length {v['duration']}", rid=LENGTH_RID,
+                               package=PACKAGE)])
         meta = "Sponsored" if v["ad"] else f"{v['views']} views  {v['age']}"
         views = [player,
                  View(TEXT_VIEW, (MARGIN, top + 640, WIDTH - MARGIN, top + 800), text=v["title"],
                       rid=f"{PACKAGE}:id/title", package=PACKAGE, style="title"),
-                 View(TEXT_VIEW, (MARGIN, top + 800, WIDTH - MARGIN, top + 880), text=meta, package=PACKAGE),
-                 View(TEXT_VIEW, (MARGIN, top + 900, WIDTH - 400, top + 1000), text=v["channel"], package=PACKAGE,
-                      style="channel")]
+                 View(TEXT_VIEW, (MARGIN, top + 800, WIDTH - MARGIN, top + 880), text=meta, rid=META_RID,
+                      package=PACKAGE),
+                 View(TEXT_VIEW, (MARGIN, top + 900, WIDTH - 400, top + 1000), text=v["channel"], rid=CHANNEL_RID,
+                      package=PACKAGE, style="channel")]
         if not v["ad"]:  # an advert's "channel" is its advertiser: nothing to subscribe to
             subscribed = v["channel"] in self.subscriptions
             views.append(View(BUTTON, (WIDTH - 380, top + 900, WIDTH - MARGIN, top + 1000),
@@ -321,10 +372,18 @@ class YouTubeApp(App):
                               desc=f"{'Unsubscribe from' if subscribed else 'Subscribe to'} {v['channel']}",
                               rid=SUBSCRIBE_RID, package=PACKAGE, clickable=True, focusable=True,
                               on_tap=("subscribe", v["channel"]), style="button"))
-        for i, action in enumerate(("Like", "Dislike", "Share", "Save")):
+        items = tuple(sorted(v.items()))
+        liked = any(x["title"] == v["title"] for x in self.liked)
+        saved = any(x["title"] == v["title"] for x in self.watch_later)
+        actions = (("Liked" if liked else "Like", ("like", items), "like", liked), ("Dislike", ("noop",), "dislike",
+                                                                                   False),
+                   ("Share", ("noop",), "share", False),
+                   ("Saved to Watch later" if saved else "Save to Watch later", ("save", items), "save", saved))
+        for i, (desc, event, icon, on) in enumerate(actions):
             x = MARGIN + i * 250
-            views.append(View(IMAGE_BUTTON, (x, top + 1030, x + 220, top + 1150), desc=action, package=PACKAGE,
-                              clickable=True, on_tap=("noop",), icon=action.lower()))
+            views.append(View(IMAGE_BUTTON, (x, top + 1030, x + 220, top + 1150), desc=desc, package=PACKAGE,
+                              clickable=True, focusable=True, selected=on, on_tap=event if not v["ad"] else ("noop",),
+                              icon=icon))
         return views
 
     # -- events -------------------------------------------------------------------------------------------------------
@@ -339,6 +398,8 @@ class YouTubeApp(App):
             case ("query", text):
                 return self._query(text)
             case ("play", items):  # the video dict as sorted (key, value) pairs, see `_card`
+                title = dict(items)["title"]
+                self.watched += [title] if title not in self.watched else []
                 return self.phone.push(Screen(PACKAGE, "player", {"video": dict(items), "paused": False}), slow=True)
             case ("pause",):
                 screen.args["paused"] = not screen.args["paused"]
@@ -349,7 +410,17 @@ class YouTubeApp(App):
                 else:
                     self.subscriptions.append(channel)
                 return True
-        return False  # ("noop",): Cast, Like, Dislike, Share, Save
+            case ("like" | "save" as kind, items):  # Like / Liked, Save to / Saved to Watch later: each toggles
+                return self._toggle(self.liked if kind == "like" else self.watch_later, dict(items))
+        return False  # ("noop",): Cast, Dislike, Share, an advert's buttons
+
+    def _toggle(self, videos_: list[dict], video: dict) -> bool:
+        mine = [x for x in videos_ if x["title"] == video["title"]]
+        if mine:
+            videos_.remove(mine[0])
+        else:
+            videos_.append(video)
+        return True
 
     def submit(self, screen: Screen, rid: str) -> bool:
         """ENTER in the search box runs the search."""
@@ -371,7 +442,8 @@ class YouTubeApp(App):
                        "paused": top.args["paused"], "channel": v["channel"], "newest": v.get("newest", False)}
         return {"page": mine[-1].name if mine else None, "query": queries[-1] if queries else None,
                 "loading": bool(mine and mine[-1].loading > 0), "playing": playing,
-                "subscriptions": list(self.subscriptions)}
+                "subscriptions": list(self.subscriptions), "liked": [v["title"] for v in self.liked],
+                "watch_later": [v["title"] for v in self.watch_later], "watched": list(self.watched)}
 
 
 def _card(v: dict, y: int) -> View:

@@ -90,5 +90,8 @@ APP_GLYPHS: dict[str, Glyph] = {
     "launcher": _grid, "app": _grid, "music": _SHARED["play"], "recorder": SYSTEM_GLYPHS["mic"], "expense": _bag,
     "recipes": SYSTEM_GLYPHS["wellbeing"], "calculator": _calculator, "tasks": _tasks, "notes": SYSTEM_GLYPHS["note"],
     "draw": SYSTEM_GLYPHS["palette"], "tracks": SYSTEM_GLYPHS["activity"], "vlc": _cone,
+    "feeder": SYSTEM_GLYPHS["notifications"],
+    "weather": SYSTEM_GLYPHS["brightness"], "habits": SYSTEM_GLYPHS["check"],
+    "anki": SYSTEM_GLYPHS["star"],
 }
 """Glyphs drawn on app icons (white on the app's colour), by the app's `icon` name."""

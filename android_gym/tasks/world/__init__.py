@@ -5,15 +5,25 @@ from __future__ import annotations
 
 from android_gym.tasks.base import TaskTemplate
 from android_gym.tasks.world import (
+    anki_cross_tasks,
+    anki_tasks,
     answer_tasks,
     calculator_tasks,
     calendar_tasks,
     chained_tasks,
     clipboard_tasks,
     clock_tasks,
+    cross_media_tasks,
+    cross_people_answer_tasks,
+    cross_people_tasks,
+    cross_places_tasks,
     draw_tasks,
     expenses_tasks,
+    feeder_cross_tasks,
+    feeder_tasks,
     files_tasks,
+    habits_cross_tasks,
+    habits_tasks,
     html_tasks,
     infeasible_tasks,
     joplin_tasks,
@@ -25,12 +35,16 @@ from android_gym.tasks.world import (
     people_tasks,
     pictures_tasks,
     places_tasks,
+    playstore_tasks,
     recipes_tasks,
     recorder_tasks,
     retro_tasks,
     settings_tasks,
     todo_tasks,
     vlc_tasks,
+    weather_tasks,
+    youtube_tasks,
+    ytmusic_tasks,
 )
 
 WORLD_TEMPLATES: tuple[TaskTemplate, ...] = (
@@ -41,7 +55,15 @@ WORLD_TEMPLATES: tuple[TaskTemplate, ...] = (
     *calculator_tasks.TEMPLATES, *answer_tasks.TEMPLATES, *infeasible_tasks.TEMPLATES, *chained_tasks.TEMPLATES,
     *opentracks_tasks.TEMPLATES, *draw_tasks.TEMPLATES, *joplin_tasks.TEMPLATES,
     *pictures_tasks.TEMPLATES, *retro_tasks.TEMPLATES, *vlc_tasks.TEMPLATES,
-    *clipboard_tasks.TEMPLATES, *osmand_tasks.TEMPLATES, *html_tasks.TEMPLATES)
+    *clipboard_tasks.TEMPLATES, *osmand_tasks.TEMPLATES, *html_tasks.TEMPLATES,
+    *cross_media_tasks.TEMPLATES, *cross_places_tasks.TEMPLATES,
+    *weather_tasks.TEMPLATES, *cross_people_tasks.TEMPLATES, *cross_people_answer_tasks.TEMPLATES,
+    *anki_tasks.TEMPLATES, *anki_cross_tasks.TEMPLATES, *feeder_tasks.TEMPLATES,
+    *feeder_cross_tasks.TEMPLATES,
+    *youtube_tasks.TEMPLATES, *playstore_tasks.TEMPLATES, *ytmusic_tasks.TEMPLATES,
+    *habits_tasks.TEMPLATES, *habits_cross_tasks.TEMPLATES)
 """Every template of the World suite: Contacts and Phone, Messages and Gmail, Markor and Tasks, Camera and Photos,
-Audio Recorder, Pro Expense, Broccoli, Clock, Settings, Calendar, Files, Maps, Calculator; questions answered in
-text; tasks whose right outcome is to declare them impossible; chains of two or three apps' tasks."""
+Audio Recorder, Pro Expense, Broccoli, Clock, Settings, Calendar, Files, Maps, Calculator, OpenTracks, Simple Draw
+Pro, Joplin, Retro Music, VLC, OsmAnd, Chrome's local pages, the clipboard, Breezy Weather, AnkiDroid, Feeder,
+YouTube, Play Store, YT Music, Loop Habit Tracker; questions answered in text; tasks whose right outcome is to declare
+them impossible; chains of two or three apps' tasks, and tasks carrying what one app shows into another."""

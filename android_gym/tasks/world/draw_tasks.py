@@ -52,7 +52,7 @@ def named_grid() -> list[dict[str, Any]]:
 class SaveNamedTemplate(WorldTemplate):
     """Draw in {ink} and save the drawing as Pictures/{file}; its twin {twin} is there already."""
 
-    name, max_steps, split_key = "draw_save_named", 18, "file"
+    name, max_steps, split_key = "draw_save_named", 20, "file"
     apps = (DRAW,)
     phrasings = ('In Simple Draw Pro, draw something in {ink} and save it in Pictures as "{file}"',
                  "Make a {ink} drawing with Simple Draw Pro and save it to the Pictures folder named {file}",
@@ -127,7 +127,7 @@ class CountPicturesTemplate(WorldTemplate):
 class StrokeCountTemplate(WorldTemplate):
     """How many strokes does the drawing {file} have? Its twin {twin} has another count."""
 
-    name, max_steps, split_key = "draw_stroke_count", 10, "file"
+    name, max_steps, split_key = "draw_stroke_count", 13, "file"
     outcome, apps = "answer", (DRAW,)
     phrasings = ('How many strokes are in the drawing "{file}" in Simple Draw Pro?',
                  "Open {file} in Simple Draw Pro and tell me how many strokes it has",
@@ -162,7 +162,7 @@ class StrokeCountTemplate(WorldTemplate):
 class LatestToTextTemplate(WorldTemplate):
     """Text {person} the file name of the newest drawing ({latest}); older ones are listed below it."""
 
-    name, max_steps, split_key = "draw_latest_to_text", 17, "latest"
+    name, max_steps, split_key = "draw_latest_to_text", 19, "latest"
     apps = (DRAW, M.PACKAGE)
     phrasings = ("Text {person} the file name of my most recent drawing in Simple Draw Pro",
                  "Send {person} a message with the name of the newest image in Simple Draw Pro",

@@ -78,7 +78,7 @@ class CallMissingContactTemplate(PersonTemplate):
 class CompleteMissingTaskTemplate(WorldTemplate):
     """Mark {title} in list {list} done, where only another list has that title (leave it open)."""
 
-    name, max_steps, split_key = "complete_missing_task", 9, "title"
+    name, max_steps, split_key = "complete_missing_task", 11, "title"
     outcome, apps = "infeasible", (TASKS,)
     phrasings = ('Mark "{title}" in my {list} list as done in Tasks',
                  "In Tasks, complete the task {title} on the {list} list", 'Check off "{title}" from the {list} list')

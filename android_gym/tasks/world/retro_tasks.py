@@ -80,7 +80,7 @@ def playlists_are(state: State, params: Params, made: bool) -> bool:
 class CreatePlaylistTemplate(WorldTemplate):
     """Make a playlist {name} of {titles} in that order; the twin playlist {twin} stays as it is."""
 
-    name, max_steps, split_key = "retro_create_playlist", 27, "name"
+    name, max_steps, split_key = "retro_create_playlist", 30, "name"
     apps = (RETRO,)
     phrasings = ('In Retro Music, create a playlist called "{name}" with these songs in this order: {titles}',
                  "Make a new Retro Music playlist {name} holding {titles}, in that order",
@@ -106,7 +106,7 @@ class CreatePlaylistTemplate(WorldTemplate):
 class SavePlaylistTemplate(CreatePlaylistTemplate):
     """Make the playlist {name} of {titles} in order, then save it as a file in the Download folder."""
 
-    name, max_steps = "retro_save_playlist", 30
+    name, max_steps = "retro_save_playlist", 32
     phrasings = ('Create a Retro Music playlist "{name}" with {titles} (in this order), then save it as a file in '
                  "the Download folder",
                  "Make a playlist {name} in Retro Music of {titles}, in order, and export it to Download",
@@ -166,7 +166,7 @@ def read_total(elements: Elements) -> str | None:
 class PlaylistLengthTemplate(WorldTemplate):
     """How long is the playlist {name} in all? Answered with the total its screen shows; the twin differs."""
 
-    name, max_steps, split_key = "retro_playlist_length", 9, "name"
+    name, max_steps, split_key = "retro_playlist_length", 11, "name"
     outcome, apps = "answer", (RETRO,)
     phrasings = ('What is the total length of my Retro Music playlist "{name}"?',
                  "How long does the playlist {name} in Retro Music play in all?",
@@ -196,7 +196,7 @@ class PlaylistLengthTemplate(WorldTemplate):
 class ArtistSongsTemplate(WorldTemplate):
     """How many songs by {artist} are in the library? Answered with the count the artist's page shows."""
 
-    name, max_steps, split_key = "retro_artist_songs", 9, "key"
+    name, max_steps, split_key = "retro_artist_songs", 11, "key"
     outcome, apps = "answer", (RETRO,)
     phrasings = ("How many songs by {artist} do I have in Retro Music?",
                  "Count the songs of {artist} in my Retro Music library",
@@ -235,7 +235,7 @@ class ArtistSongsTemplate(WorldTemplate):
 class LengthToTextTemplate(WorldTemplate):
     """Text {person} how long the playlist {name} is: one SMS holding its total as Retro shows it."""
 
-    name, max_steps, split_key = "retro_length_to_text", 17, "name"
+    name, max_steps, split_key = "retro_length_to_text", 19, "name"
     apps = (RETRO, M.PACKAGE)
     phrasings = ('Text {person} how long my Retro Music playlist "{name}" is',
                  "Send {person} a message with the total length of the playlist {name} from Retro Music",

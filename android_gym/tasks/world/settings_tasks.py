@@ -265,7 +265,7 @@ class DenyCameraMicTemplate(WorldTemplate):
 class ClearCachesTemplate(WorldTemplate):
     """Clear the cache of {app} and of {other}: both caches empty, nothing else cleared or stopped."""
 
-    name, max_steps, split_key = "settings_clear_caches", 22, "app"
+    name, max_steps, split_key = "settings_clear_caches", 24, "app"
     apps = (SETTINGS,)
     phrasings = ("Clear the cache of {app} and {other}", "Free up space: clear {app}'s and {other}'s cached data",
                  "In Settings, empty the app cache for both {app} and {other}")

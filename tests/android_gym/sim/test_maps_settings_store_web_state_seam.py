@@ -124,7 +124,7 @@ def test_the_play_store_after_rich_initial_conditions_fits_its_schema() -> None:
     assert state_problems(state) == []
     assert state_of(state, playstore.PlayStoreState) == {
         "installed": ["Roblox", "Spotify"], "installing": [], "updates": ["Roblox"], "updating": [], "updated": [],
-        "page": "home", "query": None}
+        "page": "home", "query": None, "viewed": [], "wishlist": []}
 
 
 @pytest.mark.parametrize("template", [AddFirstToCart(), WeatherQuestion(), ForumTemplate(), NewTabTemplate()],
