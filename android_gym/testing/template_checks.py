@@ -36,6 +36,22 @@ NearMiss = Callable[[Task], ActionSource]
 """Builds, for one task, a policy that takes a path near the right one and must not win."""
 
 
+def playing(template: TaskTemplate, expert: TaskTemplate | None = None, **changed: Any) -> NearMiss:
+    """A near miss: `expert`'s expert (default the template's own) playing the task with some parameters changed,
+    each to a value or to a function of the task's parameters (the twin contact, the other day).
+
+    >>> from android_gym.tasks.suites import templates
+    >>> near = playing(templates("world")[0], name=lambda p: "someone else")
+    >>> near.__name__.endswith("with ['name']")
+    True
+    """  # noqa: D205
+    def make(task: Task) -> ActionSource:
+        params = {**task.params, **{k: v(task.params) if callable(v) else v for k, v in changed.items()}}
+        return Task(expert or template, params, task.split).expert_action
+    make.__name__ = f"{template.name} with {sorted(changed)}"
+    return make
+
+
 def sample(template: TaskTemplate, split: str, n: int) -> list[Task]:
     """`n` distinct tasks of `split` drawn at random (fixed per template and split), all of them when it has fewer.
 

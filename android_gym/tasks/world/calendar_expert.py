@@ -101,6 +101,8 @@ def edit_step(want: Mapping[str, Any], elements: Elements, state: State) -> Acti
         return pick_date(want["date"], elements, state)
     if screen["name"] == "time":
         return pick_time(want.get(args["which"], args["which"]), elements, state)
+    if screen["name"] != "edit":  # a menu over the editor it does not need (the repeat rule's, opened by a slip)
+        return back()
     if args["discard"]:
         return press(elements, text="Keep editing")
     rids = {"title": C.TITLE_RID, "location": C.LOCATION_RID, "description": C.DESCRIPTION_RID}

@@ -17,6 +17,7 @@ from android_gym.tasks.base import Task, TaskTemplate
 from android_gym.tasks.world import joplin_tasks as T
 from android_gym.testing import template_checks as checks
 from android_gym.testing.rollout import run_episode
+from android_gym.testing.template_checks import playing
 from android_gym.ui import UIElement
 
 COUNT, UNTICKED, NEW_TODO, MOVE, COMPLETE, PASSWORD = T.TEMPLATES
@@ -26,15 +27,6 @@ COUNT, UNTICKED, NEW_TODO, MOVE, COMPLETE, PASSWORD = T.TEMPLATES
 def device() -> SimDevice:
     """One unperturbed phone for the module (each test resets it)."""
     return SimDevice("none")
-
-
-def playing(template: TaskTemplate, **changed: Any) -> Any:
-    """A near miss: the template's expert playing the task with some parameters changed."""
-    def make(task: Task) -> Any:
-        params = {**task.params, **{k: v(task.params) if callable(v) else v for k, v in changed.items()}}
-        return Task(template, params, task.split).expert_action
-    make.__name__ = f"{template.name} with {sorted(changed)}"
-    return make
 
 
 def counting_every_box(task: Task) -> Any:

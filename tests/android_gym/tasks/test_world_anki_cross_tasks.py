@@ -5,16 +5,16 @@ someone else, the reminder for the wrong deck or in the wrong list)."""  # noqa:
 from __future__ import annotations
 
 from functools import cache
-from typing import Any
 
 import pytest
 
 from android_gym.devices.sim import SimDevice
 from android_gym.sim.apps import todo
-from android_gym.tasks.base import Task, TaskTemplate
+from android_gym.tasks.base import TaskTemplate
 from android_gym.tasks.world import anki_cross_tasks as X
 from android_gym.tasks.world.base import nth
 from android_gym.testing import template_checks as checks
+from android_gym.testing.template_checks import playing
 
 MARKOR, JOPLIN, TEXT, NOTE, REMINDER = X.TEMPLATES
 
@@ -23,15 +23,6 @@ MARKOR, JOPLIN, TEXT, NOTE, REMINDER = X.TEMPLATES
 def device() -> SimDevice:
     """One unperturbed phone for the module (each test resets it)."""
     return SimDevice("none")
-
-
-def playing(template: TaskTemplate, **changed: Any) -> Any:
-    """A near miss: `template`'s expert playing the task with some parameters changed."""
-    def make(task: Task) -> Any:
-        params = {**task.params, **{k: v(task.params) if callable(v) else v for k, v in changed.items()}}
-        return Task(template, params, task.split).expert_action
-    make.__name__ = f"{template.name} with {sorted(changed)}"
-    return make
 
 
 def other_language(p: dict) -> str:

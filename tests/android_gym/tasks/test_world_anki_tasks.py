@@ -15,6 +15,7 @@ from android_gym.tasks.base import Task, TaskTemplate
 from android_gym.tasks.world import anki_tasks as T
 from android_gym.tasks.world.anki_expert import answer, deck_counts, deck_spec, study
 from android_gym.testing import template_checks as checks
+from android_gym.testing.template_checks import playing
 
 DUE, SIZE, BACK, WHEN, DECK, MOST_NEW, CREATE, RENAME, ADD, ADD_REVERSED, STUDY, MOVE, DELETE = T.TEMPLATES
 
@@ -23,15 +24,6 @@ DUE, SIZE, BACK, WHEN, DECK, MOST_NEW, CREATE, RENAME, ADD, ADD_REVERSED, STUDY,
 def device() -> SimDevice:
     """One unperturbed phone for the module (each test resets it)."""
     return SimDevice("none")
-
-
-def playing(template: TaskTemplate, **changed: Any) -> Any:
-    """A near miss: `template`'s expert playing the task with some parameters changed."""
-    def make(task: Task) -> Any:
-        params = {**task.params, **{k: v(task.params) if callable(v) else v for k, v in changed.items()}}
-        return Task(template, params, task.split).expert_action
-    make.__name__ = f"{template.name} with {sorted(changed)}"
-    return make
 
 
 def twin(p: dict) -> str:

@@ -17,7 +17,7 @@ from android_gym.sim.apps import calendar as C
 from android_gym.sim.apps import with_apps
 from android_gym.sim.apps.calendar import CalendarApp
 from android_gym.tasks.base import Task, TaskTemplate
-from android_gym.tasks.expert import app_state, find
+from android_gym.tasks.expert import app_state, find, tap
 from android_gym.tasks.world import calendar_tasks as T
 from android_gym.tasks.world.calendar_tasks import TEMPLATES
 from android_gym.tasks.world.infeasible_tasks import impossible
@@ -160,3 +160,19 @@ def test_the_expert_scrolls_up_and_down_to_the_row():
     early = T.the(phone.state(), "Filler 0", T.iso(1))
     step = T.to_event(early, phone.ui_elements(), phone.state())
     assert find(phone.ui_elements(), text=C.row_text(early)) is None and step.touch[1] < step.lift[1]  # down
+
+
+def test_the_create_expert_closes_a_repeat_menu_opened_over_its_editor() -> None:
+    """A slip that opens the editor's Repeat menu (as the warm start's noisy play does) is closed and the event made:
+    the expert once read the menu's screen as the editor's and raised KeyError."""  # noqa: D205, D209
+    task = checks.sample(BY_NAME["calendar_create_event"], "train", 1)[0]
+    slipped = []
+
+    def slipping(elements: Sequence[UIElement], state: Mapping[str, Any]) -> Action:
+        if not slipped and state["screen"]["name"] == "edit" and find(elements, rid=C.REPEAT_RID) is not None:
+            slipped.append(True)
+            return tap(find(elements, rid=C.REPEAT_RID))
+        return task.expert_action(elements, state)
+
+    episode = run_episode(task, seed=3, policy=slipping, device=SimDevice("none"))
+    assert slipped and episode.success

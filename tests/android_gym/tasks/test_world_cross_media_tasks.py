@@ -19,6 +19,7 @@ from android_gym.tasks.world import pictures_expert as pe
 from android_gym.tasks.world import recipes_tasks as rt
 from android_gym.testing import template_checks as checks
 from android_gym.testing.rollout import run_episode
+from android_gym.testing.template_checks import playing
 
 BY_NAME = {t.name: t for t in T.TEMPLATES}
 NearMiss = Callable[[Task], Any]
@@ -35,15 +36,6 @@ def as_(template: TaskTemplate, name: str = "") -> NearMiss:
     def make(task: Task) -> Any:
         return Task(template, task.params, task.split).expert_action
     make.__name__ = name or type(template).__name__
-    return make
-
-
-def playing(template: TaskTemplate, **changed: Any) -> NearMiss:
-    """A near miss: the template's expert playing the task with some parameters changed."""
-    def make(task: Task) -> Any:
-        params = {**task.params, **{k: v(task.params) if callable(v) else v for k, v in changed.items()}}
-        return Task(template, params, task.split).expert_action
-    make.__name__ = f"{template.name} with {sorted(changed)}"
     return make
 
 

@@ -21,18 +21,10 @@ from android_gym.tasks.world import cross_places_tasks as P
 from android_gym.tasks.world import pictures_expert as pe
 from android_gym.testing import template_checks as checks
 from android_gym.testing.rollout import run_episode
+from android_gym.testing.template_checks import playing
 
 BY_NAME = {t.name: t for t in P.TEMPLATES}
 FAVORITE, GROUP, VIDEOS, EVENT, LENGTH, VIDEO_LENGTH, LARGEST, RECEIPTS = P.TEMPLATES
-
-
-def playing(template: TaskTemplate, **changed: Any) -> Callable[[Task], Any]:
-    """A near miss: the template's expert playing the task with some parameters changed."""
-    def make(task: Task) -> Any:
-        params = {**task.params, **{k: v(task.params) if callable(v) else v for k, v in changed.items()}}
-        return Task(template, params, task.split).expert_action
-    make.__name__ = f"{template.name} with {sorted(changed)}"
-    return make
 
 
 def answering(template: TaskTemplate, wrong: Callable[[dict[str, Any]], str]) -> Callable[[Task], Any]:

@@ -5,14 +5,14 @@ other event's start), and a written figure is read as the only number besides th
 from __future__ import annotations
 
 from functools import cache
-from typing import Any
 
 import pytest
 
 from android_gym.devices.sim import SimDevice
-from android_gym.tasks.base import Task, TaskTemplate
+from android_gym.tasks.base import TaskTemplate
 from android_gym.tasks.world import habits_cross_tasks as T
 from android_gym.testing import template_checks as checks
+from android_gym.testing.template_checks import playing
 
 TEXT, NOTE, ALARM, TODO, EVENT = T.TEMPLATES
 
@@ -21,15 +21,6 @@ TEXT, NOTE, ALARM, TODO, EVENT = T.TEMPLATES
 def device() -> SimDevice:
     """One unperturbed phone for the module (each test resets it)."""
     return SimDevice("none")
-
-
-def playing(template: TaskTemplate, **changed: Any) -> Any:
-    """A near miss: the template's expert playing the task with some parameters changed."""
-    def make(task: Task) -> Any:
-        params = {**task.params, **{k: v(task.params) if callable(v) else v for k, v in changed.items()}}
-        return Task(template, params, task.split).expert_action
-    make.__name__ = f"{template.name} with {sorted(changed)}"
-    return make
 
 
 def twin(p: dict) -> str:

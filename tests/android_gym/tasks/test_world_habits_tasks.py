@@ -18,6 +18,7 @@ from android_gym.tasks.base import Task, TaskTemplate
 from android_gym.tasks.world import habits_tasks as T
 from android_gym.tasks.world.habits_expert import figures, twin_habits
 from android_gym.testing import template_checks as checks
+from android_gym.testing.template_checks import playing
 
 (STREAK, BEST, TOTAL, SCORE, MONTH, VALUE, LEADER, CREATE, CHECK, ENTER, ARCHIVE, UNARCHIVE, DELETE, RENAME,
  REMINDER) = T.TEMPLATES
@@ -27,15 +28,6 @@ from android_gym.testing import template_checks as checks
 def device() -> SimDevice:
     """One unperturbed phone for the module (each test resets it)."""
     return SimDevice("none")
-
-
-def playing(template: TaskTemplate, **changed: Any) -> Any:
-    """A near miss: the template's expert playing the task with some parameters changed."""
-    def make(task: Task) -> Any:
-        params = {**task.params, **{k: v(task.params) if callable(v) else v for k, v in changed.items()}}
-        return Task(template, params, task.split).expert_action
-    make.__name__ = f"{template.name} with {sorted(changed)}"
-    return make
 
 
 def saying(text: Any) -> Any:

@@ -4,14 +4,14 @@ answered, renamed, recategorised, deleted or texted; a wrong activity type; the 
 from __future__ import annotations
 
 from functools import cache
-from typing import Any
 
 import pytest
 
 from android_gym.devices.sim import SimDevice
-from android_gym.tasks.base import Task, TaskTemplate
+from android_gym.tasks.base import TaskTemplate
 from android_gym.tasks.world import opentracks_tasks as T
 from android_gym.testing import template_checks as checks
+from android_gym.testing.template_checks import playing
 
 DISTANCE, DURATION, RENAME, RECATEGORISE, DELETE, TEXT = T.TEMPLATES
 
@@ -20,15 +20,6 @@ DISTANCE, DURATION, RENAME, RECATEGORISE, DELETE, TEXT = T.TEMPLATES
 def device() -> SimDevice:
     """One unperturbed phone for the module (each test resets it)."""
     return SimDevice("none")
-
-
-def playing(template: TaskTemplate, **changed: Any) -> Any:
-    """A near miss: the template's expert playing the task with some parameters changed."""
-    def make(task: Task) -> Any:
-        params = {**task.params, **{k: v(task.params) if callable(v) else v for k, v in changed.items()}}
-        return Task(template, params, task.split).expert_action
-    make.__name__ = f"{template.name} with {sorted(changed)}"
-    return make
 
 
 def twin(p: dict) -> str:

@@ -17,6 +17,7 @@ from android_gym.sim.apps import weather_data as D
 from android_gym.tasks.base import Task, TaskTemplate
 from android_gym.tasks.world import weather_tasks as T
 from android_gym.testing import template_checks as checks
+from android_gym.testing.template_checks import playing
 
 (HIGH, RAINIEST, ABOVE, CONVERTED, HUMIDITY, SUNSET, ADD, REMOVE, UNIT, TEXT, ADD_TEXT, NOTE, EVENT,
  RAIN_TASK) = T.TEMPLATES
@@ -99,15 +100,6 @@ def test_an_answer_is_void_once_a_location_was_added():
     apps = dict(phone_state["apps"])
     apps[D.PACKAGE] = {**apps[D.PACKAGE], "added": ["Rome"]}
     assert HUMIDITY.answer(task.params, {**phone_state, "apps": apps}) is None
-
-
-def playing(template: TaskTemplate, expert: TaskTemplate | None = None, **changed: Any) -> Any:
-    """A near miss: `expert` (default the template's) playing the task with some parameters changed."""
-    def make(task: Task) -> Any:
-        params = {**task.params, **{k: v(task.params) if callable(v) else v for k, v in changed.items()}}
-        return Task(expert or template, params, task.split).expert_action
-    make.__name__ = f"{template.name} with {sorted(changed)}"
-    return make
 
 
 def neighbour(p: dict) -> str:

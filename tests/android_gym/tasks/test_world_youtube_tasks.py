@@ -11,11 +11,12 @@ import pytest
 
 from android_gym.devices.sim import SimDevice
 from android_gym.sim.apps import youtube
-from android_gym.tasks.base import Task, TaskTemplate
+from android_gym.tasks.base import TaskTemplate
 from android_gym.tasks.world import youtube_tasks as T
 from android_gym.tasks.world.messaging_expert import namesake
 from android_gym.testing import template_checks as checks
 from android_gym.testing.rollout import run_episode
+from android_gym.testing.template_checks import playing
 
 VIEWS, CHANNEL, LENGTH, LIKE, LATER, SUBSCRIBE, TEXT, MAIL = T.TEMPLATES
 
@@ -24,15 +25,6 @@ VIEWS, CHANNEL, LENGTH, LIKE, LATER, SUBSCRIBE, TEXT, MAIL = T.TEMPLATES
 def device() -> SimDevice:
     """One unperturbed phone for the module (each test resets it)."""
     return SimDevice("none")
-
-
-def playing(template: TaskTemplate, **changed: Any) -> Any:
-    """A near miss: the template's expert playing the task with some parameters changed."""
-    def make(task: Task) -> Any:
-        params = {**task.params, **{k: v(task.params) if callable(v) else v for k, v in changed.items()}}
-        return Task(template, params, task.split).expert_action
-    make.__name__ = f"{template.name} with {sorted(changed)}"
-    return make
 
 
 def twin(p: dict) -> str:

@@ -12,10 +12,11 @@ import pytest
 from android_gym.devices.sim import SimDevice
 from android_gym.sim.apps import markor, music
 from android_gym.sim.apps import messages as M
-from android_gym.tasks.base import Task, TaskTemplate
+from android_gym.tasks.base import TaskTemplate
 from android_gym.tasks.world import ytmusic_tasks as T
 from android_gym.testing import template_checks as checks
 from android_gym.testing.rollout import run_episode
+from android_gym.testing.template_checks import playing
 
 ARTIST, COUNT, LENGTH, ADD, REMOVE, LIKE, CREATE, NOTE, FROM_TEXT = T.TEMPLATES
 
@@ -24,15 +25,6 @@ ARTIST, COUNT, LENGTH, ADD, REMOVE, LIKE, CREATE, NOTE, FROM_TEXT = T.TEMPLATES
 def device() -> SimDevice:
     """One unperturbed phone for the module (each test resets it)."""
     return SimDevice("none")
-
-
-def playing(template: TaskTemplate, **changed: Any) -> Any:
-    """A near miss: the template's expert playing the task with some parameters changed."""
-    def make(task: Task) -> Any:
-        params = {**task.params, **{k: v(task.params) if callable(v) else v for k, v in changed.items()}}
-        return Task(template, params, task.split).expert_action
-    make.__name__ = f"{template.name} with {sorted(changed)}"
-    return make
 
 
 def twin(p: dict) -> str:
