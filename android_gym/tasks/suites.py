@@ -43,6 +43,18 @@ HELD_OUT: dict[str, HeldOut] = {
                                 "save_missed_caller", "selfie_to_album", "calendar_change_start", "settings_volumes",
                                 "files_copy_to"),
                      apps=("org.tasks", "com.google.android.calculator")),
+    # AndroidWorld has no held-out splits of its own (its train and test differ in parameters); ours on top: Tasks
+    # (its six questions) and OsmAnd (favourite, marker, track) as apps, and nine templates whose siblings train
+    # (a third duplicate-recipe variant, the second multi-delete of expenses, merging notes beside editing them, an
+    # event in two weeks beside tomorrow's, replying to the most recent text beside replying, brightness verified
+    # beside set, a distance over an interval beside the tracker's other questions, two playlists beside one, saving
+    # a playlist beside creating it).
+    "androidworld": HeldOut(templates=("RecipeDeleteDuplicateRecipes3", "ExpenseDeleteMultiple2", "MarkorMergeNotes",
+                                       "SimpleCalendarAddOneEventInTwoWeeks", "SimpleSmsReplyMostRecent",
+                                       "SystemBrightnessMinVerify",
+                                       "SportsTrackerTotalDistanceForCategoryOverInterval", "VlcCreateTwoPlaylists",
+                                       "RetroSavePlaylist"),
+                            apps=("org.tasks", "net.osmand")),
 }
 """Per suite, its held-out templates and apps; suites not named here have no unseen splits."""
 

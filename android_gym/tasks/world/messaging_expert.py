@@ -21,7 +21,7 @@ from android_gym.sim.apps import contacts as C
 from android_gym.sim.apps import gmail as G
 from android_gym.sim.apps import messages as M
 from android_gym.sim.apps.people import FIRST_NAMES, is_full_name, namesakes
-from android_gym.tasks.apps import into_app
+from android_gym.tasks.apps import into_app, swipe_down
 from android_gym.tasks.expert import back, fill, find, swipe_up, tap, type_into, wait
 from android_gym.tasks.world.base import Elements, State
 
@@ -255,8 +255,17 @@ def to_email(sender: str, subject: str, elements: Elements, state: State) -> Act
         return None
     if g["screen"] == "inbox":
         row = find(elements, rid=G.ROW_RID, contains=f"{sender}, {subject},")
-        return tap(row) if row is not None else swipe_up()
+        return tap(row) if row is not None else toward_mail(target, g["inbox"], elements)
     return back()
+
+
+def toward_mail(target: G.Email | None, inbox: Sequence[G.Email], elements: Elements) -> Action:
+    """A swipe towards `target`'s row: back up when it lies above the rows shown (the inbox keeps its scroll when
+    an email lower down was read last), down otherwise."""  # noqa: D205, D209
+    shown = {e.label for e in elements if e.rid == G.ROW_RID}
+    rows = [i for i, m in enumerate(inbox) if any(f"{m['sender']}, {m['subject']}," in text for text in shown)]
+    above = target in inbox and rows and inbox.index(target) < min(rows)
+    return swipe_down() if above else swipe_up()
 
 
 def compose_step(to: Sequence[Person] | None, subject: str | None, body: str, elements: Elements,

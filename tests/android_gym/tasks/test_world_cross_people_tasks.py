@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from android_gym.actions import Action
+from android_gym.actions import Action, ActionType
 from android_gym.devices.sim import SimDevice
 from android_gym.sim.apps import calendar as C
 from android_gym.tasks.base import Task
@@ -106,3 +106,22 @@ def test_a_number_is_found_whatever_its_punctuation_but_not_beside_a_near_miss()
     assert says_number("call 7185550101", "(718) 555-0101")
     assert not says_number("718-555-0101 or 718-555-0202", "(718) 555-0101", ["(718) 555-0202"])
     assert not says_number("718-555-0110", "(718) 555-0101")
+
+
+def test_the_expert_scrolls_back_up_to_an_unread_email_above_the_inbox_rows_shown() -> None:
+    """Back in an inbox scrolled down (the email read last lay lower), the way to an email above the rows shown is a
+    swipe back up: the expert once only scrolled down and swiped at the list's end until its budget ran out."""  # noqa: D205, D209
+    from android_gym.sim.apps import gmail as G
+    from android_gym.tasks.apps import swipe_down
+    from android_gym.tasks.expert import swipe_up
+    from android_gym.tasks.world.messaging_expert import to_email
+
+    task = checks.sample(BY_NAME["cross_unread_emails_to_todos"], "train", 1)[0]
+    device = phone()
+    device.reset(0, task.initial)
+    device.perform(Action(ActionType.OPEN_APP, text="Gmail"))
+    top = device.state()["apps"][G.PACKAGE]["inbox"][0]
+    for _ in range(4):
+        device.perform(swipe_up())
+    assert not any(top["subject"] in e.label for e in device.ui_elements())  # scrolled past it
+    assert to_email(top["sender"], top["subject"], device.ui_elements(), device.state()) == swipe_down()
