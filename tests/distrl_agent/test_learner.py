@@ -370,15 +370,16 @@ def _sgd_learner(overrides: list[str]) -> Learner:
     return Learner(parts, spec)
 
 
-@pytest.mark.parametrize("algorithm", ["a-ride", "filtered-bc"])
+@pytest.mark.parametrize("algorithm", ["a-ride", "filtered-bc", "grpo"])
 def test_micro_batches_make_the_whole_batchs_update(sim_trajectories, algorithm: str) -> None:
     """Split into micro-batches of 3 (parts of unequal step counts, and for Filtered BC unequal imitated steps), a
     batch of 8 makes the update, priorities and loss of the whole batch: each part weighted by its share of what the
     loss averages over. Rules whose loss reads the whole batch refuse the setting, naming why."""  # noqa: D205, D209
     def cut(t: Trajectory, n: int, success: bool) -> Trajectory:  # its first n steps, a success ending at the n-th
+        group = {"return": float(success), "mean": 1 / 3, "std": 0.5, "members": 4}  # what GRPO's workers write
         return Trajectory({k: v[:n + 1] for k, v in t.observations.items()}, {k: v[:n] for k, v in t.actions.items()},
                           np.eye(n)[-1] * float(success), np.eye(n, dtype=bool)[-1] & success, t.log_mu[:n],
-                          t.policy_version[:n], t.penalty[:n], t.goal)
+                          t.policy_version[:n], t.penalty[:n], t.goal, metadata={"group": group})
 
     data = [cut(t, 2 + i, i % 3 == 0) for i, t in enumerate(sim_trajectories[:8])]  # Filtered BC imitates a third
     base = [*TINY, f"learner.algorithm={algorithm}", "learner.batch_size=8", "learner.min_replay_trajectories=8",
