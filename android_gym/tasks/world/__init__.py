@@ -22,11 +22,13 @@ from android_gym.tasks.world import (
     feeder_cross_tasks,
     feeder_tasks,
     files_tasks,
+    habits_anki_long_tasks,
     habits_cross_tasks,
     habits_tasks,
     html_tasks,
     infeasible_tasks,
     joplin_tasks,
+    media_cross_long_tasks,
     media_tasks,
     messaging_tasks,
     notes_tasks,
@@ -42,6 +44,7 @@ from android_gym.tasks.world import (
     settings_tasks,
     todo_tasks,
     vlc_tasks,
+    weather_feeder_long_tasks,
     weather_tasks,
     youtube_tasks,
     ytmusic_tasks,
@@ -61,7 +64,9 @@ WORLD_TEMPLATES: tuple[TaskTemplate, ...] = (
     *anki_tasks.TEMPLATES, *anki_cross_tasks.TEMPLATES, *feeder_tasks.TEMPLATES,
     *feeder_cross_tasks.TEMPLATES,
     *youtube_tasks.TEMPLATES, *playstore_tasks.TEMPLATES, *ytmusic_tasks.TEMPLATES,
-    *habits_tasks.TEMPLATES, *habits_cross_tasks.TEMPLATES)
+    *habits_tasks.TEMPLATES, *habits_cross_tasks.TEMPLATES,
+    *habits_anki_long_tasks.TEMPLATES, *media_cross_long_tasks.TEMPLATES,
+    *weather_feeder_long_tasks.TEMPLATES)
 """Every template of the World suite: Contacts and Phone, Messages and Gmail, Markor and Tasks, Camera and Photos,
 Audio Recorder, Pro Expense, Broccoli, Clock, Settings, Calendar, Files, Maps, Calculator, OpenTracks, Simple Draw
 Pro, Joplin, Retro Music, VLC, OsmAnd, Chrome's local pages, the clipboard, Breezy Weather, AnkiDroid, Feeder,

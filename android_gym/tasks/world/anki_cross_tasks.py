@@ -71,7 +71,7 @@ def _pairs(params: Params) -> list[tuple[str, str]]:
     return [pool[(params["v"] + k) % len(pool)] for k in range(params["count"])]
 
 
-def _cards_added(state: State, deck: str, pairs: list[tuple[str, str]]) -> bool:
+def cards_added(state: State, deck: str, pairs: list[tuple[str, str]]) -> bool:
     """Exactly a Basic card per pair added to `deck` (any order, case aside), nothing else changed in AnkiDroid."""
     added = anki_state(state)["added"]
     got = sorted((c["deck"], c["front"].casefold(), c["back"].casefold()) for c in added)
@@ -108,7 +108,7 @@ class CardsFromMarkorTemplate(WorldTemplate):
 
     def check(self, params: Params, state: State) -> bool:
         """A card per line in {deck}, nothing else changed in AnkiDroid, no Markor note edited."""
-        return _cards_added(state, params["deck"], _pairs(params)) and not state_of(
+        return cards_added(state, params["deck"], _pairs(params)) and not state_of(
             state, markor.MarkorState)["edits"]
 
     def expert(self, params: Params, elements: Elements, state: State) -> Action:
@@ -144,7 +144,7 @@ class CardFromJoplinTemplate(CardsFromMarkorTemplate):
 
     def check(self, params: Params, state: State) -> bool:
         """That card in {deck}, nothing else changed in AnkiDroid nor in Joplin."""
-        return _cards_added(state, params["deck"], _pairs(params)) and not joplin_state(state)["edits"]
+        return cards_added(state, params["deck"], _pairs(params)) and not joplin_state(state)["edits"]
 
     def expert(self, params: Params, elements: Elements, state: State) -> Action:
         """Open the note in Joplin to read it, then add the card."""
