@@ -131,10 +131,13 @@ class ExpensesInitial(ConfigModel):
 
     Attributes:
         absent: names (any case) no expense has: the seeded expenses so named are removed.
+        absent_amounts: amounts (cents) no seeded expense has: those of these amounts are removed (a question on "the
+            expense of this amount" holds one answer whatever the episode seeded).
         expenses: expenses added to the seeded ones, with the next ids in this order.
     """
 
     absent: tuple[str, ...] = ()
+    absent_amounts: tuple[int, ...] = ()
     expenses: tuple[ExpenseSpec, ...] = ()
 
 
@@ -157,7 +160,8 @@ class ExpensesApp(App):
     def set_up(self, initial: ExpensesInitial) -> None:
         """Remove the expenses of the `absent` names, add the given ones; all of it is the starting point."""
         gone = {n.casefold() for n in initial.absent}
-        self.expenses = [e for e in self.expenses if e["name"].casefold() not in gone]
+        self.expenses = [e for e in self.expenses
+                         if e["name"].casefold() not in gone and e["amount"] not in initial.absent_amounts]
         for spec in initial.expenses:
             self.expenses.append({"id": self._next_id(), "name": spec.name, "amount": spec.amount,
                                   "category": spec.category, "date": spec.date, "note": spec.note})

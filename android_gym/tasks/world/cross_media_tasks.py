@@ -298,9 +298,12 @@ class _ReceiptQuestion(WorldTemplate):
         raise NotImplementedError
 
     def initial(self, params: Params) -> dict[str, dict[str, Any]]:
-        """The receipt and its twin in Photos, the question's expenses in Pro Expense."""
+        """The receipt and its twin in Photos, the question's expenses in Pro Expense (no seeded one of either
+        receipt's amount: at seed 9 one had it, and the question had two answers)."""  # noqa: D205, D209
         names = [e["name"] for e in self.expenses(params)]
-        return {PHOTOS: pe.receipts_initial(params), EXP: {"absent": names, "expenses": self.expenses(params)}}
+        amounts = [pe.receipt_of(params).total_cents, pe.receipt_of(params, twin=True).total_cents]
+        return {PHOTOS: pe.receipts_initial(params), EXP: {"absent": names, "absent_amounts": amounts,
+                                                           "expenses": self.expenses(params)}}
 
     def answer_matches(self, params: Params, given: str, truth: str) -> bool:
         """Amounts match as numbers ("$16.41", "16.41"); names as `answers_match` compares them."""
