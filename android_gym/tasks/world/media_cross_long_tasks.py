@@ -36,7 +36,14 @@ from android_gym.tasks.world.media_apps_expert import (
     to_video,
     yt_state,
 )
-from android_gym.tasks.world.messaging_expert import conversation, holds, names, namesake, person, to_thread
+from android_gym.tasks.world.messaging_expert import (
+    conversation,
+    holds,
+    names,
+    namesake,
+    person,
+    read_unread_thread,
+)
 from android_gym.tasks.world.notes_expert import MARKOR, markor_create, markor_write, only_touched
 
 APPS = pt.APPS
@@ -427,11 +434,7 @@ class TextedSongsToPlaylistTemplate(mt.CreatePlaylistTemplate):
 
     def expert(self, params: Params, elements: Elements, state: State) -> Action:
         """Open the person's conversation (read the songs), then create the playlist song by song."""
-        number = person(params["person"])["number"]
-        thread = next(t for t in state_of(state, M.MessagesState)["threads"] if t["number"] == number)
-        if thread["unread"]:
-            return to_thread(person(params["person"]), elements, state) or wait()
-        return super().expert(params, elements, state)
+        return read_unread_thread(person(params["person"]), elements, state) or super().expert(params, elements, state)
 
 
 TEMPLATES: tuple[TaskTemplate, ...] = (

@@ -214,6 +214,12 @@ def one_mail(state: State, kind: str, to: Sequence[str], ref: int | None = None)
 
 
 # -- expert steps ---------------------------------------------------------------------------------------------------
+def read_unread_thread(p: Person, elements: Elements, state: State) -> Action | None:
+    """The next step to read `p`'s conversation while it is unread (what they texted); None once it is read."""
+    thread = next(t for t in state_of(state, M.MessagesState)["threads"] if t["number"] == p["number"])
+    return (to_thread(p, elements, state) or wait()) if thread["unread"] else None
+
+
 def to_thread(p: Person, elements: Elements, state: State) -> Action | None:
     """The next step to `p`'s conversation open in Messages (through "Start chat" if there is none); None there."""
     step = into_app("Messages", M.PACKAGE, elements, state)

@@ -29,7 +29,13 @@ from android_gym.tasks.world.media_apps_expert import (
     to_playlist,
     to_song,
 )
-from android_gym.tasks.world.messaging_expert import conversation, names, namesake, person, to_thread
+from android_gym.tasks.world.messaging_expert import (
+    conversation,
+    names,
+    namesake,
+    person,
+    read_unread_thread,
+)
 from android_gym.tasks.world.notes_expert import MARKOR, markor_item
 
 PLAYLISTS = (("Road Trip", "Road Trip Extras"), ("Morning Run", "Morning Run Slow"), ("Dinner Party", "Dinner Jazz"),
@@ -387,11 +393,7 @@ class SongFromTextTemplate(AddToPlaylistTemplate):
 
     def expert(self, params: Params, elements: Elements, state: State) -> Action:
         """Open the person's conversation (read the song), then add it."""
-        number = person(params["person"])["number"]
-        thread = next(t for t in state_of(state, M.MessagesState)["threads"] if t["number"] == number)
-        if thread["unread"]:
-            return to_thread(person(params["person"]), elements, state) or wait()
-        return super().expert(params, elements, state)
+        return read_unread_thread(person(params["person"]), elements, state) or super().expert(params, elements, state)
 
 
 TEMPLATES: tuple[TaskTemplate, ...] = (
