@@ -254,21 +254,20 @@ class SimPhone:
         contract, so only the phone's own part is copied here.
         """
         if "state" not in self._cache:
-            self._cache["state"] = {
-                **plain_copy({
-                    "foreground": self.foreground,
-                    "screen": self.top.snapshot(),
-                    "stack": [f"{s.package}/{s.name}" for s in self.stack],
-                    "dialog": self.dialog.kind if self.dialog else None,
-                    "shade": {"open": self.shade_open, "notifications": [
-                        {"app": n.app, "title": n.title, "text": n.text} for n in self.notifications]},
-                    "keyboard": self.keyboard_up,
-                    "system": self.system,
-                    "clipboard": self.clipboard.state(self),
-                }),
-                "apps": AppStates(self.apps),
-            }
-        return {**self._cache["state"], "steps": self.steps}
+            self._cache["state"] = plain_copy({
+                "foreground": self.foreground,
+                "screen": self.top.snapshot(),
+                "stack": [f"{s.package}/{s.name}" for s in self.stack],
+                "dialog": self.dialog.kind if self.dialog else None,
+                "shade": {"open": self.shade_open, "notifications": [
+                    {"app": n.app, "title": n.title, "text": n.text} for n in self.notifications]},
+                "keyboard": self.keyboard_up,
+                "system": self.system,
+                "clipboard": self.clipboard.state(self),
+            })
+        if "apps" not in self._cache:  # kept apart: an input drops it (`_freeze_held_state`), the phone's part stays
+            self._cache["apps"] = AppStates(self.apps)
+        return {**self._cache["state"], "apps": self._cache["apps"], "steps": self.steps}
 
     # -- inputs (each returns whether anything changed) ----------------------------------------------------------------
     @changes_the_phone
@@ -544,10 +543,10 @@ class SimPhone:
     # -- internals -----------------------------------------------------------------------------------------------------
     def _freeze_held_state(self) -> None:
         """Before an input: a state a reader still holds keeps describing the phone as it was (`AppStates.freeze`)."""
-        cached = self._cache.pop("state", None)
+        cached = self._cache.pop("apps", None)
         if cached is None:
             return
-        held = weakref.ref(cached["apps"])
+        held = weakref.ref(cached)
         del cached
         if (apps := held()) is not None:
             apps.freeze()
