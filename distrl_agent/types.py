@@ -15,12 +15,14 @@ import json
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import torch
 
 from distrl_agent.errors import DataError
+
+if TYPE_CHECKING:  # torch is imported where batches are made: a worker served by a host's service never needs it
+    import torch
 
 # Per-step fields of a Trajectory and the dtype each is stored in.
 STEP_FIELDS: dict[str, type] = {
@@ -289,11 +291,14 @@ class Batch:
     @property
     def observation_mask(self) -> torch.Tensor:
         """Bool [B, L+1]: true on s_0 .. s_T of each trajectory (the real steps plus the final state)."""
+        import torch
+
         positions = torch.arange(self.mask.shape[1] + 1, device=self.mask.device)
         return positions[None, :] <= self.lengths[:, None]
 
     def to(self, device: torch.device | str, non_blocking: bool = False) -> Batch:
         """A copy with every tensor on `device`; numpy text fields are shared, not copied."""
+        import torch
 
         def move(value: Any) -> Any:
             return value.to(device, non_blocking=non_blocking) if isinstance(value, torch.Tensor) else value
@@ -318,6 +323,8 @@ def _pad_stack(arrays: Sequence[np.ndarray], length: int, name: str) -> np.ndarr
 
 
 def _as_tensor(array: np.ndarray) -> torch.Tensor | np.ndarray:
+    import torch
+
     return torch.from_numpy(array) if array.dtype.kind in _TORCH_KINDS else array
 
 
@@ -348,6 +355,8 @@ def collate(
     >>> batch.mask.tolist(), batch.staleness.tolist(), tuple(batch.observations["x"].shape)
     ([[True, False], [True, True]], [[2, 0], [2, 1]], (2, 3, 1))
     """
+    import torch
+
     if not trajectories:
         raise DataError("`trajectories` is empty; collate needs at least one")
     first = trajectories[0]

@@ -22,6 +22,7 @@ from torch import nn
 
 from android_gym.actions import Action
 from distrl_agent.errors import CheckpointError, DataError
+from distrl_agent.policies.reader import ObservationReader
 
 Inputs = dict[str, torch.Tensor]
 """Model inputs produced by `Policy.preprocess` (policy-specific keys, batch first)."""
@@ -150,14 +151,26 @@ class Policy(nn.Module, abc.ABC):
     def from_env_action(self, action: Action, observation: Mapping[str, Any]) -> dict[str, int] | None:
         """The policy's action ids for an expert's env `action` on `observation`; None if it cannot express it."""
 
-    def observe(self, observation: Mapping[str, Any], previous_action: Action | None) -> dict[str, Any]:
-        """The env observation as this policy reads it, given the action taken before it (None at an episode's start).
+    def observe(self, observation: Mapping[str, Any], previous_action: Action | None,
+                previous_observation: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """The env observation as this policy reads it, given the action taken before it and the observation (as
+        read) that action was chosen on (both None at an episode's start).
 
         Workers and demonstration collection call it on every observation before `preprocess` and store its
-        `observation_keys`. The default returns the observation unchanged; a policy that conditions on its own
-        history (the VLM's "Previous Actions") adds it here.
-        """
-        return dict(observation)
+        `observation_keys`. It is this policy's `reader` at work: a function of its arguments and the config alone.
+        """  # noqa: D205
+        return type(self).reader(self.config).observe(observation, previous_action, previous_observation)
+
+    @classmethod
+    def reader(cls, config: Any) -> ObservationReader:
+        """How a policy of `config` reads observations, as a function of the config alone (never of the weights), in
+        a form that unpickles without torch: the host's inference service hands it to workers that never build the
+        model (`runtime/inference.py`).
+
+        The default keeps `observation_keys` and returns an observation unchanged; a policy that conditions on its own
+        history (the VLM's "Previous Actions") returns a reader that adds it.
+        """  # noqa: D205
+        return ObservationReader(tuple(cls.observation_keys))
 
     def keep_master_weights(self) -> None:
         """Train in full precision: keep float32 weights and compute in the policy's own precision (autocast).

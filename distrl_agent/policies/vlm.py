@@ -24,8 +24,8 @@ So a trajectory of T steps stores tokens [T, max_new_tokens] and length [T]; a `
 and [B, L], which `algorithms.common.policy_pass` indexes to [N, max_new_tokens] and [N] for `evaluate`.
 
 Observations: `screenshot` (uint8 H×W×3, make the env with `screenshot_width > 0`), `goal` (or the `goals`
-argument), and optionally `previous_action` (AutoUI text of the last action, see `previous_action_text`; missing or
-empty reads "None", as at the first step).
+argument), and optionally `previous_action` (AutoUI text of the last action, see `reader.previous_action_text`;
+missing or empty reads "None", as at the first step).
 
 Critics: V(s) and the instruction value V(g) are MLPs on [mean, last] of the text model's final hidden states, of
 the prompt (screen + goal + previous action) and of the goal alone (no image) respectively. Unless
@@ -48,6 +48,7 @@ from android_gym.actions_text import format_action, parse_action
 from android_gym.errors import ConfigError as EnvConfigError
 from distrl_agent.errors import DataError
 from distrl_agent.policies.base import Actions, Inputs, Policy, PolicyOutput
+from distrl_agent.policies.reader import ObservationReader, with_previous_action
 from distrl_agent.policies.sequence_entropy import sequence_entropy
 from distrl_agent.policies.vlm_backbone import attach_lora, checkpoint_activations, load_backbone
 from distrl_agent.policies.vlm_config import VLMPolicyConfig
@@ -55,24 +56,6 @@ from distrl_agent.policies.vlm_inputs import text_positions
 
 VLM_ACTION_KEYS = ("tokens", "length")
 """`VLMPolicy.action_keys`: token ids [max_new_tokens] (zero-padded) and the number of real ones."""
-
-
-def previous_action_text(action: Action | None) -> str:
-    """The `previous_action` observation text for `action`: its AutoUI string, its type name, or "None".
-
-    >>> previous_action_text(None)
-    'None'
-    >>> previous_action_text(Action.invalid("garbled")), previous_action_text(Action.type("hi"))[:17]
-    ('INVALID', 'Action Decision: ')
-    """
-    if action is None:
-        return "None"
-    if not action.is_parsed:
-        return "INVALID"
-    try:
-        return format_action(action)
-    except EnvConfigError:  # AutoUI cannot write it (WAIT, OPEN_APP, an element index): name it
-        return action.action_type.name
 
 
 def _mlp(n_in: int, n_hidden: int) -> nn.Sequential:
@@ -136,9 +119,10 @@ class VLMPolicy(Policy):
         return self.value_head[0].weight.device
 
     # -- inputs -------------------------------------------------------------------------------------------------------
-    def observe(self, observation: Mapping[str, Any], previous_action: Action | None) -> dict[str, Any]:
+    @classmethod
+    def reader(cls, config: VLMPolicyConfig) -> ObservationReader:
         """The observation with `previous_action`: the AutoUI text of the action before it ("None" at the start)."""
-        return {**observation, "previous_action": np.array(previous_action_text(previous_action))}
+        return ObservationReader(cls.observation_keys, with_previous_action)
 
     def preprocess(self, observations: Sequence[Mapping[str, Any]], goals: Sequence[str] | None = None) -> Inputs:
         """Tokenise prompts and process screenshots into model inputs on the policy's device.

@@ -17,10 +17,12 @@ through it, so the layout cannot drift between them.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import torch
+
+if TYPE_CHECKING:
+    import torch
 
 from distrl_agent.types import Trajectory
 

@@ -153,6 +153,7 @@ class WorkerBook:
         self.lost_with_workers = 0  # finished trajectories a dead worker held (outbox, group, pipe) when it died
         self.last_error: list[str] = [""] * num_workers
         self.dropped: set[int] = set()  # workers whose node left the cluster: no calls go to them any more
+        self.inference_restarts = 0  # the host's inference service, restarted after it died
 
     def receive(self, index: int, trajectories: int) -> None:
         """The runtime received `trajectories` from worker `index` (its current incarnation)."""
@@ -231,7 +232,7 @@ class WorkerBook:
             + value["buffered"],
             "lost_in_progress": self.lost_in_progress, "lost_with_workers": self.lost_with_workers,
             "stale_round_trajectories": self.stale_round, "worker_restarts": sum(self.restarts),
-            "workers_dropped": len(self.dropped),
+            "workers_dropped": len(self.dropped), "inference_restarts": self.inference_restarts,
             "discarded_partial_episodes": self.discarded_partial,
             "broadcast_latency_ms_mean": 1000 * value["latency_s_sum"] / adopted if adopted else 0.0,
         }

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from distrl_agent.config import TrainConfig
 from distrl_agent.runtime.base import LearnerHandle, Runtime
+from distrl_agent.runtime.inference import ServiceAddress, ServiceSpec
 from distrl_agent.runtime.learner import Learner
 from distrl_agent.runtime.learner_spec import LearnerParts, LearnerSpec
 from distrl_agent.runtime.local import LocalRuntime
@@ -20,9 +21,14 @@ def build_learner(config: TrainConfig) -> Learner:
     return Learner(LearnerParts.build(spec), spec)
 
 
-def worker_specs(config: TrainConfig) -> list[WorkerSpec]:
-    """One spec per rollout worker of the run (`runtime.worker_count()` of them)."""
-    return [WorkerSpec.of_run(i, config) for i in range(config.runtime.worker_count())]
+def worker_specs(config: TrainConfig, service: ServiceAddress | None = None) -> list[WorkerSpec]:
+    """One spec per rollout worker of the run (`runtime.worker_count()` of them), acting through `service` if given."""
+    return [WorkerSpec.of_run(i, config, service) for i in range(config.runtime.worker_count())]
+
+
+def service_spec(config: TrainConfig) -> ServiceSpec:
+    """The host's inference service of the run (`runtime.inference`), at a fresh private address."""
+    return ServiceSpec(ServiceAddress.fresh(), config.policy.policy_config(), seed=config.runtime.seed * 1000 + 999)
 
 
 def make_runtime(config: TrainConfig, with_learner: bool = True) -> tuple[Runtime, LearnerHandle | None]:
@@ -36,4 +42,6 @@ def make_runtime(config: TrainConfig, with_learner: bool = True) -> tuple[Runtim
 
         ray_runtime = RayRuntime(worker_specs(config), config.runtime)
         return ray_runtime, ray_runtime.make_learner(LearnerSpec.of_run(config)) if with_learner else None
-    return LocalRuntime(worker_specs(config), config.runtime), build_learner(config) if with_learner else None
+    service = service_spec(config) if config.inference_on_host() else None
+    runtime = LocalRuntime(worker_specs(config, service and service.address), config.runtime, service)
+    return runtime, build_learner(config) if with_learner else None

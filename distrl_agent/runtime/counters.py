@@ -115,6 +115,7 @@ COUNTERS: tuple[Counter, ...] = (
     _book("stale_round_trajectories", "trajectories of a synchronous round answered for an older version"),
     _book("worker_restarts", "worker restarts after a crash or a kill"),
     _book("workers_dropped", "workers dropped with their envs when their Ray node left the cluster"),
+    _book("inference_restarts", "restarts of the host's inference service after it died (`runtime.inference`)"),
     _book("discarded_partial_episodes", "episodes under way in workers that died"),
     _book("broadcast_latency_ms_mean", "mean broadcast latency per adopted version, milliseconds", MEAN,
           weight="runtime/weights_adopted"),

@@ -21,6 +21,11 @@ as soon as the learner reads), while collection continues and the outbox drops i
 At the end of a run `drain` sends Drain: a worker stops collecting, its sender thread sends what it had taken, and
 the worker answers Drained with the rest of its outbox and its final counters, so no trajectory is left in flight.
 
+With `runtime.inference` on the host, one more child process, the host's inference service (`runtime/inference.py`),
+holds the only copy of the policy: it reads each version from the same shared memory and answers the workers'
+requests over a private Unix socket; workers then read only the version number, never the weights. A service that
+dies is restarted (`runtime/inference_restarts`); its workers reconnect and ask again.
+
 Synchronous mode: the learner publishes version v, then sends PlayRound(v, n) to every worker; a worker reads the
 shared weights only after the command arrives, checks that it holds exactly v, plays n episodes and answers
 RoundPlayed(..., v). The learner does not publish again before every worker has answered, so all of a round's steps
@@ -48,6 +53,7 @@ from android_gym.vector.process import ChildProcess, stop_children
 from distrl_agent.config import RuntimeSection
 from distrl_agent.errors import WorkerError
 from distrl_agent.runtime.base import Delivery, WorkerBook
+from distrl_agent.runtime.inference import ServiceSpec, service_main
 from distrl_agent.runtime.messages import Collected, Drain, Drained, Failed, PlayRound, Reply, RoundPlayed, Stop
 from distrl_agent.runtime.weights import SharedWeights
 from distrl_agent.runtime.worker_spec import WorkerSpec
@@ -58,11 +64,20 @@ _CTX = mp.get_context("spawn")  # torch + fork can deadlock in OpenMP; spawn is 
 HEARTBEAT_S = 1.0  # a worker reports its counters at least this often, with or without trajectories
 
 
+def _newest(spec: WorkerSpec, shared: SharedWeights) -> tuple[int, Any, float] | None:
+    """The newest published (version, weights, published_at), or None: read whole, or only its version where the
+    host's inference service holds the model (the worker never copies the weights then)."""  # noqa: D205, D209
+    if spec.service is None:
+        return shared.read()
+    return None if shared.version < 0 else (shared.version, None, shared.published_at)
+
+
 def _worker_main(spec: WorkerSpec, shared: SharedWeights, conn: mpc.Connection) -> None:
     """Body of a worker process: serve rounds (sync) or collect continuously (async) until told to stop."""
-    import torch
+    if spec.service is None:  # acting here: one thread (the workers share the cores); else torch is never imported
+        import torch
 
-    torch.set_num_threads(1)
+        torch.set_num_threads(1)
     return_freed_memory()  # hours of freed batches and frames must not stay resident (android_gym.heap)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the learner's to handle: it checkpoints, then stops us
     index, send_lock = spec.index, threading.Lock()
@@ -90,14 +105,14 @@ def _worker_main(spec: WorkerSpec, shared: SharedWeights, conn: mpc.Connection) 
                             sender.join()
                         send(Drained(index, shell.outbox.take(timeout_s=0), shell.stats()))
                     case PlayRound(version, episodes):
-                        got = shared.read()
+                        got = _newest(spec, shared)
                         if got is None or got[0] != version:
                             raise WorkerError(f"worker {index}: round for version {version}, but the shared weights "
                                               f"hold {None if got is None else got[0]}")
                         send(RoundPlayed(index, shell.run_round(*got, episodes), shell.stats(), version))
             elif not spec.sync and sending.is_set():
                 # collect_step adopts the offer before the next read overwrites the arrays it views
-                if shared.version > shell.version and (got := shared.read()) is not None:
+                if shared.version > shell.version and (got := _newest(spec, shared)) is not None:
                     shell.offer(*got)
                 shell.collect_step()
     except (EOFError, BrokenPipeError):  # the learner process went away: nothing left to do
@@ -159,13 +174,17 @@ class LocalRuntime:
     Args:
         workers: one spec per worker process (`WorkerSpec.of_run`); a restarted worker starts from its spec again.
         settings: the run's `runtime` section (restarts allowed, envs per worker, sync rounds).
+        service: the host's inference service, which the workers' specs name (`WorkerSpec.service`), or None.
 
     Raises (from `poll` and `run_round`):
         WorkerError: a worker died more than `runtime.max_worker_restarts` times.
     """
 
-    def __init__(self, workers: Sequence[WorkerSpec], settings: RuntimeSection) -> None:
+    def __init__(self, workers: Sequence[WorkerSpec], settings: RuntimeSection,
+                 service: ServiceSpec | None = None) -> None:
         self.specs, self.settings = list(workers), settings
+        self.service_spec = service
+        self.service: ChildProcess | None = None
         self.num_workers = len(self.specs)
         self.book = WorkerBook(self.num_workers, settings.max_worker_restarts, settings.envs_per_worker)
         self.shared: SharedWeights | None = None
@@ -184,6 +203,9 @@ class LocalRuntime:
                         self.num_workers, cores)
         self.shared = SharedWeights(weights, _CTX)
         self.shared.publish(version, weights)
+        if self.service_spec is not None:  # before the workers, which connect to it (retrying while it starts)
+            self.service = ChildProcess("distrl-inference", service_main, (self.service_spec, self.shared), _CTX)
+            self.service.start()
         self.procs = [self._spawn(i) for i in range(self.num_workers)]
         atexit.register(self.close)  # runs before multiprocessing's own exit hook would wait for the workers
 
@@ -261,7 +283,25 @@ class LocalRuntime:
         for proc in list(self.procs):
             if proc.is_dead:
                 self._restart(proc)
+        self._heal_service()
         return deliveries
+
+    def _heal_service(self) -> None:
+        """Restart the host's inference service if it died (its workers reconnect by themselves).
+
+        Raises:
+            WorkerError: it died more than `runtime.max_worker_restarts` times.
+        """
+        if self.service is None or self.service.is_alive():
+            return
+        reason = self.service.exit_reason()
+        self.service.kill()
+        self.book.inference_restarts += 1
+        if self.book.inference_restarts > self.settings.max_worker_restarts:
+            raise WorkerError(f"the inference service {reason} {self.book.inference_restarts} times "
+                              f"(`runtime.max_worker_restarts`={self.settings.max_worker_restarts})")
+        log.warning("the inference service %s; restarting it (restart %d)", reason, self.book.inference_restarts)
+        self.service.start()
 
     def _drain(self, proc: _Proc, until_eof: bool) -> None:
         """Read every complete message of `proc`; a truncated one (killed mid-send) marks it dead, unread."""
@@ -320,4 +360,9 @@ class LocalRuntime:
         """Ask every worker to stop, then kill those still alive after 10 s."""
         stop_children([p.child for p in self.procs], _STOP, timeout_s=10)
         self.procs = []
+        if self.service is not None:  # after the workers: none is left waiting on it
+            stop_children([self.service], _STOP, timeout_s=10)
+            self.service = None
+        if self.service_spec is not None:
+            self.service_spec.address.remove()
         atexit.unregister(self.close)

@@ -46,8 +46,8 @@ def collect_demonstrations(env: EnvSection, episodes: int, noise: float, policy:
                 ids = policy.from_env_action(action, obs)
             if ids is not None:
                 data.append((obs, info["goal"], ids))
-            obs, _, terminated, truncated, _ = e.step(action)
-            obs = policy.observe(obs, action)
+            after, _, terminated, truncated, _ = e.step(action)
+            obs = policy.observe(after, action, obs)
             done = terminated or truncated
     e.close()
     return data

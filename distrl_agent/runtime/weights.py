@@ -18,17 +18,22 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import torch
 
 from distrl_agent.errors import CheckpointError
-from distrl_agent.policies.base import Policy
+
+if TYPE_CHECKING:  # a worker process unpickles `SharedWeights`; one served by a host's service never imports torch
+    import torch
+
+    from distrl_agent.policies.base import Policy
 
 
 def to_numpy(tensor: torch.Tensor) -> np.ndarray:
     """A detached CPU numpy copy of a weight tensor; bfloat16, which numpy lacks, as float32 (loading casts back)."""
+    import torch
+
     tensor = tensor.detach().cpu()
     return (tensor.float() if tensor.dtype == torch.bfloat16 else tensor).numpy().copy()
 
@@ -72,6 +77,11 @@ class SharedWeights:
     def version(self) -> int:
         """The newest published version (-1 before the first `publish`); a cheap read, no copy."""
         return int(self._version.value)
+
+    @property
+    def published_at(self) -> float:
+        """When the newest version was published (`time.time()` seconds); a cheap read."""
+        return float(self._published_at.value)
 
     def publish(self, version: int, weights: Mapping[str, Any]) -> None:
         """Write `weights` as `version` (single writer; readers see either the old or the new version whole).

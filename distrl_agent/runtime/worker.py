@@ -17,24 +17,26 @@ from __future__ import annotations
 import functools
 import time
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import gymnasium as gym
-import torch
 
 import android_gym  # noqa: F401  (registers the env ids)
 from android_gym.actions import Action
 from android_gym.vector import AsyncEnvPool, PoolConfig, PoolResult, SyncEnvPool
 from distrl_agent.algorithms.configs import GroupSpec
 from distrl_agent.config import EnvSection
-from distrl_agent.policies.build import PolicyConfig, build_policy
 from distrl_agent.policies.small_config import SmallPolicyConfig
 from distrl_agent.runtime import counters
-from distrl_agent.runtime.adder import EpisodeAdder, action_row
+from distrl_agent.runtime.actor import Actor, PolicyActor
+from distrl_agent.runtime.adder import EpisodeAdder
 from distrl_agent.runtime.admission import Admission
 from distrl_agent.runtime.fault_log import FaultLog
 from distrl_agent.runtime.groups import GroupCollector
 from distrl_agent.types import Trajectory
+
+if TYPE_CHECKING:  # importing the policies imports torch, which a worker served by a host's service never needs
+    from distrl_agent.policies.build import PolicyConfig
 
 RESET_ATTEMPTS = 5
 """Failures of one env in a row (a reset raising a device fault after the env's own restart, a dead env process)
@@ -95,7 +97,8 @@ class Worker:
         split: "train" for collection, "test" for evaluation.
         seed: seeds env resets and action sampling.
         deterministic: act greedily (evaluation).
-        policy_config: the policy's kind and shape (must match the learner's; default: the small policy).
+        policy_config: the policy's kind and shape (must match the learner's; default: the small policy); the worker
+            builds its own copy (`PolicyActor`) unless `actor` is given.
         first_env_index: the number of its first env (`EnvSection.device_for`); default `worker_id * envs`, so the
             workers of a run drive disjoint phones (evaluation workers pass the number after the last worker's).
         groups: play episodes in groups of `groups.size` from one start (same reset seed) and ship each group only
@@ -114,6 +117,8 @@ class Worker:
         admission: the producer-side staleness bound (`runtime/admission.py`): `step()` starts a fresh episode only
             while the episodes it has admitted stay within `admission.allowed` of the version it holds; None (default)
             starts one whenever a slot is free. Rounds (`run_episodes`) are not limited: they bound themselves.
+        actor: where actions come from (`runtime/actor.py`): e.g. the host's inference service
+            (`runtime/inference.py`); None (default) builds a `PolicyActor` of `policy_config` seeded by `seed`.
 
     Attributes:
         stats: its counters, each declared with what it counts in `runtime/counters.py` (source "worker":
@@ -126,7 +131,8 @@ class Worker:
                  deterministic: bool = False, policy_config: PolicyConfig | None = None,
                  first_env_index: int | None = None, groups: GroupSpec | None = None, lockstep: bool = False,
                  pool_config: PoolConfig | None = None, fault_prefixes: bool = False,
-                 unknown_prefixes: bool = False, admission: Admission | None = None) -> None:
+                 unknown_prefixes: bool = False, admission: Admission | None = None,
+                 actor: Actor | None = None) -> None:
         if fault_prefixes and groups is not None:
             raise ValueError("fault_prefixes ships cut episodes, but a group's members are compared by outcome: "
                              "give groups or fault_prefixes, not both")
@@ -136,8 +142,7 @@ class Worker:
         self.first_env_index = max(0, worker_id) * envs if first_env_index is None else first_env_index
         self.seed, self.deterministic, self.lockstep = seed, deterministic, lockstep
         self.pool_config = pool_config or PoolConfig(max_consecutive_failures=RESET_ATTEMPTS - 1)
-        self.policy = build_policy(policy_config or SmallPolicyConfig())
-        self.policy.eval()
+        self.actor = actor or PolicyActor.of_config(policy_config or SmallPolicyConfig(), seed)
         self.version = 0
         self.admission = admission
         self._first_version: int | None = None  # the version of the first weights (admission counts from it)
@@ -152,7 +157,6 @@ class Worker:
         self._upcoming: list[Start | None] = []  # per slot, the start of its next episode once drawn
         self._planned: list[bool] = []  # per slot, whether its current episode started from a task plan
         self._next_seed = 0
-        self._generator = torch.Generator().manual_seed(seed)
         self._plan: list[Any] | None = None  # run_episodes(tasks=...): the tasks still to start, in order
         self._faults = FaultLog(worker_id)
         self._groups = GroupCollector(groups, worker_id, stats=self.stats) if groups is not None else None
@@ -163,6 +167,13 @@ class Worker:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+    @property
+    def policy(self) -> Any:
+        """The worker's own policy (a `PolicyActor`'s; a worker served by a host's service has none)."""
+        if not isinstance(self.actor, PolicyActor):
+            raise AttributeError(f"worker {self.worker_id} acts through {type(self.actor).__name__}: no policy here")
+        return self.actor.policy
 
     @property
     def uses_processes(self) -> bool:
@@ -190,11 +201,15 @@ class Worker:
         if self.pool is not None:
             self.pool.close()
             self.pool = None
+        self.actor.close()
         self._obs, self._episodes, self._ready = [], [], set()
 
-    def set_weights(self, state_dict: Mapping[str, Any], version: int) -> None:
-        """Adopt new policy weights (arrays or tensors, whole or the trainable entries); the next action uses them."""
-        self.policy.load_weights(state_dict)
+    def set_weights(self, state_dict: Mapping[str, Any] | None, version: int) -> None:
+        """Adopt new policy weights (arrays or tensors, whole or the trainable entries); the next action uses them.
+
+        None: the actor adopts them itself (a host's inference service); the worker learns only the version.
+        """
+        self.actor.set_weights(state_dict, version)
         self.version = int(version)
         if self._first_version is None:
             self._first_version = self.version
@@ -370,13 +385,14 @@ class Worker:
         if not slots:
             return
         observations = [self._obs[i] for i in slots]
-        inputs = self.policy.preprocess(observations)
-        actions, log_mu = self.policy.act(inputs, deterministic=self.deterministic, generator=self._generator)
-        env_actions = self.policy.to_env_action(actions, observations)
+        result = self.actor.act(observations, self.deterministic)
+        self.version = max(self.version, result.version)  # a service may hold newer weights than were offered
+        env_actions = result.env_actions
         for row, i in enumerate(slots):
             self.stats["started"] += not self._episodes[i].has_acted
-            behaviour = torch.as_tensor(log_mu[row]).cpu().numpy()  # a number, or a sequence policy's per token
-            self._episodes[i].add_choice(observations[row], action_row(actions, row), behaviour, self.version)
+            # log mu is a number, or a sequence policy's per token; the version is the one that chose this action
+            self._episodes[i].add_choice(observations[row], result.action_row(row), result.log_mu[row],
+                                         result.version)
             self._sent[i], self._sent_at[i] = env_actions[row], time.monotonic()
             self._ready.discard(i)
             if self._upcoming[i] is None:  # drawn once per episode: a replayed send keeps the same start
@@ -409,7 +425,7 @@ class Worker:
             verdict = info.get("verdict")
             ep.add_result(reward, float(info.get("penalty", 0.0)),
                           is_judged=verdict is None or verdict.success is not None or "error" in info)
-            obs = self._obs[i] = self.policy.observe(result.obs[k], self._sent[i])
+            obs = self._obs[i] = self.actor.observe(result.obs[k], self._sent[i], self._obs[i])
             ended = bool(result.terminations[k] or result.truncations[k])
             if ended or is_unjudged(info):
                 trajectory = self._end_episode(ep, obs, bool(result.terminations[k]), reward, info,
@@ -428,8 +444,8 @@ class Worker:
         start, self._upcoming[i] = self._upcoming[i], None
         group = -1 if start is None else start.group
         self._planned[i] = start is not None and start.options is not None
-        self._obs[i], self._info[i] = self.policy.observe(obs, None), info
-        self._episodes[i] = EpisodeAdder(self.policy.observation_keys, self.worker_id, group)
+        self._obs[i], self._info[i] = self.actor.observe(obs, None, None), info
+        self._episodes[i] = EpisodeAdder(self.actor.observation_keys, self.worker_id, group)
         self._ready.add(i)
 
     def _end_episode(self, ep: EpisodeAdder, obs: dict, terminated: bool, reward: float, info: Mapping[str, Any],

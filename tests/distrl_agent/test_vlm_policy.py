@@ -13,8 +13,9 @@ from android_gym.actions import Action, ActionType
 from distrl_agent.algorithms.common import policy_pass
 from distrl_agent.algorithms.rules import make_update_rule
 from distrl_agent.errors import CheckpointError, ConfigError, DataError
+from distrl_agent.policies.reader import previous_action_text
 from distrl_agent.policies.tiny_vlm import build_tiny_idefics3, build_tiny_text_model
-from distrl_agent.policies.vlm import VLMPolicy, previous_action_text
+from distrl_agent.policies.vlm import VLMPolicy
 from distrl_agent.policies.vlm_config import VLMPolicyConfig
 from distrl_agent.types import Trajectory, collate
 

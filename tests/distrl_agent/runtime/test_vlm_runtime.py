@@ -17,8 +17,9 @@ from android_gym.vector import AsyncEnvPool
 from distrl_agent.cli import main
 from distrl_agent.config import EnvSection, load_config
 from distrl_agent.errors import CheckpointError, ConfigError
+from distrl_agent.policies.reader import previous_action_text
 from distrl_agent.policies.tiny_vlm import build_tiny_idefics3
-from distrl_agent.policies.vlm import VLMPolicy, previous_action_text
+from distrl_agent.policies.vlm import VLMPolicy
 from distrl_agent.policies.vlm_config import VLMPolicyConfig
 from distrl_agent.runtime.build import build_learner
 from distrl_agent.runtime.checkpoint import load_learner_blob
