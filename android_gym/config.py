@@ -114,7 +114,7 @@ class EnvConfig(ConfigModel):
 
         if self.task_file is None and self.suite not in suite_names():  # a task file brings its own suite
             raise unknown_name("suite", self.suite, suite_names())
-        check_split(self.split)
+        check_split(self.split, None if self.task_file is not None else self.suite)  # names the suite's own splits
         if self.tier is not None and self.tier not in TIERS:
             raise unknown_name("tier", self.tier, TIERS)
         self.device_config()  # the specs and their options, checked now; the env builds from them

@@ -1,7 +1,9 @@
 """The Task contract: a goal, its initial conditions, a state-based success check, and an expert that solves it.
 
 A `TaskTemplate` is a parameterised family ("set an alarm for {time}"); a `Task` is one instance of it. Templates
-split their parameter values into train and test so that test values never appear in train.
+split their parameter values into train and test so that test values never appear in train; the World and
+AndroidWorld suites split so that no goal text (in any phrasing) is in both (`tasks/splits.py`), since an instance
+is unseen only when its goal was never seen.
 
 A template's `outcome` says what success is. "state": the device state reaches the goal (an alarm is set). "answer":
 the agent declares the task complete with an answer (STATUS_TASK_COMPLETE with text) that matches the one the device

@@ -101,10 +101,20 @@ def splits_of(suite: str) -> tuple[str, ...]:
     return tuple(s for s in SUITE_SPLITS if s in SPLITS or any(split_of_template(suite, t) == s for t in chosen))
 
 
-def check_split(split: str) -> None:
-    """Raise `UnknownNameError` (with the closest name) unless `split` is one of `SUITE_SPLITS`."""
+def check_split(split: str, suite: str | None = None) -> None:
+    """Raise unless `split` is a split of `suite` (of any suite when None), naming the splits it has.
+
+    Raises:
+        UnknownNameError: `split` is none of `SUITE_SPLITS` (or of `suite`'s splits), with the closest name.
+        ConfigError: an unseen split `suite` does not hold (it holds nothing out of that kind).
+    """
+    known = SUITE_SPLITS if suite is None else splits_of(suite)
     if split not in SUITE_SPLITS:
-        raise unknown_name("split", split, SUITE_SPLITS)
+        raise unknown_name("split" if suite is None else f"split of suite {suite!r}", split, known)
+    if split not in known:
+        held = [name for name, h in HELD_OUT.items() if getattr(h, split.removeprefix("unseen_"))]
+        raise ConfigError(f"suite {suite!r} holds out no {split.removeprefix('unseen_')}, so it has no {split!r} "
+                          f"split; its splits: {', '.join(known)} (suites with one: {', '.join(held)})")
 
 
 @cache
@@ -113,16 +123,13 @@ def tasks(suite: str, split: str = "train", template: str | None = None, tier: s
     fixed order.
 
     Raises:
-        UnknownNameError: unknown suite, split, template or tier (with the closest name).
-        ConfigError: an unseen split of a suite that holds nothing out, a template outside `split`, or a tier with no
-            template in it.
+        UnknownNameError: unknown suite, split, template or tier (with the closest name; a split's, among the suite's
+            splits).
+        ConfigError: an unseen split of a suite that holds nothing out (naming the splits it has), a template outside
+            `split`, or a tier with no template in it.
     """  # noqa: D205
-    check_split(split)
+    check_split(split, suite)
     chosen = templates(suite)
-    if split not in SPLITS and not any(split_of_template(suite, t) == split for t in chosen):
-        held = [name for name, h in HELD_OUT.items() if getattr(h, split.removeprefix("unseen_"))]
-        raise ConfigError(f"suite {suite!r} holds out no {split.removeprefix('unseen_')}, so its {split!r} split is "
-                          f"empty; suites with one: {', '.join(held)}")
     if tier is not None and tier not in TIERS:
         raise unknown_name("tier", tier, TIERS)
     if template is not None:

@@ -5,9 +5,10 @@ thing on the sim (`like`).
 AndroidWorld gives each task one goal template (`CameraTakePhoto`: "Take one photo."; `ContactsAddContact`: "Create
 a new contact for {name}. Their number is {number}.") and a `generate_random_params` that draws a fresh instance per
 episode. Here a template draws `instances` parameter sets once, from a seed of its own (`draw(rng)`, our code for
-AndroidWorld's generator), and splits them into train and test on `split_key` as every suite does (`split_of`), so a
-test instance never appears in training. A task without parameters (take a photo) draws how the phone starts instead
-(the camera's mode and facing), which AndroidWorld leaves to whatever the emulator was showing.
+AndroidWorld's generator), and splits them into train and test on `split_key` by the goal rule every suite follows
+(`android_gym.tasks.splits`), so a test instance's goal never appears in training. A task without parameters (take a
+photo) draws how the phone starts instead (the camera's mode and facing), which AndroidWorld leaves to whatever the
+emulator was showing; its one goal makes it a training template only.
 
 The World template (`like`) keeps its initial conditions, check, expert and budget: `world_params` translates an
 AndroidWorld instance into its parameters. Its check is at least as strict as AndroidWorld's (docs/ANDROIDWORLD.md
@@ -23,7 +24,8 @@ from typing import Any, ClassVar
 
 from android_gym.actions import Action
 from android_gym.sim.app import stable_seed
-from android_gym.tasks.base import TaskTemplate, split_of
+from android_gym.tasks.base import TaskTemplate
+from android_gym.tasks.splits import split_by_goal
 from android_gym.tasks.world.base import Elements, Params, State
 
 
@@ -60,13 +62,19 @@ class AndroidWorldTemplate(TaskTemplate):
         return dict(params)
 
     def values(self, split: str) -> list[dict[str, Any]]:
-        """The drawn instances whose `split_key` value `split_of` puts in `split`, in drawing order."""
+        """The drawn instances of `split`, in drawing order.
+
+        The goal rule (`split_by_goal`, issue 50) on `split_key`: instances with one goal text (AndroidWorld's fixed
+        goals, "Take one photo.") share a split, so such a template trains only.
+        """
         rng = random.Random(stable_seed("androidworld", self.name))
         drawn: dict[str, dict[str, Any]] = {}
         for _ in range(self.instances):
             params = self.draw(rng)
             drawn.setdefault(repr(sorted(params.items())), params)
-        return [p for p in drawn.values() if split_of(f"{self.name}:{p[self.split_key]}") == split]
+        parts = split_by_goal(list(drawn.values()), goals=lambda p: [self.goal(p)],
+                              key=lambda p: f"{self.name}:{p[self.split_key]}")
+        return parts[split]
 
     def goal(self, params: Params) -> str:
         """AndroidWorld's goal text for the instance."""

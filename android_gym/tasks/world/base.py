@@ -11,13 +11,15 @@ app's `<app>_expert` module beside its templates.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import cache
 from typing import Any
 
 from android_gym.actions import Action
 from android_gym.sim.app_state import state_of
 from android_gym.tasks.apps import into_app, swipe_down
-from android_gym.tasks.base import TaskTemplate, split_of
+from android_gym.tasks.base import SPLITS, TaskTemplate
 from android_gym.tasks.expert import back, fill, find, swipe_up, tap, wait
+from android_gym.tasks.splits import split_by_goal
 from android_gym.ui import UIElement
 
 __all__ = ["Elements", "Params", "State", "WorldTemplate", "back", "fill", "find", "into_app", "leave", "nth",
@@ -41,7 +43,11 @@ def nth(pool: Sequence[Any], i: int) -> Any:
 
 
 class WorldTemplate(TaskTemplate):
-    """A World-suite template: the phrasing picker, and `values` from `grid()` split on the `split_key` param."""
+    """A World-suite template: the phrasing picker, and `values` from `grid()` split by the goal rule.
+
+    The split (`android_gym.tasks.splits`): instances sharing a goal text, in any phrasing, are one unit; a unit goes
+    where `split_of` puts its `split_value`, so no goal of "test" is ever a goal of "train" (issue 50).
+    """
 
     suite = "world"
     phrasings: tuple[str, ...] = ()
@@ -51,13 +57,32 @@ class WorldTemplate(TaskTemplate):
         """Every parameter dict of the template, both splits."""
         raise NotImplementedError
 
+    def split_value(self, params: Params) -> object:
+        """What `split_of` hashes for an instance: its `split_key` parameter."""
+        return params[self.split_key]
+
+    def rewordings(self, params: Params) -> list[Params]:
+        """The same instance in every phrasing (only itself when the goal has no "phrasing" parameter)."""
+        if "phrasing" not in params or not self.phrasings:
+            return [params]
+        return [{**params, "phrasing": k} for k in range(len(self.phrasings))]
+
     def values(self, split: str) -> list[dict[str, Any]]:
-        """The `grid()` entries whose `split_key` value `split_of` puts in `split`."""
-        return [p for p in self.grid() if split_of(p[self.split_key]) == split]
+        """The `grid()` entries of `split`, in grid order (see the class docstring)."""
+        return _split_table(self)[split]
 
     def goal(self, params: Params) -> str:
         """The instruction, in the phrasing `params["phrasing"]` picks."""
         return self.phrasings[params["phrasing"] % len(self.phrasings)].format(**params)
+
+
+@cache
+def _split_table(template: WorldTemplate) -> dict[str, list[dict[str, Any]]]:
+    """`template`'s grid cut by the goal rule, once per process (templates are stateless singletons)."""
+    parts = split_by_goal(template.grid(), goals=lambda p: [template.goal(p), *map(template.goal,
+                                                                                      template.rewordings(p))],
+                          key=template.split_value)
+    return {s: parts[s] for s in SPLITS}
 
 
 def leave(elements: Elements) -> Action:

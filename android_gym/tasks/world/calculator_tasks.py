@@ -26,10 +26,10 @@ from android_gym.sim.app_state import state_of
 from android_gym.sim.apps import calculator as C
 from android_gym.sim.apps import markor
 from android_gym.tasks.apps import into_app
-from android_gym.tasks.base import TaskTemplate, split_of
+from android_gym.tasks.base import TaskTemplate
 from android_gym.tasks.expert import find, tap, wait
 from android_gym.tasks.world.answer_tasks import answer_with
-from android_gym.tasks.world.base import Elements, Params, State
+from android_gym.tasks.world.base import Elements, Params, State, WorldTemplate
 from android_gym.tasks.world.notes_expert import markor_item
 
 CALC, MARKOR = C.PACKAGE, markor.PACKAGE
@@ -96,7 +96,7 @@ def compute(target: str, elements: Elements, state: State) -> Action:
     return key_step(target, elements, state) or answer_with(find(elements, rid=C.RESULT_RID))
 
 
-class _CalcTemplate(TaskTemplate):
+class _CalcTemplate(WorldTemplate):
     """Shared shape: suite "world", values from `grid()` split on `split_key`, goals by params["phrasing"]."""
 
     suite = "world"
@@ -108,13 +108,9 @@ class _CalcTemplate(TaskTemplate):
         """Every parameter dict, both splits."""
         raise NotImplementedError
 
-    def values(self, split: str) -> list[dict[str, Any]]:
-        """The grid's entries whose key `split_of` puts in `split`."""
-        return [p for p in self.grid() if split_of(f"calc:{p[self.split_key]}") == split]
-
-    def goal(self, params: Params) -> str:
-        """The instruction, in the params' phrasing."""
-        return self.phrasings[params["phrasing"] % len(self.phrasings)].format(**params)
+    def split_value(self, params: Params) -> object:
+        """The `split_key` parameter, in the calculator's own hash space."""
+        return f"calc:{params[self.split_key]}"
 
     def initial(self, params: Params) -> dict[str, dict[str, Any]]:
         """The episode's history of past calculations."""

@@ -82,8 +82,14 @@ class ChainedTemplate(TaskTemplate):
         self.apps = tuple(dict.fromkeys(app for part in parts for app in part.apps))  # type: ignore[misc]
 
     def values(self, split: str) -> list[dict[str, Any]]:
-        """Up to `PAIRS_PER_SPLIT` combinations of the parts' values of the split, spread over every list."""
+        """Up to `PAIRS_PER_SPLIT` combinations of the parts' values of the split, spread over every list.
+
+        A part with no test value (its few goals all train) lends its train values to the chain's test, while another
+        part has test values: each test goal then holds a part's test goal, so no chain goal is in both splits.
+        """
         lists = [part.values(split) for part in self.parts]
+        if split == "test" and any(lists):
+            lists = [values or part.values("train") for part, values in zip(self.parts, lists, strict=True)]
         if not all(lists):
             return []
         n = min(PAIRS_PER_SPLIT, max(map(len, lists)))

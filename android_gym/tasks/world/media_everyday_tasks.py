@@ -54,10 +54,10 @@ class ShareLatestTemplate(DeleteLatestTemplate):
     phrasings = ("Share the latest photo with {person}", "Send {person} the last photo I took",
                  "Send my most recent photo to {person} in Google Photos")
 
-    def values(self, split: str) -> list[dict[str, Any]]:
+    def grid(self) -> list[dict[str, Any]]:
         """The newest-photo instances, each with a task person."""
         return [{**p, "person": names(f"share:{p['hour']}:{p['minute']}:{p['video_newer']}", 1)[0]}
-                for p in super().values(split)]
+                for p in super().grid()]
 
     def goal(self, params: Params) -> str:
         """The instruction with the person's name."""

@@ -23,8 +23,8 @@ import numpy as np
 from android_gym.actions import Action
 from android_gym.sim.app import stable_seed
 from android_gym.sim.apps import camera
-from android_gym.tasks.base import TaskTemplate, split_of
-from android_gym.tasks.world.base import Params
+from android_gym.tasks.base import TaskTemplate
+from android_gym.tasks.world.base import Params, WorldTemplate
 from android_gym.tasks.world.media_expert import (
     CAMERA,
     PHOTOS,
@@ -57,7 +57,7 @@ _COUNTS = ("a photo", "two photos", "three photos")
 
 
 # -- Camera ------------------------------------------------------------------------------------------------------------
-class CameraTemplate(TaskTemplate):
+class CameraTemplate(WorldTemplate):
     """Shared parts of the tasks that start in the Camera: instances (key, variant), a drawn camera start, phrasings.
 
     Subclasses set `key_name` and `keys` (the instance's key parameter and its values), `phrasings` (formatted with
@@ -70,10 +70,19 @@ class CameraTemplate(TaskTemplate):
     phrasings: tuple[str, ...]
     facing, mode = "back", "Photo"
 
-    def values(self, split: str) -> list[dict[str, Any]]:
-        """Every (key, variant) of the split."""
-        return [{self.key_name: k, "variant": v} for k in self.keys for v in range(VARIANTS)
-                if split_of(f"{self.name}:{k}:{v}") == split]
+    def grid(self) -> list[dict[str, Any]]:
+        """Every (key, variant)."""
+        return [{self.key_name: k, "variant": v} for k in self.keys for v in range(VARIANTS)]
+
+    def split_value(self, params: Params) -> object:
+        """The instance's key and variant."""
+        return f"{self.name}:{params[self.key_name]}:{params['variant']}"
+
+    def rewordings(self, params: Params) -> list[Params]:
+        """The same task in every phrasing: the variant picks the wording (and the camera's start), the key is the
+        task, unless the key is only the wording ("phrasing"), which names no task of its own."""  # noqa: D205, D209
+        keys = self.keys if self.key_name == "phrasing" else (params[self.key_name],)
+        return [{**params, self.key_name: k, "variant": v} for k in keys for v in range(VARIANTS)]
 
     def goal(self, params: Params) -> str:
         """The instruction, phrased by the variant."""

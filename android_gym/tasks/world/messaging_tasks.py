@@ -21,9 +21,9 @@ from android_gym.sim.apps import gmail as G
 from android_gym.sim.apps import messages as M
 from android_gym.sim.apps.people import FIRST_NAMES
 from android_gym.tasks.apps import into_app
-from android_gym.tasks.base import TaskTemplate, split_of
+from android_gym.tasks.base import TaskTemplate
 from android_gym.tasks.expert import back, find, tap, wait
-from android_gym.tasks.world.base import Params
+from android_gym.tasks.world.base import Params, WorldTemplate
 from android_gym.tasks.world.messaging_expert import (
     ASKS,
     BODIES,
@@ -56,7 +56,7 @@ from android_gym.tasks.world.messaging_expert import (
 
 
 # -- templates: Messages --------------------------------------------------------------------------------------------
-class _Template(TaskTemplate):
+class _Template(WorldTemplate):
     """Shared shape: suite "world", `variants` instances per key of `keys`, goals in params["phrasing"]."""
 
     suite = "world"
@@ -69,11 +69,16 @@ class _Template(TaskTemplate):
         """The parameters of one instance (without "phrasing")."""
         raise NotImplementedError
 
-    def values(self, split: str) -> list[dict[str, Any]]:
-        """`variants` instances per key of the split, phrasings cycling."""
-        return [{**self.make(k, v), "phrasing": (i + v) % len(self.phrasings)}
-                for i, k in enumerate(self.keys) if split_of(f"{self.name}:{k}") == split
-                for v in range(self.variants)]
+    split_key = "key"
+
+    def grid(self) -> list[dict[str, Any]]:
+        """`variants` instances per key (its "key" parameter), phrasings cycling."""
+        return [{**self.make(k, v), "key": k, "phrasing": (i + v) % len(self.phrasings)}
+                for i, k in enumerate(self.keys) for v in range(self.variants)]
+
+    def split_value(self, params: Params) -> object:
+        """The key, in the template's own hash space."""
+        return f"{self.name}:{params['key']}"
 
     def goal(self, params: Params) -> str:
         """The instruction, in the params' phrasing."""

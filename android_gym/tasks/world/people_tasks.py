@@ -32,9 +32,9 @@ from android_gym.sim.apps import contacts, dialer
 from android_gym.sim.apps.contacts import digits, same_name, same_person, split_name
 from android_gym.sim.apps.people import namesakes
 from android_gym.tasks.apps import into_app
-from android_gym.tasks.base import TaskTemplate, split_of
+from android_gym.tasks.base import TaskTemplate
 from android_gym.tasks.expert import back, find, obstacle, tap, wait
-from android_gym.tasks.world.base import Params
+from android_gym.tasks.world.base import Params, WorldTemplate
 from android_gym.tasks.world.people_expert import (
     DOMAINS,
     NAMES,
@@ -55,18 +55,18 @@ from android_gym.tasks.world.phone_tasks import CallBackMissedTemplate, DialNumb
 
 
 # -- templates ---------------------------------------------------------------------------------------------------------
-class PersonTemplate(TaskTemplate):
+class PersonTemplate(WorldTemplate):
     """A task about one person of `NAMES`: split by name, phrased by a hash of it, with the `cast` on the phone."""
 
     suite = "world"
     phrasings: ClassVar[tuple[str, ...]]
+    split_key = "name"
     target_present: ClassVar[bool] = True
     """Whether the target is among the contacts at the start (False for tasks that add it)."""
 
-    def values(self, split: str) -> list[dict[str, Any]]:
-        """Every name of the split, with a phrasing chosen by the name."""
-        return [{"name": n, "phrasing": stable_seed(self.name, n) % len(self.phrasings)} for n in NAMES
-                if split_of(n) == split]
+    def grid(self) -> list[dict[str, Any]]:
+        """Every name, with a phrasing chosen by the name."""
+        return [{"name": n, "phrasing": stable_seed(self.name, n) % len(self.phrasings)} for n in NAMES]
 
     def people(self, params: Params) -> list[dict[str, Any]]:
         """The target and its two near misses (`cast`); the optional parameter "number" is the target's number."""

@@ -16,9 +16,8 @@ from android_gym.sim.app import stable_seed
 from android_gym.sim.apps import contacts, dialer
 from android_gym.sim.apps.contacts import digits
 from android_gym.tasks.apps import into_app
-from android_gym.tasks.base import TaskTemplate, split_of
 from android_gym.tasks.expert import back, find, obstacle, tap, wait
-from android_gym.tasks.world.base import Params
+from android_gym.tasks.world.base import Params, WorldTemplate
 from android_gym.tasks.world.people_expert import (
     NAMES,
     Elements,
@@ -31,7 +30,7 @@ from android_gym.tasks.world.people_expert import (
 )
 
 
-class CallBackMissedTemplate(TaskTemplate):
+class CallBackMissedTemplate(WorldTemplate):
     """Call back the most recent missed call (with the optional parameter "caller": "any", the newest incoming or
     missed call): a call to that number only (a contact's or an unknown number)."""  # noqa: D205, D209
 
@@ -41,10 +40,13 @@ class CallBackMissedTemplate(TaskTemplate):
                  "I just missed a call. Call them back.")
     VARIANTS = 120
 
-    def values(self, split: str) -> list[dict[str, Any]]:
-        """Every variant of the split (the caller, a contact or not, and the calls around it vary by variant)."""
-        return [{"variant": v, "phrasing": v % len(self.phrasings)} for v in range(self.VARIANTS)
-                if split_of(f"call_back_missed:{v}") == split]
+    def grid(self) -> list[dict[str, Any]]:
+        """Every variant (the caller, a contact or not, and the calls around it vary by variant)."""
+        return [{"variant": v, "phrasing": v % len(self.phrasings)} for v in range(self.VARIANTS)]
+
+    def split_value(self, params: Params) -> object:
+        """The variant."""
+        return f"call_back_missed:{params['variant']}"
 
     def goal(self, params: Params) -> str:
         """The instruction."""
@@ -98,7 +100,7 @@ class CallBackMissedTemplate(TaskTemplate):
         return tap(button) if button is not None else wait()
 
 
-class DialNumberTemplate(TaskTemplate):
+class DialNumberTemplate(WorldTemplate):
     """Dial {number} on the keypad and call it: a call to that number and no other."""
 
     name, suite, max_steps = "dial_number", "world", 23
@@ -107,16 +109,17 @@ class DialNumberTemplate(TaskTemplate):
                  "Use the dial pad to call {plain}")
     COUNT = 300
 
-    def values(self, split: str) -> list[dict[str, Any]]:
-        """`COUNT` distinct task numbers, split by number."""
+    split_key = "number"
+
+    def grid(self) -> list[dict[str, Any]]:
+        """`COUNT` distinct task numbers."""
         rng = np.random.default_rng(stable_seed("dial_number"))
         numbers: list[str] = []
         while len(numbers) < self.COUNT:
             n = task_number(rng)
             if n not in numbers:
                 numbers.append(n)
-        return [{"number": n, "phrasing": i % len(self.phrasings)} for i, n in enumerate(numbers)
-                if split_of(n) == split]
+        return [{"number": n, "phrasing": i % len(self.phrasings)} for i, n in enumerate(numbers)]
 
     def goal(self, params: Params) -> str:
         """The instruction, with the number written as the phrasing writes it."""

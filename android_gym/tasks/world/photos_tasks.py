@@ -18,9 +18,8 @@ from android_gym.sim.app import stable_seed
 from android_gym.sim.apps import gallery_media
 from android_gym.sim.apps.clock import format_time
 from android_gym.sim.apps.gallery_media import MediaItem
-from android_gym.tasks.base import TaskTemplate, split_of
 from android_gym.tasks.expert import back, obstacle, wait
-from android_gym.tasks.world.base import Params
+from android_gym.tasks.world.base import Params, WorldTemplate
 from android_gym.tasks.world.media_expert import (
     PHOTOS,
     TASK_ALBUMS,
@@ -45,7 +44,7 @@ def _favourite(it: MediaItem | None) -> bool:
     return it is not None and it["favourite"]
 
 
-class DatedPhotoTemplate(TaskTemplate):
+class DatedPhotoTemplate(WorldTemplate):
     """Shared parts of the tasks about the photo taken on {day} at {time} (or the photos of {day}).
 
     Instances: day 1-9 of June, hour 8-20, minute 10 or 40 (only 10 when `by_day`: the goal names the day alone);
@@ -57,19 +56,20 @@ class DatedPhotoTemplate(TaskTemplate):
     phrasings: tuple[str, ...]
     by_day = False
 
-    def values(self, split: str) -> list[dict[str, Any]]:
-        """Every (day, hour, minute) of the split, with its phrasing and album."""
+    def grid(self) -> list[dict[str, Any]]:
+        """Every (day, hour, minute), with its phrasing and album."""
         out = []
         for day in range(1, 10):
             for hour in range(8, 21):
                 for minute in (10,) if self.by_day else (10, 40):
-                    key = f"{day}:{hour}:{minute}"
-                    pick = stable_seed(self.name, key)
-                    if split_of(key) == split:
-                        out.append({"day": day, "hour": hour, "minute": minute,
-                                    "phrasing": pick % len(self.phrasings),
-                                    "album": TASK_ALBUMS[pick // 7 % len(TASK_ALBUMS)]})
+                    pick = stable_seed(self.name, f"{day}:{hour}:{minute}")
+                    out.append({"day": day, "hour": hour, "minute": minute, "phrasing": pick % len(self.phrasings),
+                                "album": TASK_ALBUMS[pick // 7 % len(TASK_ALBUMS)]})
         return out
+
+    def split_value(self, params: Params) -> object:
+        """The photo's day and time."""
+        return f"{params['day']}:{params['hour']}:{params['minute']}"
 
     def goal(self, params: Params) -> str:
         """The instruction."""
@@ -247,18 +247,21 @@ class CreateAlbumTemplate(DatedPhotoTemplate):
         return new_album(params["album"], day, elements, state)
 
 
-class DeleteLatestTemplate(TaskTemplate):
+class DeleteLatestTemplate(WorldTemplate):
     """Delete the most recent photo: the newest photo of today goes to the trash (a newer video may sit above it)."""
 
     name, suite, max_steps = "delete_latest_photo", "world", 9
     apps = (PHOTOS,)
     phrasings = ("Delete the most recent photo", "Delete the last photo I took", "Move my latest photo to the trash")
 
-    def values(self, split: str) -> list[dict[str, Any]]:
+    def grid(self) -> list[dict[str, Any]]:
         """Every five-minute time from 7:00 to 9:30 today, with and without a newer video."""
         return [{"hour": h, "minute": m, "video_newer": v, "phrasing": (h + m // 5 + v) % 3}
-                for h in (7, 8, 9) for m in range(0, 60, 5) for v in (False, True)
-                if (h, m) <= (9, 30) and split_of(f"latest:{h}:{m}:{v}") == split]
+                for h in (7, 8, 9) for m in range(0, 60, 5) for v in (False, True) if (h, m) <= (9, 30)]
+
+    def split_value(self, params: Params) -> object:
+        """The newest photo's time and whether a video is newer."""
+        return f"latest:{params['hour']}:{params['minute']}:{params['video_newer']}"
 
     def goal(self, params: Params) -> str:
         """The instruction."""

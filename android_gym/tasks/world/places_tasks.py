@@ -20,11 +20,11 @@ from android_gym.sim.app_state import state_of
 from android_gym.sim.apps import dialer, maps
 from android_gym.sim.apps import messages as M
 from android_gym.tasks.apps import into_app
-from android_gym.tasks.base import TaskTemplate, split_of
+from android_gym.tasks.base import TaskTemplate
 from android_gym.tasks.expert import back, find, swipe_up, tap, type_into, wait
 from android_gym.tasks.maps_tasks import KINDS
 from android_gym.tasks.world.answer_tasks import answer_with
-from android_gym.tasks.world.base import Elements, Params, State
+from android_gym.tasks.world.base import Elements, Params, State, WorldTemplate
 from android_gym.tasks.world.infeasible_tasks import impossible
 from android_gym.tasks.world.messaging_expert import conversation, names, person, send_text, texts_ok
 
@@ -129,7 +129,7 @@ def to_list(name: str, elements: Elements, state: State) -> Action | None:
 
 
 # -- templates -----------------------------------------------------------------------------------------------------
-class _PlacesTemplate(TaskTemplate):
+class _PlacesTemplate(WorldTemplate):
     """Shared shape: suite "world", values from `grid()` split by query, goals by params["phrasing"]."""
 
     suite = "world"
@@ -140,13 +140,9 @@ class _PlacesTemplate(TaskTemplate):
         """Every parameter dict, both splits."""
         raise NotImplementedError
 
-    def values(self, split: str) -> list[dict[str, Any]]:
-        """The grid's entries whose query `split_of` puts in `split`."""
-        return [p for p in self.grid() if split_of(f"maps:{p['query']}") == split]
-
-    def goal(self, params: Params) -> str:
-        """The instruction, in the params' phrasing."""
-        return self.phrasings[params["phrasing"] % len(self.phrasings)].format(**params)
+    def split_value(self, params: Params) -> object:
+        """The query, in the Maps tasks' hash space."""
+        return f"maps:{params['query']}"
 
     def initial(self, params: Params) -> dict[str, dict[str, Any]]:
         """The episode's saved places."""
@@ -436,9 +432,9 @@ class LabelPlaceTemplate(_PlacesTemplate):
         """Every label, in every phrasing."""
         return [{"label": label, "phrasing": k} for label in maps.LABELS for k in range(len(self.phrasings))]
 
-    def values(self, split: str) -> list[dict[str, Any]]:
-        """The grid's entries whose label `split_of` puts in `split`."""
-        return [p for p in self.grid() if split_of(f"maps-label:{p['label']}") == split]
+    def split_value(self, params: Params) -> object:
+        """The label, in its own hash space."""
+        return f"maps-label:{params['label']}"
 
     def initial(self, params: Params) -> dict[str, dict[str, Any]]:
         """The episode's saved places; Maps reopens on a place the episode draws."""

@@ -58,6 +58,11 @@ def options(day: str) -> set[str]:
     return out | ({f"{d:%A}", f"this {d:%A}"} if 0 < ahead <= 7 else {f"the {d:%A} after next"} if ahead > 7 else set())
 
 
+def held_out(template: Any) -> Task:
+    """The template's first test instance, or its last train one where its one goal keeps it out of test (issue 50)."""
+    return (template.tasks("test") or template.tasks("train")[-1:])[0]
+
+
 @pytest.mark.parametrize("name", ["SimpleCalendarEventsOnDate", "SimpleCalendarEventOnDateAtTime",
                                   "SimpleCalendarAnyEventsOnDate"])
 def test_dates_are_androidworlds_rebased_and_reworded(name: str) -> None:
@@ -78,7 +83,7 @@ def test_the_noise_is_75_events_that_leave_the_answer_alone(name: str) -> None:
         if name != "SimpleCalendarNextEvent":  # the next event is after now: noise later on still answers nothing
             assert template.answering(p, noise) == []
         assert not any(template.excluded(p, e) for e in noise)
-    task = template.tasks("test")[0]
+    task = held_out(template)
     titles = [e["title"] for e in state_of(start(task), C.CalendarState)["events"]]
     assert len(titles) == 75 + len(task.params["events"]) and not set(titles) & set(C.SEEDED_TITLES)
 

@@ -57,6 +57,11 @@ def with_events(state: State, *events: Mapping[str, Any]) -> State:
     return {**state, "apps": {**state["apps"], C.PACKAGE: {**c, "events": [*c["events"], *more]}}}
 
 
+def held_out(template: Any) -> Task:
+    """The template's first test instance, or its last train one where its one goal keeps it out of test (issue 50)."""
+    return (template.tasks("test") or template.tasks("train")[-1:])[0]
+
+
 @pytest.mark.parametrize("name", BY_NAME)
 def test_the_noise_is_75_events_that_leave_the_answer_alone(name: str) -> None:
     template = BY_NAME[name]
@@ -64,7 +69,7 @@ def test_the_noise_is_75_events_that_leave_the_answer_alone(name: str) -> None:
         noise = p["noise"]
         assert len(noise) == 75 and all(iso(-15) <= e["date"] <= iso(15) for e in noise)
         assert template.answering(p, noise) == [] and not any(template.excluded(p, e) for e in noise)
-    task = template.tasks("test")[0]
+    task = held_out(template)
     titles = [e["title"] for e in state_of(start(task), C.CalendarState)["events"]]
     assert len(titles) == 75 + len(task.params["events"]) and not set(titles) & set(C.SEEDED_TITLES)
 

@@ -54,6 +54,11 @@ def add(phone: SimDevice, want: Mapping[str, Any], limit: int = 40) -> None:
     raise AssertionError("the expense was not added")
 
 
+def held_out(template: Any) -> Task:
+    """The template's first test instance, or its last train one where its one goal keeps it out of test (issue 50)."""
+    return (template.tasks("test") or template.tasks("train")[-1:])[0]
+
+
 def test_the_goal_writes_the_rows_as_androidworld_does_in_both_formats() -> None:
     tasks = MULTIPLE.tasks("train")
     assert {t.params["form"] for t in tasks} == {"csv", "text_block"}
@@ -71,7 +76,7 @@ def test_the_goal_writes_the_rows_as_androidworld_does_in_both_formats() -> None
 
 @pytest.mark.parametrize("template", [SINGLE, MULTIPLE, FROM_MARKOR], ids=lambda t: t.name)
 def test_pro_expense_holds_the_noise_alone_names_apart_from_the_targets(template) -> None:
-    task = template.tasks("test")[0]
+    task = held_out(template)
     shown = listed(started(task).state())
     assert sorted(map(repr, shown)) == sorted(map(repr, task.params["noise"]))
     assert len(shown) == template.noise and not {e["name"] for e in shown} & {t["name"] for t in
@@ -79,9 +84,9 @@ def test_pro_expense_holds_the_noise_alone_names_apart_from_the_targets(template
 
 
 @pytest.mark.parametrize("template", [SINGLE, MULTIPLE], ids=lambda t: t.name)
-@pytest.mark.parametrize("split", ["train", "test"])
-def test_the_rows_added_win_in_any_case_and_one_more_loses(template, split) -> None:
-    task = template.tasks(split)[0]
+@pytest.mark.parametrize("end", [0, -1], ids=["first", "last"])
+def test_the_rows_added_win_in_any_case_and_one_more_loses(template, end) -> None:
+    task = (template.tasks("train") + template.tasks("test"))[end]
     phone = started(task)
     first, *rest = task.params["targets"]
     add(phone, {**first, "name": first["name"].upper()})  # the name's case aside, as AndroidWorld's fuzzy match
@@ -120,7 +125,7 @@ def test_markors_file_holds_the_rows_two_marked_reimbursable() -> None:
 @pytest.mark.parametrize("marked", [False, True], ids=["as drawn", "with the mark"])
 def test_the_reimbursable_rows_logged_win_with_their_notes_as_drawn(marked: bool) -> None:
     """AndroidWorld's reference rows carry the notes without ". Reimbursable." (its fuzzy match fails with it)."""
-    task = FROM_MARKOR.tasks("test")[0]
+    task = held_out(FROM_MARKOR)
     phone = started(task)
     for t in task.params["targets"]:
         add(phone, {**t, "note": t["note"] + (". Reimbursable." if marked else "")})

@@ -72,6 +72,11 @@ def first(template: Any, split: str = "train") -> Task:
     return template.tasks(split)[0]
 
 
+def held_out(template: Any) -> Task:
+    """The template's first test instance, or its last train one where its one goal keeps it out of test (issue 50)."""
+    return (template.tasks("test") or template.tasks("train")[-1:])[0]
+
+
 @pytest.mark.parametrize("form", ["csv", "text_block"])
 @pytest.mark.parametrize("template", [SINGLE, MULTIPLE], ids=lambda t: t.name)
 def test_the_goal_writes_every_field_of_each_target_in_androidworlds_two_forms(template, form: str) -> None:
@@ -90,7 +95,7 @@ def test_the_goal_writes_every_field_of_each_target_in_androidworlds_two_forms(t
 
 @pytest.mark.parametrize("template", A.TEMPLATES, ids=lambda t: t.name)
 def test_broccoli_starts_with_the_noise_alone_and_adding_the_targets_wins(template) -> None:
-    task = first(template, "test")
+    task = held_out(template)
     start = state_of(started(task).state(), R.RecipesState)["recipes"]
     assert sorted(map(repr, map(plain, start))) == sorted(repr(as_listed(r)) for r in task.params["noise"])
     titles = {r["title"] for r in [*task.params["targets"], *task.params["noise"]]}

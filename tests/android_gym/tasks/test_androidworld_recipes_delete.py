@@ -62,6 +62,11 @@ def first(template: Any, split: str = "train") -> Task:
 
 
 # -- several named recipes --------------------------------------------------------------------------------------------
+def held_out(template: Any) -> Task:
+    """The template's first test instance, or its last train one where its one goal keeps it out of test (issue 50)."""
+    return (template.tasks("test") or template.tasks("train")[-1:])[0]
+
+
 @pytest.mark.parametrize("template", [MULTIPLE, NOISY], ids=lambda t: t.name)
 def test_the_goal_lists_the_three_titles_and_broccoli_holds_exactly_the_drawn_recipes(template) -> None:
     task = first(template)
@@ -156,7 +161,7 @@ def test_deleting_either_copy_wins_and_deleting_both_loses(template, which: int)
 
 @pytest.mark.parametrize("template", [DUPLICATE2, DUPLICATE3], ids=lambda t: t.name)
 def test_deleting_a_same_titled_variant_loses_alone_and_beside_a_copy(template) -> None:
-    task = first(template, "test")
+    task = held_out(template)
     phone = started(task)
     variant = next(r for r in task.params["noise"] if r["title"] == task.params["target_title"])
     delete_id(phone, ids_of(phone, variant)[0])

@@ -51,6 +51,11 @@ def app_task(app_name: str) -> Task:
     return next(t for t in WIFI_APP.tasks("train") + WIFI_APP.tasks("test") if t.params["app_name"] == app_name)
 
 
+def held_out(template: Any) -> Task:
+    """The template's first test instance, or its last train one where its one goal keeps it out of test (issue 50)."""
+    return (template.tasks("test") or template.tasks("train")[-1:])[0]
+
+
 def test_both_composites_are_on_the_suite_with_androidworlds_goals() -> None:
     assert all(t in ANDROIDWORLD_TEMPLATES for t in TEMPLATES)
     assert {WIFI_BT.goal(p) for p in WIFI_BT.values("train")} == {"Turn off WiFi, then enable bluetooth"}
@@ -82,7 +87,7 @@ def test_wifi_off_and_bluetooth_on_win_in_either_order(order: tuple[str, str]) -
 @pytest.mark.parametrize("tile", ["Internet", "Bluetooth"])
 def test_one_part_alone_loses(tile: str) -> None:
     """AndroidWorld's half credit (0.5) is no win: Wi-Fi off without Bluetooth on, or Bluetooth on with Wi-Fi on."""
-    task = WIFI_BT.tasks("test")[0]
+    task = held_out(WIFI_BT)
     phone = started(task)
     tiles(phone, tile)
     assert not task.check(phone.state())

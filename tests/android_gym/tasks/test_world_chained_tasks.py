@@ -36,8 +36,10 @@ def test_values_combine_the_parts_values_of_the_same_split(template: ct.ChainedT
     for split in ("train", "test"):
         values = template.values(split)
         assert 1 <= len(values) <= ct.PAIRS_PER_SPLIT
-        for params in values:
-            assert all(p in part.values(split) for part, p in zip(template.parts, params["parts"], strict=True))
+        for params in values:  # a part whose few goals all train lends them to test (issue 50), beside a test part
+            pairs = list(zip(template.parts, params["parts"], strict=True))
+            assert all(p in (part.values(split) or part.values("train")) for part, p in pairs)
+            assert split == "train" or any(p in part.values("test") for part, p in pairs)
     goal = template.goal(template.values("train")[0])
     assert all(part.goal(p).rstrip(".") in goal for part, p in zip(template.parts, template.values("train")[0]["parts"],
                                                                     strict=True))

@@ -43,7 +43,7 @@ def play(task: Task, phone: SimDevice, steps: int = 40) -> Action | None:
 
 def test_the_clipboard_is_read_back_and_another_code_or_an_overwritten_clipboard_loses() -> None:
     """The expert's answer is the code; another code does not match; once copied over, nothing is the answer."""
-    task = READ.tasks("test")[0]
+    task = READ.tasks("train")[-1]  # its few goals all train (issue 50): the last instance
     phone = started(task)
     said = play(task, phone)
     assert said is not None and said.text == task.params["text"] and task.check(phone.state(), said)

@@ -101,8 +101,8 @@ def test_the_module_has_its_questions() -> None:
 def test_answers_are_read_from_the_state_and_near_misses_refused(name: str) -> None:
     template = BY_NAME[name]
     says, change = CASES[name]
-    for split in ("train", "test"):
-        task = template.tasks(split)[0]
+    for split in ("train", "test"):  # a template whose few goals all train (issue 50): its last train task
+        task = (template.tasks(split) or template.tasks("train")[-1:])[0]
         phone().reset(5, task.initial)
         state = phone().state()
         truth = template.answer(task.params, state)
@@ -115,7 +115,8 @@ def test_answers_are_read_from_the_state_and_near_misses_refused(name: str) -> N
 
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_the_expert_answers_after_reading_both_apps(name: str) -> None:
-    task: Task = BY_NAME[name].tasks("test")[0]
+    template = BY_NAME[name]
+    task: Task = (template.tasks("test") or template.tasks("train")[-1:])[0]  # few goals: all train (issue 50)
     episode = run_episode(task, seed=2, device=phone())
     assert episode.success and episode.log[-1][0].action_type == ActionType.STATUS_TASK_COMPLETE
 

@@ -61,7 +61,7 @@ def test_a_drawing_saved_in_pictures_under_the_name_with_the_ink_wins_and_near_m
 
 
 def test_the_count_of_pictures_leaves_out_downloads_decoys() -> None:
-    task = COUNT.tasks("test")[0]
+    task = COUNT.tasks("train")[-1]  # its few goals all train (issue 50): the last instance
     state = start(task)
     count, decoys = task.params["count"], task.params["decoys"]
     assert task.check(state, answered(str(count)))

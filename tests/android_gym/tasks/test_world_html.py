@@ -40,7 +40,7 @@ def local(state: State) -> dict[str, Any] | None:
 
 
 def test_the_maze_is_won_on_the_goal_not_a_move_before() -> None:
-    task = MAZE.tasks("test")[0]
+    task = MAZE.tasks("train")[-1]  # its few goals all train (issue 50): the last instance
     near = played(task, lambda s: local(s) is not None and L.solution_length(local(s)["layout"],
                                                                             tuple(local(s)["position"])) == 1)
     assert not task.check(near)
