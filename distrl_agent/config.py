@@ -434,7 +434,9 @@ class TrainConfig(Section):
     @classmethod
     def _fit_to_suite(cls, data: Any) -> Any:
         """Fit the run to its suite wherever the config does not say otherwise: the small policy's ANSWER and
-        IMPOSSIBLE modes for a suite with such tasks (`policy.small.declare`), room for its longest goal
+        IMPOSSIBLE modes for a suite with such tasks (`policy.small.declare`), copying text from the screen and a
+        memory of the episode for a suite with cross-app templates, which carry text from one app to another
+        (`policy.small.copy_from_screen`, `memory_steps` = 8; issue 50), room for its longest goal
         (`policy.small.max_goal_words`), and the suite's warm start (`SUITE_WARM_STARTS`)."""  # noqa: D205, D209
         if not isinstance(data, Mapping):
             return data
@@ -457,6 +459,9 @@ class TrainConfig(Section):
             fitted = dict(small)
             if "declare" not in small and suites.declares(suite):
                 fitted["declare"] = True
+            if any("cross-app" in t.tags for t in suites.templates(suite)):
+                fitted.setdefault("copy_from_screen", True)
+                fitted.setdefault("memory_steps", 8)
             if "max_goal_words" not in small:  # the whole goal, where goals outgrow the default (World's chains)
                 default = SmallPolicyConfig.model_fields["max_goal_words"].default
                 fitted["max_goal_words"] = max(default, longest_goal_words(suite))

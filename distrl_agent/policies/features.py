@@ -193,3 +193,43 @@ def _encode_one(out: dict[str, np.ndarray], i: int, obs: Mapping[str, Any], goal
     if match.shape[0]:  # an empty element axis has no max
         out["goal_features"][i, :, 0] = match.max(axis=0)
     out["goal_features"][i, :n_goal, 1] = [float(t in focused_words) for t in lowered]
+
+
+MEMORY_FEATURES = 3
+"""Per remembered text: the fraction of its words found in the goal, whether it equals a goal span, any overlap."""
+
+
+def encode_memory(observations: Sequence[Mapping[str, Any]], goals: Sequence[str] | None, *, max_goal_words: int,
+                  max_label_words: int, vocab_size: int) -> dict[str, np.ndarray]:
+    """Encode the episode memory that `SmallPolicy.observe` added (`episode_memory`); the caller checks its shapes.
+
+    Returns:
+        history_mode (B, k) int64 (`Mode` + 1, 0: no action), history_ids (B, k, W) int64 (the words acted with),
+        memory_mask (B, M) bool (a remembered text), memory_ids (B, M, W) int64, memory_features
+        (B, M, MEMORY_FEATURES) float32.
+    """
+    b_size, w = len(observations), max_label_words
+    steps, texts = np.shape(observations[0]["history_mode"])[0], np.shape(observations[0]["memory_text"])[0]
+    out = {"history_mode": np.stack([np.asarray(o["history_mode"], np.int64) for o in observations]),
+           "history_ids": np.zeros((b_size, steps, w), np.int64), "memory_mask": np.zeros((b_size, texts), bool),
+           "memory_ids": np.zeros((b_size, texts, w), np.int64),
+           "memory_features": np.zeros((b_size, texts, MEMORY_FEATURES), np.float32)}
+    for i, obs in enumerate(observations):
+        goal = goals[i] if goals is not None else observation_goal(obs)
+        lowered = [t.lower() for t in words(goal, max_goal_words)]
+        goal_words, ngrams = set(lowered), {}
+        history = np.ascontiguousarray(obs["history_text"], np.uint8)
+        for j in range(steps):
+            out["history_ids"][i, j] = hash_words(label_words(history[j].tobytes(), w), w, vocab_size)
+        memory = np.ascontiguousarray(obs["memory_text"], np.uint8)
+        for j in range(texts):
+            label = label_words(memory[j].tobytes(), w)
+            if not label:
+                continue
+            out["memory_mask"][i, j] = True
+            out["memory_ids"][i, j] = hash_words(label, w, vocab_size)
+            hits = sum(token in goal_words for token in label)
+            if len(label) not in ngrams:
+                ngrams[len(label)] = goal_ngrams(lowered, len(label))
+            out["memory_features"][i, j] = (hits / len(label), float(label in ngrams[len(label)]), float(hits > 0))
+    return out

@@ -4,9 +4,9 @@ A worker calls `observe` on every observation, with the action sent before it an
 action was chosen on, and stores the `keys` entries in its trajectories; `preprocess` later reads those entries. A
 policy with a memory of the episode carries it forward through the observations themselves: what it remembers after
 a step is a function of the previous observation as read (its memory included), the action and the new screen, so
-the learner re-encodes exactly what the worker acted on. A worker served by the host's inference service holds no policy,
-only this: the service sends it the reader of the policy it serves, and unpickling one imports this module and
-`android_gym`, never torch or the model code.
+the learner re-encodes exactly what the worker acted on. A worker served by the host's inference service holds no
+policy, only this: the service sends it the reader of the policy it serves, and unpickling one imports this module
+and `android_gym`, never torch or the model code.
 """
 
 from __future__ import annotations

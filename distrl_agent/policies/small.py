@@ -3,7 +3,9 @@
 Architecture: a `UIEncoder` (goal words, UI elements -> goal-word encodings c_g, element encodings h_k, state s;
 see `ui_encoder`) and factorised heads (see `factorised`): mode from s; element from [h_k, s]; span start from
 [c_g, s]; span length from the start word, the end word (whose convolution sees the word after it), a length embedding
-and s. The critic heads V(s) and V(g) read a second encoder of their own by default (`critic_encoder`).
+and s. With `copy_from_screen` (issue 50), TYPE's source from s, the copied element from [h_k, s] and the recalled
+text from [m_j, s] (`memory_encoder`); with `memory_steps`, `observe` adds the episode memory (`episode_memory`).
+The critic heads V(s) and V(g) read a second encoder of their own by default (`critic_encoder`).
 
 Matching features are what carry over to unseen cities, products and topics; the hashed embeddings of words never
 seen in training are random and add little.
@@ -11,6 +13,7 @@ seen in training are random and add little.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -23,14 +26,26 @@ from android_gym.spaces import ELEMENT_FLAGS
 from android_gym.tasks.base import answers_match
 from distrl_agent.errors import DataError
 from distrl_agent.policies.base import Actions, Inputs, Policy, PolicyOutput, StatesOutput
+from distrl_agent.policies.copy_source import copied_text, copy_ids
+from distrl_agent.policies.episode_memory import (
+    MEMORY_KEYS,
+    check_memory,
+    elements_under,
+    read_with_memory,
+    smallest,
+)
 from distrl_agent.policies.factorised import (
     ACTION_KEYS,
+    COPY_ACTION_KEYS,
+    CopyTables,
     FactorisedDistribution,
     Mode,
+    Source,
     masked_log_softmax,
 )
-from distrl_agent.policies.features import encode_observations, observation_goal
+from distrl_agent.policies.features import encode_memory, encode_observations, observation_goal
 from distrl_agent.policies.packing import distinct_rows, head_with_context, unpack
+from distrl_agent.policies.reader import ObservationReader
 from distrl_agent.policies.small_config import SmallPolicyConfig
 from distrl_agent.policies.text import find_span, join_span, label_text, words
 from distrl_agent.policies.ui_encoder import UIEncoder, mlp
@@ -55,7 +70,10 @@ class SmallPolicy(Policy):
     impossible.
 
     Actions are `ACTION_KEYS` ids: `mode`, `element` (an element row, used by TAP), `span_start` and `span_length`
-    (a span of goal words, typed by TYPE). See the module docstring for the architecture.
+    (a span of goal words, typed by TYPE); with `config.copy_from_screen`, `COPY_ACTION_KEYS`: also `type_source`
+    (a `Source`: TYPE types the goal span, the text of element `element`, or remembered text `memory_slot`).
+    With `config.memory_steps`, `observation_keys` include the episode memory (`MEMORY_KEYS`) that `observe` adds.
+    See the module docstring for the architecture.
     """
 
     action_keys = ACTION_KEYS
@@ -64,6 +82,10 @@ class SmallPolicy(Policy):
     def __init__(self, config: SmallPolicyConfig | None = None) -> None:
         super().__init__()
         self.config = config = config or SmallPolicyConfig()
+        if config.copy_from_screen:
+            self.action_keys = COPY_ACTION_KEYS
+        if config.memory_steps:
+            self.observation_keys = (*type(self).observation_keys, *MEMORY_KEYS)
         w, d, n_len = config.word_dim, config.hidden_dim, config.max_span_length
         self.encoder = UIEncoder(config)
         self.critic_encoder = UIEncoder(config) if config.critic_encoder == "separate" else None
@@ -77,6 +99,10 @@ class SmallPolicy(Policy):
         self.length_out = nn.Linear(d // 2 or 1, 1)
         self.value_head = mlp(d, d, 1)
         self.instruction_value_head = mlp(d, d, 1)
+        # built only when asked for: without them the weights, outputs and random streams are as before
+        self.source_head = mlp(d, d, len(Source)) if config.copy_from_screen else None
+        self.copy_head = mlp(2 * d, d, 1) if config.copy_from_screen else None
+        self.recall_head = mlp(2 * d, d, 1) if config.copy_from_screen and config.memory_steps else None
 
     def copy_actor_encoder_to_critic(self) -> None:
         """Start the separate critic encoder from the actor's features (after behaviour cloning); no-op otherwise."""
@@ -93,6 +119,11 @@ class SmallPolicy(Policy):
         c = self.config
         arrays = encode_observations(observations, goals, max_goal_words=c.max_goal_words,
                                      max_label_words=c.max_label_words, vocab_size=c.vocab_size)
+        if c.memory_steps:
+            for i, obs in enumerate(observations):
+                check_memory(obs, c.memory_steps, c.memory_texts, f"observation {i}")
+            arrays.update(encode_memory(observations, goals, max_goal_words=c.max_goal_words,
+                                        max_label_words=c.max_label_words, vocab_size=c.vocab_size))
         device = self.device
         return {k: torch.from_numpy(v).to(device) for k, v in arrays.items()}
 
@@ -119,11 +150,11 @@ class SmallPolicy(Policy):
         """Exact log π(a|s), joint entropy and V(s), with gradients.
 
         Raises:
-            DataError: `actions` lacks one of `ACTION_KEYS`.
+            DataError: `actions` lacks one of `action_keys`.
         """
-        missing = [k for k in ACTION_KEYS if k not in actions]
+        missing = [k for k in self.action_keys if k not in actions]
         if missing:
-            raise DataError(f"`actions` lacks {missing}; expected {list(ACTION_KEYS)}")
+            raise DataError(f"`actions` lacks {missing}; expected {list(self.action_keys)}")
         distinct = distinct_rows(inputs)  # a learner's batch repeats states: each is encoded once (`packing`)
         if distinct is None:
             dist, state = self.distribution(inputs)
@@ -139,13 +170,13 @@ class SmallPolicy(Policy):
         trajectory's final state).
 
         Raises:
-            DataError: `actions` lacks one of `ACTION_KEYS`.
+            DataError: `actions` lacks one of `action_keys`.
         """  # noqa: D205
         if self.critic_encoder is None:  # the critic reads the actor's state: the final states need the actor too
             return super().evaluate_states(inputs, actions, acted)
-        missing = [k for k in ACTION_KEYS if k not in actions]
+        missing = [k for k in self.action_keys if k not in actions]
         if missing:
-            raise DataError(f"`actions` lacks {missing}; expected {list(ACTION_KEYS)}")
+            raise DataError(f"`actions` lacks {missing}; expected {list(self.action_keys)}")
         n = len(acted)
         distinct = distinct_rows(inputs)
         rows, inverse = distinct if distinct is not None else (inputs, torch.arange(n))
@@ -193,6 +224,10 @@ class SmallPolicy(Policy):
         mode_mask[:, Mode.TYPE] = goal_mask.any(1)
         mode_mask[:, Mode.ANSWER] = answerable.any(1) & self.config.declare
         mode_mask[:, Mode.IMPOSSIBLE] = self.config.declare
+        copy = None
+        if self.source_head is not None:  # TYPE may copy: it needs some source, not only goal words
+            copy, source_mask = self._copy_tables(inputs, elements, state, answerable)
+            mode_mask[:, Mode.TYPE] = source_mask.any(1)
         log_p_mode = masked_log_softmax(self.mode_head(state), mode_mask)
 
         # element_head([h_k, s]) and start_head([c_g, s]) on the real elements and words only (`packing`)
@@ -216,7 +251,27 @@ class SmallPolicy(Policy):
                             + self.length_state(state).index_select(0, row))
         length_logits = unpack(self.length_out(hidden).squeeze(-1), (row, start, length), fits.shape)
         log_p_length = masked_log_softmax(length_logits, fits)
-        return FactorisedDistribution(log_p_mode, log_p_element, log_p_start, log_p_length, log_p_answer), state
+        return FactorisedDistribution(log_p_mode, log_p_element, log_p_start, log_p_length, log_p_answer,
+                                      copy), state
+
+    def _copy_tables(self, inputs: Inputs, elements: torch.Tensor, state: torch.Tensor,
+                     has_text: torch.Tensor) -> tuple[CopyTables, torch.Tensor]:
+        """TYPE's source and copy pointers (c over the on-screen elements with text, r over the remembered texts),
+        and which sources each row has (B, 3)."""  # noqa: D205, D209
+        assert self.source_head is not None and self.copy_head is not None
+        b = state.shape[0]
+        log_p_copy = masked_log_softmax(head_with_context(self.copy_head, elements, state, has_text), has_text)
+        if self.recall_head is not None:
+            memory_mask = inputs["memory_mask"]
+            texts = self.encoder.memory_texts(inputs)
+            log_p_recall = masked_log_softmax(head_with_context(self.recall_head, texts, state, memory_mask),
+                                              memory_mask)
+        else:  # no memory: one impossible slot
+            memory_mask = torch.zeros(b, 1, dtype=torch.bool, device=state.device)
+            log_p_recall = masked_log_softmax(state.new_zeros(b, 1), memory_mask)
+        source_mask = torch.stack([inputs["goal_mask"].any(1), has_text.any(1), memory_mask.any(1)], 1)
+        return CopyTables(masked_log_softmax(self.source_head(state), source_mask), log_p_copy,
+                          log_p_recall), source_mask
 
     # -- env actions --------------------------------------------------------------------------------------------------
     def to_env_action(self, actions: Mapping[str, Any], observations: Sequence[Mapping[str, Any]]) -> list[Action]:
@@ -229,14 +284,27 @@ class SmallPolicy(Policy):
             DataError: `actions` lacks a key or its rows do not match `observations`.
         """
         columns = {}
-        for key in ACTION_KEYS:
+        for key in self.action_keys:
             if key not in actions:
-                raise DataError(f"`actions` lacks {key!r}; expected {list(ACTION_KEYS)}")
+                raise DataError(f"`actions` lacks {key!r}; expected {list(self.action_keys)}")
             value = actions[key]
             columns[key] = np.asarray(value.detach().cpu() if isinstance(value, torch.Tensor) else value).reshape(-1)
             if len(columns[key]) != len(observations):
                 raise DataError(f"`actions[{key!r}]` has {len(columns[key])} rows for {len(observations)} observations")
-        return [self._to_env_one({k: int(v[i]) for k, v in columns.items()}, obs) for i, obs in enumerate(observations)]
+        return [self._to_env_one({k: int(v[i]) for k, v in columns.items()}, obs)
+                for i, obs in enumerate(observations)]
+
+    @classmethod
+    def reader(cls, config: SmallPolicyConfig) -> ObservationReader:
+        """`Policy.reader`: with `config.memory_steps`, the observation with the episode memory that follows the
+        previous action on the previous observation (`episode_memory.read_with_memory`, which pickles to workers
+        without torch); without, the observation unchanged.
+        """  # noqa: D205
+        if not config.memory_steps:
+            return super().reader(config)
+        return ObservationReader((*cls.observation_keys, *MEMORY_KEYS),
+                                 functools.partial(read_with_memory, steps=config.memory_steps,
+                                                   texts=config.memory_texts))
 
     def _to_env_one(self, action: dict[str, int], observation: Mapping[str, Any]) -> Action:
         mode = Mode(action["mode"])
@@ -255,6 +323,8 @@ class SmallPolicy(Policy):
             return Action(ActionType.STATUS_TASK_COMPLETE, text=answer)
         if mode == Mode.IMPOSSIBLE:
             return Action.key(ActionType.STATUS_TASK_IMPOSSIBLE)
+        if mode == Mode.TYPE and action.get("type_source", Source.GOAL) != Source.GOAL:
+            return copied_text(action, observation)
         if mode == Mode.TYPE:
             goal_words = words(observation_goal(observation), self.config.max_goal_words)
             start, length = action["span_start"], action["span_length"]
@@ -275,7 +345,17 @@ class SmallPolicy(Policy):
         `config.declare`, an answer (STATUS_TASK_COMPLETE with text) to ANSWER with the first on-screen element whose
         text matches it (`answers_match`), and STATUS_TASK_IMPOSSIBLE to IMPOSSIBLE. Long presses, horizontal swipes,
         OPEN_APP, other declarations and unparsed actions give None. Unused fields are 0 (1 for `span_length`).
+
+        With `config.copy_from_screen`, a TYPE whose text is no goal span maps to a copy (`type_source`) of the first
+        on-screen element whose text says the same words (`episode_memory.normalised`), else of the first remembered
+        text that does (with memory).
         """
+        ids = self._ids_of(action, observation)
+        if self.config.copy_from_screen and ids is not None:
+            ids = {"type_source": int(Source.GOAL), "memory_slot": 0, **ids}
+        return ids
+
+    def _ids_of(self, action: Action, observation: Mapping[str, Any]) -> dict[str, int] | None:
         ids = {"mode": 0, "element": 0, "span_start": 0, "span_length": 1}
         kind = action.action_type
         if not action.is_parsed:
@@ -292,8 +372,10 @@ class SmallPolicy(Policy):
         if kind == ActionType.TYPE:
             span = find_span(action.text, words(observation_goal(observation), self.config.max_goal_words),
                              self.config.max_span_length)
-            return None if span is None else {**ids, "mode": int(Mode.TYPE), "span_start": span[0],
-                                              "span_length": span[1]}
+            if span is not None:
+                return {**ids, "mode": int(Mode.TYPE), "span_start": span[0], "span_length": span[1]}
+            copy = copy_ids(action.text, observation) if self.config.copy_from_screen else None
+            return None if copy is None else {**ids, "mode": int(Mode.TYPE), **copy}
         if kind != ActionType.DUAL_POINT:
             return None
         mask = np.asarray(observation["element_mask"]).astype(bool)
@@ -325,12 +407,6 @@ def element_at(observation: Mapping[str, Any], x: float, y: float) -> int | None
     Returns:
         The element row, or None when no on-screen element's box contains the point.
     """
-    mask = np.asarray(observation["element_mask"]).astype(bool)
-    boxes = np.asarray(observation["element_boxes"], np.float64)
-    clickable = np.asarray(observation["element_flags"])[:, _CLICKABLE].astype(bool)
-    inside = mask & (boxes[:, 0] <= x) & (x <= boxes[:, 2]) & (boxes[:, 1] <= y) & (y <= boxes[:, 3])
-    if not inside.any():
-        return None
-    candidates = inside & clickable if (inside & clickable).any() else inside
-    area = (boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1])
-    return int(np.flatnonzero(candidates)[np.argmin(area[candidates])])
+    inside = elements_under(observation, x, y)
+    clickable = inside & np.asarray(observation["element_flags"])[:, _CLICKABLE].astype(bool)
+    return smallest(observation, clickable if clickable.any() else inside)

@@ -42,6 +42,19 @@ class SmallPolicyConfig(ConfigModel):
             impossible (IMPOSSIBLE). Off, both modes are masked, so that exploration never ends an episode early on a
             suite whose tasks are all solved by the state; a training config turns it on by itself for a suite with
             "answer" or "infeasible" templates (World) unless it is set.
+        copy_from_screen: TYPE may also type a text read from the screen (issue 50): the action key `type_source`
+            says whether TYPE types a goal span, an on-screen element's text (`element`), or, with memory, a text
+            remembered from an earlier screen of the episode (`memory_slot`). Off (default) the action keys, the
+            weights and the outputs are those of a policy without it; a training config turns it on by itself for a
+            suite whose experts type text that is not in the goal (World: 21 of its 85 typing templates) unless set.
+        memory_steps: k, the last k actions of the episode (mode, and the words of the element acted on or of the
+            text typed) that the state reads, and with them the texts seen on earlier screens (`memory_texts`);
+            0 (default) is no memory. `observe` writes them into the observation (`episode_memory`), so the learner
+            re-encodes exactly what the worker acted on. A training config sets 8 for World (chains of 19 steps on
+            average, whose screen alone often does not say which sub-goal is done) unless set.
+        memory_texts: M, distinct texts of non-clickable elements remembered from earlier screens, most recent first
+            (used only with `memory_steps`). 64 because on World's train split the texts its experts type from an
+            earlier screen were within the 64 most recent in 26 of 28 cases (16: 1, 32: 12).
 
     Every width and count is bounded above as well as below, and checked before anything is built, because a config
     also arrives inside a checkpoint's learner.json, which `distrl eval` builds a policy from (issue 43: a
@@ -67,6 +80,11 @@ class SmallPolicyConfig(ConfigModel):
     critic_encoder: CriticEncoder = "separate"
     word_affinity: bool = True
     declare: bool = False
+    copy_from_screen: bool = False
+    # 64 actions: 3x World's mean chain (19 steps); sizes a k x element_text_len array per stored step.
+    memory_steps: Annotated[int, Field(ge=0, le=64)] = 0
+    # 512 texts: 8x the default; sizes an M x element_text_len array per stored step.
+    memory_texts: Annotated[int, Field(ge=1, le=512)] = 64
 
     @model_validator(mode="after")
     def _check_embedding(self) -> SmallPolicyConfig:

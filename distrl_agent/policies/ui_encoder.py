@@ -9,7 +9,8 @@ same shape (see `SmallPolicyConfig`). Architecture (d = `hidden_dim`, w = `word_
 - elements: box, centre, size, class embedding, flags, mean hashed-word embedding of the label, match features against
   the goal, the mean c_g of the goal words the label contains, and (`word_affinity`) a learned bilinear affinity of
   the label's words to each goal word (the attended c_g and the strongest affinity) -> MLP -> h_k (d).
-- state: s = MLP([g, attention-pool of h_k queried by g, mean h_k, mean c_g]).
+- state: s = MLP([g, attention-pool of h_k queried by g, mean h_k, mean c_g]), plus, with `memory_steps`, the
+  episode memory's term (`memory_encoder`).
 
 The element MLP runs on the real elements only (`packing`); h_k is 0 on padding, which every reader masks.
 """
@@ -75,6 +76,11 @@ class UIEncoder(nn.Module):
         self.element_encoder = mlp(element_in, d, d)
         self.element_query = nn.Linear(d, d)
         self.state_encoder = mlp(3 * d + w, d, d)
+        # built only with memory, so that a policy without it keeps its weights' layout (a local import: the memory
+        # encoder uses this module's layers)
+        from distrl_agent.policies.memory_encoder import MemoryEncoder
+
+        self.memory = MemoryEncoder(config) if config.memory_steps else None
 
     def forward(self, inputs: Inputs) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
         """(c_g (B, G, w) with screen features, h_k (B, K, d), s (B, d))."""
@@ -114,7 +120,19 @@ class UIEncoder(nn.Module):
         pooled = [attention_pool(elements, scores, mask), masked_mean(elements, mask),
                   masked_mean(goal_words, inputs["goal_mask"])]
         state = self.state_encoder(torch.cat([goal, *pooled], -1))
+        if self.memory is not None:
+            state = state + self.memory(inputs, self.word_embedding.weight, goal)
         return elements, state
+
+    def memory_texts(self, inputs: Inputs) -> torch.Tensor:
+        """m_j (B, M, d): the remembered texts' encodings (`MemoryEncoder.texts`).
+
+        Raises:
+            ValueError: the encoder was built without memory (`memory_steps` = 0).
+        """
+        if self.memory is None:
+            raise ValueError("`memory_texts` needs a UIEncoder built with `memory_steps` > 0")
+        return self.memory.texts(inputs, self.word_embedding.weight)
 
     def _affinity(self, keys: torch.Tensor, goal_words: torch.Tensor,
                   goal_mask: torch.Tensor) -> list[torch.Tensor]:
