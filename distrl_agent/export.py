@@ -10,7 +10,11 @@ A checkpoint keeps the policy beside its optimiser and replay, in this project's
   folder the run trained from, and `adapter_model.safetensors`) with the processor, loaded by
   `PeftModel.from_pretrained(base, OUT)`.
 
-Both add `distrl_policy.json` (the policy's settings that decide how it acts: the prompt template, temperature, the
+An AutoUI encoder-decoder (`policies/autoui_model.py`) exports as its own folder format (`autoui.json`, `text/`,
+`vision/`, `projection.safetensors`), which `load_backbone` loads back; a LoRA run's adapters are merged into it
+(its projection trains outside the adapters, so an adapter alone would lose it).
+
+All add `distrl_policy.json` (the policy's settings that decide how it acts: the prompt template, temperature, the
 longest action; the checkpoint and version it came from) and `value_heads.safetensors` (the critics V(s), V(g)).
 
 A run folder may come from someone else: as for `distrl eval`, the model folder its checkpoint names is loaded only
@@ -30,6 +34,7 @@ from safetensors.torch import save_file
 from android_gym.safe_files import write_text
 from distrl_agent.api import run_config, user_model_path
 from distrl_agent.errors import ConfigError
+from distrl_agent.policies.autoui_model import AutoUIModel, load_autoui_model
 from distrl_agent.policies.vlm import VLMPolicy
 from distrl_agent.policies.vlm_config import VLMPolicyConfig
 from distrl_agent.runtime.checkpoint import TENSORS_FILE, find_checkpoint, read_policy
@@ -91,10 +96,14 @@ def export_policy(run_dir: str | Path, out: str | Path, *, overrides: Sequence[s
     policy = VLMPolicy(policy_config)
     policy.load_weights(saved.weights)
     target.mkdir(parents=True, exist_ok=True)
-    kind: Literal["model", "lora-adapter"] = "lora-adapter" if policy_config.lora_rank else "model"
-    base = str(Path(policy_config.model_path).expanduser().resolve()) if policy_config.lora_rank else None
-    if base is not None:
-        _save_adapter(policy, policy_config, base, target)
+    model_folder = str(Path(policy_config.model_path).expanduser().resolve())
+    is_adapter = bool(policy_config.lora_rank) and not isinstance(policy.backbone, AutoUIModel)
+    kind: Literal["model", "lora-adapter"] = "lora-adapter" if is_adapter else "model"
+    base = model_folder if is_adapter else None
+    if is_adapter:
+        _save_adapter(policy, policy_config, model_folder, target)
+    elif policy_config.lora_rank:
+        _merged_autoui(policy, model_folder).save_pretrained(target)
     else:
         policy.backbone.save_pretrained(target)
     policy.parts.inputs.save(target)
@@ -131,3 +140,25 @@ def _save_adapter(policy: VLMPolicy, config: VLMPolicyConfig, base: str, out: Pa
                               target_modules=list(config.lora_target_modules),
                               base_model_name_or_path=base)
     adapter.save_pretrained(str(out))
+
+
+def _merged_autoui(policy: VLMPolicy, base: str) -> AutoUIModel:
+    """The AutoUI model of folder `base` holding `policy`'s weights, each LoRA adapter merged into its layer.
+
+    A LoRA layer `X` holds `X.base_layer.weight` W and the adapter's A, B; the merged `X.weight` is W + ΔW, ΔW being
+    PEFT's own `get_delta_weight` (scale · B·A).
+    """
+    modules = dict(policy.backbone.named_modules())
+    state = {}
+    for name, tensor in policy.backbone.state_dict().items():
+        if "lora_" in name:
+            continue
+        if ".base_layer." in name:
+            owner, _, leaf = name.rpartition(".base_layer.")
+            if leaf == "weight":
+                tensor = tensor + modules[owner].get_delta_weight(_ADAPTER_NAME).to(tensor.dtype)
+            name = f"{owner}.{leaf}"
+        state[name] = tensor.detach()
+    merged = load_autoui_model(Path(base), next(iter(state.values())).dtype)
+    merged.load_state_dict(state)
+    return merged

@@ -19,8 +19,8 @@ from torch import nn
 
 from distrl_agent.policies.base import Inputs
 from distrl_agent.policies.features import MEMORY_FEATURES
+from distrl_agent.policies.layers import attention_pool, masked_mean, mlp
 from distrl_agent.policies.modes import Mode
-from distrl_agent.policies.ui_encoder import attention_pool, masked_mean, mlp
 
 if TYPE_CHECKING:
     from distrl_agent.policies.small_config import SmallPolicyConfig

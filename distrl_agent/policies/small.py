@@ -44,11 +44,12 @@ from distrl_agent.policies.factorised import (
     masked_log_softmax,
 )
 from distrl_agent.policies.features import encode_memory, encode_observations, observation_goal
+from distrl_agent.policies.layers import mlp
 from distrl_agent.policies.packing import distinct_rows, head_with_context, unpack
 from distrl_agent.policies.reader import ObservationReader
 from distrl_agent.policies.small_config import SmallPolicyConfig
 from distrl_agent.policies.text import find_span, join_span, label_text, words
-from distrl_agent.policies.ui_encoder import UIEncoder, mlp
+from distrl_agent.policies.ui_encoder import UIEncoder
 
 SCROLL_DOWN_SWIPE = (0.5, 0.7, 0.5, 0.35)
 """(x0, y0, x1, y1) screen fractions of the SCROLL_DOWN swipe (finger moves up, revealing content below)."""

@@ -5,7 +5,9 @@ encoder, a pixel-shuffle connector and a Llama text model) of ~60k parameters to
 `AutoProcessor.from_pretrained(directory)` + `AutoModelForImageTextToText.from_pretrained(directory)` load it exactly
 as they load SmolVLM. `build_tiny_qwen_vl(directory, family)` writes a Qwen2-VL, Qwen2.5-VL or Qwen3-VL checkpoint
 (a patch-merging vision transformer and a text model with 3-D rotary positions) with its tokenizer and image
-processor. Nothing is downloaded and torchvision is not needed (the PIL image processors are used).
+processor. `build_tiny_autoui(directory)` writes AutoUI's encoder-decoder folder (`autoui_model`: a T5, a SigLIP
+vision encoder and the projection between them). Nothing is downloaded and torchvision is not needed (the PIL image
+processors are used).
 
 The tokenizer is byte-level: every UTF-8 byte is one token (the 256 symbols of `tokenizers`' ByteLevel alphabet,
 no merges), after a few special tokens, so any text round-trips and action strings cost one token per byte.
@@ -30,9 +32,17 @@ from transformers import (
     Qwen2VLForConditionalGeneration,
     Qwen3VLConfig,
     Qwen3VLForConditionalGeneration,
+    SiglipVisionConfig,
+    SiglipVisionModel,
+    T5Config,
+    T5ForConditionalGeneration,
 )
 from transformers.models.idefics3.image_processing_pil_idefics3 import Idefics3ImageProcessorPil
 from transformers.models.qwen2_vl.image_processing_pil_qwen2_vl import Qwen2VLImageProcessorPil
+from transformers.models.siglip.image_processing_pil_siglip import SiglipImageProcessorPil
+
+from distrl_agent.policies.autoui_model import AutoUIModel
+from distrl_agent.policies.vlm_inputs import AutoUIInputs
 
 SPECIAL_TOKENS = ("<pad>", "<s>", "</s>", "<image>", "<fake_token_around_image>", "<global-img>",
                   "<end_of_utterance>")
@@ -167,6 +177,47 @@ def build_tiny_qwen_vl(directory: str | Path, family: str = "qwen2_vl", *, hidde
     model.save_pretrained(directory)
     tokenizer.save_pretrained(directory)
     image_processor.save_pretrained(directory)
+    return directory
+
+
+def build_tiny_autoui(directory: str | Path, *, d_model: int = 32, image_size: int = 32, freeze_vision: bool = True,
+                      seed: int = 0) -> Path:
+    """Write a tiny random AutoUI folder (`autoui_model`): T5 (2+2 layers), a one-layer SigLIP, the projection.
+
+    Args:
+        directory: where the folder is written (created if needed).
+        d_model: T5's width (two heads of d_model / 2).
+        image_size: pixels of the square the screenshot is resized to (patches of 8: (image_size / 8)² features).
+        freeze_vision: AutoUI's setting (True: the vision encoder never trains), written into `autoui.json`.
+        seed: seeds the random weights.
+
+    Returns:
+        The directory, as a `Path`.
+
+    Raises:
+        ValueError: `image_size` is not a positive multiple of 8, or `d_model` is not a positive even number.
+    """
+    if image_size < 8 or image_size % 8:
+        raise ValueError(f"`image_size` must be a positive multiple of 8 pixels, got {image_size}")
+    if d_model < 2 or d_model % 2:
+        raise ValueError(f"`d_model` must be even (two attention heads), got {d_model}")
+    directory = Path(directory)
+    tokenizer = byte_level_tokenizer()
+    # dropout 0: the policy's act and evaluate then agree in train mode too (T5 ships with 0.1)
+    text_config = T5Config(vocab_size=len(tokenizer), d_model=d_model, d_kv=d_model // 2, d_ff=2 * d_model,
+                           num_layers=2, num_decoder_layers=2, num_heads=2, relative_attention_num_buckets=8,
+                           relative_attention_max_distance=32, dropout_rate=0.0, pad_token_id=PAD_ID,
+                           eos_token_id=EOS_ID, decoder_start_token_id=PAD_ID)
+    vision_config = SiglipVisionConfig(hidden_size=16, intermediate_size=32, num_hidden_layers=1,
+                                       num_attention_heads=2, image_size=image_size, patch_size=8)
+    with torch.random.fork_rng(devices=[]):
+        torch.manual_seed(seed)
+        model = AutoUIModel(T5ForConditionalGeneration(text_config), SiglipVisionModel(vision_config),
+                            torch.nn.Linear(vision_config.hidden_size, d_model), freeze_vision)
+    model.text.generation_config.eos_token_id = EOS_ID
+    model.save_pretrained(directory)
+    image_processor = SiglipImageProcessorPil(size={"height": image_size, "width": image_size})
+    AutoUIInputs(tokenizer, image_processor).save(directory)
     return directory
 
 

@@ -27,32 +27,12 @@ from android_gym.spaces import ELEMENT_CLASSES, ELEMENT_FLAGS
 from distrl_agent.policies.base import Inputs
 from distrl_agent.policies.factorised import masked_log_softmax
 from distrl_agent.policies.features import GOAL_FEATURES, LABEL_FEATURES
+from distrl_agent.policies.layers import attention_pool, masked_mean, mlp
+from distrl_agent.policies.memory_encoder import MemoryEncoder
 from distrl_agent.policies.packing import unpack
 
 if TYPE_CHECKING:
     from distrl_agent.policies.small_config import SmallPolicyConfig
-
-
-def mlp(*sizes: int) -> nn.Sequential:
-    """Linear layers of the given widths with ReLU between them (none after the last)."""
-    layers: list[nn.Module] = []
-    for i in range(len(sizes) - 1):
-        layers.append(nn.Linear(sizes[i], sizes[i + 1]))
-        if i < len(sizes) - 2:
-            layers.append(nn.ReLU())
-    return nn.Sequential(*layers)
-
-
-def masked_mean(x: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
-    """Mean of x (B, N, D) over the rows where mask (B, N) is True; zeros when none is."""
-    m = mask.to(x.dtype).unsqueeze(-1)
-    return (x * m).sum(1) / m.sum(1).clamp(min=1.0)
-
-
-def attention_pool(x: torch.Tensor, scores: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
-    """Softmax(scores)-weighted sum of x (B, N, D) over valid rows; zeros when no row is valid."""
-    weights = masked_log_softmax(scores, mask).exp() * mask.any(1, keepdim=True).to(x.dtype)
-    return (weights.unsqueeze(-1) * x).sum(1)
 
 
 class UIEncoder(nn.Module):
@@ -76,10 +56,7 @@ class UIEncoder(nn.Module):
         self.element_encoder = mlp(element_in, d, d)
         self.element_query = nn.Linear(d, d)
         self.state_encoder = mlp(3 * d + w, d, d)
-        # built only with memory, so that a policy without it keeps its weights' layout (a local import: the memory
-        # encoder uses this module's layers)
-        from distrl_agent.policies.memory_encoder import MemoryEncoder
-
+        # built only with memory, so that a policy without it keeps its weights' layout
         self.memory = MemoryEncoder(config) if config.memory_steps else None
 
     def forward(self, inputs: Inputs) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:

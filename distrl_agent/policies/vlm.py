@@ -23,12 +23,17 @@ Action storage (replay, `Trajectory.actions`, `Batch.actions`): two integer keys
 So a trajectory of T steps stores tokens [T, max_new_tokens] and length [T]; a `Batch` holds [B, L, max_new_tokens]
 and [B, L], which `algorithms.common.policy_pass` indexes to [N, max_new_tokens] and [N] for `evaluate`.
 
+Architectures: what differs between a decoder-only VLM and AutoUI's encoder-decoder (T5 reading a vision encoder's
+features, `autoui_model`) lives behind the backbone's `start`/`step`/`score_tokens`/`prompt_features`/
+`text_features` (`vlm_backbone`, `autoui_backbone`); this module is the same for both.
+
 Observations: `screenshot` (uint8 H×W×3, make the env with `screenshot_width > 0`), `goal` (or the `goals`
 argument), and optionally `previous_action` (AutoUI text of the last action, see `reader.previous_action_text`;
 missing or empty reads "None", as at the first step).
 
 Critics: V(s) and the instruction value V(g) are MLPs on [mean, last] of the text model's final hidden states, of
-the prompt (screen + goal + previous action) and of the goal alone (no image) respectively. Unless
+the prompt (screen + goal + previous action) and of the goal alone (no image) respectively; for AutoUI's
+encoder-decoder, of the encoder's states (image features and prompt) and of the goal's encoding. Unless
 `critic_trains_backbone`, they read detached features, so critic losses train only the heads and never move the
 actor's weights.
 """
@@ -52,7 +57,6 @@ from distrl_agent.policies.reader import ObservationReader, with_previous_action
 from distrl_agent.policies.sequence_entropy import sequence_entropy
 from distrl_agent.policies.vlm_backbone import attach_lora, checkpoint_activations, load_backbone
 from distrl_agent.policies.vlm_config import VLMPolicyConfig
-from distrl_agent.policies.vlm_inputs import text_positions
 
 VLM_ACTION_KEYS = ("tokens", "length")
 """`VLMPolicy.action_keys`: token ids [max_new_tokens] (zero-padded) and the number of real ones."""
@@ -81,10 +85,10 @@ class VLMPolicy(Policy):
         self.config = config
         parts = load_backbone(config.model_path, getattr(torch, config.dtype), config.device)
         if config.lora_rank:
-            attach_lora(parts.model, config.lora_rank, config.lora_alpha, config.lora_dropout,
+            attach_lora(parts.adapted_model, config.lora_rank, config.lora_alpha, config.lora_dropout,
                         config.lora_target_modules)
         if config.gradient_checkpointing:
-            checkpoint_activations(parts.model)
+            checkpoint_activations(parts.adapted_model)
         self.backbone = parts.model
         self.parts = parts  # processor, ids and the model's sub-modules (registered through `backbone`)
         width = 2 * parts.hidden_size
@@ -130,7 +134,8 @@ class VLMPolicy(Policy):
         Returns:
             `input_ids`/`attention_mask` (B, S) left-padded prompts, the family's image tensors, batch first, floats
             in `dtype` (`vlm_inputs`: `pixel_values`, `pixel_attention_mask` for Idefics3; `pixel_values` padded per
-            row, `image_patches`, `image_grid_thw` for Qwen-VL), and `goal_ids`/`goal_mask` (B, G).
+            row, `image_patches`, `image_grid_thw` for Qwen-VL; `pixel_values` (B, C, H, W) for AutoUI), and
+            `goal_ids`/`goal_mask` (B, G).
 
         Raises:
             DataError: an observation lacks a uint8 H×W×3 `screenshot` or a goal; `goals` has the wrong length.
@@ -164,17 +169,13 @@ class VLMPolicy(Policy):
     # -- the network --------------------------------------------------------------------------------------------------
     def _run(self, input_ids: torch.Tensor, attention_mask: torch.Tensor, extra: Mapping[str, torch.Tensor],
              positions: torch.Tensor, cache: Any = None, use_cache: bool = False) -> tuple[torch.Tensor, Any]:
-        """Final hidden states (B, n, h) of `input_ids` (the last n columns of `attention_mask`) at `positions`
-        ((B, n), or (3, B, n) for M-RoPE), and the cache."""  # noqa: D205, D209
+        """A decoder-only backbone's `Backbone.run` under the policy's precision (hidden states and the cache)."""
         with self._precision():
-            out = self.parts.base(input_ids=input_ids, attention_mask=attention_mask, position_ids=positions,
-                                  use_cache=use_cache, **{self.parts.cache_argument: cache}, **extra)
-        return out.last_hidden_state, getattr(out, self.parts.cache_argument, None)
+            return self.parts.run(input_ids, attention_mask, dict(extra), positions, cache, use_cache)
 
     def _prompt(self, inputs: Inputs) -> tuple[dict[str, torch.Tensor], torch.Tensor]:
-        """The model's image inputs of the rows and their prompt positions (`vlm_inputs`)."""
-        family = self.parts.inputs
-        return family.model_kwargs(inputs), family.positions(self.parts.base, inputs)
+        """A decoder-only backbone's image inputs of the rows and their prompt positions (`vlm_inputs`)."""
+        return self.parts.prompt_inputs(inputs)
 
     def _log_softmax(self, hidden: torch.Tensor) -> torch.Tensor:
         """Log π(·|...) over the vocabulary (float32), temperature applied, banned ids at -inf."""
@@ -183,10 +184,14 @@ class VLMPolicy(Policy):
         return torch.log_softmax(logits.masked_fill(self._banned, float("-inf")), -1)
 
     def _features(self, hidden: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
-        """[masked mean, last column] of hidden states (B, S, h) -> (B, 2h) float32, detached unless configured."""
+        """[masked mean, last real column] of hidden states (B, S, h) -> (B, 2h) float32, detached unless configured.
+
+        The last real column is the last column of a left-padded row, and also found in a right-padded one.
+        """
         keep = mask.bool().unsqueeze(-1)
         mean = torch.where(keep, hidden, 0).sum(1) / keep.sum(1).clamp(min=1)
-        features = torch.cat([mean, hidden[:, -1]], -1).float()
+        last = (mask.bool() * torch.arange(mask.shape[1], device=mask.device)).argmax(1)  # largest unmasked index
+        features = torch.cat([mean, hidden[torch.arange(hidden.shape[0], device=hidden.device), last]], -1).float()
         return features if self.config.critic_trains_backbone else features.detach()
 
     def act(self, inputs: Inputs, deterministic: bool = False,
@@ -198,18 +203,17 @@ class VLMPolicy(Policy):
             float32 nats), log_mu being log π of each generated token (EOS included) under the temperature-scaled
             distribution, zero after a row's length (the action's log π is the row's sum).
         """
-        ids, mask = inputs["input_ids"], inputs["attention_mask"]
+        ids = inputs["input_ids"]
         b, n_max = ids.shape[0], self.config.max_new_tokens
         tokens = torch.zeros(b, n_max, dtype=torch.long, device=ids.device)
         length = torch.zeros(b, dtype=torch.long, device=ids.device)
         log_mu = torch.zeros(b, n_max, dtype=torch.float32, device=ids.device)
         done = torch.zeros(b, dtype=torch.bool, device=ids.device)
         with torch.no_grad():
-            extra, positions = self._prompt(inputs)
-            following = self.parts.inputs.after(positions, n_max)  # the positions of the generated tokens
-            hidden, cache = self._run(ids, mask, extra, positions, use_cache=True)
+            with self._precision():
+                hidden, state = self.parts.start(inputs, n_max)
             for t in range(n_max):
-                log_p = self._log_softmax(hidden[:, -1])
+                log_p = self._log_softmax(hidden)
                 if deterministic:
                     token = log_p.argmax(-1)
                 else:
@@ -223,9 +227,8 @@ class VLMPolicy(Policy):
                 done |= torch.isin(token, self._eos_ids)
                 if bool(done.all()) or t == n_max - 1:
                     break
-                mask = torch.cat([mask, torch.ones_like(mask[:, :1])], 1)
-                hidden, cache = self._run(token[:, None], mask, {}, following[..., t:t + 1], cache=cache,
-                                          use_cache=True)
+                with self._precision():
+                    hidden = self.parts.step(state, token)
         return {"tokens": tokens, "length": length}, log_mu
 
     def evaluate(self, inputs: Inputs, actions: Actions) -> PolicyOutput:
@@ -238,20 +241,16 @@ class VLMPolicy(Policy):
                 or a token id the policy never emits (an image placeholder, an id past the vocabulary).
         """
         tokens, length = self._check_actions(actions, inputs["input_ids"].shape[0])
-        ids, mask = inputs["input_ids"], inputs["attention_mask"]
         n = int(length.max()) if len(length) else 1
         tokens = tokens[:, :n]
         token_mask = torch.arange(n, device=tokens.device)[None] < length[:, None]
-        extra, positions = self._prompt(inputs)
-        positions = torch.cat([positions, self.parts.inputs.after(positions, n)], -1)
-        hidden, _ = self._run(torch.cat([ids, tokens], 1), torch.cat([mask, token_mask.to(mask.dtype)], 1), extra,
-                              positions)
-        s = ids.shape[1]
-        log_p = self._log_softmax(hidden[:, s - 1:s - 1 + n])  # position s-1+j predicts token j
+        with self._precision():
+            scored = self.parts.score_tokens(inputs, tokens, token_mask)
+        log_p = self._log_softmax(scored.token_hidden)
         token_log_p = torch.where(token_mask, log_p.gather(-1, tokens[..., None]).squeeze(-1), 0.0)
         log_prob = token_log_p.sum(1)
         entropy = sequence_entropy(log_p, tokens, token_mask, self.config.entropy_estimate)
-        value = self.value_head(self._features(hidden[:, :s], mask)).squeeze(-1)
+        value = self.value_head(self._features(scored.prompt_hidden, scored.prompt_mask)).squeeze(-1)
         pad = (0, self.config.max_new_tokens - n)
         return PolicyOutput(log_prob, entropy, value, torch.nn.functional.pad(token_log_p, pad),
                             torch.nn.functional.pad(token_mask, pad))
@@ -259,16 +258,17 @@ class VLMPolicy(Policy):
     def value(self, inputs: Inputs) -> torch.Tensor:
         """(B,) V(s) from the prompt's hidden states (screen, goal and previous action)."""
         with torch.set_grad_enabled(torch.is_grad_enabled() and self.config.critic_trains_backbone):
-            extra, positions = self._prompt(inputs)
-            hidden, _ = self._run(inputs["input_ids"], inputs["attention_mask"], extra, positions)
-            features = self._features(hidden, inputs["attention_mask"])
+            with self._precision():
+                hidden, mask = self.parts.prompt_features(inputs)
+            features = self._features(hidden, mask)
         return self.value_head(features).squeeze(-1)
 
     def instruction_value(self, inputs: Inputs) -> torch.Tensor:
         """(B,) V(g) from the goal text alone (reads only `goal_ids` and `goal_mask`; no image)."""
         with torch.set_grad_enabled(torch.is_grad_enabled() and self.config.critic_trains_backbone):
-            hidden, _ = self._run(inputs["goal_ids"], inputs["goal_mask"], {}, text_positions(inputs["goal_mask"]))
-            features = self._features(hidden, inputs["goal_mask"])
+            with self._precision():
+                hidden, mask = self.parts.text_features(inputs["goal_ids"], inputs["goal_mask"])
+            features = self._features(hidden, mask)
         return self.instruction_value_head(features).squeeze(-1)
 
     # -- actions ------------------------------------------------------------------------------------------------------

@@ -6,7 +6,7 @@
 - **model kwargs**: those rows back into the inputs the model itself takes;
 - **positions**: the position ids of the prompt's tokens, and of the tokens generated or scored after it.
 
-Two kinds are supported:
+Three kinds are supported:
 - `ProcessorInputs`: Idefics3 / SmolVLM (and LLaVA-like checkpoints): the checkpoint's processor makes batch-first
   image tensors already, and positions count the unmasked tokens (1-D).
 - `QwenInputs`: Qwen2-VL, Qwen2.5-VL, Qwen3-VL. Their image processor returns the patches of all images in one
@@ -17,6 +17,9 @@ Two kinds are supported:
   after the prompt is text, at the prompt's largest position + 1 + j in all three axes, as the model itself
   continues them. The positions are computed here and passed explicitly, so the model never falls back to the
   `rope_deltas` it caches between calls (stale across batches of other prompts).
+- `AutoUIInputs`: AutoUI's encoder-decoder (`autoui_model`): the prompt is text alone (its `{image}` is empty), the
+  screenshot a batch-first `pixel_values` (B, C, H, W) for the vision encoder, whose features join the T5 encoder's
+  output; T5's relative positions need no position ids.
 The Qwen path builds its inputs from the checkpoint's tokenizer and image processor (`AutoTokenizer`,
 `AutoImageProcessor`) rather than its `AutoProcessor`, which needs torchvision for its video half; it writes the
 prompt's image tokens as the Qwen processors do: one `<|image_pad|>` per merged patch (grid t·h·w / merge²) between
@@ -27,11 +30,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 import torch
 from torch import nn
+
+from distrl_agent.policies.autoui_model import TEXT_FOLDER, VISION_FOLDER
 
 QWEN_MODEL_TYPES = frozenset({"qwen2_vl", "qwen2_5_vl", "qwen3_vl"})
 """`config.model_type`s read by `QwenInputs`."""
@@ -156,4 +162,28 @@ class QwenInputs:
         self.image_processor.save_pretrained(directory)
 
 
-ModelInputs = ProcessorInputs | QwenInputs
+@dataclass
+class AutoUIInputs:
+    """AutoUI's inputs: a text prompt for T5 and the screenshot for its vision encoder (see the module docstring)."""
+
+    tokenizer: Any
+    image_processor: Any
+    image_token: str = ""  # the screenshot is not a place in the text: its features join the encoder's output
+
+    def encode(self, prompts: Sequence[str], images: Sequence[np.ndarray]) -> dict[str, torch.Tensor]:
+        """Left-padded `input_ids`/`attention_mask` (B, S) and `pixel_values` (B, C, H, W), one screenshot a row."""
+        text = self.tokenizer(list(prompts), return_tensors="pt", padding=True)
+        pixels = self.image_processor(images=list(images), return_tensors="pt")["pixel_values"]
+        return {"input_ids": text["input_ids"], "attention_mask": text["attention_mask"], "pixel_values": pixels}
+
+    def model_kwargs(self, rows: Mapping[str, torch.Tensor]) -> dict[str, torch.Tensor]:
+        """The rows' `pixel_values` (none for rows without a screenshot)."""
+        return {"pixel_values": rows["pixel_values"]} if "pixel_values" in rows else {}
+
+    def save(self, directory: Any) -> None:
+        """Write the tokenizer into `text/` and the image processor into `vision/` of an AutoUI folder."""
+        self.tokenizer.save_pretrained(Path(directory) / TEXT_FOLDER)
+        self.image_processor.save_pretrained(Path(directory) / VISION_FOLDER)
+
+
+ModelInputs = ProcessorInputs | QwenInputs | AutoUIInputs

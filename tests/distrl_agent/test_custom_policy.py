@@ -16,7 +16,7 @@ from distrl_agent.policies.build import build_policy
 POLICIES = '''
 from distrl_agent.policies.small import SmallPolicy
 from distrl_agent.policies.small_config import SmallPolicyConfig
-from distrl_agent.policies.ui_encoder import mlp
+from distrl_agent.policies.layers import mlp
 
 
 class DeepCritic(SmallPolicy):

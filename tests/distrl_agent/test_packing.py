@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import torch
 
+from distrl_agent.policies.layers import mlp
 from distrl_agent.policies.packing import head_with_context
-from distrl_agent.policies.ui_encoder import mlp
 
 
 def test_head_with_context_equals_the_head_over_the_concatenation_on_real_items() -> None:
