@@ -299,8 +299,8 @@ class RuntimeSection(Section):
             policy (the small policy: a copy is a few MB, and the workers' cores act in parallel); "host": one
             inference service per host holds the one copy and answers every worker's requests in batches
             (`runtime/inference.py`; a VLM: N workers would otherwise load N copies of the model); "auto"
-            (default): "host" for the VLM policy, "worker" otherwise. The local runtime only, for now: the Ray
-            runtime refuses "host" and runs "auto" as "worker".
+            (default): "host" for the VLM policy, "worker" otherwise. On Ray, "host" means one service actor per node
+            that runs workers.
         sync: DigiRL's synchronous protocol (all workers finish a round with the same weights, then the learner
             trains, then weights go out).
         sync_lockstep: in sync rounds, workers step their environments in lock-step as DigiRL's collector does
@@ -484,15 +484,10 @@ class TrainConfig(Section):
             raise ConfigError(f"`runtime.fault_prefixes` ships episodes cut by a fault, which "
                               f"`{self.learner.algorithm}` would score as failures (it reads whole episodes); use it "
                               "with a-ride* or ppo")
-        if self.runtime.inference == "host" and self.runtime.runtime == "ray":
-            raise FieldError("runtime.inference", "\"worker\" or \"auto\": the Ray runtime has no per-host inference "
-                             "service yet (each worker actor holds its own copy)", "host")
         return self
 
     def inference_on_host(self) -> bool:
         """Whether the workers ask one inference service per host (`runtime.inference`, "auto" resolved)."""
-        if self.runtime.runtime == "ray":
-            return False
         return self.runtime.inference == "host" or (self.runtime.inference == "auto" and self.policy.kind == "vlm")
 
     def _admission_can_start(self, eta: int) -> None:

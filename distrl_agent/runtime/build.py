@@ -26,9 +26,10 @@ def worker_specs(config: TrainConfig, service: ServiceAddress | None = None) -> 
     return [WorkerSpec.of_run(i, config, service) for i in range(config.runtime.worker_count())]
 
 
-def service_spec(config: TrainConfig) -> ServiceSpec:
-    """The host's inference service of the run (`runtime.inference`), at a fresh private address."""
-    return ServiceSpec(ServiceAddress.fresh(), config.policy.policy_config(), seed=config.runtime.seed * 1000 + 999)
+def service_spec(config: TrainConfig, address: ServiceAddress | None = None) -> ServiceSpec:
+    """The host's inference service of the run (`runtime.inference`), at `address` (default: a fresh private one)."""
+    return ServiceSpec(address or ServiceAddress.fresh(), config.policy.policy_config(),
+                       seed=config.runtime.seed * 1000 + 999)
 
 
 def make_runtime(config: TrainConfig, with_learner: bool = True) -> tuple[Runtime, LearnerHandle | None]:
@@ -40,7 +41,8 @@ def make_runtime(config: TrainConfig, with_learner: bool = True) -> tuple[Runtim
     if config.runtime.runtime == "ray":
         from distrl_agent.runtime.ray import RayRuntime  # Ray is an extra
 
-        ray_runtime = RayRuntime(worker_specs(config), config.runtime)
+        service = service_spec(config, ServiceAddress.per_node()) if config.inference_on_host() else None
+        ray_runtime = RayRuntime(worker_specs(config, service and service.address), config.runtime, service)
         return ray_runtime, ray_runtime.make_learner(LearnerSpec.of_run(config)) if with_learner else None
     service = service_spec(config) if config.inference_on_host() else None
     runtime = LocalRuntime(worker_specs(config, service and service.address), config.runtime, service)

@@ -29,6 +29,7 @@ docs/TRAINING.md for what it would need.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import hmac
 import logging
@@ -72,6 +73,31 @@ class ServiceAddress:
     def fresh(cls, timeout_s: float = 600.0) -> ServiceAddress:
         """A new address in a new private temp directory (`tempfile.mkdtemp` makes it 0700)."""
         return cls(os.path.join(tempfile.mkdtemp(prefix="distrl-inference-"), SOCKET_NAME), os.urandom(32), timeout_s)
+
+    @classmethod
+    def per_node(cls, timeout_s: float = 600.0) -> ServiceAddress:
+        """An address for services on several machines (Ray): a path with a `{node}` field that each node fills in
+        (`on_node`), under that node's temp directory, in a folder named by a random token of this run."""  # noqa: D205, D209
+        token = os.urandom(6).hex()
+        return cls(os.path.join(tempfile.gettempdir(), f"distrl-inference-{token}-{{node}}", SOCKET_NAME),
+                   os.urandom(32), timeout_s)
+
+    def on_node(self, node_id: str) -> ServiceAddress:
+        """This address on the node `node_id` (a `per_node` address; any other is returned as it is)."""
+        return dataclasses.replace(self, path=self.path.replace("{node}", node_id[:16]))
+
+    def make_private_directory(self) -> None:
+        """Create the socket's directory, 0700, or check that an existing one is this user's and private.
+
+        Raises:
+            PermissionError: it exists and belongs to another user or others may enter it (someone could place a
+                socket of their own there).
+        """
+        directory = os.path.dirname(self.path)
+        os.makedirs(directory, mode=0o700, exist_ok=True)
+        info = os.stat(directory)
+        if info.st_uid != os.getuid() or info.st_mode & 0o077:
+            raise PermissionError(f"{directory} must be this user's and private (0700) to hold the inference socket")
 
     def connect(self) -> mpc.Connection:
         """A connection to the service, before its handshake (raises OSError while nothing listens there)."""
@@ -181,6 +207,7 @@ class InferenceService:
 
     def listen(self) -> None:
         """Bind the socket (replacing a dead predecessor's file) and accept workers in a background thread."""
+        self.address.make_private_directory()
         try:
             os.unlink(self.address.path)
         except FileNotFoundError:
@@ -255,8 +282,18 @@ class InferenceService:
         return message
 
     def answer(self, requests: Sequence[tuple[mpc.Connection, ActRequest]]) -> None:
-        """Adopt the newest weights, then answer `requests` with as few batched `act` calls as the limits allow."""
+        """Adopt the newest weights, then answer `requests` with as few batched `act` calls as the limits allow.
+
+        A service that holds no weights yet (a restarted one, before the next version reaches it) refuses: acting
+        with the model's initial weights would put actions of no version into the data.
+        """
         self._adopt()
+        if self.version < 0:
+            for conn, _ in requests:
+                self.stats.failed += 1
+                self._reply(conn, ActFailed("the inference service holds no weights yet (restarted?); the next "
+                                            "version published reaches it"))
+            return
         for deterministic in (False, True):
             batch: list[tuple[mpc.Connection, ActRequest]] = []
             for conn, request in requests:
@@ -454,6 +491,42 @@ class ServiceSpec:
     max_batch_rows: int = 64
     batch_window_s: float = 0.002
 
+    def build(self, weights: WeightSource) -> InferenceService:
+        """The policy built here, its service listening (call `serve` next)."""
+        from distrl_agent.policies.build import build_policy
+        from distrl_agent.runtime.actor import PolicyActor
+
+        policy = build_policy(self.policy)
+        service = InferenceService(PolicyActor(policy, self.seed), type(policy).reader(policy.config), weights,
+                                   self.address, self.max_batch_rows, self.batch_window_s)
+        service.listen()
+        return service
+
+
+class PushedWeights:
+    """A `WeightSource` fed by calls (`push`), for a service that is handed each version (Ray's, from the driver)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._latest: tuple[int, Mapping[str, Any], float] | None = None
+
+    @property
+    def version(self) -> int:
+        """The newest version pushed (-1: none yet)."""
+        with self._lock:
+            return -1 if self._latest is None else self._latest[0]
+
+    def push(self, version: int, weights: Mapping[str, Any], published_at: float) -> None:
+        """Hold `weights` as `version` (an older version than the one held is ignored)."""
+        with self._lock:
+            if self._latest is None or version > self._latest[0]:
+                self._latest = (int(version), weights, float(published_at))
+
+    def read(self) -> tuple[int, Mapping[str, Any], float] | None:
+        """The newest (version, weights, published_at), or None."""
+        with self._lock:
+            return self._latest
+
 
 def service_main(spec: ServiceSpec, weights: WeightSource, conn: mpc.Connection) -> None:
     """Body of a host's service process: build the policy once, listen, serve until told to stop (or orphaned).
@@ -462,14 +535,8 @@ def service_main(spec: ServiceSpec, weights: WeightSource, conn: mpc.Connection)
     """
     import signal
 
-    from distrl_agent.policies.build import build_policy
-    from distrl_agent.runtime.actor import PolicyActor
-
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the learner's: it checkpoints, then stops us
-    policy = build_policy(spec.policy)
-    service = InferenceService(PolicyActor(policy, spec.seed), type(policy).reader(policy.config), weights,
-                               spec.address, spec.max_batch_rows, spec.batch_window_s)
-    service.listen()
+    service = spec.build(weights)
     try:
         service.serve(lambda: conn.poll(0))
     finally:

@@ -12,6 +12,13 @@ The actors run the same classes as the local runtime: `RayWorker` (runtime/ray_a
                      version and that one ref is passed to every worker's `set_weights`
     sync mode:       every worker's `run_round(weights ref, v, n)`; the driver waits for all of them
 
+One copy of the policy per node (`runtime.inference=host`, or "auto" with the VLM): after the worker actors start, the
+driver pins one `RayInferenceService` actor to each node they run on (no CPU reserved; a GPU when the policy is on
+one), pushes it every version (the one weights ref, resolved once per node) and sends the workers only the version
+number; each worker acts through its node's service over a private Unix socket on that node. A service that dies is
+restarted by Ray and gets the newest version again at the next worker failure it causes (it refuses to act without
+weights).
+
 Placement: workers reserve `runtime.worker_cpus` CPUs and `runtime.worker_resources` (e.g. {"emulator": 1}, so they land
 on hosts started with `ray start --resources='{"emulator": 4}'`); the learner reserves no CPU and is pinned to the
 driver's node, so its checkpoints land in the driver's run directory; a policy on a GPU reserves one of that node's GPUs
@@ -41,9 +48,10 @@ from typing import Any
 from distrl_agent.config import RuntimeSection
 from distrl_agent.errors import ClusterError, WorkerError
 from distrl_agent.runtime.base import Delivery, WorkerBook
+from distrl_agent.runtime.inference import ServiceSpec
 from distrl_agent.runtime.learner import LearnerActor
 from distrl_agent.runtime.learner_spec import LearnerSpec
-from distrl_agent.runtime.ray_actors import RayLearner, RayWorker, import_ray
+from distrl_agent.runtime.ray_actors import RayInferenceService, RayLearner, RayWorker, import_ray
 from distrl_agent.runtime.ray_auth import (
     check_cluster_auth,
     loopback_node,
@@ -94,14 +102,19 @@ class RayRuntime:
     Args:
         workers: one spec per worker actor (`WorkerSpec.of_run`).
         settings: the run's `runtime` section (cluster address and timeout, resources per worker, restarts, sync).
+        service: the per-node inference service the workers' specs name (its address `ServiceAddress.per_node`), or
+            None: each worker actor holds its own copy of the policy.
 
     Raises (from `connect`, `poll`, `run_round`):
         ClusterError: Ray is missing or too old, token authentication is off or fails, or the address does not answer.
         WorkerError: a worker died more than `runtime.max_worker_restarts` times.
     """
 
-    def __init__(self, workers: Sequence[WorkerSpec], settings: RuntimeSection) -> None:
+    def __init__(self, workers: Sequence[WorkerSpec], settings: RuntimeSection,
+                 service: ServiceSpec | None = None) -> None:
         self.specs, self.settings = list(workers), settings
+        self.service_spec = service
+        self.services: dict[str, Any] = {}  # node id -> its inference service actor
         self.num_workers = len(self.specs)
         self.book = WorkerBook(self.num_workers, settings.max_worker_restarts, settings.envs_per_worker)
         self.actors: list[Any] = []
@@ -240,19 +253,41 @@ class RayRuntime:
         self._node_refs = [actor.node_id.remote() for actor in self.actors]
         self._nodes = [None] * self.num_workers
         self._failures = [0] * self.num_workers
+        if self.service_spec is not None:
+            self._start_services(ray)
         self.publish(version, weights)
         if not rt.sync:
             for index in range(self.num_workers):
                 self._issue_collect(index)
 
+    def _start_services(self, ray: Any) -> None:
+        """One inference service actor on each node the workers run on (see the module docstring)."""
+        from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
+
+        self._nodes = list(ray.get(self._node_refs))  # the actors are up: __init__ builds nothing
+        gpus = 1 if str(getattr(self.service_spec.policy, "device", "cpu")).startswith("cuda") else 0
+        for node in dict.fromkeys(self._nodes):
+            here = NodeAffinitySchedulingStrategy(node_id=node, soft=False)
+            self.services[node] = ray.remote(RayInferenceService).options(
+                num_cpus=0, num_gpus=gpus, max_restarts=self.settings.max_worker_restarts, max_concurrency=2,
+                scheduling_strategy=here).remote(self.service_spec)
+
     def publish(self, version: int, weights: Any) -> None:
-        """Pass the one weights ref of `version` to every worker (a plain state_dict is `ray.put` once first)."""
+        """Pass the one weights ref of `version` to every worker (a plain state_dict is `ray.put` once first), or,
+        with per-node services, to every service and only the version to the workers."""  # noqa: D205, D209
         ray = import_ray()
         if not isinstance(weights, ray.ObjectRef):
             weights = ray.put(weights)
         self._latest = (version, weights, time.time())
+        for service in self.services.values():
+            service.set_weights.remote(*self._latest)
         for index in self._live():
-            self.actors[index].set_weights.remote(*self._latest)
+            self.actors[index].set_weights.remote(*self._for_workers())
+
+    def _for_workers(self) -> tuple[int, Any, float]:
+        """The newest (version, weights, published_at) as the workers get it: without weights when services act."""
+        version, weights, published_at = self._latest
+        return version, (None if self.services else weights), published_at
 
     def fetch(self, handle: Any) -> Any:
         """The value behind a ref (weights, or a delivery's trajectories)."""
@@ -311,7 +346,8 @@ class RayRuntime:
         return deliveries
 
     def _issue_round(self, index: int, episodes: int) -> dict[Any, tuple[int, Any]]:
-        trajectories, info = self.actors[index].run_round.options(num_returns=2).remote(*self._latest, episodes)
+        trajectories, info = self.actors[index].run_round.options(num_returns=2).remote(*self._for_workers(),
+                                                                                        episodes)
         return {info: (index, trajectories)}
 
     def _get(self, ref: Any, index: int, round_episodes: int | None = None) -> dict | None:
@@ -335,7 +371,9 @@ class RayRuntime:
                 if isinstance(e, ray.exceptions.RayTaskError):  # alive but broken: make Ray replace it
                     ray.kill(self.actors[index], no_restart=False)
                 self.book.retire(index, self.book.in_progress(self.settings.sync, round_episodes))
-            self.actors[index].set_weights.remote(*self._latest)
+            self.actors[index].set_weights.remote(*self._for_workers())
+            for service in self.services.values():  # a restarted service holds none until it is given them
+                service.set_weights.remote(*self._latest)
             if self.book.dropped:  # a restarted survivor starts with a full fleet's share
                 self.actors[index].set_fleet_size.remote(len(self._live()), self.num_workers)
             return None
@@ -408,6 +446,11 @@ class RayRuntime:
         ray.wait([actor.stop.remote() for actor in live], num_returns=len(live), timeout=10)
         for actor in self.actors:
             ray.kill(actor, no_restart=True)
+        services = list(self.services.values())
+        ray.wait([s.stop.remote() for s in services], num_returns=len(services), timeout=10)
+        for service in services:
+            ray.kill(service, no_restart=True)
+        self.services = {}
         if self.learner_actor is not None:
             ray.kill(self.learner_actor, no_restart=True)
         self.actors, self.learner_actor, self._calls = [], None, {}

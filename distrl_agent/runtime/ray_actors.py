@@ -1,7 +1,8 @@
-"""The Ray actors' side: `RayWorker` (a `WorkerShell` in an actor) and `RayLearner` (a proxy of the learner actor).
+"""The Ray actors' side: `RayWorker` (a `WorkerShell` in an actor), `RayInferenceService` (a host's inference service
+in an actor) and `RayLearner` (a proxy of the learner actor).
 
 See `runtime/ray.py` for the dataflow. Ray is imported lazily (`import_ray`), so this module imports without it.
-"""
+"""  # noqa: D205
 
 from __future__ import annotations
 
@@ -70,11 +71,15 @@ class RayWorker:
 
     def _start_unlocked(self) -> None:
         if self.shell is None:
-            import torch
+            spec = self.spec
+            if spec.service is None:  # acting here: one thread; a worker served by its node's service has no torch
+                import torch
 
-            torch.set_num_threads(1)
+                torch.set_num_threads(1)
+            else:  # the service of this actor's node (`RayInferenceService`, at the node's own socket path)
+                spec = dataclasses.replace(spec, service=spec.service.on_node(self.node_id()))
             return_freed_memory()  # this actor's process collects for hours (android_gym.heap)
-            shell = self.spec.shell()
+            shell = spec.shell()
             shell.start()
             self.shell = shell
 
@@ -158,6 +163,48 @@ class RayWorker:
                 self.shell.collect_step()
         except Exception:  # noqa: BLE001  (surfaced by the next `collect`, which the driver treats as a crash)
             self._error = traceback.format_exc()
+
+
+class RayInferenceService:
+    """A Ray actor holding one node's inference service (`runtime/inference.py`): the policy, built once for every
+    worker actor on the node, which connect to it over the node's private Unix socket (`ServiceAddress.on_node`).
+
+    The driver pins one to each node that runs workers and pushes it each version (`set_weights`: the weights ref is
+    resolved once per node); the workers receive only the version number.
+
+    Args:
+        spec: the service (its address has a `{node}` field, filled in with this actor's node).
+    """  # noqa: D205
+
+    def __init__(self, spec: Any) -> None:
+        from distrl_agent.runtime.inference import PushedWeights
+
+        node = import_ray().get_runtime_context().get_node_id()
+        self.spec = dataclasses.replace(spec, address=spec.address.on_node(node))
+        self.weights = PushedWeights()
+        self.service = self.spec.build(self.weights)
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self.service.serve, args=(self._stop.is_set,), daemon=True)
+        self._thread.start()
+
+    def set_weights(self, version: int, weights: dict, published_at: float) -> None:
+        """Hold the weights of `version`; the service adopts them before its next batch."""
+        self.weights.push(version, weights, published_at)
+
+    def stats(self) -> dict[str, float]:
+        """What the service has done (`ServiceStats`)."""
+        return dataclasses.asdict(self.service.stats)
+
+    def pid(self) -> int:
+        """The actor's process id (for fault injection and memory figures)."""
+        return os.getpid()
+
+    def stop(self) -> None:
+        """Stop serving, close the socket and remove its directory."""
+        self._stop.set()
+        self._thread.join(timeout=10)
+        self.service.close()
+        self.spec.address.remove()
 
 
 class RayLearner(LearnerHandle):

@@ -238,10 +238,7 @@ def test_sync_rounds_through_a_host_service_carry_the_round_version(tmp_path) ->
     assert versions == [{5}, {5}, {6}, {6}]
 
 
-def test_host_inference_is_refused_on_ray_and_auto_picks_the_host_for_a_vlm_only() -> None:
-    from distrl_agent.errors import ConfigError
-
-    with pytest.raises(ConfigError, match="runtime.inference"):
-        load_config(overrides=["runtime.runtime=ray", "runtime.inference=host"])
+def test_auto_inference_picks_the_host_for_a_vlm_only() -> None:
     assert not load_config().inference_on_host()
     assert load_config(overrides=["runtime.inference=host"]).inference_on_host()
+    assert load_config(overrides=["runtime.runtime=ray", "runtime.inference=host"]).inference_on_host()

@@ -349,3 +349,36 @@ def test_ray_sync_rounds_use_the_published_version(ray_cluster, tmp_path) -> Non
             assert {int(v) for t in trajectories for v in t.policy_version} == {version}
     finally:
         runtime.close()
+
+
+@needs_ray
+def test_ray_workers_act_through_one_service_per_node(ray_cluster, tmp_path) -> None:
+    """runtime.inference=host on Ray: one service actor on the node holds the policy, the two worker actors hold none
+    (no torch) and get only version numbers; each version reaches the data through the service."""  # noqa: D205, D209
+    from distrl_agent.runtime.build import service_spec
+    from distrl_agent.runtime.inference import ServiceAddress
+
+    config = load_config(overrides=[*TINY, "runtime.workers=2", "runtime.envs_per_worker=1",
+                                    "runtime.inference=host", f"run_dir={tmp_path}"])
+    service = service_spec(config, ServiceAddress.per_node())
+    runtime = RayRuntime(worker_specs(config, service.address), config.runtime, service)
+    weights = initial_weights(config)
+    runtime.start(0, weights)
+    try:
+        first = _poll_until(runtime, lambda d: len(d) >= 1)
+        assert len(runtime.services) == 1
+        versions = {int(v) for d in first for t in runtime.fetch(d.trajectories) for v in t.policy_version}
+        assert versions == {0}
+        for actor in runtime.actors:
+            with open(f"/proc/{ray_cluster.get(actor.pid.remote())}/maps") as maps:
+                assert not any("libtorch" in line for line in maps)  # the workers hold no model
+        runtime.publish(1, weights)
+        _poll_until(runtime, lambda d: any(1 in t.policy_version for x in d for t in runtime.fetch(x.trajectories)))
+        (served,) = runtime.services.values()
+        stats = ray_cluster.get(served.stats.remote())
+        assert stats["clients"] == 2 and stats["versions_adopted"] == 2 and stats["failed"] == 0
+    finally:
+        runtime.close()
+    assert runtime.services == {}
+    assert not list(Path(os.path.dirname(os.path.dirname(service.address.path))).glob(
+        os.path.basename(os.path.dirname(service.address.path)).replace("{node}", "*")))  # its socket folder is gone
