@@ -37,11 +37,12 @@ BENCHMARKS: dict[str, str] = {
     "devices": "benchmarks.devices",
     "fleet": "benchmarks.fleet",
     "soak": "benchmarks.soak",
+    "vlm": "benchmarks.vlm",
 }
 """Benchmark name -> module exposing `run(quick: bool, out: Path) -> Result`."""
 QUICK_BUDGET_S: dict[str, float] = {
-    "sim": 60, "pool": 50, "collection": 90, "training": 100, "training-slow": 140, "learner": 60, "sb3": 35,
-    "judges": 15, "devices": 50,
+    "sim": 60, "pool": 50, "collection": 90, "training": 100, "training-slow": 100, "learner": 60, "sb3": 35,
+    "judges": 15, "devices": 50, "vlm": 40,
 }
 """Seconds each section of the quick suite should take on 2 cores (600 in all, the suite's promise). The runner
 prints each section's budget as it starts and says when a section ran over it; the report tabulates both."""
