@@ -83,7 +83,8 @@ class VLMPolicy(Policy):
     def __init__(self, config: VLMPolicyConfig) -> None:
         super().__init__()
         self.config = config
-        parts = load_backbone(config.model_path, getattr(torch, config.dtype), config.device)
+        device = config.torch_device()  # "auto" resolved; a GPU torch cannot see refused here, before anything runs
+        parts = load_backbone(config.model_path, getattr(torch, config.dtype), device)
         if config.lora_rank:
             attach_lora(parts.adapted_model, config.lora_rank, config.lora_alpha, config.lora_dropout,
                         config.lora_target_modules)
@@ -92,10 +93,10 @@ class VLMPolicy(Policy):
         self.backbone = parts.model
         self.parts = parts  # processor, ids and the model's sub-modules (registered through `backbone`)
         width = 2 * parts.hidden_size
-        self.value_head = _mlp(width, config.value_hidden_dim).to(config.device)
-        self.instruction_value_head = _mlp(width, config.value_hidden_dim).to(config.device)
-        self.register_buffer("_eos_ids", torch.tensor(parts.eos_ids, device=config.device), persistent=False)
-        vocab_mask = torch.zeros(parts.vocab_size, dtype=torch.bool, device=config.device)
+        self.value_head = _mlp(width, config.value_hidden_dim).to(device)
+        self.instruction_value_head = _mlp(width, config.value_hidden_dim).to(device)
+        self.register_buffer("_eos_ids", torch.tensor(parts.eos_ids, device=device), persistent=False)
+        vocab_mask = torch.zeros(parts.vocab_size, dtype=torch.bool, device=device)
         vocab_mask[list(parts.banned_ids)] = True
         self.register_buffer("_banned", vocab_mask, persistent=False)
         self._autocast: torch.dtype | None = None  # the compute dtype when the weights are float32 masters

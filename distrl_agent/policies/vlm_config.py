@@ -36,7 +36,8 @@ class VLMPolicyConfig(ConfigModel):
         gradient_checkpointing: recompute the backbone's activations in the backward pass (transformers' gradient
             checkpointing): activation memory of about one layer instead of all, for a second forward per update;
             with `learner.micro_batch_size`, what lets a 3B-7B model train on one GPU.
-        device: where the policy lives ("cpu", "cuda", "cuda:1").
+        device: where the policy lives ("cpu", "cuda", "cuda:1", or "auto": the first GPU when torch sees one, else
+            the CPU); a GPU that torch cannot see here is refused when the policy is built, before anything runs.
 
     Sizes are bounded above as well as below, and checked before anything is built, because a config also arrives
     inside a checkpoint's learner.json, which `distrl eval` builds a policy from (issue 43). Each bound is far above
@@ -77,7 +78,26 @@ class VLMPolicyConfig(ConfigModel):
         if "{image}" not in self.prompt_template or "{goal}" not in self.prompt_template:
             raise FieldError("prompt_template", "a template with {image} and {goal}", self.prompt_template)
         try:
-            torch.device(self.device)
+            torch.device("cpu" if self.device == "auto" else self.device)
         except RuntimeError as exc:
             raise FieldError("device", f"a torch device ({exc})", self.device) from exc
         return self
+
+    def torch_device(self) -> str:
+        """`device` on this machine: "auto" resolved, a GPU checked.
+
+        Raises:
+            ConfigError: `device` names a GPU torch cannot see here (a CPU build of torch, no driver, a wrong index).
+        """
+        import torch
+
+        if self.device == "auto":
+            return "cuda" if torch.cuda.is_available() else "cpu"
+        device = torch.device(self.device)
+        if device.type == "cuda":
+            count = torch.cuda.device_count() if torch.cuda.is_available() else 0
+            if (device.index or 0) >= count:
+                raise ConfigError(f"`policy.vlm.device` is {self.device!r} but torch sees {count} GPU(s) here "
+                                  f"(torch {torch.__version__}, CUDA {torch.version.cuda or 'not built in'}): install "
+                                  "a CUDA build of torch, pick another index, or set policy.vlm.device=cpu (or auto)")
+        return self.device

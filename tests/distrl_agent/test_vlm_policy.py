@@ -308,3 +308,11 @@ def test_gradient_checkpointing_recomputes_layers_and_keeps_the_gradient(checkpo
         assert plain.keys() == kept.keys() and len(plain) > 4
         for key, grad in plain.items():
             torch.testing.assert_close(kept[key], grad, rtol=1e-4, atol=1e-6)
+
+
+def test_a_gpu_torch_cannot_see_is_refused_when_built_and_auto_falls_back(checkpoints: dict[str, Path]) -> None:
+    if torch.cuda.is_available():
+        pytest.skip("this machine has a GPU: the refusal is for machines without one")
+    with pytest.raises(ConfigError, match=r"`policy.vlm.device` is 'cuda:0' but torch sees 0 GPU\(s\) here"):
+        make_policy(checkpoints["vlm"], device="cuda:0")
+    assert make_policy(checkpoints["vlm"], device="auto").device.type == "cpu"
