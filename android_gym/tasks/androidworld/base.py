@@ -18,6 +18,7 @@ says, per task, what each side reads).
 from __future__ import annotations
 
 import difflib
+import functools
 import random
 from collections.abc import Sequence
 from typing import Any, ClassVar
@@ -67,14 +68,18 @@ class AndroidWorldTemplate(TaskTemplate):
         The goal rule (`split_by_goal`, issue 50) on `split_key`: instances with one goal text (AndroidWorld's fixed
         goals, "Take one photo.") share a split, so such a template trains only.
         """
+        return [dict(p) for p in self._splits.get(split, ())]
+
+    @functools.cached_property
+    def _splits(self) -> dict[str, list[dict[str, Any]]]:
+        """Every split's instances, drawn once per template (a suite of 116 took 5 s to draw, for every call)."""
         rng = random.Random(stable_seed("androidworld", self.name))
         drawn: dict[str, dict[str, Any]] = {}
         for _ in range(self.instances):
             params = self.draw(rng)
             drawn.setdefault(repr(sorted(params.items())), params)
-        parts = split_by_goal(list(drawn.values()), goals=lambda p: [self.goal(p)],
-                              key=lambda p: f"{self.name}:{p[self.split_key]}")
-        return parts[split]
+        return split_by_goal(list(drawn.values()), goals=lambda p: [self.goal(p)],
+                             key=lambda p: f"{self.name}:{p[self.split_key]}")
 
     def goal(self, params: Params) -> str:
         """AndroidWorld's goal text for the instance."""
