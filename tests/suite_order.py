@@ -29,7 +29,9 @@ LONGEST_FIRST = ("tests/benchmarks/test_run.py", "tests/android_gym/tasks/test_w
                  "tests/android_gym/devices/test_sim_emulator_lifecycle.py",
                  "tests/distrl_agent/runtime/test_admission.py", "tests/distrl_agent/test_small_policy.py",
                  "tests/android_gym/devices/test_android_env_adb_calls.py", "tests/distrl_agent/runtime/test_local.py",
-                 "tests/distrl_agent/test_vlm_families.py", "tests/distrl_agent/test_export.py")
+                 "tests/distrl_agent/test_vlm_families.py", "tests/distrl_agent/test_export.py",
+                 "tests/distrl_agent/test_vlm_autoui.py", "tests/distrl_agent/test_small_policy_world.py",
+                 "tests/distrl_agent/runtime/test_inference.py", "tests/android_gym/tasks/test_splits.py")
 """Modules to start first, longest (wall time under the suite's load, `--durations=0` summed per module) first; the
 CPU-bound World contract beside the tiny suite's start, the two Ray fleets apart. xdist would otherwise hand out the
 modules with the most tests first (its `--loadscope-reorder`, on by default: pyproject's addopts turns it off), which

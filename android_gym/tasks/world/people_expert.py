@@ -12,6 +12,7 @@ call's row (`first_missed`).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from typing import Any
 
@@ -46,13 +47,20 @@ def task_number(rng: np.random.Generator) -> str:
 
 def numbers(kind: str, name: str, count: int = 5) -> list[str]:
     """`count` distinct task numbers fixed by (`kind`, `name`)."""
+    return list(_numbers(kind, name, count))
+
+
+@functools.lru_cache(maxsize=65536)
+def _numbers(kind: str, name: str, count: int) -> tuple[str, ...]:
+    # memoised: goals and checks ask for the same few hundred names again and again (splitting World's 24k instances
+    # by goal text drew them 27k times, a second of every process's start)
     rng = np.random.default_rng(stable_seed("people_tasks", kind, name))
     out: list[str] = []
     while len(out) < count:
         n = task_number(rng)
         if n not in out:
             out.append(n)
-    return out
+    return tuple(out)
 
 
 def cast(kind: str, name: str) -> list[dict[str, Any]]:
@@ -63,16 +71,22 @@ def cast(kind: str, name: str) -> list[dict[str, Any]]:
     >>> [p["name"] for p in cast("x", "Ana Costa")][0], [p["email"] for p in cast("x", "Dr. Alvarez")]
     ('Ana Costa', ['dr.alvarez@example.com'])
     """  # noqa: D205
+    return [dict(person) for person in _cast(kind, name)]
+
+
+@functools.lru_cache(maxsize=65536)
+def _cast(kind: str, name: str) -> tuple[dict[str, Any], ...]:
+    """`cast`, memoised (callers get copies of its dicts)."""
     if not is_full_name(name):
         local = ".".join(w.strip(".") for w in name.lower().split())
-        return [{"name": name, "phone": numbers(kind, name)[0], "email": f"{local}@example.com"}]
+        return ({"name": name, "phone": numbers(kind, name)[0], "email": f"{local}@example.com"},)
     rng = np.random.default_rng(stable_seed("people_tasks:names", kind, name))
     first, last = name.split()
     other_last = [n for n in LAST if n != last][int(rng.integers(len(LAST) - 1))]
     other_first = [n for n in FIRST if n != first][int(rng.integers(len(FIRST) - 1))]
-    return [{"name": who, "phone": num, "email": f"{who.lower().replace(' ', '.')}@example.com"}
-            for who, num in zip((name, f"{first} {other_last}", f"{other_first} {last}"), numbers(kind, name),
-                                strict=False)]
+    return tuple({"name": who, "phone": num, "email": f"{who.lower().replace(' ', '.')}@example.com"}
+                 for who, num in zip((name, f"{first} {other_last}", f"{other_first} {last}"), numbers(kind, name),
+                                     strict=False))
 
 
 def contacts_state(state: State) -> contacts.ContactsState:

@@ -240,8 +240,10 @@ class EditNumberTemplate(_EditTemplate):
             return str(params["new"])
         old = self.people(params)[0]["phone"]
         rng = np.random.default_rng(stable_seed("edit_contact_number:new", params["name"]))
-        tail = [n for n in range(100, 1000) if f"{n:03d}" != old[-3:]]
-        return f"{old[:-3]}{tail[int(rng.integers(len(tail)))]:03d}"
+        # the k-th of 100..999 without the old tail (as indexing that list would pick, without building it per goal)
+        skipped = int(old[-3:]) if old[-3:].isdigit() and 100 <= int(old[-3:]) <= 999 else None
+        tail = 100 + int(rng.integers(900 - (skipped is not None)))
+        return f"{old[:-3]}{tail + (skipped is not None and tail >= skipped):03d}"
 
     def facts(self, params: Params) -> dict[str, str]:
         """The name and the new number."""
