@@ -90,32 +90,12 @@ def build_small_autoui(directory: str | Path, d_model: int, seed: int = 0) -> Pa
     300 updates.
 
     Raises:
-        ValueError: `d_model` is not a positive even number.
+        ValueError: `d_model` is not a positive multiple of 8 (the heads).
     """
-    from transformers import SiglipVisionConfig, SiglipVisionModel, T5Config, T5ForConditionalGeneration
-    from transformers.models.siglip.image_processing_pil_siglip import SiglipImageProcessorPil
+    from distrl_agent.policies.tiny_vlm import build_tiny_autoui
 
-    from distrl_agent.policies.autoui_model import AutoUIModel
-    from distrl_agent.policies.tiny_vlm import EOS_ID, PAD_ID, byte_level_tokenizer
-    from distrl_agent.policies.vlm_inputs import AutoUIInputs
-
-    if d_model < 2 or d_model % 2:
-        raise ValueError(f"`d_model` must be a positive even number (two attention heads), got {d_model}")
-    directory, tokenizer, image_size = Path(directory), byte_level_tokenizer(), 32
-    text_config = T5Config(vocab_size=len(tokenizer), d_model=d_model, d_kv=d_model // 8, d_ff=2 * d_model,
-                           num_layers=2, num_decoder_layers=4, num_heads=8, relative_attention_num_buckets=32,
-                           relative_attention_max_distance=128, dropout_rate=0.0, pad_token_id=PAD_ID,
-                           eos_token_id=EOS_ID, decoder_start_token_id=PAD_ID)
-    vision_config = SiglipVisionConfig(hidden_size=16, intermediate_size=32, num_hidden_layers=1,
-                                       num_attention_heads=2, image_size=image_size, patch_size=8)
-    with torch.random.fork_rng(devices=[]):
-        torch.manual_seed(seed)
-        model = AutoUIModel(T5ForConditionalGeneration(text_config), SiglipVisionModel(vision_config),
-                            torch.nn.Linear(vision_config.hidden_size, d_model))
-    model.text.generation_config.eos_token_id = EOS_ID
-    model.save_pretrained(directory)
-    AutoUIInputs(tokenizer, SiglipImageProcessorPil(size={"height": image_size, "width": image_size})).save(directory)
-    return directory
+    return build_tiny_autoui(directory, d_model=d_model, seed=seed, num_heads=8, decoder_layers=4,
+                             position_buckets=32, max_distance=128)
 
 
 def make_policy(model_dir: str | Path, seed: int = 0) -> Any:
@@ -143,29 +123,15 @@ def env_section() -> Any:
 def expert_steps(policy: Any, split: str, episodes: int, seed: int) -> list[tuple[dict, str, dict[str, Any]]]:
     """(observation, goal, action ids) of every expert step of `episodes` episodes of the General suite's `split`.
 
-    The test split's counterpart of `runtime.warm_start.collect_demonstrations` (which plays the train split) at
-    noise 0: observations are what `policy.observe` makes of the env's (with the previous action's text), the ids
-    `policy.from_env_action` of the expert's action; steps whose action the policy cannot write are played, not kept.
-    Episode resets are seeded from `seed`, away from `collect_demonstrations`' seeds.
+    `runtime.warm_start.collect_demonstrations` at noise 0 on `split`: observations are what `policy.observe` makes
+    of the env's (with the previous action's text), the ids `policy.from_env_action` of the expert's action; steps
+    whose action the policy cannot write are played, not kept. Episode resets are seeded from `seed`, away from the
+    training demonstrations' seeds.
     """
-    from distrl_agent.runtime.worker import make_env
+    from distrl_agent.runtime.warm_start import collect_demonstrations
 
-    env = make_env(env_section().replace(latency="off"), split, index=0)
-    steps = []
-    try:
-        for episode in range(episodes):
-            obs, info = env.reset(seed=20_000_000 + seed * 100_000 + episode)
-            obs, done = policy.observe(obs, None), False
-            while not done:
-                action = env.get_wrapper_attr("expert_action")()
-                ids = policy.from_env_action(action, obs)
-                if ids is not None:
-                    steps.append((obs, info["goal"], ids))
-                after, _, terminated, truncated, _ = env.step(action)
-                obs, done = policy.observe(after, action, obs), terminated or truncated
-    finally:
-        env.close()
-    return steps
+    return collect_demonstrations(env_section(), episodes, 0.0, policy, seed, split=split,
+                                  first_reset_seed=20_000_000)
 
 
 # -- agreement ------------------------------------------------------------------------------------------------------

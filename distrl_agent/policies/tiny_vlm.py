@@ -181,32 +181,40 @@ def build_tiny_qwen_vl(directory: str | Path, family: str = "qwen2_vl", *, hidde
 
 
 def build_tiny_autoui(directory: str | Path, *, d_model: int = 32, image_size: int = 32, freeze_vision: bool = True,
-                      seed: int = 0) -> Path:
+                      seed: int = 0, num_heads: int = 2, decoder_layers: int = 2, position_buckets: int = 8,
+                      max_distance: int = 32) -> Path:
     """Write a tiny random AutoUI folder (`autoui_model`): T5 (2+2 layers), a one-layer SigLIP, the projection.
 
     Args:
         directory: where the folder is written (created if needed).
-        d_model: T5's width (two heads of d_model / 2).
+        d_model: T5's width (`num_heads` heads of d_model / num_heads).
         image_size: pixels of the square the screenshot is resized to (patches of 8: (image_size / 8)² features).
         freeze_vision: AutoUI's setting (True: the vision encoder never trains), written into `autoui.json`.
         seed: seeds the random weights.
+        num_heads: T5's attention heads.
+        decoder_layers: T5's decoder layers (the encoder has 2).
+        position_buckets: T5's relative-position buckets of self-attention, up to `max_distance` tokens (T5's own
+            are 32 up to 128: what a decoder needs to learn ~150-token action strings, `benchmarks/vlm_families.py`).
+        max_distance: see `position_buckets`.
 
     Returns:
         The directory, as a `Path`.
 
     Raises:
-        ValueError: `image_size` is not a positive multiple of 8, or `d_model` is not a positive even number.
+        ValueError: `image_size` is not a positive multiple of 8, or `d_model` is not a positive multiple of
+            `num_heads`.
     """
     if image_size < 8 or image_size % 8:
         raise ValueError(f"`image_size` must be a positive multiple of 8 pixels, got {image_size}")
-    if d_model < 2 or d_model % 2:
-        raise ValueError(f"`d_model` must be even (two attention heads), got {d_model}")
+    if d_model < num_heads or d_model % num_heads:
+        raise ValueError(f"`d_model` must be a positive multiple of `num_heads` ({num_heads}), got {d_model}")
     directory = Path(directory)
     tokenizer = byte_level_tokenizer()
     # dropout 0: the policy's act and evaluate then agree in train mode too (T5 ships with 0.1)
-    text_config = T5Config(vocab_size=len(tokenizer), d_model=d_model, d_kv=d_model // 2, d_ff=2 * d_model,
-                           num_layers=2, num_decoder_layers=2, num_heads=2, relative_attention_num_buckets=8,
-                           relative_attention_max_distance=32, dropout_rate=0.0, pad_token_id=PAD_ID,
+    text_config = T5Config(vocab_size=len(tokenizer), d_model=d_model, d_kv=d_model // num_heads, d_ff=2 * d_model,
+                           num_layers=2, num_decoder_layers=decoder_layers, num_heads=num_heads,
+                           relative_attention_num_buckets=position_buckets,
+                           relative_attention_max_distance=max_distance, dropout_rate=0.0, pad_token_id=PAD_ID,
                            eos_token_id=EOS_ID, decoder_start_token_id=PAD_ID)
     vision_config = SiglipVisionConfig(hidden_size=16, intermediate_size=32, num_hidden_layers=1,
                                        num_attention_heads=2, image_size=image_size, patch_size=8)

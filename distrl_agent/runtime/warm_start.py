@@ -17,21 +17,24 @@ from distrl_agent.runtime.worker import make_env
 
 
 def collect_demonstrations(env: EnvSection, episodes: int, noise: float, policy: Policy,
-                           seed: int = 0, show_progress: bool = False) -> list[tuple[dict, str, dict[str, Any]]]:
+                           seed: int = 0, show_progress: bool = False, split: str = "train",
+                           first_reset_seed: int = 10_000_000) -> list[tuple[dict, str, dict[str, Any]]]:
     """(observation, goal, policy action ids) of expert steps; with probability `noise` a step is random instead.
 
     Random steps are executed (so the expert must recover) and also kept as demonstrations, which is what makes the
     cloned policy imperfect, like a pretrained model that was never trained on these apps. Observations are what
     `policy.observe` makes of the env's; expert actions the policy cannot express are executed and not kept.
+    Episodes are played on `split` (held-out steps for a benchmark: "test"), reset with seeds
+    `first_reset_seed + seed * 100_000 + episode`.
     """
     rng = np.random.default_rng(seed)
-    e = make_env(env.replace(latency="off"), "train", index=0)  # before any worker holds phone 0
+    e = make_env(env.replace(latency="off"), split, index=0)  # before any worker holds phone 0
     data = []
     gen = torch.Generator().manual_seed(seed)
     for episode in tqdm(range(episodes), desc="warm start: expert demonstrations", unit="episode",
                         disable=not show_progress, leave=False):
         try:
-            obs, info = e.reset(seed=10_000_000 + seed * 100_000 + episode)
+            obs, info = e.reset(seed=first_reset_seed + seed * 100_000 + episode)
         except DeviceError:  # a phone that fails a reset twice over: skip this demonstration, try the next one
             continue
         obs = policy.observe(obs, None)
