@@ -1,11 +1,11 @@
 """`python -m benchmarks keep RUNS DEST`: finished runs, kept where a later session finds them.
 
-A reused training run (`DISTRL_BENCH_TRAINING_REUSE`, `DISTRL_BENCH_SLOW_REUSE`) needs only its `summary.json` and
-`config.yaml`; checkpoints, metrics and TensorBoard files stay behind. A reused soak arm
-(`DISTRL_BENCH_SOAK_REUSE`) needs its record, its memory and heap samples and the plan it ran under; its run folder
-stays behind. On machines whose scratch space does not outlive a session, keep the runs in the repository
-(`docs/benchmarks/runs_slow/` holds the slow-device section's, `docs/benchmarks/runs_soak/` the soak's arms) and point
-the reuse variable there.
+A reused training run (`DISTRL_BENCH_TRAINING_REUSE`, `DISTRL_BENCH_SLOW_REUSE`, `DISTRL_BENCH_GENERALISATION_REUSE`)
+needs only its `summary.json` and `config.yaml`, and a reused warm start its weights and config; checkpoints, metrics
+and TensorBoard files stay behind. A reused soak arm (`DISTRL_BENCH_SOAK_REUSE`) needs its record, its memory and heap
+samples and the plan it ran under; its run folder stays behind. On machines whose scratch space does not outlive a
+session, keep the runs in the repository (`docs/benchmarks/runs_slow/` holds the slow-device section's,
+`docs/benchmarks/runs_soak/` the soak's arms) and point the reuse variable there.
 """
 
 from __future__ import annotations
@@ -19,23 +19,28 @@ UNBOUNDED = ["runtime.max_offpolicyness=null", "learner.max_samples_per_insert=0
 trajectory drawn until the staleness cap or eviction removes it. The kept slow-device runs and soak arms ran so."""
 
 KEPT_FILES = ("summary.json", "config.yaml")
+WARM_START_FILE = "warm_start.safetensors"
+"""A seed's warm start, beside its config in the folder `run_dir_name("", seed)`: tensors only, loading runs no code."""
 
 
 def keep_runs(runs: Path, dest: Path) -> list[str]:
-    """Copy every finished run under `runs` (one with both `KEPT_FILES`) into `dest/<run>/`; their names, sorted.
+    """Copy every finished run under `runs` (one with both `KEPT_FILES`), and every seed's warm start (its
+    `WARM_START_FILE` and config), into `dest/<run>/`; their names, sorted.
 
     Raises:
         FileNotFoundError: `runs` is not a folder.
-    """
+    """  # noqa: D205
     if not runs.is_dir():
         raise FileNotFoundError(f"{runs} is not a folder of runs (an output's runs/ or runs_slow/)")
     kept = []
     for run in sorted(p for p in runs.iterdir() if p.is_dir()):
-        if all((run / name).is_file() for name in KEPT_FILES):
-            (dest / run.name).mkdir(parents=True, exist_ok=True)
-            for name in KEPT_FILES:
-                shutil.copy2(run / name, dest / run.name / name)
-            kept.append(run.name)
+        for names in (KEPT_FILES, (WARM_START_FILE, "config.yaml")):
+            if all((run / name).is_file() for name in names):
+                (dest / run.name).mkdir(parents=True, exist_ok=True)
+                for name in names:
+                    shutil.copy2(run / name, dest / run.name / name)
+                kept.append(run.name)
+                break
     return kept
 
 

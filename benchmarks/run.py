@@ -38,6 +38,7 @@ BENCHMARKS: dict[str, str] = {
     "fleet": "benchmarks.fleet",
     "soak": "benchmarks.soak",
     "vlm": "benchmarks.vlm",
+    "generalisation": "benchmarks.generalisation",
 }
 """Benchmark name -> module exposing `run(quick: bool, out: Path) -> Result`."""
 QUICK_BUDGET_S: dict[str, float] = {
@@ -46,10 +47,11 @@ QUICK_BUDGET_S: dict[str, float] = {
 }
 """Seconds each section of the quick suite should take on 2 cores (600 in all, the suite's promise). The runner
 prints each section's budget as it starts and says when a section ran over it; the report tabulates both."""
-FULL_ONLY = ("fleet", "soak")
+FULL_ONLY = ("fleet", "soak", "generalisation")
 """Sections the quick suite leaves to the full suite: the soak's arms train for minutes each (its quick plan took over
-6 minutes alone), the fleet starts a Ray cluster and a dozen emulator layouts (its quick plan, about 4 minutes).
-`--suite quick --only soak` still runs a quick plan, and tiny mode (the tests') runs both."""
+6 minutes alone), the fleet starts a Ray cluster and a dozen emulator layouts (its quick plan, about 4 minutes), and
+generalisation warm-starts on World for minutes before its runs.
+`--suite quick --only soak` still runs a quick plan, and tiny mode (the tests') runs all three."""
 
 
 def suite_sections(quick: bool) -> list[str]:

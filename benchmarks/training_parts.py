@@ -16,20 +16,22 @@ import traceback
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 import yaml
 
+from benchmarks.keep import WARM_START_FILE
 from benchmarks.result import Result, env_number, markdown_table
 from benchmarks.stats import evaluation_noise, mean_std, paired_interval, verdict
-from distrl_agent.config import load_config
+from distrl_agent.config import TrainConfig, load_config
 from distrl_agent.runtime.checkpoint import find_checkpoint, read_policy
 from distrl_agent.runtime.collect import evaluate_by_task
 from distrl_agent.runtime.train import EVAL_SEEDS, train, warm_start
 
 Summaries = dict[str, dict[int, dict[str, Any]]]
 """run name -> seed -> summary of that run."""
+T = TypeVar("T")
 
 
 # -- the plan --------------------------------------------------------------------------------------------------------
@@ -71,24 +73,52 @@ def reusable_summary(overrides: list[str], source: str | None) -> dict[str, Any]
     run_dir; None to train (no source, or no finished run there under the very same config but for `run_dir`).
     """  # noqa: D205
     config = load_config(overrides=overrides)
+    if (earlier := earlier_run(config, source, "summary.json")) is None:
+        return None
+    return json.loads((earlier / "summary.json").read_text())
+
+
+def earlier_run(config: TrainConfig, source: str | None, product: str) -> Path | None:
+    """The folder of `source` (an earlier output's runs folder) holding `product` of this very run (the same config
+    but for `run_dir`), copied into the run's own run_dir; None when there is none."""  # noqa: D205, D209
     if not source:
         return None
-    earlier = Path(source) / Path(config.run_dir).name
-    if not (earlier / "summary.json").exists() or not (earlier / "config.yaml").exists():
+    earlier = Path(source) / Path(str(config.run_dir)).name
+    if not (earlier / product).exists() or not (earlier / "config.yaml").exists():
         return None
     # The file as written, not loaded: loading fills fields added since with today's defaults, and a run made before
     # a rule gained an option would pass for one made with it.
     saved = yaml.safe_load((earlier / "config.yaml").read_text())
     if not isinstance(saved, dict) or not same_run({**saved, "run_dir": None}, {**config.to_dict(), "run_dir": None}):
         return None
-    if earlier.resolve() != Path(config.run_dir).resolve():
-        shutil.copytree(earlier, config.run_dir, dirs_exist_ok=True)
-    return json.loads((earlier / "summary.json").read_text())
+    if earlier.resolve() != Path(str(config.run_dir)).resolve():
+        shutil.copytree(earlier, str(config.run_dir), dirs_exist_ok=True)
+    return earlier
+
+
+def shared_warm_start(config: TrainConfig, source: str | None) -> dict[str, Any]:
+    """The warm start of `config` (a seed's, shared by its runs): the one an earlier output made under the same
+    config (`source`, its runs folder), or a new one, saved with its config for later sessions to take.
+
+    Reusing it keeps a reused run paired with the very weights it started from, and saves World's minutes of cloning.
+    """  # noqa: D205
+    from safetensors.numpy import load_file, save_file
+
+    if (earlier := earlier_run(config, source, WARM_START_FILE)) is not None:
+        return load_file(earlier / WARM_START_FILE)
+    weights = warm_start(config)
+    assert weights is not None  # every run config warm-starts
+    folder = Path(str(config.run_dir))
+    folder.mkdir(parents=True, exist_ok=True)
+    save_file({k: np.ascontiguousarray(v) for k, v in weights.items()}, folder / WARM_START_FILE)
+    (folder / "config.yaml").write_text(config.to_yaml())
+    return weights
 
 
 NEUTRAL_ADDITIONS: dict[str, Any] = {"runtime.fault_prefixes": False, "policy.custom": None,
                                      "learner.coefficients.behaviour_weight": "truncate",
-                                     "runtime.max_offpolicyness": None, "learner.max_times_sampled": None}
+                                     "runtime.max_offpolicyness": None, "learner.max_times_sampled": None,
+                                     "runtime.eval_splits": ["test"]}
 """Config keys added after runs were kept, each with the value that behaves as the code did before it existed: a
 saved config without the key describes the same run as one with that value."""
 
@@ -115,26 +145,31 @@ def same_run(saved: Any, now: Any, path: str = "") -> bool:
     return saved == now
 
 
+def test_by_task(config: TrainConfig, weights: dict[str, Any]) -> dict[str, float]:
+    """Test success per template of `weights` (the run's evaluation episodes and seed): a warm start's figures."""
+    return evaluate_by_task(config, weights, 0, "test", config.runtime.eval_episodes, EVAL_SEEDS["test"])[1]
+
+
 def train_runs(plan: Plan, overrides: Callable[[str, int], list[str]], result: Result, reuse_var: str,
-               ) -> tuple[Summaries, list[dict[str, float]]]:
+               evaluate_start: Callable[[TrainConfig, dict[str, Any]], T] = test_by_task,  # type: ignore[assignment]
+               ) -> tuple[Summaries, list[T]]:
     """Train every run of `plan`, each seed's runs from the same warm start (computed once per seed, not counted).
 
-    A run that finished under the same config in `os.environ[reuse_var]` (an earlier output's `runs/`) is reused;
-    a run that crashes is recorded in `result.notes` with its traceback and the others go on.
+    A run that finished under the same config in `os.environ[reuse_var]` (an earlier output's `runs/`) is reused, and
+    so is a seed's warm start (`shared_warm_start`); a run that crashes is recorded in `result.notes` with its
+    traceback and the others go on.
 
     Returns:
-        (the summaries, the warm start's test success per template, one dict per seed).
+        (the summaries, `evaluate_start` of each seed's warm start: by default its test success per template).
     """
     summaries: Summaries = {name: {} for name in plan.runs}
-    start_by_task: list[dict[str, float]] = []
+    start_figures: list[T] = []
     source = os.environ.get(reuse_var)
     reused: list[str] = []
     for seed in plan.seeds:
         config = load_config(overrides=overrides("", seed))
-        start = warm_start(config)
-        assert start is not None  # every run config warm-starts
-        start_by_task.append(evaluate_by_task(config, start, 0, "test", config.runtime.eval_episodes,
-                                              EVAL_SEEDS["test"])[1])
+        start = shared_warm_start(config, source)
+        start_figures.append(evaluate_start(config, start))
         for name in plan.runs:
             run_overrides = overrides(name, seed)
             if (summary := reusable_summary(run_overrides, source)) is not None:
@@ -149,7 +184,7 @@ def train_runs(plan: Plan, overrides: Callable[[str, int], list[str]], result: R
             summaries[name][seed] = summary
     if reused:
         result.notes.append(f"Reused from {source} (finished there under the same config): {', '.join(reused)}.")
-    return summaries, start_by_task
+    return summaries, start_figures
 
 
 TASK_FILE_ENV = "DISTRL_BENCH_EVAL_TASK_FILE"
@@ -293,27 +328,8 @@ def plot_curves(summaries: Summaries, path: Path, title: str,
 
     fig, axes = plt.subplots(1, len(axes_spec), figsize=(6 * len(axes_spec), 4.2), sharey=True, squeeze=False)
     for ax, (key, scale, label) in zip(axes[0], axes_spec, strict=True):
-        for name, by_seed in summaries.items():
-            runs = list(by_seed.values())
-            points = sorted({p.get(key, 0) for r in runs for p in r["curve"]})
-            if not points:
-                continue
-            grid = np.array(points, dtype=float)
-            curves = []
-            for r in runs:
-                x = np.array([p.get(key, 0) for p in r["curve"]], dtype=float)
-                y = np.array([p["test_success"] for p in r["curve"]])
-                curves.append(y[np.maximum(0, np.searchsorted(x, grid, side="right") - 1)])
-            mean = np.mean(curves, 0)
-            std = np.std(curves, 0, ddof=1) if len(curves) > 1 else np.zeros_like(mean)
-            is_banded = list(summaries).index(name) < BANDED_RUNS
-            ax.plot(grid * scale, 100 * mean, label=name, lw=1.8 if is_banded else 1.1,
-                    ls="-" if is_banded else "--")
-            if is_banded:  # ten overlapping bands hid every curve: only the main comparison's are drawn
-                ax.fill_between(grid * scale, np.clip(100 * (mean - std), 0, 100),
-                                np.clip(100 * (mean + std), 0, 100), alpha=0.15)
+        draw_curves(ax, summaries, key, scale)
         ax.axhline(60, color="grey", lw=0.8, ls="--")
-        ax.set_ylim(0, 100)
         ax.set_xlabel(label)
     axes[0][0].set_ylabel(f"test success (%); bands: ± sample std of the first {BANDED_RUNS} runs")
     axes[0][0].legend(fontsize=7)
@@ -322,6 +338,30 @@ def plot_curves(summaries: Summaries, path: Path, title: str,
     fig.savefig(path, dpi=120)
     plt.close(fig)
     return path
+
+
+def draw_curves(ax: Any, summaries: Summaries, x_key: str, scale: float, y_key: str = "test_success") -> None:
+    """Each run's curve of `y_key` (%) against `x_key` (times `scale`) on `ax`: the mean over seeds, each seed's
+    evaluations step-held onto a common grid, the first `BANDED_RUNS` runs with a ± sample std band."""  # noqa: D205, D209
+    for name, by_seed in summaries.items():
+        runs = list(by_seed.values())
+        points = sorted({p.get(x_key, 0) for r in runs for p in r["curve"]})
+        if not points:
+            continue
+        grid = np.array(points, dtype=float)
+        curves = []
+        for r in runs:
+            x = np.array([p.get(x_key, 0) for p in r["curve"]], dtype=float)
+            y = np.array([p.get(y_key, math.nan) for p in r["curve"]], dtype=float)
+            curves.append(y[np.maximum(0, np.searchsorted(x, grid, side="right") - 1)])
+        mean = np.mean(curves, 0)
+        std = np.std(curves, 0, ddof=1) if len(curves) > 1 else np.zeros_like(mean)
+        is_banded = list(summaries).index(name) < BANDED_RUNS
+        ax.plot(grid * scale, 100 * mean, label=name, lw=1.8 if is_banded else 1.1, ls="-" if is_banded else "--")
+        if is_banded:  # ten overlapping bands hid every curve: only the main comparison's are drawn
+            ax.fill_between(grid * scale, np.clip(100 * (mean - std), 0, 100), np.clip(100 * (mean + std), 0, 100),
+                            alpha=0.15)
+    ax.set_ylim(0, 100)
 
 
 def plot_time_above(summaries: Summaries, budget_s: float, path: Path, title: str) -> Path:

@@ -314,6 +314,9 @@ class RuntimeSection(Section):
             across resumes). The run ends at whichever budget is spent first, and the learning rate anneals with
             the largest spent fraction of the three.
         eval_every_s: seconds between evaluations on the test split.
+        eval_splits: the splits each periodic evaluation plays, "test" among them (the progress bar's figure); the
+            suite's unseen splits besides it (World: "unseen_templates", "unseen_apps") make a learning curve per
+            level of generalisation (each split costs `eval_episodes` more greedy episodes per evaluation).
         eval_episodes: episodes per evaluation (and in the final summary, per split).
         checkpoint_every_s: seconds between checkpoints during training (one is also written at the end).
         warm_start_episodes: noisy expert demonstrations for behaviour cloning before RL (0 = cold start).
@@ -341,6 +344,7 @@ class RuntimeSection(Section):
     max_updates: AtLeastOne | None = None
     max_env_steps: AtLeastOne | None = None
     eval_every_s: Annotated[float, Field(gt=0)] = 120.0
+    eval_splits: tuple[str, ...] = ("test",)
     eval_episodes: AtLeastOne = 100
     checkpoint_every_s: Annotated[float, Field(gt=0)] = 300.0
     warm_start_episodes: NonNegativeInt = 400
@@ -480,11 +484,24 @@ class TrainConfig(Section):
                               "groups cut short")
         if (eta := self.runtime.max_offpolicyness) is not None and not self.runtime.sync:
             self._admission_can_start(eta)
+        self._check_eval_splits()
         if self.runtime.fault_prefixes and not self.learner.coefficients.bootstraps_truncation:
             raise ConfigError(f"`runtime.fault_prefixes` ships episodes cut by a fault, which "
                               f"`{self.learner.algorithm}` would score as failures (it reads whole episodes); use it "
                               "with a-ride* or ppo")
         return self
+
+    def _check_eval_splits(self) -> None:
+        """`runtime.eval_splits` holds "test" once, and only splits the suite has."""
+        chosen = self.runtime.eval_splits
+        if "test" not in chosen or len(set(chosen)) != len(chosen):
+            raise ConfigError(f"`runtime.eval_splits` ({list(chosen)}) must hold \"test\" (the curve's split), each "
+                              "split at most once")
+        if self.env.task_file is None and self.env.suite in suites.suite_names():
+            known = suites.splits_of(self.env.suite)
+            if unknown := [split for split in chosen if split not in known]:
+                raise ConfigError(f"`runtime.eval_splits` names {unknown}, not splits of suite {self.env.suite!r}; "
+                                  f"its splits: {list(known)}")
 
     def inference_on_host(self) -> bool:
         """Whether the workers ask one inference service per host (`runtime.inference`, "auto" resolved)."""

@@ -194,10 +194,17 @@ class _Clock:
 
 def _evaluate_into(config: TrainConfig, state: RunState, writer: MetricsWriter, weights: dict, version: int,
                    elapsed_s: float, env_steps: float, episodes: float) -> None:
+    """One point of the learning curve: greedy success on "test" and on each other split of `runtime.eval_splits`
+    (`<split>_success` in the point, `charts/<split>_success` in the metrics)."""  # noqa: D205, D209
     rate, by_task = evaluate_by_task(config, weights, version, "test", config.runtime.eval_episodes,
                                      EVAL_SEEDS["test"])
+    others = {f"{split}_success": evaluate(config, weights, version, split, config.runtime.eval_episodes,
+                                           EVAL_SEEDS[split])
+              for split in config.runtime.eval_splits if split != "test"}
     state.curve.append({"time_s": round(elapsed_s, 1), "env_steps": int(env_steps), "episodes": int(episodes),
-                        "version": version, "test_success": rate})
+                        "version": version, "test_success": rate, **others})
+    if others:
+        writer.write(version, elapsed_s, {f"charts/{name}": value for name, value in others.items()})
     writer.evaluation(version, elapsed_s, rate, by_task)
 
 
@@ -293,7 +300,8 @@ def train(config: TrainConfig, resume: str | Path | None = None, show_progress: 
                                         / max(learner_stats.get("replay/inserted", 0.0), 1.0)),
     }
     for split in suites.splits_of(config.env.suite)[2:]:  # the generalisation splits a suite holds out (World)
-        summary[f"{split}_success"] = evaluate(config, weights, version, split, rt.eval_episodes, EVAL_SEEDS[split])
+        summary[f"{split}_success"], summary[f"{split}_success_by_task"] = evaluate_by_task(
+            config, weights, version, split, rt.eval_episodes, EVAL_SEEDS[split])
     writer.write(version, final.elapsed_s, {k if "/" in k else f"summary/{k}": v for k, v in summary.items()
                                             if isinstance(v, (int, float))})  # grouped: no top-level tags
     writer.close()

@@ -37,9 +37,10 @@ load (issue 43: 11 errors beside other work), so the module gets the subprocess'
 fails as the subprocess's own timeout, naming it, before pytest's."""
 
 
-IN_TINY_SUITE = [name for name in runner.BENCHMARKS if name != "fleet"]
+IN_TINY_SUITE = [name for name in runner.BENCHMARKS if name not in ("fleet", "generalisation")]
 """The sections the tiny suite runs: all but the fleet, whose Ray cluster and emulators run in their own test module
-(tests/benchmarks/test_fleet.py) beside this one rather than after the rest of this run's 200 s."""
+(tests/benchmarks/test_fleet.py) beside this one rather than after the rest of this run's 200 s, and generalisation,
+whose World warm starts do too (tests/benchmarks/test_generalisation_section.py)."""
 
 
 def _strict_json(path: Path) -> dict[str, Any]:

@@ -6,6 +6,7 @@ import json
 import math
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from benchmarks import training_slow
@@ -221,6 +222,35 @@ def test_contrast_table_lists_the_ingredients_whose_two_runs_ran() -> None:
     assert contrast_table({"A-RIDE (async)": summaries["A-RIDE (async)"]}, 300.0) is None
 
 
+def test_a_seeds_warm_start_is_saved_kept_and_taken_again_only_under_its_config(tmp_path: Path, capsys,
+                                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """A later session reuses the very warm start its reused runs started from, instead of cloning again."""
+    import benchmarks.training_parts as parts
+    from benchmarks.run import main
+
+    monkeypatch.delenv("DISTRL_BENCH_TINY", raising=False)
+    cloned: list[int] = []
+
+    def fake_warm_start(config):
+        cloned.append(config.runtime.seed)
+        return {"actor.w": np.full((2, 3), float(config.runtime.seed), np.float32)}
+
+    monkeypatch.setattr(parts, "warm_start", fake_warm_start)
+    first = load_config(overrides=run_config("", 1, 5.0, tmp_path / "first", quick=False))
+    weights = parts.shared_warm_start(first, None)
+    assert cloned == [1] and (Path(first.run_dir) / "warm_start.safetensors").is_file()
+    assert main(["keep", str(Path(first.run_dir).parent), str(tmp_path / "kept")]) == 0
+    assert sorted(p.name for p in (tmp_path / "kept" / "_s1").iterdir()) == ["config.yaml", "warm_start.safetensors"]
+    again = load_config(overrides=run_config("", 1, 5.0, tmp_path / "again", quick=False))
+    taken = parts.shared_warm_start(again, str(tmp_path / "kept"))
+    assert cloned == [1] and np.array_equal(taken["actor.w"], weights["actor.w"])
+    other = load_config(overrides=[*run_config("", 1, 5.0, tmp_path / "other", quick=False),
+                                   "runtime.warm_start_updates=7"])
+    parts.shared_warm_start(other, str(tmp_path / "kept"))  # another warm start: cloned anew
+    assert cloned == [1, 1]
+    capsys.readouterr()
+
+
 def test_a_crashed_run_is_recorded_and_the_suite_goes_on(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     import benchmarks.training_parts as parts
 
@@ -231,7 +261,7 @@ def test_a_crashed_run_is_recorded_and_the_suite_goes_on(monkeypatch: pytest.Mon
             raise RuntimeError("worker 0 kept crashing")
         return {"test_success": 0.7, "seed": config.runtime.seed}
 
-    monkeypatch.setattr(parts, "warm_start", lambda config: {"w": 0})
+    monkeypatch.setattr(parts, "warm_start", lambda config: {"w": np.zeros(2, np.float32)})
     monkeypatch.setattr(parts, "evaluate_by_task", lambda *args: (0.5, {"general/open_app": 0.5}))
     monkeypatch.setattr(parts, "train", fake_train)
     result = Result()

@@ -1,0 +1,157 @@
+"""The generalisation section (issue 50): its plan, its paired figures, and a tiny run through every code path."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import pytest
+
+from benchmarks import generalisation as section
+from benchmarks.result import TINY_ENV, Result
+from distrl_agent.config import load_config
+from distrl_agent.errors import ConfigError
+
+
+def levels(test: float, templates: float, apps: float, by_task: dict[str, float] | None = None,
+           ) -> dict[str, tuple[float, dict[str, float]]]:
+    """A warm start's figures in `evaluate_levels`' shape."""
+    return {"test": (test, by_task or {}), "unseen_templates": (templates, {}), "unseen_apps": (apps, {})}
+
+
+def summary(test: float, templates: float, apps: float, curve: list[dict] | None = None) -> dict:
+    """A run's summary with the keys the section reads."""
+    return {"test_success": test, "unseen_templates_success": templates, "unseen_apps_success": apps,
+            "test_success_by_task": {}, "unseen_templates_success_by_task": {}, "unseen_apps_success_by_task": {},
+            "curve": curve or []}
+
+
+def test_plan_names_each_rule_in_each_regime(monkeypatch: pytest.MonkeyPatch) -> None:
+    for key in (TINY_ENV, "DISTRL_BENCH_GENERALISATION_RUNS", "DISTRL_BENCH_GENERALISATION_SEEDS"):
+        monkeypatch.delenv(key, raising=False)
+    full = section.plan(quick=False)
+    assert len(full.runs) == len(section.RULES) * len(section.REGIMES) and full.seeds == (0, 1, 2)
+    assert "GRPO (async) · emulator" in full.runs and "DigiRL (sync) · instant" in full.runs
+    monkeypatch.setenv("DISTRL_BENCH_GENERALISATION_RUNS", "A-RIDE (async) · instant,PPO (async)")
+    with pytest.raises(ValueError, match=r"unknown runs \['PPO \(async\)'\]; known: .*'PPO \(async\) · instant'"):
+        section.plan(quick=False)
+
+
+def test_runs_train_on_world_and_evaluate_every_level_in_their_regime(tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(TINY_ENV, raising=False)
+    slow = load_config(overrides=section.run_config("DigiRL (sync) · emulator", 1, 10.0, tmp_path, quick=False))
+    fast = load_config(overrides=section.run_config("PPO (async) · instant", 1, 10.0, tmp_path, quick=False))
+    start = load_config(overrides=section.run_config("", 1, 10.0, tmp_path, quick=False))
+    for config in (slow, fast, start):
+        assert config.env.suite == "world" and config.runtime.eval_splits == tuple(section.LEVELS)
+        assert config.runtime.warm_start_episodes == 800  # World's own warm start, the same for every run of a seed
+    assert slow.env.latency == "emulator" and slow.runtime.sync and slow.learner.algorithm == "digirl"
+    assert fast.env.latency == "off" and not fast.runtime.sync and fast.learner.algorithm == "ppo"
+    assert start.env.latency == "off"  # the shared warm start clones demonstrations without the emulator's delays
+    assert Path(str(slow.run_dir)).name == "DigiRL_sync_emulator_s1" != Path(str(fast.run_dir)).name
+
+
+def test_gain_over_the_warm_start_pairs_each_seed_with_its_own_warm_start() -> None:
+    """Each seed's final success minus its own seed's warm start: gains of exactly 10 points have no spread."""
+    starts = [levels(0.10, 0.0, 0.0), levels(0.30, 0.05, 0.0), levels(0.20, 0.0, 0.10)]
+    runs = {"A-RIDE (async) · instant": {0: summary(0.20, 0.10, 0.0), 1: summary(0.40, 0.15, 0.0),
+                                         2: summary(0.30, 0.0, 0.10)}}
+    result = Result()
+    table = section.gains_table(result, runs, starts, (0, 1, 2))
+    figures = {f.name: f.value for f in result.figures}
+    assert figures["gain_over_warm_start/A-RIDE (async) · instant/test"] == pytest.approx(10.0)
+    assert figures["gain_over_warm_start/A-RIDE (async) · instant/unseen_templates"] == pytest.approx(20 / 3)
+    assert figures["gain_over_warm_start/A-RIDE (async) · instant/unseen_apps"] == pytest.approx(0.0)
+    row = next(line for line in table.splitlines() if "unseen instances" in line)
+    assert "+10.0 | 0.0 | [+10.0, +10.0] | separable" in row  # paired: no seed noise left
+    row = next(line for line in table.splitlines() if "unseen apps" in line)
+    assert "not separable" in row
+
+
+def test_gain_skips_seeds_a_run_lost() -> None:
+    """A crashed seed leaves its warm start out of the pairs instead of shifting the others."""
+    starts = [levels(0.10, 0, 0), levels(0.50, 0, 0)]
+    result = Result()
+    section.gains_table(result, {"GRPO (async) · instant": {1: summary(0.55, 0, 0)}}, starts, (0, 1))
+    assert {f.name: f.value for f in result.figures}["gain_over_warm_start/GRPO (async) · instant/test"] == \
+        pytest.approx(5.0)
+
+
+def test_warm_start_headroom_is_a_ceiling_on_unseen_instances() -> None:
+    result = Result()
+    section.warm_start_table(result, [levels(0.30, 0.1, 0.0), levels(0.40, 0.1, 0.0)])
+    test = next(f for f in result.figures if f.name == "warm_start/test")
+    assert test.value == pytest.approx(35.0) and test.target == 40.0 and not test.higher_is_better
+    assert next(f for f in result.figures if f.name == "warm_start/unseen_apps").target is None
+
+
+def test_tiers_average_their_templates() -> None:
+    from android_gym.tasks.suites import templates
+
+    by_tier: dict[str, list[str]] = {}
+    for template in templates("world"):
+        by_tier.setdefault(template.tier, []).append(f"world/{template.name}")
+    easy, hard = by_tier["easy"][:2], by_tier["hard"][:1]
+    means = section.tier_means({easy[0]: 1.0, easy[1]: 0.5, hard[0]: 0.25})
+    assert means["easy"] == 0.75 and means["hard"] == 0.25 and math.isnan(means["medium"])
+
+
+def test_lock_step_comparison_reads_both_runs_at_the_budget() -> None:
+    """A lock-step round that ends past the budget does not count: each run is read at its last evaluation within it."""
+    def curve(within: float, after: float) -> list[dict]:
+        return [{"time_s": 30.0, "test_success": within / 2, "unseen_templates_success": 0.0,
+                 "unseen_apps_success": 0.0},
+                {"time_s": 60.0, "test_success": within, "unseen_templates_success": 0.1, "unseen_apps_success": 0.0},
+                {"time_s": 75.0, "test_success": after, "unseen_templates_success": 0.9, "unseen_apps_success": 0.9}]
+
+    a_ride = {s: summary(0.9, 0.9, 0.9, curve(0.4 + s / 10, 0.9)) for s in range(3)}
+    lock_step = {s: summary(0.9, 0.9, 0.9, curve(0.2 + s / 10, 0.9)) for s in range(3)}
+    result = Result()
+    table = section.lock_step_comparison(result, {"A-RIDE (async) · emulator": a_ride,
+                                                  "DigiRL (sync) · emulator": lock_step}, budget_s=60.0)
+    figures = {f.name: f.value for f in result.figures}
+    assert figures["a_ride_minus_lock_step_digirl_at_budget/test"] == pytest.approx(20.0)
+    assert figures["a_ride_minus_lock_step_digirl_at_budget/unseen_templates"] == pytest.approx(0.0)
+    # geometric mean of 0.4/0.2, 0.5/0.3, 0.6/0.4
+    ratio = math.exp(sum(math.log(a / d) for a, d in ((0.4, 0.2), (0.5, 0.3), (0.6, 0.4))) / 3)
+    assert figures["a_ride_vs_lock_step_digirl_relative_gain/test"] == pytest.approx(100 * (ratio - 1))
+    assert table is not None and "n/a (a run at 0)" in table  # unseen apps: both at 0 within the budget
+
+
+def test_eval_splits_name_what_the_suite_has() -> None:
+    with pytest.raises(ConfigError, match=r"names \['unseen_app'\], not splits of suite 'world'; its splits: "
+                                          r"\['train', 'test', 'unseen_templates', 'unseen_apps'\]"):
+        load_config(overrides=["env.env_id=android_gym/World-v0", "runtime.eval_splits=[test,unseen_app]"])
+    with pytest.raises(ConfigError, match="not splits of suite 'general'"):
+        load_config(overrides=["runtime.eval_splits=[test,unseen_apps]"])
+    with pytest.raises(ConfigError, match='must hold "test"'):
+        load_config(overrides=["env.env_id=android_gym/World-v0", "runtime.eval_splits=[unseen_apps]"])
+
+
+def test_tiny_section_trains_each_regime_and_reports_every_level(tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """One seed, A-RIDE on the instant phone and DigiRL's lock-step protocol on slow phones, end to end."""
+    monkeypatch.setenv(TINY_ENV, "1")
+    monkeypatch.setenv("DISTRL_BENCH_GENERALISATION_RUNS", "A-RIDE (async) · instant,DigiRL (sync) · emulator")
+    monkeypatch.setenv("DISTRL_BENCH_GENERALISATION_SEEDS", "1")
+    result = section.run(quick=False, out=tmp_path)
+    assert not [n for n in result.notes if "crashed" in n], result.notes
+    names = {f.name for f in result.figures}
+    for split in section.LEVELS:
+        assert f"warm_start/{split}" in names
+        assert f"gain_over_warm_start/A-RIDE (async) · instant/{split}" in names
+        assert f"gain_over_warm_start/DigiRL (sync) · emulator/{split}" in names
+    run_dir = tmp_path / "runs_generalisation" / "A-RIDE_async_instant_s0"
+    saved = json.loads((run_dir / "summary.json").read_text())
+    assert saved["curve"] and all({"unseen_templates_success", "unseen_apps_success"} <= point.keys()
+                                  for point in saved["curve"])
+    assert set(saved["unseen_apps_success_by_task"]) <= {f"world/{t}" for t in _unseen_apps_templates()}
+    assert (tmp_path / "generalisation_instant.png").exists() and (tmp_path / "generalisation_emulator.png").exists()
+
+
+def _unseen_apps_templates() -> list[str]:
+    from android_gym.tasks.suites import split_of_template, templates
+
+    return [t.name for t in templates("world") if split_of_template("world", t) == "unseen_apps"]
