@@ -97,11 +97,11 @@ def edit_step(want: Mapping[str, Any], elements: Elements, state: State) -> Acti
     "description"; "all_day": a bool, the All-day switch) hold its values, then Save."""  # noqa: D205, D209
     screen = state["screen"]
     args = screen["args"]
-    if screen["name"] == "date":
+    if screen["name"] == "date" and "date" in want:
         return pick_date(want["date"], elements, state)
-    if screen["name"] == "time":
-        return pick_time(want.get(args["which"], args["which"]), elements, state)
-    if screen["name"] != "edit":  # a menu over the editor it does not need (the repeat rule's, opened by a slip)
+    if screen["name"] == "time" and args["which"] in want:
+        return pick_time(want[args["which"]], elements, state)
+    if screen["name"] != "edit":  # a menu or picker over the editor it does not need (opened by a slip): closed
         return back()
     if args["discard"]:
         return press(elements, text="Keep editing")

@@ -209,21 +209,22 @@ def enter_value(name: str, day: str, value: int, elements: Elements, state: Stat
 
 
 def form_dialog(want: Mapping[str, Any], elements: Elements, state: State) -> Action:
-    """In one of the form's dialogs: pick what `want` asks (frequency, colour, reminder), then OK."""
+    """In one of the form's dialogs: pick what `want` asks (frequency, colour, reminder), then OK; a dialog of a field
+    `want` leaves alone (opened by a stray tap) is closed."""  # noqa: D205, D209
     args = state["screen"]["args"]
     match args["dialog"]:
-        case "frequencyPicker":
+        case "frequencyPicker" if "times" in want:
             choice = H.freq_choice(want["times"], want["days"])
             if args["freq_choice"] != choice:
                 return press(elements, text=H.FREQ_CHOICES[choice])
             n = "" if choice == 0 else str(want["days"] if choice == 1 else want["times"])
             return fill(elements, state, H.FREQ_FIELD, n, missing=wait()) or press(elements, text="OK")
-        case "reminderTimePicker":
+        case "reminderTimePicker" if "reminder" in want:
             if not want["reminder"]:
                 return press(elements, text="Clear")
             return (fill(elements, state, H.TIME_FIELD, D.reminder_label(want["reminder"]), missing=wait())
                     or press(elements, text="OK"))
-        case "colorPicker":
+        case "colorPicker" if "color" in want:
             return press(elements, text=want["color"])
         case "kind":
             return press(elements, text="Measurable" if want.get("kind") == "measurable" else "Yes or No")

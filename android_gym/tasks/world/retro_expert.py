@@ -137,6 +137,8 @@ def queue_songs(songs: Sequence[str], elements: Elements, state: State) -> Actio
     queue = retro_state(state)["queue"]
     if queue == list(songs):
         return None
+    if queue != list(songs[:len(queue)]) or len(queue) >= len(songs):
+        return wait()  # not a start of `songs` (a slip played or queued another song): nothing an expert step mends
     return song_item(songs[len(queue)], "Add to playing queue", ("library", "songs"), elements, state)
 
 

@@ -108,3 +108,27 @@ def test_twins_differ_in_every_figure_asked() -> None:
     for params in STREAK.grid()[:6] + VALUE.grid()[:6]:
         mine, other = twin_habits(params)["habits"]
         assert all(a != b for a, b in zip(figures(mine), figures(other), strict=True)), params["name"]
+
+
+@pytest.mark.parametrize("stray", ["frequencyPicker", "colorPicker", "reminderTimePicker"])
+def test_the_edit_expert_closes_a_dialog_of_a_field_it_leaves_alone(stray: str) -> None:
+    """A stray tap (a warm start's noisy step) opens another field's dialog on the form: the expert closes it and
+    finishes, instead of failing on a field its edit does not set."""  # noqa: D205, D209
+    from android_gym.sim.apps import habits as H
+    from android_gym.tasks.expert import tap
+    from android_gym.testing.rollout import run_episode
+
+    row = {"frequencyPicker": H.FREQ_ROW, "colorPicker": H.COLOR_ROW, "reminderTimePicker": H.REMINDER_ROW}[stray]
+    task = RENAME.tasks("train")[0]
+    strayed: list[bool] = []
+
+    def stray_once(elements: Any, state: Any) -> Action:
+        screen = state["screen"]
+        if not strayed and screen["name"] == "form" and not screen["args"].get("dialog"):
+            strayed.append(True)
+            return tap(next(e for e in elements if e.rid == row))
+        return task.expert_action(elements, state)
+
+    episode = run_episode(task, 0, stray_once, device())
+    assert strayed and episode.success
+    assert any(a.action_type == ActionType.PRESS_BACK for a, _ in episode.log)

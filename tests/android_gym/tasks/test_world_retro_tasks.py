@@ -99,3 +99,13 @@ def test_a_near_miss_does_not_solve(template: TaskTemplate):
             episode = run_episode(task, seed=0, policy=wrong(task), device=phone)
             assert not episode.success, f"{task} with {wrong}"
             assert episode.log and phone.state()["apps"] != start["apps"] or template.outcome == "answer"
+
+
+def test_the_queue_expert_waits_on_a_queue_it_cannot_mend() -> None:
+    """A queue that is not a start of the songs (a slip queued another first) gets a wait, not a crash."""
+    task = BY_NAME["retro_queue_songs"].tasks("train")[0]
+    phone = SimDevice("none")
+    run_episode(task, 0, _as("retro_queue_songs", _reordered)(task), phone)
+    queue = app_state(phone.state(), R.PACKAGE)["queue"]
+    assert queue and queue != list(task.params["songs"][:len(queue)])
+    assert task.expert_action(phone.ui_elements(), phone.state()).action_type == ActionType.WAIT
