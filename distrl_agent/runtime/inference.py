@@ -153,15 +153,16 @@ class ActFailed:
 
 # -- the service ---------------------------------------------------------------------------------------------------
 class WeightSource(Protocol):
-    """Where the service finds new weights: the newest `version`, and `read()` -> (version, weights, published_at)
-    or None (`SharedWeights` on the local runtime)."""  # noqa: D205, D209
+    """Where the service finds new weights: the newest `version`, and `read_into(load)`, which hands the newest
+    weights to `load(weights, version)` and returns (version, published_at), or None before the first
+    (`SharedWeights` on the local runtime: views of its shared memory, so the service holds one copy, its model's)."""  # noqa: D205, D209
 
     @property
     def version(self) -> int:
         """The newest version published (-1: none yet)."""
 
-    def read(self) -> tuple[int, Mapping[str, Any], float] | None:
-        """The newest (version, weights, published_at), or None before the first."""
+    def read_into(self, load: Callable[[Mapping[str, Any], int], None]) -> tuple[int, float] | None:
+        """Hand the newest weights and their version to `load`; (version, published_at), or None before the first."""
 
 
 @dataclass
@@ -330,9 +331,8 @@ class InferenceService:
     def _adopt(self) -> None:
         if self.weights.version <= self.version:
             return
-        got = self.weights.read()
-        if got is not None and got[0] > self.version:
-            self.actor.set_weights(got[1], got[0])
+        got = self.weights.read_into(self.actor.set_weights)  # into the model directly: no copy held beside it
+        if got is not None:
             self.version = got[0]
             self.stats.versions_adopted += 1
 
@@ -522,10 +522,15 @@ class PushedWeights:
             if self._latest is None or version > self._latest[0]:
                 self._latest = (int(version), weights, float(published_at))
 
-    def read(self) -> tuple[int, Mapping[str, Any], float] | None:
-        """The newest (version, weights, published_at), or None."""
+    def read_into(self, load: Callable[[Mapping[str, Any], int], None]) -> tuple[int, float] | None:
+        """Hand the newest weights and their version to `load`; (version, published_at), or None before the first."""
         with self._lock:
-            return self._latest
+            latest = self._latest
+        if latest is None:
+            return None
+        version, weights, published_at = latest
+        load(weights, version)
+        return version, published_at
 
 
 def service_main(spec: ServiceSpec, weights: WeightSource, conn: mpc.Connection) -> None:

@@ -57,16 +57,25 @@ def collect_demonstrations(env: EnvSection, episodes: int, noise: float, policy:
 
 
 def behaviour_clone(policy: Policy, data: list[tuple[dict, str, dict[str, Any]]], updates: int,
-                    lr: float = 2e-3, batch_size: int = 64, seed: int = 0, show_progress: bool = False) -> float:
-    """Maximise log pi of the demonstrated actions for `updates` Adam steps; returns the last batch's mean NLL."""
+                    lr: float = 2e-3, batch_size: int = 64, seed: int = 0, show_progress: bool = False,
+                    anneal: bool = False) -> float:
+    """Maximise log pi of the demonstrated actions for `updates` Adam steps; returns the last batch's mean NLL.
+
+    `anneal`: the learning rate falls linearly from `lr` to 0 over the updates (the last steps average the noise of
+    their batches instead of following it); off, it stays at `lr` (the warm start's, which every kept run started
+    from).
+    """
     if not data or updates <= 0:
         return float("nan")
     rng = np.random.default_rng(seed)
     optimizer = torch.optim.Adam(policy.parameters(), lr=lr)
     policy.train()
     nll = float("nan")
-    for _ in tqdm(range(updates), desc="warm start: behaviour cloning", unit="update", disable=not show_progress,
-                  leave=False):
+    for step in tqdm(range(updates), desc="warm start: behaviour cloning", unit="update", disable=not show_progress,
+                     leave=False):
+        if anneal:
+            for group in optimizer.param_groups:
+                group["lr"] = lr * (1 - step / updates)
         idx = rng.integers(len(data), size=min(batch_size, len(data)))
         inputs = policy.preprocess([data[i][0] for i in idx], [data[i][1] for i in idx])
         actions = policy.collate_actions([data[i][2] for i in idx])

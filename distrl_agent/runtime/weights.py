@@ -17,7 +17,7 @@ as `Process` arguments (they cannot travel through queues).
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -105,6 +105,35 @@ class SharedWeights:
         self._version.value = int(version)
         self._published_at.value = time.time()
         self._seq.value += 1  # even: stable again
+
+    def read_into(self, load: Callable[[Mapping[str, np.ndarray], int], None], timeout_s: float = 10.0,
+                  ) -> tuple[int, float] | None:
+        """Hand `load(weights, version)` the newest weights as views of the shared memory itself, then check that no
+        publish overlapped, and hand them again until none did: (version, published_at) of what `load` took last, or
+        None if none is published.
+
+        For a reader that copies them straight into its model (a host's inference service, `policy.load_weights`):
+        the process then holds the weights once, in the model, without `read`'s private copy beside it (a model's
+        size again, per process). `load` must copy what it keeps: the views change with the next publish.
+
+        Raises:
+            TimeoutError: no load without an overlapping publish within `timeout_s` seconds.
+        """
+        buffer = np.frombuffer(self._buffer, np.uint8)
+        deadline = time.monotonic() + timeout_s
+        while time.monotonic() < deadline:
+            before = self._seq.value
+            if before % 2:
+                time.sleep(0.0005)
+                continue
+            version, published_at = int(self._version.value), float(self._published_at.value)
+            if version < 0:
+                return None
+            load({name: np.frombuffer(buffer, np.dtype(dtype), int(np.prod(shape)), offset).reshape(shape)
+                  for name, shape, dtype, offset in self.layout}, version)
+            if self._seq.value == before:  # no publish overlapped: what `load` took is one version, whole
+                return version, published_at
+        raise TimeoutError(f"no load of the shared weights without a publish overlapping it within {timeout_s} s")
 
     def read(self, timeout_s: float = 10.0) -> tuple[int, dict[str, np.ndarray], float] | None:
         """A consistent copy: (version, name -> array, published_at wall-clock seconds), or None if none published.

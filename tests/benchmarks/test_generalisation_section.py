@@ -64,6 +64,8 @@ def test_gain_over_the_warm_start_pairs_each_seed_with_its_own_warm_start() -> N
     assert figures["gain_over_warm_start/A-RIDE (async) · instant/test"] == pytest.approx(10.0)
     assert figures["gain_over_warm_start/A-RIDE (async) · instant/unseen_templates"] == pytest.approx(20 / 3)
     assert figures["gain_over_warm_start/A-RIDE (async) · instant/unseen_apps"] == pytest.approx(0.0)
+    assert figures["gain_over_warm_start_lower95/A-RIDE (async) · instant/test"] == pytest.approx(10.0)
+    assert figures["gain_over_warm_start_lower95/A-RIDE (async) · instant/unseen_templates"] < 20 / 3
     row = next(line for line in table.splitlines() if "unseen instances" in line)
     assert "+10.0 | 0.0 | [+10.0, +10.0] | separable" in row  # paired: no seed noise left
     row = next(line for line in table.splitlines() if "unseen apps" in line)

@@ -35,9 +35,10 @@ class Published:
     def __init__(self, version: int, weights: dict) -> None:
         self.version, self.weights, self.reads = version, weights, 0
 
-    def read(self):  # noqa: D102
+    def read_into(self, load):  # noqa: D102
         self.reads += 1
-        return self.version, self.weights, time.time()
+        load(self.weights, self.version)
+        return self.version, time.time()
 
 
 def _observations(count: int, seed: int) -> list[dict]:

@@ -74,3 +74,32 @@ def test_reads_reuse_one_buffer_per_process() -> None:
     assert np.shares_memory(first["w"], second["w"])
     np.testing.assert_array_equal(first["b"], np.full(5, 2.0))
     assert shared.__getstate__()["_copy"] is None  # what a spawned worker is sent: no copy of this process's buffer
+
+
+def test_read_into_hands_the_shared_memory_itself_and_keeps_no_copy() -> None:
+    """A host's service loads straight from the broadcast: no private buffer, the views are the shared bytes."""
+    shared = SharedWeights(_template(0.0), CTX)
+    assert shared.read_into(lambda weights, version: pytest.fail("nothing is published yet")) is None
+    shared.publish(3, _template(3.0))
+    seen: list[tuple[int, dict[str, np.ndarray]]] = []
+    version, published_at = shared.read_into(lambda weights, v: seen.append((v, weights)))
+    assert version == 3 and published_at == shared.published_at and [v for v, _ in seen] == [3]
+    np.testing.assert_array_equal(seen[0][1]["w"], np.full((3, 4), 3.0, np.float32))
+    assert shared._copy is None  # read() would have allocated a private copy of every tensor
+    shared.publish(4, _template(4.0))
+    assert seen[0][1]["b"][0] == 4.0  # a view of the shared memory: the next publish shows through it
+
+
+def test_read_into_loads_again_when_a_publish_overlapped() -> None:
+    """A publish during `load` (torn weights) is followed by another load of the newer version, whole."""
+    shared = SharedWeights(_template(0.0), CTX)
+    shared.publish(1, _template(1.0))
+    loads: list[tuple[int, float]] = []
+
+    def load(weights: dict[str, np.ndarray], version: int) -> None:
+        if not loads:
+            shared.publish(2, _template(2.0))  # the learner publishes while this reader copies
+        loads.append((version, float(weights["w"][0, 0])))
+
+    assert shared.read_into(load)[0] == 2
+    assert loads == [(1, 2.0), (2, 2.0)]  # the first load saw a mixture; the last one is version 2 whole
