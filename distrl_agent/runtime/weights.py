@@ -108,9 +108,8 @@ class SharedWeights:
 
     def read_into(self, load: Callable[[Mapping[str, np.ndarray], int], None], timeout_s: float = 10.0,
                   ) -> tuple[int, float] | None:
-        """Hand `load(weights, version)` the newest weights as views of the shared memory itself, then check that no
-        publish overlapped, and hand them again until none did: (version, published_at) of what `load` took last, or
-        None if none is published.
+        """Hand `load(weights, version)` the newest weights as views of the shared memory, again until no publish
+        overlapped; (version, published_at) of what `load` took last, or None if none is published.
 
         For a reader that copies them straight into its model (a host's inference service, `policy.load_weights`):
         the process then holds the weights once, in the model, without `read`'s private copy beside it (a model's
