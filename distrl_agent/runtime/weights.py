@@ -117,7 +117,7 @@ class SharedWeights:
 
         Raises:
             TimeoutError: no load without an overlapping publish within `timeout_s` seconds.
-        """
+        """  # noqa: D205
         buffer = np.frombuffer(self._buffer, np.uint8)
         deadline = time.monotonic() + timeout_s
         while time.monotonic() < deadline:
