@@ -1,5 +1,5 @@
 """`behaviour_clone`'s learning rate: constant by default (the warm start every kept run started from), annealed on
-request (the vlm section's cloning)."""
+request (the vlm section's cloning)."""  # noqa: D205, D209
 
 from __future__ import annotations
 
