@@ -30,6 +30,7 @@ from android_gym.sim.app import stable_seed
 from android_gym.sim.app_state import SCHEMAS, state_problems
 from android_gym.sim.apps.launcher import PACKAGE as LAUNCHER
 from android_gym.tasks.base import Task, TaskTemplate
+from android_gym.tasks.expert import tap
 from android_gym.testing.rollout import ActionSource, run_episode
 from android_gym.ui import UIElement
 
@@ -51,6 +52,23 @@ def playing(template: TaskTemplate, expert: TaskTemplate | None = None, **change
         return Task(expert or template, params, task.split).expert_action
     make.__name__ = f"{template.name} with {sorted(changed)}"
     return make
+
+
+def slipping(task: Task, when: Callable[[Mapping[str, Any]], bool], rid: str) -> tuple[ActionSource, list[int]]:
+    """The task's expert with one slip: the first time `when(state)` holds, a tap on the element `rid` (a warm start's
+    noisy step, say); the list counts the slips made, so a test can check that the slip happened.
+
+    An expert keeps the contract when it still solves the task after the slip (closing what the slip opened).
+    """  # noqa: D205
+    slips: list[int] = []
+
+    def act(elements: Sequence[UIElement], state: Mapping[str, Any]) -> Action:
+        if not slips and when(state):
+            slips.append(1)
+            return tap(next(e for e in elements if e.rid == rid))
+        return task.expert_action(elements, state)
+
+    return act, slips
 
 
 def sample(template: TaskTemplate, split: str, n: int) -> list[Task]:

@@ -128,8 +128,7 @@ class SharedWeights:
             version, published_at = int(self._version.value), float(self._published_at.value)
             if version < 0:
                 return None
-            load({name: np.frombuffer(buffer, np.dtype(dtype), int(np.prod(shape)), offset).reshape(shape)
-                  for name, shape, dtype, offset in self.layout}, version)
+            load(self._views(buffer), version)
             if self._seq.value == before:  # no publish overlapped: what `load` took is one version, whole
                 return version, published_at
         raise TimeoutError(f"no load of the shared weights without a publish overlapping it within {timeout_s} s")
@@ -144,21 +143,15 @@ class SharedWeights:
             TimeoutError: no consistent copy within `timeout_s` seconds (the writer would have to publish
                 continuously faster than one copy takes).
         """
-        deadline = time.monotonic() + timeout_s
-        while time.monotonic() < deadline:
-            before = self._seq.value
-            if before % 2:
-                time.sleep(0.0005)
-                continue
+        def copy(_: Mapping[str, np.ndarray], __: int) -> None:  # the whole buffer at once, not tensor by tensor
             if self._copy is None:
                 self._copy = np.empty(self.nbytes, np.uint8)
-            data = self._copy
-            data[:] = np.frombuffer(self._buffer, np.uint8)[:self.nbytes]
-            version, published_at = int(self._version.value), float(self._published_at.value)
-            if self._seq.value == before:
-                if version < 0:
-                    return None
-                weights = {name: np.frombuffer(data, np.dtype(dtype), int(np.prod(shape)), offset).reshape(shape)
-                           for name, shape, dtype, offset in self.layout}
-                return version, weights, published_at
-        raise TimeoutError(f"no consistent copy of the shared weights within {timeout_s} s")
+            self._copy[:] = np.frombuffer(self._buffer, np.uint8)[:self.nbytes]
+
+        got = self.read_into(copy, timeout_s)
+        return None if got is None or self._copy is None else (got[0], self._views(self._copy), got[1])
+
+    def _views(self, data: np.ndarray) -> dict[str, np.ndarray]:
+        """Every tensor of the layout as a view of the bytes `data` (the shared buffer, or a reader's copy)."""
+        return {name: np.frombuffer(data, np.dtype(dtype), int(np.prod(shape)), offset).reshape(shape)
+                for name, shape, dtype, offset in self.layout}

@@ -184,19 +184,11 @@ def test_the_create_expert_closes_a_repeat_menu_opened_over_its_editor() -> None
 def test_the_editor_expert_closes_a_picker_of_a_field_it_leaves_alone(name: str, stray: str) -> None:
     """A stray tap (a warm start's noisy step) opens another field's picker in the editor: the expert closes it and
     finishes, instead of failing on a field its change does not set."""  # noqa: D205, D209
-    from android_gym.tasks.expert import tap
     from android_gym.testing.rollout import run_episode
+    from android_gym.testing.template_checks import slipping
 
     task = BY_NAME[name].tasks("train")[0]
-    strayed: list[bool] = []
-
-    def stray_once(elements: Any, state: Any) -> Action:
-        screen = state["screen"]
-        if not strayed and screen["name"] == "edit" and state["foreground"] == C.PACKAGE:
-            strayed.append(True)
-            return tap(next(e for e in elements if e.rid == stray))
-        return task.expert_action(elements, state)
-
-    episode = run_episode(task, 0, stray_once, device())
-    assert strayed and episode.success
+    act, slips = slipping(task, lambda s: s["screen"]["name"] == "edit" and s["foreground"] == C.PACKAGE, stray)
+    episode = run_episode(task, 0, act, device())
+    assert slips and episode.success
     assert any(a.action_type == ActionType.PRESS_BACK for a, _ in episode.log)

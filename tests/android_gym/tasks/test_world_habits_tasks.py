@@ -115,20 +115,12 @@ def test_the_edit_expert_closes_a_dialog_of_a_field_it_leaves_alone(stray: str) 
     """A stray tap (a warm start's noisy step) opens another field's dialog on the form: the expert closes it and
     finishes, instead of failing on a field its edit does not set."""  # noqa: D205, D209
     from android_gym.sim.apps import habits as H
-    from android_gym.tasks.expert import tap
     from android_gym.testing.rollout import run_episode
 
     row = {"frequencyPicker": H.FREQ_ROW, "colorPicker": H.COLOR_ROW, "reminderTimePicker": H.REMINDER_ROW}[stray]
     task = RENAME.tasks("train")[0]
-    strayed: list[bool] = []
-
-    def stray_once(elements: Any, state: Any) -> Action:
-        screen = state["screen"]
-        if not strayed and screen["name"] == "form" and not screen["args"].get("dialog"):
-            strayed.append(True)
-            return tap(next(e for e in elements if e.rid == row))
-        return task.expert_action(elements, state)
-
-    episode = run_episode(task, 0, stray_once, device())
-    assert strayed and episode.success
+    on_form = lambda s: s["screen"]["name"] == "form" and not s["screen"]["args"].get("dialog")  # noqa: E731
+    act, slips = checks.slipping(task, on_form, row)
+    episode = run_episode(task, 0, act, device())
+    assert slips and episode.success
     assert any(a.action_type == ActionType.PRESS_BACK for a, _ in episode.log)
