@@ -29,6 +29,7 @@ LONGEST_FIRST = ("tests/benchmarks/test_run.py", "tests/android_gym/tasks/test_w
                  "tests/android_gym/devices/test_sim_emulator_lifecycle.py",
                  "tests/distrl_agent/runtime/test_admission.py", "tests/distrl_agent/test_small_policy.py",
                  "tests/android_gym/devices/test_android_env_adb_calls.py", "tests/distrl_agent/runtime/test_local.py",
+                 "tests/benchmarks/test_generalisation_section.py",
                  "tests/distrl_agent/test_vlm_families.py", "tests/distrl_agent/test_export.py",
                  "tests/distrl_agent/test_vlm_autoui.py", "tests/distrl_agent/test_small_policy_world.py",
                  "tests/distrl_agent/runtime/test_inference.py", "tests/android_gym/tasks/test_splits.py")
