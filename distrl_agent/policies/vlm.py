@@ -51,11 +51,12 @@ from torch import nn
 from android_gym.actions import Action
 from android_gym.actions_text import format_action, parse_action
 from android_gym.errors import ConfigError as EnvConfigError
-from distrl_agent.errors import DataError
+from distrl_agent.errors import CheckpointError, DataError
 from distrl_agent.policies.base import Actions, Inputs, Policy, PolicyOutput
 from distrl_agent.policies.reader import ObservationReader, with_previous_action
 from distrl_agent.policies.sequence_entropy import sequence_entropy
 from distrl_agent.policies.vlm_backbone import attach_lora, checkpoint_activations, load_backbone
+from distrl_agent.policies.vlm_budget import check_budget
 from distrl_agent.policies.vlm_config import VLMPolicyConfig
 
 VLM_ACTION_KEYS = ("tokens", "length")
@@ -84,7 +85,12 @@ class VLMPolicy(Policy):
         super().__init__()
         self.config = config
         device = config.torch_device()  # "auto" resolved; a GPU torch cannot see refused here, before anything runs
+        check_budget(config.model_path, getattr(torch, config.dtype), config.max_memory_gib)  # before loading it
         parts = load_backbone(config.model_path, getattr(torch, config.dtype), device)
+        if config.chat_template and not getattr(parts.tokenizer, "chat_template", None):
+            raise CheckpointError(f"`policy.vlm.chat_template` is true but the tokenizer in {config.model_path!r} "
+                                  "has no chat template; save the model's tokenizer with its template, or set "
+                                  "`policy.vlm.chat_template=false` to use `prompt_template` as it is")
         if config.lora_rank:
             attach_lora(parts.adapted_model, config.lora_rank, config.lora_alpha, config.lora_dropout,
                         config.lora_target_modules)
@@ -129,6 +135,12 @@ class VLMPolicy(Policy):
         """The observation with `previous_action`: the AutoUI text of the action before it ("None" at the start)."""
         return ObservationReader(cls.observation_keys, with_previous_action)
 
+    def _as_chat(self, prompt: str) -> str:
+        """`prompt` as the user's turn of the tokenizer's chat template, the assistant's turn opened after it."""
+        return str(self.parts.tokenizer.apply_chat_template([{"role": "user", "content": [{"type": "text",
+                                                                                          "text": prompt}]}],
+                                                            tokenize=False, add_generation_prompt=True))
+
     def preprocess(self, observations: Sequence[Mapping[str, Any]], goals: Sequence[str] | None = None) -> Inputs:
         """Tokenise prompts and process screenshots into model inputs on the policy's device.
 
@@ -154,7 +166,8 @@ class VLMPolicy(Policy):
             if not goal:
                 raise DataError(f"observation {i} has no goal text; pass `goals` or an observation with `goal`")
             previous = str(obs.get("previous_action", "")) or "None"
-            prompts.append(c.prompt_template.format(image=parts.image_token, goal=goal, previous_action=previous))
+            prompt = c.prompt_template.format(image=parts.image_token, goal=goal, previous_action=previous)
+            prompts.append(self._as_chat(prompt) if c.chat_template else prompt)
             goal_texts.append(c.goal_template.format(goal=goal))
             images.append(screenshot)
         if not prompts:

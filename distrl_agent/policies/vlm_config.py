@@ -38,6 +38,10 @@ class VLMPolicyConfig(ConfigModel):
             with `learner.micro_batch_size`, what lets a 3B-7B model train on one GPU.
         device: where the policy lives ("cpu", "cuda", "cuda:1", or "auto": the first GPU when torch sees one, else
             the CPU); a GPU that torch cannot see here is refused when the policy is built, before anything runs.
+        max_memory_gib: the most one copy of the model's weights may take in `dtype` (None: no budget); a larger
+            checkpoint is refused from its files' headers before it is loaded (`policies/vlm_budget.py`).
+        chat_template: wrap each prompt in the tokenizer's chat template as one user turn with the assistant's turn
+            opened (an instruction-tuned model's format); a tokenizer without one is refused when the policy is built.
 
     Sizes are bounded above as well as below, and checked before anything is built, because a config also arrives
     inside a checkpoint's learner.json, which `distrl eval` builds a policy from (issue 43). Each bound is far above
@@ -68,6 +72,8 @@ class VLMPolicyConfig(ConfigModel):
     dtype: str = "float32"
     gradient_checkpointing: bool = False
     device: str = "cpu"
+    max_memory_gib: Annotated[float, Field(gt=0, allow_inf_nan=False)] | None = None
+    chat_template: bool = False
 
     @model_validator(mode="after")
     def _check(self) -> VLMPolicyConfig:

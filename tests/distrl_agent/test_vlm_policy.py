@@ -316,3 +316,46 @@ def test_a_gpu_torch_cannot_see_is_refused_when_built_and_auto_falls_back(checkp
     with pytest.raises(ConfigError, match=r"`policy.vlm.device` is 'cuda:0' but torch sees 0 GPU\(s\) here"):
         make_policy(checkpoints["vlm"], device="cuda:0")
     assert make_policy(checkpoints["vlm"], device="auto").device.type == "cpu"
+
+
+def test_a_model_over_the_memory_budget_is_refused_before_it_is_loaded(checkpoints: dict[str, Path],
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    from safetensors import safe_open
+
+    import distrl_agent.policies.vlm as vlm_module
+    from distrl_agent.policies.vlm_budget import GIB, weights_gib
+
+    count = 0
+    for path in checkpoints["vlm"].rglob("*.safetensors"):
+        with safe_open(str(path), framework="numpy") as f:
+            count += sum(int(np.prod(f.get_slice(k).get_shape())) for k in f.keys())  # noqa: SIM118
+    assert weights_gib(checkpoints["vlm"], torch.float32) == pytest.approx(4 * count / GIB)
+    assert weights_gib(checkpoints["vlm"], torch.bfloat16) == pytest.approx(2 * count / GIB)
+    size = 4 * count / GIB
+    monkeypatch.setattr(vlm_module, "load_backbone", lambda *a: pytest.fail("loaded a model over its budget"))
+    with pytest.raises(ConfigError, match=r"takes 0\.\d\d GiB in float32 .* over `policy.vlm.max_memory_gib`"):
+        make_policy(checkpoints["vlm"], max_memory_gib=size * 0.9)
+    monkeypatch.undo()
+    make_policy(checkpoints["vlm"], max_memory_gib=size * 0.6, dtype="bfloat16")  # half the bytes: within it
+
+
+def test_the_chat_template_wraps_the_prompt_and_a_tokenizer_without_one_is_refused(
+        checkpoints: dict[str, Path], tmp_path: Path) -> None:
+    import shutil
+
+    from transformers import AutoTokenizer
+
+    with pytest.raises(CheckpointError, match="has no chat template"):
+        make_policy(checkpoints["vlm"], chat_template=True)
+    folder = tmp_path / "chat"
+    shutil.copytree(checkpoints["vlm"], folder)
+    tokenizer = AutoTokenizer.from_pretrained(folder)
+    tokenizer.chat_template = ("{% for m in messages %}USER: {% for c in m['content'] %}{{ c['text'] }}{% endfor %}"
+                               "{% endfor %}{% if add_generation_prompt %} ASSISTANT:{% endif %}")
+    tokenizer.save_pretrained(folder)
+    policy = make_policy(folder, chat_template=True)
+    ids = policy.preprocess(make_observations(1, goal="open the settings"))["input_ids"][0]
+    text = policy.parts.tokenizer.decode(ids)
+    assert text.lstrip().startswith("USER:") and text.rstrip().endswith("ASSISTANT:") and "open the settings" in text
+    plain = make_policy(folder).preprocess(make_observations(1, goal="open the settings"))["input_ids"][0]
+    assert "USER:" not in policy.parts.tokenizer.decode(plain)  # off by default: the prompt template as it is
