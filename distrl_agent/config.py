@@ -408,7 +408,9 @@ SUITE_WARM_STARTS: dict[str, dict[str, Any]] = {
 }
 """`runtime` warm-start fields a suite needs instead of the defaults (set in a config, they win). World's 100
 templates: the defaults (400 episodes, 70% random steps, 120 updates) left the small policy at 2% train / 1% test
-success, this at 18% / 13% (100 greedy episodes each, session 19), about where the defaults leave it on General."""
+success, this at 18% / 13% (100 greedy episodes each, session 19), about where the defaults leave it on General. On
+today's World (143 templates, longer chains, goal-text splits) it reaches 1% test; expert steps only, 10% / 7%
+(session 39; issue 50 item 4 is to give World a warm start with signal)."""
 
 
 @functools.cache
