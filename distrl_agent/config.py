@@ -321,6 +321,8 @@ class RuntimeSection(Section):
         checkpoint_every_s: seconds between checkpoints during training (one is also written at the end).
         warm_start_episodes: noisy expert demonstrations for behaviour cloning before RL (0 = cold start).
         warm_start_noise: probability a demonstration step is replaced by a random action.
+        warm_start_labels: what a random step teaches: "taken" (the random action itself: an imperfect clone) or
+            "expert" (the expert's action in that state: the noise only shows recoveries, DART).
         warm_start_updates: behaviour-cloning gradient steps.
         seed: seeds workers, learner and evaluation.
     """
@@ -349,6 +351,7 @@ class RuntimeSection(Section):
     checkpoint_every_s: Annotated[float, Field(gt=0)] = 300.0
     warm_start_episodes: NonNegativeInt = 400
     warm_start_noise: Annotated[float, Field(ge=0, le=1)] = 0.7
+    warm_start_labels: Literal["taken", "expert"] = "taken"
     warm_start_updates: NonNegativeInt = 120
     seed: NonNegativeInt = 0
 

@@ -18,11 +18,15 @@ from distrl_agent.runtime.worker import make_env
 
 def collect_demonstrations(env: EnvSection, episodes: int, noise: float, policy: Policy,
                            seed: int = 0, show_progress: bool = False, split: str = "train",
-                           first_reset_seed: int = 10_000_000) -> list[tuple[dict, str, dict[str, Any]]]:
+                           first_reset_seed: int = 10_000_000, labels: str = "taken",
+                           ) -> list[tuple[dict, str, dict[str, Any]]]:
     """(observation, goal, policy action ids) of expert steps; with probability `noise` a step is random instead.
 
-    Random steps are executed (so the expert must recover) and also kept as demonstrations, which is what makes the
-    cloned policy imperfect, like a pretrained model that was never trained on these apps. Observations are what
+    Random steps are executed (so the expert must recover). `labels` "taken": they are also kept as demonstrations,
+    which is what makes the cloned policy imperfect, like a pretrained model that was never trained on these apps;
+    "expert": each step is labelled with the expert's action in that state whatever was executed (DART: the noise
+    only shows the expert's recoveries), for suites whose long chains a policy cloned on random steps never
+    finishes. Observations are what
     `policy.observe` makes of the env's; expert actions the policy cannot express are executed and not kept.
     Episodes are played on `split` (held-out steps for a benchmark: "test"), reset with seeds
     `first_reset_seed + seed * 100_000 + episode`.
@@ -44,6 +48,8 @@ def collect_demonstrations(env: EnvSection, episodes: int, noise: float, policy:
                 inputs = policy.preprocess([obs])
                 batch, _ = policy.act(inputs, generator=gen)
                 action, ids = policy.to_env_action(batch, [obs])[0], action_row(batch, 0)
+                if labels == "expert":
+                    ids = policy.from_env_action(e.get_wrapper_attr("expert_action")(), obs)
             else:
                 action = e.get_wrapper_attr("expert_action")()
                 ids = policy.from_env_action(action, obs)

@@ -36,3 +36,19 @@ def test_each_adam_step_takes_the_scheduled_learning_rate(monkeypatch: pytest.Mo
     policy = SmallPolicy(TINY)
     behaviour_clone(policy, _demonstrations(policy), updates=4, lr=0.01, batch_size=1, anneal=anneal)
     assert taken == pytest.approx(expected)
+
+
+def test_expert_labels_teach_the_experts_action_where_a_random_one_was_taken() -> None:
+    """DART's labels: the noisy step is executed, but the demonstration holds what the expert would have done."""
+    from distrl_agent.config import EnvSection
+    from distrl_agent.runtime.warm_start import collect_demonstrations
+
+    def first_label(noise: float, labels: str, seed: int) -> dict:
+        policy = SmallPolicy(TINY)
+        rows = collect_demonstrations(EnvSection(), 1, noise, policy, seed=seed, labels=labels)
+        return {k: int(v) for k, v in rows[0][2].items()}
+
+    seeds = range(4)
+    expert = [first_label(0.0, "taken", s) for s in seeds]
+    assert [first_label(1.0, "expert", s) for s in seeds] == expert
+    assert [first_label(1.0, "taken", s) for s in seeds] != expert  # the random actions themselves
