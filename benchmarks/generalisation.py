@@ -236,10 +236,8 @@ def lock_step_comparison(result: Result, summaries: Summaries, budget_s: float) 
 
 def success_at_level(summary: dict[str, Any], split: str, budget_s: float) -> float:
     """`split`'s success at the last evaluation within `budget_s` seconds (the final one when none is)."""
-    key = f"{split}_success"
-    curve = [{"time_s": p["time_s"], "test_success": p[key]} for p in summary["curve"] if key in p]
-    value = success_at(curve, "time_s", budget_s)
-    return summary[key] if math.isnan(value) else value
+    value = success_at(summary["curve"], "time_s", budget_s, f"{split}_success")
+    return summary[f"{split}_success"] if math.isnan(value) else value
 
 
 def plot_levels(summaries: Summaries, regime: str, path: Path) -> Path:

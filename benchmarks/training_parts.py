@@ -238,10 +238,11 @@ def time_to(curve: list[dict[str, float]], level: float) -> float:
     return next((p["time_s"] for p in curve if p["test_success"] >= level), math.inf)
 
 
-def success_at(curve: list[dict[str, float]], key: str, x: float) -> float:
-    """Test success of the last evaluation at or before `x` (in `key` units: time_s, env_steps, episodes)."""
-    before = [p for p in curve if p.get(key, 0) <= x]
-    return before[-1]["test_success"] if before else math.nan
+def success_at(curve: list[dict[str, float]], key: str, x: float, value: str = "test_success") -> float:
+    """`value` (test success; a curve per level also holds `<split>_success`) of the last evaluation at or before `x`
+    (in `key` units: time_s, env_steps, episodes) that has it."""  # noqa: D205, D209
+    before = [p for p in curve if p.get(key, 0) <= x and value in p]
+    return before[-1][value] if before else math.nan
 
 
 def fraction_above(curve: list[dict[str, float]], level: float, start_s: float, end_s: float) -> float:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 import torch
@@ -18,7 +18,7 @@ from distrl_agent.runtime.worker import make_env
 
 def collect_demonstrations(env: EnvSection, episodes: int, noise: float, policy: Policy,
                            seed: int = 0, show_progress: bool = False, split: str = "train",
-                           first_reset_seed: int = 10_000_000, labels: str = "taken",
+                           first_reset_seed: int = 10_000_000, labels: Literal["taken", "expert"] = "taken",
                            ) -> list[tuple[dict, str, dict[str, Any]]]:
     """(observation, goal, policy action ids) of expert steps; with probability `noise` a step is random instead.
 
