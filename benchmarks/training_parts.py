@@ -118,7 +118,8 @@ def shared_warm_start(config: TrainConfig, source: str | None) -> dict[str, Any]
 NEUTRAL_ADDITIONS: dict[str, Any] = {"runtime.fault_prefixes": False, "policy.custom": None,
                                      "learner.coefficients.behaviour_weight": "truncate",
                                      "runtime.max_offpolicyness": None, "learner.max_times_sampled": None,
-                                     "runtime.eval_splits": ["test"], "runtime.warm_start_labels": "taken"}
+                                     "runtime.eval_splits": ["test"], "runtime.warm_start_labels": "taken",
+                                     "runtime.warm_start_anneal": False}
 """Config keys added after runs were kept, each with the value that behaves as the code did before it existed: a
 saved config without the key describes the same run as one with that value."""
 

@@ -53,7 +53,8 @@ def warm_start(config: TrainConfig, show_progress: bool = False) -> dict[str, An
     policy.keep_master_weights()  # cloning trains it: float32 weights under a low-precision backbone
     demos = collect_demonstrations(config.env, rt.warm_start_episodes, rt.warm_start_noise, policy, rt.seed,
                                    show_progress=show_progress, labels=rt.warm_start_labels)
-    nll = behaviour_clone(policy, demos, rt.warm_start_updates, seed=rt.seed, show_progress=show_progress)
+    nll = behaviour_clone(policy, demos, rt.warm_start_updates, seed=rt.seed, show_progress=show_progress,
+                          anneal=rt.warm_start_anneal)
     policy.copy_actor_encoder_to_critic()  # the critic starts from the cloned features, not from noise
     log.info("warm start: %d demonstration steps, final NLL %.3f", len(demos), nll)
     return trainable_weights(policy)

@@ -224,4 +224,5 @@ def test_world_gets_its_own_warm_start_unless_the_config_sets_one() -> None:
     general = load_config().runtime
     assert (general.warm_start_episodes, general.warm_start_updates) == (400, 120)
     mine = load_config(overrides=["env.env_id=android_gym/World-v0", "runtime.warm_start_updates=7"]).runtime
-    assert mine.warm_start_updates == 7 and mine.warm_start_episodes == 800
+    assert mine.warm_start_updates == 7
+    assert mine.warm_start_episodes == SUITE_WARM_STARTS["world"]["warm_start_episodes"]
