@@ -7,6 +7,8 @@ Paper: DistRL (Wang et al., ICLR 2025, arXiv:2410.14803); specification: shared/
              rho_bar_t = min(rho_bar_max, pi(a_t|s_t) / mu(a_t|s_t))   (`behaviour_weight` "truncate", the paper's;
                          "mask": rho_t, 0 above rho_bar_max > 1, AReaL's; "uncapped": rho_t)
              L_pi = - mean_t w_IS rho_bar_t (A_t - lambda_P P_t) log pi_theta(a_t|s_t) - beta mean_t H(pi(.|s_t)) / k
+                    + kl_coef mean_t w_IS k3_t     (optional: k3_t = r_t - log r_t - 1, r_t = pi_ref / pi_theta of a_t,
+                                                    pi_ref the policy at the learner's first update: the warm start)
              (`ratio_level` for actions of tokens a_t = (a_t,1 .. a_t,n_t): "sequence" as written; "sequence_mean"
               with rho_t = exp(mean_k log(pi_k / mu_k)) and (1 / n_t) log pi_theta(a_t|s_t), GSPO's; "token" with
               sum_k rho_bar_t,k (A_t - lambda_P P_t) log pi_theta(a_t,k|s_t, a_t,<k), each token's ratio on its own)
@@ -27,9 +29,11 @@ from distrl_agent.algorithms.common import (
     LossOutput,
     behaviour_log_probs,
     behaviour_weight,
+    kl_to_reference,
     masked_mean,
     policy_log_probs,
     policy_pass,
+    reference_log_probs,
 )
 from distrl_agent.algorithms.configs import ARideConfig
 from distrl_agent.algorithms.retrace import one_step_td_targets, retrace_advantages, retrace_targets, td_errors
@@ -38,8 +42,21 @@ from distrl_agent.replay.priority import trajectory_priority
 from distrl_agent.types import Batch
 
 
-def a_ride_loss(policy: Policy, batch: Batch, config: ARideConfig) -> LossOutput:
-    """The A-RIDE loss of one prioritised batch, its metrics, and the refreshed priority of each trajectory."""
+def a_ride_prepare(policy: Policy, batch: Batch, config: ARideConfig, reference: Policy | None = None) -> torch.Tensor:
+    """[B, L] log pi_ref of the batch's actions, computed once per batch (the learner asks for it when `kl_coef` > 0).
+
+    Raises:
+        ValueError: no `reference` given.
+    """
+    return reference_log_probs(reference, batch, config.kl_coef, "A-RIDE")
+
+
+def a_ride_loss(policy: Policy, batch: Batch, log_ref: torch.Tensor | None = None, *,
+                config: ARideConfig) -> LossOutput:
+    """The A-RIDE loss of one prioritised batch, its metrics, and the refreshed priority of each trajectory.
+
+    `log_ref`: `a_ride_prepare`'s log-probs under the reference policy, for the KL penalty (`config.kl_coef` > 0).
+    """
     c = config
     out = policy_pass(policy, batch)
     mask, w_is = batch.mask, batch.w_is
@@ -75,7 +92,8 @@ def a_ride_loss(policy: Policy, batch: Batch, config: ARideConfig) -> LossOutput
     # mostly cancel by then; paid in full each time it alone drove the policy on slow devices (ARideConfig).
     draws = batch.draws if c.entropy_per_draw and batch.draws is not None else torch.ones_like(batch.lengths)
     entropy_bonus = masked_mean(out.entropy, mask, 1.0 / draws.clamp(min=1).to(out.entropy.dtype))
-    loss = c.actor_coef * (actor_loss - c.entropy_coef * entropy_bonus) + c.value_coef * critic_loss
+    kl = torch.zeros(()) if log_ref is None else kl_to_reference(out.log_pi, log_ref, mask, w_is)
+    loss = c.actor_coef * (actor_loss - c.entropy_coef * entropy_bonus + c.kl_coef * kl) + c.value_coef * critic_loss
 
     delta = td_errors(rewards, values[:, :-1], values[:, 1:], dones, c.gamma)
     g = grain.float()
@@ -87,6 +105,7 @@ def a_ride_loss(policy: Policy, batch: Batch, config: ARideConfig) -> LossOutput
     metrics = {
         "losses/actor": float(actor_loss.detach()), "losses/critic": float(critic_loss.detach()),
         "losses/entropy": float(entropy.detach()), "losses/entropy_bonus": float(entropy_bonus.detach()),
+        "losses/kl_to_reference": float(kl.detach()),
         "losses/total": float(loss.detach()), "charts/rho_mean": float((rho_actor * g).sum() / n_grain),
         "charts/clip_fraction": float(((rho_actor > c.rho_bar_max).float() * g).sum() / n_grain),  # truncated/masked
         "charts/advantage_mean": float((advantage * m).sum() / n),

@@ -1,6 +1,6 @@
 """What the update rules share: their result type, one forward pass of a policy over a padded `Batch` (values of every
 state, log-probs and entropies of every step), masked means, importance ratios at a chosen grain, behaviour weights,
-and decoupled PPO's clipped surrogate."""  # noqa: D205, D209
+decoupled PPO's clipped surrogate, and the KL penalty to a reference policy."""  # noqa: D205, D209
 
 from __future__ import annotations
 
@@ -159,6 +159,28 @@ def masked_mean(x: torch.Tensor, mask: torch.Tensor, weights: torch.Tensor | Non
     if weights is not None:
         m = m * weights[:, None].to(x.dtype)
     return (x * m).sum() / mask.sum().clamp(min=1)
+
+
+def reference_log_probs(reference: Policy | None, batch: Batch, kl_coef: float, rule: str) -> torch.Tensor:
+    """[B, L] log π_ref(a_t|s_t) of the batch's stored actions (zero on padding), without gradients.
+
+    Raises:
+        ValueError: `reference` is None (`rule` names the rule whose `kl_coef` > 0 asked for it).
+    """
+    if reference is None:
+        raise ValueError(f"{rule} with kl_coef {kl_coef} > 0 needs the reference policy (the learner passes its "
+                         f"frozen copy)")
+    with torch.no_grad():
+        return policy_pass(reference, batch).log_pi
+
+
+def kl_to_reference(log_pi: torch.Tensor, log_ref: torch.Tensor, mask: torch.Tensor,
+                    weights: torch.Tensor | None = None) -> torch.Tensor:
+    """The k3 estimate of KL(π_θ || π_ref) over the batch's steps: mean_t r_t - log r_t - 1, r_t = π_ref / π_θ of the
+    stored action (Schulman's estimator, as DeepSeekMath's GRPO uses it): never negative, zero where the two agree,
+    differentiable in `log_pi`."""  # noqa: D205, D209
+    log_ratio = torch.where(mask, log_ref - log_pi, 0.0)
+    return masked_mean(torch.exp(log_ratio) - log_ratio - 1, mask, weights)
 
 
 def behaviour_weight(ratio: torch.Tensor, mode: str, cap: float) -> torch.Tensor:

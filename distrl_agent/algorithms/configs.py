@@ -98,9 +98,12 @@ class ARideConfig(RuleConfig):
             replayed advantages cancel out while a plain bonus pushes the same way on every draw, and it alone drove
             the policy (entropy 2.5 -> 3.7 nats, test success 57% -> 31% in 10 minutes). On the instant phone the
             staleness cap drops a trajectory after 2.5-3.5 draws, so the bonus there averages about half of beta.
+        kl_coef: weight of a KL penalty to the reference policy, the policy at the learner's first update (the warm
+            start): the k3 estimate on the stored actions, IS-weighted like the actor (0, the paper's: none, and no
+            reference is kept; > 0: the learner keeps and checkpoints a frozen copy, one more forward pass a batch).
         penalty_coef: lambda_P, weight of the invalid-action penalty folded into the advantage.
         value_coef: c_V, weight of the critic loss in the summed loss.
-        actor_coef: weight of the actor terms (policy gradient and entropy); 0 trains the critic alone (warm-up).
+        actor_coef: weight of the actor terms (policy gradient, entropy and KL); 0 trains the critic alone (warm-up).
         use_retrace: False gives the "no Retrace" ablation: one-step TD targets r_t + gamma (1 - done_t) V(s_{t+1})
             and the one-step advantage delta_t = target - V(s_t).
         w1, w2, w3, epsilon: priority weights of mean |delta|, mean rho_bar, mean -log pi, and the floor.
@@ -115,6 +118,7 @@ class ARideConfig(RuleConfig):
     ratio_level: RatioLevel = "sequence"
     entropy_coef: NonNegative = 0.01
     entropy_per_draw: bool = True
+    kl_coef: NonNegative = 0.0
     penalty_coef: NonNegative = 0.05
     value_coef: NonNegative = 0.5
     actor_coef: NonNegative = 1.0

@@ -36,9 +36,11 @@ from distrl_agent.algorithms.common import (
     LossOutput,
     behaviour_log_probs,
     decoupled_clipped_surrogate,
+    kl_to_reference,
     masked_mean,
     policy_log_probs,
     policy_pass,
+    reference_log_probs,
 )
 from distrl_agent.algorithms.configs import GRPOConfig
 from distrl_agent.errors import DataError
@@ -86,11 +88,9 @@ def grpo_prepare(policy: Policy, batch: Batch, config: GRPOConfig, reference: Po
         ValueError: `kl_coef` > 0 without a `reference`.
     """  # noqa: D205
     advantages = group_advantages(batch, config.eps)
-    if config.kl_coef > 0 and reference is None:
-        raise ValueError("GRPO with kl_coef > 0 needs the reference policy (the learner passes its frozen copy)")
+    log_ref = reference_log_probs(reference, batch, config.kl_coef, "GRPO") if config.kl_coef > 0 else None
     with torch.no_grad():
         prox = policy_pass(policy, batch)  # policy_pass zeroes padding
-        log_ref = policy_pass(reference, batch).log_pi if config.kl_coef > 0 else None
     return GRPOTargets(prox.log_pi, advantages.to(prox.log_pi.device), log_ref, prox.token_log_pi)
 
 
@@ -108,8 +108,7 @@ def grpo_loss(policy: Policy, batch: Batch, targets: GRPOTargets,
     loss = actor_loss - c.entropy_coef * entropy
     kl = torch.zeros(())
     if targets.log_ref is not None:
-        log_ref_ratio = torch.where(mask, targets.log_ref - out.log_pi, 0.0)
-        kl = masked_mean(torch.exp(log_ref_ratio) - log_ref_ratio - 1, mask)
+        kl = kl_to_reference(out.log_pi, targets.log_ref, mask)
         loss = loss + c.kl_coef * kl
     m = mask.float()
     metrics = {

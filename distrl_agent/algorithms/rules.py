@@ -16,7 +16,7 @@ from typing import Any
 
 import torch
 
-from distrl_agent.algorithms.a_ride import a_ride_loss
+from distrl_agent.algorithms.a_ride import a_ride_loss, a_ride_prepare
 from distrl_agent.algorithms.configs import (
     ALGORITHMS,
     ARideConfig,
@@ -52,10 +52,10 @@ class UpdateRule:
         config: the rule's coefficients (`algorithms/configs.py`).
         epochs: gradient steps per sampled batch (1 for every rule but PPO and GRPO, where it is configurable).
         prepare: (policy, batch) -> what the loss needs computed once per batch before its epochs (proximal
-            log-probs and advantages); None when the loss takes (policy, batch) only.
+            log-probs and advantages; a reference policy's log-probs); None when the loss takes (policy, batch) only.
         groups: how the workers must play groups of episodes from one start (GRPO); None for the other rules.
         reference: whether `prepare` takes `reference=`, a frozen copy of the policy as it was at the learner's first
-            update (GRPO with a KL penalty); the learner keeps and checkpoints that copy.
+            update (A-RIDE or GRPO with a KL penalty); the learner keeps and checkpoints that copy.
         mean_count: batch -> how many rows the loss is a mean over (its real steps; Filtered BC's imitated steps),
             with which the learner weights micro-batches' losses (`learner.micro_batch_size`); None when the loss
             does not split (`RuleConfig.micro_batch_refusal` says why).
@@ -83,7 +83,8 @@ def make_update_rule(name: str, coefficients: Mapping[str, Any] | RuleConfig | N
     match config:
         case ARideConfig():
             return UpdateRule(name, partial(a_ride_loss, config=config), name != "a-ride-uniform", config,
-                              mean_count=real_steps)
+                              prepare=partial(a_ride_prepare, config=config) if config.kl_coef > 0 else None,
+                              reference=config.kl_coef > 0, mean_count=real_steps)
         case DigiRLConfig():
             return UpdateRule(name, partial(digirl_loss, config=config), False, config)
         case FilteredBCConfig():

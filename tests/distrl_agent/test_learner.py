@@ -290,23 +290,26 @@ def test_load_rejects_checkpoint_of_another_rule_naming_it(sim_trajectories, tmp
         build_learner(load_config(overrides=[*TINY, "learner.algorithm=ppo"])).load(tmp_path)
 
 
-def test_grpo_kl_reference_is_the_policy_at_the_first_update_and_survives_resume(sim_trajectories, tmp_path) -> None:
+@pytest.mark.parametrize("algorithm", ["grpo", "a-ride"])
+def test_kl_reference_is_the_policy_at_the_first_update_and_survives_resume(algorithm: str, sim_trajectories,
+                                                                             tmp_path) -> None:
     """The KL penalty's reference is frozen at the first update (the warm start), checkpointed, and restored."""
     grouped = []
     for i, t in enumerate(sim_trajectories):  # pairs as a worker's GroupCollector would label them
         t = dataclasses.replace(t, metadata={"group": {"id": f"0:{i // 2}", "members": 2, "return": float(i % 2),
                                                        "mean": 0.5, "std": 0.7071}})
         grouped.append(t)
-    config = load_config(overrides=[*TINY, "learner.algorithm=grpo", "learner.coefficients={kl_coef: 0.5}"])
+    config = load_config(overrides=[*TINY, f"learner.algorithm={algorithm}", "learner.coefficients={kl_coef: 0.5}",
+                                    "learner.critic_warmup_updates=0"])  # A-RIDE's actor moves from the first update
     learner = build_learner(config)
     assert learner.ingest(grouped) == len(grouped) and learner.reference is None
     start = {k: v.clone() for k, v in learner.policy.state_dict().items()}
     metrics = learner.update()
     assert all(torch.equal(learner.reference.state_dict()[k], start[k]) for k in start)
     assert not any(p.requires_grad for p in learner.reference.parameters())
-    learner.update()
+    assert metrics["losses/kl_to_reference"] == pytest.approx(0.0, abs=1e-6)  # the policy is still its reference
+    assert learner.update()["losses/kl_to_reference"] > 0  # one step on, it has moved away and is pulled back
     assert all(torch.equal(learner.reference.state_dict()[k], start[k]) for k in start)  # it does not move
-    assert "losses/kl_to_reference" in metrics
     learner.save(tmp_path / "ckpt")
     resumed = build_learner(config)
     resumed.load(tmp_path / "ckpt")

@@ -15,7 +15,7 @@ import pytest
 import torch
 from tabular_policy import GOALS, Episode, TabularConfig, TabularPolicy, batch_of, random_episodes
 
-from distrl_agent.algorithms.a_ride import ARideConfig, a_ride_loss
+from distrl_agent.algorithms.a_ride import ARideConfig, a_ride_loss, a_ride_prepare
 from distrl_agent.algorithms.common import LossOutput
 from distrl_agent.algorithms.configs import ALGORITHMS, GroupSpec, GRPOConfig
 from distrl_agent.algorithms.digirl import DigiRLConfig, digirl_loss
@@ -44,14 +44,17 @@ def reference_weight(ratio: float, mode: str, cap: float) -> float:
 
 
 def reference_a_ride(policy: TabularPolicy, episodes: list[Episode], w_is: tuple[float, ...], c: ARideConfig,
-                     draws: tuple[int, ...] | None = None):
-    """L = actor_coef (L_pi - beta mean H / k) + c_V L_V and the priority of each episode, from ALGORITHM.md.
+                     draws: tuple[int, ...] | None = None, ref_policy: TabularPolicy | None = None):
+    """L = actor_coef (L_pi - beta mean H / k + kl_coef mean w k3) + c_V L_V and the priority of each episode, from
+    ALGORITHM.md.
 
-    k is the episode's draw count when `entropy_per_draw` is on (1 when `draws` is None), else 1.
-    """
+    k is the episode's draw count when `entropy_per_draw` is on (1 when `draws` is None), else 1; k3 = r - log r - 1
+    with r = pi_ref / pi of the stored action, `ref_policy` being pi_ref (needed when `kl_coef` > 0).
+    """  # noqa: D205
     log_p, values = policy.log_probs(), policy.values
     v_fixed, log_p_fixed = values.detach(), log_p.detach()
-    actor, critic, entropy, n = 0.0, 0.0, 0.0, 0
+    log_ref = ref_policy.log_probs().detach() if ref_policy is not None else None
+    actor, critic, entropy, kl, n = 0.0, 0.0, 0.0, 0.0, 0
     priorities = []
     for ep, w, draw in zip(episodes, w_is, draws or (1,) * len(episodes), strict=True):
         s, a, T = ep.states, ep.actions, len(ep.actions)
@@ -80,11 +83,14 @@ def reference_a_ride(policy: TabularPolicy, episodes: list[Episode], w_is: tuple
             actor = actor + w * rho_bar * (advantage[t] - c.penalty_coef * pen[t]) * log_p[s[t], a[t]]
             critic = critic + w * (values[s[t]] - target[t]) ** 2
             entropy = entropy - (log_p[s[t]].exp() * log_p[s[t]]).sum() / k_draw
+            if c.kl_coef > 0:
+                log_r = log_ref[s[t], a[t]] - log_p[s[t], a[t]]
+                kl = kl + w * (log_r.exp() - log_r - 1)
             n += 1
         weights = [reference_weight(r, c.behaviour_weight, c.rho_bar_max) for r in rho]
         priorities.append(c.w1 * sum(abs(d) for d in delta) / T + c.w2 * sum(weights) / T
                           + c.w3 * sum(-float(log_p_fixed[s[t], a[t]]) for t in range(T)) / T + c.epsilon)
-    loss = c.actor_coef * (-actor / n - c.entropy_coef * entropy / n) + c.value_coef * critic / n
+    loss = c.actor_coef * (-actor / n - c.entropy_coef * entropy / n + c.kl_coef * kl / n) + c.value_coef * critic / n
     return loss, priorities
 
 
@@ -153,6 +159,7 @@ A_RIDE_CONFIGS = {
     "plain entropy bonus": ARideConfig(entropy_coef=0.05, entropy_per_draw=False),
     "ratios above 1.3 masked": ARideConfig(rho_bar_max=1.3, behaviour_weight="mask"),
     "ratios uncapped": ARideConfig(behaviour_weight="uncapped"),
+    "KL 0.5 to a reference": ARideConfig(kl_coef=0.5),
 }
 
 
@@ -162,8 +169,12 @@ def test_a_ride_loss_gradient_and_priorities_match_the_equations(seed: int, name
     config = A_RIDE_CONFIGS[name]
     policy = TabularPolicy()
     episodes = random_episodes(policy, seed)
-    loss, _, priorities = a_ride_loss(policy, batch_of(policy, episodes, W_IS, DRAWS), config)
-    reference, reference_priorities = reference_a_ride(policy, episodes, W_IS, config, DRAWS)
+    batch = batch_of(policy, episodes, W_IS, DRAWS)
+    ref_policy = TabularPolicy(TabularConfig(seed=7)) if config.kl_coef > 0 else None
+    log_ref = a_ride_prepare(policy, batch, config, ref_policy) if ref_policy is not None else None
+    loss, metrics, priorities = a_ride_loss(policy, batch, log_ref, config=config)
+    assert (metrics["losses/kl_to_reference"] > 0) == (config.kl_coef > 0)
+    reference, reference_priorities = reference_a_ride(policy, episodes, W_IS, config, DRAWS, ref_policy)
     assert_same_loss(policy, loss, reference)
     assert priorities.tolist() == pytest.approx(reference_priorities, rel=1e-4)
 
@@ -317,7 +328,7 @@ def test_the_entropy_bonus_of_a_replayed_trajectory_fades_as_one_over_its_draws(
 
     def actor_gradient(draws: int, per_draw: bool) -> torch.Tensor:
         config = ARideConfig(entropy_coef=0.1, entropy_per_draw=per_draw)
-        loss = a_ride_loss(policy, batch_of(policy, episodes, draws=[draws]), config).loss
+        loss = a_ride_loss(policy, batch_of(policy, episodes, draws=[draws]), config=config).loss
         return torch.autograd.grad(loss, policy.logits)[0]
 
     first = actor_gradient(1, True)
@@ -553,6 +564,25 @@ def test_grpo_kl_pulls_the_policy_toward_its_reference() -> None:
         grpo_prepare(policy, batch, config)
 
 
+def test_a_ride_kl_pulls_the_policy_toward_its_reference() -> None:
+    """With the actor's advantage and entropy switched off, a step on A-RIDE's KL penalty alone moves pi toward
+    pi_ref on the batch's states; without a reference the penalty is refused."""  # noqa: D205, D209
+    policy, ref_policy = TabularPolicy(), TabularPolicy(TabularConfig(seed=3))
+    episodes = random_episodes(policy, 0)
+    config = ARideConfig(kl_coef=1.0, entropy_coef=0.0, value_coef=0.0, gamma=0.0, penalty_coef=0.0)
+    states = sorted({s for ep in episodes for s in ep.states[:-1]})
+    gap_before = (policy.log_probs() - ref_policy.log_probs()).abs()[states].sum().detach()
+    advantage_free = [replace(ep, rewards=(0.0,) * len(ep.rewards)) for ep in episodes]
+    with torch.no_grad():
+        policy.values.zero_()  # zero rewards and values: every advantage is 0, only the KL moves pi
+    batch = batch_of(policy, advantage_free)
+    _after_one_step(policy, a_ride_loss(policy, batch, a_ride_prepare(policy, batch, config, ref_policy),
+                                        config=config).loss, lr=0.5)
+    assert (policy.log_probs() - ref_policy.log_probs()).abs()[states].sum() < gap_before
+    with pytest.raises(ValueError, match="A-RIDE with kl_coef 1.0 > 0 needs the reference policy"):
+        a_ride_prepare(policy, batch, config)
+
+
 def test_grpo_refuses_a_batch_without_groups() -> None:
     policy = TabularPolicy()
     with pytest.raises(DataError, match="collected in groups"):
@@ -597,12 +627,12 @@ def test_a_masked_step_adds_nothing_to_the_actor_but_still_counts_in_its_mean(se
         policy.logits += 0.6 * torch.randn(policy.logits.shape, generator=torch.Generator().manual_seed(seed))
     cap = 1.3
     masked = ARideConfig(rho_bar_max=cap, behaviour_weight="mask", entropy_coef=0.0, value_coef=0.0)
-    loss, metrics, _ = a_ride_loss(policy, batch, masked)
+    loss, metrics, _ = a_ride_loss(policy, batch, config=masked)
     assert 0 < metrics["charts/clip_fraction"] < 1  # some steps above the cap, some below
     reference, _ = reference_a_ride(policy, episodes, (1.0,) * len(episodes), masked)
     assert_same_loss(policy, loss, reference)
-    uncapped, _, _ = a_ride_loss(policy, batch, masked.replace(behaviour_weight="uncapped"))
-    truncated, _, _ = a_ride_loss(policy, batch, masked.replace(behaviour_weight="truncate"))
+    uncapped, _, _ = a_ride_loss(policy, batch, config=masked.replace(behaviour_weight="uncapped"))
+    truncated, _, _ = a_ride_loss(policy, batch, config=masked.replace(behaviour_weight="truncate"))
     assert not torch.isclose(loss, uncapped) and not torch.isclose(loss, truncated)
 
 
