@@ -78,9 +78,11 @@ def reusable_summary(overrides: list[str], source: str | None) -> dict[str, Any]
     return json.loads((earlier / "summary.json").read_text())
 
 
-def earlier_run(config: TrainConfig, source: str | None, product: str) -> Path | None:
+def earlier_run(config: TrainConfig, source: str | None, product: str,
+                inputs: Callable[[dict[str, Any]], dict[str, Any]] | None = None) -> Path | None:
     """The folder of `source` (an earlier output's runs folder) holding `product` of this very run (the same config
-    but for `run_dir`), copied into the run's own run_dir; None when there is none."""  # noqa: D205, D209
+    but for `run_dir`; with `inputs`, the same of what `inputs` keeps of a config: what the product depends on),
+    copied into the run's own run_dir; None when there is none."""  # noqa: D205, D209
     if not source:
         return None
     earlier = Path(source) / Path(str(config.run_dir)).name
@@ -89,11 +91,27 @@ def earlier_run(config: TrainConfig, source: str | None, product: str) -> Path |
     # The file as written, not loaded: loading fills fields added since with today's defaults, and a run made before
     # a rule gained an option would pass for one made with it.
     saved = yaml.safe_load((earlier / "config.yaml").read_text())
-    if not isinstance(saved, dict) or not same_run({**saved, "run_dir": None}, {**config.to_dict(), "run_dir": None}):
+    if not isinstance(saved, dict):
+        return None
+    keep = inputs or (lambda c: c)
+    if not same_run(keep({**saved, "run_dir": None}), keep({**config.to_dict(), "run_dir": None})):
         return None
     if earlier.resolve() != Path(str(config.run_dir)).resolve():
         shutil.copytree(earlier, str(config.run_dir), dirs_exist_ok=True)
     return earlier
+
+
+def warm_start_inputs(config: dict[str, Any]) -> dict[str, Any]:
+    """What of a config (as a dict) a warm start depends on: the env, the policy, the seed and the `warm_start_*`
+    settings; not the learner nor the run's length or evaluations, which a later plan may change.
+
+    >>> warm_start_inputs({"env": {"suite": "world"}, "learner": {"lr": 1e-4},
+    ...                    "runtime": {"minutes": 6, "seed": 1, "warm_start_updates": 9}})
+    {'env': {'suite': 'world'}, 'policy': None, 'runtime': {'seed': 1, 'warm_start_updates': 9}}
+    """  # noqa: D205
+    runtime = config.get("runtime") or {}
+    return {"env": config.get("env"), "policy": config.get("policy"),
+            "runtime": {k: v for k, v in runtime.items() if k == "seed" or k.startswith("warm_start_")}}
 
 
 def shared_warm_start(config: TrainConfig, source: str | None) -> dict[str, Any]:
@@ -104,7 +122,7 @@ def shared_warm_start(config: TrainConfig, source: str | None) -> dict[str, Any]
     """  # noqa: D205
     from safetensors.numpy import load_file, save_file
 
-    if (earlier := earlier_run(config, source, WARM_START_FILE)) is not None:
+    if (earlier := earlier_run(config, source, WARM_START_FILE, warm_start_inputs)) is not None:
         return load_file(earlier / WARM_START_FILE)
     weights = warm_start(config)
     assert weights is not None  # every run config warm-starts

@@ -241,13 +241,17 @@ def test_a_seeds_warm_start_is_saved_kept_and_taken_again_only_under_its_config(
     assert cloned == [1] and (Path(first.run_dir) / "warm_start.safetensors").is_file()
     assert main(["keep", str(Path(first.run_dir).parent), str(tmp_path / "kept")]) == 0
     assert sorted(p.name for p in (tmp_path / "kept" / "_s1").iterdir()) == ["config.yaml", "warm_start.safetensors"]
-    again = load_config(overrides=run_config("", 1, 5.0, tmp_path / "again", quick=False))
+    # a later plan with longer runs and another learning rate: the warm start does not depend on them
+    again = load_config(overrides=[*run_config("", 1, 10.0, tmp_path / "again", quick=False), "learner.lr=3e-4"])
     taken = parts.shared_warm_start(again, str(tmp_path / "kept"))
     assert cloned == [1] and np.array_equal(taken["actor.w"], weights["actor.w"])
     other = load_config(overrides=[*run_config("", 1, 5.0, tmp_path / "other", quick=False),
                                    "runtime.warm_start_updates=7"])
     parts.shared_warm_start(other, str(tmp_path / "kept"))  # another warm start: cloned anew
-    assert cloned == [1, 1]
+    policy = load_config(overrides=[*run_config("", 1, 5.0, tmp_path / "policy", quick=False),
+                                    "policy.small.hidden_dim=48"])
+    parts.shared_warm_start(policy, str(tmp_path / "kept"))  # another policy: cloned anew
+    assert cloned == [1, 1, 1]
     capsys.readouterr()
 
 
