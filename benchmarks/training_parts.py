@@ -133,13 +133,18 @@ def shared_warm_start(config: TrainConfig, source: str | None) -> dict[str, Any]
     return weights
 
 
-NEUTRAL_ADDITIONS: dict[str, Any] = {"runtime.fault_prefixes": False, "policy.custom": None,
-                                     "learner.coefficients.behaviour_weight": "truncate",
-                                     "runtime.max_offpolicyness": None, "learner.max_times_sampled": None,
-                                     "runtime.eval_splits": ["test"], "runtime.warm_start_labels": "taken",
-                                     "runtime.warm_start_anneal": False}
+NEUTRAL_ADDITIONS: dict[str, Any] = {
+    "runtime.fault_prefixes": False, "runtime.max_offpolicyness": None, "runtime.eval_splits": ["test"],
+    "runtime.inference": "auto", "runtime.warm_start_labels": "taken", "runtime.warm_start_anneal": False,
+    "policy.custom": None, "policy.small.copy_from_screen": False, "policy.small.memory_steps": 0,
+    "policy.small.memory_texts": 64,  # read only with memory_steps > 0
+    "learner.max_times_sampled": None, "learner.micro_batch_size": None,
+    "learner.coefficients.behaviour_weight": "truncate", "learner.coefficients.ratio_level": "sequence",
+    "learner.coefficients.entropy_per_draw": False, "learner.coefficients.kl_coef": 0.0,
+}
 """Config keys added after runs were kept, each with the value that behaves as the code did before it existed: a
-saved config without the key describes the same run as one with that value."""
+saved config without the key describes the same run as one with that value. A key added to the config needs its entry
+here (a test checks the kept runs in docs/benchmarks)."""
 
 
 def same_run(saved: Any, now: Any, path: str = "") -> bool:

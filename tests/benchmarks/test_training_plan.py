@@ -305,3 +305,25 @@ def test_the_training_plots_stay_readable(tmp_path) -> None:
     assert Image.open(curves).width <= 1600
     assert Image.open(shares).width < Image.open(plot_time_above(
         {"a": {0: run([0.9, 0.9, 0.9]), 1: run([0.1, 0.9, 0.9])}}, 180.0, tmp_path / "both.png", "80% too")).width
+
+
+def _dotted(tree: dict, prefix: str = "") -> set[str]:
+    keys = set()
+    for key, value in tree.items():
+        keys |= _dotted(value, f"{prefix}{key}.") if isinstance(value, dict) and value else {f"{prefix}{key}"}
+    return keys
+
+
+def test_every_key_added_since_a_run_was_kept_says_how_the_code_behaved_before_it() -> None:
+    """A config key added after runs were kept needs its before-value in NEUTRAL_ADDITIONS, or no kept run is ever
+    reused again (a new coefficient once made the generalisation section retrain a run it had)."""  # noqa: D205, D209
+    import yaml
+
+    from benchmarks.training_parts import NEUTRAL_ADDITIONS
+
+    kept = sorted((Path(__file__).resolve().parents[2] / "docs" / "benchmarks").glob("runs_*/*/config.yaml"))
+    assert kept, "no kept runs found under docs/benchmarks"
+    for path in kept:
+        saved = _dotted(yaml.safe_load(path.read_text()))
+        added = _dotted(load_config(path).to_dict()) - saved
+        assert added <= set(NEUTRAL_ADDITIONS), f"{path}: {sorted(added - set(NEUTRAL_ADDITIONS))}"
