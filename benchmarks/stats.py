@@ -55,14 +55,16 @@ def verdict(low: float, high: float) -> str:
     instead: the t-interval then knows nothing of the evaluations' own noise, and it would call a difference of one
     episode in each seed separable (the generalisation section's first run: -1 point on each of 3 seeds).
 
-    >>> verdict(-1.0, -1.0), verdict(-2.0, -0.5), verdict(-1.0, 2.0)
-    ('every seed equal', 'separable', 'not separable')
+    >>> verdict(-1.0, -1.0), verdict(-1.0000000000000002, -0.9999999999999998), verdict(-2.0, -0.5)
+    ('every seed equal', 'every seed equal', 'separable')
+    >>> verdict(-1.0, 2.0)
+    'not separable'
     """
     if math.isnan(low) or math.isnan(high):
         return "n/a"
     if low <= 0 <= high:
         return "not separable"
-    return "every seed equal" if low == high else "separable"
+    return "every seed equal" if math.isclose(low, high, rel_tol=1e-9, abs_tol=1e-12) else "separable"
 
 
 def evaluation_noise(success: float, episodes: int) -> float:
