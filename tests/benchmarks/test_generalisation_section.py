@@ -10,7 +10,7 @@ import pytest
 
 from benchmarks import generalisation as section
 from benchmarks.result import TINY_ENV, Result
-from distrl_agent.config import load_config
+from distrl_agent.config import SUITE_WARM_STARTS, load_config
 from distrl_agent.errors import ConfigError
 
 
@@ -46,7 +46,8 @@ def test_runs_train_on_world_and_evaluate_every_level_in_their_regime(tmp_path: 
     start = load_config(overrides=section.run_config("", 1, 10.0, tmp_path, quick=False))
     for config in (slow, fast, start):
         assert config.env.suite == "world" and config.runtime.eval_splits == tuple(section.LEVELS)
-        assert config.runtime.warm_start_episodes == 800  # World's own warm start, the same for every run of a seed
+        # World's own warm start, the same for every run of a seed
+        assert config.runtime.warm_start_episodes == SUITE_WARM_STARTS["world"]["warm_start_episodes"]
     assert slow.env.latency == "emulator" and slow.runtime.sync and slow.learner.algorithm == "digirl"
     assert fast.env.latency == "off" and not fast.runtime.sync and fast.learner.algorithm == "ppo"
     assert start.env.latency == "off"  # the shared warm start clones demonstrations without the emulator's delays
@@ -67,7 +68,7 @@ def test_gain_over_the_warm_start_pairs_each_seed_with_its_own_warm_start() -> N
     assert figures["gain_over_warm_start_lower95/A-RIDE (async) · instant/test"] == pytest.approx(10.0)
     assert figures["gain_over_warm_start_lower95/A-RIDE (async) · instant/unseen_templates"] < 20 / 3
     row = next(line for line in table.splitlines() if "unseen instances" in line)
-    assert "+10.0 | 0.0 | [+10.0, +10.0] | separable" in row  # paired: no seed noise left
+    assert "+10.0 | 0.0 | [+10.0, +10.0] | every seed equal" in row  # paired: no seed noise left
     row = next(line for line in table.splitlines() if "unseen apps" in line)
     assert "not separable" in row
 
