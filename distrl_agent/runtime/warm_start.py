@@ -26,8 +26,8 @@ def collect_demonstrations(env: EnvSection, episodes: int, noise: float, policy:
     which is what makes the cloned policy imperfect, like a pretrained model that was never trained on these apps;
     "expert": each step is labelled with the expert's action in that state whatever was executed (DART: the noise
     only shows the expert's recoveries), for suites whose long chains a policy cloned on random steps never
-    finishes. Observations are what
-    `policy.observe` makes of the env's; expert actions the policy cannot express are executed and not kept.
+    finishes. Observations are what `policy.observe` makes of the env's; expert actions the policy cannot express
+    are executed and not kept.
     Episodes are played on `split` (held-out steps for a benchmark: "test"), reset with seeds
     `first_reset_seed + seed * 100_000 + episode`.
     """
@@ -47,9 +47,9 @@ def collect_demonstrations(env: EnvSection, episodes: int, noise: float, policy:
             if rng.random() < noise:
                 inputs = policy.preprocess([obs])
                 batch, _ = policy.act(inputs, generator=gen)
-                action, ids = policy.to_env_action(batch, [obs])[0], action_row(batch, 0)
-                if labels == "expert":
-                    ids = policy.from_env_action(e.get_wrapper_attr("expert_action")(), obs)
+                action = policy.to_env_action(batch, [obs])[0]
+                ids = (policy.from_env_action(e.get_wrapper_attr("expert_action")(), obs) if labels == "expert"
+                       else action_row(batch, 0))
             else:
                 action = e.get_wrapper_attr("expert_action")()
                 ids = policy.from_env_action(action, obs)
