@@ -54,9 +54,9 @@ class Section(ConfigModel):
 
 RUNTIME_ENV_KEYS = ("device", "device_options", "evaluator", "evaluator_options")
 """`env` fields that say where the phones and the judge are, not what the weights learned: a resume may change them."""
-MEMORY_KEYS = {"learner": "micro_batch_size", "vlm": "gradient_checkpointing"}
-"""Per section, the field that changes how much memory an update takes, not the update: a resume may change it (a
-run that ran out of memory resumes in micro-batches)."""
+MEMORY_KEYS = {"learner": ("micro_batch_size",), "vlm": ("gradient_checkpointing", "max_memory_gib")}
+"""Per section, the fields that change how much memory an update takes (or may take), not the update: a resume may
+change them (a run that ran out of memory resumes in micro-batches, or under another budget)."""
 
 
 class EnvSection(EnvConfig):
@@ -547,7 +547,8 @@ class TrainConfig(Section):
         """The flattened fields a learner checkpoint depends on (env, policy, learner; the runtime may change)."""
         data = self.to_dict()
         data["env"] = {k: v for k, v in data["env"].items() if k not in RUNTIME_ENV_KEYS}
-        data["learner"].pop(MEMORY_KEYS["learner"])
+        for key in MEMORY_KEYS["learner"]:
+            data["learner"].pop(key)
         return _without_memory_keys(_flatten({key: data[key] for key in ("env", "policy", "learner")}))
 
 
@@ -734,9 +735,9 @@ def complete_state_keys(saved: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _without_memory_keys(keys: dict[str, Any]) -> dict[str, Any]:
-    """`keys` without the VLM's `MEMORY_KEYS` field (a checkpoint of an earlier version lacks it: it then matches)."""
+    """`keys` without the VLM's `MEMORY_KEYS` fields (a checkpoint of an earlier version lacks one: it then matches)."""
     if isinstance(keys.get("policy.vlm"), dict):
-        keys["policy.vlm"] = {k: v for k, v in keys["policy.vlm"].items() if k != MEMORY_KEYS["vlm"]}
+        keys["policy.vlm"] = {k: v for k, v in keys["policy.vlm"].items() if k not in MEMORY_KEYS["vlm"]}
     return keys
 
 

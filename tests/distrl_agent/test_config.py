@@ -93,6 +93,21 @@ def test_state_keys_cover_env_and_learner_but_not_runtime() -> None:
     assert not any(k.startswith("runtime.") for k in keys)
 
 
+def test_a_resume_may_change_what_an_update_costs_in_memory_but_not_the_update() -> None:
+    """A run that ran out of memory resumes in micro-batches, with gradient checkpointing or under another weight
+    budget: its checkpoint still matches. A changed learning rate is another run."""  # noqa: D205, D209
+    from distrl_agent.config import config_differences
+
+    vlm = ["policy.kind=vlm", "env.screenshot_width=64"]
+    saved = load_config(overrides=[*vlm, "policy.vlm={model_path: /m, max_memory_gib: 4}"]).state_keys()
+    for change in (["learner.micro_batch_size=4", "policy.vlm={model_path: /m, max_memory_gib: 4}"],
+                   ["policy.vlm={model_path: /m, max_memory_gib: 4, gradient_checkpointing: true}"],
+                   ["policy.vlm={model_path: /m, max_memory_gib: 12}"], ["policy.vlm={model_path: /m}"]):
+        assert config_differences(saved, load_config(overrides=[*vlm, *change]).state_keys()) == [], change
+    other = load_config(overrides=[*vlm, "policy.vlm={model_path: /m, max_memory_gib: 4}", "learner.lr=0.5"])
+    assert config_differences(saved, other.state_keys()) == ["`learner.lr` checkpoint 0.0001 vs config 0.5"]
+
+
 def test_saved_config_holds_every_coefficient_and_policy_field(tmp_path) -> None:
     """`to_yaml` writes the values the run used, not the overrides: a default changed later cannot alter a rerun."""
     config = load_config(overrides=["learner.algorithm=ppo", "learner.coefficients={clip_eps: 0.1}",
