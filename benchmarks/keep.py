@@ -14,13 +14,15 @@ import json
 import shutil
 from pathlib import Path
 
+from distrl_agent.runtime.run_dir import WARM_START_FILE
+
 UNBOUNDED = ["runtime.max_offpolicyness=null", "learner.max_samples_per_insert=0", "learner.max_times_sampled=null"]
 """The data bounds off, as before they became the defaults (issue 45) and as the paper runs: workers never held, each
 trajectory drawn until the staleness cap or eviction removes it. The kept slow-device runs and soak arms ran so."""
 
 KEPT_FILES = ("summary.json", "config.yaml")
-WARM_START_FILE = "warm_start.safetensors"
-"""A seed's warm start, beside its config in the folder `run_dir_name("", seed)`: tensors only, loading runs no code."""
+"""A finished run's files; a seed's warm start is its `WARM_START_FILE` beside its config in the folder
+`run_dir_name("", seed)` (tensors only: loading runs no code)."""
 
 
 def keep_runs(runs: Path, dest: Path) -> list[str]:

@@ -326,6 +326,10 @@ class RuntimeSection(Section):
         warm_start_updates: behaviour-cloning gradient steps.
         warm_start_anneal: the cloning learning rate falls linearly to 0 over the updates (the last steps average
             their batches' noise instead of following it); off, it stays constant.
+        warm_start_from: start from these policy weights instead of cloning (the `warm_start_*` settings are then
+            unused): a `.safetensors` file (every run that clones saves its clone as `<run_dir>/warm_start.safetensors`,
+            so World's minutes of cloning are spent once), or a run folder (its newest checkpoint's policy: train on
+            from another run's result with a fresh optimizer and replay). The weights must fit `policy`.
         seed: seeds workers, learner and evaluation.
     """
 
@@ -356,6 +360,7 @@ class RuntimeSection(Section):
     warm_start_labels: Literal["taken", "expert"] = "taken"
     warm_start_updates: NonNegativeInt = 120
     warm_start_anneal: bool = False
+    warm_start_from: str | None = None
     seed: NonNegativeInt = 0
 
     def worker_count(self) -> int:

@@ -254,16 +254,24 @@ class Policy(nn.Module, abc.ABC):
         # a read-only array (Ray hands weights out zero-copy) is copied: torch cannot wrap it safely
         state = {k: torch.as_tensor(np.array(v) if isinstance(v, np.ndarray) and not v.flags.writeable else v)
                  for k, v in weights.items()}
-        current = self.state_dict()
-        if state.keys() == current.keys():
+        if state.keys() == self.state_dict().keys():
             self.load_state_dict(state)
             return
-        self.check_state_dict({**current, **state})  # shapes, and names this policy does not have
-        missing = [k for k in self.trainable_state_keys() if k not in state]
+        self.check_weights(state)
+        super().load_state_dict(state, strict=False)
+
+    def check_weights(self, weights: Mapping[str, Any]) -> None:
+        """Check that `load_weights` would take `weights` (a whole state_dict, or every trainable entry), loading
+        nothing: a policy built on the meta device checks a file's weights without memory for them.
+
+        Raises:
+            CheckpointError: mis-shaped or unknown entries, or a partial dict that lacks a trainable entry.
+        """  # noqa: D205
+        self.check_state_dict({**self.state_dict(), **weights})  # shapes, and names this policy does not have
+        missing = [k for k in self.trainable_state_keys() if k not in weights]
         if missing:
             raise CheckpointError(f"the weights lack {len(missing)} trainable tensors of {type(self).__name__}, e.g. "
                                   f"{missing[:5]}; send the whole state_dict or every `trainable_state_keys()` entry")
-        super().load_state_dict(state, strict=False)
 
     def load_state_dict(self, state_dict: Mapping[str, Any], strict: bool = True, assign: bool = False) -> Any:
         """Load weights after `check_state_dict` (when `strict`), so architecture mismatches raise `CheckpointError`.

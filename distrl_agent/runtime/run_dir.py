@@ -25,7 +25,9 @@ RUNS_ROOT = Path("runs")
 """Where runs without a `run_dir` go (relative to the working directory, as SB3's and HF's run folders)."""
 LATEST = "latest"
 """The link in `RUNS_ROOT` to the newest fresh run."""
-RUN_FILES = ("config.yaml", "metrics.jsonl", "summary.json", "tb")
+WARM_START_FILE = "warm_start.safetensors"
+"""A run's clone (`runtime/warm_start.py`): what `runtime.warm_start_from` takes to skip the cloning next time."""
+RUN_FILES = ("config.yaml", "metrics.jsonl", "summary.json", "tb", WARM_START_FILE)
 """What a run writes in its run_dir besides checkpoints (none may be a symbolic link, issue 43; `save_checkpoint`
 removes links planted under checkpoint names without following them)."""
 

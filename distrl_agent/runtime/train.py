@@ -4,7 +4,8 @@
 
 Outputs in `run_dir`: config.yaml (the resolved config), metrics.jsonl (+ tb/ when tensorboard is installed),
 checkpoint/ (learner weights, optimiser, replay, counters, RNG, and run_state.json; rewritten every
-`runtime.checkpoint_every_s` seconds, on Ctrl-C or a worker failure, and at the end) and summary.json.
+`runtime.checkpoint_every_s` seconds, on Ctrl-C or a worker failure, and at the end), summary.json, and
+warm_start.safetensors when the run cloned (`runtime.warm_start_from` takes it).
 """
 
 from __future__ import annotations
@@ -32,7 +33,12 @@ from distrl_agent.runtime.collect import evaluate, evaluate_by_task
 from distrl_agent.runtime.counters import combine_sessions
 from distrl_agent.runtime.progress import MetricsWriter, Progress, RunState
 from distrl_agent.runtime.run_dir import RUN_FILES, prepare_run_dir
-from distrl_agent.runtime.warm_start import behaviour_clone, collect_demonstrations
+from distrl_agent.runtime.warm_start import (
+    behaviour_clone,
+    collect_demonstrations,
+    load_start_weights,
+    save_warm_start,
+)
 from distrl_agent.runtime.weights import trainable_weights
 
 log = logging.getLogger("distrl")
@@ -228,8 +234,9 @@ def train(config: TrainConfig, resume: str | Path | None = None, show_progress: 
         resume: a run directory whose checkpoint to continue (same env and learner config; runtime may differ);
             the budget counts the time, updates and env steps already spent.
         show_progress: draw the progress bar.
-        initial_weights: start from these policy weights instead of running the configured warm start (benchmarks
-            give every run of a comparison the same starting policy); ignored when resuming.
+        initial_weights: start from these policy weights instead of the configured warm start or
+            `runtime.warm_start_from` (benchmarks give every run of a comparison the same starting policy); ignored
+            when resuming. A run that clones saves its clone in `run_dir` (`WARM_START_FILE`).
         overwrite: a `run_dir` holding an earlier run loses that run's files instead of being refused.
         callbacks: `Callback`s called at the run's events (`distrl_agent.runtime.callbacks`); one returning False
             from `on_metrics` stops the run early.
@@ -258,8 +265,13 @@ def train(config: TrainConfig, resume: str | Path | None = None, show_progress: 
                  state.elapsed_s / 60)
     elif initial_weights is not None:
         learner.set_policy_weights(initial_weights)
+    elif config.runtime.warm_start_from is not None:
+        learner.set_policy_weights(load_start_weights(config.runtime.warm_start_from, config.policy.policy_config()))
+        log.info("started from %s (no cloning)", config.runtime.warm_start_from)
     elif (weights := warm_start(config, show_progress)) is not None:
         learner.set_policy_weights(weights)
+        log.info("warm start saved to %s (runtime.warm_start_from= takes it next time)",
+                 save_warm_start(weights, run_dir))
     spent = spent_fraction(config, state.elapsed_s, learner.get_version(), state.totals.get("runtime/env_steps", 0.0))
     if resume is not None and spent >= 1.0:
         rt = config.runtime

@@ -1,18 +1,31 @@
-"""Warm start: behaviour cloning from noisy expert demonstrations (the paper's imperfect pretrained starting point)."""
+"""Warm start: behaviour cloning from noisy expert demonstrations (the paper's imperfect pretrained starting point).
+
+A run that clones saves its clone (`save_warm_start`); `runtime.warm_start_from` starts a later run from it, or from
+another run's policy, instead (`load_start_weights`).
+"""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any, Literal
 
 import numpy as np
 import torch
+from safetensors import SafetensorError
+from safetensors.numpy import load_file, save
 from tqdm import tqdm
 
 import android_gym  # noqa: F401  (registers the env ids)
 from android_gym.errors import DeviceError
+from android_gym.safe_files import write_bytes
 from distrl_agent.config import EnvSection
+from distrl_agent.errors import CheckpointError
 from distrl_agent.policies.base import Policy
+from distrl_agent.policies.build import PolicyConfig, build_policy
+from distrl_agent.policies.small_config import SmallPolicyConfig
 from distrl_agent.runtime.adder import action_row
+from distrl_agent.runtime.checkpoint import find_checkpoint, read_policy
+from distrl_agent.runtime.run_dir import WARM_START_FILE
 from distrl_agent.runtime.worker import make_env
 
 
@@ -92,3 +105,50 @@ def behaviour_clone(policy: Policy, data: list[tuple[dict, str, dict[str, Any]]]
         nll = float(loss.detach())
     policy.eval()
     return nll
+
+
+def save_warm_start(weights: dict[str, np.ndarray], run_dir: Path) -> Path:
+    """Write a clone's weights to `run_dir/WARM_START_FILE` (safetensors: data, no code); returns the path."""
+    path = run_dir / WARM_START_FILE
+    write_bytes(path, save({k: np.ascontiguousarray(v) for k, v in weights.items()}))
+    return path
+
+
+def load_start_weights(source: str | Path, policy: PolicyConfig) -> dict[str, np.ndarray]:
+    """The weights `runtime.warm_start_from` names, checked against `policy` before any learner takes them.
+
+    `source`: a `.safetensors` file of policy weights (a run's `WARM_START_FILE`), or a run folder (its newest
+    checkpoint's policy, whose config must equal `policy`).
+
+    Raises:
+        CheckpointError: nothing readable there, another policy's config, or tensors that do not fit `policy` (the
+            message names the source and what differs).
+    """
+    path = Path(source)
+    if path.is_dir():
+        saved = read_policy(find_checkpoint(path))
+        if saved.config != policy:
+            ours, theirs = policy.to_data(), saved.config.to_data()
+            differ = sorted(k for k in ours.keys() | theirs.keys() if ours.get(k) != theirs.get(k))
+            raise CheckpointError(f"runtime.warm_start_from={source}: its policy differs from this run's in "
+                                  + ", ".join(f"`{k}` ({theirs.get(k)!r} there, {ours.get(k)!r} here)" for k in differ)
+                                  + "; set those `policy` keys as that run had them")
+        weights = saved.weights
+    elif path.is_file():
+        try:
+            weights = load_file(path)
+        except (SafetensorError, OSError) as e:
+            raise CheckpointError(f"runtime.warm_start_from={source}: not a readable safetensors file of policy "
+                                  f"weights ({e})") from e
+    else:
+        raise CheckpointError(f"runtime.warm_start_from={source}: no such file or folder (a run that clones saves "
+                              f"<run_dir>/{WARM_START_FILE}; a run folder gives its newest checkpoint's policy)")
+    if isinstance(policy, SmallPolicyConfig):  # a VLM is built from its own files: its learner checks on load
+        with torch.device("meta"):  # shapes only: no memory for the weights
+            shapes = build_policy(policy)
+        try:
+            shapes.check_weights(weights)
+        except CheckpointError as e:
+            raise CheckpointError(f"runtime.warm_start_from={source}: the weights do not fit this run's policy: "
+                                  f"{e}") from e
+    return weights

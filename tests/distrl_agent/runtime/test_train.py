@@ -161,3 +161,63 @@ def test_learning_rate_anneals_linearly_over_the_budget() -> None:
     assert [g["lr"] for g in learner.optimizer.param_groups] == [pytest.approx(5e-5)]
     with pytest.raises(ConfigError, match="learner.lr_final_fraction"):
         load_config(overrides=["learner.lr_final_fraction=1.5"])
+
+
+def test_a_run_saves_its_clone_and_a_later_run_starts_from_it_without_cloning(tmp_path, monkeypatch) -> None:
+    """`distrl train` on World clones for minutes: the clone is saved in the run folder, and
+    `runtime.warm_start_from` starts the next run from it (or from a run folder's newest policy) without cloning."""  # noqa: D205, D209
+    from safetensors.numpy import load_file
+
+    import distrl_agent.runtime.train as train_module
+    from distrl_agent.runtime.checkpoint import read_policy
+
+    received = []
+    original = Learner.set_policy_weights
+
+    def record(self, weights):
+        received.append({k: np.array(v) for k, v in weights.items()})
+        original(self, weights)
+
+    monkeypatch.setattr(Learner, "set_policy_weights", record)
+    short = [*TINY, "runtime.minutes=2", "runtime.max_updates=2", "runtime.workers=1"]
+    train(load_config(overrides=[*short, f"run_dir={tmp_path / 'first'}"]), show_progress=False)
+    saved = load_file(tmp_path / "first" / "warm_start.safetensors")
+    assert len(received) == 1 and received[0].keys() == saved.keys()
+    assert all(np.array_equal(received[0][k], saved[k]) for k in saved)
+
+    def no_warm_start(config, show_progress=False):
+        raise AssertionError("cloned although runtime.warm_start_from was given")
+
+    monkeypatch.setattr(train_module, "warm_start", no_warm_start)
+    received.clear()
+    train(load_config(overrides=[*short, f"runtime.warm_start_from={tmp_path / 'first' / 'warm_start.safetensors'}",
+                                 f"run_dir={tmp_path / 'second'}"]), show_progress=False)
+    assert all(np.array_equal(received[0][k], saved[k]) for k in saved)
+    assert not (tmp_path / "second" / "warm_start.safetensors").exists()  # nothing cloned, nothing to save
+    received.clear()
+    trained = read_policy(find_checkpoint(tmp_path / "first")).weights
+    train(load_config(overrides=[*short, f"runtime.warm_start_from={tmp_path / 'first'}",
+                                 f"run_dir={tmp_path / 'third'}"]), show_progress=False)
+    assert all(np.array_equal(received[0][k], trained[k]) for k in trained)
+    assert any(not np.array_equal(trained[k], saved[k]) for k in saved)  # the run's result, not its clone
+
+
+@pytest.mark.parametrize(("source", "override", "message"), [
+    ("missing.safetensors", [], "no such file or folder"),
+    ("first/config.yaml", [], "not a readable safetensors file"),
+    ("first/warm_start.safetensors", ["policy.small={hidden_dim: 64}"], "do not fit this run's policy"),
+    ("first", ["policy.small={hidden_dim: 64}"], r"`hidden_dim` \(128 there, 64 here\)"),
+])
+def test_warm_start_from_what_does_not_fit_is_refused_naming_it(tmp_path, source, override, message) -> None:
+    from safetensors.numpy import save_file
+
+    from distrl_agent.runtime.warm_start import load_start_weights
+
+    learner = build_learner(load_config(overrides=TINY))
+    save_checkpoint(learner, RunState(), tmp_path / "first")
+    save_file(learner.weights(), tmp_path / "first" / "warm_start.safetensors")
+    (tmp_path / "first" / "config.yaml").write_text("env: {}\n")
+    policy = load_config(overrides=[*TINY, *override]).policy.policy_config()
+    with pytest.raises(CheckpointError, match=message) as refused:
+        load_start_weights(tmp_path / source, policy)
+    assert "runtime.warm_start_from=" in str(refused.value)
