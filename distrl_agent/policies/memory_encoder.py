@@ -21,6 +21,7 @@ from distrl_agent.policies.base import Inputs
 from distrl_agent.policies.features import MEMORY_FEATURES
 from distrl_agent.policies.layers import attention_pool, masked_mean, mlp
 from distrl_agent.policies.modes import Mode
+from distrl_agent.policies.packing import distinct_rows, unpack
 
 if TYPE_CHECKING:
     from distrl_agent.policies.small_config import SmallPolicyConfig
@@ -40,23 +41,32 @@ class MemoryEncoder(nn.Module):
         self.to_state = nn.Linear(2 * d, d)
 
     def texts(self, inputs: Inputs, word_embedding: torch.Tensor) -> torch.Tensor:
-        """m_j (B, M, d): the remembered texts' encodings (0 where `memory_mask` is False)."""
-        ids = inputs["memory_ids"]
-        b, m, n_words = ids.shape
-        bag = nn.functional.embedding_bag(ids.reshape(b * m, n_words), word_embedding, mode="mean",
-                                          padding_idx=0).reshape(b, m, -1)
-        encoded = self.text_encoder(torch.cat([bag, inputs["memory_features"]], -1))
-        return encoded * inputs["memory_mask"].unsqueeze(-1).to(encoded.dtype)
+        """m_j (B, M, d): the remembered texts' encodings (0 where `memory_mask` is False).
 
-    def forward(self, inputs: Inputs, word_embedding: torch.Tensor, goal: torch.Tensor) -> torch.Tensor:
-        """The term W [a; r] (B, d) added to the state s."""
+        Each distinct (words, goal-match features) pair of the batch is encoded once (`packing`): the steps of an
+        episode remember mostly the same texts, so a learner's batch of World trajectories holds each ~10 times, and
+        the padding (most of the M slots early in an episode) is not encoded at all.
+        """
+        mask = inputs["memory_mask"]
+        real = mask.nonzero(as_tuple=True)
+        rows = {"ids": inputs["memory_ids"][real], "features": inputs["memory_features"][real]}
+        distinct = distinct_rows(rows)
+        texts, inverse = distinct if distinct is not None else (rows, None)
+        bag = nn.functional.embedding_bag(texts["ids"], word_embedding, mode="mean", padding_idx=0)
+        encoded = self.text_encoder(torch.cat([bag, texts["features"].to(bag.dtype)], -1))
+        if inverse is not None:
+            encoded = encoded.index_select(0, inverse)
+        return unpack(encoded, real, mask.shape)
+
+    def forward(self, inputs: Inputs, texts: torch.Tensor, word_embedding: torch.Tensor,
+                goal: torch.Tensor) -> torch.Tensor:
+        """The term W [a; r] (B, d) added to the state s, from the remembered texts' encodings `texts` (`texts()`)."""
         modes, ids = inputs["history_mode"], inputs["history_ids"]
         b, k, n_words = ids.shape
         bag = nn.functional.embedding_bag(ids.reshape(b * k, n_words), word_embedding, mode="mean",
                                           padding_idx=0).reshape(b, k, -1)
         steps = torch.relu(self.mode_embedding(modes) + self.step_embedding.weight + self.action_words(bag))
         actions = masked_mean(steps, modes > 0)
-        texts = self.texts(inputs, word_embedding)
         scores = (texts @ self.text_query(goal).unsqueeze(-1)).squeeze(-1) / math.sqrt(texts.shape[-1])
         recalled = attention_pool(texts, scores, inputs["memory_mask"])
         return self.to_state(torch.cat([actions, recalled], -1))

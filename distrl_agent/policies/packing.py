@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+import numpy as np
 import torch
 from torch import nn
 
@@ -57,20 +58,31 @@ def head_with_context(head: nn.Sequential, items: torch.Tensor, context: torch.T
 def distinct_rows(inputs: Mapping[str, torch.Tensor]) -> tuple[dict[str, torch.Tensor], torch.Tensor] | None:
     """The distinct rows of a batch of inputs, and the index of each row among them; None when no row repeats.
 
-    Rows are equal when every tensor of `inputs` is equal on them (compared exactly, as float64, which holds every
-    id, flag and float32 value of the encodings without rounding), in `torch.unique`'s sorted order;
-    `distinct[k][inverse]` is `inputs[k]`.
+    Rows are equal when every tensor of `inputs` is equal on them (compared exactly, as the bytes of float64 values,
+    which hold every id, flag and float32 value of the encodings without rounding); the distinct rows come in the
+    order they first appear, and `distinct[k][inverse]` is `inputs[k]`.
 
-    >>> batch = {"x": torch.tensor([[1, 2], [3, 4], [1, 2]]), "m": torch.tensor([True, False, True])}
+    Each row is compared as one byte string (numpy's sort of a void view): `torch.unique(dim=0)` compares rows
+    pairwise, a call per row, which cost a World update ~70 ms.
+
+    >>> batch = {"x": torch.tensor([[3, 4], [1, 2], [3, 4]]), "m": torch.tensor([True, False, True])}
     >>> rows, inverse = distinct_rows(batch)
     >>> rows["x"].tolist(), inverse.tolist()
-    ([[3, 4], [1, 2]], [1, 0, 1])
+    ([[3, 4], [1, 2]], [0, 1, 0])
     """
     n = next(iter(inputs.values())).shape[0]
-    keys = torch.cat([value.reshape(n, -1).to(torch.float64) for _, value in sorted(inputs.items())], 1)
-    _, inverse = torch.unique(keys, dim=0, return_inverse=True)
-    count = int(inverse.max()) + 1 if n else 0
-    if count == n:
+    if n == 0:
         return None
-    first = torch.full((count,), n, dtype=torch.long).scatter_reduce(0, inverse, torch.arange(n), "amin")
-    return {k: v.index_select(0, first) for k, v in inputs.items()}, inverse
+    keys = torch.cat([value.detach().reshape(n, -1).to(torch.float64) for _, value in sorted(inputs.items())], 1)
+    keys = np.ascontiguousarray(keys.cpu().numpy())
+    rows = keys.view(np.dtype((np.void, keys.dtype.itemsize * keys.shape[1]))).reshape(n)
+    _, first, inverse = np.unique(rows, return_index=True, return_inverse=True)
+    if len(first) == n:
+        return None
+    order = np.argsort(first)  # the distinct rows in order of first appearance
+    rank = np.empty_like(order)
+    rank[order] = np.arange(len(order))
+    device = next(iter(inputs.values())).device
+    first_rows = torch.from_numpy(first[order]).to(device)
+    inverse_rows = torch.from_numpy(rank[inverse.reshape(n)]).to(device)
+    return {k: v.index_select(0, first_rows) for k, v in inputs.items()}, inverse_rows

@@ -214,7 +214,7 @@ class SmallPolicy(Policy):
     # -- the network --------------------------------------------------------------------------------------------------
     def distribution(self, inputs: Inputs) -> tuple[FactorisedDistribution, torch.Tensor]:
         """The masked factorised action distribution and the state encoding s (B, d)."""
-        goal_words, elements, state = self.encoder(inputs)
+        goal_words, elements, state, texts = self.encoder(inputs)
         goal_mask, element_mask = inputs["goal_mask"], inputs["element_mask"]
         b, g = goal_mask.shape
         n_len = self.config.max_span_length
@@ -227,7 +227,7 @@ class SmallPolicy(Policy):
         mode_mask[:, Mode.IMPOSSIBLE] = self.config.declare
         copy = None
         if self.source_head is not None:  # TYPE may copy: it needs some source, not only goal words
-            copy, source_mask = self._copy_tables(inputs, elements, state, answerable)
+            copy, source_mask = self._copy_tables(inputs, elements, state, answerable, texts)
             mode_mask[:, Mode.TYPE] = source_mask.any(1)
         log_p_mode = masked_log_softmax(self.mode_head(state), mode_mask)
 
@@ -255,16 +255,16 @@ class SmallPolicy(Policy):
         return FactorisedDistribution(log_p_mode, log_p_element, log_p_start, log_p_length, log_p_answer,
                                       copy), state
 
-    def _copy_tables(self, inputs: Inputs, elements: torch.Tensor, state: torch.Tensor,
-                     has_text: torch.Tensor) -> tuple[CopyTables, torch.Tensor]:
-        """TYPE's source and copy pointers (c over the on-screen elements with text, r over the remembered texts),
-        and which sources each row has (B, 3)."""  # noqa: D205, D209
+    def _copy_tables(self, inputs: Inputs, elements: torch.Tensor, state: torch.Tensor, has_text: torch.Tensor,
+                     texts: torch.Tensor | None) -> tuple[CopyTables, torch.Tensor]:
+        """TYPE's source and copy pointers (c over the on-screen elements with text, r over the remembered texts
+        `texts`), and which sources each row has (B, 3)."""  # noqa: D205, D209
         assert self.source_head is not None and self.copy_head is not None
         b = state.shape[0]
         log_p_copy = masked_log_softmax(head_with_context(self.copy_head, elements, state, has_text), has_text)
         if self.recall_head is not None:
+            assert texts is not None  # a recall head is built with the memory
             memory_mask = inputs["memory_mask"]
-            texts = self.encoder.memory_texts(inputs)
             log_p_recall = masked_log_softmax(head_with_context(self.recall_head, texts, state, memory_mask),
                                               memory_mask)
         else:  # no memory: one impossible slot

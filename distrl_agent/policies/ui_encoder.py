@@ -18,7 +18,7 @@ The element MLP runs on the real elements only (`packing`); h_k is 0 on padding,
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 import torch
 from torch import nn
@@ -33,6 +33,19 @@ from distrl_agent.policies.packing import unpack
 
 if TYPE_CHECKING:
     from distrl_agent.policies.small_config import SmallPolicyConfig
+
+
+class Encoding(NamedTuple):
+    """What `UIEncoder` makes of a batch: what the policy's heads read."""
+
+    goal_words: torch.Tensor
+    """c_g (B, G, w): the goal's words in context, with screen features."""
+    elements: torch.Tensor
+    """h_k (B, K, d): the elements (0 on padding)."""
+    state: torch.Tensor
+    """s (B, d): the state, with the episode memory's term when there is a memory."""
+    texts: torch.Tensor | None
+    """m_j (B, M, d): the remembered texts (0 on padding), which the recall head points over; None without memory."""
 
 
 class UIEncoder(nn.Module):
@@ -59,11 +72,10 @@ class UIEncoder(nn.Module):
         # built only with memory, so that a policy without it keeps its weights' layout
         self.memory = MemoryEncoder(config) if config.memory_steps else None
 
-    def forward(self, inputs: Inputs) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-        """(c_g (B, G, w) with screen features, h_k (B, K, d), s (B, d))."""
+    def forward(self, inputs: Inputs) -> Encoding:
+        """The batch's `Encoding`: c_g (B, G, w) with screen features, h_k (B, K, d), s (B, d), m_j (B, M, d)."""
         goal_words, goal = self.encode_goal(inputs)
-        elements, state = self.encode_state(inputs, goal_words, goal)
-        return goal_words, elements, state
+        return Encoding(goal_words, *self.encode_state(inputs, goal_words, goal))
 
     def goal_only(self, inputs: Inputs) -> torch.Tensor:
         """The pooled goal g (B, d) from the goal words alone (reads only `goal_ids` and `goal_mask`)."""
@@ -76,8 +88,9 @@ class UIEncoder(nn.Module):
         return context + self.goal_screen(inputs["goal_features"]) * mask, goal
 
     def encode_state(self, inputs: Inputs, goal_words: torch.Tensor,
-                     goal: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        """(h_k (B, K, d), s (B, d)); h_k is computed on the real elements only and is 0 on padding (`packing`)."""
+                     goal: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor | None]:
+        """(h_k (B, K, d), s (B, d), m_j (B, M, d) or None without memory); h_k is computed on the real elements only
+        and is 0 on padding (`packing`)."""  # noqa: D205, D209
         mask = inputs["element_mask"]
         real = mask.nonzero(as_tuple=True)  # the M real elements of the batch, as (row, element) index pairs
         boxes, label_ids = inputs["element_boxes"][real], inputs["label_ids"][real]
@@ -97,19 +110,10 @@ class UIEncoder(nn.Module):
         pooled = [attention_pool(elements, scores, mask), masked_mean(elements, mask),
                   masked_mean(goal_words, inputs["goal_mask"])]
         state = self.state_encoder(torch.cat([goal, *pooled], -1))
-        if self.memory is not None:
-            state = state + self.memory(inputs, self.word_embedding.weight, goal)
-        return elements, state
-
-    def memory_texts(self, inputs: Inputs) -> torch.Tensor:
-        """m_j (B, M, d): the remembered texts' encodings (`MemoryEncoder.texts`).
-
-        Raises:
-            ValueError: the encoder was built without memory (`memory_steps` = 0).
-        """
         if self.memory is None:
-            raise ValueError("`memory_texts` needs a UIEncoder built with `memory_steps` > 0")
-        return self.memory.texts(inputs, self.word_embedding.weight)
+            return elements, state, None
+        texts = self.memory.texts(inputs, self.word_embedding.weight)  # once: the state and the recall head read them
+        return elements, state + self.memory(inputs, texts, self.word_embedding.weight, goal), texts
 
     def _affinity(self, keys: torch.Tensor, goal_words: torch.Tensor,
                   goal_mask: torch.Tensor) -> list[torch.Tensor]:

@@ -193,6 +193,49 @@ def test_act_evaluate_and_evaluate_states_agree_with_both_options(critic: str) -
     assert log_mu.shape == (4,)
 
 
+def test_remembered_texts_are_encoded_once_each_with_the_gradients_of_every_slot(monkeypatch) -> None:
+    """A World batch remembers the same texts at many steps: each distinct text is encoded once, padding not at all,
+    and every output and every weight's gradient is what encoding each slot gives (the learner's speed, issue 50)."""  # noqa: D205, D209
+    from distrl_agent.policies import memory_encoder
+
+    torch.manual_seed(2)
+    policy = SmallPolicy(WORLD)
+    screens = [["Notes", "alpha note", "beta note"], ["Inbox", "delta", "alpha note"], ["Back", "zeta", "eta"],
+               ["Home", "theta"]]  # element 0 clickable and tapped; the rest remembered from the next step on
+    rows = [policy.observe(observation("text Ana the door code", screens[0], clickable=[True, False, False]), None)]
+    for labels in screens[1:]:
+        tap = policy.to_env_action({"mode": [int(Mode.TAP)], "element": [0], "span_start": [0], "span_length": [1],
+                                    "type_source": [0], "memory_slot": [0]}, rows[-1:])[0]
+        screen = observation("text Ana the door code", labels, clickable=[True] + [False] * (len(labels) - 1))
+        rows.append(policy.observe(screen, tap, rows[-1]))
+    inputs = policy.preprocess(rows)
+    actions, _ = policy.act(inputs, generator=torch.Generator().manual_seed(4))
+    encoded = []
+    encode = policy.encoder.memory.text_encoder.forward
+    monkeypatch.setattr(policy.encoder.memory.text_encoder, "forward",
+                        lambda x: (encoded.append(len(x)), encode(x))[1])
+
+    def outputs_and_grads() -> tuple[list[torch.Tensor], dict[str, torch.Tensor]]:
+        policy.zero_grad()
+        out = policy.evaluate(inputs, actions)
+        (out.log_prob.sum() + 0.3 * out.entropy.sum() + out.value.sum()).backward()
+        return [out.log_prob, out.entropy, out.value], {k: p.grad.clone() for k, p in policy.named_parameters()
+                                                         if p.grad is not None}
+
+    once, once_grads = outputs_and_grads()
+    monkeypatch.setattr(memory_encoder, "distinct_rows", lambda _: None)  # every remembered text encoded
+    every, every_grads = outputs_and_grads()
+    assert int(inputs["memory_mask"].sum()) == 2 + 3 + 5 and inputs["memory_mask"].shape == (4, 6)
+    # alpha, beta, delta, zeta and eta once each (one goal: one match row per text), against 10 slots; once a pass
+    # (the state's memory term and the recall head read the same encodings)
+    assert encoded == [5, 10]
+    for got, want in zip(once, every, strict=True):
+        torch.testing.assert_close(got, want, rtol=1e-5, atol=1e-6)
+    assert any(k.startswith("encoder.memory.text_encoder") for k in every_grads)
+    for name, grad in every_grads.items():
+        torch.testing.assert_close(once_grads[name], grad, rtol=1e-4, atol=1e-6, msg=name)
+
+
 def test_entropy_with_copies_equals_brute_force_enumeration() -> None:
     torch.manual_seed(2)
     policy = SmallPolicy(WORLD)
