@@ -94,7 +94,9 @@ def run_config(name: str, seed: int, minutes: float, out: Path, quick: bool) -> 
     """The overrides of run `name` (`run_name`; empty: the shared warm start of `seed`, in the instant setting).
 
     The regime's section builds the setting (`training.run_config` or `training_slow.run_config`); then World, the
-    run's folder, an evaluation of every level about 8 times a run, and tiny mode's settings last.
+    run's folder, an evaluation of every level about 8 times a run, played after the run (`runtime.eval_deferred`:
+    inline, World's 300 episodes a point would take a third of the learner's 10 minutes, and the workers of DigiRL's
+    sync rounds would wait for them while asynchronous ones kept collecting), and tiny mode's settings last.
     """
     rule, _, regime = name.partition(" · ")
     regime_config = training_slow.run_config if regime == "emulator" else training.run_config
@@ -102,7 +104,7 @@ def run_config(name: str, seed: int, minutes: float, out: Path, quick: bool) -> 
     overrides = [*regime_config(rule, seed, minutes, out, quick), f"env.env_id={ENV_ID}",
                  f"run_dir={out / 'runs_generalisation' / run_dir_name(name.replace(' · ', ' '), seed)}",
                  f"runtime.eval_splits=[{','.join(LEVELS)}]", f"runtime.eval_every_s={max(30.0, minutes * 60 / 8)}",
-                 f"runtime.eval_episodes={episodes}"]
+                 f"runtime.eval_episodes={episodes}", "runtime.eval_deferred=true"]
     return overrides + (TINY_OVERRIDES if is_tiny() else QUICK_OVERRIDES if quick else [])
 
 

@@ -136,7 +136,7 @@ def shared_warm_start(config: TrainConfig, source: str | None) -> dict[str, Any]
 NEUTRAL_ADDITIONS: dict[str, Any] = {
     "runtime.fault_prefixes": False, "runtime.max_offpolicyness": None, "runtime.eval_splits": ["test"],
     "runtime.inference": "auto", "runtime.warm_start_labels": "taken", "runtime.warm_start_anneal": False,
-    "runtime.warm_start_from": None,
+    "runtime.warm_start_from": None, "runtime.eval_deferred": False,
     "policy.custom": None, "policy.small.copy_from_screen": False, "policy.small.memory_steps": 0,
     "policy.small.memory_texts": 64,  # read only with memory_steps > 0
     "learner.max_times_sampled": None, "learner.micro_batch_size": None,

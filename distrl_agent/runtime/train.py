@@ -14,11 +14,12 @@ import json
 import logging
 import time
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 import torch
+from tqdm import tqdm
 
 from android_gym.safe_files import refuse_links, write_text
 from android_gym.tasks import suites
@@ -78,6 +79,8 @@ def run_loop(config: TrainConfig, learner: LearnerHandle, runtime: Runtime, stat
     whenever its replay can train, so it never waits on collection while it has data.
     Synchronous (DigiRL): publish v -> every worker plays `episodes_per_round` episodes with v -> ingest all of
     them -> train -> publish v' -> ...; no worker starts round v' before the learner has published v'.
+    Points of the learning curve are evaluated when due (the learner waits meanwhile), or with
+    `runtime.eval_deferred` from copies of the weights once the workers are drained, outside the budget.
     On any exception (a worker that keeps crashing, Ctrl-C) a checkpoint is written before it propagates.
     """
     rt, clock = config.runtime, _Clock(time.monotonic(), config.runtime)
@@ -86,12 +89,18 @@ def run_loop(config: TrainConfig, learner: LearnerHandle, runtime: Runtime, stat
     is_ready, metrics, lr_now = False, {}, None
     env_steps = state.totals.get("runtime/env_steps", 0.0)
     episodes = state.totals.get("runtime/episodes", 0.0)
+    deferred: list[_CurvePoint] = []  # `runtime.eval_deferred`: played once the budget is spent
     try:
         while spent_fraction(config, clock.session(state), version, env_steps) < 1.0 and not writer.stop_requested:
             now = time.monotonic()
-            if clock.is_due("eval", now, rt.eval_every_s):  # the learning curve (workers keep collecting)
-                _evaluate_into(config, state, writer, runtime.fetch(learner.weights()), version, clock.session(state),
-                               env_steps, episodes)
+            if clock.is_due("eval", now, rt.eval_every_s):  # the learning curve (async workers keep collecting)
+                # the learner's weights are copies (`to_numpy`): a deferred point keeps the version it was due with
+                point = _CurvePoint(runtime.fetch(learner.weights()), version, clock.session(state), env_steps,
+                                    episodes)
+                if rt.eval_deferred:
+                    deferred.append(point)
+                else:
+                    _evaluate_into(config, state, writer, point)
             if clock.is_due("checkpoint", now, rt.checkpoint_every_s):  # a crash loses at most this much
                 state.checkpoints += 1
                 save_checkpoint(learner, snapshot(state, clock.session_s(), runtime.stats()), run_dir)
@@ -145,7 +154,11 @@ def run_loop(config: TrainConfig, learner: LearnerHandle, runtime: Runtime, stat
         except Exception:  # noqa: BLE001  (the original error matters more)
             log.exception("could not write the checkpoint")
         raise
-    return snapshot(state, clock.session_s(), runtime.stats())
+    final = snapshot(state, clock.session_s(), runtime.stats())  # before the deferred points: they take no budget
+    for point in tqdm(deferred, desc="deferred evaluations", unit="point", disable=progress.bar.disable,
+                      leave=False):
+        _evaluate_into(config, final, writer, point)
+    return final
 
 
 def spent_fraction(config: TrainConfig, elapsed_s: float, updates: float = 0, env_steps: float = 0) -> float:
@@ -199,17 +212,28 @@ class _Clock:
         return True
 
 
-def _evaluate_into(config: TrainConfig, state: RunState, writer: MetricsWriter, weights: dict, version: int,
-                   elapsed_s: float, env_steps: float, episodes: float) -> None:
+@dataclass(frozen=True)
+class _CurvePoint:
+    """Where the run was when a point of the learning curve was due: the weights to evaluate, and the x-axes."""
+
+    weights: dict[str, Any]
+    version: int
+    elapsed_s: float
+    env_steps: float
+    episodes: float
+
+
+def _evaluate_into(config: TrainConfig, state: RunState, writer: MetricsWriter, point: _CurvePoint) -> None:
     """One point of the learning curve: greedy success on "test" and on each other split of `runtime.eval_splits`
     (`<split>_success` in the point, `charts/<split>_success` in the metrics)."""  # noqa: D205, D209
+    weights, version, elapsed_s = point.weights, point.version, point.elapsed_s
     rate, by_task = evaluate_by_task(config, weights, version, "test", config.runtime.eval_episodes,
                                      EVAL_SEEDS["test"])
     others = {f"{split}_success": evaluate(config, weights, version, split, config.runtime.eval_episodes,
                                            EVAL_SEEDS[split])
               for split in config.runtime.eval_splits if split != "test"}
-    state.curve.append({"time_s": round(elapsed_s, 1), "env_steps": int(env_steps), "episodes": int(episodes),
-                        "version": version, "test_success": rate, **others})
+    state.curve.append({"time_s": round(elapsed_s, 1), "env_steps": int(point.env_steps),
+                        "episodes": int(point.episodes), "version": version, "test_success": rate, **others})
     if others:
         writer.write(version, elapsed_s, {f"charts/{name}": value for name, value in others.items()})
     writer.evaluation(version, elapsed_s, rate, by_task)

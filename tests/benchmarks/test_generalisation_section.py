@@ -48,6 +48,8 @@ def test_runs_train_on_world_and_evaluate_every_level_in_their_regime(tmp_path: 
         assert config.env.suite == "world" and config.runtime.eval_splits == tuple(section.LEVELS)
         # World's own warm start, the same for every run of a seed
         assert config.runtime.warm_start_episodes == SUITE_WARM_STARTS["world"]["warm_start_episodes"]
+        # the learning curve played after the run: no rule's budget or workers wait for it
+        assert config.runtime.eval_deferred
     assert slow.env.latency == "emulator" and slow.runtime.sync and slow.learner.algorithm == "digirl"
     assert fast.env.latency == "off" and not fast.runtime.sync and fast.learner.algorithm == "ppo"
     assert start.env.latency == "off"  # the shared warm start clones demonstrations without the emulator's delays

@@ -221,3 +221,40 @@ def test_warm_start_from_what_does_not_fit_is_refused_naming_it(tmp_path, source
     with pytest.raises(CheckpointError, match=message) as refused:
         load_start_weights(tmp_path / source, policy)
     assert "runtime.warm_start_from=" in str(refused.value)
+
+
+def test_deferred_evaluations_take_no_training_time(tmp_path, monkeypatch) -> None:
+    """With `runtime.eval_deferred` the learning curve's points are played after the last update, from the weights
+    each point was due with, and the budget counts training only: evaluations slower than the whole run still leave
+    a point every `eval_every_s` and the run's minutes at its budget."""  # noqa: D205, D209
+    import time
+
+    import distrl_agent.runtime.train as train_module
+
+    updates, played = [], []
+    original_update = Learner.update
+
+    def timed_update(self):
+        out = original_update(self)
+        updates.append((time.monotonic(), self.version, {k: v.copy() for k, v in self.weights().items()}))
+        return out
+
+    def slow_evaluation(config, weights, version, split, episodes, seed):
+        played.append((time.monotonic(), version, weights))
+        time.sleep(1.5)
+        return 0.5, {"t": 0.5}
+
+    monkeypatch.setattr(Learner, "update", timed_update)
+    monkeypatch.setattr(train_module, "evaluate_by_task", slow_evaluation)
+    config = load_config(overrides=[*TINY, "runtime.minutes=0.1", "runtime.workers=1", "runtime.eval_every_s=1",
+                                    "runtime.eval_deferred=true", f"run_dir={tmp_path}"])
+    summary = train(config, show_progress=False)
+    during = [p for p in played if p[0] < updates[-1][0]]
+    assert not during and len(summary["curve"]) >= 4  # inline: 6 s of budget / 1.5 s a point = at most 4
+    assert summary["minutes"] < 0.1 + 0.05  # the ~6 s of deferred evaluations are not in the run's time
+    versions = [p["version"] for p in summary["curve"]]
+    assert versions == sorted(versions) and versions[-1] > versions[0]
+    by_version = {version: weights for _, version, weights in updates}
+    for _, version, weights in played[:-1]:  # the last call is the final evaluation, after the run
+        if version in by_version:  # the weights of that version, not the newest (a copy, not a view)
+            assert all(np.array_equal(weights[k], by_version[version][k]) for k in weights)
