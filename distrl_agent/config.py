@@ -322,8 +322,9 @@ class RuntimeSection(Section):
             budget is spent, so that the learning curve takes no training time. Inline (False), the learner waits for
             each evaluation, and so do the workers of a sync round, while asynchronous workers keep collecting: at
             equal wall-clock that favours the asynchronous protocol (World: 3 splits x 100 episodes, ~25 s a point
-            on 2 cores, a third of a 10-minute run at 8 points). Deferred, the progress bar shows no test figure
-            until the end, and a run that crashes loses the points it had not played.
+            on 2 cores, a third of a 10-minute run at 8 points). Deferred, each point holds a copy of the trainable
+            weights until the end (the small policy's: ~7 MB; a VLM's adapters), the progress bar shows no test
+            figure until then, and a run that crashes loses the points it had not played.
         checkpoint_every_s: seconds between checkpoints during training (one is also written at the end).
         warm_start_episodes: noisy expert demonstrations for behaviour cloning before RL (0 = cold start).
         warm_start_noise: probability a demonstration step is replaced by a random action.
