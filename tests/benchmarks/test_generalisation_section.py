@@ -33,9 +33,23 @@ def test_plan_names_each_rule_in_each_regime(monkeypatch: pytest.MonkeyPatch) ->
     full = section.plan(quick=False)
     assert len(full.runs) == len(section.RULES) * len(section.REGIMES) and full.seeds == (0, 1, 2)
     assert "GRPO (async) · emulator" in full.runs and "DigiRL (sync) · instant" in full.runs
+    assert not any(name.startswith("A-RIDE KL") for name in full.runs)  # a variant runs when named
+    monkeypatch.setenv("DISTRL_BENCH_GENERALISATION_RUNS", "A-RIDE KL 0.1 (async) · instant")
+    assert section.plan(quick=False).runs == ("A-RIDE KL 0.1 (async) · instant",)
     monkeypatch.setenv("DISTRL_BENCH_GENERALISATION_RUNS", "A-RIDE (async) · instant,PPO (async)")
     with pytest.raises(ValueError, match=r"unknown runs \['PPO \(async\)'\]; known: .*'PPO \(async\) · instant'"):
         section.plan(quick=False)
+
+
+def test_a_variant_is_its_rule_with_its_own_settings(tmp_path: Path) -> None:
+    """The KL variant is A-RIDE in the regime's setting plus the penalty, in a folder of its own."""
+    for regime in section.REGIMES:
+        variant = load_config(overrides=section.run_config(f"A-RIDE KL 0.1 (async) · {regime}", 2, 10.0, tmp_path,
+                                                           quick=False))
+        rule = load_config(overrides=section.run_config(f"A-RIDE (async) · {regime}", 2, 10.0, tmp_path, quick=False))
+        assert variant.learner.coefficients.kl_coef == 0.1 and rule.learner.coefficients.kl_coef == 0.0
+        assert variant.replace(learner=rule.learner, run_dir=rule.run_dir) == rule
+        assert Path(str(variant.run_dir)).name == f"A-RIDE_KL_0.1_async_{regime}_s2"
 
 
 def test_runs_train_on_world_and_evaluate_every_level_in_their_regime(tmp_path: Path,
