@@ -20,7 +20,7 @@ from typing import Annotated, Any, ClassVar, Literal
 import yaml
 from pydantic import Field, field_validator, model_validator
 
-from android_gym.config import EnvConfig
+from android_gym.config import EnvConfig, LatencyConfig
 from android_gym.config_model import ConfigModel, FieldError, build_field
 from android_gym.errors import closest
 from android_gym.tasks import suites
@@ -185,9 +185,9 @@ class LearnerSection(Section):
             over `beta_anneal_updates` updates (1: full correction of the prioritised sampling's bias).
         beta_anneal_updates: updates over which `beta_start` anneals to `beta_end`.
         max_staleness: drop trajectories whose policy lags the learner by more versions (updates) than this
-            (20: the sim outruns the learner ~10x, and much staler data destabilised the actor). On slow devices
-            set it above the run's update count: there 20 versions are seconds of learning, the cap drops ~96% of
-            what is collected and cost A-RIDE 13.7 points (ALGORITHM.md, the paper's regime).
+            (20: the sim outruns the learner ~10x, and much staler data destabilised the actor). On paced phones
+            the default is no cap (`PACED_PHONE_BOUNDS`): there 20 versions are seconds of learning, the cap drops
+            ~96% of what is collected and cost A-RIDE 13.7 points (ALGORITHM.md, the paper's regime).
         refresh_every_updates: recompute every priority this often (they go stale as pi moves).
         min_replay_trajectories: updates start once the replay holds this many.
         critic_warmup_updates: the first updates train only the critic (actor loss weight 0), so that a critic
@@ -197,11 +197,12 @@ class LearnerSection(Section):
             inserted, and otherwise waits for collection (counted: `learner/rate_limited`). 4 (default): on the
             instant phone the learner would otherwise draw each trajectory ~3 times before the staleness cap drops
             it, and drop 97-99% of what is collected (docs/TRAINING.md, "How stale the data may be"); 0 turns it
-            off, as in the paper, where the learner trains whenever it can.
+            off, as in the paper, where the learner trains whenever it can (the default on paced phones:
+            `PACED_PHONE_BOUNDS`).
         max_times_sampled: retire a trajectory from the replay once drawn this many times (Reverb's
             `max_times_sampled`, `replay/retired_sampled`), so that used data leaves as used rather than through the
             staleness cap; 4 (default), with `max_samples_per_insert` 4: each trajectory is drawn about 4 times and
-            then leaves; None keeps it until the cap or eviction removes it.
+            then leaves; None keeps it until the cap or eviction removes it (the default on paced phones).
     """
 
     algorithm: str = "a-ride"
@@ -289,8 +290,9 @@ class RuntimeSection(Section):
             `epochs` steps on it are one update, as AReaL counts them. 3 (default): with 4 draws per insert, the
             fleet's first allowance is one batch, and the data the learner trains on lags it by a few updates;
             None: off, workers start episodes whenever a slot is free and the learner's `max_staleness` alone
-            bounds the data's age (as the paper runs). η times the versions of an update must not exceed
-            `learner.max_staleness`; ignored in sync rounds, which bound themselves.
+            bounds the data's age (as the paper runs; the default on paced phones, `PACED_PHONE_BOUNDS`). η times the
+            versions of an update must not exceed `learner.max_staleness`; ignored in sync rounds, which bound
+            themselves.
         fault_prefixes: when a device fault cuts an episode, ship the steps before the faulted one as a truncated
             trajectory that bootstraps from the last state the phone reported cleanly (`runtime/fault_prefixes`),
             instead of discarding the whole episode. The faulted step itself never ships: whether its action reached
@@ -436,6 +438,30 @@ updates get 84% of the steps right and 19% / 5% / 1% success on unseen instances
 generalisation section's evaluation), under its 40% ceiling: headroom for RL. About 8 minutes on 2 cores."""
 
 
+PACED_PHONE_BOUNDS: dict[str, dict[str, Any]] = {
+    "learner": {"max_staleness": 1_000_000, "max_samples_per_insert": 0.0, "max_times_sampled": None},
+    "runtime": {"max_offpolicyness": None},
+}
+"""The data bounds on phones that take their time (a latency preset, an emulator, a phone over ADB), instead of the
+instant phone's defaults (set in a config, they win): no staleness cap, no reuse limits, no admission, as the paper
+runs. There collection is the bottleneck, and the instant phone's bounds starve the learner. Measured (slow-device
+section, 32 emulator-paced phones, 3 seeds x 10 minutes, docs/benchmarks): the cap of 20 versions drops ~96% of what
+is collected and cost A-RIDE 13.7 points (paired 95% interval [-24.9, -2.5]); admission and the reuse limits left
+the learner idle 98% of the time, 65 updates against 2,003, and every seed lower: 42.0 +- 25.4% against
+70.7 +- 2.3% test success (paired -28.7 [-95.3, +38.0], not separable over 3 seeds)."""
+
+
+def paced_phones(env: Mapping[str, Any]) -> bool:
+    """Whether an `env` section (as data) plays on phones that take their time: any device but the sim, or the sim
+    with delays (a latency preset, or latency fields not all zero)."""  # noqa: D205, D209
+    if env.get("device", "sim") != "sim":
+        return True
+    try:
+        return not LatencyConfig.coerce(env.get("latency", "off")).is_off
+    except (ValueError, TypeError):  # the env section's own check names what is wrong
+        return False
+
+
 @functools.cache
 def longest_goal_words(suite: str) -> int:
     """The most words (as the small policy splits them) in a goal of `suite`, over every split it has."""
@@ -496,6 +522,21 @@ class TrainConfig(Section):
                 fitted["max_goal_words"] = max(default, longest_goal_words(suite))
             if fitted != small:
                 out["policy"] = {**policy, "small": fitted}
+        return out
+
+    @model_validator(mode="before")
+    @classmethod
+    def _fit_to_device_pace(cls, data: Any) -> Any:
+        """On phones that take their time, the data bounds of `PACED_PHONE_BOUNDS` wherever the config does not set
+        them (the defaults are the instant phone's)."""  # noqa: D205, D209
+        if not isinstance(data, Mapping) or not isinstance(env := data.get("env") or {}, Mapping) \
+                or not paced_phones(env):
+            return data
+        out = dict(data)
+        for section, bounds in PACED_PHONE_BOUNDS.items():
+            given = data.get(section) or {}
+            if isinstance(given, Mapping):
+                out[section] = {**{k: v for k, v in bounds.items() if k not in given}, **given}
         return out
 
     @model_validator(mode="after")

@@ -241,3 +241,22 @@ def test_world_gets_its_own_warm_start_unless_the_config_sets_one() -> None:
     mine = load_config(overrides=["env.env_id=android_gym/World-v0", "runtime.warm_start_updates=7"]).runtime
     assert mine.warm_start_updates == 7
     assert mine.warm_start_episodes == SUITE_WARM_STARTS["world"]["warm_start_episodes"]
+
+
+@pytest.mark.parametrize("env", [["env.latency=emulator"], ["env.device=adb:emulator-{index}"],
+                                 ["env.latency={step_median_s: 1.5}"]])
+def test_paced_phones_train_without_the_instant_phones_data_bounds(tmp_path, env: list[str]) -> None:
+    """Behind a latency preset, an emulator or a phone over ADB, collection is the bottleneck: no staleness cap, no
+    reuse limits, no admission unless the config sets them; the saved config holds the values and reloads equal."""  # noqa: D205, D209
+    paced = load_config(overrides=env)
+    assert (paced.learner.max_staleness, paced.learner.max_samples_per_insert, paced.learner.max_times_sampled,
+            paced.runtime.max_offpolicyness) == (1_000_000, 0.0, None, None)
+    instant = load_config()
+    assert (instant.learner.max_staleness, instant.learner.max_samples_per_insert, instant.learner.max_times_sampled,
+            instant.runtime.max_offpolicyness) == (20, 4.0, 4, 3)
+    chosen = load_config(overrides=[*env, "learner.max_staleness=20", "runtime.max_offpolicyness=3"])
+    assert (chosen.learner.max_staleness, chosen.learner.max_samples_per_insert, chosen.runtime.max_offpolicyness) \
+        == (20, 0.0, 3)
+    path = tmp_path / "config.yaml"
+    path.write_text(chosen.to_yaml())
+    assert load_config(path) == chosen
