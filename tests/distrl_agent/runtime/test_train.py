@@ -179,8 +179,11 @@ def test_a_run_saves_its_clone_and_a_later_run_starts_from_it_without_cloning(tm
         original(self, weights)
 
     monkeypatch.setattr(Learner, "set_policy_weights", record)
+    monkeypatch.chdir(tmp_path)  # runs go to runs/<date>-<time>-..., runs/latest the newest
     short = [*TINY, "runtime.minutes=2", "runtime.max_updates=2", "runtime.workers=1"]
-    train(load_config(overrides=[*short, f"run_dir={tmp_path / 'first'}"]), show_progress=False)
+    train(load_config(overrides=short), show_progress=False)
+    first = (tmp_path / "runs" / "latest").resolve()
+    (tmp_path / "first").symlink_to(first)
     saved = load_file(tmp_path / "first" / "warm_start.safetensors")
     assert len(received) == 1 and received[0].keys() == saved.keys()
     assert all(np.array_equal(received[0][k], saved[k]) for k in saved)
@@ -190,10 +193,13 @@ def test_a_run_saves_its_clone_and_a_later_run_starts_from_it_without_cloning(tm
 
     monkeypatch.setattr(train_module, "warm_start", no_warm_start)
     received.clear()
-    train(load_config(overrides=[*short, f"runtime.warm_start_from={tmp_path / 'first' / 'warm_start.safetensors'}",
-                                 f"run_dir={tmp_path / 'second'}"]), show_progress=False)
-    assert all(np.array_equal(received[0][k], saved[k]) for k in saved)
-    assert not (tmp_path / "second" / "warm_start.safetensors").exists()  # nothing cloned, nothing to save
+    # what the README suggests: runs/latest names the first run until the second run's folder takes its place
+    train(load_config(overrides=[*short, "runtime.warm_start_from=runs/latest/warm_start.safetensors"]),
+          show_progress=False)
+    second = (tmp_path / "runs" / "latest").resolve()
+    assert second != first and all(np.array_equal(received[0][k], saved[k]) for k in saved)
+    assert not (second / "warm_start.safetensors").exists()  # nothing cloned, nothing to save
+    assert load_config(second / "config.yaml").runtime.warm_start_from == str(first / "warm_start.safetensors")
     received.clear()
     trained = read_policy(find_checkpoint(tmp_path / "first")).weights
     train(load_config(overrides=[*short, f"runtime.warm_start_from={tmp_path / 'first'}",
