@@ -26,6 +26,7 @@ import numpy as np
 import torch
 
 from distrl_agent.algorithms.common import (
+    LogProbs,
     LossOutput,
     behaviour_log_probs,
     behaviour_weight,
@@ -42,8 +43,8 @@ from distrl_agent.replay.priority import trajectory_priority
 from distrl_agent.types import Batch
 
 
-def a_ride_prepare(policy: Policy, batch: Batch, config: ARideConfig, reference: Policy | None = None) -> torch.Tensor:
-    """[B, L] log pi_ref of the batch's actions, computed once per batch (the learner asks for it when `kl_coef` > 0).
+def a_ride_prepare(policy: Policy, batch: Batch, config: ARideConfig, reference: Policy | None = None) -> LogProbs:
+    """The batch's log pi_ref per step and token, once per batch (the learner asks for it when `kl_coef` > 0).
 
     Raises:
         ValueError: no `reference` given.
@@ -51,7 +52,7 @@ def a_ride_prepare(policy: Policy, batch: Batch, config: ARideConfig, reference:
     return reference_log_probs(reference, batch, config.kl_coef, "A-RIDE")
 
 
-def a_ride_loss(policy: Policy, batch: Batch, log_ref: torch.Tensor | None = None, *,
+def a_ride_loss(policy: Policy, batch: Batch, log_ref: LogProbs | None = None, *,
                 config: ARideConfig) -> LossOutput:
     """The A-RIDE loss of one prioritised batch, its metrics, and the refreshed priority of each trajectory.
 
@@ -92,7 +93,7 @@ def a_ride_loss(policy: Policy, batch: Batch, log_ref: torch.Tensor | None = Non
     # mostly cancel by then; paid in full each time it alone drove the policy on slow devices (ARideConfig).
     draws = batch.draws if c.entropy_per_draw and batch.draws is not None else torch.ones_like(batch.lengths)
     entropy_bonus = masked_mean(out.entropy, mask, 1.0 / draws.clamp(min=1).to(out.entropy.dtype))
-    kl = torch.zeros(()) if log_ref is None else kl_to_reference(out.log_pi, log_ref, mask, w_is)
+    kl = torch.zeros(()) if log_ref is None else kl_to_reference(pi, log_ref, mask, c.ratio_level, w_is)
     loss = c.actor_coef * (actor_loss - c.entropy_coef * entropy_bonus + c.kl_coef * kl) + c.value_coef * critic_loss
 
     delta = td_errors(rewards, values[:, :-1], values[:, 1:], dones, c.gamma)

@@ -154,15 +154,15 @@ def _item(value: torch.Tensor | np.ndarray, b: int, t: int) -> np.ndarray:
 
 
 def masked_mean(x: torch.Tensor, mask: torch.Tensor, weights: torch.Tensor | None = None) -> torch.Tensor:
-    """Mean of `x` over `mask` ([B, L]), each row weighted by `weights` ([B]) if given."""
+    """Mean of `x` over `mask` ([B, L], or [B, L, K] per token), each row weighted by `weights` ([B]) if given."""
     m = mask.to(x.dtype)
     if weights is not None:
-        m = m * weights[:, None].to(x.dtype)
+        m = m * weights.reshape(-1, *([1] * (m.dim() - 1))).to(x.dtype)
     return (x * m).sum() / mask.sum().clamp(min=1)
 
 
-def reference_log_probs(reference: Policy | None, batch: Batch, kl_coef: float, rule: str) -> torch.Tensor:
-    """[B, L] log π_ref(a_t|s_t) of the batch's stored actions (zero on padding), without gradients.
+def reference_log_probs(reference: Policy | None, batch: Batch, kl_coef: float, rule: str) -> LogProbs:
+    """The log π_ref of the batch's stored actions, per step and per token (zero on padding), without gradients.
 
     Raises:
         ValueError: `reference` is None (`rule` names the rule whose `kl_coef` > 0 asked for it).
@@ -171,16 +171,18 @@ def reference_log_probs(reference: Policy | None, batch: Batch, kl_coef: float, 
         raise ValueError(f"{rule} with kl_coef {kl_coef} > 0 needs the reference policy (the learner passes its "
                          f"frozen copy)")
     with torch.no_grad():
-        return policy_pass(reference, batch).log_pi
+        return policy_log_probs(policy_pass(reference, batch))
 
 
-def kl_to_reference(log_pi: torch.Tensor, log_ref: torch.Tensor, mask: torch.Tensor,
+def kl_to_reference(pi: LogProbs, ref: LogProbs, mask: torch.Tensor, level: str = "sequence",
                     weights: torch.Tensor | None = None) -> torch.Tensor:
-    """The k3 estimate of KL(π_θ || π_ref) over the batch's steps: mean_t r_t - log r_t - 1, r_t = π_ref / π_θ of the
-    stored action (Schulman's estimator, as DeepSeekMath's GRPO uses it): never negative, zero where the two agree,
-    differentiable in `log_pi`."""  # noqa: D205, D209
-    log_ratio = torch.where(mask, log_ref - log_pi, 0.0)
-    return masked_mean(torch.exp(log_ratio) - log_ratio - 1, mask, weights)
+    """The k3 estimate of KL(π_θ || π_ref) at `level`'s grain (`LogProbs.at_level`): the mean over the batch's steps,
+    or over their tokens at the token level (per token, as DeepSeekMath's GRPO), of r - log r - 1, r = π_ref / π_θ of
+    the stored action or token (Schulman's estimator): never negative, zero where the two agree, differentiable in
+    `pi`. `weights` ([B]) weigh each trajectory's terms (A-RIDE's IS weights)."""  # noqa: D205, D209
+    log_pi, grain = pi.at_level(level, mask)
+    log_ratio = torch.where(grain, ref.at_level(level, mask)[0] - log_pi, 0.0)
+    return masked_mean(torch.exp(log_ratio) - log_ratio - 1, grain, weights)
 
 
 def behaviour_weight(ratio: torch.Tensor, mode: str, cap: float) -> torch.Tensor:

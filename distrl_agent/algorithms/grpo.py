@@ -55,13 +55,13 @@ class GRPOTargets:
     Attributes:
         log_prox: [B, L] log π_prox(a_t|s_t), zero on padding.
         advantages: [B] Â_i, each episode's group-relative advantage.
-        log_ref: [B, L] log π_ref(a_t|s_t), zero on padding; None without a KL penalty.
+        log_ref: log π_ref of the batch's actions, per step and token (zero on padding); None without a KL penalty.
         token_log_prox: [B, L, K] log π_prox of each token of a sequence policy's actions, or None.
     """
 
     log_prox: torch.Tensor
     advantages: torch.Tensor
-    log_ref: torch.Tensor | None = None
+    log_ref: LogProbs | None = None
     token_log_prox: torch.Tensor | None = None
 
 
@@ -108,7 +108,7 @@ def grpo_loss(policy: Policy, batch: Batch, targets: GRPOTargets,
     loss = actor_loss - c.entropy_coef * entropy
     kl = torch.zeros(())
     if targets.log_ref is not None:
-        kl = kl_to_reference(out.log_pi, targets.log_ref, mask)
+        kl = kl_to_reference(policy_log_probs(out), targets.log_ref, mask, c.ratio_level)
         loss = loss + c.kl_coef * kl
     m = mask.float()
     metrics = {

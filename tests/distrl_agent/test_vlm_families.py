@@ -183,6 +183,38 @@ def test_ratio_levels_weigh_an_off_token_by_their_grain_and_never_read_padding(c
         assert weights(level) == pytest.approx((want, want), abs=1e-4), level
 
 
+def test_the_kl_penalty_reads_the_ratio_levels_grain(checkpoints: dict[str, Path]) -> None:
+    """A reference 2 nats above the policy on one token: k3 = e^2 - 2 - 1 on that token alone at the token level
+    (DeepSeekMath's per-token KL), on its whole step at the sequence level, on e^(2/n) - 2/n - 1 for GSPO's; read by
+    A-RIDE's and GRPO's penalty alike."""  # noqa: D205, D209
+    from dataclasses import replace
+
+    from distrl_agent.algorithms.common import policy_log_probs
+
+    policy = make_policy(checkpoints["idefics3"])
+    batch = collate(stored_trajectories(policy))
+    with torch.no_grad():
+        stored = policy_pass(policy, batch)
+    mine = policy_log_probs(stored)
+    token_ref = stored.token_log_pi.clone()
+    token_ref[0, 1, 0] += 2.0
+    ref = replace(mine, steps=token_ref.sum(-1), tokens=token_ref)
+    steps, n_tokens, first = int(batch.mask.sum()), int(stored.token_mask.sum()), int(stored.token_mask[0, 1].sum())
+
+    def k3(x: float) -> float:
+        return float(np.exp(x) - x - 1)
+
+    expected = {"sequence": k3(2.0) / steps, "token": k3(2.0) / n_tokens, "sequence_mean": k3(2.0 / first) / steps}
+    for level, want in expected.items():
+        a_ride = make_update_rule("a-ride", {"ratio_level": level, "kl_coef": 0.1})
+        grpo = make_update_rule("grpo", {"ratio_level": level, "kl_coef": 0.1})
+        with torch.no_grad():
+            kl_a = a_ride.loss(policy, batch, ref)[1]["losses/kl_to_reference"]
+            targets = replace(grpo.prepare(policy, batch, reference=policy), log_ref=ref)
+            kl_g = grpo.loss(policy, batch, targets)[1]["losses/kl_to_reference"]
+        assert (kl_a, kl_g) == pytest.approx((want, want), rel=1e-3), level
+
+
 def test_a_qwen_run_trains_resumes_and_exports(checkpoints: dict[str, Path], tmp_path: Path) -> None:
     """`distrl train` with a Qwen2-VL policy makes updates, resumes from its checkpoint, and exports a folder that
     loads back with equal logits.
