@@ -137,6 +137,15 @@ def test_lock_step_comparison_reads_both_runs_at_the_budget() -> None:
     ratio = math.exp(sum(math.log(a / d) for a, d in ((0.4, 0.2), (0.5, 0.3), (0.6, 0.4))) / 3)
     assert figures["a_ride_vs_lock_step_digirl_relative_gain/test"] == pytest.approx(100 * (ratio - 1))
     assert table is not None and "n/a (a run at 0)" in table  # unseen apps: both at 0 within the budget
+    # runs of the budget's length are read at their final evaluation, which comes after the curve's last point
+    for runs, final in ((a_ride, 0.7), (lock_step, 0.35)):
+        for run in runs.values():
+            run.update(minutes=1.0, test_success=final)
+    result = Result()
+    section.lock_step_comparison(result, {"A-RIDE (async) · emulator": a_ride, "DigiRL (sync) · emulator": lock_step},
+                                 budget_s=60.0)
+    assert {f.name: f.value for f in result.figures}["a_ride_minus_lock_step_digirl_at_budget/test"] == \
+        pytest.approx(35.0)
 
 
 def test_eval_splits_name_what_the_suite_has() -> None:
