@@ -247,17 +247,17 @@ def test_deferred_evaluations_take_no_training_time(tmp_path, monkeypatch) -> No
 
     def slow_evaluation(config, weights, version, split, episodes, seed):
         played.append((time.monotonic(), version, weights))
-        time.sleep(1.5)
+        time.sleep(1.0)
         return 0.5, {"t": 0.5}
 
     monkeypatch.setattr(Learner, "update", timed_update)
     monkeypatch.setattr(train_module, "evaluate_by_task", slow_evaluation)
-    config = load_config(overrides=[*TINY, "runtime.minutes=0.1", "runtime.workers=1", "runtime.eval_every_s=1",
+    config = load_config(overrides=[*TINY, "runtime.minutes=0.06", "runtime.workers=1", "runtime.eval_every_s=0.5",
                                     "runtime.eval_deferred=true", f"run_dir={tmp_path}"])
     summary = train(config, show_progress=False)
     during = [p for p in played if p[0] < updates[-1][0]]
-    assert not during and len(summary["curve"]) >= 4  # inline: 6 s of budget / 1.5 s a point = at most 4
-    assert summary["minutes"] < 0.1 + 0.05  # the ~6 s of deferred evaluations are not in the run's time
+    assert not during and len(summary["curve"]) >= 5  # inline: 3.6 s of budget / 1 s a point = at most 4
+    assert summary["minutes"] < 0.06 + 0.04  # the ~7 s of deferred evaluations are not in the run's time
     versions = [p["version"] for p in summary["curve"]]
     assert versions == sorted(versions) and versions[-1] > versions[0]
     by_version = {version: weights for _, version, weights in updates}
