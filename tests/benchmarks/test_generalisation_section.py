@@ -136,6 +136,7 @@ def test_lock_step_comparison_reads_both_runs_at_the_budget() -> None:
     # geometric mean of 0.4/0.2, 0.5/0.3, 0.6/0.4
     ratio = math.exp(sum(math.log(a / d) for a, d in ((0.4, 0.2), (0.5, 0.3), (0.6, 0.4))) / 3)
     assert figures["a_ride_vs_lock_step_digirl_relative_gain/test"] == pytest.approx(100 * (ratio - 1))
+    assert figures["a_ride_vs_lock_step_digirl_relative_gain_lower95/test"] < 100 * (ratio - 1)  # the README's row
     assert table is not None and "n/a (a run at 0)" in table  # unseen apps: both at 0 within the budget
     # runs of the budget's length are read at their final evaluation, which comes after the curve's last point
     for runs, final in ((a_ride, 0.7), (lock_step, 0.35)):
