@@ -20,7 +20,7 @@ at equal wall-clock on slow phones (the paper's +20% claim, here on unseen insta
 
 `DISTRL_BENCH_GENERALISATION_RUNS` (names `<run> · <regime>` of `run_names(variants=True)`: `VARIANTS` run only when
 named), `..._SEEDS` and `..._MINUTES` shrink the plan (default: 5 rules x 2 regimes x 3 seeds x 10 minutes, about
-7.5 hours with the evaluations, which are played after each run);
+7 hours with the evaluations, which are played after each run);
 `DISTRL_BENCH_GENERALISATION_REUSE=DIR` (an earlier output's `runs_generalisation/`) takes every run that finished
 there under the same config, so the section spreads over sessions.
 """  # noqa: D205
