@@ -373,6 +373,12 @@ class RuntimeSection(Section):
     warm_start_from: str | None = None
     seed: NonNegativeInt = 0
 
+    @field_validator("warm_start_from")
+    @classmethod
+    def _resolved_start(cls, value: str | None) -> str | None:
+        # resolved when the user gives it: `runs/latest/...` must name the earlier run, not the one this run makes
+        return None if value is None else str(Path(os.fspath(value)).resolve())
+
     def worker_count(self) -> int:
         """`workers`, or the cores minus one for the learner (at least one)."""
         return self.workers or max(1, (os.cpu_count() or 2) - 1)

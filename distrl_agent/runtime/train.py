@@ -273,8 +273,6 @@ def train(config: TrainConfig, resume: str | Path | None = None, show_progress: 
     """
     hooks = CallbackList(callbacks)
     checkpoint = find_checkpoint(resume) if resume is not None else None  # before anything is created
-    if (start_from := config.runtime.warm_start_from) is not None:  # before runs/latest moves to this run
-        config = config.replace(runtime=config.runtime.replace(warm_start_from=str(Path(start_from).resolve())))
     config = prepare_run_dir(config, resume, overwrite)
     run_dir = Path(str(config.run_dir))
     run_dir.mkdir(parents=True, exist_ok=True)

@@ -209,3 +209,17 @@ def test_planted_links_in_a_run_folder_are_refused_and_their_targets_kept(traine
     assert main(["train", "--resume", str(run_dir), "--quiet"]) == 2
     assert "metrics.jsonl" in capsys.readouterr().err
     assert victim.read_text() == "precious\n"
+
+
+def test_a_new_run_starts_from_the_latest_runs_clone(trained_run, tmp_path, monkeypatch) -> None:
+    """The README's `distrl train --warm-start-from runs/latest/warm_start.safetensors`: `runs/latest` still names the
+    earlier run when the new run's folder takes its place, and the new run clones nothing."""  # noqa: D205, D209
+    run_dir, _, _ = trained_run
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "runs").mkdir()
+    (tmp_path / "runs" / "latest").symlink_to(run_dir)
+    assert main(["train", *TINY, "--max-updates", "1",
+                 "--warm-start-from", "runs/latest/warm_start.safetensors"]) == 0
+    new = (tmp_path / "runs" / "latest").resolve()
+    assert new != run_dir.resolve() and not (new / "warm_start.safetensors").exists()
+    assert f"warm_start_from: {run_dir.resolve() / 'warm_start.safetensors'}" in (new / "config.yaml").read_text()
