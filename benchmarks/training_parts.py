@@ -28,6 +28,7 @@ from distrl_agent.config import TrainConfig, load_config
 from distrl_agent.runtime.checkpoint import find_checkpoint, read_policy
 from distrl_agent.runtime.collect import evaluate_by_task
 from distrl_agent.runtime.train import EVAL_SEEDS, train, warm_start
+from distrl_agent.runtime.warm_start import save_warm_start
 
 Summaries = dict[str, dict[int, dict[str, Any]]]
 """run name -> seed -> summary of that run."""
@@ -120,7 +121,7 @@ def shared_warm_start(config: TrainConfig, source: str | None) -> dict[str, Any]
 
     Reusing it keeps a reused run paired with the very weights it started from, and saves World's minutes of cloning.
     """  # noqa: D205
-    from safetensors.numpy import load_file, save_file
+    from safetensors.numpy import load_file
 
     if (earlier := earlier_run(config, source, WARM_START_FILE, warm_start_inputs)) is not None:
         return load_file(earlier / WARM_START_FILE)
@@ -128,7 +129,7 @@ def shared_warm_start(config: TrainConfig, source: str | None) -> dict[str, Any]
     assert weights is not None  # every run config warm-starts
     folder = Path(str(config.run_dir))
     folder.mkdir(parents=True, exist_ok=True)
-    save_file({k: np.ascontiguousarray(v) for k, v in weights.items()}, folder / WARM_START_FILE)
+    save_warm_start(weights, folder)
     (folder / "config.yaml").write_text(config.to_yaml())
     return weights
 
