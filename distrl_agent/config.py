@@ -59,6 +59,18 @@ MEMORY_KEYS = {"learner": ("micro_batch_size",), "vlm": ("gradient_checkpointing
 change them (a run that ran out of memory resumes in micro-batches, or under another budget)."""
 
 
+def paced_phones(env: Mapping[str, Any]) -> bool:
+    """Whether an `env` section (as data) plays on phones that take their time: any device but the sim, or the sim
+    with delays (a latency preset or latency fields not all zero, at a `latency_time_scale` above 0)."""  # noqa: D205, D209
+    if env.get("device", "sim") != "sim":
+        return True
+    try:
+        scale = env.get("latency_time_scale")
+        return not LatencyConfig.coerce(env.get("latency", "off"), None if scale is None else float(scale)).is_off
+    except (ValueError, TypeError):  # the env section's own check names what is wrong
+        return False
+
+
 class EnvSection(EnvConfig):
     """Which environments the workers run: android_gym's `EnvConfig` (every `gym.make` kwarg), plus how to run them.
 
@@ -70,8 +82,8 @@ class EnvSection(EnvConfig):
         screenshot_width: 0 here (no screenshots): the small policy reads UI elements only; the VLM policy needs
             pixels, e.g. 128.
         env_processes: run each env in its own process and act on whichever is ready (DistRL's collection); None
-            turns it on for every device but the sim (a phone over ADB, an emulator: each step waits on the device)
-            and for the sim whenever `latency` is not "off", and off for the instant sim, where processes would only
+            turns it on for phones that take their time (`paced_phones`: every device but the sim, where each step
+            waits on the device, and the sim with delays), and off for the instant sim, where processes would only
             add overhead.
         device: the phone of each env: "sim" (a simulated phone per env), or an ADB device spec where `{index}`
             stands for the env's number, e.g. "adb:sim-{index}" (the phones of the sim's ADB front,
@@ -137,7 +149,8 @@ class EnvSection(EnvConfig):
     def uses_processes(self) -> bool:
         """Whether workers run one process per env (see `env_processes`)."""
         if self.env_processes is None:
-            return self.device != "sim" or self.latency != "off"
+            return paced_phones({"device": self.device, "latency": self.latency,
+                                 "latency_time_scale": self.latency_time_scale})
         return bool(self.env_processes)
 
 
@@ -455,17 +468,6 @@ section, 32 emulator-paced phones, 3 seeds x 10 minutes, docs/benchmarks): the c
 is collected and cost A-RIDE 13.7 points (paired 95% interval [-24.9, -2.5]); admission and the reuse limits left
 the learner idle 98% of the time, 65 updates against 2,003, and every seed lower: 42.0 +- 25.4% against
 70.7 +- 2.3% test success (paired -28.7 [-95.3, +38.0], not separable over 3 seeds)."""
-
-
-def paced_phones(env: Mapping[str, Any]) -> bool:
-    """Whether an `env` section (as data) plays on phones that take their time: any device but the sim, or the sim
-    with delays (a latency preset, or latency fields not all zero)."""  # noqa: D205, D209
-    if env.get("device", "sim") != "sim":
-        return True
-    try:
-        return not LatencyConfig.coerce(env.get("latency", "off")).is_off
-    except (ValueError, TypeError):  # the env section's own check names what is wrong
-        return False
 
 
 @functools.cache

@@ -99,8 +99,8 @@ def grpo_loss(policy: Policy, batch: Batch, targets: GRPOTargets,
     """One epoch's GRPO loss on `batch` against its `targets`; it keeps no priorities (None)."""
     c, mask = config, batch.mask
     out = policy_pass(policy, batch)
-    prox = LogProbs(targets.log_prox, targets.token_log_prox, out.token_mask)
-    actor_loss, clip_metrics = decoupled_clipped_surrogate(policy_log_probs(out), prox,
+    pi, prox = policy_log_probs(out), LogProbs(targets.log_prox, targets.token_log_prox, out.token_mask)
+    actor_loss, clip_metrics = decoupled_clipped_surrogate(pi, prox,
                                                            behaviour_log_probs(batch, out, c.ratio_level),
                                                            targets.advantages[:, None], mask, c.clip_eps, c.is_clip,
                                                            c.behaviour_weight, c.ratio_level)
@@ -108,7 +108,7 @@ def grpo_loss(policy: Policy, batch: Batch, targets: GRPOTargets,
     loss = actor_loss - c.entropy_coef * entropy
     kl = torch.zeros(())
     if targets.log_ref is not None:
-        kl = kl_to_reference(policy_log_probs(out), targets.log_ref, mask, c.ratio_level)
+        kl = kl_to_reference(pi, targets.log_ref, mask, c.ratio_level)
         loss = loss + c.kl_coef * kl
     m = mask.float()
     metrics = {

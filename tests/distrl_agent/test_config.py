@@ -260,3 +260,13 @@ def test_paced_phones_train_without_the_instant_phones_data_bounds(tmp_path, env
     path = tmp_path / "config.yaml"
     path.write_text(chosen.to_yaml())
     assert load_config(path) == chosen
+
+
+@pytest.mark.parametrize("env", [["env.latency={step_median_s: 0, reset_median_s: 0}"],
+                                 ["env.latency=emulator", "env.latency_time_scale=0"]])
+def test_a_sim_without_delays_is_the_instant_phone(env: list[str]) -> None:
+    """Latency fields all zero, or a preset scaled to nothing, is the instant sim however it is spelt: its data
+    bounds, and envs stepped in the worker's process (one rule for both: `paced_phones`)."""  # noqa: D205, D209
+    config = load_config(overrides=env)
+    assert (config.learner.max_staleness, config.runtime.max_offpolicyness) == (20, 3)
+    assert not config.env.uses_processes
