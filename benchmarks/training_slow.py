@@ -10,7 +10,9 @@ policy lag of the data the learner trained on.
 Runs (`RUNS`): A-RIDE (asynchronous); DigiRL's protocol (lock-step rounds of one episode per environment, the learner
 idle while a round is collected, then its updates, then the new weights); DigiRL's rule on the asynchronous runtime
 (the system's gain apart from the rule's); A-RIDE's ablations; the staleness cap of the instant regime; A-RIDE's
-entropy bonus paid on every draw of a trajectory (the rule before `entropy_per_draw`); PPO and GRPO.
+entropy bonus paid on every draw of a trajectory (the rule before `entropy_per_draw`); PPO and GRPO; A-RIDE under
+the instant phone's data bounds, and with the behaviour weights of AReaL (masked above 5) and of the uncapped
+decoupled objective.
 Rules fixed before any result was seen:
 - DigiRL's updates per round follow its released configuration: `actor_epochs: 20` actor steps per
   `rollout_size: 16` trajectories (DigiRL `scripts/config/main/default.yaml`), 1.25 steps per trajectory, so a round
@@ -23,8 +25,8 @@ Rules fixed before any result was seen:
   collected trajectories dropped unused (stale, or beyond a worker's buffer). On the instant phone the learner samples
   each trajectory about once and ~97% are dropped unused: learner-bound.
 
-`DISTRL_BENCH_SLOW_RUNS`, `DISTRL_BENCH_SLOW_SEEDS` and `DISTRL_BENCH_SLOW_MINUTES` shrink the suite (default: 11 runs
-x 3 seeds x 10 min, about 6 hours); `DISTRL_BENCH_SLOW_REUSE=DIR` (an earlier output's `runs_slow/`) takes every run
+`DISTRL_BENCH_SLOW_RUNS`, `DISTRL_BENCH_SLOW_SEEDS` and `DISTRL_BENCH_SLOW_MINUTES` shrink the suite (default: 13 runs
+x 3 seeds x 10 min, about 7.5 hours); `DISTRL_BENCH_SLOW_REUSE=DIR` (an earlier output's `runs_slow/`) takes every run
 that finished there under the same config, so a suite spreads over sessions.
 """
 
@@ -67,6 +69,9 @@ DIGIRL_STEPS_PER_TRAJECTORY = 20 / 16
 """DigiRL's released config: `actor_epochs: 20` per `rollout_size: 16` trajectories collected."""
 NO_CAP = 1_000_000
 """`learner.max_staleness` above any run's update count: no trajectory is dropped for its age (the paper's setting)."""
+MASK_CAP = 5.0
+"""The behaviour ratio above which "A-RIDE masked weights" drops a step (AReaL's `behav_imp_weight_cap` in its
+examples; its default, None, is the uncapped weight)."""
 
 RUNS: dict[str, list[str]] = {
     **{name: INSTANT_RUNS[name] for name in ("A-RIDE (async)", "DigiRL (sync)", "DigiRL (async)",
@@ -76,11 +81,17 @@ RUNS: dict[str, list[str]] = {
     # the instant phone's default bounds (issue 45) on slow phones: they starve the learner here (docs/TRAINING.md)
     "A-RIDE bounded staleness": [*INSTANT_RUNS["A-RIDE (async)"], "runtime.max_offpolicyness=3",
                                  "learner.max_samples_per_insert=4", "learner.max_times_sampled=4"],
+    # the behaviour weights of the 2025 systems (ALGORITHM.md): where data lags most, as AReaL masks (its examples'
+    # cap of 5) and as the decoupled objective is written, against the paper's truncation at 1
+    "A-RIDE masked weights": [*INSTANT_RUNS["A-RIDE (async)"], "learner.coefficients.behaviour_weight=mask",
+                              f"learner.coefficients.rho_bar_max={MASK_CAP}"],
+    "A-RIDE uncapped weights": [*INSTANT_RUNS["A-RIDE (async)"], "learner.coefficients.behaviour_weight=uncapped"],
 }
 """name -> config overrides on top of the slow-device setting (`run_config`, which turns the data bounds off, as the
 paper runs): the instant section's runs but Filtered BC, the instant regime's staleness cap as a run of its own, A-RIDE
 with the entropy bonus paid in full on every draw of a trajectory (as before `entropy_per_draw`; ALGORITHM.md, item
-9), and A-RIDE under the instant phone's default bounds."""
+9), A-RIDE under the instant phone's default bounds, and A-RIDE with AReaL's masked and with uncapped behaviour
+weights."""
 QUICK_RUNS = ("A-RIDE (async)", "DigiRL (sync)")
 QUICK_MINUTES = 0.5
 """The quick suite's runs: 30 s each, so that the section keeps its budget (benchmarks/run.py: QUICK_BUDGET_S)."""

@@ -73,6 +73,11 @@ def test_slow_runs_follow_the_stated_rules(monkeypatch: pytest.MonkeyPatch, tmp_
         assert config.learner.updates_per_round == (40 if config.runtime.sync else 4), name
     assert [n for n, c in configs.items() if c.runtime.sync] == ["DigiRL (sync)"]
     assert configs["DigiRL (sync)"].runtime.episodes_per_round == 32
+    weights = {name: (c.learner.coefficients.behaviour_weight, c.learner.coefficients.rho_bar_max)
+               for name, c in configs.items() if c.learner.algorithm == "a-ride"}
+    assert weights.pop("A-RIDE masked weights") == ("mask", training_slow.MASK_CAP)
+    assert weights.pop("A-RIDE uncapped weights")[0] == "uncapped"
+    assert set(weights.values()) == {("truncate", 1.0)}  # every other A-RIDE run: the paper's truncation at 1
 
 
 def test_curve_readers_hold_the_last_evaluation() -> None:
