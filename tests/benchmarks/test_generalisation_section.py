@@ -42,7 +42,8 @@ def test_plan_names_each_rule_in_each_regime(monkeypatch: pytest.MonkeyPatch) ->
 
 
 def test_a_variant_is_its_rule_with_its_own_settings(tmp_path: Path) -> None:
-    """The KL variant is A-RIDE in the regime's setting plus the penalty, in a folder of its own."""
+    """A variant is A-RIDE in the regime's setting plus its own setting (the KL penalty; no entropy bonus), in a folder
+    of its own."""  # noqa: D205, D209
     for regime in section.REGIMES:
         variant = load_config(overrides=section.run_config(f"A-RIDE KL 0.1 (async) · {regime}", 2, 10.0, tmp_path,
                                                            quick=False))
@@ -50,6 +51,10 @@ def test_a_variant_is_its_rule_with_its_own_settings(tmp_path: Path) -> None:
         assert variant.learner.coefficients.kl_coef == 0.1 and rule.learner.coefficients.kl_coef == 0.0
         assert variant.replace(learner=rule.learner, run_dir=rule.run_dir) == rule
         assert Path(str(variant.run_dir)).name == f"A-RIDE_KL_0.1_async_{regime}_s2"
+        unbonused = load_config(overrides=section.run_config(f"A-RIDE no entropy (async) · {regime}", 2, 10.0,
+                                                             tmp_path, quick=False))
+        assert unbonused.learner.coefficients.entropy_coef == 0.0 and rule.learner.coefficients.entropy_coef > 0
+        assert unbonused.replace(learner=rule.learner, run_dir=rule.run_dir) == rule
 
 
 def test_runs_train_on_world_and_evaluate_every_level_in_their_regime(tmp_path: Path,
