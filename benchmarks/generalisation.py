@@ -16,7 +16,9 @@ Figures, every one paired by seed with a 95% Student-t interval over the seeds: 
 per level (the headline is A-RIDE's; the 2026 AndroidWorld generalisation study's GRPO on a 7B model, +26.1 / +15.7 /
 +8.3 points, is the anchor to read it against, not a target), the warm start itself (≤ 40% on unseen instances keeps
 headroom), per tier (easy / medium / hard), each run against A-RIDE, and A-RIDE against DigiRL's lock-step protocol
-at equal wall-clock on slow phones (the paper's +20% claim, here on unseen instances).
+at equal wall-clock on slow phones (the paper's +20% claim, here on unseen instances). Why a rule moves as it does:
+each run's learner over its budget (policy entropy, rolling train success, critic loss; `benchmarks.learner_trace`),
+first against last, and a figure per regime.
 
 `DISTRL_BENCH_GENERALISATION_RUNS` (names `<run> · <regime>` of `run_names(variants=True)`: `VARIANTS` run only when
 named), `..._SEEDS` and `..._MINUTES` shrink the plan (default: 5 rules x 2 regimes x 3 seeds x 10 minutes, about
@@ -35,6 +37,7 @@ from typing import Any
 import numpy as np
 
 from benchmarks import training, training_slow
+from benchmarks.learner_trace import dynamics_table, plot_dynamics, read_trace
 from benchmarks.result import Result, is_tiny, markdown_table
 from benchmarks.stats import mean_std, paired_interval, verdict
 from benchmarks.training_parts import (
@@ -115,10 +118,15 @@ def run_config(name: str, seed: int, minutes: float, out: Path, quick: bool) -> 
     regime_config = training_slow.run_config if regime == "emulator" else training.run_config
     episodes = 20 if quick else 100
     overrides = [*regime_config(base, seed, minutes, out, quick), *own, f"env.env_id={ENV_ID}",
-                 f"run_dir={out / 'runs_generalisation' / run_dir_name(name.replace(' · ', ' '), seed)}",
+                 f"run_dir={run_folder(name, seed, out)}",
                  f"runtime.eval_splits=[{','.join(LEVELS)}]", f"runtime.eval_every_s={max(30.0, minutes * 60 / 8)}",
                  f"runtime.eval_episodes={episodes}", "runtime.eval_deferred=true"]
     return overrides + (TINY_OVERRIDES if is_tiny() else QUICK_OVERRIDES if quick else [])
+
+
+def run_folder(name: str, seed: int, out: Path) -> Path:
+    """Where run `name` (`run_name`; empty: the seed's warm start) of `seed` trains, under the output `out`."""
+    return out / "runs_generalisation" / run_dir_name(name.replace(" · ", " "), seed)
 
 
 # -- the warm start's figures ----------------------------------------------------------------------------------------
@@ -293,11 +301,19 @@ def run(quick: bool, out: Path) -> Result:
     summaries, starts = train_runs(p, overrides, result, "DISTRL_BENCH_GENERALISATION_REUSE", evaluate_levels)
     result.tables.append(warm_start_table(result, starts))
     result.tables.append(gains_table(result, summaries, starts, p.seeds))
+    traces = {name: [read_trace(run_folder(name, seed, out)) for seed in runs] for name, runs in summaries.items()}
     for regime in REGIMES:
         if (table := versus_baseline_table(result, summaries, regime)) is not None:
             result.tables.append(table)
         if any(name.endswith(f" · {regime}") and runs for name, runs in summaries.items()):
             result.plots.append(str(plot_levels(summaries, regime, out / f"generalisation_{regime}.png")))
+        if any(name.endswith(f" · {regime}") and any(runs) for name, runs in traces.items()):
+            result.plots.append(str(plot_dynamics(
+                {name.partition(" · ")[0]: runs for name, runs in traces.items() if name.endswith(f" · {regime}")},
+                out / f"generalisation_learner_{regime}.png",
+                f"World suite, small policy, {regime} phone: the learner over the budget (mean over seeds)")))
+    if (table := dynamics_table(traces)) is not None:
+        result.tables.append(table)
     if (table := lock_step_comparison(result, summaries, p.minutes * 60)) is not None:
         result.tables.append(table)
     result.tables.append(tier_table(summaries, starts))

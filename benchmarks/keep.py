@@ -1,11 +1,13 @@
 """`python -m benchmarks keep RUNS DEST`: finished runs, kept where a later session finds them.
 
 A reused training run (`DISTRL_BENCH_TRAINING_REUSE`, `DISTRL_BENCH_SLOW_REUSE`, `DISTRL_BENCH_GENERALISATION_REUSE`)
-needs only its `summary.json` and `config.yaml`, and a reused warm start its weights and config; checkpoints, metrics
-and TensorBoard files stay behind. A reused soak arm (`DISTRL_BENCH_SOAK_REUSE`) needs its record, its memory and heap
-samples and the plan it ran under; its run folder stays behind. On machines whose scratch space does not outlive a
-session, keep the runs in the repository (`docs/benchmarks/runs_slow/` holds the slow-device section's,
-`docs/benchmarks/runs_soak/` the soak's arms) and point the reuse variable there.
+needs only its `summary.json` and `config.yaml`, and a reused warm start its weights and config; checkpoints and
+TensorBoard files stay behind, and the metrics go condensed (`benchmarks.learner_trace.TRACE_FILE`: the learner's
+entropy, train success and critic loss over the budget, which the generalisation section reads). A reused soak arm
+(`DISTRL_BENCH_SOAK_REUSE`) needs its record, its memory and heap samples and the plan it ran under; its run folder
+stays behind. On machines whose scratch space does not outlive a session, keep the runs in the repository
+(`docs/benchmarks/runs_slow/` holds the slow-device section's, `docs/benchmarks/runs_soak/` the soak's arms) and point
+the reuse variable there.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import json
 import shutil
 from pathlib import Path
 
+from benchmarks.learner_trace import keep_trace
 from distrl_agent.runtime.run_dir import WARM_START_FILE
 
 UNBOUNDED = ["runtime.max_offpolicyness=null", "learner.max_samples_per_insert=0", "learner.max_times_sampled=null"]
@@ -26,8 +29,8 @@ KEPT_FILES = ("summary.json", "config.yaml")
 
 
 def keep_runs(runs: Path, dest: Path) -> list[str]:
-    """Copy every finished run under `runs` (one with both `KEPT_FILES`), and every seed's warm start (its
-    `WARM_START_FILE` and config), into `dest/<run>/`; their names, sorted.
+    """Copy every finished run under `runs` (one with both `KEPT_FILES`, and its metrics condensed into `TRACE_FILE`),
+    and every seed's warm start (its `WARM_START_FILE` and config), into `dest/<run>/`; their names, sorted.
 
     Raises:
         FileNotFoundError: `runs` is not a folder.
@@ -41,6 +44,8 @@ def keep_runs(runs: Path, dest: Path) -> list[str]:
                 (dest / run.name).mkdir(parents=True, exist_ok=True)
                 for name in names:
                     shutil.copy2(run / name, dest / run.name / name)
+                if names == KEPT_FILES:
+                    keep_trace(run, dest / run.name)
                 kept.append(run.name)
                 break
     return kept

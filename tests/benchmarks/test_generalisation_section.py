@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from benchmarks import generalisation as section
+from benchmarks.learner_trace import read_trace
 from benchmarks.result import TINY_ENV, Result
 from distrl_agent.config import SUITE_WARM_STARTS, load_config
 from distrl_agent.errors import ConfigError
@@ -183,6 +184,9 @@ def test_tiny_section_trains_each_regime_and_reports_every_level(tmp_path: Path,
                                   for point in saved["curve"])
     assert set(saved["unseen_apps_success_by_task"]) <= {f"world/{t}" for t in _unseen_apps_templates()}
     assert (tmp_path / "generalisation_instant.png").exists() and (tmp_path / "generalisation_emulator.png").exists()
+    # the learner's entropy and train success over the run, from its metrics: table and figure
+    assert read_trace(run_dir) and any(t.startswith("| run: the learner") for t in result.tables)
+    assert (tmp_path / "generalisation_learner_instant.png").exists()
 
 
 def _unseen_apps_templates() -> list[str]:
