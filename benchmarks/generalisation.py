@@ -37,7 +37,7 @@ from typing import Any
 import numpy as np
 
 from benchmarks import training, training_slow
-from benchmarks.learner_trace import dynamics_table, plot_dynamics, read_trace
+from benchmarks.learner_trace import Trace, dynamics_table, plot_dynamics, read_trace
 from benchmarks.result import Result, is_tiny, markdown_table
 from benchmarks.stats import mean_std, paired_interval, verdict
 from benchmarks.training_parts import (
@@ -268,6 +268,15 @@ def success_at_level(summary: dict[str, Any], split: str, budget_s: float) -> fl
     return summary[f"{split}_success"] if math.isnan(value) else value
 
 
+def learner_trace(result: Result, run_dir: Path) -> Trace | None:
+    """The run's `read_trace`; None, with a note naming the file, when its metrics cannot be read (a torn line)."""
+    try:
+        return read_trace(run_dir)
+    except ValueError as e:
+        result.notes.append(f"No learner trace for {run_dir.name}: {e}.")
+        return None
+
+
 def plot_levels(summaries: Summaries, regime: str, path: Path) -> Path:
     """Learning curves of `regime`'s runs, one panel per level: success against wall-clock, mean ± sample std."""
     import matplotlib
@@ -301,7 +310,8 @@ def run(quick: bool, out: Path) -> Result:
     summaries, starts = train_runs(p, overrides, result, "DISTRL_BENCH_GENERALISATION_REUSE", evaluate_levels)
     result.tables.append(warm_start_table(result, starts))
     result.tables.append(gains_table(result, summaries, starts, p.seeds))
-    traces = {name: [read_trace(run_folder(name, seed, out)) for seed in runs] for name, runs in summaries.items()}
+    traces = {name: [learner_trace(result, run_folder(name, seed, out)) for seed in runs]
+              for name, runs in summaries.items()}
     for regime in REGIMES:
         if (table := versus_baseline_table(result, summaries, regime)) is not None:
             result.tables.append(table)

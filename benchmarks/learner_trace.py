@@ -51,11 +51,11 @@ def condense(metrics: Path, points: int = TRACE_POINTS) -> Trace:
     times = np.array([r["time_s"] for r in rows], float)
     edges = np.linspace(0.0, times.max(), points + 1)
     bins = np.clip(np.searchsorted(edges, times, side="right") - 1, 0, points - 1)
+    groups: list[list[dict]] = [[] for _ in range(points)]
+    for row, where in zip(rows, bins, strict=True):
+        groups[where].append(row)
     trace = []
-    for b in range(points):
-        chosen = [r for r, where in zip(rows, bins, strict=True) if where == b]
-        if not chosen:
-            continue
+    for chosen in (g for g in groups if g):
         point = {"time_s": round(float(chosen[-1]["time_s"]), 1), "version": int(chosen[-1].get("step", 0))}
         for key, name in TRACE_KEYS.items():
             values = [r[key] for r in chosen if isinstance(r.get(key), int | float)]

@@ -193,3 +193,11 @@ def _unseen_apps_templates() -> list[str]:
     from android_gym.tasks.suites import split_of_template, templates
 
     return [t.name for t in templates("world") if split_of_template("world", t) == "unseen_apps"]
+
+
+def test_a_run_whose_metrics_cannot_be_read_is_named_not_fatal(tmp_path: Path) -> None:
+    (tmp_path / "metrics.jsonl").write_text('{"time_s": 1, "losses/entropy": 0.3}\n{"time_s": 2, "los')
+    result = Result(config={})
+    assert section.learner_trace(result, tmp_path) is None
+    assert result.notes == [f"No learner trace for {tmp_path.name}: {tmp_path / 'metrics.jsonl'}:2 is not a JSON "
+                            "record (Unterminated string starting at)."]
