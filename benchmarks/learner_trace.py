@@ -94,8 +94,9 @@ def dynamics_table(traces: dict[str, list[Trace | None]]) -> str | None:
             continue
         cells = [name, str(len(runs))]
         for key, scale, digits in (("entropy", 1.0, 2), ("train_success", 100.0, 0), ("critic_loss", 1.0, 3)):
-            first, last = [t[0][key] for t in runs], [t[-1][key] for t in runs]
-            cells.append(f"{mean_std(first, scale, digits)} → {mean_std(last, scale, digits)}")
+            first, last = ([v for t in runs if not math.isnan(v := t[at][key])] for at in (0, -1))
+            cells.append(f"{mean_std(first, scale, digits)} → {mean_std(last, scale, digits)}" if first or last
+                         else "– (none reported)")  # GRPO has no critic
         rows.append(cells)
     if not rows:
         return None

@@ -83,10 +83,12 @@ def test_dynamics_table_reads_each_run_from_its_first_to_its_last_bin(tmp_path: 
               {"time_s": 600.0, "entropy": 0.7, "train_success": 0.1, "critic_loss": 0.01}]
     flat = [{"time_s": 10.0, "entropy": 0.3, "train_success": 0.3, "critic_loss": 0.05},
             {"time_s": 600.0, "entropy": 0.3, "train_success": 0.3, "critic_loss": 0.05}]
-    table = dynamics_table({"A-RIDE": [rising, rising], "DigiRL": [flat, None], "lost": [None]})
+    criticless = [{**p, "critic_loss": math.nan} for p in flat]
+    table = dynamics_table({"A-RIDE": [rising, rising], "DigiRL": [flat, None], "lost": [None], "GRPO": [criticless]})
     assert table is not None
     assert "| A-RIDE | 2 | 0.30 ± 0.00 → 0.70 ± 0.00 | 40 ± 0 → 10 ± 0 | 0.200 ± 0.000 → 0.010 ± 0.000 |" in table
     assert "| DigiRL | 1 | 0.30 → 0.30 | 30 → 30 | 0.050 → 0.050 |" in table and "lost" not in table
+    assert "| GRPO | 1 | 0.30 → 0.30 | 30 → 30 | – (none reported) |" in table
     assert dynamics_table({"lost": [None, []]}) is None
     path = plot_dynamics({"A-RIDE": [rising], "DigiRL": [flat]}, tmp_path / "dynamics.png", "title")
     assert path.stat().st_size > 1000
