@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import math
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -119,9 +120,14 @@ def plot_dynamics(traces: dict[str, list[Trace | None]], path: Path, title: str)
             continue
         grid = np.linspace(0.0, max(t[-1]["time_s"] for t in runs), 60)
         for ax, key, scale in ((axes[0], "entropy", 1.0), (axes[1], "train_success", 100.0)):
-            held = [np.array([p[key] for p in t])[np.clip(np.searchsorted([p["time_s"] for p in t], grid), 0,
-                                                           len(t) - 1)] for t in runs]
-            ax.plot(grid / 60, scale * np.nanmean(held, 0), label=f"{name} ({len(runs)} seeds)")
+            held = []
+            for t in runs:  # a grid point takes the bin that ends at or after it; nothing before the first update
+                times, values = np.array([p["time_s"] for p in t]), np.array([p[key] for p in t] + [math.nan])
+                held.append(values[np.where(grid < times[0], len(t), np.searchsorted(times, grid).clip(0, len(t) - 1))])
+            with warnings.catch_warnings():  # a grid point before every seed's first update: NaN, not drawn
+                warnings.simplefilter("ignore", RuntimeWarning)
+                mean = np.nanmean(held, 0)
+            ax.plot(grid / 60, scale * mean, label=f"{name} ({len(runs)} seeds)")
     axes[0].set_ylabel("policy entropy (nats, mean over the batch's steps)")
     axes[1].set_ylabel("train success % (rolling, sampled actions)")
     for ax in axes:
