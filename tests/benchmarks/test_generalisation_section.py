@@ -56,6 +56,9 @@ def test_a_variant_is_its_rule_with_its_own_settings(tmp_path: Path) -> None:
                                                              tmp_path, quick=False))
         assert unbonused.learner.coefficients.entropy_coef == 0.0 and rule.learner.coefficients.entropy_coef > 0
         assert unbonused.replace(learner=rule.learner, run_dir=rule.run_dir) == rule
+        alone = load_config(overrides=section.run_config(f"A-RIDE advantage only (async) · {regime}", 2, 10.0,
+                                                         tmp_path, quick=False)).learner.coefficients
+        assert (alone.entropy_coef, alone.penalty_coef) == (0.0, 0.0) and rule.learner.coefficients.penalty_coef > 0
 
 
 def test_runs_train_on_world_and_evaluate_every_level_in_their_regime(tmp_path: Path,
