@@ -17,6 +17,7 @@ import numpy as np
 
 from benchmarks.result import markdown_table
 from benchmarks.stats import mean_std
+from distrl_agent.runtime.progress import SUCCESS_WINDOW, judged_episodes
 
 TRACE_FILE = "learner_trace.json"
 """A kept run's condensed metrics: a list of {"time_s", "version", and each `TRACE_KEYS` name} per time bin."""
@@ -33,6 +34,10 @@ def condense(metrics: Path, points: int = TRACE_POINTS) -> Trace:
     """The learner's records of `metrics` (a run's metrics.jsonl) in `points` equal bins of wall-clock: per bin with
     records, the mean of each `TRACE_KEYS` value, the bin's last time and version. Records before the first update
     (no entropy yet) are left out; [] when there are none.
+
+    The train success is recomputed from the workers' counters the records carry (`rolling_success`), so that the
+    traces of runs made before the bar counted every judged episode read the same as those after; a file without
+    the counters keeps its `charts/train_success`.
 
     Raises:
         ValueError: a line that is not a JSON object (a metrics file is ours: one record a line).
@@ -52,17 +57,35 @@ def condense(metrics: Path, points: int = TRACE_POINTS) -> Trace:
     times = np.array([r["time_s"] for r in rows], float)
     edges = np.linspace(0.0, times.max(), points + 1)
     bins = np.clip(np.searchsorted(edges, times, side="right") - 1, 0, points - 1)
-    groups: list[list[dict]] = [[] for _ in range(points)]
-    for row, where in zip(rows, bins, strict=True):
-        groups[where].append(row)
+    success = rolling_success(rows)
     trace = []
-    for chosen in (g for g in groups if g):
-        point = {"time_s": round(float(chosen[-1]["time_s"]), 1), "version": int(chosen[-1].get("step", 0))}
+    for where in np.unique(bins):
+        members = np.flatnonzero(bins == where)
+        chosen, last = [rows[i] for i in members], int(members[-1])
+        point = {"time_s": round(float(rows[last]["time_s"]), 1), "version": int(rows[last].get("step", 0))}
         for key, name in TRACE_KEYS.items():
             values = [r[key] for r in chosen if isinstance(r.get(key), int | float)]
             point[name] = float(np.mean(values)) if values else math.nan
+        if success is not None:  # as the counters stood at the bin's end
+            point["train_success"] = success[last]
         trace.append(point)
     return trace
+
+
+def rolling_success(rows: list[dict]) -> list[float] | None:
+    """Per record, the success rate of the last ~`SUCCESS_WINDOW` judged episodes as its counters
+    (`runtime/episodes`, `runtime/successes`, ...) stood, every episode the workers ended counted, held back or
+    not; NaN before any; None when a record lacks the counters (a metrics file older than them)."""  # noqa: D205, D209
+    counted = ("runtime/episodes", "runtime/successes")
+    if not all(isinstance(r.get(key), int | float) for r in rows for key in counted):
+        return None
+    marks = np.array([judged_episodes(r) for r in rows], float).reshape(-1, 2)  # cumulative: sorted
+    rates = []
+    for judged, successes in marks:
+        start = int(np.searchsorted(marks[:, 0], judged - SUCCESS_WINDOW, side="right")) - 1  # a window back
+        judged_then, successes_then = marks[start] if start >= 0 else (0.0, 0.0)
+        rates.append(float(successes - successes_then) / (judged - judged_then) if judged > judged_then else math.nan)
+    return rates
 
 
 def read_trace(run_dir: Path) -> Trace | None:

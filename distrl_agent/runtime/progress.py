@@ -6,6 +6,7 @@ import dataclasses
 import json
 import time
 from collections import deque
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -14,7 +15,6 @@ import numpy as np
 from tqdm import tqdm
 
 from android_gym.safe_files import ensure_dir, open_append, write_text
-from distrl_agent.runtime.base import Delivery
 from distrl_agent.runtime.callbacks import CallbackList
 from distrl_agent.runtime.lag import LAG_KEYS, lag_histogram
 
@@ -122,30 +122,54 @@ class RunState:
         write_text(path, json.dumps(dataclasses.asdict(self)), durable=True)
 
 
-class Progress:
-    """The progress bar (steps, episodes, recent train success, last test success, updates, throughput)."""
+SUCCESS_WINDOW = 200
+"""Judged episodes the bar's rolling train success (`charts/train_success`) covers, at least."""
 
-    def __init__(self, budget_s: float, start_fraction: float, enabled: bool = True) -> None:
-        """A bar over the run's `budget_s` seconds, started at `start_fraction` of it.
+
+def judged_episodes(totals: Mapping[str, float]) -> tuple[float, float]:
+    """(Episodes that ended with a verdict, successes) in a run's counters: device faults and unknown verdicts have
+    none."""  # noqa: D205, D209
+    judged = totals.get("runtime/episodes", 0.0) - totals.get("runtime/faulty_episodes", 0.0) \
+        - totals.get("runtime/unknown_verdict_cuts", 0.0)
+    return judged, totals.get("runtime/successes", 0.0)
+
+
+class Progress:
+    """The progress bar (steps, episodes, recent train success, last test success, updates, throughput).
+
+    The train success is read from the workers' counters, not from what they deliver: every judged episode counts,
+    those a rule's workers hold back included (GRPO drops groups whose members all returned the same, most of them
+    all failures, so the delivered episodes alone read 50-60% where the policy succeeds 20-30% of the time).
+    """
+
+    def __init__(self, budget_s: float, start_fraction: float, enabled: bool = True,
+                 totals: Mapping[str, float] | None = None) -> None:
+        """A bar over the run's `budget_s` seconds, started at `start_fraction` of it; `totals`: the counters of
+        earlier sessions (a resumed run), where the rolling train success starts.
 
         It advances by the spent fraction of the whole budget, so a run that stops at `runtime.max_updates` or
         `max_env_steps` still ends full.
-        """
+        """  # noqa: D205, D209
         self.bar = tqdm(total=int(budget_s), initial=int(min(start_fraction, 1.0) * budget_s), unit="s",
                         desc="distrl train", dynamic_ncols=True, mininterval=1.0, disable=not enabled)
-        self.recent: deque[bool] = deque(maxlen=200)
+        # (judged episodes, successes) as the counters stood at each change, oldest first: the window's start
+        self._marks: deque[tuple[float, float]] = deque([judged_episodes(totals or {})])
         self._last = 0.0
         self._fraction = start_fraction
 
     @property
     def success(self) -> float:
-        """Success rate of the last 200 delivered episodes."""
-        return sum(self.recent) / len(self.recent) if self.recent else 0.0
+        """Success rate of the last ~`SUCCESS_WINDOW` judged episodes (0 before any)."""
+        (judged_then, successes_then), (judged, successes) = self._marks[0], self._marks[-1]
+        return (successes - successes_then) / (judged - judged_then) if judged > judged_then else 0.0
 
-    def record(self, deliveries: list[Delivery]) -> None:
-        """Note the successes of newly delivered episodes."""
-        for d in deliveries:
-            self.recent.extend(d.successes)
+    def record(self, stats: Mapping[str, float]) -> None:
+        """Note the run's counters (`runtime/episodes`, `runtime/successes`, ... combined over its sessions)."""
+        mark = judged_episodes(stats)
+        if mark[0] > self._marks[-1][0]:
+            self._marks.append(mark)
+        while len(self._marks) > 2 and mark[0] - self._marks[1][0] >= SUCCESS_WINDOW:
+            self._marks.popleft()
 
     def show(self, fraction: float, session_s: float, session_steps: float, stats: dict[str, float], version: int,
              test_success: float | None) -> None:

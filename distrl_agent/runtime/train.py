@@ -117,7 +117,6 @@ def run_loop(config: TrainConfig, learner: LearnerHandle, runtime: Runtime, stat
             # 2. ingestion: whole trajectories only (local: the objects; Ray: refs the learner actor resolves)
             for delivery in deliveries:
                 learner.ingest(delivery.trajectories)
-            progress.record(deliveries)
             # 3. training: K updates once the replay is warm
             train_tick = time.monotonic()
             step_metrics = learner.train_steps(config.learner.updates_per_round)
@@ -137,6 +136,7 @@ def run_loop(config: TrainConfig, learner: LearnerHandle, runtime: Runtime, stat
             session_stats = runtime.stats()
             stats = {**combine_sessions(state.totals, session_stats), **state.metrics()}
             env_steps, episodes = stats["runtime/env_steps"], stats["runtime/episodes"]
+            progress.record(stats)
             progress.show(spent_fraction(config, clock.session(state), version, env_steps), clock.session_s(),
                           session_stats["runtime/env_steps"], stats, version,
                           state.curve[-1]["test_success"] if state.curve else None)
@@ -304,7 +304,7 @@ def train(config: TrainConfig, resume: str | Path | None = None, show_progress: 
     write_text(run_dir / "config.yaml", config.to_yaml())  # after a resume's config check passed
     writer = MetricsWriter(run_dir, hooks)
     hooks.on_start(config)
-    progress = Progress(config.runtime.minutes * 60, spent, enabled=show_progress)
+    progress = Progress(config.runtime.minutes * 60, spent, enabled=show_progress, totals=state.totals)
     final = state
     try:
         final = run_loop(config, learner, runtime, state, writer, progress, run_dir)

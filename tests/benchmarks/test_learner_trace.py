@@ -40,6 +40,21 @@ def test_condense_averages_each_time_bin_from_the_first_update(tmp_path: Path) -
     assert all(p["train_success"] == 0.5 and p["critic_loss"] == 1.0 for p in trace)
 
 
+def test_the_train_success_counts_every_judged_episode_from_the_counters(tmp_path: Path) -> None:
+    """A GRPO run's bar read 0.5 (its delivered groups are mixed by construction) while 1 in 5 episodes succeeded:
+    the trace reads the workers' counters, over the last ~200 judged episodes, a device fault not among them."""  # noqa: D205, D209
+    path = _metrics(tmp_path / "run")
+    records = [json.loads(line) for line in path.read_text().splitlines()]
+    for t, record in enumerate(records, 1):  # 10 episodes a second: one success in 5, then from 41 s all succeed
+        record |= {"runtime/episodes": 11.0 * t, "runtime/faulty_episodes": 1.0 * t,
+                   "runtime/successes": 2.0 * min(t, 40) + 10.0 * max(0, t - 40)}
+    path.write_text("".join(json.dumps(r) + "\n" for r in records))
+    trace = condense(path, points=4)  # bins ending at 19, 39, 59 and 80 s
+    assert [round(p["train_success"], 3) for p in trace] == [0.2, 0.2, 0.2 * 0.05 + 0.95, 1.0]
+    # a metrics file from before the counters keeps what the bar recorded
+    assert all(p["train_success"] == 0.5 for p in condense(_metrics(tmp_path / "old"), points=4))
+
+
 def test_condense_names_the_line_that_is_not_a_record(tmp_path: Path) -> None:
     path = _metrics(tmp_path / "run", seconds=10)
     path.write_text(path.read_text() + "[1, 2]\n")
