@@ -93,6 +93,7 @@ class RunState:
         learner_wait_s: seconds blocked on collection (waiting for data or for a synchronous round).
         publish_s: seconds spent publishing weights, over `publishes` publications.
         resumes: how many times the run was resumed.
+        start_weights: SHA-256 of the policy weights the run started from (`warm_start.weights_digest`).
     """
 
     elapsed_s: float = 0.0
@@ -105,6 +106,7 @@ class RunState:
     publish_s: float = 0.0
     publishes: int = 0
     resumes: int = 0
+    start_weights: str = ""
 
     def metrics(self) -> dict[str, float]:
         """The learner-side `runtime/` metrics: idle fraction, wait time, publish latency, checkpoints."""

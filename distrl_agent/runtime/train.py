@@ -39,6 +39,7 @@ from distrl_agent.runtime.warm_start import (
     collect_demonstrations,
     load_start_weights,
     save_warm_start,
+    weights_digest,
 )
 from distrl_agent.runtime.weights import trainable_weights
 
@@ -296,6 +297,8 @@ def train(config: TrainConfig, resume: str | Path | None = None, show_progress: 
         learner.set_policy_weights(weights)
         log.info("warm start saved to %s (runtime.warm_start_from= takes it next time)",
                  save_warm_start(weights, run_dir))
+    if checkpoint is None:  # a resumed run keeps the start its first session recorded
+        state.start_weights = weights_digest(runtime.fetch(learner.weights()))
     spent = spent_fraction(config, state.elapsed_s, learner.get_version(), state.totals.get("runtime/env_steps", 0.0))
     if resume is not None and spent >= 1.0:
         rt = config.runtime
@@ -329,6 +332,7 @@ def train(config: TrainConfig, resume: str | Path | None = None, show_progress: 
         "minutes": round(final.elapsed_s / 60, 2), "updates": version,
         "env_steps": int(final.totals["runtime/env_steps"]), "episodes": int(final.totals["runtime/episodes"]),
         "worker_restarts": int(final.totals["runtime/worker_restarts"]), "resumes": final.resumes,
+        "start_weights_sha256": final.start_weights,
         "train_success": evaluate(config, weights, version, "train", rt.eval_episodes, EVAL_SEEDS["train"]),
         "test_success": test_success, "test_success_by_task": test_by_task,
         "curve": final.curve, **learner_stats, **final.totals, **final.metrics(),

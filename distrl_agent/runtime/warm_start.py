@@ -6,6 +6,8 @@ another run's policy, instead (`load_start_weights`).
 
 from __future__ import annotations
 
+import hashlib
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
 
@@ -105,6 +107,18 @@ def behaviour_clone(policy: Policy, data: list[tuple[dict, str, dict[str, Any]]]
         nll = float(loss.detach())
     policy.eval()
     return nll
+
+
+def weights_digest(weights: Mapping[str, np.ndarray]) -> str:
+    """SHA-256 of policy weights (names, dtypes, shapes and values, in name order): which start a run trained from,
+    so that runs compared seed by seed can be checked to share theirs (a clone is bitwise reproducible from its
+    config on one build, but a change anywhere in the sim or the policy makes another)."""  # noqa: D205, D209
+    digest = hashlib.sha256()
+    for name in sorted(weights):
+        value = np.ascontiguousarray(weights[name])
+        digest.update(f"{name}:{value.dtype.str}:{value.shape};".encode())
+        digest.update(value.tobytes())
+    return digest.hexdigest()
 
 
 def save_warm_start(weights: dict[str, np.ndarray], run_dir: Path) -> Path:

@@ -102,6 +102,8 @@ def test_resume_from_python_takes_the_folders_config(trained, tmp_path) -> None:
     shutil.copytree(result.run_dir, folder)
     more = distrl_agent.train(resume=folder, overrides=["runtime.max_updates=10"], show_progress=False)
     assert more.run_dir == folder.resolve() and more.updates >= 10 and more.summary["resumes"] == 1
+    # a resumed run keeps the start its first session recorded (its checkpoint's weights are not its start)
+    assert more.summary["start_weights_sha256"] == result.summary["start_weights_sha256"] != ""
 
 
 def test_evaluate_a_run_folder(trained) -> None:

@@ -18,6 +18,7 @@ from distrl_agent.runtime.checkpoint import find_checkpoint, read_run_state, sav
 from distrl_agent.runtime.learner import Learner
 from distrl_agent.runtime.progress import RunState
 from distrl_agent.runtime.train import lr_scale, spent_fraction, train
+from distrl_agent.runtime.warm_start import weights_digest
 
 TINY = ["runtime.minutes=0.1", "runtime.envs_per_worker=2", "runtime.warm_start_episodes=4",
         "runtime.warm_start_updates=5", "runtime.eval_episodes=4", "learner.batch_size=4",
@@ -134,6 +135,9 @@ def test_train_from_initial_weights_skips_the_warm_start(tmp_path, monkeypatch) 
     start = build_learner(load_config(overrides=["runtime.seed=7"])).weights()
     summary = train(config, show_progress=False, initial_weights=start)
     assert len(received) == 1 and received[0] is start
+    # the summary names the start, so that runs compared seed by seed can be checked to share it
+    assert summary["start_weights_sha256"] == weights_digest(start) != weights_digest(
+        build_learner(load_config(overrides=["runtime.seed=8"])).weights())
     steps = [p["env_steps"] for p in summary["curve"]]
     assert steps[0] == 0 and steps == sorted(steps) and len(steps) >= 2 and steps[-1] > 0
 
