@@ -28,7 +28,7 @@ from distrl_agent.config import TrainConfig, load_config
 from distrl_agent.runtime.checkpoint import find_checkpoint, read_policy
 from distrl_agent.runtime.collect import evaluate_by_task
 from distrl_agent.runtime.train import EVAL_SEEDS, train, warm_start
-from distrl_agent.runtime.warm_start import save_warm_start
+from distrl_agent.runtime.warm_start import save_warm_start, weights_digest
 
 Summaries = dict[str, dict[int, dict[str, Any]]]
 """run name -> seed -> summary of that run."""
@@ -183,7 +183,8 @@ def train_runs(plan: Plan, overrides: Callable[[str, int], list[str]], result: R
 
     A run that finished under the same config in `os.environ[reuse_var]` (an earlier output's `runs/`) is reused, and
     so is a seed's warm start (`shared_warm_start`); a run that crashes is recorded in `result.notes` with its
-    traceback and the others go on.
+    traceback and the others go on, and so is a seed whose runs did not all start from its warm start (`start_notes`:
+    a reused run cloned on another build).
 
     Returns:
         (the summaries, `evaluate_start` of each seed's warm start: by default its test success per template).
@@ -192,10 +193,12 @@ def train_runs(plan: Plan, overrides: Callable[[str, int], list[str]], result: R
     start_figures: list[T] = []
     source = os.environ.get(reuse_var)
     reused: list[str] = []
+    start_digests: dict[int, str] = {}
     for seed in plan.seeds:
         config = load_config(overrides=overrides("", seed))
         start = shared_warm_start(config, source)
         start_figures.append(evaluate_start(config, start))
+        start_digests[seed] = weights_digest(start)
         for name in plan.runs:
             run_overrides = overrides(name, seed)
             if (summary := reusable_summary(run_overrides, source)) is not None:
@@ -210,6 +213,7 @@ def train_runs(plan: Plan, overrides: Callable[[str, int], list[str]], result: R
             summaries[name][seed] = summary
     if reused:
         result.notes.append(f"Reused from {source} (finished there under the same config): {', '.join(reused)}.")
+    result.notes += start_notes(summaries, start_digests)
     return summaries, start_figures
 
 
@@ -606,6 +610,39 @@ def dropped_unused(summary: dict[str, Any]) -> float:
 def replay_ratio(summary: dict[str, Any]) -> float:
     """Trajectories the learner sampled per trajectory the workers collected (> 1: data reused; < 1: data unused)."""
     return summary.get("replay/sampled", 0.0) / max(summary.get("episodes", 0), 1)
+
+
+def run_start(summary: dict[str, Any], by_digest: bool) -> str | None:
+    """What a run started from: its start weights' digest (`by_digest`), else its first test evaluation at version 0
+    (summaries from before the digest); None when it has neither."""  # noqa: D205, D209
+    if by_digest:
+        return f"weights {summary['start_weights_sha256'][:12]}"
+    curve = summary.get("curve") or []
+    if curve and curve[0].get("version") == 0:
+        return f"first evaluation {100 * curve[0]['test_success']:.0f}%"
+    return None
+
+
+def start_notes(summaries: Summaries, section_starts: dict[int, str] | None = None) -> list[str]:
+    """One note per seed whose runs did not all start from the same weights (a kept run cloned on another build of the
+    sim or the policy): a difference across those runs mixes in their starts'. Compared by digest where every run of
+    the seed has one (and with `section_starts`, seed -> the digest of the warm start this report evaluates), else by
+    the first evaluation, which tells different starts apart only when they score differently."""  # noqa: D205, D209
+    notes = []
+    for seed in sorted({s for by_seed in summaries.values() for s in by_seed}):
+        runs = {name: by_seed[seed] for name, by_seed in summaries.items() if seed in by_seed}
+        by_digest = all(r.get("start_weights_sha256") for r in runs.values())
+        starts: dict[str, list[str]] = {}
+        if by_digest and seed in (section_starts or {}):
+            starts[f"weights {section_starts[seed][:12]}"] = ["the warm start this report evaluates"]
+        for name, summary in runs.items():
+            if (start := run_start(summary, by_digest)) is not None:
+                starts.setdefault(start, []).append(name)
+        if len(starts) > 1:
+            groups = "; ".join(f"{', '.join(names)} from {start}" for start, names in starts.items())
+            notes.append(f"Seed {seed}'s runs started from different warm starts ({groups}): a paired difference "
+                         "across those groups mixes in their starts'; within a group the pairs are exact.")
+    return notes
 
 
 def noise_note(summaries: Summaries, episodes: int) -> str:

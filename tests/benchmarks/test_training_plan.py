@@ -19,6 +19,7 @@ from benchmarks.training_parts import (
     gap_at_equal,
     protocol_comparison,
     reusable_summary,
+    start_notes,
     success_at,
     time_to,
     train_runs,
@@ -332,3 +333,27 @@ def test_every_key_added_since_a_run_was_kept_says_how_the_code_behaved_before_i
         saved = _dotted(yaml.safe_load(path.read_text()))
         added = _dotted(load_config(path).to_dict()) - saved
         assert added <= set(NEUTRAL_ADDITIONS), f"{path}: {sorted(added - set(NEUTRAL_ADDITIONS))}"
+
+
+def _started(first: float, digest: str | None = None) -> dict:
+    """A run whose first evaluation (version 0) scored `first`, started from weights with `digest` (None: a summary
+    from before the digest)."""  # noqa: D205, D209
+    run = {"curve": [{"time_s": 0.0, "version": 0, "test_success": first}], "test_success": 0.7}
+    return run if digest is None else {**run, "start_weights_sha256": digest}
+
+
+def test_a_seed_whose_runs_started_from_different_weights_is_named() -> None:
+    same = {"A-RIDE": {0: _started(0.57, "a" * 64)}, "DigiRL": {0: _started(0.57, "a" * 64)}}
+    assert start_notes(same, {0: "a" * 64}) == []
+    # by digest: equal first evaluations do not hide different weights, and the report's own start is one of them
+    differ = {"A-RIDE": {0: _started(0.57, "a" * 64), 1: _started(0.5, "c" * 64)},
+              "masked": {0: _started(0.57, "b" * 64), 1: _started(0.5, "c" * 64)}}
+    (note,) = start_notes(differ, {0: "b" * 64, 1: "c" * 64})
+    assert note.startswith("Seed 0's runs started from different warm starts")
+    assert "A-RIDE from weights aaaaaaaaaaaa" in note
+    assert "the warm start this report evaluates, masked from weights bbbbbbbbbbbb" in note
+    # kept runs from before the digest: told apart by their first evaluation, when it differs
+    older = {"A-RIDE": {2: _started(0.15)}, "bounded": {2: _started(0.13, "d" * 64)}}
+    (note,) = start_notes(older)
+    assert "A-RIDE from first evaluation 15%" in note and "bounded from first evaluation 13%" in note
+    assert start_notes({"A-RIDE": {2: _started(0.15)}, "bounded": {2: _started(0.15)}}) == []
