@@ -543,6 +543,8 @@ CONTRASTS: tuple[tuple[str, str, str], ...] = (
     ("Retrace targets", "A-RIDE (async)", "A-RIDE no Retrace"),
     ("entropy bonus", "A-RIDE (async)", "A-RIDE no entropy"),
     ("no staleness cap", "A-RIDE (async)", "A-RIDE staleness cap 20"),
+    ("AReaL's masked behaviour weights (vs truncated)", "A-RIDE masked weights", "A-RIDE truncated weights"),
+    ("uncapped behaviour weights (vs truncated)", "A-RIDE uncapped weights", "A-RIDE truncated weights"),
 )
 """(ingredient, run with it, run without it): what each ingredient of A-RIDE (async) vs DigiRL (sync) is worth."""
 

@@ -25,8 +25,8 @@ Rules fixed before any result was seen:
   collected trajectories dropped unused (stale, or beyond a worker's buffer). On the instant phone the learner samples
   each trajectory about once and ~97% are dropped unused: learner-bound.
 
-`DISTRL_BENCH_SLOW_RUNS`, `DISTRL_BENCH_SLOW_SEEDS` and `DISTRL_BENCH_SLOW_MINUTES` shrink the suite (default: 13 runs
-x 3 seeds x 10 min, about 7.5 hours); `DISTRL_BENCH_SLOW_REUSE=DIR` (an earlier output's `runs_slow/`) takes every run
+`DISTRL_BENCH_SLOW_RUNS`, `DISTRL_BENCH_SLOW_SEEDS` and `DISTRL_BENCH_SLOW_MINUTES` shrink the suite (default: 14 runs
+x 3 seeds x 10 min, about 8 hours); `DISTRL_BENCH_SLOW_REUSE=DIR` (an earlier output's `runs_slow/`) takes every run
 that finished there under the same config, so a suite spreads over sessions.
 """
 
@@ -82,7 +82,10 @@ RUNS: dict[str, list[str]] = {
     "A-RIDE bounded staleness": [*INSTANT_RUNS["A-RIDE (async)"], "runtime.max_offpolicyness=3",
                                  "learner.max_samples_per_insert=4", "learner.max_times_sampled=4"],
     # the behaviour weights of the 2025 systems (ALGORITHM.md): where data lags most, as AReaL masks (its examples'
-    # cap of 5) and as the decoupled objective is written, against the paper's truncation at 1
+    # cap of 5) and as the decoupled objective is written, against the paper's truncation at 1. "A-RIDE truncated
+    # weights" is A-RIDE (async) made beside them, from the same warm starts: the kept A-RIDE (async) runs started from
+    # clones of an earlier build (the sim's dumps changed since, and with them the clones: `start_notes`)
+    "A-RIDE truncated weights": [*INSTANT_RUNS["A-RIDE (async)"], "learner.coefficients.behaviour_weight=truncate"],
     "A-RIDE masked weights": [*INSTANT_RUNS["A-RIDE (async)"], "learner.coefficients.behaviour_weight=mask",
                               f"learner.coefficients.rho_bar_max={MASK_CAP}"],
     "A-RIDE uncapped weights": [*INSTANT_RUNS["A-RIDE (async)"], "learner.coefficients.behaviour_weight=uncapped"],

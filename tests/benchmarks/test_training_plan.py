@@ -79,6 +79,11 @@ def test_slow_runs_follow_the_stated_rules(monkeypatch: pytest.MonkeyPatch, tmp_
     assert weights.pop("A-RIDE masked weights") == ("mask", training_slow.MASK_CAP)
     assert weights.pop("A-RIDE uncapped weights")[0] == "uncapped"
     assert set(weights.values()) == {("truncate", 1.0)}  # every other A-RIDE run: the paper's truncation at 1
+    # the weights' baseline is A-RIDE (async) itself, made again beside them from the same warm starts
+    def run(name: str) -> dict:
+        return {k: v for k, v in configs[name].model_dump().items() if k != "run_dir"}
+
+    assert run("A-RIDE truncated weights") == run("A-RIDE (async)")
 
 
 def test_curve_readers_hold_the_last_evaluation() -> None:
