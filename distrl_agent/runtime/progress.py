@@ -141,7 +141,7 @@ class Progress:
 
     The train success is read from the workers' counters, not from what they deliver: every judged episode counts,
     those a rule's workers hold back included (GRPO drops groups whose members all returned the same, most of them
-    all failures, so the delivered episodes alone read 50-60% where the policy succeeds 20-30% of the time).
+    all failures, so the delivered episodes alone read 38-62% where 20% of its episodes succeeded).
     """
 
     def __init__(self, budget_s: float, start_fraction: float, enabled: bool = True,
