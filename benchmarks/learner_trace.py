@@ -17,7 +17,7 @@ import numpy as np
 
 from benchmarks.result import markdown_table
 from benchmarks.stats import mean_std
-from distrl_agent.runtime.progress import SUCCESS_WINDOW, judged_episodes
+from distrl_agent.runtime.progress import SuccessWindow
 
 TRACE_FILE = "learner_trace.json"
 """A kept run's condensed metrics: a list of {"time_s", "version", and each `TRACE_KEYS` name} per time bin."""
@@ -74,17 +74,16 @@ def condense(metrics: Path, points: int = TRACE_POINTS) -> Trace:
 
 def rolling_success(rows: list[dict]) -> list[float] | None:
     """Per record, the success rate of the last ~`SUCCESS_WINDOW` judged episodes as its counters
-    (`runtime/episodes`, `runtime/successes`, ...) stood, every episode the workers ended counted, held back or
-    not; NaN before any; None when a record lacks the counters (a metrics file older than them)."""  # noqa: D205, D209
+    (`runtime/episodes`, `runtime/successes`, ...) stood (`SuccessWindow`, as the bar reads it), every episode the
+    workers ended counted, held back or not; NaN before any; None when a record lacks the counters (a metrics file
+    older than them)."""  # noqa: D205, D209
     counted = ("runtime/episodes", "runtime/successes")
     if not all(isinstance(r.get(key), int | float) for r in rows for key in counted):
         return None
-    marks = np.array([judged_episodes(r) for r in rows], float).reshape(-1, 2)  # cumulative: sorted
-    rates = []
-    for judged, successes in marks:
-        start = int(np.searchsorted(marks[:, 0], judged - SUCCESS_WINDOW, side="right")) - 1  # a window back
-        judged_then, successes_then = marks[start] if start >= 0 else (0.0, 0.0)
-        rates.append(float(successes - successes_then) / (judged - judged_then) if judged > judged_then else math.nan)
+    window, rates = SuccessWindow(), []
+    for row in rows:
+        window.record(row)
+        rates.append(math.nan if (rate := window.rate) is None else rate)
     return rates
 
 

@@ -136,12 +136,38 @@ def judged_episodes(totals: Mapping[str, float]) -> tuple[float, float]:
     return judged, totals.get("runtime/successes", 0.0)
 
 
+class SuccessWindow:
+    """The success rate of the last ~`SUCCESS_WINDOW` judged episodes, read from a run's cumulative counters as they
+    grow (`judged_episodes`): every episode the workers judged counts, whether or not it reached the learner. The
+    live bar (`Progress`) and the learner traces of kept runs (`benchmarks.learner_trace`) both read it."""  # noqa: D205, D209
+
+    def __init__(self, totals: Mapping[str, float] | None = None) -> None:
+        """A window that starts at `totals` (the counters of a resumed run's earlier sessions; none: zero)."""
+        # (judged episodes, successes) as the counters stood at each change, oldest first: the window's start
+        self._marks: deque[tuple[float, float]] = deque([judged_episodes(totals or {})])
+
+    @property
+    def rate(self) -> float | None:
+        """Successes over judged episodes since the window's start; None before any."""
+        (judged_then, successes_then), (judged, successes) = self._marks[0], self._marks[-1]
+        return (successes - successes_then) / (judged - judged_then) if judged > judged_then else None
+
+    def record(self, totals: Mapping[str, float]) -> None:
+        """Note the counters (`runtime/episodes`, `runtime/successes`, ...); the start moves up to the last mark at
+        least `SUCCESS_WINDOW` judged episodes back."""  # noqa: D205, D209
+        mark = judged_episodes(totals)
+        if mark[0] > self._marks[-1][0]:
+            self._marks.append(mark)
+        while len(self._marks) > 2 and mark[0] - self._marks[1][0] >= SUCCESS_WINDOW:
+            self._marks.popleft()
+
+
 class Progress:
     """The progress bar (steps, episodes, recent train success, last test success, updates, throughput).
 
-    The train success is read from the workers' counters, not from what they deliver: every judged episode counts,
-    those a rule's workers hold back included (GRPO drops groups whose members all returned the same, most of them
-    all failures, so the delivered episodes alone read 38-62% where 20% of its episodes succeeded).
+    The train success is read from the workers' counters, not from what they deliver (`SuccessWindow`): every judged
+    episode counts, those a rule's workers hold back included (GRPO drops groups whose members all returned the same,
+    most of them all failures, so the delivered episodes alone read 38-62% where 20% of its episodes succeeded).
     """
 
     def __init__(self, budget_s: float, start_fraction: float, enabled: bool = True,
@@ -154,24 +180,19 @@ class Progress:
         """  # noqa: D205, D209
         self.bar = tqdm(total=int(budget_s), initial=int(min(start_fraction, 1.0) * budget_s), unit="s",
                         desc="distrl train", dynamic_ncols=True, mininterval=1.0, disable=not enabled)
-        # (judged episodes, successes) as the counters stood at each change, oldest first: the window's start
-        self._marks: deque[tuple[float, float]] = deque([judged_episodes(totals or {})])
+        self._window = SuccessWindow(totals)
         self._last = 0.0
         self._fraction = start_fraction
 
     @property
     def success(self) -> float:
         """Success rate of the last ~`SUCCESS_WINDOW` judged episodes (0 before any)."""
-        (judged_then, successes_then), (judged, successes) = self._marks[0], self._marks[-1]
-        return (successes - successes_then) / (judged - judged_then) if judged > judged_then else 0.0
+        rate = self._window.rate
+        return 0.0 if rate is None else rate
 
     def record(self, stats: Mapping[str, float]) -> None:
         """Note the run's counters (`runtime/episodes`, `runtime/successes`, ... combined over its sessions)."""
-        mark = judged_episodes(stats)
-        if mark[0] > self._marks[-1][0]:
-            self._marks.append(mark)
-        while len(self._marks) > 2 and mark[0] - self._marks[1][0] >= SUCCESS_WINDOW:
-            self._marks.popleft()
+        self._window.record(stats)
 
     def show(self, fraction: float, session_s: float, session_steps: float, stats: dict[str, float], version: int,
              test_success: float | None) -> None:
