@@ -77,6 +77,9 @@ the default plan, and compared with A-RIDE like the rules. On World A-RIDE's pol
 warm start by a KL penalty; A-RIDE without the entropy bonus (a first run climbed as far, 0.28 -> 0.50 nats: not the
 bonus); and A-RIDE on its advantages alone, neither the bonus nor the invalid-action penalty (a first run held its
 entropy, 0.30 -> 0.31, and fell as far: distrl_agent/ALGORITHM.md, "the paper's regime on World")."""
+PAPER_RULE: dict[str, list[str]] = {"A-RIDE (async)": ["learner.coefficients.kl_coef=0"]}
+"""Settings that keep a rule the paper's where World's defaults differ (`SUITE_COEFFICIENTS`: A-RIDE's KL penalty,
+measured here as "A-RIDE KL 0.1 (async)"); a variant's own settings come after and win."""
 REGIMES = ("instant", "emulator")
 BASELINE = "A-RIDE (async)"
 QUICK_MINUTES = 1.0
@@ -110,7 +113,8 @@ def plan(quick: bool) -> Plan:
 def run_config(name: str, seed: int, minutes: float, out: Path, quick: bool) -> list[str]:
     """The overrides of run `name` (`run_name`; empty: the shared warm start of `seed`, in the instant setting).
 
-    The regime's section builds the setting (`training.run_config` or `training_slow.run_config`); then World, the
+    The regime's section builds the setting (`training.run_config` or `training_slow.run_config`); then A-RIDE kept
+    the paper's rule (`PAPER_RULE`), the variant's own settings, World, the
     run's folder, an evaluation of every level about 8 times a run, played after the run (`runtime.eval_deferred`:
     inline, World's 300 episodes a point would take a third of the learner's 10 minutes, and the workers of DigiRL's
     sync rounds would wait for them while asynchronous ones kept collecting), and tiny mode's settings last.
@@ -119,7 +123,8 @@ def run_config(name: str, seed: int, minutes: float, out: Path, quick: bool) -> 
     base, own = VARIANTS.get(rule, (rule, []))
     regime_config = training_slow.run_config if regime == "emulator" else training.run_config
     episodes = 20 if quick else 100
-    overrides = [*regime_config(base, seed, minutes, out, quick), *own, f"env.env_id={ENV_ID}",
+    overrides = [*regime_config(base, seed, minutes, out, quick), *PAPER_RULE.get(base, []), *own,
+                 f"env.env_id={ENV_ID}",
                  f"run_dir={run_folder(name, seed, out)}",
                  f"runtime.eval_splits=[{','.join(LEVELS)}]", f"runtime.eval_every_s={max(30.0, minutes * 60 / 8)}",
                  f"runtime.eval_episodes={episodes}", "runtime.eval_deferred=true"]

@@ -101,6 +101,7 @@ class ARideConfig(RuleConfig):
         kl_coef: weight of a KL penalty to the reference policy, the policy at the learner's first update (the warm
             start): the k3 estimate on the stored actions, IS-weighted like the actor (0, the paper's: none, and no
             reference is kept; > 0: the learner keeps and checkpoints a frozen copy, one more forward pass a batch).
+            On World the small policy's default is 0.1 (`distrl_agent.config.SUITE_COEFFICIENTS`).
         penalty_coef: lambda_P, weight of the invalid-action penalty folded into the advantage.
         value_coef: c_V, weight of the critic loss in the summed loss.
         actor_coef: weight of the actor terms (policy gradient, entropy and KL); 0 trains the critic alone (warm-up).

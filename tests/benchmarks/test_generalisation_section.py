@@ -208,3 +208,25 @@ def test_a_run_whose_metrics_cannot_be_read_is_named_not_fatal(tmp_path: Path) -
     assert section.learner_trace(result, tmp_path) is None
     assert result.notes == [f"No learner trace for {tmp_path.name}: {tmp_path / 'metrics.jsonl'}:2 is not a JSON "
                             "record (Unterminated string starting at)."]
+
+
+def test_todays_plan_makes_the_runs_kept_in_docs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every kept run is the run its name makes today, so the section's reporting pass reuses it rather than training
+    it again, and a default changed since (World's KL penalty for A-RIDE) cannot relabel a kept run."""  # noqa: D205, D209
+    import yaml
+
+    from benchmarks.training_parts import same_run
+
+    monkeypatch.delenv(TINY_ENV, raising=False)
+    docs = Path(__file__).resolve().parents[2] / "docs" / "benchmarks"
+    checked = 0
+    for name in section.run_names(variants=True):
+        for seed in (0, 1, 2):
+            folder = section.run_folder(name, seed, docs)
+            if not (folder / "config.yaml").exists():
+                continue
+            saved = yaml.safe_load((folder / "config.yaml").read_text())
+            now = load_config(overrides=section.run_config(name, seed, 10.0, docs, quick=False)).to_dict()
+            assert same_run({**saved, "run_dir": None}, {**now, "run_dir": None}), folder.name
+            checked += 1
+    assert checked >= 21  # A-RIDE in both regimes, the emulator's four rules and the KL variant, 3 seeds each

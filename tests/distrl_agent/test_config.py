@@ -243,6 +243,26 @@ def test_world_gets_its_own_warm_start_unless_the_config_sets_one() -> None:
     assert mine.warm_start_episodes == SUITE_WARM_STARTS["world"]["warm_start_episodes"]
 
 
+def test_world_gives_a_ride_a_kl_penalty_unless_the_config_or_the_policy_says_otherwise(tmp_path) -> None:
+    """On World the small policy's A-RIDE keeps near its warm start (`SUITE_COEFFICIENTS`); elsewhere, with another
+    rule, a VLM (whose reference would double its weights) or a coefficient set, nothing changes."""  # noqa: D205, D209
+    world = ["env.env_id=android_gym/World-v0"]
+    fitted = load_config(overrides=world)
+    assert fitted.learner.algorithm == "a-ride" and fitted.learner.coefficients.kl_coef == 0.1
+    assert fitted.learner.coefficients.entropy_coef == 0.01  # the rule's other defaults stay
+    assert load_config().learner.coefficients.kl_coef == 0.0
+    assert load_config(overrides=[*world, "learner.coefficients.kl_coef=0"]).learner.coefficients.kl_coef == 0.0
+    mine = load_config(overrides=[*world, "learner.coefficients.entropy_coef=0.02"]).learner.coefficients
+    assert (mine.kl_coef, mine.entropy_coef) == (0.1, 0.02)
+    assert load_config(overrides=[*world, "learner.algorithm=grpo"]).learner.coefficients.kl_coef == 0.0
+    vlm = ["policy.kind=vlm", "policy.vlm.model_path=/tmp/model", "env.screenshot_width=64"]
+    assert load_config(overrides=[*world, *vlm]).learner.coefficients.kl_coef == 0.0
+    path = tmp_path / "config.yaml"
+    path.write_text(fitted.replace(learner=fitted.learner.replace(
+        coefficients=fitted.learner.coefficients.model_copy(update={"kl_coef": 0.0}))).to_yaml())
+    assert load_config(path).learner.coefficients.kl_coef == 0.0  # a saved run resumes as it ran
+
+
 @pytest.mark.parametrize("env", [["env.latency=emulator"], ["env.device=adb:emulator-{index}"],
                                  ["env.latency={step_median_s: 1.5}"]])
 def test_paced_phones_train_without_the_instant_phones_data_bounds(tmp_path, env: list[str]) -> None:
