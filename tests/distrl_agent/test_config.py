@@ -237,7 +237,7 @@ def test_world_gets_its_own_warm_start_unless_the_config_sets_one() -> None:
     world = load_config(overrides=["env.env_id=android_gym/World-v0"]).runtime
     assert {k: getattr(world, k) for k in SUITE_WARM_STARTS["world"]} == SUITE_WARM_STARTS["world"]
     general = load_config().runtime
-    assert (general.warm_start_episodes, general.warm_start_updates) == (400, 120)
+    assert (general.warm_start_episodes, general.warm_start_updates, general.warm_start_anneal) == (400, 480, True)
     mine = load_config(overrides=["env.env_id=android_gym/World-v0", "runtime.warm_start_updates=7"]).runtime
     assert mine.warm_start_updates == 7
     assert mine.warm_start_episodes == SUITE_WARM_STARTS["world"]["warm_start_episodes"]
