@@ -70,13 +70,16 @@ VARIANTS: dict[str, tuple[str, list[str]]] = {
     "A-RIDE no entropy (async)": ("A-RIDE (async)", ["learner.coefficients.entropy_coef=0"]),
     "A-RIDE advantage only (async)": ("A-RIDE (async)", ["learner.coefficients.entropy_coef=0",
                                                           "learner.coefficients.penalty_coef=0"]),
+    "A-RIDE trust region (async)": ("A-RIDE (async)", ["learner.coefficients.trust_region=0.2"]),
 }
 """Rules of `RULES` with settings of their own: measured when `DISTRL_BENCH_GENERALISATION_RUNS` names them, not in
 the default plan, and compared with A-RIDE like the rules. On World A-RIDE's policy drifts from its clone (entropy
 0.34 -> 0.54 nats, train success 34 -> 13%) while DigiRL's holds its entropy (~0.34) and success: A-RIDE held near its
 warm start by a KL penalty; A-RIDE without the entropy bonus (a first run climbed as far, 0.28 -> 0.50 nats: not the
 bonus); and A-RIDE on its advantages alone, neither the bonus nor the invalid-action penalty (a first run held its
-entropy, 0.30 -> 0.31, and fell as far: distrl_agent/ALGORITHM.md, "the paper's regime on World")."""
+entropy, 0.30 -> 0.31, and fell as far: distrl_agent/ALGORITHM.md, "the paper's regime on World"); and A-RIDE whose
+actor stops pushing an action once its ratio to the behaviour policy left [0.8, 1.2] (`trust_region`): its episodes
+are replayed 50-60 times with no such bound, and a trust region may let it gain where the KL penalty only holds."""
 PAPER_RULE: dict[str, list[str]] = {"A-RIDE (async)": ["learner.coefficients.kl_coef=0"]}
 """Settings that keep a rule the paper's where World's defaults differ (`SUITE_COEFFICIENTS`: A-RIDE's KL penalty,
 measured here as "A-RIDE KL 0.1 (async)"); a variant's own settings come after and win."""

@@ -143,6 +143,7 @@ NEUTRAL_ADDITIONS: dict[str, Any] = {
     "learner.max_times_sampled": None, "learner.micro_batch_size": None,
     "learner.coefficients.behaviour_weight": "truncate", "learner.coefficients.ratio_level": "sequence",
     "learner.coefficients.entropy_per_draw": False, "learner.coefficients.kl_coef": 0.0,
+    "learner.coefficients.trust_region": None,
 }
 """Config keys added after runs were kept, each with the value that behaves as the code did before it existed: a
 saved config without the key describes the same run as one with that value. A key added to the config needs its entry

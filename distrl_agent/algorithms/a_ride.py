@@ -7,6 +7,8 @@ Paper: DistRL (Wang et al., ICLR 2025, arXiv:2410.14803); specification: shared/
              rho_bar_t = min(rho_bar_max, pi(a_t|s_t) / mu(a_t|s_t))   (`behaviour_weight` "truncate", the paper's;
                          "mask": rho_t, 0 above rho_bar_max > 1, AReaL's; "uncapped": rho_t)
              L_pi = - mean_t w_IS rho_bar_t (A_t - lambda_P P_t) log pi_theta(a_t|s_t) - beta mean_t H(pi(.|s_t)) / k
+                    (optional `trust_region` epsilon: a step's term is 0 where A_t - lambda_P P_t > 0 and
+                     rho_t > 1 + epsilon, or < 0 and rho_t < 1 - epsilon: PPO's clip as a stop, around mu)
                     + kl_coef mean_t w_IS k3_t     (optional: k3_t = r_t - log r_t - 1, r_t = pi_ref / pi_theta of a_t,
                                                     pi_ref the policy at the learner's first update: the warm start)
              (`ratio_level` for actions of tokens a_t = (a_t,1 .. a_t,n_t): "sequence" as written; "sequence_mean"
@@ -86,6 +88,11 @@ def a_ride_loss(policy: Policy, batch: Batch, log_ref: LogProbs | None = None, *
     # Actor: clipped ratio, penalty folded in, entropy bonus.
     step_signal = advantage - c.penalty_coef * batch.penalty
     signal = rho_bar * (step_signal[..., None] if grain.ndim == 3 else step_signal)
+    stopped = torch.zeros_like(grain)
+    if c.trust_region is not None:  # no further push on an action already moved epsilon from mu the signal's way
+        stopped = grain & (((signal > 0) & (rho_actor > 1 + c.trust_region))
+                           | ((signal < 0) & (rho_actor < 1 - c.trust_region)))
+        signal = torch.where(stopped, 0.0, signal)
     per_step = signal.detach() * log_pi
     actor_loss = -masked_mean(per_step.sum(-1) if grain.ndim == 3 else per_step, mask, w_is)
     entropy = masked_mean(out.entropy, mask)
@@ -109,6 +116,7 @@ def a_ride_loss(policy: Policy, batch: Batch, log_ref: LogProbs | None = None, *
         "losses/kl_to_reference": float(kl.detach()),
         "losses/total": float(loss.detach()), "charts/rho_mean": float((rho_actor * g).sum() / n_grain),
         "charts/clip_fraction": float(((rho_actor > c.rho_bar_max).float() * g).sum() / n_grain),  # truncated/masked
+        "charts/trust_region_stopped": float(stopped.float().sum() / n_grain),
         "charts/advantage_mean": float((advantage * m).sum() / n),
         "charts/td_abs_mean": float((delta.abs() * m).sum() / n),
         "charts/value_mean": float((values[:, :-1] * m).sum() / n),

@@ -102,6 +102,10 @@ class ARideConfig(RuleConfig):
             start): the k3 estimate on the stored actions, IS-weighted like the actor (0, the paper's: none, and no
             reference is kept; > 0: the learner keeps and checkpoints a frozen copy, one more forward pass a batch).
             On World the small policy's default is 0.1 (`distrl_agent.config.SUITE_COEFFICIENTS`).
+        trust_region: epsilon of a trust region around the behaviour policy (None, the paper's: none): the actor
+            stops pushing a step once its ratio rho = pi / mu has left [1 - epsilon, 1 + epsilon] the way its
+            signal pushes (A > 0 above 1 + epsilon, A < 0 below 1 - epsilon): PPO's clip, as a stop on A-RIDE's
+            own gradient, so that a trajectory replayed many times moves each of its actions a bounded way.
         penalty_coef: lambda_P, weight of the invalid-action penalty folded into the advantage.
         value_coef: c_V, weight of the critic loss in the summed loss.
         actor_coef: weight of the actor terms (policy gradient, entropy and KL); 0 trains the critic alone (warm-up).
@@ -120,6 +124,7 @@ class ARideConfig(RuleConfig):
     entropy_coef: NonNegative = 0.01
     entropy_per_draw: bool = True
     kl_coef: NonNegative = 0.0
+    trust_region: ClipEps | None = None
     penalty_coef: NonNegative = 0.05
     value_coef: NonNegative = 0.5
     actor_coef: NonNegative = 1.0

@@ -59,6 +59,9 @@ def test_a_variant_is_its_rule_with_its_own_settings(tmp_path: Path) -> None:
         alone = load_config(overrides=section.run_config(f"A-RIDE advantage only (async) · {regime}", 2, 10.0,
                                                          tmp_path, quick=False)).learner.coefficients
         assert (alone.entropy_coef, alone.penalty_coef) == (0.0, 0.0) and rule.learner.coefficients.penalty_coef > 0
+        bounded = load_config(overrides=section.run_config(f"A-RIDE trust region (async) · {regime}", 2, 10.0,
+                                                           tmp_path, quick=False)).learner.coefficients
+        assert (bounded.trust_region, bounded.kl_coef) == (0.2, 0.0) and rule.learner.coefficients.trust_region is None
 
 
 def test_runs_train_on_world_and_evaluate_every_level_in_their_regime(tmp_path: Path,

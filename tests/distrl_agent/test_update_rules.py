@@ -46,7 +46,8 @@ def reference_weight(ratio: float, mode: str, cap: float) -> float:
 def reference_a_ride(policy: TabularPolicy, episodes: list[Episode], w_is: tuple[float, ...], c: ARideConfig,
                      draws: tuple[int, ...] | None = None, ref_policy: TabularPolicy | None = None):
     """L = actor_coef (L_pi - beta mean H / k + kl_coef mean w k3) + c_V L_V and the priority of each episode, from
-    ALGORITHM.md.
+    ALGORITHM.md; with a `trust_region` epsilon, a step whose signal pushes its ratio further outside [1 - epsilon,
+    1 + epsilon] adds no actor term.
 
     k is the episode's draw count when `entropy_per_draw` is on (1 when `draws` is None), else 1; k3 = r - log r - 1
     with r = pi_ref / pi of the stored action, `ref_policy` being pi_ref (needed when `kl_coef` > 0).
@@ -80,7 +81,10 @@ def reference_a_ride(policy: TabularPolicy, episodes: list[Episode], w_is: tuple
             advantage = delta
         for t in range(T):
             rho_bar = reference_weight(rho[t], c.behaviour_weight, c.rho_bar_max)
-            actor = actor + w * rho_bar * (advantage[t] - c.penalty_coef * pen[t]) * log_p[s[t], a[t]]
+            signal = advantage[t] - c.penalty_coef * pen[t]
+            eps = c.trust_region
+            if eps is None or not (signal > 0 and rho[t] > 1 + eps or signal < 0 and rho[t] < 1 - eps):
+                actor = actor + w * rho_bar * signal * log_p[s[t], a[t]]
             critic = critic + w * (values[s[t]] - target[t]) ** 2
             entropy = entropy - (log_p[s[t]].exp() * log_p[s[t]]).sum() / k_draw
             if c.kl_coef > 0:
@@ -160,6 +164,8 @@ A_RIDE_CONFIGS = {
     "ratios above 1.3 masked": ARideConfig(rho_bar_max=1.3, behaviour_weight="mask"),
     "ratios uncapped": ARideConfig(behaviour_weight="uncapped"),
     "KL 0.5 to a reference": ARideConfig(kl_coef=0.5),
+    "trust region 0.2": ARideConfig(trust_region=0.2),
+    "trust region 0.2, ratios masked above 1.3": ARideConfig(trust_region=0.2, rho_bar_max=1.3, behaviour_weight="mask"),
 }
 
 
