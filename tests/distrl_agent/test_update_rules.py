@@ -165,7 +165,7 @@ A_RIDE_CONFIGS = {
     "ratios uncapped": ARideConfig(behaviour_weight="uncapped"),
     "KL 0.5 to a reference": ARideConfig(kl_coef=0.5),
     "trust region 0.2": ARideConfig(trust_region=0.2),
-    "trust region 0.2, ratios masked above 1.3": ARideConfig(trust_region=0.2, rho_bar_max=1.3, behaviour_weight="mask"),
+    "trust region 0.2, masked above 1.3": ARideConfig(trust_region=0.2, rho_bar_max=1.3, behaviour_weight="mask"),
 }
 
 
