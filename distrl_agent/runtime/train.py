@@ -288,17 +288,18 @@ def train(config: TrainConfig, resume: str | Path | None = None, show_progress: 
         state.resumes += 1
         log.info("resumed from %s at version %d after %.1f min", checkpoint, learner.get_version(),
                  state.elapsed_s / 60)
-    elif initial_weights is not None:
-        learner.set_policy_weights(initial_weights)
-    elif config.runtime.warm_start_from is not None:
-        learner.set_policy_weights(load_start_weights(config.runtime.warm_start_from, config.policy.policy_config()))
-        log.info("started from %s (no cloning)", config.runtime.warm_start_from)
-    elif (weights := warm_start(config, show_progress)) is not None:
-        learner.set_policy_weights(weights)
-        log.info("warm start saved to %s (runtime.warm_start_from= takes it next time)",
-                 save_warm_start(weights, run_dir))
-    if checkpoint is None:  # a resumed run keeps the start its first session recorded
-        state.start_weights = weights_digest(runtime.fetch(learner.weights()))
+    else:  # a resumed run keeps the start its first session recorded
+        start = initial_weights
+        if start is None and config.runtime.warm_start_from is not None:
+            start = load_start_weights(config.runtime.warm_start_from, config.policy.policy_config())
+            log.info("started from %s (no cloning)", config.runtime.warm_start_from)
+        elif start is None and (start := warm_start(config, show_progress)) is not None:
+            log.info("warm start saved to %s (runtime.warm_start_from= takes it next time)",
+                     save_warm_start(start, run_dir))
+        if start is not None:
+            learner.set_policy_weights(start)
+        # the weights in hand; only a cold start asks the learner for its initial ones
+        state.start_weights = weights_digest(start if start is not None else runtime.fetch(learner.weights()))
     spent = spent_fraction(config, state.elapsed_s, learner.get_version(), state.totals.get("runtime/env_steps", 0.0))
     if resume is not None and spent >= 1.0:
         rt = config.runtime

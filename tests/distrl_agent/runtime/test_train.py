@@ -185,7 +185,7 @@ def test_a_run_saves_its_clone_and_a_later_run_starts_from_it_without_cloning(tm
     monkeypatch.setattr(Learner, "set_policy_weights", record)
     monkeypatch.chdir(tmp_path)  # runs go to runs/<date>-<time>-..., runs/latest the newest
     short = [*TINY, "runtime.minutes=2", "runtime.max_updates=2", "runtime.workers=1"]
-    train(load_config(overrides=short), show_progress=False)
+    cloned = train(load_config(overrides=short), show_progress=False)
     first = (tmp_path / "runs" / "latest").resolve()
     (tmp_path / "first").symlink_to(first)
     saved = load_file(tmp_path / "first" / "warm_start.safetensors")
@@ -198,17 +198,20 @@ def test_a_run_saves_its_clone_and_a_later_run_starts_from_it_without_cloning(tm
     monkeypatch.setattr(train_module, "warm_start", no_warm_start)
     received.clear()
     # what the README suggests: runs/latest names the first run until the second run's folder takes its place
-    train(load_config(overrides=[*short, "runtime.warm_start_from=runs/latest/warm_start.safetensors"]),
-          show_progress=False)
+    taken = train(load_config(overrides=[*short, "runtime.warm_start_from=runs/latest/warm_start.safetensors"]),
+                  show_progress=False)
+    # both name the one start they share, whichever way they came by it
+    assert cloned["start_weights_sha256"] == taken["start_weights_sha256"] == weights_digest(saved)
     second = (tmp_path / "runs" / "latest").resolve()
     assert second != first and all(np.array_equal(received[0][k], saved[k]) for k in saved)
     assert not (second / "warm_start.safetensors").exists()  # nothing cloned, nothing to save
     assert load_config(second / "config.yaml").runtime.warm_start_from == str(first / "warm_start.safetensors")
     received.clear()
     trained = read_policy(find_checkpoint(tmp_path / "first")).weights
-    train(load_config(overrides=[*short, f"runtime.warm_start_from={tmp_path / 'first'}",
-                                 f"run_dir={tmp_path / 'third'}"]), show_progress=False)
+    on = train(load_config(overrides=[*short, f"runtime.warm_start_from={tmp_path / 'first'}",
+                                      f"run_dir={tmp_path / 'third'}"]), show_progress=False)
     assert all(np.array_equal(received[0][k], trained[k]) for k in trained)
+    assert on["start_weights_sha256"] == weights_digest(trained) != weights_digest(saved)
     assert any(not np.array_equal(trained[k], saved[k]) for k in saved)  # the run's result, not its clone
 
 
