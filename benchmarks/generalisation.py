@@ -41,12 +41,14 @@ from benchmarks.learner_trace import Trace, dynamics_table, plot_dynamics, read_
 from benchmarks.result import Result, is_tiny, markdown_table
 from benchmarks.stats import mean_std, paired_interval, verdict
 from benchmarks.training_parts import (
+    REGIME_HEADERS,
     Plan,
     Summaries,
     draw_curves,
     pairs,
     plan_from_env,
     ratio_interval,
+    regime_cells,
     run_dir_name,
     success_at,
     train_runs,
@@ -201,6 +203,14 @@ def warm_start_table(result: Result, starts: list[dict[str, tuple[float, dict[st
                            *(f"{tier} templates" for tier in TIERS)], rows)
 
 
+def data_table(summaries: Summaries) -> str | None:
+    """How each run used its data (`regime_cells`, mean over seeds): on World a rule's result follows how often it
+    replays its few long episodes. None when no run finished."""  # noqa: D205, D209
+    rows = [[name, str(len(by_seed)), *regime_cells(list(by_seed.values()))]
+            for name, by_seed in summaries.items() if by_seed]
+    return markdown_table(["run: its data, mean over seeds", "seeds", *REGIME_HEADERS], rows) if rows else None
+
+
 def tier_table(summaries: Summaries, starts: list[dict[str, tuple[float, dict[str, float]]]]) -> str:
     """Final success per level and tier, each run and the warm start (mean over seeds of the tier's template mean)."""
     columns: dict[str, list[dict[str, tuple[float, dict[str, float]]]]] = {"warm start": starts}
@@ -333,6 +343,8 @@ def run(quick: bool, out: Path) -> Result:
                 out / f"generalisation_learner_{regime}.png",
                 f"World suite, small policy, {regime} phone: the learner over the budget (mean over seeds)")))
     if (table := dynamics_table(traces)) is not None:
+        result.tables.append(table)
+    if (table := data_table(summaries)) is not None:
         result.tables.append(table)
     if (table := lock_step_comparison(result, summaries, p.minutes * 60)) is not None:
         result.tables.append(table)

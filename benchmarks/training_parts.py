@@ -591,18 +591,25 @@ def final_table(result: Result, summaries: Summaries, budget_s: float) -> str:
                                                       if len(reached) < len(runs) else "") if reached else "never")
         thirds = [np.mean([fraction_above(r["curve"], 0.6, budget_s * i / 3, budget_s * (i + 1) / 3) for r in runs])
                   for i in range(3)]
-        ratio = float(np.mean([replay_ratio(r) for r in runs]))
-        stale = np.mean([dropped_unused(r) for r in runs])
         rows.append([name, mean_std([r["train_success"] for r in runs]), mean_std(test), " / ".join(times),
-                     " / ".join(f"{100 * f:.0f}%" for f in thirds), f"{np.mean([r['episodes'] for r in runs]):.0f}",
-                     f"{np.mean([r['updates'] for r in runs]):.0f}", f"{ratio:.2f}",
-                     f"{100 * np.mean([r.get('runtime/learner_idle_fraction', 0.0) for r in runs]):.0f}%",
-                     f"{stale:.0f}"])
+                     " / ".join(f"{100 * f:.0f}%" for f in thirds), *regime_cells(runs)])
         result.add(f"test_success/{name}", 100 * test.mean(), "%")
-        result.add(f"replay_ratio/{name}", ratio, "x")
+        result.add(f"replay_ratio/{name}", float(np.mean([replay_ratio(r) for r in runs])), "x")
     return markdown_table(["run", "train success % (mean ± sample std)", "test success %",
-                           "time to 50 / 60 / 70% test (s)", "evaluations ≥ 60% (thirds)", "trajectories collected",
-                           "updates", "replay ratio", "learner idle", "dropped stale"], rows)
+                           "time to 50 / 60 / 70% test (s)", "evaluations ≥ 60% (thirds)", *REGIME_HEADERS], rows)
+
+
+REGIME_HEADERS = ("trajectories collected", "updates", "replay ratio", "learner idle", "dropped stale")
+"""The columns of `regime_cells`."""
+
+
+def regime_cells(runs: list[dict[str, Any]]) -> list[str]:
+    """How a rule used its data, mean over `runs` (summaries): trajectories collected, updates, replay ratio
+    (`replay_ratio`), the learner's idle fraction, and trajectories dropped unused (`dropped_unused`)."""  # noqa: D205, D209
+    return [f"{np.mean([r['episodes'] for r in runs]):.0f}", f"{np.mean([r['updates'] for r in runs]):.0f}",
+            f"{np.mean([replay_ratio(r) for r in runs]):.2f}",
+            f"{100 * np.mean([r.get('runtime/learner_idle_fraction', 0.0) for r in runs]):.0f}%",
+            f"{np.mean([dropped_unused(r) for r in runs]):.0f}"]
 
 
 def dropped_unused(summary: dict[str, Any]) -> float:

@@ -197,6 +197,26 @@ def test_tiny_section_trains_each_regime_and_reports_every_level(tmp_path: Path,
     if trace:
         assert any(t.startswith("| run: the learner") for t in result.tables)
         assert (tmp_path / "generalisation_learner_instant.png").exists()
+    assert any(t.startswith("| run: its data") for t in result.tables)
+
+
+def test_data_table_says_how_often_each_rule_replays_what_it_collected() -> None:
+    """Replay ratio = trajectories sampled per trajectory collected, averaged over seeds; drops count both places."""
+    def used(episodes: int, sampled: float, stale: float, overflow: float, idle: float) -> dict:
+        return {**summary(0.1, 0.0, 0.0), "episodes": episodes, "updates": 600, "replay/sampled": sampled,
+                "replay/dropped_stale": stale, "runtime/dropped_trajectories": overflow,
+                "runtime/learner_idle_fraction": idle}
+
+    table = section.data_table({"A-RIDE (async) · emulator": {0: used(300, 18000.0, 0, 0, 0.0),
+                                                              1: used(400, 20000.0, 0, 0, 0.1)},
+                                "PPO (async) · instant": {0: used(5000, 20000.0, 100, 20, 0.02)},
+                                "GRPO (async) · instant": {}})
+    assert table is not None
+    rows = {line.split(" | ")[0].lstrip("| "): line for line in table.splitlines()[2:]}
+    assert rows["A-RIDE (async) · emulator"] == "| A-RIDE (async) · emulator | 2 | 350 | 600 | 55.00 | 5% | 0 |"
+    assert rows["PPO (async) · instant"] == "| PPO (async) · instant | 1 | 5000 | 600 | 4.00 | 2% | 120 |"
+    assert "GRPO (async) · instant" not in rows  # crashed or not run: nothing to average
+    assert section.data_table({"GRPO (async) · instant": {}}) is None
 
 
 def _unseen_apps_templates() -> list[str]:
