@@ -51,9 +51,9 @@ HEADLINES: tuple[Headline, ...] = (
     Headline("collection", "local/async_vs_sync/32_envs", "asynchronous over lock-step collection, 32 envs"),
     Headline("fleet", "efficiency/2_nodes/8_emulators",
              "8 emulator processes over two Ray nodes: collection against Little's law"),
-    *(Headline("generalisation", f"gain_over_warm_start_lower95/A-RIDE (async) · instant/{split}",
-               f"A-RIDE on World, gain over its warm start on {level} (points, lower 95% bound; AndroidWorld "
-               f"study, GRPO on a 7B model: +{anchor})")
+    *(Headline("generalisation", f"gain_over_warm_start_lower95/A-RIDE KL 0.1 (async) · emulator/{split}",
+               f"A-RIDE on World as it ships (KL 0.1 to its clone), 32 emulator-paced phones, gain over its warm "
+               f"start on {level} (points, lower 95% bound; AndroidWorld study, GRPO on a 7B model: +{anchor})")
       for split, level, anchor in (("test", "unseen instances", 26.1), ("unseen_templates", "unseen templates", 15.7),
                                    ("unseen_apps", "unseen apps", 8.3))),
     Headline("generalisation", "a_ride_vs_lock_step_digirl_relative_gain_lower95/test",

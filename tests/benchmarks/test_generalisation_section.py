@@ -86,7 +86,11 @@ def test_gain_over_the_warm_start_pairs_each_seed_with_its_own_warm_start() -> N
     """Each seed's final success minus its own seed's warm start: gains of exactly 10 points have no spread."""
     starts = [levels(0.10, 0.0, 0.0), levels(0.30, 0.05, 0.0), levels(0.20, 0.0, 0.10)]
     runs = {"A-RIDE (async) · instant": {0: summary(0.20, 0.10, 0.0), 1: summary(0.40, 0.15, 0.0),
-                                         2: summary(0.30, 0.0, 0.10)}}
+                                         2: summary(0.30, 0.0, 0.10)},
+            "A-RIDE KL 0.1 (async) · emulator": {0: summary(0.10, 0.0, 0.0), 1: summary(0.30, 0.05, 0.0),
+                                                 2: summary(0.20, 0.0, 0.10)},
+            "DigiRL (sync) · emulator": {0: summary(0.10, 0.0, 0.0), 1: summary(0.30, 0.05, 0.0),
+                                         2: summary(0.20, 0.0, 0.10)}}
     result = Result()
     table = section.gains_table(result, runs, starts, (0, 1, 2))
     figures = {f.name: f.value for f in result.figures}
@@ -95,6 +99,10 @@ def test_gain_over_the_warm_start_pairs_each_seed_with_its_own_warm_start() -> N
     assert figures["gain_over_warm_start/A-RIDE (async) · instant/unseen_apps"] == pytest.approx(0.0)
     assert figures["gain_over_warm_start_lower95/A-RIDE (async) · instant/test"] == pytest.approx(10.0)
     assert figures["gain_over_warm_start_lower95/A-RIDE (async) · instant/unseen_templates"] < 20 / 3
+    # World's default A-RIDE (the README's headline) is bounded too; the other rules are compared, not headlined
+    assert figures["gain_over_warm_start_lower95/A-RIDE KL 0.1 (async) · emulator/test"] == pytest.approx(0.0, abs=1e-9)
+    assert figures["gain_over_warm_start/DigiRL (sync) · emulator/test"] == pytest.approx(0.0, abs=1e-9)
+    assert not any(name.startswith("gain_over_warm_start_lower95/DigiRL") for name in figures)
     row = next(line for line in table.splitlines() if "unseen instances" in line)
     assert "+10.0 | 0.0 | [+10.0, +10.0] | every seed equal" in row  # paired: no seed noise left
     row = next(line for line in table.splitlines() if "unseen apps" in line)
