@@ -46,7 +46,14 @@ CONFIGS, VLM = "distrl_agent/algorithms/configs.py", "distrl_agent/policies/vlm.
 VLM_TESTS = ("tests/distrl_agent/test_vlm_families.py", "tests/distrl_agent/test_vlm_policy.py")
 """The tests of the sequence policy's token log-probs and of the ratio levels (a tiny VLM: about a minute)."""
 LEARNER, ADMISSION = "distrl_agent/runtime/learner.py", "distrl_agent/runtime/admission.py"
+WORKER = "distrl_agent/runtime/worker.py"
+GROUPS_UNDER_ADMISSION = ("tests/distrl_agent/runtime/test_admission.py::test_a_started_group_always_finishes_under"
+                          "_admission",)
 MUTANTS = [
+    Mutant("admission: a started group's members wait for room like a new group's", WORKER,
+           "if group >= 0 and (group in self._admitted or group in opened):", "if False:", GROUPS_UNDER_ADMISSION),
+    Mutant("admission: held while a reset is on its way", WORKER,
+           "and not (self.pool is not None and self.pool.outstanding())", "and True", GROUPS_UNDER_ADMISSION),
     Mutant("a-ride: actor loss sign flipped", A_RIDE, "actor_loss = -masked_mean(", "actor_loss = masked_mean("),
     Mutant("a-ride: entropy sign flipped", A_RIDE, "(actor_loss - c.entropy_coef * entropy_bonus)",
            "(actor_loss + c.entropy_coef * entropy_bonus)"),

@@ -18,6 +18,9 @@ weights arrive, giving the CPU back to the learner instead of making data to dro
 
 No deadlock: at the first version the fleet may deliver (η + 1) · R trajectories, and the learner needs
 `learner.min_replay_trajectories` to start (a config with fewer is refused); each update then raises every allowance.
+With GRPO's groups that holds only if every group admitted finishes: a worker admits a group whole (its members count
+as admitted until each starts, and start whenever their slots are ready), and is held for newer weights only once no
+reset is on its way (`Worker._admissible`, `Worker.is_held`).
 """
 
 from __future__ import annotations
@@ -38,8 +41,9 @@ class Admission:
         eta: η, the updates of head start the fleet's data may have over the learner (`runtime.max_offpolicyness`).
         per_update: this worker's share of R, the trajectories the learner consumes per update (R / W).
         versions_per_update: E, the weights versions one update makes (PPO's epochs; 1 for the other rules).
-        group_size: GRPO's G: the allowance is rounded up to whole groups, so that a group, which ships only once
-            all its members have ended, is never left waiting for members its worker may not start (1: no groups).
+        group_size: GRPO's G: the allowance is rounded up to whole groups, and a worker admits groups whole, so
+            that a group, which ships only once all its members have ended, is never left waiting for members its
+            worker may not start (1: no groups).
     """
 
     eta: int

@@ -160,6 +160,7 @@ class Worker:
         self._plan: list[Any] | None = None  # run_episodes(tasks=...): the tasks still to start, in order
         self._faults = FaultLog(worker_id)
         self._groups = GroupCollector(groups, worker_id, stats=self.stats) if groups is not None else None
+        self._admitted: dict[int, int] = {}  # admitted group -> its members still to start (`_admissible`)
 
     def __enter__(self) -> Worker:
         self.start()
@@ -226,15 +227,18 @@ class Worker:
 
     @property
     def admitted(self) -> int:
-        """Episodes started and not lost: still running, or delivered or on their way (see `runtime/admission.py`)."""
-        return self.stats["started"] - counters.episodes_lost(self.stats.get)
+        """Episodes started and not lost: still running, or delivered or on their way (see `runtime/admission.py`);
+        with groups, also the members of its started groups still to start (admission took each group whole)."""  # noqa: D205, D209
+        return self.stats["started"] - counters.episodes_lost(self.stats.get) + sum(self._admitted.values())
 
     @property
     def is_held(self) -> bool:
-        """Whether admission keeps every free slot idle and no episode is running: nothing happens until newer weights
-        raise the allowance (a shell then waits for them instead of spinning)."""  # noqa: D205, D209
+        """Whether admission keeps every free slot idle, no episode is running and no reset is on its way (a slot it
+        re-arms may hold a member of a started group): nothing happens until newer weights raise the allowance (a
+        shell then waits for them instead of spinning)."""  # noqa: D205, D209
         return (self.admission is not None and not self.in_progress and bool(self._ready)
-                and self._room() <= 0)
+                and not (self.pool is not None and self.pool.outstanding())
+                and not self._admissible(sorted(self._ready))[0])
 
     def step(self) -> list[Trajectory]:
         """Act on every ready environment that may act, then wait for at least one result; returns the episodes that
@@ -243,7 +247,11 @@ class Worker:
         ready = sorted(self._ready)
         if self.admission is not None:
             fresh = [i for i in ready if not self._episodes[i].has_acted]
-            allowed = fresh[:max(0, self._room())]
+            allowed, opened = self._admissible(fresh)
+            if self._groups is not None:  # forget the groups that completed; open the new ones whole
+                live = self._groups.open_groups()
+                self._admitted = {g: n for g, n in self._admitted.items() if n > 0 or g in live}
+            self._admitted.update(dict.fromkeys(opened, self.admission.group_size))
             self.stats["admission_waits"] += len(allowed) < len(fresh)
             ready = [i for i in ready if self._episodes[i].has_acted] + allowed
         self._act(ready)
@@ -253,6 +261,32 @@ class Worker:
         """Episodes admission lets this worker start now."""
         first = self.version if self._first_version is None else self._first_version
         return self.admission.allowed(self.version, first) - self.admitted
+
+    def _admissible(self, fresh: list[int]) -> tuple[list[int], list[int]]:
+        """Of the slots holding a fresh episode, those admission lets start now, and the groups they open.
+
+        A group is admitted whole: each slot's next start is drawn ahead (its reset seed goes with every action), so a
+        group's members wait in slots that free up in any order, and admitting them slot by slot started two groups
+        halfway, held their ended members, and kept their other members out for good (World, instant phone: 0
+        updates in 10 minutes). So an admitted group's members count as admitted until each starts, and start
+        whenever their slots are ready; the slots that start them draw the group's members not yet drawn.
+        """
+        room, allowed, opened = self._room(), [], []
+        for i in fresh:
+            group = self._episodes[i].group
+            if group >= 0 and (group in self._admitted or group in opened):
+                allowed.append(i)
+            elif room >= (need := self.admission.group_size if group >= 0 else 1):
+                allowed.append(i)
+                room -= need
+                if group >= 0:
+                    opened.append(group)
+        return allowed, opened
+
+    def _unreserve(self, group: int) -> None:
+        """A member of an admitted `group` started, or will never be played: one fewer still to start."""
+        if self._admitted.get(group, 0) > 0:
+            self._admitted[group] -= 1
 
     def run_episodes(self, count: int, tasks: Sequence[Any] | None = None) -> list[Trajectory]:
         """Play exactly `count` more episodes and finish every one; returns those not lost to a device fault.
@@ -376,6 +410,7 @@ class Worker:
         ep = self._episodes[i]
         if ep is not None:
             self._release(ep, None)
+            self._unreserve(ep.group)
         self._episodes[i] = None
         self._ready.discard(i)
 
@@ -389,7 +424,9 @@ class Worker:
         self.version = max(self.version, result.version)  # a service may hold newer weights than were offered
         env_actions = result.env_actions
         for row, i in enumerate(slots):
-            self.stats["started"] += not self._episodes[i].has_acted
+            if not self._episodes[i].has_acted:
+                self.stats["started"] += 1
+                self._unreserve(self._episodes[i].group)
             # log mu is a number, or a sequence policy's per token; the version is the one that chose this action
             self._episodes[i].add_choice(observations[row], result.action_row(row), result.log_mu[row],
                                          result.version)

@@ -9,6 +9,7 @@ import time
 
 import pytest
 
+from distrl_agent.algorithms.configs import GroupSpec
 from distrl_agent.config import EnvSection, load_config
 from distrl_agent.errors import ConfigError
 from distrl_agent.runtime.admission import Admission
@@ -50,11 +51,39 @@ def test_a_worker_starts_at_most_its_allowance_then_holds_until_newer_weights() 
         shell.offer(1, weights, time.time())
         for _ in range(400):
             shell.collect_step()
-            if worker.stats["started"] == 3 and not worker.in_progress:
+            if worker.stats["started"] == 3 and worker.is_held:  # its episode ended and the slot's reset arrived
                 break
         assert worker.stats["started"] == 3 and worker.is_held  # one more version, one more episode
         worker.stats["faulty_episodes"] += 1  # an episode lost to a fault never reaches the learner: its place frees
         assert worker.admitted == 2 and not worker.is_held
+    finally:
+        shell.close()
+
+
+@pytest.mark.parametrize("envs", [3, 6])
+def test_a_started_group_always_finishes_under_admission(envs: int) -> None:
+    """A worker draws each slot's next start ahead (its reset seed goes with every action), so the members of a GRPO
+    group wait in slots that free up in any order. Admission must let every member of a group it started start too:
+    admitted slot by slot, 6 slots with room for one group of 4 started two groups halfway and held their ended
+    members for good (World, instant phone: 0 updates in 10 minutes); with fewer slots than members, the held
+    worker also stopped taking the resets that bring a group's last member."""  # noqa: D205, D209
+    world = load_config(overrides=["env.env_id=android_gym/World-v0"])  # episodes of many lengths: slots free apart
+    worker = Worker(0, world.env, envs, seed=3, policy_config=world.policy.small, groups=GroupSpec(size=4),
+                    admission=Admission(eta=1, per_update=2.0, group_size=4))  # room for one group, and no update
+    shell = WorkerShell(worker, outbox_capacity=64)
+    shell.start()
+    try:
+        shell.offer(0, worker.policy.state_dict(), time.time())
+        finished = lambda: sum(worker.stats[k] for k in ("groups_released", "groups_uniform", "groups_too_small"))  # noqa: E731
+        for _ in range(2000):
+            shell.collect_step()
+            assert worker.admitted <= 4  # one group at a time, started or still to start
+            # held back for newer weights: every group it started has ended and shipped or been dropped
+            assert not worker.is_held or worker.held_in_groups == 0, (worker.held_in_groups, worker.stats)
+            if worker.is_held or finished() >= 4:
+                break
+        # an untrained policy fails most groups, which are dropped and make room: the worker goes on
+        assert finished() >= 4 or (worker.is_held and worker.stats["groups_released"] == 1), worker.stats
     finally:
         shell.close()
 
