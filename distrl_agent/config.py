@@ -530,16 +530,14 @@ class TrainConfig(Section):
             return data
         out = dict(data)
         runtime = data.get("runtime") or {}
-        if isinstance(runtime, Mapping):
-            missing = {k: v for k, v in SUITE_WARM_STARTS.get(suite, {}).items() if k not in runtime}
-            if missing:
-                out["runtime"] = {**runtime, **missing}
+        if isinstance(runtime, Mapping) and (suited := SUITE_WARM_STARTS.get(suite)):
+            out["runtime"] = {**suited, **runtime}  # what the config sets wins
         learner = data.get("learner") or {}
         if isinstance(learner, Mapping) and isinstance(policy, Mapping) and policy.get("kind", "small") == "small":
             given = learner.get("coefficients") or {}
-            suited = SUITE_COEFFICIENTS.get(suite, {}).get(str(learner.get("algorithm", "a-ride")), {})
-            if isinstance(given, Mapping) and (missing := {k: v for k, v in suited.items() if k not in given}):
-                out["learner"] = {**learner, "coefficients": {**given, **missing}}
+            suited = SUITE_COEFFICIENTS.get(suite, {}).get(str(learner.get("algorithm", "a-ride")))
+            if suited and isinstance(given, Mapping):
+                out["learner"] = {**learner, "coefficients": {**suited, **given}}
         small = (policy.get("small") or {}) if isinstance(policy, Mapping) else None
         if isinstance(small, Mapping):
             fitted = dict(small)

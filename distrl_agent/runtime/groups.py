@@ -78,10 +78,6 @@ class GroupCollector:
         self.started(group)
         return group
 
-    def open_groups(self) -> set[int]:
-        """The groups with a member drawn that have not yet completed."""
-        return set(self._open)
-
     def started(self, group: int) -> None:
         """A member of `group` has been given its reset."""
         entry = self._open.setdefault(group, _OpenGroup(survivors=[]))

@@ -246,6 +246,19 @@ def snapshot(state: RunState, session_s: float, runtime_stats: dict[str, float])
                    totals=combine_sessions(state.totals, runtime_stats))
 
 
+def configured_start(config: TrainConfig, run_dir: Path, show_progress: bool) -> dict[str, Any] | None:
+    """The weights a new run starts from: `runtime.warm_start_from`'s, else a clone of the expert (saved in `run_dir`
+    for later runs to take); None: a cold start (`runtime.warm_start_episodes` 0)."""  # noqa: D205, D209
+    if config.runtime.warm_start_from is not None:
+        weights = load_start_weights(config.runtime.warm_start_from, config.policy.policy_config())
+        log.info("started from %s (no cloning)", config.runtime.warm_start_from)
+        return weights
+    if (weights := warm_start(config, show_progress)) is not None:
+        log.info("warm start saved to %s (runtime.warm_start_from= takes it next time)",
+                 save_warm_start(weights, run_dir))
+    return weights
+
+
 def train(config: TrainConfig, resume: str | Path | None = None, show_progress: bool = True,
           initial_weights: dict[str, Any] | None = None, overwrite: bool = False,
           callbacks: Sequence[Callback] = ()) -> dict[str, Any]:
@@ -289,13 +302,7 @@ def train(config: TrainConfig, resume: str | Path | None = None, show_progress: 
         log.info("resumed from %s at version %d after %.1f min", checkpoint, learner.get_version(),
                  state.elapsed_s / 60)
     else:  # a resumed run keeps the start its first session recorded
-        start = initial_weights
-        if start is None and config.runtime.warm_start_from is not None:
-            start = load_start_weights(config.runtime.warm_start_from, config.policy.policy_config())
-            log.info("started from %s (no cloning)", config.runtime.warm_start_from)
-        elif start is None and (start := warm_start(config, show_progress)) is not None:
-            log.info("warm start saved to %s (runtime.warm_start_from= takes it next time)",
-                     save_warm_start(start, run_dir))
+        start = initial_weights if initial_weights is not None else configured_start(config, run_dir, show_progress)
         if start is not None:
             learner.set_policy_weights(start)
         # the weights in hand; only a cold start asks the learner for its initial ones

@@ -248,10 +248,7 @@ class Worker:
         if self.admission is not None:
             fresh = [i for i in ready if not self._episodes[i].has_acted]
             allowed, opened = self._admissible(fresh)
-            if self._groups is not None:  # forget the groups that completed; open the new ones whole
-                live = self._groups.open_groups()
-                self._admitted = {g: n for g, n in self._admitted.items() if n > 0 or g in live}
-            self._admitted.update(dict.fromkeys(opened, self.admission.group_size))
+            self._admitted.update(dict.fromkeys(opened, self.admission.group_size))  # each opened whole
             self.stats["admission_waits"] += len(allowed) < len(fresh)
             ready = [i for i in ready if self._episodes[i].has_acted] + allowed
         self._act(ready)
@@ -284,9 +281,12 @@ class Worker:
         return allowed, opened
 
     def _unreserve(self, group: int) -> None:
-        """A member of an admitted `group` started, or will never be played: one fewer still to start."""
-        if self._admitted.get(group, 0) > 0:
+        """A member of an admitted `group` started, or will never be played: one fewer still to start (a group with
+        none left leaves `_admitted`: its members are all drawn, so none can come fresh again)."""  # noqa: D205, D209
+        if group in self._admitted:
             self._admitted[group] -= 1
+            if self._admitted[group] <= 0:
+                del self._admitted[group]
 
     def run_episodes(self, count: int, tasks: Sequence[Any] | None = None) -> list[Trajectory]:
         """Play exactly `count` more episodes and finish every one; returns those not lost to a device fault.
