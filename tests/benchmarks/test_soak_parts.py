@@ -79,6 +79,10 @@ def test_worker_killer_kills_spawned_workers_of_the_watched_process() -> None:
     child = mp.get_context("spawn").Process(target=_sleep_forever, daemon=True)
     child.start()
     try:
+        # spawn returns after fork, before exec: until exec the child's command line is still ours
+        deadline = time.monotonic() + 10
+        while child.pid not in [p.pid for p in worker_processes(psutil.Process())] and time.monotonic() < deadline:
+            time.sleep(0.05)
         assert child.pid in [p.pid for p in worker_processes(psutil.Process())]
         killer = WorkerKiller(mean_interval_s=0.1, seed=0)
         killer.watch(psutil.Process())
