@@ -12,7 +12,8 @@ versions one update makes (PPO's epochs, 1 for the other rules), W the number of
 learner consumes per update: `learner.batch_size`, divided by `learner.max_samples_per_insert` when that rate limit is
 on (each trajectory then drawn that many times). η counts updates, as AReaL's versions do (one per training step,
 whatever its minibatches): PPO's four epochs on a batch are one update. Summed over the workers: what the fleet has
-running or delivered never exceeds what the learner trains on within η updates, so the learner's own cap
+running or delivered never exceeds what the learner trains on within η updates (with groups, by less than a group
+per worker, see below), so the learner's own cap
 (`learner.max_staleness` >= η · E versions) is a safety net. A worker that may start nothing idles until newer
 weights arrive, giving the CPU back to the learner instead of making data to drop.
 
@@ -20,7 +21,9 @@ No deadlock: at the first version the fleet may deliver (η + 1) · R trajectori
 `learner.min_replay_trajectories` to start (a config with fewer is refused); each update then raises every allowance.
 With GRPO's groups that holds only if every group admitted finishes: a worker admits a group whole (its members count
 as admitted until each starts, and start whenever their slots are ready), and is held for newer weights only once no
-reset is on its way (`Worker._admissible`, `Worker.is_held`).
+reset is on its way (`Worker._admissible`, `Worker.is_held`); and only if a member lost to a fault, which frees less
+than a group, still lets the next group in: a worker opens a group while any room is left, going over its allowance
+by less than a group.
 """
 
 from __future__ import annotations

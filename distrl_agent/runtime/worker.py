@@ -266,16 +266,18 @@ class Worker:
         group's members wait in slots that free up in any order, and admitting them slot by slot started two groups
         halfway, held their ended members, and kept their other members out for good (World, instant phone: 0
         updates in 10 minutes). So an admitted group's members count as admitted until each starts, and start
-        whenever their slots are ready; the slots that start them draw the group's members not yet drawn.
+        whenever their slots are ready; the slots that start them draw the group's members not yet drawn. A group
+        opens while there is any room, going over by less than a group: a member lost to a fault leaves a group
+        short, and waiting for a whole group's room could then keep the fleet under what the learner needs to start.
         """
         room, allowed, opened = self._room(), [], []
         for i in fresh:
             group = self._episodes[i].group
             if group >= 0 and (group in self._admitted or group in opened):
                 allowed.append(i)
-            elif room >= (need := self.admission.group_size if group >= 0 else 1):
+            elif room > 0:
                 allowed.append(i)
-                room -= need
+                room -= self.admission.group_size if group >= 0 else 1
                 if group >= 0:
                     opened.append(group)
         return allowed, opened

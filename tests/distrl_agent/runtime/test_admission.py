@@ -88,6 +88,29 @@ def test_a_started_group_always_finishes_under_admission(envs: int) -> None:
         shell.close()
 
 
+def test_a_member_lost_to_a_fault_does_not_keep_the_next_group_out() -> None:
+    """A member of a started group lost to a fault frees one place, less than a group: the worker must still open the
+    next group (going over by less than a group), or the fleet stays one trajectory under what the learner needs to
+    start (η = 3 lets it deliver exactly `min_replay_trajectories`) and the run never makes its first update."""  # noqa: D205, D209
+    world = load_config(overrides=["env.env_id=android_gym/World-v0"])
+    worker = Worker(0, world.env, 4, seed=3, policy_config=world.policy.small, groups=GroupSpec(size=4),
+                    admission=Admission(eta=1, per_update=2.0, group_size=4))  # room for one group, and no update
+    shell = WorkerShell(worker, outbox_capacity=64)
+    shell.start()
+    try:
+        shell.offer(0, worker.policy.state_dict(), time.time())
+        # a first group started whole; one member was cut by a fault and the other three shipped: one place is free
+        worker.stats["started"], worker.stats["faulty_episodes"] = 4, 1
+        assert worker.admitted == 3 and not worker.is_held
+        for _ in range(2000):
+            shell.collect_step()
+            if worker.stats["started"] == 8:
+                break
+        assert worker.stats["started"] == 8 and worker.admitted <= 3 + 4  # the next group, whole: over by under one
+    finally:
+        shell.close()
+
+
 def test_bad_admission_settings_are_refused_naming_the_key() -> None:
     with pytest.raises(ConfigError, match="max_offpolicyness"):
         load_config(overrides=["runtime.max_offpolicyness=0"])
