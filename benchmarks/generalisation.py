@@ -312,6 +312,9 @@ def plot_levels(summaries: Summaries, regime: str, path: Path) -> Path:
         draw_curves(ax, chosen, "time_s", 1 / 60, f"{split}_success")
         ax.set_title(level)
         ax.set_xlabel("wall-clock (min)")
+    # World's rates sit under 40%: on a 0-100 axis every curve lay flat along the bottom, so the axis ends at the data
+    top = max((ax.dataLim.y1 for ax in axes[0] if ax.has_data()), default=100.0)
+    axes[0][0].set_ylim(0, min(100.0, 10 * math.ceil(max(top, 1.0) * 1.15 / 10)))
     axes[0][0].set_ylabel("greedy success (%); bands: ± sample std")
     axes[0][0].legend(fontsize=7)
     fig.suptitle(f"World suite, small policy, {regime} phone: learning curves per level of generalisation")
