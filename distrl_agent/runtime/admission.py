@@ -13,9 +13,9 @@ learner consumes per update: `learner.batch_size`, divided by `learner.max_sampl
 on (each trajectory then drawn that many times). η counts updates, as AReaL's versions do (one per training step,
 whatever its minibatches): PPO's four epochs on a batch are one update. Summed over the workers: what the fleet has
 running or delivered never exceeds what the learner trains on within η updates (with groups, by less than a group
-per worker, see below), so the learner's own cap
-(`learner.max_staleness` >= η · E versions) is a safety net. A worker that may start nothing idles until newer
-weights arrive, giving the CPU back to the learner instead of making data to drop.
+per worker, see below), so the learner's own cap (`learner.max_staleness` >= η · E versions) is a safety net. A worker
+that may start nothing idles until newer weights arrive, giving the CPU back to the learner instead of making data to
+drop.
 
 No deadlock: at the first version the fleet may deliver (η + 1) · R trajectories, and the learner needs
 `learner.min_replay_trajectories` to start (a config with fewer is refused); each update then raises every allowance.
