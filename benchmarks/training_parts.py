@@ -332,6 +332,35 @@ def paired_table(result: Result, summaries: Summaries, baseline: str, figure_pre
                            "95% interval (t)", "verdict"], rows)
 
 
+def time_to_table(result: Result, summaries: Summaries, baseline: str, level: float) -> str:
+    """Time to `level` test success of each run and of `baseline`, paired by seed: the difference run - baseline in
+    seconds over the seeds where both got there, with its sample std, 95% t-interval and verdict, and how many runs of
+    each never got there (left out of the difference: a censored time is not a time).
+
+    Adds `time_to_<level>pct_test/<run>` (s, mean over the runs that got there) to `result`, the baseline's once.
+    """  # noqa: D205
+    percent = round(100 * level)
+    rows, reached = [], {}
+    for name in summaries:
+        if name == baseline or not summaries[name]:
+            continue
+        runs, base = pairs(summaries, name, baseline)
+        t_run, t_base = ([time_to(r["curve"], level) for r in side] for side in (runs, base))
+        both = [(a, b) for a, b in zip(t_run, t_base, strict=True) if math.isfinite(a) and math.isfinite(b)]
+        mean, std, low, high = paired_interval([a for a, _ in both], [b for _, b in both])
+        rows.append([name, f"{len(both)} of {len(runs)}", _seconds(t_base), _seconds(t_run),
+                     f"{mean:+.0f}" if both else "", f"{std:.0f}" if len(both) > 1 else "",
+                     f"[{low:+.0f}, {high:+.0f}]" if len(both) > 1 else "", verdict(low, high)])
+        for run_name, times in ((baseline, t_base), (name, t_run)):
+            if finite := [t for t in times if math.isfinite(t)]:
+                reached[run_name] = float(np.mean(finite))
+    for run_name, seconds in reached.items():
+        result.add(f"time_to_{percent}pct_test/{run_name}", seconds, "s", higher_is_better=False)
+    return markdown_table([f"run minus {baseline}, time to {percent}% test (s), paired by seed",
+                           "seeds where both got there", baseline, "run", "mean", "sample std", "95% interval (t)",
+                           "verdict"], rows)
+
+
 def by_task_table(start: list[dict[str, float]], summaries: Summaries) -> str:
     """Final test success per template (mean over seeds, %): the warm start, then each run — which tasks RL added."""
     columns = {"warm start": start, **{n: [r["test_success_by_task"] for r in runs.values()]

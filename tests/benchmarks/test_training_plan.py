@@ -22,6 +22,7 @@ from benchmarks.training_parts import (
     start_notes,
     success_at,
     time_to,
+    time_to_table,
     train_runs,
 )
 from distrl_agent.config import load_config
@@ -231,6 +232,25 @@ def test_contrast_table_lists_the_ingredients_whose_two_runs_ran() -> None:
     assert "asynchronous system" not in table  # DigiRL (sync) has no finished run
     assert "| 1 |" in table  # A-RIDE's rule over DigiRL's: the one seed both finished
     assert contrast_table({"A-RIDE (async)": summaries["A-RIDE (async)"]}, 300.0) is None
+
+
+def test_time_to_a_level_is_paired_over_the_seeds_where_both_runs_got_there() -> None:
+    """The main job's time to 85%: a run that never got there is counted as such and left out of the difference."""
+    summaries = {"A-RIDE (async)": {0: _summary(0.9, 900, 60), 1: _summary(0.9, 900, 90), 2: _summary(0.9, 900, 60)},
+                 "A-RIDE unbounded": {0: _summary(0.9, 900, 120), 1: _summary(0.9, 900, 180),
+                                      2: _summary(0.8, 900, 60)},
+                 "DigiRL (sync)": {}}
+    result = Result()
+    table = time_to_table(result, summaries, "A-RIDE (async)", 0.85)
+    figures = {f.name: f for f in result.figures}
+    assert figures["time_to_85pct_test/A-RIDE (async)"].value == pytest.approx(70.0)  # its 3 seeds: 60, 90, 60
+    assert figures["time_to_85pct_test/A-RIDE unbounded"].value == pytest.approx(150.0)  # seed 2 never got there
+    assert not figures["time_to_85pct_test/A-RIDE unbounded"].higher_is_better
+    assert [f.name for f in result.figures].count("time_to_85pct_test/A-RIDE (async)") == 1
+    # seeds 0 and 1: +60 and +90 s, a t-interval of one degree of freedom
+    assert "| A-RIDE unbounded | 2 of 3 | 70 ± 17 | 150 ± 42 (1 never) | +75 | 21 | [-116, +266] | not separable |" \
+        in table
+    assert "DigiRL (sync)" not in table
 
 
 def test_a_seeds_warm_start_is_saved_kept_and_taken_again_only_under_its_config(tmp_path: Path, capsys,
