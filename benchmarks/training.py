@@ -141,7 +141,7 @@ def run(quick: bool, out: Path) -> Result:
 BASELINE = "A-RIDE (async)"
 """The run every other is paired with, seed by seed (same warm start, same seed)."""
 MAIN_JOB_LEVEL = 0.85
-"""The test success whose time to is compared with the baseline's (about where the main job ends at 20 minutes)."""
+"""The test success each run is timed to, paired with the baseline (about where the main job ends in 20 minutes)."""
 
 
 def _compare_update_rules(result: Result, a_ride: list[dict[str, Any]], digirl: list[dict[str, Any]]) -> None:
