@@ -337,10 +337,17 @@ def time_to_table(result: Result, summaries: Summaries, baseline: str, level: fl
     seconds over the seeds where both got there, with its sample std, 95% t-interval and verdict, and how many runs of
     each never got there (left out of the difference: a censored time is not a time).
 
-    Adds `time_to_<level>pct_test/<run>` (s, mean over the runs that got there) to `result`, the baseline's once.
+    Adds `time_to_<level>pct_test/<run>` (s, mean over the runs that got there) to `result`, the baseline's over all
+    its seeds.
     """  # noqa: D205
     percent = round(100 * level)
-    rows, reached = [], {}
+
+    def add_figure(name: str, times: list[float]) -> None:
+        if finite := [t for t in times if math.isfinite(t)]:
+            result.add(f"time_to_{percent}pct_test/{name}", float(np.mean(finite)), "s", higher_is_better=False)
+
+    add_figure(baseline, [time_to(r["curve"], level) for r in summaries.get(baseline, {}).values()])
+    rows = []
     for name in summaries:
         if name == baseline or not summaries[name]:
             continue
@@ -351,11 +358,7 @@ def time_to_table(result: Result, summaries: Summaries, baseline: str, level: fl
         rows.append([name, f"{len(both)} of {len(runs)}", _seconds(t_base), _seconds(t_run),
                      f"{mean:+.0f}" if both else "", f"{std:.0f}" if len(both) > 1 else "",
                      f"[{low:+.0f}, {high:+.0f}]" if len(both) > 1 else "", verdict(low, high)])
-        for run_name, times in ((baseline, t_base), (name, t_run)):
-            if finite := [t for t in times if math.isfinite(t)]:
-                reached[run_name] = float(np.mean(finite))
-    for run_name, seconds in reached.items():
-        result.add(f"time_to_{percent}pct_test/{run_name}", seconds, "s", higher_is_better=False)
+        add_figure(name, t_run)
     return markdown_table([f"run minus {baseline}, time to {percent}% test (s), paired by seed",
                            "seeds where both got there", baseline, "run", "mean", "sample std", "95% interval (t)",
                            "verdict"], rows)
